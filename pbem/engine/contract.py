@@ -1,0 +1,136 @@
+"""The game contract: what the host needs from every game, and nothing more.
+
+Shaped after boardgame.io (one object per game, pure moves, a per-player view) and OpenSpiel
+(rules vs. state, explicit recorded chance). The host never looks inside a state: it stores
+``to_json``, hashes it, and hands templates only ``view`` output, so a seat's email can hold
+nothing that seat may not see.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
+
+from pbem.engine.chance import Chance
+
+Seat = int
+"""Seats are numbered 0..n-1 in turn order as set up; the host maps them to people."""
+
+View = dict[str, Any]
+"""JSON-serialisable data a template may render. Holds only what its viewer may see."""
+
+S = TypeVar("S")
+O = TypeVar("O")
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, in words. ``visible_to`` None means everyone may read it."""
+
+    text: str
+    visible_to: frozenset[Seat] | None = None
+
+    def visible(self, seat: Seat | None) -> bool:
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "visible_to": None if self.visible_to is None else sorted(self.visible_to),
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Event:
+        vis = d.get("visible_to")
+        return cls(str(d["text"]), None if vis is None else frozenset(int(s) for s in vis))
+
+
+@dataclass
+class Applied(Generic[S]):
+    """The result of a legal order: the new state and what happened, in words."""
+
+    state: S
+    events: list[Event] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game. ``ranking`` lists groups of tied seats, best first."""
+
+    scores: dict[Seat, int]
+    ranking: list[list[Seat]]
+    explanation: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "scores": {str(k): v for k, v in self.scores.items()},
+            "ranking": self.ranking,
+            "explanation": self.explanation,
+        }
+
+
+@runtime_checkable
+class Game(Protocol[S, O]):
+    """What every game implements. All methods are pure: they never change their inputs."""
+
+    name: ClassVar[str]  # short id used in subject tags and the CLI, e.g. "nim"
+    title: ClassVar[str]  # for people, e.g. "Reef Encounter"
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    def default_options(self) -> dict[str, Any]:
+        """The options a new game gets unless the operator says otherwise."""
+        ...
+
+    def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> S:
+        """A new game for ``seats`` players; every random outcome drawn through ``chance``."""
+        ...
+
+    def waiting_for(self, state: S) -> frozenset[Seat]:
+        """Seats whose orders the game needs now (several in a simultaneous step); empty at end."""
+        ...
+
+    def parse(self, state: S, seat: Seat, text: str) -> O:
+        """Read an order from text. Raises :class:`OrderSyntaxError` with line and column."""
+        ...
+
+    def apply(self, state: S, seat: Seat, order: O, chance: Chance) -> Applied[S]:
+        """Check the whole order and return the new state, or raise :class:`IllegalOrder`.
+
+        Atomic: ``state`` is never changed, whatever happens.
+        """
+        ...
+
+    def view(self, state: S, seat: Seat | None) -> View:
+        """What ``seat`` may see (None: a spectator). The only data templates receive."""
+        ...
+
+    def outcome(self, state: S) -> Outcome | None:
+        """Scores and ranking once the game is over, else None."""
+        ...
+
+    def to_json(self, state: S) -> dict[str, Any]:
+        """An exact, JSON-serialisable copy of the state (hidden parts included)."""
+        ...
+
+    def from_json(self, data: Mapping[str, Any]) -> S:
+        """Inverse of :meth:`to_json`: ``to_json(from_json(d)) == d``."""
+        ...
+
+    def random_order(self, state: S, seat: Seat, rng: random.Random) -> str:
+        """A legal order for ``seat`` as text a player could have typed (bots, fuzzing)."""
+        ...
+
+    def default_order(self, state: S, seat: Seat) -> str:
+        """The safe order played for a seat whose deadline passed."""
+        ...
+
+    def help_text(self) -> str:
+        """The full order language with examples, sent in reply to ``help``."""
+        ...
+
+    def templates(self) -> Sequence[str]:
+        """Template folder(s) under ``templates/`` this game renders with, e.g. ``["nim"]``."""
+        ...

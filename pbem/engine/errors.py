@@ -1,0 +1,61 @@
+"""The small error taxonomy players meet (after python-chess): syntax vs. illegal order.
+
+Both are ValueErrors whose message is written for the player and quotes what they typed.
+"""
+
+from __future__ import annotations
+
+
+class GameError(ValueError):
+    """Base of every error a player's order can raise."""
+
+
+class OrderSyntaxError(GameError):
+    """The text could not be read as orders.
+
+    ``line`` and ``column`` are 1-based positions in the order text the game was given;
+    ``text`` is the offending line as typed; ``hint`` suggests the nearest valid form.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        text: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+        self.text = text
+        self.hint = hint
+
+    def __str__(self) -> str:
+        where = ""
+        if self.line is not None:
+            where = f"line {self.line}"
+            if self.column is not None:
+                where += f", column {self.column}"
+            where += ": "
+        quoted = f' "{self.text.strip()}"' if self.text else ""
+        hint = f" — {self.hint}" if self.hint else ""
+        return f"{where}{self.message}{quoted}{hint}"
+
+
+class IllegalOrder(GameError):
+    """The order reads fine but breaks a rule; ``step`` is the 1-based failing step.
+
+    ``line`` is the 1-based line of the order text the step came from, when known.
+    """
+
+    def __init__(self, message: str, *, step: int | None = None, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.step = step
+        self.line = line
+
+    def __str__(self) -> str:
+        return self.message

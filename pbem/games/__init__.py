@@ -1,0 +1,1 @@
+"""One package per game. Each exposes ``GAME``, an object implementing pbem.engine.Game."""
