@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from pbem.engine.chance import Chance
@@ -22,7 +23,7 @@ View = dict[str, Any]
 """JSON-serialisable data a template may render. Holds only what its viewer may see."""
 
 S = TypeVar("S")
-O = TypeVar("O")
+Ord = TypeVar("Ord")
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class Outcome:
 
 
 @runtime_checkable
-class Game(Protocol[S, O]):
+class Game(Protocol[S, Ord]):
     """What every game implements. All methods are pure: they never change their inputs."""
 
     name: ClassVar[str]  # short id used in subject tags and the CLI, e.g. "nim"
@@ -92,11 +93,11 @@ class Game(Protocol[S, O]):
         """Seats whose orders the game needs now (several in a simultaneous step); empty at end."""
         ...
 
-    def parse(self, state: S, seat: Seat, text: str) -> O:
+    def parse(self, state: S, seat: Seat, text: str) -> Ord:
         """Read an order from text. Raises :class:`OrderSyntaxError` with line and column."""
         ...
 
-    def apply(self, state: S, seat: Seat, order: O, chance: Chance) -> Applied[S]:
+    def apply(self, state: S, seat: Seat, order: Ord, chance: Chance) -> Applied[S]:
         """Check the whole order and return the new state, or raise :class:`IllegalOrder`.
 
         Atomic: ``state`` is never changed, whatever happens.
@@ -131,6 +132,14 @@ class Game(Protocol[S, O]):
         """The full order language with examples, sent in reply to ``help``."""
         ...
 
-    def templates(self) -> Sequence[str]:
-        """Template folder(s) under ``templates/`` this game renders with, e.g. ``["nim"]``."""
+    def template_dirs(self) -> Sequence[Path]:
+        """Extra template search folders (games outside this repo, test games); usually empty.
+
+        The host looks for ``<name>/status.txt.j2`` and ``<name>/status.html.j2`` in the
+        project's ``templates/`` folder first, then in these.
+        """
+        ...
+
+    def template_helpers(self) -> Mapping[str, Any]:
+        """Functions templates may call (e.g. drawing a board from a view). They see only views."""
         ...

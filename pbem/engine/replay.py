@@ -52,7 +52,9 @@ def start(game: Any, seats: int, options: Mapping[str, Any], seed: str) -> tuple
     return state, SetupRecord(seats, dict(options), chance.draws, state_hash(game.to_json(state)))
 
 
-def play(game: Any, state: Any, seat: Seat, text: str, seed: str) -> tuple[Applied[Any], OrderRecord]:
+def play(
+    game: Any, state: Any, seat: Seat, text: str, seed: str
+) -> tuple[Applied[Any], OrderRecord]:
     """Parse and apply one order live; raises the game's errors untouched."""
     order = game.parse(state, seat, text)
     chance = Chance(seed)
