@@ -1,0 +1,190 @@
+"""Host configuration: a TOML file read with tomllib into typed dataclasses.
+
+Every setting has an embedded default, so pbem runs with no file at all (Maildir in and out,
+a SQLite file, all under the data directory). Passwords are never stored in the file: they are
+read from an environment variable or a file when needed, and never appear in ``repr``.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class ConfigError(ValueError):
+    """The configuration file is missing a value or holds a wrong one."""
+
+
+@dataclass(frozen=True)
+class Secret:
+    """Where a password comes from; the value itself is read only on demand."""
+
+    env: str | None = None
+    file: Path | None = None
+
+    def get(self) -> str | None:
+        if self.env:
+            value = os.environ.get(self.env)
+            if value is None:
+                raise ConfigError(f"environment variable {self.env} is not set")
+            return value
+        if self.file:
+            return self.file.read_text(encoding="utf-8").strip()
+        return None
+
+    def __repr__(self) -> str:  # never the value
+        return f"Secret(env={self.env!r}, file={str(self.file) if self.file else None!r})"
+
+
+@dataclass(frozen=True)
+class ImapConfig:
+    host: str
+    port: int = 993
+    user: str = ""
+    password: Secret = field(default_factory=Secret)
+    security: str = "tls"  # tls | starttls | none
+    folder: str = "INBOX"
+    processed: str = "pbem-processed"
+    failed: str = "pbem-failed"
+
+
+@dataclass(frozen=True)
+class SmtpConfig:
+    host: str
+    port: int = 465
+    user: str = ""
+    password: Secret = field(default_factory=Secret)
+    security: str = "tls"  # tls | starttls | none
+
+
+@dataclass(frozen=True)
+class InboundConfig:
+    imap: ImapConfig | None
+    maildir: Path
+
+
+@dataclass(frozen=True)
+class OutboundConfig:
+    smtp: SmtpConfig | None
+    maildir: Path
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_message_bytes: int = 1_000_000
+    stranger_replies_per_day: int = 1  # replies to one unknown sender / wrong secret per 24 h
+    send_attempts: int = 8  # then an outbound mail is marked failed
+    retry_base_seconds: int = 60  # backoff: base * 2**attempts
+
+
+@dataclass(frozen=True)
+class Deadlines:
+    turn_hours: int = 72
+    reminder_hours: int = 24
+
+
+@dataclass(frozen=True)
+class Config:
+    data_dir: Path
+    database_url: str
+    from_address: str
+    from_name: str
+    inbound: InboundConfig
+    outbound: OutboundConfig
+    limits: Limits
+    deadlines: Deadlines
+
+    @property
+    def message_id_domain(self) -> str:
+        return self.from_address.rpartition("@")[2] or "localhost"
+
+
+_SECURITY = {"tls", "starttls", "none"}
+
+
+def _secret(section: dict[str, Any], base: Path) -> Secret:
+    env = section.get("password_env")
+    file = section.get("password_file")
+    if "password" in section:
+        raise ConfigError("put passwords in password_env or password_file, not in the file")
+    return Secret(env=str(env) if env else None, file=(base / str(file)) if file else None)
+
+
+def _security(section: dict[str, Any], where: str) -> str:
+    value = str(section.get("security", "tls"))
+    if value not in _SECURITY:
+        raise ConfigError(f"{where}.security must be one of {sorted(_SECURITY)}, not {value!r}")
+    return value
+
+
+def default_data_dir() -> Path:
+    return Path(os.environ.get("PBEM_HOME", "./pbem-data"))
+
+
+def from_dict(raw: dict[str, Any], base: Path | None = None) -> Config:
+    """Build a :class:`Config` from parsed TOML; relative paths resolve against ``base``."""
+    base = base or Path(".")
+    data_dir = base / str(raw.get("data_dir", default_data_dir()))
+    db = raw.get("database", {})
+    url = str(db.get("url", f"sqlite:///{data_dir / 'pbem.sqlite'}"))
+    inbound = raw.get("inbound", {})
+    imap = None
+    if "imap" in inbound:
+        s = inbound["imap"]
+        if "host" not in s:
+            raise ConfigError("inbound.imap.host is required")
+        sec = _security(s, "inbound.imap")
+        imap = ImapConfig(
+            host=str(s["host"]), port=int(s.get("port", 993 if sec == "tls" else 143)),
+            user=str(s.get("user", "")), password=_secret(s, base), security=sec,
+            folder=str(s.get("folder", "INBOX")),
+            processed=str(s.get("processed", "pbem-processed")),
+            failed=str(s.get("failed", "pbem-failed")),
+        )
+    in_maildir = base / str(inbound.get("maildir", {}).get("path", data_dir / "inbox"))
+    outbound = raw.get("outbound", {})
+    smtp = None
+    if "smtp" in outbound:
+        s = outbound["smtp"]
+        if "host" not in s:
+            raise ConfigError("outbound.smtp.host is required")
+        sec = _security(s, "outbound.smtp")
+        smtp = SmtpConfig(
+            host=str(s["host"]),
+            port=int(s.get("port", {"tls": 465, "starttls": 587}.get(sec, 25))),
+            user=str(s.get("user", "")), password=_secret(s, base), security=sec,
+        )
+    out_maildir = base / str(outbound.get("maildir", {}).get("path", data_dir / "outbox"))
+    mail = raw.get("mail", {})
+    limits = raw.get("limits", {})
+    deadlines = raw.get("deadlines", {})
+    try:
+        return Config(
+            data_dir=data_dir,
+            database_url=url,
+            from_address=str(mail.get("from_address", "pbem@localhost")),
+            from_name=str(mail.get("from_name", "PBEM host")),
+            inbound=InboundConfig(imap=imap, maildir=in_maildir),
+            outbound=OutboundConfig(smtp=smtp, maildir=out_maildir),
+            limits=Limits(**{k: int(v) for k, v in limits.items()}),
+            deadlines=Deadlines(**{k: int(v) for k, v in deadlines.items()}),
+        )
+    except TypeError as exc:
+        raise ConfigError(f"unknown setting: {exc}") from exc
+
+
+def load(path: Path | None = None) -> Config:
+    """Read ``path`` (or embedded defaults when None or absent)."""
+    if path is None or not path.exists():
+        if path is not None and path.name != "pbem.toml":
+            raise ConfigError(f"config file {path} not found")
+        return from_dict({})
+    with path.open("rb") as fh:
+        try:
+            raw = tomllib.load(fh)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: {exc}") from exc
+    return from_dict(raw, base=path.parent)

@@ -1,0 +1,1 @@
+"""Reef Encounter (Richard Breese): order language and rendering; rules engine to come."""

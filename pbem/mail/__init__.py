@@ -1,0 +1,1 @@
+"""Mail transports (IMAP/Maildir in, SMTP/Maildir out), MIME reading and composing."""

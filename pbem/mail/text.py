@@ -1,0 +1,71 @@
+"""Turning mail bodies into order text: HTML to text, quoted replies and signatures removed."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+_BLOCK = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "pre", "blockquote", "table"}
+_QUOTE_HEAD = re.compile(
+    r"^(on .{0,200} wrote:|le .{0,200} a écrit\s?:|am .{0,200} schrieb .{0,100}:"
+    r"|-+\s*original message\s*-+|-+\s*forwarded message\s*-+|from: .+)$",
+    re.I,
+)
+
+
+class _TextExtractor(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self._skip = 0
+        self._quote = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in {"script", "style", "head"}:
+            self._skip += 1
+        if tag == "blockquote":
+            self._quote += 1
+        if tag in _BLOCK:
+            self.out.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in {"script", "style", "head"} and self._skip:
+            self._skip -= 1
+        if tag == "blockquote" and self._quote:
+            self._quote -= 1
+        if tag in _BLOCK:
+            self.out.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip and not self._quote:  # quoted replies are not orders
+            self.out.append(data)
+
+
+def html_to_text(html: str) -> str:
+    parser = _TextExtractor()
+    try:
+        parser.feed(html)
+        parser.close()
+    except Exception:  # broken HTML: keep what was read
+        pass
+    lines = [" ".join(line.split()) for line in "".join(parser.out).splitlines()]
+    return "\n".join(lines).strip("\n")
+
+
+def strip_quotes_and_signature(text: str) -> str:
+    """Keep what the player wrote: stop at a signature or a quoted-reply header, drop '>' lines."""
+    kept: list[str] = []
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        stripped = line.strip()
+        if line.rstrip() == "--" or line == "-- ":
+            break
+        if _QUOTE_HEAD.match(stripped) and kept and any(k.strip() for k in kept):
+            break
+        if _QUOTE_HEAD.match(stripped) and stripped.lower().startswith(("on ", "le ", "am ", "-")):
+            break
+        if stripped.startswith(">"):
+            continue
+        kept.append(line.rstrip())
+    while kept and not kept[-1].strip():
+        kept.pop()
+    return "\n".join(kept)

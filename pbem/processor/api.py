@@ -1,0 +1,217 @@
+"""The operations the CLI wraps: games, seats, logs, replay, the inbox pass, quarantine, outbox.
+
+Functions taking a ``Session`` leave committing to the caller unless they say otherwise;
+those taking a ``SessionFactory`` run their own transactions.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets as pysecrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from pbem.engine import registry
+from pbem.engine.hashing import canonical_json, state_hash
+from pbem.engine.replay import ReplayMismatch, draws_to_json, replay, start
+from pbem.mail.inbound import Inbox
+from pbem.mail.outbound import Sender
+from pbem.processor import mails
+from pbem.processor.host import Host
+from pbem.processor.outbox import Delivery, deliver_outbox
+from pbem.processor.pipeline import Result, process_raw, reprocess
+from pbem.processor.render import render_status
+from pbem.processor.secrets import hash_secret, new_salt, new_secret
+from pbem.store import queries
+from pbem.store.db import SessionFactory, init, session_factory
+from pbem.store.tables import Game, InboundMessage, LogEntry, OutboundMessage, Seat, Snapshot
+
+
+def connect(database_url: str) -> SessionFactory:
+    """Migrate the database at ``database_url`` and return a session factory for it."""
+    return session_factory(init(database_url))
+
+
+def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str]],
+                options: Mapping[str, Any] | None = None, seed: str | None = None,
+                tag: str | None = None, host: Host | None = None) -> tuple[Game, list[str]]:
+    """Set up a game and its seats; returns the game and each seat's secret (shown once).
+
+    With ``host`` given, every player is queued a welcome email holding their secret.
+    """
+    rules = registry.get(game_type)
+    if not rules.min_players <= len(seats) <= rules.max_players:
+        raise ValueError(f"{rules.title} takes {rules.min_players}–{rules.max_players} "
+                         f"players, not {len(seats)}")
+    opts = {**rules.default_options(), **(options or {})}
+    seed = seed or pysecrets.token_hex(16)
+    state, setup = start(rules, len(seats), opts, seed)
+    game = Game(game_type=game_type, tag=tag or f"{game_type}-new-{pysecrets.token_hex(6)}",
+                options_json=canonical_json(setup.options), seed=seed)
+    session.add(game)
+    session.flush()
+    assert game.id is not None
+    if tag is None:
+        game.tag = f"{game_type}-{game.id}"
+    session.add(LogEntry(game_id=game.id, index=0, kind="setup",
+                         draws_json=canonical_json(draws_to_json(setup.draws)),
+                         events_json="[]", state_hash=setup.state_hash))
+    session.add(Snapshot(game_id=game.id, log_index=0,
+                         state_json=canonical_json(rules.to_json(state))))
+    secrets: list[str] = []
+    for index, (name, address) in enumerate(seats):
+        secret, salt = new_secret(), new_salt()
+        secrets.append(secret)
+        session.add(Seat(game_id=game.id, index=index, name=name, address=address.lower(),
+                         secret_salt=salt, secret_hash=hash_secret(secret, salt)))
+    session.flush()
+    if host is not None:
+        for seat, secret in zip(queries.seats(session, game.id), secrets, strict=True):
+            mails.queue_status(session, host, rules, game, state, seat, secret=secret,
+                               intro=[f"Welcome to {rules.title}! Your secret is: {secret}",
+                                      "Keep it private: put it in every mail you send."],
+                               kind="welcome")
+    return game, secrets
+
+
+def list_games(session: Session, status: str | None = None) -> list[Game]:
+    q = select(Game).order_by(col(Game.id))
+    if status:
+        q = q.where(Game.status == status)
+    return list(session.exec(q))
+
+
+def get_game(session: Session, game: int | str) -> Game:
+    """A game by id or tag."""
+    row = session.get(Game, game) if isinstance(game, int) or str(game).isdigit() else None
+    row = row or queries.game_by_tag(session, str(game))
+    if row is None:
+        raise LookupError(f"no game {game!r}")
+    return row
+
+
+def current_state(session: Session, game: Game) -> Any:
+    rules = registry.get(game.game_type)
+    return rules.from_json(json.loads(queries.latest_snapshot(session, game.id or 0).state_json))
+
+
+def show_game(session: Session, game: Game, seat_index: int) -> tuple[str, str]:
+    """The text and HTML status email ``seat_index`` would be sent now."""
+    rules = registry.get(game.game_type)
+    seat = next((s for s in queries.seats(session, game.id or 0) if s.index == seat_index), None)
+    if seat is None:
+        raise LookupError(f"game {game.tag} has no seat {seat_index}")
+    mail = mails.status_mail(session, rules, game, current_state(session, game), seat)
+    return render_status(rules, mail)
+
+
+def game_log(session: Session, game: Game) -> list[LogEntry]:
+    return queries.log(session, game.id or 0)
+
+
+@dataclass
+class ReplayReport:
+    entries: int
+    final_hash: str
+
+
+def replay_game(session: Session, game: Game,
+                progress: Callable[[int, int], None] | None = None) -> ReplayReport:
+    """Re-run the whole log with its recorded draws; raises ReplayMismatch on any difference."""
+    rules = registry.get(game.game_type)
+    entries = queries.log(session, game.id or 0)
+    setup_entry, orders = entries[0], entries[1:]
+    record = queries.setup_record(game, setup_entry, len(queries.seats(session, game.id or 0)))
+
+    def stepping() -> Any:
+        for i, e in enumerate(orders, start=1):
+            if progress:
+                progress(i, len(orders))
+            yield queries.order_record(e)
+
+    final = replay(rules, record, stepping())
+    got = state_hash(rules.to_json(final))
+    snap = queries.latest_snapshot(session, game.id or 0)
+    stored = state_hash(json.loads(snap.state_json))
+    if got != stored:
+        raise ReplayMismatch(len(orders), stored, got)
+    return ReplayReport(len(orders), got)
+
+
+def reissue_secret(session: Session, game: Game, seat_index: int) -> str:
+    seat = next((s for s in queries.seats(session, game.id or 0) if s.index == seat_index), None)
+    if seat is None:
+        raise LookupError(f"game {game.tag} has no seat {seat_index}")
+    secret, salt = new_secret(), new_salt()
+    seat.secret_salt, seat.secret_hash = salt, hash_secret(secret, salt)
+    session.add(seat)
+    return secret
+
+
+@dataclass
+class Pass:
+    results: list[Result]
+    delivery: Delivery
+
+
+def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, host: Host,
+                  limit: int = 100,
+                  after_commit: Callable[[Result], None] | None = None) -> Pass:
+    """One pass: fetch, process each mail in its own transaction, then send the queue.
+
+    The inbox mark comes after the commit, so a crash in between refetches a message whose
+    Message-ID is already recorded: it is then a duplicate and changes nothing.
+    """
+    results = []
+    for fetched in inbox.fetch(limit):
+        result = process_raw(factory, fetched.raw, host)
+        results.append(result)
+        if after_commit is not None:
+            after_commit(result)
+        if result.status == "quarantined":
+            inbox.mark_failed(fetched.key)
+        else:
+            inbox.mark_processed(fetched.key)
+    delivery = deliver_outbox(factory, sender, host) if sender is not None else Delivery()
+    return Pass(results, delivery)
+
+
+def quarantine_list(session: Session) -> list[InboundMessage]:
+    q = select(InboundMessage).where(InboundMessage.status == "quarantined")
+    return list(session.exec(q.order_by(col(InboundMessage.id))))
+
+
+def inbound_show(session: Session, inbound_id: int) -> InboundMessage:
+    row = session.get(InboundMessage, inbound_id)
+    if row is None:
+        raise LookupError(f"no inbound message {inbound_id}")
+    return row
+
+
+def quarantine_reprocess(factory: SessionFactory, inbound_id: int, host: Host) -> Result:
+    return reprocess(factory, inbound_id, host)
+
+
+def outbox_list(session: Session, status: str | None = None) -> list[OutboundMessage]:
+    q = select(OutboundMessage).order_by(col(OutboundMessage.id))
+    if status:
+        q = q.where(OutboundMessage.status == status)
+    return list(session.exec(q))
+
+
+def outbox_retry(session: Session, outbound_id: int | None = None) -> int:
+    """Put failed (or one given) mail back in the queue, due now; returns how many."""
+    from pbem.store.tables import utcnow
+
+    q = select(OutboundMessage).where(OutboundMessage.status != "sent")
+    if outbound_id is not None:
+        q = q.where(OutboundMessage.id == outbound_id)
+    n = 0
+    for row in session.exec(q):
+        row.status, row.attempts, row.next_attempt_at = "queued", 0, utcnow()
+        session.add(row)
+        n += 1
+    return n

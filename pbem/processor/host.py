@@ -1,0 +1,32 @@
+"""The few settings the pipeline needs, separate from the full config so tests build them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.config import Config
+
+
+@dataclass(frozen=True)
+class Host:
+    from_address: str = "pbem@localhost"
+    from_name: str = "PBEM host"
+    max_message_bytes: int = 1_000_000
+    stranger_replies_per_day: int = 1
+    send_attempts: int = 8
+    retry_base_seconds: int = 60
+
+    @property
+    def message_id_domain(self) -> str:
+        return self.from_address.rpartition("@")[2] or "localhost"
+
+    @classmethod
+    def from_config(cls, cfg: Config) -> Host:
+        return cls(
+            from_address=cfg.from_address,
+            from_name=cfg.from_name,
+            max_message_bytes=cfg.limits.max_message_bytes,
+            stranger_replies_per_day=cfg.limits.stranger_replies_per_day,
+            send_attempts=cfg.limits.send_attempts,
+            retry_base_seconds=cfg.limits.retry_base_seconds,
+        )

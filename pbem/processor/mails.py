@@ -1,0 +1,96 @@
+"""Building and queueing the emails a game sends: every seat's status, notes to strangers."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from sqlmodel import Session
+
+from pbem.engine.contract import Outcome
+from pbem.mail.compose import compose
+from pbem.processor.host import Host
+from pbem.processor.render import StatusMail, render_notice, render_status
+from pbem.store import queries
+from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat
+
+
+def subject(game: Game, title: str) -> str:
+    """One stable subject per game, so every mail of a game lands in one thread."""
+    return f"[{game.tag}] {title}"
+
+
+def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, text: str,
+          html: str | None = None, kind: str, game_id: int | None,
+          in_reply_to: str | None = None, references: list[str] | None = None,
+          auto_reply: bool = True) -> OutboundMessage:
+    msg = compose(from_addr=host.from_address, to_addr=to, to_name=to_name, subject=subj,
+                  text=text, html=html, in_reply_to=in_reply_to, references=references,
+                  auto_reply=auto_reply, message_id_domain=host.message_id_domain)
+    row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=bytes(msg), game_id=game_id)
+    session.add(row)
+    return row
+
+
+def outcome_lines(outcome: Outcome, seats: list[Seat]) -> list[str]:
+    names = {s.index: s.name for s in seats}
+    lines = []
+    for place, group in enumerate(outcome.ranking, start=1):
+        who = ", ".join(f"{names.get(s, s)} ({outcome.scores.get(s, 0)})" for s in group)
+        lines.append(f"{place}. {who}")
+    return lines + list(outcome.explanation)
+
+
+def events_since_last_turn(entries: list[LogEntry], seat: int) -> list[str]:
+    """What ``seat`` may read of everything logged since its own last entry (inclusive)."""
+    start = 0
+    for i, e in enumerate(entries):
+        if e.seat == seat and e.kind == "order":
+            start = i
+    out = []
+    for e in entries[start:]:
+        out += [ev.text for ev in queries.entry_events(e) if ev.visible(seat)]
+    return out
+
+
+def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat,
+                intro: list[str] | None = None, secret: str | None = None) -> StatusMail:
+    all_seats = queries.seats(session, game.id or 0)
+    waiting = rules.waiting_for(state)
+    outcome = rules.outcome(state)
+    return StatusMail(
+        title=rules.title, tag=game.tag, seat=seat.index, seat_name=seat.name,
+        view=rules.view(state, seat.index), intro=intro or [],
+        events=events_since_last_turn(queries.log(session, game.id or 0), seat.index),
+        waiting=[s.name for s in all_seats if s.index in waiting],
+        your_turn=seat.index in waiting,
+        outcome=outcome_lines(outcome, all_seats) if outcome is not None else [],
+        secret=secret,
+    )
+
+
+def queue_status(session: Session, host: Host, rules: Any, game: Game, state: Any, seat: Seat,
+                 *, intro: list[str] | None = None, secret: str | None = None,
+                 in_reply_to: str | None = None, references: list[str] | None = None,
+                 kind: str = "status") -> OutboundMessage:
+    mail = status_mail(session, rules, game, state, seat, intro, secret)
+    text, html = render_status(rules, mail)
+    return queue(session, host, to=seat.address, to_name=seat.name,
+                 subj=subject(game, rules.title), text=text, html=html, kind=kind,
+                 game_id=game.id, in_reply_to=in_reply_to, references=references,
+                 auto_reply=in_reply_to is not None)
+
+
+def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: list[str],
+                 kind: str, game: Game | None = None, in_reply_to: str | None = None,
+                 references: list[str] | None = None) -> OutboundMessage:
+    text = render_notice(lines, game.tag if game else None)
+    return queue(session, host, to=to, to_name="", subj=subj, text=text, kind=kind,
+                 game_id=game.id if game else None, in_reply_to=in_reply_to,
+                 references=references)
+
+
+def may_answer_stranger(session: Session, host: Host, address: str) -> bool:
+    """At most ``stranger_replies_per_day`` notes per address: forged mail cannot spam anyone."""
+    sent = queries.recent_replies(session, address, "stranger", timedelta(days=1))
+    return sent < host.stranger_replies_per_day

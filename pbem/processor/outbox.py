@@ -1,0 +1,76 @@
+"""Delivering the outbound queue: each mail is marked sent in its own transaction right after
+its send succeeds, so a crash can at worst resend the one mail in flight."""
+
+from __future__ import annotations
+
+import email
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email import policy
+from email.message import EmailMessage
+
+from sqlmodel import Session, col, select
+
+from pbem.mail.outbound import Sender, SendError
+from pbem.processor.host import Host
+from pbem.store.db import SessionFactory
+from pbem.store.tables import OutboundMessage, utcnow
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Delivery:
+    sent: int = 0
+    retrying: int = 0
+    failed: int = 0
+
+
+def _next_due(session: Session, now: datetime, skip: set[int]) -> OutboundMessage | None:
+    q = (select(OutboundMessage)
+         .where(OutboundMessage.status == "queued", col(OutboundMessage.next_attempt_at) <= now,
+                col(OutboundMessage.id).not_in(skip))
+         .order_by(col(OutboundMessage.id))
+         .limit(1)
+         .with_for_update(skip_locked=True))  # PostgreSQL: workers never send the same row
+    return session.exec(q).first()
+
+
+def as_email(raw: bytes) -> EmailMessage:
+    return email.message_from_bytes(raw, policy=policy.default)
+
+
+def deliver_outbox(factory: SessionFactory, sender: Sender, host: Host | None = None,
+                   now: datetime | None = None, limit: int | None = None) -> Delivery:
+    """Send every due queued mail; transient failures back off, permanent ones are marked."""
+    host = host or Host()
+    done = Delivery()
+    skipped: set[int] = set()
+    while limit is None or done.sent + done.retrying + done.failed < limit:
+        with factory() as session:
+            row = _next_due(session, now or utcnow(), skipped)
+            if row is None:
+                return done
+            try:
+                sender.send(as_email(row.raw))
+            except SendError as exc:
+                row.attempts += 1
+                row.last_error = str(exc)
+                if getattr(exc, "transient", False) and row.attempts < host.send_attempts:
+                    delay = host.retry_base_seconds * 2 ** (row.attempts - 1)
+                    row.next_attempt_at = utcnow() + timedelta(seconds=delay)
+                    done.retrying += 1
+                    skipped.add(row.id or 0)
+                else:
+                    row.status = "failed"
+                    done.failed += 1
+                log.warning("sending mail %s to %s failed: %s", row.id, row.to_addr, exc)
+            else:
+                row.status = "sent"
+                row.sent_at = utcnow()
+                row.attempts += 1
+                done.sent += 1
+            session.add(row)
+            session.commit()
+    return done

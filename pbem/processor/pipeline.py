@@ -1,0 +1,374 @@
+"""One inbound email, start to finish, in ONE database transaction.
+
+record → identify the game → authenticate the seat → parse → apply → log entry + snapshot →
+queued mail for every seat. Whatever cannot be handled is quarantined with its reason (in a
+transaction of its own) and can be reprocessed; nothing is ever dropped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import secrets as pysecrets
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from pbem.engine import registry
+from pbem.engine.errors import IllegalOrder, OrderSyntaxError
+from pbem.engine.hashing import canonical_json
+from pbem.engine.replay import draws_to_json, play
+from pbem.mail.reading import IncomingMail, read_message
+from pbem.processor import mails
+from pbem.processor.host import Host
+from pbem.processor.secrets import check_secret
+from pbem.store import queries
+from pbem.store.db import SessionFactory
+from pbem.store.tables import Game, InboundMessage, LogEntry, Seat, Snapshot, utcnow
+
+log = logging.getLogger(__name__)
+
+TAG_RE = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.-]*)\]")
+DRY_RUN = {"check", "preview"}
+
+
+@dataclass
+class Result:
+    """What became of one message (``duplicate`` when its Message-ID was seen before)."""
+
+    status: str
+    reason: str = ""
+    inbound_id: int | None = None
+    queued: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Letter:
+    """An email body split into the host's own lines and the game's order lines."""
+
+    game_tag: str | None = None
+    secret: str | None = None
+    command: str | None = None  # check | help | status
+    orders: list[tuple[int, str]] = field(default_factory=list)  # (line number in body, text)
+
+    @property
+    def order_text(self) -> str:
+        return "\n".join(t for _, t in self.orders)
+
+
+def read_letter(body: str) -> Letter:
+    letter = Letter()
+    for number, raw in enumerate(body.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        word, _, rest = line.partition(" ")
+        low = word.lower()
+        if low == "game" and rest.strip() and letter.game_tag is None:
+            letter.game_tag = rest.strip()
+        elif low == "secret" and rest.strip():
+            letter.secret = rest.strip()
+        elif not letter.orders and letter.command is None and line.lower() in (
+            *DRY_RUN, "help", "status"
+        ):
+            letter.command = "check" if line.lower() in DRY_RUN else line.lower()
+        else:
+            letter.orders.append((number, line))
+    return letter
+
+
+def synthetic_message_id(raw: bytes) -> str:
+    return f"<sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
+
+
+def process_raw(factory: SessionFactory, raw: bytes, host: Host) -> Result:
+    """Handle one raw email; never raises for a bad message (it is quarantined instead)."""
+    try:
+        with factory() as session:
+            result = handle(session, raw, host, existing=None)
+            session.commit()
+            return result
+    except IntegrityError:
+        # Another worker recorded the same Message-ID first.
+        log.info("message recorded concurrently; treated as duplicate")
+        return Result("duplicate", "recorded by another worker")
+    except Exception as exc:
+        log.exception("quarantining a message")
+        return quarantine(factory, raw, _reason(exc), inbound_id=None)
+
+
+def reprocess(factory: SessionFactory, inbound_id: int, host: Host) -> Result:
+    """Run a quarantined message through the pipeline again."""
+    with factory() as session:
+        row = session.get(InboundMessage, inbound_id)
+        if row is None:
+            raise LookupError(f"no inbound message {inbound_id}")
+        if row.status != "quarantined":
+            raise ValueError(f"message {inbound_id} is {row.status}, not quarantined")
+        raw = row.raw
+    try:
+        with factory() as session:
+            # SKIP LOCKED (PostgreSQL): two operators reprocessing at once handle it once.
+            row = session.exec(select(InboundMessage)
+                               .where(InboundMessage.id == inbound_id,
+                                      InboundMessage.status == "quarantined")
+                               .with_for_update(skip_locked=True)).first()
+            if row is None:
+                return Result("duplicate", "being reprocessed elsewhere", inbound_id)
+            result = handle(session, raw, host, existing=row)
+            session.commit()
+            return result
+    except Exception as exc:
+        log.exception("message %s quarantined again", inbound_id)
+        return quarantine(factory, raw, _reason(exc), inbound_id=inbound_id)
+
+
+def _reason(exc: BaseException) -> str:
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {tb[-1].filename}:{tb[-1].lineno})" if tb else ""
+    return f"{type(exc).__name__}: {exc}{where}"
+
+
+def quarantine(factory: SessionFactory, raw: bytes, reason: str,
+               inbound_id: int | None) -> Result:
+    with factory() as session:
+        row = session.get(InboundMessage, inbound_id) if inbound_id is not None else None
+        if row is None:
+            mid = _message_id_of(raw)
+            row = session.exec(
+                select(InboundMessage).where(InboundMessage.message_id == mid)).first()
+            if row is None:
+                row = InboundMessage(message_id=mid, raw=raw)
+        row.status = "quarantined"
+        row.reason = reason
+        row.processed_at = utcnow()
+        session.add(row)
+        session.commit()
+        return Result("quarantined", reason, row.id)
+
+
+def _message_id_of(raw: bytes) -> str:
+    try:
+        mid = read_message(raw).message_id
+    except Exception:
+        mid = None
+    return mid or synthetic_message_id(raw)
+
+
+def _finish(row: InboundMessage, status: str, reason: str, queued: list[Any]) -> Result:
+    row.status = status
+    row.reason = reason
+    row.processed_at = utcnow()
+    return Result(status, reason, row.id, [q.id for q in queued])
+
+
+def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | None) -> Result:
+    """The pipeline proper, inside the caller's transaction."""
+    mail = read_message(raw, max_bytes=host.max_message_bytes)
+    mid = mail.message_id or synthetic_message_id(raw)
+    if existing is None:
+        seen = session.exec(select(InboundMessage).where(InboundMessage.message_id == mid)).first()
+        if seen is not None:
+            return Result("duplicate", f"already {seen.status}", seen.id)
+        row = InboundMessage(message_id=mid, raw=raw, from_addr=(mail.from_addr or "").lower(),
+                             subject=mail.subject or "")
+        session.add(row)
+        session.flush()
+    else:
+        row = existing
+        row.from_addr = (mail.from_addr or "").lower()
+        row.subject = mail.subject or ""
+    return _Handler(session, host, mail, row, mid).run()
+
+
+class _Handler:
+    def __init__(self, session: Session, host: Host, mail: IncomingMail, row: InboundMessage,
+                 mid: str) -> None:
+        self.s = session
+        self.host = host
+        self.mail = mail
+        self.row = row
+        self.mid = mid
+        self.sender = (mail.from_addr or "").lower()
+        self.refs = [*list(mail.references or []), mid]
+
+    def reply_subject(self, game: Game | None) -> str:
+        subj = self.mail.subject or (f"[{game.tag}]" if game else "your mail")
+        return subj if subj.lower().startswith("re:") else f"Re: {subj}"
+
+    def stranger(self, status: str, reason: str, lines: list[str], game: Game | None) -> Result:
+        """A polite, rate-limited note; nothing else changes."""
+        queued = []
+        if self.sender and mails.may_answer_stranger(self.s, self.host, self.sender):
+            queued.append(mails.queue_notice(
+                self.s, self.host, to=self.sender, subj=self.reply_subject(game), lines=lines,
+                kind="stranger", game=game, in_reply_to=self.mid, references=self.refs))
+            self.s.flush()
+        return _finish(self.row, status, reason, queued)
+
+    def notice(self, status: str, reason: str, lines: list[str], game: Game) -> Result:
+        q = mails.queue_notice(self.s, self.host, to=self.sender, subj=self.reply_subject(game),
+                               lines=lines, kind="reply", game=game, in_reply_to=self.mid,
+                               references=self.refs)
+        self.s.flush()
+        return _finish(self.row, status, reason, [q])
+
+    def find_game(self, letter: Letter) -> Game | None:
+        for tag in TAG_RE.findall(self.mail.subject or ""):
+            game = queries.game_by_tag(self.s, tag)
+            if game is not None:
+                return game
+        if letter.game_tag:
+            return queries.game_by_tag(self.s, letter.game_tag.strip("[]"))
+        return None
+
+    def run(self) -> Result:
+        mail = self.mail
+        if mail.automatic:
+            return _finish(self.row, "ignored",
+                           f"automatic mail ({mail.automatic_reason}); never answered", [])
+        if mail.too_large:
+            return self.stranger("rejected", "too large", [
+                f"Your message is larger than {self.host.max_message_bytes} bytes, so it was "
+                "not read. Please send your orders as plain text, without attachments.",
+            ], None)
+        letter = read_letter(mail.body_text or "")
+        game = self.find_game(letter)
+        if game is None:
+            return self.stranger("rejected", "no game identified", [
+                "Hello! This is an automatic play-by-email game host.",
+                "We could not tell which game your mail is for. Please reply to one of the "
+                "game's emails, keeping its tag such as [name-12] in the subject, or add a "
+                "line \"game name-12\" to your mail.",
+            ], None)
+        self.row.game_id = game.id
+        candidates = queries.seat_by_address(self.s, game.id or 0, self.sender)
+        if not candidates:
+            return self.stranger("rejected", "unknown sender", [
+                "Hello! This is an automatic play-by-email game host.",
+                f"The address {self.sender} does not play in [{game.tag}], so your mail was "
+                "not used. If you are a player, please write from the address you registered "
+                "with.",
+            ], game)
+        rules = registry.get(game.game_type)
+        if letter.command == "help":
+            return self.notice("ignored", "help", [
+                f"Help for {rules.title} [{game.tag}]", "", rules.help_text(), "",
+                "Write your orders one per line, with a line \"secret <your secret>\".",
+                "Start the mail with \"check\" to see what would happen without playing.",
+            ], game)
+        seat = self.authenticate(letter, candidates)
+        if seat is None:
+            if letter.secret is None:
+                lines = ["Your mail had no \"secret\" line, so nothing was played.",
+                         "Add a line \"secret <your secret>\" (from your first email from the "
+                         "game) and send your orders again."]
+                reason = "no secret"
+            else:
+                lines = ["The secret in your mail does not match your seat, so nothing was "
+                         "played. Check the secret in your first email from the game, or ask "
+                         "the game's host to issue a new one."]
+                reason = "wrong secret"
+            return self.stranger("rejected", reason, lines, game)
+        self.row.seat = seat.index
+        locked = queries.lock_game(self.s, game.id or 0)
+        assert locked is not None
+        snapshot = queries.latest_snapshot(self.s, game.id or 0)
+        state = rules.from_json(json.loads(snapshot.state_json))
+        if letter.command == "status":
+            q = mails.queue_status(self.s, self.host, rules, game, state, seat, kind="reply",
+                                   intro=["Your status, as you asked."], in_reply_to=self.mid,
+                                   references=self.refs)
+            self.s.flush()
+            return _finish(self.row, "ignored", "status", [q])
+        if game.status != "active":
+            return self.notice("rejected", f"game {game.status}", [
+                f"Game [{game.tag}] is {game.status}; it takes no orders now."], game)
+        if not letter.orders:
+            return self.notice("rejected", "no orders", [
+                "Your mail held no orders, so nothing was played.",
+                "Send \"help\" to get the list of orders."], game)
+        waiting = rules.waiting_for(state)
+        if seat.index not in waiting:
+            names = [s.name for s in queries.seats(self.s, game.id or 0) if s.index in waiting]
+            return self.notice("rejected", "not your turn", [
+                "It is not your turn, so nothing was played.",
+                f"Waiting for: {', '.join(names) or 'nobody'}."], game)
+        return self.play(rules, game, state, seat, letter)
+
+    def authenticate(self, letter: Letter, candidates: list[Seat]) -> Seat | None:
+        if letter.secret is None:
+            return None
+        for seat in candidates:  # one address may hold several seats; the secret picks one
+            if check_secret(letter.secret, seat.secret_salt, seat.secret_hash):
+                return seat
+        return None
+
+    def play(self, rules: Any, game: Game, state: Any, seat: Seat, letter: Letter) -> Result:
+        index = queries.next_log_index(self.s, game.id or 0)
+        dry = letter.command == "check"
+        # A dry run must not reveal the real chance outcomes of the next entry.
+        seed = f"preview/{pysecrets.token_hex(8)}" if dry else f"{game.seed}/{index}"
+        echo = [f"> {t}" for _, t in letter.orders]
+        try:
+            applied, record = play(rules, state, seat.index, letter.order_text, seed)
+        except (OrderSyntaxError, IllegalOrder) as err:
+            return self.notice("ignored" if dry else "rejected", f"{type(err).__name__}: {err}",
+                               self.error_lines(rules, state, seat, letter, err, echo, dry), game)
+        if dry:
+            shown = [f"  - {e.text}" for e in applied.events if e.visible(seat.index)]
+            return self.notice("ignored", "dry run", [
+                "check: these orders are legal. Nothing was played.", *echo, "",
+                "If you send them without \"check\", this would happen (any chance outcomes "
+                "below are examples, not the real draws):", *(shown or ["  (nothing visible)"]),
+            ], game)
+        self.s.add(LogEntry(
+            game_id=game.id or 0, index=index, kind="order", seat=seat.index,
+            text=letter.order_text, draws_json=canonical_json(draws_to_json(record.draws)),
+            events_json=canonical_json([e.to_json() for e in record.events]),
+            state_hash=record.state_hash, source_message_id=self.row.id))
+        self.s.add(Snapshot(game_id=game.id or 0, log_index=index,
+                            state_json=canonical_json(rules.to_json(applied.state))))
+        if rules.outcome(applied.state) is not None:
+            game.status = "finished"
+            self.s.add(game)
+        self.s.flush()
+        queued = []
+        for other in queries.seats(self.s, game.id or 0):
+            if other.id == seat.id:
+                queued.append(mails.queue_status(
+                    self.s, self.host, rules, game, applied.state, other, kind="reply",
+                    intro=["Done. Your orders were played:", *echo], in_reply_to=self.mid,
+                    references=self.refs))
+            else:
+                queued.append(mails.queue_status(self.s, self.host, rules, game,
+                                                 applied.state, other))
+        self.s.flush()
+        return _finish(self.row, "applied", f"log entry {index}", queued)
+
+    def error_lines(self, rules: Any, state: Any, seat: Seat, letter: Letter, err: Exception,
+                    echo: list[str], dry: bool) -> list[str]:
+        line = getattr(err, "line", None)
+        where = ""
+        if line is not None and 1 <= line <= len(letter.orders):
+            number, text = letter.orders[line - 1]
+            where = f"Line {number} of your mail (\"{text}\"): "
+        head = ("check: these orders would NOT be accepted." if dry
+                else "Your orders were NOT played; nothing changed.")
+        msg = err.message if isinstance(err, OrderSyntaxError) and where else str(err)
+        lines = [head, *echo, "", f"{where}{msg}"]
+        hint = getattr(err, "hint", None)
+        if hint and where:
+            lines.append(f"Hint: {hint}")
+        try:
+            lines.append(f"A legal order now would be, for example: "
+                         f"{rules.default_order(state, seat.index)}")
+        except Exception:  # a hint is a courtesy; never let it block the reply
+            log.debug("default_order failed", exc_info=True)
+        lines.append("Send \"help\" for the full list of orders.")
+        return lines

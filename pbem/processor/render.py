@@ -1,0 +1,71 @@
+"""Turning views into email text with jinja2: the shared layout wraps each game's status.
+
+Templates receive only ``view`` output (never a raw state), so a seat's email can hold nothing
+that seat may not see.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+import pbem
+
+
+def templates_dir() -> Path:
+    """The project's templates/ folder (override with PBEM_TEMPLATES)."""
+    env = os.environ.get("PBEM_TEMPLATES")
+    return Path(env) if env else Path(pbem.__file__).parent.parent / "templates"
+
+
+def environment(game: Any | None = None) -> jinja2.Environment:
+    dirs = [templates_dir()]
+    if game is not None:
+        dirs += [Path(d) for d in game.template_dirs()]
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(d) for d in dirs]),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2"),
+                                            default_for_string=False),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    if game is not None:
+        env.globals.update(game.template_helpers())
+    return env
+
+
+@dataclass
+class StatusMail:
+    """Everything one seat's email says besides the game's own status block."""
+
+    title: str
+    tag: str
+    seat: int
+    seat_name: str
+    view: dict[str, Any]
+    intro: list[str] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+    waiting: list[str] = field(default_factory=list)
+    your_turn: bool = False
+    outcome: list[str] = field(default_factory=list)
+    secret: str | None = None
+
+
+def render_status(game: Any, mail: StatusMail) -> tuple[str, str]:
+    """The plain-text and HTML bodies of one seat's status email."""
+    env = environment(game)
+    ctx = {**mail.__dict__, "game_name": game.name}
+    text = env.get_template("layout.txt.j2").render(ctx)
+    html = env.get_template("layout.html.j2").render(ctx)
+    return text, html
+
+
+def render_notice(lines: list[str], tag: str | None = None) -> str:
+    """A short plain note (unknown sender, help, errors before any game is known)."""
+    return environment().get_template("notice.txt.j2").render(lines=lines, tag=tag)

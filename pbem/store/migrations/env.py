@@ -1,0 +1,17 @@
+"""Alembic environment: run programmatically by pbem.store.migrate."""
+
+from alembic import context
+from sqlalchemy import create_engine
+from sqlmodel import SQLModel
+
+import pbem.store.tables  # noqa: F401  (registers the tables on the metadata)
+
+url = context.config.get_main_option("sqlalchemy.url")
+assert url is not None
+connectable = create_engine(url)
+with connectable.connect() as connection:
+    context.configure(connection=connection, target_metadata=SQLModel.metadata,
+                      render_as_batch=connection.dialect.name == "sqlite")
+    with context.begin_transaction():
+        context.run_migrations()
+connectable.dispose()

@@ -1,0 +1,80 @@
+"""The queries the pipeline and the API need, in one place."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+from pbem.engine.contract import Event
+from pbem.engine.replay import OrderRecord, SetupRecord, draws_from_json
+from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat, Snapshot, utcnow
+
+
+def lock_game(session: Session, game_id: int) -> Game | None:
+    """The game row, locked FOR UPDATE on PostgreSQL so two workers never both move it."""
+    return session.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
+
+
+def game_by_tag(session: Session, tag: str) -> Game | None:
+    return session.exec(select(Game).where(func.lower(Game.tag) == tag.lower())).first()
+
+
+def seats(session: Session, game_id: int) -> list[Seat]:
+    return list(session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.index))))
+
+
+def seat_by_address(session: Session, game_id: int, address: str) -> list[Seat]:
+    q = select(Seat).where(Seat.game_id == game_id, Seat.address == address.lower())
+    return list(session.exec(q.order_by(col(Seat.index))))
+
+
+def games_of_address(session: Session, address: str) -> list[Game]:
+    q = select(Game).join(Seat, col(Seat.game_id) == col(Game.id)).where(
+        Seat.address == address.lower(), col(Game.status).in_(["active", "paused"]))
+    return list(session.exec(q.distinct()))
+
+
+def log(session: Session, game_id: int) -> list[LogEntry]:
+    q = select(LogEntry).where(LogEntry.game_id == game_id).order_by(col(LogEntry.index))
+    return list(session.exec(q))
+
+
+def latest_snapshot(session: Session, game_id: int) -> Snapshot:
+    q = select(Snapshot).where(Snapshot.game_id == game_id).order_by(
+        col(Snapshot.log_index).desc())
+    snap = session.exec(q).first()
+    if snap is None:
+        raise LookupError(f"game {game_id} has no snapshot")
+    return snap
+
+
+def next_log_index(session: Session, game_id: int) -> int:
+    top = session.exec(select(func.max(LogEntry.index)).where(LogEntry.game_id == game_id)).one()
+    return 0 if top is None else int(top) + 1
+
+
+def entry_events(entry: LogEntry) -> list[Event]:
+    return [Event.from_json(e) for e in json.loads(entry.events_json)]
+
+
+def setup_record(game: Game, entry: LogEntry, seat_count: int) -> SetupRecord:
+    options: dict[str, Any] = json.loads(game.options_json)
+    return SetupRecord(seat_count, options, draws_from_json(json.loads(entry.draws_json)),
+                       entry.state_hash)
+
+
+def order_record(entry: LogEntry) -> OrderRecord:
+    return OrderRecord(entry.seat, entry.text, draws_from_json(json.loads(entry.draws_json)),
+                       entry.state_hash, entry_events(entry))
+
+
+def recent_replies(session: Session, address: str, kind: str, since: timedelta) -> int:
+    """How many mails of ``kind`` went to ``address`` lately (rate limiting strangers)."""
+    cutoff: datetime = utcnow() - since
+    q = select(func.count()).select_from(OutboundMessage).where(
+        OutboundMessage.to_addr == address.lower(), OutboundMessage.kind == kind,
+        col(OutboundMessage.created) >= cutoff)
+    return int(session.exec(q).one())

@@ -1,0 +1,96 @@
+"""The database tables: games, seats, inbound mail, the move log, snapshots, the outbox."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Game(SQLModel, table=True):
+    """One game being played. ``tag`` is what players put in subjects, e.g. ``[nim-12]``."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_type: str = Field(index=True)
+    tag: str = Field(unique=True)
+    options_json: str = Field(sa_column=Column(Text, nullable=False))
+    seed: str
+    status: str = "active"  # active | paused | finished | archived
+    created: datetime = Field(default_factory=utcnow)
+
+
+class Seat(SQLModel, table=True):
+    """A player in a game: who they are, where their mail goes, their hashed secret."""
+
+    __table_args__ = (UniqueConstraint("game_id", "index"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    index: int
+    name: str
+    address: str = Field(index=True)  # lower-cased
+    secret_salt: str
+    secret_hash: str
+
+
+class InboundMessage(SQLModel, table=True):
+    """Every mail fetched, kept raw, with what became of it."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(unique=True)
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    from_addr: str = ""
+    subject: str = ""
+    status: str = "received"  # received | applied | rejected | quarantined | ignored
+    reason: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    game_id: int | None = Field(default=None, foreign_key="game.id")
+    seat: int | None = None
+    received_at: datetime = Field(default_factory=utcnow)
+    processed_at: datetime | None = None
+
+
+class LogEntry(SQLModel, table=True):
+    """The append-only move log; entry 0 of every game is its setup."""
+
+    __table_args__ = (UniqueConstraint("game_id", "index"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    index: int
+    kind: str  # setup | order | admin
+    seat: int | None = None
+    text: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    draws_json: str = Field(sa_column=Column(Text, nullable=False))
+    events_json: str = Field(sa_column=Column(Text, nullable=False))
+    state_hash: str
+    source_message_id: int | None = Field(default=None, foreign_key="inboundmessage.id")
+    created: datetime = Field(default_factory=utcnow)
+
+
+class Snapshot(SQLModel, table=True):
+    """The full state after a log entry, so processing never replays a whole game."""
+
+    __table_args__ = (UniqueConstraint("game_id", "log_index"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    log_index: int
+    state_json: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class OutboundMessage(SQLModel, table=True):
+    """A queued email; the sender marks it sent right after a successful send."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    to_addr: str = Field(index=True)
+    kind: str = "status"  # status | reply | stranger | help
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    status: str = Field(default="queued", index=True)  # queued | sent | failed
+    attempts: int = 0
+    last_error: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    next_attempt_at: datetime = Field(default_factory=utcnow)
+    game_id: int | None = Field(default=None, foreign_key="game.id")
+    created: datetime = Field(default_factory=utcnow)
+    sent_at: datetime | None = None

@@ -1,0 +1,76 @@
+"""The outbound queue: sent once, marked at once; failures back off and are kept."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from pbem.mail.outbound import MaildirSender, SendError
+
+from pbem.processor import api
+from pbem.processor.host import Host
+from pbem.processor.outbox import deliver_outbox
+from pbem.store import SessionFactory
+from pbem.store.tables import utcnow
+from tests.processor.conftest import ALICE, BOB
+
+
+def welcome(factory: SessionFactory, host: Host) -> None:
+    with factory() as s:
+        api.create_game(s, "testcards", [("A", ALICE), ("B", BOB)], host=host)
+        s.commit()
+
+
+def sent_files(path: Path) -> list[Path]:
+    return sorted((path / "new").glob("*")) + sorted((path / "cur").glob("*"))
+
+
+def test_each_queued_mail_is_sent_once(factory: SessionFactory, host: Host,
+                                       tmp_path: Path) -> None:
+    welcome(factory, host)
+    sender = MaildirSender(tmp_path / "out")
+    assert deliver_outbox(factory, sender, host).sent == 2
+    assert deliver_outbox(factory, sender, host).sent == 0
+    assert len(sent_files(tmp_path / "out")) == 2
+    with factory() as s:
+        assert {r.status for r in api.outbox_list(s)} == {"sent"}
+
+
+class FlakySender:
+    """A real Maildir sender behind a link that is down for the first ``failures`` sends."""
+
+    def __init__(self, target: MaildirSender, failures: int, transient: bool) -> None:
+        self.target, self.failures, self.transient = target, failures, transient
+
+    def send(self, msg: object) -> None:
+        if self.failures > 0:
+            self.failures -= 1
+            raise SendError("451 try again later", transient=self.transient)
+        self.target.send(msg)  # type: ignore[arg-type]
+
+
+def test_transient_failure_backs_off_then_sends(factory: SessionFactory, host: Host,
+                                                tmp_path: Path) -> None:
+    welcome(factory, host)
+    flaky = FlakySender(MaildirSender(tmp_path / "out"), failures=1, transient=True)
+    first = deliver_outbox(factory, flaky, host)
+    assert (first.sent, first.retrying) == (1, 1)
+    with factory() as s:
+        waiting = api.outbox_list(s, "queued")
+        assert [r.last_error for r in waiting] == ["451 try again later"]
+    assert deliver_outbox(factory, flaky, host).sent == 0  # not due yet
+    later = utcnow() + timedelta(seconds=host.retry_base_seconds + 1)
+    assert deliver_outbox(factory, flaky, host, now=later).sent == 1
+    assert len(sent_files(tmp_path / "out")) == 2
+
+
+def test_permanent_failure_is_kept_and_can_be_retried(factory: SessionFactory, host: Host,
+                                                      tmp_path: Path) -> None:
+    welcome(factory, host)
+    flaky = FlakySender(MaildirSender(tmp_path / "out"), failures=2, transient=False)
+    assert deliver_outbox(factory, flaky, host).failed == 2
+    with factory() as s:
+        assert len(api.outbox_list(s, "failed")) == 2
+        assert api.outbox_retry(s) == 2
+        s.commit()
+    assert deliver_outbox(factory, flaky, host).sent == 2

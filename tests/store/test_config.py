@@ -1,0 +1,58 @@
+"""Config: embedded defaults, a full file, passwords from env/file and never in repr."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem import config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_defaults_without_a_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    cfg = config.load(None)
+    assert cfg.database_url == f"sqlite:///{tmp_path / 'home' / 'pbem.sqlite'}"
+    assert cfg.inbound.imap is None and cfg.inbound.maildir == tmp_path / "home" / "inbox"
+    assert cfg.outbound.smtp is None and cfg.outbound.maildir == tmp_path / "home" / "outbox"
+
+
+def test_example_file_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PBEM_IMAP_PASSWORD", "hunter2")
+    cfg = config.load(ROOT / "config.example.toml")
+    assert cfg.inbound.imap is not None
+    assert cfg.inbound.imap.password.get() == "hunter2"
+    assert "hunter2" not in repr(cfg)
+    assert cfg.limits.max_message_bytes > 0
+
+
+def test_password_file(tmp_path: Path) -> None:
+    (tmp_path / "pw").write_text("s3cret\n")
+    (tmp_path / "pbem.toml").write_text(
+        '[outbound.smtp]\nhost = "mail.example.org"\nsecurity = "starttls"\n'
+        'password_file = "pw"\n')
+    cfg = config.load(tmp_path / "pbem.toml")
+    assert cfg.outbound.smtp is not None
+    assert cfg.outbound.smtp.port == 587
+    assert cfg.outbound.smtp.password.get() == "s3cret"
+    assert "s3cret" not in repr(cfg)
+
+
+def test_password_in_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "pbem.toml").write_text('[inbound.imap]\nhost = "h"\npassword = "x"\n')
+    with pytest.raises(config.ConfigError, match="password_env or password_file"):
+        config.load(tmp_path / "pbem.toml")
+
+
+def test_bad_security_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "pbem.toml").write_text('[inbound.imap]\nhost = "h"\nsecurity = "ssl3"\n')
+    with pytest.raises(config.ConfigError, match="security must be one of"):
+        config.load(tmp_path / "pbem.toml")
+
+
+def test_unknown_limit_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "pbem.toml").write_text('[limits]\nmax_bytes = 3\n')
+    with pytest.raises(config.ConfigError, match="unknown setting"):
+        config.load(tmp_path / "pbem.toml")
