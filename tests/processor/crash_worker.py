@@ -11,10 +11,9 @@ import sys
 import time
 from pathlib import Path
 
+from pbem.engine import registry
 from pbem.mail.inbound import MaildirInbox
 from pbem.mail.outbound import MaildirSender
-
-from pbem.engine import registry
 from pbem.processor import api
 from pbem.processor.host import Host
 from pbem.processor.pipeline import Result

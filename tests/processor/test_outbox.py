@@ -6,7 +6,6 @@ from datetime import timedelta
 from pathlib import Path
 
 from pbem.mail.outbound import MaildirSender, SendError
-
 from pbem.processor import api
 from pbem.processor.host import Host
 from pbem.processor.outbox import deliver_outbox

@@ -1,0 +1,322 @@
+"""The operator's command line: thin typer commands over pbem.processor.api."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from pbem.config import Config, ConfigError, load
+from pbem.engine import registry
+from pbem.engine.replay import ReplayMismatch
+from pbem.processor import api
+from pbem.processor.host import Host
+from pbem.store.db import SessionFactory
+
+app = typer.Typer(help="pbem: a play-by-email game host.", no_args_is_help=True)
+game_app = typer.Typer(help="Create, inspect and verify games.", no_args_is_help=True)
+seat_app = typer.Typer(help="Manage the seats of a game.", no_args_is_help=True)
+outbox_app = typer.Typer(help="The queue of outgoing emails.", no_args_is_help=True)
+quarantine_app = typer.Typer(help="Messages that could not be processed.", no_args_is_help=True)
+app.add_typer(game_app, name="game")
+app.add_typer(seat_app, name="seat")
+app.add_typer(outbox_app, name="outbox")
+app.add_typer(quarantine_app, name="quarantine")
+
+console = Console()
+err = Console(stderr=True)
+
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option("--config", "-c", help="Config file (default: $PBEM_CONFIG or embedded "
+                 "defaults: SQLite and Maildirs under ./pbem-data).", show_default=False),
+]
+
+_state: dict[str, Any] = {}
+
+
+@app.callback()
+def _main(config: ConfigOpt = None) -> None:
+    path = config or (Path(os.environ["PBEM_CONFIG"]) if os.environ.get("PBEM_CONFIG") else None)
+    _state["config_path"] = path
+
+
+def _config() -> Config:
+    try:
+        return load(_state.get("config_path"))
+    except ConfigError as exc:
+        err.print(f"[red]config error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+
+
+def _factory(cfg: Config) -> SessionFactory:
+    cfg.data_dir.mkdir(parents=True, exist_ok=True)
+    return api.connect(cfg.database_url)
+
+
+def _fail(message: str, code: int = 1) -> typer.Exit:
+    err.print(f"[red]error:[/red] {message}")
+    return typer.Exit(code)
+
+
+@app.command()
+def init() -> None:
+    """Create (or migrate) the database and the local mail folders."""
+    cfg = _config()
+    _factory(cfg)
+    from pbem.transports import open_inbox, open_sender
+
+    if cfg.inbound.imap is None:
+        open_inbox(cfg).close()
+    if cfg.outbound.smtp is None:
+        open_sender(cfg)
+    console.print(f"database ready: {cfg.database_url}")
+    if cfg.inbound.imap is None:
+        console.print(f"inbox (Maildir): {cfg.inbound.maildir}")
+    if cfg.outbound.smtp is None:
+        console.print(f"outbox (Maildir): {cfg.outbound.maildir}")
+
+
+@game_app.command("new")
+def game_new(
+    game_type: Annotated[str, typer.Argument(help="The game, e.g. one listed by `pbem games`.")],
+    seat: Annotated[list[str], typer.Option("--seat", "-s",
+                    help='A player as "Name <address>", in turn order; repeat per seat.')],
+    option: Annotated[list[str] | None, typer.Option("--option", "-o",
+                      help="A game option as key=value (JSON value); repeatable.")] = None,
+    seed: Annotated[str | None, typer.Option(help="Seed for the game's random draws.")] = None,
+) -> None:
+    """Set up a new game; each player is mailed a welcome with their secret."""
+    from email.utils import parseaddr
+
+    cfg = _config()
+    seats = []
+    for text in seat:
+        name, address = parseaddr(text)
+        if "@" not in address:
+            raise _fail(f'seat {text!r}: write it as "Name <address@example.org>"')
+        seats.append((name or address, address))
+    options: dict[str, Any] = {}
+    for item in option or []:
+        key, _, value = item.partition("=")
+        try:
+            options[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key.strip()] = value
+    factory = _factory(cfg)
+    with factory() as session:
+        try:
+            game, secrets = api.create_game(session, game_type, seats, options, seed,
+                                            host=Host.from_config(cfg))
+        except (KeyError, ValueError) as exc:
+            raise _fail(str(exc).strip('"')) from exc
+        session.commit()
+        console.print(f"game [bold]{game.tag}[/bold] created ({game_type}); "
+                      "welcome emails are queued — run `pbem process` to send them.")
+        table = Table("seat", "name", "address")
+        for i, (name, address) in enumerate(seats):
+            table.add_row(str(i), name, address)
+        console.print(table)
+        del secrets  # mailed to each player; never printed
+
+
+@app.command("games")
+def games() -> None:
+    """List the game types this host can run."""
+    for name, rules in sorted(registry.games().items()):
+        console.print(f"{name}: {rules.title} ({rules.min_players}–{rules.max_players} players)")
+
+
+@game_app.command("list")
+def game_list(status: Annotated[str | None, typer.Option(help="Only games in this status.")]
+              = None) -> None:
+    """List games."""
+    cfg = _config()
+    with _factory(cfg)() as session:
+        table = Table("id", "tag", "type", "status", "created")
+        for g in api.list_games(session, status):
+            table.add_row(str(g.id), g.tag, g.game_type, g.status, str(g.created)[:19])
+        console.print(table)
+
+
+@game_app.command("show")
+def game_show(
+    game: Annotated[str, typer.Argument(help="Game id or tag.")],
+    as_seat: Annotated[int, typer.Option("--as", help="Seat number (0 = first).")] = 0,
+    html: Annotated[bool, typer.Option(help="Print the HTML part instead.")] = False,
+) -> None:
+    """Print exactly the status email a seat would be sent now."""
+    cfg = _config()
+    with _factory(cfg)() as session:
+        try:
+            row = api.get_game(session, game)
+            text, html_part = api.show_game(session, row, as_seat)
+        except LookupError as exc:
+            raise _fail(str(exc)) from exc
+    print(html_part if html else text)
+
+
+@game_app.command("log")
+def game_log(game: Annotated[str, typer.Argument(help="Game id or tag.")]) -> None:
+    """Print the move log: every order, its draws and the resulting state hash."""
+    cfg = _config()
+    with _factory(cfg)() as session:
+        try:
+            row = api.get_game(session, game)
+        except LookupError as exc:
+            raise _fail(str(exc)) from exc
+        table = Table("#", "kind", "seat", "order", "draws", "hash")
+        for e in api.game_log(session, row):
+            draws = json.loads(e.draws_json or "[]")
+            table.add_row(str(e.index), e.kind, "" if e.seat is None else str(e.seat),
+                          e.text.strip(), str(len(draws)), e.state_hash[:12])
+        console.print(table)
+
+
+@game_app.command("replay")
+def game_replay(game: Annotated[str, typer.Argument(help="Game id or tag.")]) -> None:
+    """Re-run the whole log with its recorded draws and verify every state hash."""
+    cfg = _config()
+    with _factory(cfg)() as session, Progress(console=err, transient=True) as progress:
+        task = progress.add_task("replaying", total=None)
+        try:
+            row = api.get_game(session, game)
+            report = api.replay_game(
+                session, row, lambda i, n: progress.update(task, completed=i, total=n))
+        except LookupError as exc:
+            raise _fail(str(exc)) from exc
+        except ReplayMismatch as exc:
+            raise _fail(f"replay FAILED at {exc}") from exc
+    console.print(f"replay ok: {report.entries} entries, final hash {report.final_hash[:16]}")
+
+
+@seat_app.command("secret")
+def seat_secret(game: Annotated[str, typer.Argument(help="Game id or tag.")],
+                seat: Annotated[int, typer.Argument(help="Seat number (0 = first).")]) -> None:
+    """Issue a new secret for a seat and print it (give it to the player privately)."""
+    cfg = _config()
+    with _factory(cfg)() as session:
+        try:
+            secret = api.reissue_secret(session, api.get_game(session, game), seat)
+        except LookupError as exc:
+            raise _fail(str(exc)) from exc
+        session.commit()
+    console.print(f"new secret for seat {seat}: {secret}")
+
+
+def _one_pass(cfg: Config, factory: SessionFactory) -> api.Pass:
+    from pbem.transports import open_inbox, open_sender
+
+    inbox = open_inbox(cfg)
+    try:
+        return api.process_inbox(factory, inbox, open_sender(cfg), Host.from_config(cfg))
+    finally:
+        inbox.close()
+
+
+@app.command()
+def process() -> None:
+    """One pass: fetch new mail, apply the orders, send the queued emails."""
+    cfg = _config()
+    result = _one_pass(cfg, _factory(cfg))
+    counts: dict[str, int] = {}
+    for r in result.results:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no new mail"
+    d = result.delivery
+    console.print(f"processed: {summary}; sent {d.sent}, retrying {d.retrying}, failed {d.failed}")
+    if counts.get("quarantined"):
+        raise typer.Exit(3)
+
+
+@app.command()
+def serve(interval: Annotated[float, typer.Option(help="Seconds between passes without IDLE.")]
+          = 60.0) -> None:
+    """Run continuously: process, then wait for new mail (IMAP IDLE where available)."""
+    from pbem.transports import open_inbox
+
+    cfg = _config()
+    factory = _factory(cfg)
+    console.print("serving; Ctrl-C stops")
+    while True:
+        try:
+            _one_pass(cfg, factory)
+            inbox = open_inbox(cfg)
+            try:
+                inbox.wait(interval)
+            finally:
+                inbox.close()
+        except KeyboardInterrupt:
+            return
+        except Exception as exc:  # an outage must not end the service; retry after a pause
+            err.print(f"[yellow]pass failed, retrying:[/yellow] {exc}")
+            time.sleep(min(interval, 30.0))
+
+
+@outbox_app.command("list")
+def outbox_list(status: Annotated[str | None, typer.Option(help="queued, sent or failed")]
+                = None) -> None:
+    """List outgoing emails."""
+    cfg = _config()
+    with _factory(cfg)() as session:
+        table = Table("id", "to", "status", "attempts", "last error")
+        for m in api.outbox_list(session, status):
+            table.add_row(str(m.id), m.to_addr, m.status, str(m.attempts), m.last_error or "")
+        console.print(table)
+
+
+@outbox_app.command("retry")
+def outbox_retry(outbound_id: Annotated[int | None, typer.Argument(help="One email's id.")]
+                 = None) -> None:
+    """Queue failed emails again (all, or one), due now."""
+    cfg = _config()
+    with _factory(cfg)() as session:
+        n = api.outbox_retry(session, outbound_id)
+        session.commit()
+    console.print(f"{n} email(s) queued again")
+
+
+@quarantine_app.command("list")
+def quarantine_list() -> None:
+    """List quarantined messages with their reasons."""
+    cfg = _config()
+    with _factory(cfg)() as session:
+        table = Table("id", "message-id", "from", "reason")
+        for m in api.quarantine_list(session):
+            table.add_row(str(m.id), m.message_id, m.from_addr or "", m.reason or "")
+        console.print(table)
+
+
+@quarantine_app.command("show")
+def quarantine_show(inbound_id: Annotated[int, typer.Argument(help="The message's id.")]) -> None:
+    """Print a kept message (raw) and why it was quarantined."""
+    cfg = _config()
+    with _factory(cfg)() as session:
+        try:
+            m = api.inbound_show(session, inbound_id)
+        except LookupError as exc:
+            raise _fail(str(exc)) from exc
+        console.print(f"status: {m.status}\nreason: {m.reason}\n")
+        print(m.raw.decode("utf-8", errors="replace"))
+
+
+@quarantine_app.command("reprocess")
+def quarantine_reprocess(inbound_id: Annotated[int, typer.Argument(help="The message's id.")]
+                         ) -> None:
+    """Run a kept message through the pipeline again."""
+    cfg = _config()
+    result = api.quarantine_reprocess(_factory(cfg), inbound_id, Host.from_config(cfg))
+    console.print(f"{result.status}: {result.reason}")
+    if result.status == "quarantined":
+        raise typer.Exit(3)
+
+
+def main() -> None:
+    app()
