@@ -84,6 +84,21 @@ def init() -> None:
         console.print(f"outbox (Maildir): {cfg.outbound.maildir}")
 
 
+@app.command()
+def doctor() -> None:
+    """Check the config, database, mailboxes and mail servers; say what is wrong and the fix."""
+    from pbem import doctor as checks
+
+    results = checks.run(_config())
+    for c in results:
+        mark = "[green]ok[/green]  " if c.ok else "[red]FAIL[/red]"
+        console.print(f"{mark} {c.name}: {c.message}", highlight=False)
+        if not c.ok and c.fix:
+            console.print(f"       fix: {c.fix}", highlight=False)
+    if not all(c.ok for c in results):
+        raise typer.Exit(1)
+
+
 @game_app.command("new")
 def game_new(
     game_type: Annotated[str, typer.Argument(help="The game, e.g. one listed by `pbem games`.")],

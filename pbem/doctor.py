@@ -1,0 +1,163 @@
+"""``pbem doctor``: check the config, database, mailboxes and mail server, and say how to fix.
+
+Read-only: it never creates, migrates or sends anything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+import aiosmtplib
+from alembic.config import Config as AlembicConfig
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import create_engine
+from sqlalchemy.exc import SQLAlchemyError
+
+from pbem.config import Config, ConfigError
+from pbem.mail.settings import ImapSettings, SmtpSettings
+from pbem.store.db import MIGRATIONS
+from pbem.transports import imap_settings, smtp_settings
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    message: str
+    fix: str = ""
+
+
+def _head_revision() -> str | None:
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    return ScriptDirectory.from_config(cfg).get_current_head()
+
+
+def check_database(url: str) -> Check:
+    if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).exists():
+        return Check("database", False, f"database file {url.removeprefix('sqlite:///')} "
+                     "does not exist", "run `pbem init` to create it")
+    try:
+        engine = create_engine(url)
+        with engine.connect() as conn:
+            current = MigrationContext.configure(conn).get_current_revision()
+        engine.dispose()
+    except (SQLAlchemyError, OSError) as exc:
+        first = str(exc).strip().splitlines()[0]
+        return Check("database", False, f"cannot connect to {_safe_url(url)}: {first}",
+                     "check [database] url, and that the database server is running")
+    head = _head_revision()
+    if current != head:
+        return Check("database", False,
+                     f"schema is at revision {current or 'none'}, the newest is {head}",
+                     "run `pbem init` to migrate the database")
+    return Check("database", True, f"{_safe_url(url)} at schema revision {head}")
+
+
+def _safe_url(url: str) -> str:
+    """A database URL without its password."""
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest and ":" in rest.split("@", 1)[0]:
+        user = rest.split("@", 1)[0].split(":", 1)[0]
+        rest = f"{user}:***@{rest.split('@', 1)[1]}"
+    return f"{scheme}{sep}{rest}"
+
+
+def check_maildir(name: str, path: Path) -> Check:
+    if not path.exists():
+        return Check(name, False, f"Maildir {path} does not exist", "run `pbem init`")
+    if not os.access(path, os.W_OK):
+        return Check(name, False, f"Maildir {path} is not writable",
+                     f"give the pbem user write access to {path}")
+    return Check(name, True, f"Maildir {path}")
+
+
+def check_imap(s: ImapSettings) -> Check:
+    from imapclient import IMAPClient
+    from imapclient.exceptions import LoginError
+
+    where = f"{s.host}:{s.port}"
+    try:
+        client = IMAPClient(s.host, port=s.port, ssl=s.security == "tls", timeout=s.timeout)
+    except (OSError, TimeoutError) as exc:
+        return Check("inbound IMAP", False, f"cannot reach {where}: {exc}",
+                     "check inbound.imap host, port and security, and the firewall")
+    try:
+        if s.security == "starttls":
+            client.starttls()
+        try:
+            client.login(s.user, s.password)
+        except LoginError:
+            return Check("inbound IMAP", False, f"login as {s.user!r} on {where} was refused",
+                         "check inbound.imap user and the password in its env var or file")
+        folders = {f[2] for f in client.list_folders()}
+        if s.folder not in folders:
+            return Check("inbound IMAP", False, f"folder {s.folder!r} not found on {where} "
+                         f"(there: {', '.join(sorted(folders))})",
+                         "set inbound.imap folder to an existing folder")
+        missing = [f for f in (s.processed_folder, s.failed_folder) if f not in folders]
+        note = f"; pbem will create {', '.join(missing)}" if missing else ""
+        return Check("inbound IMAP", True, f"{s.user}@{where}, folder {s.folder}{note}")
+    finally:
+        with contextlib.suppress(Exception):  # a half-open connection: nothing to add
+            client.logout()
+
+
+async def _smtp_probe(s: SmtpSettings) -> None:
+    smtp = aiosmtplib.SMTP(hostname=s.host, port=s.port, use_tls=s.security == "tls",
+                           start_tls=s.security == "starttls", timeout=s.timeout)
+    await smtp.connect()
+    try:
+        if s.user:
+            await smtp.login(s.user, s.password or "")
+    finally:
+        await smtp.quit()
+
+
+def check_smtp(s: SmtpSettings) -> Check:
+    where = f"{s.host}:{s.port}"
+    try:
+        asyncio.run(_smtp_probe(s))
+    except aiosmtplib.SMTPAuthenticationError:
+        return Check("outbound SMTP", False, f"login as {s.user!r} on {where} was refused",
+                     "check outbound.smtp user and the password in its env var or file")
+    except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
+        return Check("outbound SMTP", False, f"cannot reach {where}: {exc}",
+                     "check outbound.smtp host, port and security, and the firewall")
+    return Check("outbound SMTP", True, f"{where}" + (f" as {s.user}" if s.user else ""))
+
+
+def _guard(name: str, probe: Callable[[], Check]) -> Check:
+    try:
+        return probe()
+    except ConfigError as exc:
+        return Check(name, False, str(exc), "set the password's env var or file")
+
+
+def run(cfg: Config) -> list[Check]:
+    """All checks, in the order a broken setup is best fixed."""
+    checks = [Check("config", True, f"from address {cfg.from_address}"),
+              check_database(cfg.database_url)]
+    if cfg.inbound.imap is None:
+        checks.append(check_maildir("inbound Maildir", cfg.inbound.maildir))
+    else:
+        checks.append(_guard("inbound IMAP", lambda: check_imap(_need(imap_settings(cfg)))))
+    if cfg.outbound.smtp is None:
+        checks.append(check_maildir("outbound Maildir", cfg.outbound.maildir))
+    else:
+        checks.append(_guard("outbound SMTP", lambda: check_smtp(_need(smtp_settings(cfg)))))
+    return checks
+
+
+def _need(value: T | None) -> T:
+    assert value is not None
+    return value
