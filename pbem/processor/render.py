@@ -22,7 +22,20 @@ def templates_dir() -> Path:
     return Path(env) if env else Path(pbem.__file__).parent.parent / "templates"
 
 
+_environments: dict[tuple[str, int], jinja2.Environment] = {}
+
+
 def environment(game: Any | None = None) -> jinja2.Environment:
+    """One environment per template folder and game, kept: compiling templates per email
+    cost more than the rest of the pipeline (bench/pipeline.py)."""
+    key = (str(templates_dir()), id(game))
+    env = _environments.get(key)
+    if env is None:
+        env = _environments[key] = _new_environment(game)
+    return env
+
+
+def _new_environment(game: Any | None) -> jinja2.Environment:
     dirs = [templates_dir()]
     if game is not None:
         dirs += [Path(d) for d in game.template_dirs()]
