@@ -1,30 +1,62 @@
-"""Where orders come from: the Inbox protocol and the Maildir inbox (the embedded default).
-
-IMAP lives in :mod:`pbem.mail.imap`.
-"""
+"""Where orders come from: the Inbox protocol, a Maildir inbox (the embedded default) and an
+IMAP inbox (imapclient) that survives dropped connections and waits with IDLE."""
 
 from __future__ import annotations
 
+import contextlib
+import imaplib
+import logging
 import mailbox
+import ssl
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
+
+from imapclient import IMAPClient
+from imapclient.exceptions import LoginError
+
+from pbem.mail.settings import ImapSettings
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class FetchedMail:
+    """One message as it arrived; ``key`` names it for :meth:`Inbox.mark_processed`."""
+
     key: str
     raw: bytes
 
 
+class InboxError(Exception):
+    """The mailbox cannot be reached or used, even after reconnecting."""
+
+
 class Inbox(Protocol):
-    def fetch(self, limit: int | None = None) -> Iterator[FetchedMail]: ...
-    def mark_processed(self, key: str) -> None: ...
-    def mark_failed(self, key: str) -> None: ...
-    def wait(self, timeout: float) -> bool: ...
-    def close(self) -> None: ...
+    """A source of incoming mail. Mail stays in the inbox until it is marked."""
+
+    def fetch(self, limit: int | None = None) -> Iterator[FetchedMail]:
+        """The waiting messages, oldest first, at most ``limit`` of them."""
+        ...
+
+    def mark_processed(self, key: str) -> None:
+        """Move a handled message out of the inbox (to the processed folder)."""
+        ...
+
+    def mark_failed(self, key: str) -> None:
+        """Move a message that could not be handled to the failed folder."""
+        ...
+
+    def wait(self, timeout: float) -> bool:
+        """Block up to ``timeout`` seconds; True when new mail may be there."""
+        ...
+
+    def close(self) -> None:
+        """Release the connection or files."""
+        ...
 
 
 class MaildirInbox:
@@ -79,3 +111,223 @@ class MaildirInbox:
 
     def close(self) -> None:
         self.box.close()
+
+
+class _Dropped(Exception):
+    """Connecting failed at the network level: worth another try."""
+
+
+# Errors after which the connection is unusable: reconnect and try again. imaplib's ``abort``
+# also covers garbled server responses (e.g. "unterminated line" while IDLE).
+_DROPPED: tuple[type[Exception], ...] = (OSError, imaplib.IMAP4.abort, EOFError)
+_RETRY: tuple[type[Exception], ...] = (*_DROPPED, _Dropped)
+# Well under the 29 minutes after which servers may drop an IDLE connection (RFC 2177).
+IDLE_SLICE = 25 * 60.0
+FIRST_IDLE_SLICE = 1.0
+
+
+class ImapInbox:
+    """An IMAP folder read by UID with ``BODY.PEEK[]``; handled mail is MOVEd to other folders.
+
+    Keys are ``"<uidvalidity>:<uid>"``: if the server renumbers the folder, marks with old keys
+    are ignored and the mail is simply fetched again (the pipeline de-duplicates by
+    Message-ID). Every server call reconnects and retries after a dropped connection.
+    """
+
+    def __init__(self, settings: ImapSettings, *, batch_size: int = 20, retries: int = 3,
+                 retry_delay: float = 0.5, poll_interval: float = 10.0,
+                 ignore_capabilities: Collection[str] = ()) -> None:
+        """``ignore_capabilities`` (e.g. ``{"MOVE"}``) works around a server whose extension
+        is advertised but broken; the plain IMAP4rev1 fallbacks are used instead."""
+        self.settings = settings
+        self.ignore_capabilities = frozenset(c.upper() for c in ignore_capabilities)
+        self.batch_size = batch_size
+        self.retries = retries
+        self.retry_delay = retry_delay
+        self.poll_interval = poll_interval  # between checks on a server without IDLE
+        self._client: IMAPClient | None = None
+        self._uidvalidity = 0
+        self._caps: frozenset[str] = frozenset()
+        self.reconnects = 0  # how often a dropped connection was re-opened (for tests, logs)
+
+    # -- connection -------------------------------------------------------------------------
+
+    def _connect(self) -> IMAPClient:
+        s = self.settings
+        context = ssl.create_default_context() if s.security != "none" else None
+        try:
+            client = IMAPClient(s.host, port=s.port, ssl=s.security == "tls",
+                                ssl_context=context, timeout=s.timeout)
+        except _DROPPED as exc:
+            raise _Dropped(f"cannot reach IMAP server {s.host}:{s.port}: {exc}") from exc
+        try:
+            if s.security == "starttls":
+                client.starttls(context)
+            client.login(s.user, s.password)
+            self._caps = frozenset(c.decode("ascii", "replace").upper()
+                                   for c in client.capabilities()) - self.ignore_capabilities
+            for folder in (s.processed_folder, s.failed_folder):
+                if not client.folder_exists(folder):
+                    client.create_folder(folder)
+            selected = client.select_folder(s.folder)
+        except LoginError as exc:
+            self._quietly_close(client)
+            raise InboxError(f"IMAP login as {s.user!r} on {s.host}:{s.port} was refused") \
+                from exc
+        except imaplib.IMAP4.abort:
+            self._quietly_close(client)
+            raise
+        except imaplib.IMAP4.error as exc:
+            self._quietly_close(client)
+            raise InboxError(f"IMAP server {s.host}:{s.port} refused: {exc}") from exc
+        except BaseException:
+            self._quietly_close(client)
+            raise
+        self._uidvalidity = int(selected.get(b"UIDVALIDITY", 0))
+        return client
+
+    @staticmethod
+    def _quietly_close(client: IMAPClient) -> None:
+        with contextlib.suppress(Exception):  # already broken: nothing more to learn from it
+            client.shutdown()
+
+    def _conn(self) -> IMAPClient:
+        if self._client is None:
+            self._client = self._connect()
+        return self._client
+
+    def _drop(self) -> None:
+        if self._client is not None:
+            self._quietly_close(self._client)
+            self._client = None
+
+    def _call(self, op: Callable[[IMAPClient], T]) -> T:
+        """Run ``op`` on a live connection, reconnecting after a drop (a few times)."""
+        for attempt in range(self.retries + 1):
+            try:
+                return op(self._conn())
+            except _RETRY as exc:
+                self._drop()
+                if attempt == self.retries:
+                    raise InboxError(f"IMAP connection to {self.settings.host}:"
+                                     f"{self.settings.port} keeps failing: {exc}") from exc
+                log.warning("IMAP connection dropped (%s); reconnecting", exc)
+                self.reconnects += 1
+                time.sleep(self.retry_delay * attempt)
+        raise AssertionError("unreachable")
+
+    # -- Inbox ------------------------------------------------------------------------------
+
+    def fetch(self, limit: int | None = None) -> Iterator[FetchedMail]:
+        uids: list[int] = sorted(self._call(lambda c: c.search(["UNDELETED"])))
+        if limit is not None:
+            uids = uids[:limit]
+        validity = self._uidvalidity
+        # In batches, so a backlog of thousands never sits in memory at once.
+        for start in range(0, len(uids), self.batch_size):
+            batch = uids[start:start + self.batch_size]
+            data: dict[int, dict[bytes, Any]] = self._call(
+                lambda c, b=batch: c.fetch(b, ["BODY.PEEK[]"]))  # type: ignore[misc]
+            if self._uidvalidity != validity:  # renumbered while reconnecting: start over later
+                return
+            for uid in batch:
+                raw = data.get(uid, {}).get(b"BODY[]")
+                if isinstance(raw, bytes):  # else gone meanwhile (another worker took it)
+                    yield FetchedMail(f"{validity}:{uid}", raw)
+
+    def _uid(self, key: str) -> int | None:
+        validity, _, uid = key.partition(":")
+        self._conn_quiet()
+        if not uid.isdigit() or not validity.isdigit() or int(validity) != self._uidvalidity:
+            log.warning("IMAP key %s is stale (UIDVALIDITY is now %s); left in place",
+                        key, self._uidvalidity)
+            return None
+        return int(uid)
+
+    def _conn_quiet(self) -> None:
+        """Make sure a connection (and so the current UIDVALIDITY) is there."""
+        self._call(lambda c: None)
+
+    def _move(self, key: str, folder: str) -> None:
+        uid = self._uid(key)
+        if uid is None:
+            return
+
+        def move(c: IMAPClient) -> None:
+            if "MOVE" in self._caps:
+                c.move([uid], folder)
+                return
+            c.copy([uid], folder)
+            c.delete_messages([uid])
+            if "UIDPLUS" in self._caps:
+                c.uid_expunge([uid])
+            else:
+                c.expunge()
+
+        self._call(move)
+
+    def mark_processed(self, key: str) -> None:
+        self._move(key, self.settings.processed_folder)
+
+    def mark_failed(self, key: str) -> None:
+        self._move(key, self.settings.failed_folder)
+
+    def wait(self, timeout: float) -> bool:
+        """True at once if mail is waiting; else IDLE (or poll) until some arrives.
+
+        The folder is searched again after every IDLE slice and every reconnect, so mail
+        announced on a connection that then broke is never missed.
+        """
+        deadline = time.monotonic() + timeout
+        # The first IDLE is short: some servers (pymap) hold back news of mail that arrived
+        # just before IDLE began until IDLE ends.
+        idle_slice = FIRST_IDLE_SLICE
+        while True:
+            if self._call(self._waiting):
+                return True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            if "IDLE" not in self._caps:
+                time.sleep(min(left, self.poll_interval))
+                continue
+            try:
+                if self._idle_once(min(left, idle_slice)):
+                    return True
+                idle_slice = IDLE_SLICE
+            except _DROPPED as exc:
+                # e.g. "unterminated line" from a server that writes responses in pieces, or
+                # the server closing the link: this connection is unusable. Reconnect.
+                log.warning("IMAP IDLE interrupted (%s); reconnecting", exc)
+                self._drop()
+                self.reconnects += 1
+                time.sleep(min(self.retry_delay, max(0.0, left)))  # no busy loop on a bad server
+
+    @staticmethod
+    def _waiting(client: IMAPClient) -> bool:
+        """Is there mail to fetch? Also True when the server announced new mail (EXISTS)
+        alongside the search response: it arrived during the search, and would otherwise
+        never be announced again while we IDLE."""
+        untagged = client._imap.untagged_responses  # imaplib keeps unclaimed updates here
+        untagged.pop("EXISTS", None)
+        if client.search(["UNDELETED"]):
+            return True
+        return any(int(n) > 0 for n in untagged.pop("EXISTS", []) if bytes(n).isdigit())
+
+    def _idle_once(self, seconds: float) -> bool:
+        client = self._conn()
+        client.idle()
+        try:
+            responses = client.idle_check(timeout=seconds)
+        finally:
+            # idle_check leaves the socket blocking with no timeout; restore ours.
+            with contextlib.suppress(OSError):
+                client.socket().settimeout(self.settings.timeout)
+        _, more = client.idle_done()
+        return any(len(r) > 1 and r[1] in (b"EXISTS", b"RECENT") for r in [*responses, *more])
+
+    def close(self) -> None:
+        if self._client is not None:
+            with contextlib.suppress(Exception):  # logging out of a dead link is best effort
+                self._client.logout()
+            self._drop()

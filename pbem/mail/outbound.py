@@ -22,7 +22,11 @@ class SendError(Exception):
 
 
 class Sender(Protocol):
-    def send(self, msg: EmailMessage) -> None: ...
+    """Somewhere to hand finished emails to."""
+
+    def send(self, msg: EmailMessage) -> None:
+        """Deliver ``msg`` to its To/Cc addresses or raise :class:`SendError`."""
+        ...
 
 
 class MaildirSender:
@@ -40,13 +44,18 @@ class MaildirSender:
 
 
 class SmtpSender:
-    """Sends over SMTP with TLS, STARTTLS or neither, authenticating when a user is set."""
+    """Sends over SMTP with TLS, STARTTLS or neither, authenticating when a user is set.
+
+    Each send is one connection: the outbox is small and sent in bursts, and a fresh
+    connection never inherits a half-broken session from an earlier outage.
+    """
 
     def __init__(self, settings: SmtpSettings) -> None:
         self.settings = settings
 
     async def _send(self, msg: EmailMessage) -> None:
         s = self.settings
+        # start_tls=False (not None) for "none": never upgrade behind the operator's back.
         await aiosmtplib.send(
             msg,
             hostname=s.host,
@@ -59,10 +68,22 @@ class SmtpSender:
         )
 
     def send(self, msg: EmailMessage) -> None:
+        where = f"{self.settings.host}:{self.settings.port}"
         try:
             asyncio.run(self._send(msg))
+        except aiosmtplib.SMTPRecipientsRefused as exc:
+            # Transient only if every refusal was; one unknown address is a permanent fault.
+            codes = [r.code for r in exc.recipients]
+            detail = "; ".join(f"{r.recipient}: {r.code} {r.message}" for r in exc.recipients)
+            raise SendError(f"SMTP {where} refused the recipients ({detail})",
+                            transient=all(400 <= c < 500 for c in codes)) from exc
+        except aiosmtplib.SMTPAuthenticationError as exc:
+            raise SendError(f"SMTP {where} refused the login as {self.settings.user!r}: "
+                            f"{exc.code} {exc.message}", transient=False) from exc
         except aiosmtplib.SMTPResponseException as exc:
-            transient = 400 <= exc.code < 500
-            raise SendError(f"SMTP {exc.code}: {exc.message}", transient=transient) from exc
+            raise SendError(f"SMTP {where} answered {exc.code} {exc.message}",
+                            transient=400 <= exc.code < 500) from exc
+        except aiosmtplib.SMTPNotSupported as exc:  # e.g. no STARTTLS or AUTH: a config fault
+            raise SendError(f"SMTP {where}: {exc}", transient=False) from exc
         except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
-            raise SendError(f"SMTP unavailable: {exc}", transient=True) from exc
+            raise SendError(f"SMTP {where} unreachable: {exc}", transient=True) from exc

@@ -69,11 +69,15 @@ def _part_text(part: Message) -> str:
     payload = part.get_payload(decode=True)
     if not isinstance(payload, bytes):
         return ""
-    charset = part.get_content_charset() or "utf-8"
-    try:
-        return payload.decode(charset, errors="replace")
-    except LookupError:  # unknown charset name
-        return payload.decode("utf-8", errors="replace")
+    # The declared charset first; mail clients often lie, so then UTF-8, then Windows-1252
+    # (a superset of Latin-1 that decodes nearly any byte), never failing.
+    declared = part.get_content_charset() or "utf-8"
+    for charset in (declared, "utf-8", "cp1252"):
+        try:
+            return payload.decode(charset)
+        except (LookupError, UnicodeDecodeError):  # unknown name, or not really that charset
+            continue
+    return payload.decode("utf-8", errors="replace")
 
 
 def _body(msg: Message) -> str:

@@ -55,9 +55,12 @@ def html_to_text(html: str) -> str:
 def strip_quotes_and_signature(text: str) -> str:
     """Keep what the player wrote: stop at a signature or a quoted-reply header, drop '>' lines."""
     kept: list[str] = []
-    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for i, line in enumerate(lines):
         stripped = line.strip()
         if line.rstrip() == "--" or line == "-- ":
+            break
+        if _wrapped_attribution(stripped, lines[i + 1:i + 2]):
             break
         if _QUOTE_HEAD.match(stripped) and kept and any(k.strip() for k in kept):
             break
@@ -69,3 +72,11 @@ def strip_quotes_and_signature(text: str) -> str:
     while kept and not kept[-1].strip():
         kept.pop()
     return "\n".join(kept)
+
+
+def _wrapped_attribution(line: str, following: list[str]) -> bool:
+    """An "On ... wrote:" line that the sender's client wrapped onto two lines."""
+    if not following or not line.lower().startswith(("on ", "le ", "am ")):
+        return False
+    joined = f"{line} {following[0].strip()}"
+    return bool(_QUOTE_HEAD.match(joined)) and not _QUOTE_HEAD.match(line)

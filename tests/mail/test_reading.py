@@ -81,3 +81,67 @@ def test_garbage_never_raises(raw: bytes) -> None:
 def test_outlook_original_message_block_is_cut() -> None:
     text = "take pink\n\n-----Original Message-----\nFrom: pbem\neat 2F4\n"
     assert strip_quotes_and_signature(text) == "take pink"
+
+
+def test_outlook_reply_in_windows_1252_keeps_only_the_new_text() -> None:
+    mail = read("outlook-reply.eml")
+    assert mail.body_text == "secret k3y\ntake yellow – fast"
+    assert mail.from_name == "Grace"
+
+
+def test_gmail_html_reply_drops_the_quote_and_its_attribution() -> None:
+    mail = read("gmail-html-reply-wrapped-attribution.eml")
+    assert mail.body_text == "take orange\nsecret zz9"
+
+
+def test_an_attribution_line_wrapped_in_two_is_still_cut() -> None:
+    assert read("plain-reply-wrapped-attribution.eml").body_text == "take white"
+
+
+def test_latin1_bytes_declared_as_utf8_are_still_read() -> None:
+    assert read("wrong-charset-latin1-declared-utf8.eml").body_text == "prends le rosé\ntake pink"
+
+
+def test_an_attachment_alone_gives_no_orders() -> None:
+    mail = read("attachment-only.eml")
+    assert mail.body_text == ""
+    assert not mail.automatic
+
+
+def test_a_huge_mail_is_flagged_at_the_default_limit() -> None:
+    mail = read("huge-body.eml")
+    assert mail.too_large
+    assert mail.body_text == ""
+    assert mail.message_id == "<huge@players.test>"
+    assert read("huge-body.eml", max_bytes=2_000_000).body_text.startswith("take pink take pink")
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("empty-return-path.eml", "empty Return-Path"),
+        ("x-autoreply.eml", "X-Autoreply header"),
+        ("dsn-report-from-person-address.eml", "delivery status report"),
+        ("list-unsubscribe-only.eml", "List-Unsubscribe header"),
+        ("precedence-bulk.eml", "Precedence: bulk"),
+    ],
+)
+def test_more_machine_made_mail_is_recognised(name: str, reason: str) -> None:
+    mail = read(name)
+    assert mail.automatic
+    assert mail.automatic_reason == reason
+
+
+def test_auto_submitted_no_is_a_person_writing() -> None:
+    mail = read("auto-submitted-no.eml")
+    assert not mail.automatic
+    assert mail.body_text == "take pink"
+
+
+def test_every_fixture_reads_without_raising() -> None:
+    names = sorted(p.name for p in EML.glob("*.eml"))
+    assert len(names) >= 20
+    for name in names:
+        mail = read(name)
+        assert mail.message_id.startswith("<")
+        assert "\n" not in mail.subject and "\r" not in mail.from_name

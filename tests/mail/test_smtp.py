@@ -1,0 +1,89 @@
+"""The SMTP sender against a real server (aiosmtpd): delivery, auth, outages, refusals."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from email.message import EmailMessage
+
+import pytest
+
+from pbem.mail.compose import compose, game_subject
+from pbem.mail.outbound import SendError, SmtpSender
+from pbem.mail.reading import read_message
+from tests.support.mailservers import SmtpTestServer
+
+
+def status_mail(to: str = "alice@players.test") -> EmailMessage:
+    return compose(from_addr="games@host.test", from_name="Game Host", to_addr=to,
+                   to_name="Alice", subject=game_subject("Test Cards", "cards-1"),
+                   text="It is your turn.\nYour hand: 3, 5\n", html="<p>It is your turn.</p>",
+                   in_reply_to="<orders-1@players.test>", references=[], auto_reply=True,
+                   message_id_domain="host.test")
+
+
+def test_sent_mail_arrives_whole_and_reads_back(smtp_server: SmtpTestServer) -> None:
+    msg = status_mail()
+    SmtpSender(smtp_server.settings).send(msg)
+    (got,) = smtp_server.received
+    assert got.mail_from == "games@host.test"
+    assert got.rcpt_tos == ["alice@players.test"]
+    back = read_message(got.raw)
+    assert back.subject == "[cards-1] Test Cards"
+    assert back.body_text == "It is your turn.\nYour hand: 3, 5"
+    assert back.in_reply_to == "<orders-1@players.test>"
+    assert back.message_id == str(msg["Message-ID"])
+    assert back.automatic and back.automatic_reason == "Auto-Submitted: auto-replied"
+
+
+def test_an_open_server_needs_no_login(make_smtp_server: Callable[..., SmtpTestServer]) -> None:
+    server = make_smtp_server(auth=False)
+    assert server.settings.user is None
+    SmtpSender(server.settings).send(status_mail())
+    assert len(server.messages) == 1
+
+
+def test_without_login_an_auth_server_refuses_permanently(smtp_server: SmtpTestServer) -> None:
+    anonymous = replace(smtp_server.settings, user=None, password=None)
+    with pytest.raises(SendError) as err:
+        SmtpSender(anonymous).send(status_mail())
+    assert err.value.transient is False
+    assert "530" in str(err.value)
+    assert smtp_server.messages == []
+
+
+def test_a_wrong_password_is_a_permanent_error(smtp_server: SmtpTestServer) -> None:
+    wrong = replace(smtp_server.settings, password="guessed-wrong")
+    with pytest.raises(SendError, match=r"refused the login as 'mailer': 535 ") as err:
+        SmtpSender(wrong).send(status_mail())
+    assert err.value.transient is False
+    assert "guessed-wrong" not in str(err.value)
+    assert "guessed-wrong" not in repr(wrong)
+    assert smtp_server.messages == []
+
+
+def test_an_outage_is_transient_and_sending_resumes(smtp_server: SmtpTestServer) -> None:
+    sender = SmtpSender(smtp_server.settings)
+    smtp_server.refuse(count=2)
+    for _ in range(2):
+        with pytest.raises(SendError, match=r"answered 451 4\.3\.0") as err:
+            sender.send(status_mail())
+        assert err.value.transient is True
+    sender.send(status_mail())
+    assert len(smtp_server.messages) == 1
+    assert smtp_server.handler.refused == 2
+
+
+def test_an_unknown_recipient_is_permanent(smtp_server: SmtpTestServer) -> None:
+    smtp_server.reject("nobody@players.test")
+    with pytest.raises(SendError, match=r"nobody@players.test: 550") as err:
+        SmtpSender(smtp_server.settings).send(status_mail("nobody@players.test"))
+    assert err.value.transient is False
+
+
+def test_a_server_that_is_down_is_transient(smtp_server: SmtpTestServer) -> None:
+    settings = smtp_server.settings
+    smtp_server.stop()
+    with pytest.raises(SendError, match="unreachable") as err:
+        SmtpSender(replace(settings, timeout=2.0)).send(status_mail())
+    assert err.value.transient is True
