@@ -1,1 +1,5 @@
-"""Reef Encounter (Richard Breese): order language and rendering; rules engine to come."""
+"""Reef Encounter (Richard Breese): order language, rendering, components, state, setup, views.
+
+No GAME yet: the host discovers games by GAME, so it appears only once the whole Game
+protocol (pbem/engine/contract.py) is implemented.
+"""

@@ -1,0 +1,65 @@
+"""Setting up a game of Reef Encounter for 2-4 players (rulebook, 'Mise en place').
+
+Every random draw goes through pbem.engine.Chance so the setup replays exactly.
+"""
+
+from __future__ import annotations
+
+from pbem.engine.chance import Chance
+from pbem.games.reef_encounter.components import components
+from pbem.games.reef_encounter.state import Seat, State
+
+
+def draw_from_bag(state: State, chance: Chance, label: str) -> str:
+    """Draw one polyp at random from the bag (colours weighted by how many remain)."""
+    pool = [c for c in sorted(state.bag) for _ in range(state.bag[c])]
+    colour = chance.choice(label, pool)
+    state.bag[colour] -= 1
+    return colour
+
+
+def setup(players: int, chance: Chance) -> State:
+    """A fresh game up to the simultaneous secret step (phase "setup")."""
+    comp = components()
+    if players not in (2, 3, 4):
+        raise ValueError("Reef Encounter is for 2 to 4 players")
+    per_colour = int(comp.counts["polyp_tiles_per_colour"])
+    board_ids = chance.sample("boards", [b.id for b in comp.boards], players)
+    state = State(players=players, boards=board_ids)
+    bag = {c: per_colour for c in comp.coral_colours}
+    # A polyp on every starting space, then one bonus polyp of each colour; the rest is the bag.
+    for board_id in board_ids:
+        for cell, colour in comp.board(board_id).starting_polyps().items():
+            state.polyps[f"{board_id}:{cell}"] = colour
+            bag[colour] -= 1
+    for colour in comp.coral_colours:
+        state.bonus[colour] = 1
+        bag[colour] -= 1
+    state.bag = bag
+    state.coral_face = chance.choice("coral tile toss", ["a", "b"])
+    state.alga_supply = {
+        a: int(comp.counts["alga_cylinders_per_colour"]) for a in comp.alga_colours
+    }
+    # One larva cube on each open-sea space; the drawn polyp goes back, then 3-3-3-2-1 clockwise.
+    larva_total = int(comp.counts["larva_cubes_per_colour"])
+    state.larva_supply = {c: larva_total - 1 for c in comp.coral_colours}
+    state.open_sea = [{"colour": c, "polyps": [], "larva": 1} for c in comp.open_sea_clockwise]
+    first = comp.open_sea_clockwise.index(draw_from_bag(state, chance, "first open-sea space"))
+    state.bag[comp.open_sea_clockwise[first]] += 1
+    for step, count in enumerate(comp.counts["open_sea_start"]):
+        space = state.open_sea[(first + step) % len(state.open_sea)]
+        for _ in range(count):
+            space["polyps"].append(draw_from_bag(state, chance, "open sea"))
+    # Seats keep their order; the start player is drawn and takes the smallest hand.
+    state.start_player = chance.randint("start player", 0, players - 1)
+    state.to_move = state.start_player
+    shrimps = int(comp.counts["shrimps_per_player"])
+    state.seats = [
+        Seat(colour, shrimps_in_hand=shrimps) for colour in comp.player_colours[:players]
+    ]
+    for order, count in enumerate(comp.starting_polyps(players)):
+        seat = state.seats[(state.start_player + order) % players]
+        for _ in range(count):
+            colour = draw_from_bag(state, chance, f"seat {seat.colour} polyps")
+            seat.screen[colour] = seat.screen.get(colour, 0) + 1
+    return state

@@ -1,0 +1,39 @@
+"""State serialisation: exact JSON round-trip and independent copies."""
+
+import pytest
+
+from pbem.games.reef_encounter.state import Seat, State
+
+
+def _sample() -> State:
+    return State(
+        players=2,
+        boards=[2, 4],
+        polyps={"2:D2": "grey", "4:B4": "white"},
+        shrimps={"2:D2": 1},
+        open_sea=[{"colour": "white", "polyps": ["grey", "pink"], "larva": 1}],
+        bag={"grey": 38, "white": 39},
+        seats=[Seat("purple", screen={"pink": 2}, parrotfish=["grey"]), Seat("green")],
+    )
+
+
+def test_json_round_trip_is_exact() -> None:
+    state = _sample()
+    text = state.to_json()
+    again = State.from_json(text)
+    assert again == state
+    assert again.to_json() == text
+
+
+def test_unknown_format_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown Reef Encounter state format"):
+        State.from_json('{"format": 99}')
+
+
+def test_copy_is_independent_of_the_original() -> None:
+    state = _sample()
+    other = state.copy()
+    other.seats[0].screen["pink"] = 5
+    other.polyps["2:A2"] = "pink"
+    assert state.seats[0].screen == {"pink": 2}
+    assert "2:A2" not in state.polyps
