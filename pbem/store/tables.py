@@ -22,6 +22,14 @@ class Game(SQLModel, table=True):
     seed: str
     status: str = "active"  # active | paused | finished | archived
     created: datetime = Field(default_factory=utcnow)
+    # Clocks (issue 5): hours per turn (None: no deadline), reminder lead time, what a timeout
+    # does ("default": play the game's safe default order; "pause": pause and tell the operator).
+    deadline_hours: int | None = None
+    reminder_hours: int | None = None
+    timeout_policy: str = "pause"
+    vacation_days: int = 14  # vacation days each seat may take in this game
+    turn_started_at: datetime | None = None  # when the game began waiting for its current seats
+    reminded_at: datetime | None = None  # reminder sent for the current wait
 
 
 class Seat(SQLModel, table=True):
@@ -35,6 +43,9 @@ class Seat(SQLModel, table=True):
     address: str = Field(index=True)  # lower-cased
     secret_salt: str
     secret_hash: str
+    status: str = "active"  # active | dropped | resigned
+    vacation_until: datetime | None = None
+    vacation_days_used: int = 0
 
 
 class InboundMessage(SQLModel, table=True):

@@ -40,3 +40,18 @@ def test_raw_bytes_round_trip(db_url: str) -> None:
         row = s.exec(select(InboundMessage)).one()
         assert row.raw == raw
     engine.dispose()
+
+
+def test_migrations_match_the_models(db_url: str) -> None:
+    """A column added to tables.py without a migration (or the reverse) fails here."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlmodel import SQLModel
+
+    engine = init(db_url)
+    with engine.connect() as conn:
+        diffs = compare_metadata(MigrationContext.configure(conn), SQLModel.metadata)
+    structural = [d for d in diffs if isinstance(d, tuple) and d[0] in
+                  {"add_table", "remove_table", "add_column", "remove_column"}]
+    assert structural == []
+    engine.dispose()
