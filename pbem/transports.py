@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import importlib
-
 from pbem.config import Config
-from pbem.mail.inbound import Inbox, MaildirInbox
+from pbem.mail.inbound import ImapInbox, Inbox, MaildirInbox
 from pbem.mail.outbound import MaildirSender, Sender, SmtpSender
 from pbem.mail.settings import ImapSettings, SmtpSettings
 
@@ -34,10 +32,7 @@ def open_inbox(cfg: Config) -> Inbox:
     settings = imap_settings(cfg)
     if settings is None:
         return MaildirInbox(cfg.inbound.maildir)
-    # Imported here so imapclient is loaded only when IMAP is configured.
-    imap = importlib.import_module("pbem.mail.imap")
-    inbox: Inbox = imap.ImapInbox(settings)
-    return inbox
+    return ImapInbox(settings)
 
 
 def open_sender(cfg: Config) -> Sender:

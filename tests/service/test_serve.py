@@ -1,0 +1,105 @@
+"""`pbem serve` as a real process on real servers: it idles on IMAP, wakes for new mail,
+answers it over SMTP, and keeps serving when the IMAP connection is cut under it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from pbem.processor import api
+from pbem.processor.host import Host
+from pbem.store import init, session_factory
+from tests.processor.conftest import ALICE, BOB, mail
+from tests.support.mailservers import PymapServer, SmtpTestServer
+from tests.support.testgame import GAME
+
+pytestmark = pytest.mark.slow
+
+
+def write_config(tmp: Path, imap: PymapServer, smtp: SmtpTestServer) -> Path:
+    path = tmp / "pbem.toml"
+    path.write_text(f"""
+data_dir = "{tmp / 'data'}"
+[database]
+url = "sqlite:///{tmp / 'pbem.sqlite'}"
+[mail]
+from_address = "games@host.test"
+[inbound.imap]
+host = "{imap.host}"
+port = {imap.port}
+user = "{imap.user}"
+password_env = "TEST_IMAP_PASSWORD"
+security = "none"
+[outbound.smtp]
+host = "{smtp.host}"
+port = {smtp.port}
+user = "{smtp.user}"
+password_env = "TEST_SMTP_PASSWORD"
+security = "none"
+""")
+    return path
+
+
+@pytest.fixture
+def game_tag(tmp_path: Path) -> str:
+    from pbem.engine import registry
+
+    registry.register(GAME)
+    try:
+        factory = session_factory(init(f"sqlite:///{tmp_path / 'pbem.sqlite'}"))
+        with factory() as s:
+            game, _ = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)],
+                                      host=Host(from_address="games@host.test"))
+            s.commit()
+            return game.tag
+    finally:
+        registry.unregister(GAME.name)
+
+
+@pytest.fixture
+def serving(tmp_path: Path, imap_server: PymapServer, smtp_server: SmtpTestServer,
+            game_tag: str) -> Iterator[subprocess.Popen[str]]:
+    env = {**os.environ, "TEST_IMAP_PASSWORD": imap_server.password,
+           "TEST_SMTP_PASSWORD": smtp_server.password or "",
+           "PBEM_CONFIG": str(write_config(tmp_path, imap_server, smtp_server))}
+    proc = subprocess.Popen([sys.executable, "-m", "tests.service.cli_with_testgame", "serve",
+                             "--interval", "30"], env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    yield proc
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def eventually(check: Callable[[], bool], timeout: float = 20.0, what: str = "") -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if check():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_serve_wakes_on_new_mail_and_survives_a_dropped_connection(
+        serving: subprocess.Popen[str], imap_server: PymapServer,
+        smtp_server: SmtpTestServer, game_tag: str) -> None:
+    # The first pass sends the two opening status mails.
+    eventually(lambda: len(smtp_server.messages) >= 2)
+    before = len(smtp_server.messages)
+    # The interval is 30 s: a reply within a few seconds proves IDLE woke the loop.
+    imap_server.deliver(mail(BOB, f"Re: [{game_tag}] Test Cards", "help"))
+    eventually(lambda: len(smtp_server.messages) > before, timeout=10)
+    # Cut every IMAP connection; the service must reconnect and answer the next mail too.
+    imap_server.drop_connections()
+    before = len(smtp_server.messages)
+    imap_server.deliver(mail(ALICE, f"Re: [{game_tag}] Test Cards", "help"))
+    eventually(lambda: len(smtp_server.messages) > before, timeout=40)
+    assert serving.poll() is None
