@@ -1,5 +1,21 @@
-"""Reef Encounter (Richard Breese): order language, rendering, components, state, setup, views.
+"""Reef Encounter (Richard Breese): the complete rules behind the engine's Game contract.
 
-No GAME yet: the host discovers games by GAME, so it appears only once the whole Game
-protocol (pbem/engine/contract.py) is implemented.
+``GAME`` is what the host discovers. Modules by topic: components/state/setup (the box and a
+position), board (cells, corals, coral tiles), placement/attack/shrimps/algae/parrotfish/opensea
+(the actions), supply (bag, bonus polyps), turn (one order = one turn), moves (bots),
+language (orders as text), view/render (what a seat may see, drawn).
+
+Where every component lives in a State (for invariants; colours are full names):
+- polyps (40 per colour): ``polyps`` (cell -> colour), ``bag``, ``bonus``, ``open_sea[i]
+  ["polyps"]``, and per seat ``screen``, ``consumed``, ``parrotfish`` (the setup polyp too);
+- larva cubes (10 per colour): ``larva_supply``, ``open_sea[i]["larva"]`` (0/1, of the space's
+  colour), per seat ``larva``;
+- alga cylinders (5 per colour): ``alga_supply``, ``alga_space``, ``cylinders`` (tile id as
+  str -> colour);
+- shrimps (4 per seat): ``shrimps`` (cell -> seat), per seat ``shrimps_in_hand``,
+  ``sea_shrimp`` (0/1) and ``fish_shrimps``.
 """
+
+from pbem.games.reef_encounter.game import GAME, ReefEncounter
+
+__all__ = ["GAME", "ReefEncounter"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Tree
@@ -81,8 +81,67 @@ def _parser() -> Lark:
     return Lark(grammar, parser="lalr")
 
 
+@lru_cache(maxsize=4096)
+def _parse_step(lowered: str) -> Tree[Token]:
+    """One step's parse tree, cached: bots and replays send the same short lines again and again.
+
+    Trees are only read, never changed, so sharing them is safe.
+    """
+    return _canonical_tree(lowered) or _parser().parse(lowered)
+
+
+_CANONICAL_CELL = re.compile(r"[0-9][a-z][0-9]")
+
+
+def _canonical_tree(lowered: str) -> Tree[Token] | None:
+    """The tree lark would build, for the commonest lines exactly as format_order writes them.
+
+    Bots, replays and careful players send these forms all the time; anything else (or any
+    doubt) returns None and goes to lark. tests/.../test_language_fast.py checks the trees match.
+    """
+    words = lowered.split(" ")
+    first, rest = words[0], words[1:]
+    pos = len(first) + 1
+    kids: list[Token | Tree[Token]] = []
+    if first in ("take", "larva") and rest:
+        colour = rest[0].removesuffix(":") if first == "larva" else rest[0]
+        if colour not in CORAL_COLOURS or (first == "take" and len(rest) > 1):
+            return None
+        if first == "larva" and len(rest) > 1 and not rest[0].endswith(":"):
+            return None
+        kids.append(Token("WORD", colour, pos, 1, pos + 1, 1, pos + 1 + len(colour),
+                          pos + len(colour)))
+        pos += len(rest[0]) + 1
+        rest = rest[1:]
+    elif first == "eat" and len(rest) == 1:
+        pass
+    elif first == "shrimp" and len(rest) == 2 and rest[0] == "new":
+        pos += len("new ")
+        rest = rest[1:]
+        first = "new_shrimp"
+    elif first == "place" and rest:
+        pass
+    elif first == "consumed" and rest and _CANONICAL_CELL.fullmatch(rest[0]):
+        kids.append(Tree(Token("RULE", "consumed"), []))
+        first = "place"
+    else:
+        return None
+    for word in rest:
+        if word == "consumed" and first in ("larva", "place"):
+            kids.append(Tree(Token("RULE", "consumed"), []))
+        elif _CANONICAL_CELL.fullmatch(word):
+            kids.append(Token("CELL", word, pos, 1, pos + 1, 1, pos + 1 + len(word),
+                              pos + len(word)))
+        else:
+            return None
+        pos += len(word) + 1
+    return Tree(Token("RULE", "start"), [Tree(Token("RULE", first), kids)])
+
+
 def _lower(text: str) -> str:
     """Lower-case without changing any character's position (columns must stay right)."""
+    if text.isascii():
+        return text.lower()
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
@@ -257,7 +316,7 @@ def parse_order(text: str) -> Order:
     setup_at: int | None = None
     for line in _segments(text):
         try:
-            tree = _parser().parse(_lower(line.raw))
+            tree = _parse_step(_lower(line.raw))
         except UnexpectedInput as err:
             raise _syntax_error(line, err) from None
         node = tree.children[0]

@@ -5,9 +5,8 @@ Cells are keyed "board:cell" (e.g. "2:D4"); colours are the full names from comp
 
 from __future__ import annotations
 
-import copy
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 FORMAT = 1
@@ -25,6 +24,20 @@ class Seat:
     algae: dict[str, int] = field(default_factory=dict)  # alga cylinders kept
     shrimps_in_hand: int = 4
     answered_setup: bool = False
+    sea_shrimp: bool = False  # first shrimp eaten by the parrotfish, on the open-sea board
+    fish_shrimps: int = 0  # later shrimps eaten, inside the parrotfish
+
+    def copy(self) -> Seat:
+        return Seat(self.colour, dict(self.screen), list(self.parrotfish), dict(self.larva),
+                    dict(self.consumed), dict(self.algae), self.shrimps_in_hand,
+                    self.answered_setup, self.sea_shrimp, self.fish_shrimps)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"colour": self.colour, "screen": dict(self.screen),
+                "parrotfish": list(self.parrotfish), "larva": dict(self.larva),
+                "consumed": dict(self.consumed), "algae": dict(self.algae),
+                "shrimps_in_hand": self.shrimps_in_hand, "answered_setup": self.answered_setup,
+                "sea_shrimp": self.sea_shrimp, "fish_shrimps": self.fish_shrimps}
 
 
 @dataclass
@@ -47,20 +60,60 @@ class State:
     to_move: int = 0
     phase: str = "setup"  # "setup" (simultaneous secret step), "play", "final", "over"
     start_player: int = 0
+    advanced: bool = False  # advanced game: no extra growth, one more polyp to the bag per meal
+    alga_space: str | None = None  # the cylinder on the open sea's alga space
+    cylinders: dict[str, str] = field(default_factory=dict)  # coral tile id (str) -> alga colour
+    final_turns: list[int] = field(default_factory=list)  # seats still owed a final turn
+    end_reason: str = ""  # why the game ended (set when phase becomes "final" or "over")
+    turn: int = 0  # turns played since the setup step
 
-    def to_json(self) -> str:
-        """Canonical JSON (sorted keys) so equal states give equal text and hashes."""
-        return json.dumps({"format": FORMAT, **asdict(self)}, sort_keys=True, separators=(",", ":"))
+    def to_dict(self) -> dict[str, Any]:
+        """The state as plain JSON data (what to_json serialises), built without deepcopy."""
+        return {
+            "format": FORMAT, "players": self.players, "boards": list(self.boards),
+            "polyps": dict(self.polyps), "shrimps": dict(self.shrimps),
+            "bonus": dict(self.bonus), "coral_face": self.coral_face,
+            "flipped_tiles": list(self.flipped_tiles),
+            "open_sea": [{"colour": s["colour"], "polyps": list(s["polyps"]),
+                          "larva": s["larva"]} for s in self.open_sea],
+            "larva_supply": dict(self.larva_supply), "alga_supply": dict(self.alga_supply),
+            "bag": dict(self.bag), "seats": [s.to_dict() for s in self.seats],
+            "to_move": self.to_move, "phase": self.phase, "start_player": self.start_player,
+            "advanced": self.advanced, "alga_space": self.alga_space,
+            "cylinders": dict(self.cylinders), "final_turns": list(self.final_turns),
+            "end_reason": self.end_reason, "turn": self.turn,
+        }
 
     @classmethod
-    def from_json(cls, text: str) -> State:
-        """Inverse of to_json."""
-        raw = json.loads(text)
+    def from_dict(cls, data: dict[str, Any]) -> State:
+        """Inverse of to_dict (the input is not kept: containers are copied)."""
+        raw = json.loads(json.dumps(data))
         if raw.pop("format", None) != FORMAT:
             raise ValueError("unknown Reef Encounter state format")
         seats = [Seat(**s) for s in raw.pop("seats")]
         return cls(seats=seats, **raw)
 
+    def to_json(self) -> str:
+        """Canonical JSON (sorted keys) so equal states give equal text and hashes."""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> State:
+        """Inverse of to_json."""
+        return cls.from_dict(json.loads(text))
+
     def copy(self) -> State:
-        """An independent copy, so an order can be applied atomically to a scratch state."""
-        return copy.deepcopy(self)
+        """An independent copy, so an order can be applied atomically to a scratch state.
+
+        Written out by hand: deepcopy is far too slow for the rules' hot path.
+        """
+        return State(
+            self.players, list(self.boards), dict(self.polyps), dict(self.shrimps),
+            dict(self.bonus), self.coral_face, list(self.flipped_tiles),
+            [{"colour": s["colour"], "polyps": list(s["polyps"]), "larva": s["larva"]}
+             for s in self.open_sea],
+            dict(self.larva_supply), dict(self.alga_supply), dict(self.bag),
+            [s.copy() for s in self.seats], self.to_move, self.phase, self.start_player,
+            self.advanced, self.alga_space, dict(self.cylinders), list(self.final_turns),
+            self.end_reason, self.turn,
+        )

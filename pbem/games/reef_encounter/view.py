@@ -1,13 +1,16 @@
 """What one seat (or a spectator, seat None) may see of a state, per RULINGS.md.
 
-Never included: the bag, another seat's polyp colours behind its screen, any other parrotfish.
-The key layout is the one render.py documents.
+Never included while the game runs: the bag, another seat's polyp colours behind its screen,
+any other parrotfish. Once the game is over every screen and parrotfish is shown to all, for
+the final scores. The key layout is the one render.py documents.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.reef_encounter import moves, scoring
+from pbem.games.reef_encounter.board import tile_side
 from pbem.games.reef_encounter.components import COLUMNS, ROWS, components
 from pbem.games.reef_encounter.state import State
 
@@ -39,10 +42,7 @@ def _boards(state: State) -> list[dict[str, Any]]:
 def _tiles(state: State) -> list[dict[str, Any]]:
     tiles = []
     for tile in components().coral_tiles:
-        side = state.coral_face
-        if tile.id in state.flipped_tiles:
-            side = "b" if side == "a" else "a"
-        face = tile.face(side)
+        face = tile.face(tile_side(state, tile.id))
         tiles.append(
             {
                 "number": tile.id,
@@ -50,7 +50,7 @@ def _tiles(state: State) -> list[dict[str, Any]]:
                 "weak": face.weaker,
                 "large_alga": face.large_alga,
                 "small_alga": face.small_alga,
-                "cylinder": None,  # alga cylinders on tiles: not modelled yet
+                "cylinder": state.cylinders.get(str(tile.id)),  # a cylinder locks the tile
             }
         )
     return tiles
@@ -58,31 +58,49 @@ def _tiles(state: State) -> list[dict[str, Any]]:
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """The view for `seat` (index into state.seats) or the public view when seat is None."""
-    players = [
-        {
+    over = state.phase == "over"
+    players: list[dict[str, Any]] = []
+    for i, s in enumerate(state.seats):
+        p: dict[str, Any] = {
             "seat": i,
             "colour": s.colour,
             "consumed": dict(s.consumed),
-            "larvae": dict(s.larva),  # shown whenever taken, so public
+            # Shown whenever taken, so public; but the setup picks stay secret until all answered.
+            "larvae": dict(s.larva) if state.phase != "setup" or i == seat else {},
             "polyps_behind": sum(s.screen.values()),
             "shrimps_behind": s.shrimps_in_hand,
-            "sea_shrimp": 0,  # shrimps eaten to the open sea: not modelled yet
+            "shrimps_on_reefs": sum(1 for owner in state.shrimps.values() if owner == i),
+            "sea_shrimp": s.sea_shrimp,
+            "answered_setup": s.answered_setup,
         }
-        for i, s in enumerate(state.seats)
-    ]
+        players.append(p)
+    tiles = _tiles(state)
+    values = scoring.coral_values(state)
+    if over:  # the end: every screen and parrotfish is turned over for all to see
+        for p, s in zip(players, state.seats, strict=True):
+            p["polyps"] = dict(s.screen)
+            p["parrotfish"] = sorted(s.parrotfish)
+            p["fish_shrimps"] = s.fish_shrimps
+            p["score"] = scoring.parrotfish_score(state, p["seat"], values)
+            p["protected_polyps"] = scoring.protected_polyps(state, p["seat"])
     result: dict[str, Any] = {
         "phase": state.phase,
         "to_move": state.to_move,
         "start_player": state.start_player,
+        "turn": state.turn,
+        "final_turns": list(state.final_turns),
+        "end_reason": state.end_reason,
+        "advanced": state.advanced,
         "boards": _boards(state),
         "open_sea": [
             {"colour": s["colour"], "cube": s["larva"] > 0, "polyps": list(s["polyps"])}
             for s in state.open_sea
         ],
-        "tiles": _tiles(state),
-        "alga_space": None,  # not modelled yet
+        "tiles": tiles,
+        "coral_values": values,
+        "alga_space": state.alga_space,
         "bonus": dict(state.bonus),
-        "larva_supply": dict(state.larva_supply),
+        "larva_supply": _larva_supply_seen(state, seat),
         "alga_supply": dict(state.alga_supply),
         "players": players,
     }
@@ -90,7 +108,42 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         mine = state.seats[seat]
         result["you"] = {
             "seat": seat,
+            "colour": mine.colour,
             "polyps": dict(mine.screen),
-            "parrotfish": list(mine.parrotfish),
+            "parrotfish": sorted(mine.parrotfish),
+            "fish_shrimps": mine.fish_shrimps,
+            "answered_setup": mine.answered_setup,
+            "to_move": _to_move(state, seat),
         }
+        if result["you"]["to_move"]:
+            result["you"]["example"] = _example(state, seat, result["larva_supply"])
     return result
+
+
+def _larva_supply_seen(state: State, seat: int | None) -> dict[str, int]:
+    """The larva supply as ``seat`` may see it: in the secret setup step, the cubes the other
+    seats have already taken still count as in the supply."""
+    supply = dict(state.larva_supply)
+    if state.phase == "setup":
+        for i, s in enumerate(state.seats):
+            if i != seat:
+                for colour, n in s.larva.items():
+                    supply[colour] = supply.get(colour, 0) + n
+    return supply
+
+
+def _example(state: State, seat: int, supply: dict[str, int]) -> str:
+    """A legal order to copy: the rules' safe default turn, or for the setup step one built
+    only from what this seat may see (the real supply would betray others' secret picks)."""
+    if state.phase != "setup":
+        return moves.default_order(state, seat).strip()
+    screen = state.seats[seat].screen
+    fish = max(sorted(screen), key=lambda c: screen[c])
+    cubes = sorted(supply, key=lambda c: -supply[c])
+    return f"parrotfish {fish}; larvae {cubes[0]} {cubes[1] if len(cubes) > 1 else cubes[0]}"
+
+
+def _to_move(state: State, seat: int) -> bool:
+    if state.phase == "setup":
+        return not state.seats[seat].answered_setup
+    return state.phase in ("play", "final") and state.to_move == seat

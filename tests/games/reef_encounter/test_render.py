@@ -15,7 +15,9 @@ from pbem.games.reef_encounter.render import (
     board_grid,
     cell_symbol,
     counts,
+    player_label,
     reef_svg,
+    score_terms,
     template_helpers,
 )
 from pbem.processor.render import environment
@@ -45,6 +47,9 @@ def sample_board(number: int, shrimps: dict[str, int]) -> dict[str, Any]:
 def sample_view(seat: int | None, behind: dict[str, int] | None = None) -> dict[str, Any]:
     """A view of a two-player game in its first turns, in the documented shape."""
     view: dict[str, Any] = {
+        "phase": "play",
+        "to_move": 1,
+        "turn": 7,
         "boards": [sample_board(2, {"D2": 0}), sample_board(4, {"E3": 1})],
         "open_sea": [
             {"colour": "white", "cube": True, "polyps": ["pink", "grey", "white"]},
@@ -69,14 +74,16 @@ def sample_view(seat: int | None, behind: dict[str, int] | None = None) -> dict[
         ],
     }
     if seat is not None:
-        view["you"] = {"polyps": behind or {"white": 2, "pink": 2}, "parrotfish": ["yellow"]}
+        view["you"] = {"seat": seat, "colour": view["players"][seat]["colour"],
+                       "polyps": behind or {"white": 2, "pink": 2}, "parrotfish": ["yellow"],
+                       "to_move": seat == 1}
     return view
 
 
 def render(name: str, view: dict[str, Any], seat: int | None) -> str:
     env = environment()
     env.globals.update(template_helpers())
-    return env.get_template(f"reef_encounter/{name}").render(view=view, seat=seat)
+    return env.get_template(f"reef/{name}").render(view=view, seat=seat)
 
 
 def check_golden(name: str, text: str) -> None:
@@ -146,3 +153,24 @@ def test_html_escapes_view_text() -> None:
     view["players"][0]["colour"] = "<script>x</script>"
     html = render("status.html.j2", view, None)
     assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_score_terms_show_how_a_parrotfish_scores() -> None:
+    values = {"grey": 3, "orange": 3, "pink": 4, "white": 2, "yellow": 3}
+    assert score_terms(["pink", "white", "pink"], values) == "2 pink × 4 + 1 white × 2 = 10"
+    assert score_terms({"grey": 1}, values) == "1 grey × 3 = 3"
+    assert score_terms([], values) == "empty = 0"
+
+
+def test_players_are_named_by_colour_name_and_number() -> None:
+    player = {"seat": 1, "colour": "green"}
+    assert player_label(player, ["Ann", "Ben"]) == "Green (Ben, player 2)"
+    assert player_label(player) == "Green (player 2)"
+
+
+def test_the_svg_shows_locks_the_alga_space_and_shrimps_at_sea() -> None:
+    svg = str(reef_svg(sample_view(None)))
+    assert "locked by a purple alga" in svg
+    assert "<title>red alga</title>" in svg
+    assert "green (player 2)" in svg  # Ben's shrimp rests on the open sea
+    assert svg.count("beats") == 2  # one drawing per coral tile in the view

@@ -1,48 +1,94 @@
-"""Status emails of a real game: golden files for a fixed seed, and no leak between seats.
+"""Whole status emails of a real game, against golden files: a fixed seed, orders from seeded
+bots, every email built by the processor exactly as it is sent (plain text and HTML parts).
 
-Regenerate the golden files with ``PBEM_UPDATE_GOLDEN=1 pytest tests/games/reef_encounter``.
+Regenerate the golden files with ``PBEM_UPDATE_GOLDEN=1 pytest tests/games/reef_encounter``
+and read the diff before committing it.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Iterator
+from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
-from pbem.engine.chance import Chance
-from pbem.processor.render import environment
+from pbem.games.reef_encounter import GAME
+from pbem.store import init, session_factory
+from tests.games.reef_encounter.mailtable import ANN, BEN, seat_table
 from tests.games.reef_encounter.test_render import check_golden
 
-GAME: Any = getattr(pytest.importorskip("pbem.games.reef_encounter"), "GAME", None)
-if GAME is None:
-    pytest.skip("the Reef Encounter rules are not there yet", allow_module_level=True)
 
-
-def play(seats: int, turns: int) -> Any:
-    """A game from the fixed seed after the setup answers and ``turns`` bot turns."""
-    chance = Chance("fixed-seed")
-    state = GAME.setup(seats, GAME.default_options(), chance)
-    rng = random.Random(7)
-    done = 0
-    while done < turns + seats and GAME.waiting_for(state):
+@pytest.fixture(scope="module")
+def emails(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[str, str]]]:
+    """Named emails of one 2-player game from seed "table", played by seeded bots."""
+    engine = init(f"sqlite:///{tmp_path_factory.mktemp('golden') / 'g.sqlite'}")
+    table = seat_table(session_factory(engine))
+    rng = random.Random(2026)
+    picked: dict[str, tuple[str, str]] = {}
+    turn = 0
+    while GAME.waiting_for(state := table.state()):
         seat = min(GAME.waiting_for(state))
-        text = GAME.random_order(state, seat, rng)
-        state = GAME.apply(state, seat, GAME.parse(state, seat, text), chance).state
-        done += 1
-    return state
+        result, reply = table.send(seat, GAME.random_order(state, seat, rng))
+        assert result.status == "applied", reply
+        mails = table.bodies(result)
+        me, other = (ANN, BEN) if seat == 0 else (BEN, ANN)
+        if state.phase == "setup" and GAME.view(table.state(), None)["phase"] == "play":
+            picked["game_begins_to_ann"] = mails[ANN]
+        turn += state.phase == "play"
+        if turn == 6:
+            picked["turn6_reply_to_mover"] = mails[me]
+            picked["turn6_status_to_other"] = mails[other]
+        if not GAME.waiting_for(table.state()):
+            picked["final_to_ann"] = mails[ANN]
+            picked["final_to_ben"] = mails[BEN]
+    yield picked
+    engine.dispose()
 
 
-def render(state: Any, seat: int | None) -> tuple[str, str]:
-    env = environment(GAME)
-    view = GAME.view(state, seat)
-    text = env.get_template("reef_encounter/status.txt.j2").render(view=view, seat=seat)
-    html = env.get_template("reef_encounter/status.html.j2").render(view=view, seat=seat)
-    return text, html
+@pytest.mark.parametrize("name", ["game_begins_to_ann", "turn6_reply_to_mover",
+                                  "turn6_status_to_other", "final_to_ann", "final_to_ben"])
+def test_emails_of_a_fixed_seed_game_match_the_golden_files(
+        emails: dict[str, tuple[str, str]], name: str) -> None:
+    text, html = emails[name]
+    check_golden(f"game2_{name}.txt", text)
+    check_golden(f"game2_{name}.html", html)
 
 
-@pytest.mark.parametrize("seat", [0, 1, None])
-def test_fixed_seed_game_renders_as_golden(seat: int | None) -> None:
-    text, html = render(play(2, 3), seat)
-    check_golden(f"game2_seat{seat}.txt", text)
-    check_golden(f"game2_seat{seat}.html", html)
+def test_the_golden_emails_say_what_matters(emails: dict[str, tuple[str, str]]) -> None:
+    text, html = emails["turn6_status_to_other"]
+    assert "What happened since your last turn:" in text
+    happened = text.split("What happened since your last turn:\n")[1].split("\n\n")[0]
+    movers = {line.split()[1] for line in happened.splitlines()}  # "  - Green placed ..."
+    assert len(movers) == 1  # only the other player's turn: this seat read of its own before
+    reply, _ = emails["turn6_reply_to_mover"]
+    done = [line for line in reply.splitlines() if line.startswith("  - ")]
+    assert done and all(line.split()[1] in movers for line in done)  # the reply: its own turn
+    assert "THE REEFS" in text and "     A  B  C  D  E  F  G" in text and "THE OPEN SEA" in text
+    assert "CORAL TILES" in text and "Coral values now:" in text
+    assert "YOUR SCREEN (only you see this)" in text
+    assert "<svg" in html and "</svg>" in html
+    final, final_html = emails["final_to_ann"]
+    assert "The game is over." in final and "FINAL SCORING" in final
+    assert "Ties are broken by, in order" in final
+    assert final.count("    parrotfish: ") == 2  # every parrotfish revealed, to all
+    assert "Final scoring" in final_html
+
+
+@pytest.mark.parametrize("name", ["game_begins_to_ann", "turn6_status_to_other", "final_to_ben"])
+def test_the_picture_is_well_formed_svg(emails: dict[str, tuple[str, str]], name: str) -> None:
+    html = emails[name][1]
+    svg = ElementTree.fromstring(html[html.index("<svg"):html.index("</svg>") + 6])
+    assert svg.tag == "{http://www.w3.org/2000/svg}svg"
+    assert len(svg.findall("{http://www.w3.org/2000/svg}rect")) > 2 * 42  # every cell, and more
+
+
+def test_golden_files_are_all_used() -> None:
+    """A renamed email must not leave its old golden file behind."""
+    golden = Path(__file__).parent / "golden"
+    names = {p.name for p in golden.glob("game2_*")}
+    expected = {f"game2_{n}.{ext}" for n in ["game_begins_to_ann", "turn6_reply_to_mover",
+                                             "turn6_status_to_other", "final_to_ann",
+                                             "final_to_ben"] for ext in ("txt", "html")}
+    assert names == expected

@@ -46,6 +46,7 @@ def test_the_bag_is_never_shown() -> None:
 def test_polyp_and_shrimp_counts_behind_screens_and_larvae_are_public() -> None:
     state = _state()
     state.seats[2].larva = {"white": 1, "yellow": 1}
+    state.phase = "play"  # during the secret setup step the picks are hidden (test_turn.py)
     public = view(state, None)
     assert "you" not in public
     assert [p["polyps_behind"] for p in public["players"]] == [
@@ -79,3 +80,35 @@ def test_tiles_show_the_tossed_face_and_flipped_tiles_the_other() -> None:
     tiles = {t["number"]: t for t in view(state, None)["tiles"]}
     assert (tiles[1]["strong"], tiles[1]["weak"]) == ("white", "yellow")
     assert (tiles[3]["strong"], tiles[3]["weak"]) == ("white", "pink")
+
+
+def test_coral_values_count_the_tiles_showing_each_coral_on_top() -> None:
+    state = _state()
+    state.coral_face = "a"  # on face "a" every coral is on top of two tiles
+    assert view(state, None)["coral_values"] == {c: 3 for c in
+                                                 ("grey", "orange", "pink", "white", "yellow")}
+    state.flipped_tiles = [3]  # tile 3 now shows white over pink
+    values = view(state, None)["coral_values"]
+    assert (values["white"], values["pink"]) == (4, 2)
+
+
+def test_at_the_end_every_screen_and_parrotfish_is_shown_to_all() -> None:
+    state = _state()
+    assert "parrotfish" not in view(state, 0)["players"][1]
+    state.phase = "over"
+    for seat in (0, 2, None):
+        ben = view(state, seat)["players"][1]
+        assert ben["parrotfish"] == ["pink"] and ben["polyps"] == state.seats[1].screen
+        assert ben["score"] == view(state, seat)["coral_values"]["pink"]
+
+
+def test_only_the_seat_to_move_gets_an_example_order() -> None:
+    state = _state()
+    assert all(view(state, s)["you"]["to_move"] for s in range(3))  # setup: all answer
+    assert "parrotfish" in view(state, 0)["you"]["example"]
+    for seat in state.seats:
+        seat.answered_setup = True
+    state.phase, state.to_move = "play", 2
+    assert [view(state, s)["you"]["to_move"] for s in range(3)] == [False, False, True]
+    assert view(state, 2)["you"]["example"].startswith("take ")
+    assert "example" not in view(state, 0)["you"]

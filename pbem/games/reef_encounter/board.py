@@ -1,0 +1,219 @@
+"""The reefs as cells: adjacency, corals (connected same-colour polyps), shrimps, coral tiles.
+
+Cells are the state's keys, "board:cell" (e.g. "2:D4"). Neighbour tables are computed once
+from components.toml and hold only rock cells (sand never holds anything), so the hot path of
+the rules is plain dict lookups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+from pbem.games.reef_encounter.components import COLUMNS, ROWS, components
+from pbem.games.reef_encounter.orders import Cell
+from pbem.games.reef_encounter.state import State
+
+
+class Refused(Exception):
+    """A step breaks a rule; the message says why, for the player (turn.py adds where)."""
+
+
+def key(cell: Cell) -> str:
+    """The state key of a cell of the order language ("2D4" -> "2:D4")."""
+    return f"{cell.board}:{cell.column}{cell.row}"
+
+
+def name(cell_key: str) -> str:
+    """How players write a cell ("2:D4" -> "2D4")."""
+    return cell_key.replace(":", "")
+
+
+@cache
+def rock_cells() -> dict[int, tuple[str, ...]]:
+    """Board id -> its rock (non-sand) cell keys, row by row."""
+    out: dict[int, tuple[str, ...]] = {}
+    for board in components().boards:
+        out[board.id] = tuple(
+            f"{board.id}:{c}{r}"
+            for r in range(1, ROWS + 1)
+            for c in COLUMNS
+            if not board.is_sand(f"{c}{r}")
+        )
+    return out
+
+
+@cache
+def neighbours() -> dict[str, tuple[str, ...]]:
+    """Rock cell key -> its orthogonally adjacent rock cells on the same board."""
+    out: dict[str, tuple[str, ...]] = {}
+    for board_id, cells in rock_cells().items():
+        rock = set(cells)
+        for k in cells:
+            col = COLUMNS.index(k.split(":")[1][0])
+            row = int(k.split(":")[1][1:])
+            near = []
+            for dc, dr in ((0, -1), (-1, 0), (1, 0), (0, 1)):
+                c, r = col + dc, row + dr
+                if 0 <= c < len(COLUMNS) and 1 <= r <= ROWS:
+                    n = f"{board_id}:{COLUMNS[c]}{r}"
+                    if n in rock:
+                        near.append(n)
+            out[k] = tuple(near)
+    return out
+
+
+@cache
+def extra_growth_cells() -> frozenset[str]:
+    return frozenset(f"{b.id}:{b.extra_growth}" for b in components().boards)
+
+
+@cache
+def _boards_of_cells() -> dict[str, int]:
+    return {k: b for b, cells in rock_cells().items() for k in cells}
+
+
+def board_of(cell_key: str) -> int:
+    """The board id of a cell key ("2:D4" -> 2)."""
+    board = _boards_of_cells().get(cell_key)
+    return board if board is not None else int(cell_key.split(":", 1)[0])
+
+
+def check_rock(state: State, cell_key: str) -> None:
+    """Refuse a cell that is not rock on a board in play."""
+    board = board_of(cell_key)
+    if board not in state.boards:
+        in_play = ", ".join(str(b) for b in sorted(state.boards))
+        raise Refused(f"board {board} is not in this game (boards in play: {in_play})")
+    if cell_key not in neighbours():
+        raise Refused(f"{name(cell_key)} is sand; nothing can stand there")
+
+
+def group(state: State, cell_key: str) -> set[str]:
+    """The cells of the coral holding ``cell_key`` (connected, same colour), or an empty set."""
+    polyps = state.polyps
+    colour = polyps.get(cell_key)
+    if colour is None:
+        return set()
+    near = neighbours()
+    seen = {cell_key}
+    todo = [cell_key]
+    while todo:
+        for n in near[todo.pop()]:
+            if n not in seen and polyps.get(n) == colour:
+                seen.add(n)
+                todo.append(n)
+    return seen
+
+
+def coral(state: State, cell_key: str) -> list[str]:
+    """Every polyp of the coral holding ``cell_key``, sorted, or []."""
+    return sorted(group(state, cell_key))
+
+
+def coral_shrimp(state: State, polyps: Iterable[str]) -> str | None:
+    """The cell of the shrimp standing on this coral, if any."""
+    shrimps = state.shrimps
+    for k in polyps:
+        if k in shrimps:
+            return k
+    return None
+
+
+def corals_of_colour_next_to(state: State, cell_key: str, colour: str) -> list[set[str]]:
+    """The distinct corals of ``colour`` orthogonally adjacent to ``cell_key``."""
+    found: list[set[str]] = []
+    seen: set[str] = set()
+    for n in neighbours()[cell_key]:
+        if n not in seen and state.polyps.get(n) == colour:
+            cells = group(state, n)
+            seen |= cells
+            found.append(cells)
+    return found
+
+
+def joins_two_shrimp_corals(state: State, cell_key: str, colour: str) -> bool:
+    """Would a ``colour`` polyp here connect two corals of its colour that both hold a shrimp?"""
+    polyps = state.polyps
+    if len(state.shrimps) < 2 or sum(
+            1 for n in neighbours()[cell_key] if polyps.get(n) == colour) < 2:
+        return False  # cheap exits: fewer than two shrimps, or fewer than two such neighbours
+    held = 0
+    for cells in corals_of_colour_next_to(state, cell_key, colour):
+        if coral_shrimp(state, cells) is not None:
+            held += 1
+    return held >= 2
+
+
+def protector(state: State, cell_key: str) -> str | None:
+    """The shrimp cell protecting this polyp: on it, or on an adjacent polyp of its coral."""
+    if cell_key in state.shrimps:
+        return cell_key
+    colour = state.polyps.get(cell_key)
+    for n in neighbours()[cell_key]:
+        if n in state.shrimps and state.polyps.get(n) == colour:
+            return n
+    return None
+
+
+def seat_shrimps_on_board(state: State, seat: int, board: int) -> int:
+    prefix = f"{board}:"
+    return sum(1 for k, s in state.shrimps.items() if s == seat and k.startswith(prefix))
+
+
+# --- coral tiles -------------------------------------------------------------------------------
+
+
+@cache
+def tile_of_pair() -> dict[frozenset[str], int]:
+    """Each pair of coral colours has exactly one coral tile."""
+    return {frozenset((t.stronger, t.weaker)): t.id for t in components().coral_tiles}
+
+
+def tile_side(state: State, tile_id: int) -> str:
+    """The face ("a" or "b") this tile shows now."""
+    flipped = tile_id in state.flipped_tiles
+    if state.coral_face == "a":
+        return "b" if flipped else "a"
+    return "a" if flipped else "b"
+
+
+@cache
+def _faces() -> dict[tuple[int, str], tuple[str, str, str, str]]:
+    out = {}
+    for tile in components().coral_tiles:
+        for side in "ab":
+            f = tile.face(side)
+            out[(tile.id, side)] = (f.stronger, f.weaker, f.large_alga, f.small_alga)
+    return out
+
+
+def tile_ids() -> list[int]:
+    return [t.id for t in components().coral_tiles]
+
+
+def visible(state: State, tile_id: int) -> tuple[str, str, str, str]:
+    """(stronger, weaker, large alga, small alga) as the tile lies now."""
+    return _faces()[(tile_id, tile_side(state, tile_id))]
+
+
+def flip(state: State, tile_id: int) -> None:
+    if tile_id in state.flipped_tiles:
+        state.flipped_tiles.remove(tile_id)
+    else:
+        state.flipped_tiles.append(tile_id)
+        state.flipped_tiles.sort()
+
+
+def dominates(state: State, attacker: str, target: str) -> tuple[bool, int]:
+    """Does ``attacker`` currently dominate ``target``? Also the tile that says so."""
+    tile_id = tile_of_pair()[frozenset((attacker, target))]
+    return visible(state, tile_id)[0] == attacker, tile_id
+
+
+def coral_values(state: State) -> dict[str, int]:
+    """Each coral colour's value now: 1 plus the tiles showing it on top."""
+    values = {c: 1 for c in components().coral_colours}
+    for tile in components().coral_tiles:
+        values[visible(state, tile.id)[0]] += 1
+    return values

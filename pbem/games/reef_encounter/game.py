@@ -1,0 +1,87 @@
+"""Reef Encounter behind the engine's Game contract (pbem/engine/contract.py)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pbem.engine.chance import Chance
+from pbem.engine.contract import Applied, Outcome, Seat, View
+from pbem.games.reef_encounter import moves
+from pbem.games.reef_encounter.help import HELP_TEXT
+from pbem.games.reef_encounter.language import parse_order
+from pbem.games.reef_encounter.orders import Order
+from pbem.games.reef_encounter.render import template_helpers
+from pbem.games.reef_encounter.scoring import final_scores
+from pbem.games.reef_encounter.setup import setup
+from pbem.games.reef_encounter.state import State
+from pbem.games.reef_encounter.turn import apply_order
+from pbem.games.reef_encounter.view import view
+
+
+class ReefEncounter:
+    """Richard Breese's Reef Encounter for 2-4 players, by email."""
+
+    name: ClassVar[str] = "reef"
+    title: ClassVar[str] = "Reef Encounter"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+
+    def default_options(self) -> dict[str, Any]:
+        return {"advanced": False}
+
+    def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> State:
+        unknown = set(options) - set(self.default_options())
+        if unknown:
+            raise ValueError(f"unknown Reef Encounter options: {', '.join(sorted(unknown))}")
+        state = setup(seats, chance)
+        state.advanced = bool(options.get("advanced", False))
+        return state
+
+    def waiting_for(self, state: State) -> frozenset[Seat]:
+        if state.phase == "setup":
+            return frozenset(i for i, s in enumerate(state.seats) if not s.answered_setup)
+        if state.phase == "over":
+            return frozenset()
+        return frozenset({state.to_move})
+
+    def parse(self, state: State, seat: Seat, text: str) -> Order:
+        return parse_order(text)
+
+    def apply(self, state: State, seat: Seat, order: Order, chance: Chance) -> Applied[State]:
+        new, events = apply_order(state, seat, order, chance)
+        return Applied(new, events)
+
+    def view(self, state: State, seat: Seat | None) -> View:
+        return view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        return final_scores(state)
+
+    def to_json(self, state: State) -> dict[str, Any]:
+        return state.to_dict()
+
+    def from_json(self, data: Mapping[str, Any]) -> State:
+        return State.from_dict(dict(data))
+
+    def random_order(self, state: State, seat: Seat, rng: random.Random) -> str:
+        return moves.random_order(state, seat, rng)
+
+    def default_order(self, state: State, seat: Seat) -> str:
+        return moves.default_order(state, seat)
+
+    def help_text(self) -> str:
+        return HELP_TEXT
+
+    def template_dirs(self) -> Sequence[Path]:
+        return []
+
+    def template_helpers(self) -> Mapping[str, Any]:
+        return template_helpers()
+
+
+GAME = ReefEncounter()

@@ -1,0 +1,296 @@
+"""Legal moves for bots: a random whole turn, and the safe default turn.
+
+The random turn is built step by step on a scratch copy of the state with the rules' own step
+functions, so what it writes is legal by construction; every candidate is first checked with the
+rules' non-changing checks. It leans towards growing corals, guarding them and eating them, so
+random games reach an end in a sensible number of turns.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from pbem.engine.chance import Chance
+from pbem.games.reef_encounter.algae import check_alga, uncovered
+from pbem.games.reef_encounter.board import (
+    Refused,
+    board_of,
+    coral_shrimp,
+    group,
+    neighbours,
+    rock_cells,
+    seat_shrimps_on_board,
+    visible,
+)
+from pbem.games.reef_encounter.context import Turn
+from pbem.games.reef_encounter.language import format_order
+from pbem.games.reef_encounter.orders import (
+    Alga,
+    Cell,
+    ConsumedForLarva,
+    Eat,
+    Larva,
+    LarvaForPolyp,
+    MoveShrimp,
+    NewShrimp,
+    Order,
+    Pass,
+    Place,
+    Step,
+    Take,
+)
+from pbem.games.reef_encounter.parrotfish import MIN_CORAL
+from pbem.games.reef_encounter.placement import check_place
+from pbem.games.reef_encounter.shrimps import MAX_PER_BOARD
+from pbem.games.reef_encounter.state import State
+from pbem.games.reef_encounter.turn import MAX_FROM_SCREEN, do_step
+
+_NO_CHANCE = Chance("bot")  # never drawn from: the bot stops before action 10
+
+
+def cell(cell_key: str) -> Cell:
+    board, rest = cell_key.split(":")
+    return Cell(int(board), rest[0], int(rest[1:]))
+
+
+def edible_corals(state: State, seat: int) -> list[str]:
+    """Cells of this seat's shrimps that guard a coral the parrotfish may eat now."""
+    out = []
+    for k, s in state.shrimps.items():
+        if s == seat and k in state.polyps and len(group(state, k)) >= MIN_CORAL:
+            out.append(k)
+    return sorted(out)
+
+
+def _setup_answer(state: State, seat: int, rng: random.Random) -> str:
+    screen = state.seats[seat].screen
+    fish = rng.choice(sorted(c for c, n in screen.items() if n > 0))
+    cubes = [c for c, n in sorted(state.larva_supply.items()) for _ in range(min(n, 2))]
+    first, second = rng.sample(cubes, 2)
+    return f"parrotfish {fish}; larvae {first} {second}\n"
+
+
+class _Builder:
+    """A turn under construction on a scratch state."""
+
+    def __init__(self, state: State, seat: int, rng: random.Random) -> None:
+        self.state = state.copy()
+        self.seat = seat
+        self.rng = rng
+        self.turn = Turn(seat, final=state.phase == "final")
+        self.steps: list[Step] = []
+
+    def do(self, step: Step) -> None:
+        do_step(self.state, self.turn, step, _NO_CHANCE)
+        self.turn.steps += 1
+        self.steps.append(step)
+
+    def placement(self, colour: str) -> str | None:
+        """A legal cell for a ``colour`` polyp, mostly next to that colour's corals."""
+        st = self.state
+        boards = st.boards
+        near = neighbours()
+        if self.rng.random() < 0.75:
+            own = [k for k, c in st.polyps.items() if c == colour and board_of(k) in boards]
+            cands = sorted({n for k in own for n in near[k] if st.polyps.get(n) != colour})
+            self.rng.shuffle(cands)
+            for k in cands:
+                if self._ok(k, colour):
+                    return k
+        for _ in range(3):
+            board = self.rng.choice(boards)
+            k = self.rng.choice(rock_cells()[board])
+            if self._ok(k, colour):
+                return k
+        every = [k for b in boards for k in rock_cells()[b]]
+        self.rng.shuffle(every)
+        for k in every:
+            if self._ok(k, colour):
+                return k
+        return None
+
+    def _ok(self, k: str, colour: str) -> bool:
+        try:
+            check_place(self.state, self.seat, k, colour)
+        except Refused:
+            return False
+        return True
+
+    def play_larva(self) -> None:
+        me = self.state.seats[self.seat]
+        colours = [c for c, n in sorted(me.larva.items())
+                   if n > 0 and me.screen.get(c, 0) + me.consumed.get(c, 0) > 0]
+        if not colours:
+            return
+        colour = self.rng.choice(colours)
+        first = self.placement(colour)
+        if first is None:
+            return
+        self.do(Larva(colour))
+        from_screen = min(me.screen.get(colour, 0), MAX_FROM_SCREEN)
+        want_screen = self.rng.randint(1, from_screen) if from_screen else 0
+        want_consumed = self.rng.randint(0, me.consumed.get(colour, 0))
+        if want_screen == 0 and want_consumed == 0:
+            want_consumed = 1
+        target: str | None = first
+        for consumed in [False] * want_screen + [True] * want_consumed:
+            if target is None:
+                target = self.placement(colour)
+                if target is None:
+                    return
+            self.do(Place(cell(target), consumed=consumed))
+            target = None
+
+    def new_shrimp(self) -> None:
+        st = self.state
+        if st.seats[self.seat].shrimps_in_hand < 1 or 4 in self.turn.done:
+            return
+        best: tuple[float, str] | None = None
+        seen: set[str] = set()
+        for k in sorted(st.polyps):
+            if k in seen or board_of(k) not in st.boards:
+                continue
+            cells = group(st, k)
+            seen |= cells
+            if coral_shrimp(st, cells) is not None:
+                continue
+            if seat_shrimps_on_board(st, self.seat, board_of(k)) >= MAX_PER_BOARD:
+                continue
+            size = len(cells) + self.rng.random()
+            if best is None or size > best[0]:
+                best = (size, self.rng.choice(sorted(cells)))
+        if best is not None:
+            self.do(NewShrimp(cell(best[1])))
+
+    def attempt(self, step: Step) -> bool:
+        """Apply ``step`` if the rules accept it; otherwise leave everything as it was."""
+        state, turn = self.state.copy(), copy.copy(self.turn)
+        turn.done, turn.events = set(turn.done), list(turn.events)
+        try:
+            self.do(step)
+        except Refused:
+            self.state, self.turn = state, turn
+            return False
+        return True
+
+    def move_shrimp(self) -> None:
+        """Move a shrimp to another polyp, sometimes resting it on bare rock on the way."""
+        st = self.state
+        mine = sorted(k for k, s in st.shrimps.items() if s == self.seat)
+        if not mine:
+            return
+        source = self.rng.choice(mine)
+        if self.rng.random() < 0.5:
+            board = self.rng.choice(st.boards)
+            rest = self.rng.choice(rock_cells()[board])
+            if rest not in st.polyps and self.attempt(MoveShrimp(cell(source), cell(rest))):
+                source = rest
+        polyps = sorted(k for k in st.polyps if board_of(k) in st.boards)
+        for target in self.rng.sample(polyps, min(5, len(polyps))):
+            if self.attempt(MoveShrimp(cell(source), cell(target))):
+                return
+        if source not in self.state.polyps:  # still resting on bare rock: home it goes
+            self.do(MoveShrimp(cell(source), None))
+
+    def withdraw_shrimp(self) -> None:
+        mine = sorted(k for k, s in self.state.shrimps.items() if s == self.seat)
+        if mine:
+            self.do(MoveShrimp(cell(self.rng.choice(mine)), None))
+
+    def alga(self) -> None:
+        st = self.state
+        me = st.seats[self.seat]
+        payable = sorted(c for c, n in me.consumed.items() if n > 0)
+        if not payable:
+            return
+        paid = self.rng.choice(payable)
+        if me.sea_shrimp and not self.turn.alga_on_tile and self.rng.random() < 0.7:
+            tiles = uncovered(st)
+            self.rng.shuffle(tiles)
+            for t in tiles:
+                colour = visible(st, t)[2]
+                try:
+                    check_alga(st, self.turn, colour, t, paid)
+                except Refused:
+                    continue
+                self.do(Alga(colour, t, paid))
+                return
+        colours = sorted(c for c, n in st.alga_supply.items() if n > 0)
+        if colours:
+            self.do(Alga(self.rng.choice(colours), None, paid))
+
+    def consumed_for_larva(self) -> None:
+        st = self.state
+        me = st.seats[self.seat]
+        colours = sorted(c for c, n in me.consumed.items()
+                         if n > 0 and st.larva_supply.get(c, 0) > 0)
+        if colours:
+            self.do(ConsumedForLarva(self.rng.choice(colours)))
+
+    def larva_for_polyp(self) -> None:
+        st = self.state
+        me = st.seats[self.seat]
+        colours = sorted(c for c, n in me.larva.items()
+                         if n > 0 and st.bag.get(c, 0) + st.bonus.get(c, 0) > 0)
+        if colours:
+            self.do(LarvaForPolyp(self.rng.choice(colours)))
+
+    def take(self) -> Take:
+        sea = [s for s in self.state.open_sea if s["larva"]]
+        if self.rng.random() < 0.5:
+            best = max(len(s["polyps"]) for s in sea)
+            sea = [s for s in sea if len(s["polyps"]) == best]
+        return Take(str(self.rng.choice(sea)["colour"]))
+
+
+def random_steps(state: State, seat: int, rng: random.Random) -> Order:
+    """A random legal turn for ``seat`` as steps (not for the setup step)."""
+    b = _Builder(state, seat, rng)
+    edible = edible_corals(state, seat)
+    if edible and rng.random() < 0.9:
+        b.do(Eat(cell(rng.choice(edible))))
+    if b.turn.final:
+        if not b.steps:
+            b.steps.append(Pass())
+        return Order(tuple(b.steps))
+    extras = [b.play_larva, b.play_larva, b.new_shrimp, b.new_shrimp, b.alga, b.alga,
+              b.consumed_for_larva, b.larva_for_polyp, b.withdraw_shrimp, b.move_shrimp]
+    weights = {b.play_larva: 0.8, b.new_shrimp: 0.8, b.alga: 0.35, b.consumed_for_larva: 0.2,
+               b.larva_for_polyp: 0.15, b.withdraw_shrimp: 0.03, b.move_shrimp: 0.1}
+    rng.shuffle(extras)
+    for action in extras:
+        if b.turn.ended:
+            break
+        if rng.random() < weights[action]:
+            action()
+    if not b.turn.ended:
+        b.steps.append(b.take())
+    return Order(tuple(b.steps))
+
+
+def random_order(state: State, seat: int, rng: random.Random) -> str:
+    """A random legal order as text a player could have typed."""
+    if state.phase == "setup":
+        return _setup_answer(state, seat, rng)
+    return format_order(random_steps(state, seat, rng))
+
+
+def default_order(state: State, seat: int) -> str:
+    """The safe turn for a seat out of time: no action, then take the richest open-sea space.
+
+    In the setup step: the commonest polyp behind the screen into the parrotfish and the two
+    commonest larva cubes in the supply. In a final turn: pass.
+    """
+    if state.phase == "setup":
+        screen = state.seats[seat].screen
+        fish = max(sorted(screen), key=lambda c: screen[c])
+        cubes = sorted(state.larva_supply, key=lambda c: -state.larva_supply[c])
+        second = cubes[1] if len(cubes) > 1 else cubes[0]
+        return f"parrotfish {fish}; larvae {cubes[0]} {second}\n"
+    if state.phase == "final":
+        return "pass\n"
+    sea = [s for s in state.open_sea if s["larva"]]
+    best = max(sea, key=lambda s: len(s["polyps"]))
+    return f"take {best['colour']}\n"
+

@@ -1,0 +1,57 @@
+"""Action 10: take a larva cube and its polyps from the open sea, then refill.
+
+The cube is replaced by one of the same colour from the supply, and every open-sea space with
+fewer than three polyps gets one polyp drawn from the bag. If that cannot be done (no cube of
+that colour, or too few polyps even with the bonus polyps) the game ends.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.engine.chance import Chance
+from pbem.games.reef_encounter.board import Refused
+from pbem.games.reef_encounter.context import Turn, who
+from pbem.games.reef_encounter.state import State
+from pbem.games.reef_encounter.supply import add, draw, polyps_available, remove
+
+FULL = 3
+
+
+def space_of(state: State, colour: str) -> dict[str, Any]:
+    for space in state.open_sea:
+        if space["colour"] == colour:
+            return space
+    raise Refused(f"there is no {colour} space on the open sea")
+
+
+def check_take(state: State, colour: str) -> None:
+    space = space_of(state, colour)
+    if not space["larva"]:
+        raise Refused(f"the {colour} open-sea space has no larva cube to take")
+
+
+def take(state: State, turn: Turn, colour: str, chance: Chance) -> bool:
+    """Take the space's cube and polyps, then refill; False if the refill was impossible."""
+    check_take(state, colour)
+    me = state.seats[turn.seat]
+    space = space_of(state, colour)
+    polyps: list[str] = list(space["polyps"])
+    space["larva"] = 0
+    space["polyps"] = []
+    add(me.larva, colour)
+    for p in polyps:
+        add(me.screen, p)
+    got = ", ".join(polyps) if polyps else "no polyps"
+    turn.say(f"{who(state, turn.seat)} took the {colour} larva cube and {got} from the open sea.")
+    needed = sum(1 for s in state.open_sea if len(s["polyps"]) < FULL)
+    if state.larva_supply.get(colour, 0) < 1 or polyps_available(state) < needed:
+        return False
+    remove(state.larva_supply, colour)
+    space["larva"] = 1
+    for s in state.open_sea:
+        if len(s["polyps"]) < FULL:
+            drawn = draw(state, chance, f"refill {s['colour']} space")
+            assert drawn is not None  # counted above
+            s["polyps"].append(drawn)
+    return True

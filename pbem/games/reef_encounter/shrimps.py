@@ -1,0 +1,78 @@
+"""Shrimps: a new one onto a coral (action 4), moving or withdrawing one (action 5).
+
+One shrimp per coral, at most two of a player's own shrimps per board at all times, and a shrimp
+may rest on bare rock only during its owner's turn.
+"""
+
+from __future__ import annotations
+
+from pbem.games.reef_encounter.board import (
+    Refused,
+    board_of,
+    check_rock,
+    coral_shrimp,
+    group,
+    name,
+    seat_shrimps_on_board,
+)
+from pbem.games.reef_encounter.context import Turn, who
+from pbem.games.reef_encounter.state import State
+
+MAX_PER_BOARD = 2
+
+
+def _check_target(state: State, seat: int, cell_key: str, moving_from: str | None) -> None:
+    check_rock(state, cell_key)
+    where = name(cell_key)
+    if cell_key in state.shrimps:
+        raise Refused(f"{where} already holds a shrimp")
+    if cell_key in state.polyps:
+        holder = coral_shrimp(state, group(state, cell_key))
+        if holder is not None and holder != moving_from:
+            owner = state.seats[state.shrimps[holder]].colour
+            raise Refused(f"the {state.polyps[cell_key]} coral on {where} already has a shrimp "
+                          f"({owner}'s, on {name(holder)}); one shrimp per coral")
+    board = board_of(cell_key)
+    mine = seat_shrimps_on_board(state, seat, board)
+    if moving_from is not None and board_of(moving_from) == board:
+        mine -= 1
+    if mine >= MAX_PER_BOARD:
+        raise Refused(f"you already have two shrimps on board {board}; at most two per board")
+
+
+def new_shrimp(state: State, turn: Turn, cell_key: str) -> None:
+    """Action 4: a shrimp from behind the screen onto a polyp of a coral without a shrimp."""
+    me = state.seats[turn.seat]
+    if me.shrimps_in_hand < 1:
+        raise Refused("you have no shrimp left behind your screen")
+    if cell_key not in state.polyps:
+        check_rock(state, cell_key)
+        raise Refused(f"a new shrimp goes on a polyp, and {name(cell_key)} has none")
+    _check_target(state, turn.seat, cell_key, None)
+    me.shrimps_in_hand -= 1
+    state.shrimps[cell_key] = turn.seat
+    turn.say(f"{who(state, turn.seat)} put a new shrimp on the {state.polyps[cell_key]} coral "
+             f"at {name(cell_key)}.")
+
+
+def move_shrimp(state: State, turn: Turn, source: str, target: str | None) -> None:
+    """Action 5: move one's own shrimp to another cell, or home behind the screen."""
+    if state.shrimps.get(source) != turn.seat:
+        raise Refused(f"you have no shrimp on {name(source)}")
+    me = who(state, turn.seat)
+    if target is None:
+        del state.shrimps[source]
+        state.seats[turn.seat].shrimps_in_hand += 1
+        turn.say(f"{me} took the shrimp on {name(source)} back behind the screen.")
+        return
+    if target == source:
+        raise Refused(f"the shrimp is already on {name(source)}")
+    _check_target(state, turn.seat, target, source)
+    del state.shrimps[source]
+    state.shrimps[target] = turn.seat
+    turn.say(f"{me} moved the shrimp on {name(source)} to {name(target)}.")
+
+
+def shrimps_on_bare_rock(state: State, seat: int) -> list[str]:
+    """This seat's shrimps standing on no polyp (allowed only until the end of its turn)."""
+    return sorted(k for k, s in state.shrimps.items() if s == seat and k not in state.polyps)

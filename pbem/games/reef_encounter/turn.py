@@ -1,0 +1,295 @@
+"""One order = one whole turn, applied atomically to a copy of the state.
+
+Turn structure (RULINGS.md): action 1 only first; 2, 3, 4 and 10 at most once; 3 after 2;
+5-8 repeatable; action 5 anywhere, even between two placements; every other action is finished
+before the next begins; a larva cube is followed by at least one placement; action 10 is
+compulsory and last; no shrimp of the player is left on bare rock. In a final turn the only
+action is action 1. The first failing step is reported with its line and the reason.
+"""
+
+from __future__ import annotations
+
+from pbem.engine.chance import Chance
+from pbem.engine.contract import Event
+from pbem.engine.errors import IllegalOrder
+from pbem.games.reef_encounter.algae import all_covered, play_alga
+from pbem.games.reef_encounter.board import Refused, key, name, rock_cells
+from pbem.games.reef_encounter.context import Turn, who
+from pbem.games.reef_encounter.language import format_step
+from pbem.games.reef_encounter.opensea import check_take, take
+from pbem.games.reef_encounter.orders import (
+    Alga,
+    ConsumedForLarva,
+    Eat,
+    Larva,
+    LarvaForPolyp,
+    MoveShrimp,
+    NewShrimp,
+    Order,
+    Pass,
+    Place,
+    SetupAnswer,
+    Step,
+    Take,
+)
+from pbem.games.reef_encounter.parrotfish import eat, eats_shrimps
+from pbem.games.reef_encounter.placement import place
+from pbem.games.reef_encounter.setup_answer import apply_setup_answer
+from pbem.games.reef_encounter.shrimps import move_shrimp, new_shrimp, shrimps_on_bare_rock
+from pbem.games.reef_encounter.state import State
+from pbem.games.reef_encounter.supply import add, remove, take_from_bag, to_bag, use_bonus
+
+MAX_FROM_SCREEN = 4
+SHRIMPS = 4
+
+
+def describe(step: Step) -> str:
+    """How an error names a step: the cell for a placement, else the step as typed canonically."""
+    if isinstance(step, Place):
+        return str(step.cell)
+    return format_step(step)
+
+
+def apply_order(state: State, seat: int, order: Order, chance: Chance
+                ) -> tuple[State, list[Event]]:
+    """The state after ``seat``'s order, and what happened; raises IllegalOrder, never half-done."""
+    if state.phase == "over":
+        raise IllegalOrder("the game is over; no more orders are taken")
+    if state.phase == "setup":
+        return _setup_answer(state, seat, order)
+    if seat != state.to_move:
+        raise IllegalOrder(f"it is {who(state, state.to_move)}'s turn, not yours")
+    new = state.copy()
+    turn = Turn(seat, final=state.phase == "final")
+    pending_take: str | None = None
+    for i, step in enumerate(order.steps):
+        try:
+            if pending_take is not None:
+                raise Refused("action 10 (take) ends the turn; nothing may follow it")
+            if isinstance(step, Take):
+                _close_larva(new, turn)
+                _check_normal_action(turn, 10)
+                check_take(new, step.colour)
+                pending_take = step.colour
+            else:
+                do_step(new, turn, step, chance)
+            turn.steps += 1
+        except Refused as why:
+            line = order.lines[i] if i < len(order.lines) else None
+            raise IllegalOrder(f"step {i + 1} ({describe(step)}): {why}", step=i + 1,
+                               line=line) from None
+    try:
+        _finish(new, turn, pending_take, chance)
+    except Refused as why:
+        raise IllegalOrder(f"your turn cannot end like this: {why}",
+                           step=len(order.steps)) from None
+    return new, turn.events
+
+
+def _setup_answer(state: State, seat: int, order: Order) -> tuple[State, list[Event]]:
+    answers = [s for s in order.steps if isinstance(s, SetupAnswer)]
+    if len(order.steps) != 1 or not answers:
+        raise IllegalOrder("the game has not started yet: first answer the setup step, e.g. "
+                           "\"parrotfish pink; larvae white yellow\"", step=1,
+                           line=order.lines[0] if order.lines else None)
+    answer = answers[0]
+    new = apply_setup_answer(state, seat, answer)
+    events = [
+        Event(f"{who(state, seat)} has answered the setup step."),
+        Event(f"You put a {answer.parrotfish} polyp into your parrotfish and took larva cubes "
+              f"{answer.larvae[0]} and {answer.larvae[1]}.", frozenset({seat})),
+    ]
+    if new.phase == "play":
+        cubes = "; ".join(
+            f"{who(new, i)}: {', '.join(c for c, n in sorted(s.larva.items()) for _ in range(n))}"
+            for i, s in enumerate(new.seats)
+        )
+        events.append(Event(f"Everyone has answered. Larva cubes taken — {cubes}."))
+        events.append(Event(f"The game begins: {who(new, new.to_move)} plays first."))
+    return new, events
+
+
+def _check_normal_action(turn: Turn, action: int) -> None:
+    """Refuse an action that is out of place (turn-structure rules other than action 5)."""
+    if turn.ended:
+        raise Refused("the game ended earlier in this turn; nothing more may be done")
+    if turn.final and action not in (1, 9):
+        raise Refused("in your final turn the only action is action 1: eat a coral (or pass)")
+    if action in (1, 2, 3, 4, 10) and action in turn.done:
+        names = {1: "eat with the parrotfish (action 1)", 4: "put in a new shrimp (action 4)",
+                 10: "take from the open sea (action 10)"}
+        raise Refused(f"you may {names.get(action, 'do that')} only once per turn")
+    turn.done.add(action)
+
+
+def _close_larva(state: State, turn: Turn) -> None:
+    """End the open larva action; it must have placed at least one polyp."""
+    if turn.larva_action is not None and turn.placed == 0:
+        raise Refused(f"the {turn.larva_colour} larva cube of action {turn.larva_action} must be "
+                      "followed by at least one polyp placement before any other action")
+    turn.larva_action = None
+
+
+def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
+    """Apply one step to ``state`` (a scratch copy) or raise Refused."""
+    seat = state.seats[turn.seat]
+    me = who(state, turn.seat)
+    if isinstance(step, Place):
+        _place(state, turn, step)
+    elif isinstance(step, MoveShrimp):
+        if turn.ended or turn.final:
+            _check_normal_action(turn, 5)
+        move_shrimp(state, turn, key(step.source),
+                    None if step.target is None else key(step.target))
+    elif isinstance(step, Eat):
+        if turn.steps > 0:
+            raise Refused("action 1 (the parrotfish eats) may only be the first action of a turn")
+        _check_normal_action(turn, 1)
+        eat(state, turn, key(step.cell))
+        if not turn.final and eats_shrimps(state, turn.seat) == SHRIMPS:
+            _end(state, turn, f"{me}'s parrotfish has eaten all four of {me}'s shrimps")
+    elif isinstance(step, Larva):
+        _close_larva(state, turn)
+        action = 2 if 2 not in turn.done else 3
+        if 3 in turn.done:
+            raise Refused("you have already played two larva cubes this turn (actions 2 and 3)")
+        _check_normal_action(turn, action)
+        if seat.larva.get(step.colour, 0) < 1:
+            raise Refused(f"you have no {step.colour} larva cube behind your screen")
+        remove(seat.larva, step.colour)
+        add(state.larva_supply, step.colour)
+        turn.larva_action, turn.larva_colour = action, step.colour
+        turn.from_screen = turn.placed = 0
+        turn.say(f"{me} played a {step.colour} larva cube (action {action}).")
+    elif isinstance(step, NewShrimp):
+        _close_larva(state, turn)
+        _check_normal_action(turn, 4)
+        new_shrimp(state, turn, key(step.cell))
+    elif isinstance(step, ConsumedForLarva):
+        _close_larva(state, turn)
+        _check_normal_action(turn, 6)
+        if seat.consumed.get(step.colour, 0) < 1:
+            raise Refused(f"you have no consumed {step.colour} polyp in front of your screen")
+        if state.larva_supply.get(step.colour, 0) < 1:
+            raise Refused(f"no {step.colour} larva cube is left in the supply")
+        remove(seat.consumed, step.colour)
+        to_bag(state, step.colour)
+        remove(state.larva_supply, step.colour)
+        add(seat.larva, step.colour)
+        turn.say(f"{me} traded a consumed {step.colour} polyp for a {step.colour} larva cube.")
+    elif isinstance(step, Alga):
+        _close_larva(state, turn)
+        _check_normal_action(turn, 7)
+        play_alga(state, turn, step.colour, step.tile, step.paid)
+        if all_covered(state):
+            _end(state, turn, "all ten coral tiles are covered by algae")
+    elif isinstance(step, LarvaForPolyp):
+        _close_larva(state, turn)
+        _check_normal_action(turn, 8)
+        if seat.larva.get(step.colour, 0) < 1:
+            raise Refused(f"you have no {step.colour} larva cube behind your screen")
+        if state.bag.get(step.colour, 0) > 0:
+            take_from_bag(state, step.colour)
+        elif state.bonus.get(step.colour, 0) > 0:
+            use_bonus(state, step.colour)
+        else:
+            raise Refused(f"no {step.colour} polyp is left in the bag")
+        remove(seat.larva, step.colour)
+        add(state.larva_supply, step.colour)
+        add(seat.screen, step.colour)
+        turn.say(f"{me} traded a {step.colour} larva cube for a {step.colour} polyp.")
+    elif isinstance(step, Pass):
+        _close_larva(state, turn)
+        _check_normal_action(turn, 9)
+    elif isinstance(step, SetupAnswer):
+        raise Refused("the setup step is over")
+    else:  # Take is handled by apply_order: it must be last
+        raise AssertionError(step)
+
+
+def _place(state: State, turn: Turn, step: Place) -> None:
+    if turn.larva_action is None:
+        if turn.ended:
+            raise Refused("the game ended earlier in this turn; nothing more may be done")
+        if turn.final:
+            raise Refused("in your final turn the only action is action 1: eat a coral (or pass)")
+        if 2 in turn.done:
+            raise Refused("polyps are placed right after their larva cube; another action came "
+                          "in between (only shrimp moves may)")
+        raise Refused("play a larva cube first, e.g. \"larva white: 2F3\"")
+    colour = turn.larva_colour
+    seat = state.seats[turn.seat]
+    if step.consumed:
+        if seat.consumed.get(colour, 0) < 1:
+            raise Refused(f"you have no consumed {colour} polyp in front of your screen")
+    else:
+        if turn.from_screen >= MAX_FROM_SCREEN:
+            raise Refused("at most four polyps from behind the screen per larva cube (write "
+                          "\"consumed\" before cells for polyps from in front of it)")
+        if seat.screen.get(colour, 0) < 1:
+            raise Refused(f"you have no {colour} polyp left behind your screen")
+    place(state, turn, key(step.cell), colour)
+    if step.consumed:
+        remove(seat.consumed, colour)
+    else:
+        remove(seat.screen, colour)
+        turn.from_screen += 1
+    turn.placed += 1
+
+
+def _end(state: State, turn: Turn, reason: str) -> None:
+    """End condition 1 or 2: the game ends at once; the others get a final turn each."""
+    turn.ended = True
+    state.end_reason = reason
+    n = state.players
+    state.final_turns = [(turn.seat + i) % n for i in range(1, n)]
+    turn.say(f"The game ends: {reason}. Every other player has one final turn, in which the "
+             "only action is action 1 (the parrotfish eats).")
+
+
+def _finish(state: State, turn: Turn, take_colour: str | None, chance: Chance) -> None:
+    _close_larva(state, turn)
+    stray = shrimps_on_bare_rock(state, turn.seat)
+    if turn.ended:
+        for k in stray:  # the game stopped mid-turn: stranded shrimps go home
+            del state.shrimps[k]
+            state.seats[turn.seat].shrimps_in_hand += 1
+    elif stray:
+        raise Refused(f"your shrimp on {name(stray[0])} stands on bare rock; by the end of your "
+                      "turn it must be on a polyp or back behind your screen")
+    state.turn += 1
+    if turn.final:
+        state.final_turns.pop(0)
+        turn.say(f"{who(state, turn.seat)} has played their final turn.")
+        _next_final(state)
+        if state.phase == "over":
+            turn.say("The game is over: every final turn has been played.")
+        return
+    if turn.ended:
+        _next_final(state)
+        return
+    if take_colour is None:
+        raise Refused("every turn ends with action 10: take a larva cube and its polyps from "
+                      "the open sea, e.g. \"take pink\"")
+    if not take(state, turn, take_colour, chance):
+        _over(state, turn, "the open sea cannot be refilled (not enough polyps or larva cubes)")
+        return
+    if not any(k not in state.polyps for b in state.boards for k in rock_cells()[b]):
+        _over(state, turn, "no polyp can be placed anywhere: every rock space is taken")
+        return
+    state.to_move = (turn.seat + 1) % state.players
+
+
+def _next_final(state: State) -> None:
+    if state.final_turns:
+        state.phase = "final"
+        state.to_move = state.final_turns[0]
+    else:
+        state.phase = "over"
+
+
+def _over(state: State, turn: Turn, reason: str) -> None:
+    state.phase = "over"
+    state.end_reason = reason
+    state.final_turns = []
+    turn.say(f"The game ends: {reason}.")
