@@ -1,0 +1,327 @@
+"""Game clocks: deadlines, reminders, timeouts, and orders played for absent seats.
+
+Every function takes ``now`` (or a :class:`Host` whose ``clock`` gives it) instead of reading
+the system time, so tests drive days of play in milliseconds.
+
+The rules:
+
+- A game with ``deadline_hours`` waits that long for each seat, counted from
+  ``turn_started_at``: the moment a seat joined the set of seats the game waits for. Seats
+  leaving the set (a simultaneous step filling up) restart nobody's clock.
+- A seat on vacation gets its deadline moved by the overlap of its vacation with the wait: its
+  clock starts when the vacation ends, if that is later than the turn's start.
+- ``reminder_hours`` before its deadline a seat is mailed a reminder, once per deadline.
+- At the deadline the game's ``timeout_policy`` acts: ``default`` plays the game's
+  ``default_order`` for the seat (a log entry of kind ``timeout``, everyone told);
+  ``pause`` pauses the game and mails the operator.
+- A resigned (or dropped) seat is never waited for: its default order plays as soon as its
+  turn comes.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from pbem.engine import registry
+from pbem.engine.contract import Event
+from pbem.engine.errors import IllegalOrder, OrderSyntaxError
+from pbem.engine.hashing import canonical_json
+from pbem.engine.replay import draws_to_json, play
+from pbem.processor import mails
+from pbem.processor.deadlines import (
+    autoplayed,
+    aware,
+    deadline_of,
+    note_wait,
+    reminder_of,
+    restart_clock,
+    waiting_label,
+    waiting_lines,
+    when,
+)
+from pbem.processor.host import Host
+from pbem.store import queries
+from pbem.store.db import SessionFactory
+from pbem.store.tables import Game, LogEntry, Seat, Snapshot
+
+log = logging.getLogger(__name__)
+
+# Re-exported: callers need one module for everything about clocks.
+__all__ = [
+    "autoplayed",
+    "aware",
+    "deadline_of",
+    "note_wait",
+    "reminder_of",
+    "restart_clock",
+    "run_clocks",
+    "settle",
+    "tick",
+    "waiting_label",
+    "waiting_lines",
+    "when",
+]
+
+POLICIES = ("default", "pause")
+TIMEOUT_KIND = "timeout"  # log entries played for a seat by the host, not by its player
+MAX_AUTOPLAYS = 1000  # a game whose default orders never end it must not spin forever
+
+
+# --- playing for a seat -----------------------------------------------------------------------
+
+
+@dataclass
+class Autoplay:
+    """The entries the host played, and the state after them."""
+
+    state: Any
+    played: list[tuple[Seat, str]] = field(default_factory=list)
+    failed: list[tuple[Seat, str]] = field(default_factory=list)  # (seat, why) → game paused
+
+
+def play_default(session: Session, rules: Any, game: Game, state: Any, seat: Seat,
+                 why: str, now: datetime) -> tuple[Any, str]:
+    """Play the game's default order for ``seat`` through the same log path as a real order.
+
+    ``why`` is told to everyone; the order itself only to the seat (it may reveal a hand).
+    Returns the new state and the order played. Raises the game's errors if its default
+    order is not legal.
+    """
+    index = queries.next_log_index(session, game.id or 0)
+    text = rules.default_order(state, seat.index)
+    applied, record = play(rules, state, seat.index, text, f"{game.seed}/{index}")
+    told = [Event(why), Event(f"The order played for you: {text}", frozenset({seat.index}))]
+    session.add(LogEntry(
+        game_id=game.id or 0, index=index, kind=TIMEOUT_KIND, seat=seat.index, text=text,
+        draws_json=canonical_json(draws_to_json(record.draws)),
+        events_json=canonical_json([e.to_json() for e in [*told, *record.events]]),
+        state_hash=record.state_hash, created=now))
+    session.add(Snapshot(game_id=game.id or 0, log_index=index,
+                         state_json=canonical_json(rules.to_json(applied.state))))
+    if rules.outcome(applied.state) is not None:
+        game.status = "finished"
+    session.add(game)
+    session.flush()
+    return applied.state, text
+
+
+def settle(session: Session, rules: Any, game: Game, before: Any, after: Any,
+           now: datetime, late: frozenset[int] = frozenset()) -> Autoplay:
+    """After an entry moved ``before`` to ``after``: restart the clock if a new wait began,
+    then play for resigned seats (and the ``late`` ones) whose turn it is, repeatedly.
+
+    Call inside the transaction that logged the entry. A default order the game rejects
+    pauses the game (see :attr:`Autoplay.failed`) rather than losing the entry.
+    """
+    result = Autoplay(after)
+    note_wait(game, rules.waiting_for(before), rules.waiting_for(after), now)
+    seats = {s.index: s for s in queries.seats(session, game.id or 0)}
+    pending = set(late)
+    for _ in range(MAX_AUTOPLAYS):
+        if game.status != "active":
+            break
+        waiting = rules.waiting_for(result.state)
+        due = [seats[i] for i in sorted(waiting)
+               if i in seats and (autoplayed(seats[i]) or i in pending)]
+        if not due:
+            break
+        seat = due[0]
+        pending.discard(seat.index)
+        gone = {"resigned": "has resigned", "dropped": "was dropped from the game"}
+        why = (f"{seat.name} {gone[seat.status]}; the game played its default order for them."
+               if autoplayed(seat) else
+               f"{seat.name} sent no orders by the deadline; the game played its default "
+               "order for them.")
+        try:
+            new, text = play_default(session, rules, game, result.state, seat, why, now)
+        except (OrderSyntaxError, IllegalOrder, ValueError) as exc:
+            log.exception("default order failed in game %s", game.tag)
+            result.failed.append((seat, f"the game's default order failed: {exc}"))
+            game.status = "paused"
+            session.add(game)
+            break
+        result.played.append((seat, text))
+        note_wait(game, waiting, rules.waiting_for(new), now)
+        result.state = new
+    else:
+        game.status = "paused"
+        result.failed.append((due[0], f"more than {MAX_AUTOPLAYS} default orders in a row"))
+    session.add(game)
+    return result
+
+
+# --- the periodic pass ------------------------------------------------------------------------
+
+
+@dataclass
+class ClockReport:
+    """What one clock pass did, for the CLI's summary line."""
+
+    reminders: int = 0
+    timeouts: int = 0
+    paused: list[str] = field(default_factory=list)  # game tags
+    errors: int = 0  # games whose clock failed (logged; tried again next pass)
+
+    def summary(self) -> str:
+        parts = [f"{self.reminders} reminder(s)", f"{self.timeouts} timeout(s)"]
+        if self.paused:
+            parts.append(f"paused {', '.join(self.paused)}")
+        if self.errors:
+            parts.append(f"{self.errors} failed (see the log)")
+        return ", ".join(parts)
+
+
+def run_clocks(factory: SessionFactory, host: Host, now: datetime | None = None
+               ) -> ClockReport:
+    """Check every active game's clock once: reminders, timeouts, seats played for.
+
+    Each game is handled in its own transaction with the game row locked, like an order, so a
+    pass never races the mail pipeline. Called once per ``pbem process`` pass (and so every
+    pass of ``pbem serve``).
+    """
+    now = now or host.clock()
+    report = ClockReport()
+    with factory() as session:  # only games with a clock or a seat to play for
+        timed = select(Game.id).where(Game.status == "active",
+                                      col(Game.deadline_hours).is_not(None))
+        absent = select(Seat.game_id).join(Game, col(Game.id) == col(Seat.game_id)).where(
+            Game.status == "active", col(Seat.status).in_(["resigned", "dropped"]))
+        ids = sorted({*session.exec(timed), *session.exec(absent)} - {None})
+    for game_id in ids:
+        try:
+            with factory() as session:
+                tick(session, host, game_id, now, report)
+                session.commit()
+        except Exception:  # one broken game must not stop the others' clocks or the pass
+            log.exception("clock of game %s failed; retried next pass", game_id)
+            report.errors += 1
+    return report
+
+
+def tick(session: Session, host: Host, game_id: int, now: datetime,
+         report: ClockReport) -> None:
+    """One game's clock, inside the caller's transaction."""
+    game = queries.lock_game(session, game_id)
+    if game is None or game.status != "active":
+        return
+    rules = registry.get(game.game_type)
+    state = rules.from_json(json.loads(queries.latest_snapshot(session, game_id).state_json))
+    waiting = rules.waiting_for(state)
+    if not waiting:
+        return
+    seats = queries.seats(session, game_id)
+    if game.turn_started_at is None:  # a game from before clocks existed: its wait starts now
+        restart_clock(game, now)
+        session.add(game)
+    late = frozenset(s.index for s in seats if s.index in waiting
+                     and (due := deadline_of(game, s)) is not None and due <= now)
+    gone = any(autoplayed(s) for s in seats if s.index in waiting)
+    if late and game.timeout_policy == "pause":
+        pause_for_timeout(session, host, rules, game, state,
+                          [s for s in seats if s.index in late], now)
+        report.paused.append(game.tag)
+        return
+    if late or gone:
+        result = settle(session, rules, game, state, state, now, late)
+        report.timeouts += len(result.played)
+        tell_autoplay(session, host, rules, game, result, now)
+        if result.failed:
+            report.paused.append(game.tag)
+        return
+    report.reminders += remind(session, host, rules, game, state, seats, waiting, now)
+
+
+def tell_autoplay(session: Session, host: Host, rules: Any, game: Game, result: Autoplay,
+                  now: datetime, skip_seat: int | None = None) -> list[Any]:
+    """Mail every seat its new status after the host played for someone (or tell the
+    operator why it could not). ``skip_seat`` is mailed by the caller itself."""
+    queued: list[Any] = []
+    if result.failed:
+        queued += pause_mails(session, host, rules, game, result.state,
+                              [s for s, _ in result.failed], now,
+                              reason="; ".join(why for _, why in result.failed))
+        return queued
+    if not result.played:
+        return queued
+    played_for = {s.index: text for s, text in result.played}
+    for seat in queries.seats(session, game.id or 0):
+        if seat.index == skip_seat:
+            continue
+        intro = ([f"Your deadline passed, so the game played for you: {played_for[seat.index]}"]
+                 if seat.index in played_for and not autoplayed(seat) else [])
+        queued.append(mails.queue_status(session, host, rules, game, result.state, seat,
+                                         intro=intro))
+    session.flush()
+    return queued
+
+
+def remind(session: Session, host: Host, rules: Any, game: Game, state: Any,
+           seats: list[Seat], waiting: frozenset[int], now: datetime) -> int:
+    """Mail the seats whose reminder time has come since the last reminder of this wait."""
+    last = aware(game.reminded_at) if game.reminded_at is not None else None
+    due = []
+    for seat in seats:
+        at = reminder_of(game, seat) if seat.index in waiting else None
+        if at is not None and at <= now and (last is None or last < at):
+            due.append(seat)
+    for seat in due:
+        deadline = deadline_of(game, seat)
+        assert deadline is not None
+        hours = max(0, int((deadline - now).total_seconds() // 3600))
+        mails.queue_status(session, host, rules, game, state, seat, kind="reminder", intro=[
+            f"Reminder: your orders for [{game.tag}] are due by {when(deadline)} "
+            f"(in about {hours} hour{'s' if hours != 1 else ''}).",
+            "If none arrive by then, " + (
+                "the game plays its default order for you."
+                if game.timeout_policy == "default" else
+                "the game pauses until its host steps in."),
+        ])
+    if due:
+        game.reminded_at = now
+        session.add(game)
+    return len(due)
+
+
+def pause_for_timeout(session: Session, host: Host, rules: Any, game: Game, state: Any,
+                      late: list[Seat], now: datetime) -> None:
+    game.status = "paused"
+    session.add(game)
+    names = ", ".join(s.name for s in late)
+    pause_mails(session, host, rules, game, state, late, now,
+                reason=f"{names} sent no orders by the deadline")
+
+
+def pause_mails(session: Session, host: Host, rules: Any, game: Game, state: Any,
+                late: list[Seat], now: datetime, reason: str) -> list[Any]:
+    """The game is paused: tell the operator (if one is configured) and every seat."""
+    queued: list[Any] = []
+    names = ", ".join(s.name for s in late)
+    if host.operator_address:
+        queued.append(mails.queue_notice(
+            session, host, to=host.operator_address, kind="operator", game=game,
+            subj=mails.subject(game, f"{rules.title}: paused"), lines=[
+                f"Game [{game.tag}] ({rules.title}) was paused at {when(now)}: {reason}.",
+                f"Seats concerned: {names}.",
+                "Nothing more happens in it until you resume it (`pbem game resume "
+                f"{game.tag}`), after taking over, dropping or forcing orders for a seat "
+                "as needed.",
+            ]))
+    else:
+        log.warning("game %s paused (%s); no operator_address configured to tell", game.tag,
+                    reason)
+    for seat in queries.seats(session, game.id or 0):
+        queued.append(mails.queue_notice(
+            session, host, to=seat.address, kind="notice", game=game,
+            subj=mails.subject(game, rules.title), lines=[
+                f"Game [{game.tag}] is paused: {reason}.",
+                "The game's host has been told. You will get a new status mail when it "
+                "goes on.",
+            ]))
+    session.flush()
+    return queued

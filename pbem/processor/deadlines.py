@@ -1,0 +1,72 @@
+"""Deadlines as pure functions of a game and its seats (no mail, no database access)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from pbem.store.tables import Game, Seat
+
+
+def aware(moment: datetime) -> datetime:
+    """SQLite hands datetimes back without a zone; every stored time is UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def when(moment: datetime) -> str:
+    """A time as players read it in mail."""
+    return aware(moment).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def autoplayed(seat: Seat) -> bool:
+    """Seats the host plays for at once, with the game's default order."""
+    return seat.status in ("resigned", "dropped")
+
+
+def restart_clock(game: Game, now: datetime) -> None:
+    """A new wait begins: its deadline counts from now and its reminder is still to come."""
+    game.turn_started_at = now
+    game.reminded_at = None
+
+
+def note_wait(game: Game, before: frozenset[int], after: frozenset[int], now: datetime) -> None:
+    """Restart the clock when a seat joins the waited-for set (call after every applied entry)."""
+    if after - before:
+        restart_clock(game, now)
+
+
+def deadline_of(game: Game, seat: Seat) -> datetime | None:
+    """When ``seat``'s orders are due in the current wait; None without a deadline."""
+    if game.deadline_hours is None or game.turn_started_at is None:
+        return None
+    start = aware(game.turn_started_at)
+    if seat.vacation_until is not None and aware(seat.vacation_until) > start:
+        start = aware(seat.vacation_until)  # the vacation's overlap with the wait is added
+    return start + timedelta(hours=game.deadline_hours)
+
+
+def reminder_of(game: Game, seat: Seat) -> datetime | None:
+    due = deadline_of(game, seat)
+    if due is None or not game.reminder_hours:
+        return None
+    return due - timedelta(hours=game.reminder_hours)
+
+
+def waiting_lines(game: Game, seats: list[Seat], waiting: frozenset[int],
+                  now: datetime) -> list[str]:
+    """Who the game waits for and until when, one line per seat."""
+    lines = []
+    for seat in seats:
+        if seat.index not in waiting:
+            continue
+        due = deadline_of(game, seat)
+        line = f"  {seat.name}: " + (f"until {when(due)}" if due else "no deadline")
+        if seat.vacation_until is not None and aware(seat.vacation_until) > now:
+            line += f" (on vacation until {when(seat.vacation_until)})"
+        lines.append(line)
+    return lines
+
+
+def waiting_label(game: Game, seat: Seat) -> str:
+    """A seat's name with its deadline, for the "Waiting for:" line of status mails."""
+    due = deadline_of(game, seat)
+    return f"{seat.name} (until {when(due)})" if due else seat.name

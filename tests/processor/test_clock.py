@@ -1,0 +1,270 @@
+"""Deadlines, reminders and timeouts, driven by a clock the test moves by hand."""
+
+from __future__ import annotations
+
+import mailbox
+from pathlib import Path
+
+import pytest
+
+from pbem.processor import api
+from pbem.processor.clock import run_clocks
+from pbem.store import SessionFactory
+from tests.processor.clocked import (
+    OPERATOR,
+    FakeClock,
+    clocked_host,
+    flat,
+    last_id,
+    log_kinds,
+    new_game,
+    outbound,
+    send,
+)
+from tests.processor.conftest import ALICE, BOB, hand, mail
+from tests.support.testgame import GAME
+
+
+def game_row(factory: SessionFactory, game_id: int) -> tuple[str, object]:
+    with factory() as s:
+        g = api.get_game(s, game_id)
+        return g.status, g.turn_started_at
+
+
+def test_no_timeout_before_the_deadline_then_default_orders_for_both(
+        factory: SessionFactory) -> None:
+    clock = FakeClock()
+    host = clocked_host(clock)
+    table = new_game(factory, host, deadline_hours=72, timeout_policy="default")
+    alice, bob = hand(factory, table, 0), hand(factory, table, 1)
+    clock.at(hours=71, minutes=59)
+    assert run_clocks(factory, host).timeouts == 0
+    assert log_kinds(factory, table) == [("setup", None)]
+    before = last_id(factory)
+    clock.at(hours=72)
+    report = run_clocks(factory, host)
+    assert report.timeouts == 2
+    assert log_kinds(factory, table) == [("setup", None), ("timeout", 0), ("timeout", 1)]
+    # The game's default order (its lowest card) was played for each seat.
+    assert min(alice) not in hand(factory, table, 0) and min(bob) not in hand(factory, table, 1)
+    sent = {m.to: flat(m.text) for m in outbound(factory, before)}
+    assert set(sent) == {ALICE, BOB}
+    assert (f"Your deadline passed, so the game played for you: play {min(alice)}"
+            in sent[ALICE])
+    assert ("Bob sent no orders by the deadline; the game played its default order for them."
+            in sent[ALICE])
+    assert f"play {min(bob)}" not in sent[ALICE]  # the order itself is Bob's to see
+    # A new round: a new wait, whose clock starts now.
+    status, started = game_row(factory, table.game_id)
+    assert status == "active" and started is not None
+    assert started.replace(tzinfo=None) == clock.now.replace(tzinfo=None)  # type: ignore[attr-defined]
+    with factory() as s:
+        assert api.replay_game(s, api.get_game(s, table.game_id)).entries == 2
+
+
+def test_a_seat_that_played_does_not_restart_the_others_clock(factory: SessionFactory) -> None:
+    clock = FakeClock()
+    host = clocked_host(clock)
+    table = new_game(factory, host, deadline_hours=72)
+    clock.at(hours=10)
+    assert send(factory, host, table, 0, f"play {hand(factory, table, 0)[0]}").status == "applied"
+    clock.at(hours=72)
+    assert run_clocks(factory, host).timeouts == 1
+    assert log_kinds(factory, table)[-1] == ("timeout", 1)
+
+
+def test_timeout_policy_pause_tells_the_operator_and_stops_the_game(
+        factory: SessionFactory) -> None:
+    clock = FakeClock()
+    host = clocked_host(clock)
+    table = new_game(factory, host, deadline_hours=48, timeout_policy="pause")
+    assert send(factory, host, table, 0, f"play {hand(factory, table, 0)[0]}").status == "applied"
+    before = last_id(factory)
+    clock.at(hours=48)
+    report = run_clocks(factory, host)
+    assert report.paused == [table.tag] and report.timeouts == 0
+    assert game_row(factory, table.game_id)[0] == "paused"
+    sent = outbound(factory, before)
+    op = [m for m in sent if m.to == OPERATOR]
+    assert len(op) == 1 and op[0].kind == "operator"
+    assert (f"Game [{table.tag}] (Test Cards) was paused at 2026-11-25 12:00 UTC: Bob sent no "
+            "orders by the deadline." in flat(op[0].text))
+    assert f"pbem game resume {table.tag}" in op[0].text
+    for m in sent:
+        if m.to != OPERATOR:
+            assert (f"Game [{table.tag}] is paused: Bob sent no orders by the deadline."
+                    in flat(m.text))
+    assert {m.to for m in sent} == {OPERATOR, ALICE, BOB}
+    # Paused: later passes do nothing, and orders are refused.
+    clock.at(hours=500)
+    assert run_clocks(factory, host).paused == []
+    assert len(outbound(factory, before)) == 3
+    result = send(factory, host, table, 1, f"play {hand(factory, table, 1)[0]}")
+    assert (result.status, result.reason) == ("rejected", "game paused")
+    assert (f"Game [{table.tag}] is paused by its host, so your orders were not played."
+            in outbound(factory, before)[-1].text)
+
+
+def test_reminder_once_per_wait_to_the_seats_waited_for(factory: SessionFactory) -> None:
+    clock = FakeClock()
+    host = clocked_host(clock)
+    table = new_game(factory, host, deadline_hours=72, reminder_hours=24)
+    clock.at(hours=47)
+    assert run_clocks(factory, host).reminders == 0
+    assert send(factory, host, table, 0, f"play {hand(factory, table, 0)[0]}").status == "applied"
+    before = last_id(factory)
+    clock.at(hours=48)
+    assert run_clocks(factory, host).reminders == 1  # Alice has played: only Bob is waited for
+    (reminder,) = outbound(factory, before)
+    assert reminder.to == BOB and reminder.kind == "reminder"
+    assert (f"Reminder: your orders for [{table.tag}] are due by 2026-11-26 12:00 UTC (in about "
+            "24 hours). If none arrive by then, the game plays its default order for you."
+            in flat(reminder.text))
+    clock.at(hours=60)
+    assert run_clocks(factory, host).reminders == 0  # once per wait
+    # The round ends; the next wait gets its own reminder 48 hours after it began.
+    assert send(factory, host, table, 1, f"play {hand(factory, table, 1)[0]}").status == "applied"
+    clock.at(hours=60 + 47)
+    assert run_clocks(factory, host).reminders == 0
+    clock.at(hours=60 + 48)
+    assert run_clocks(factory, host).reminders == 2
+
+
+def test_no_deadline_no_clock(factory: SessionFactory) -> None:
+    clock = FakeClock()
+    host = clocked_host(clock)
+    table = new_game(factory, host)
+    clock.at(days=365)
+    report = run_clocks(factory, host)
+    assert (report.reminders, report.timeouts, report.paused) == (0, 0, [])
+    assert log_kinds(factory, table) == [("setup", None)]
+
+
+def test_status_mail_shows_deadlines(factory: SessionFactory) -> None:
+    clock = FakeClock()
+    host = clocked_host(clock)
+    table = new_game(factory, host, deadline_hours=72)
+    clock.at(hours=1)
+    assert send(factory, host, table, 0, f"play {hand(factory, table, 0)[0]}").status == "applied"
+    alice, bob = (flat(m.text) for m in outbound(factory))
+    assert "Waiting for: Bob (until 2026-11-26 12:00 UTC)." in alice
+    assert "It is your turn. Your orders are due by 2026-11-26 12:00 UTC." in bob
+
+
+def test_a_default_order_the_game_rejects_pauses_the_game(
+        factory: SessionFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = FakeClock()
+    host = clocked_host(clock)
+    table = new_game(factory, host, deadline_hours=24)
+    monkeypatch.setattr(GAME, "default_order", lambda state, seat: "play 99")
+    clock.at(hours=24)
+    report = run_clocks(factory, host)
+    assert report.paused == [table.tag] and report.timeouts == 0
+    assert game_row(factory, table.game_id)[0] == "paused"
+    assert log_kinds(factory, table) == [("setup", None)]
+    (op,) = [m for m in outbound(factory) if m.to == OPERATOR]
+    assert "the game's default order failed: you have no card 99" in flat(op.text)
+
+
+def test_timeout_end_to_end_through_maildir(factory: SessionFactory, tmp_path: Path) -> None:
+    """Alice's order arrives by Maildir; a pass three days later plays for Bob and mails it."""
+    from pbem.mail.inbound import MaildirInbox
+    from pbem.mail.outbound import MaildirSender
+
+    clock = FakeClock()
+    host = clocked_host(clock)
+    table = new_game(factory, host, deadline_hours=72, reminder_hours=24)
+    box = mailbox.Maildir(tmp_path / "in", create=True)
+    box.add(mail(ALICE, f"[{table.tag}]", f"play {hand(factory, table, 0)[0]}\n"
+                                          f"secret {table.secrets[0]}"))
+    bob_low = min(hand(factory, table, 1))
+    outdir = tmp_path / "out"
+    first = api.process_inbox(factory, MaildirInbox(tmp_path / "in"), MaildirSender(outdir), host)
+    assert [r.status for r in first.results] == ["applied"]
+    assert first.delivery.sent == 2
+    clock.at(hours=50)
+    second = api.process_inbox(factory, MaildirInbox(tmp_path / "in"), MaildirSender(outdir),
+                               host)
+    assert second.clocks.reminders == 1 and second.delivery.sent == 1
+    clock.at(hours=72)
+    third = api.process_inbox(factory, MaildirInbox(tmp_path / "in"), MaildirSender(outdir), host)
+    assert third.clocks.timeouts == 1 and third.delivery.sent == 2
+    texts = {}
+    for msg in mailbox.Maildir(outdir, create=False):
+        body = msg.get_payload(decode=True) if not msg.is_multipart() else \
+            msg.get_payload()[0].get_payload(decode=True)
+        texts.setdefault(msg["To"], []).append(flat(body.decode()))
+    bob_mails = next(v for k, v in texts.items() if BOB in k)
+    assert any(f"Your deadline passed, so the game played for you: play {bob_low}" in t
+               for t in bob_mails)
+    assert any("Reminder: your orders" in t for t in bob_mails)
+
+
+def test_game_new_takes_clock_options_and_config_defaults(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    runner = CliRunner()
+    seats = ["--seat", f"Alice <{ALICE}>", "--seat", f"Bob <{BOB}>"]
+    made = runner.invoke(app, ["game", "new", "testcards", *seats, "--deadline-hours", "48",
+                               "--reminder-hours", "12", "--timeout", "pause",
+                               "--vacation-days", "3"])
+    assert made.exit_code == 0, made.output
+    made = runner.invoke(app, ["game", "new", "testcards", *seats])  # config defaults
+    assert made.exit_code == 0, made.output
+    made = runner.invoke(app, ["game", "new", "testcards", *seats, "--deadline-hours", "0"])
+    assert made.exit_code == 0, made.output
+    bad = runner.invoke(app, ["game", "new", "testcards", *seats, "--timeout", "later"])
+    assert bad.exit_code == 1
+    assert "timeout policy must be one of default, pause, not 'later'" in bad.output
+    bad = runner.invoke(app, ["game", "new", "testcards", *seats, "--deadline-hours", "10",
+                              "--reminder-hours", "10"])
+    assert bad.exit_code == 1
+    assert "reminder hours must be positive and less than the deadline hours" in bad.output
+    factory = api.connect(f"sqlite:///{tmp_path / 'data' / 'pbem.sqlite'}")
+    with factory() as s:
+        games = [(g.deadline_hours, g.reminder_hours, g.timeout_policy, g.vacation_days)
+                 for g in api.list_games(s)]
+    assert games == [(48, 12, "pause", 3), (72, 24, "default", 14), (None, None, "default", 14)]
+
+
+def test_config_reads_the_operator_and_clock_defaults(tmp_path: Path) -> None:
+    from pbem.config import ConfigError, load
+
+    path = tmp_path / "pbem.toml"
+    path.write_text('[mail]\noperator_address = "op@example.org"\n'
+                    '[deadlines]\nturn_hours = 24\nreminder_hours = 6\ntimeout = "pause"\n'
+                    'vacation_days = 7\n')
+    cfg = load(path)
+    assert cfg.operator_address == "op@example.org"
+    assert (cfg.deadlines.turn_hours, cfg.deadlines.reminder_hours, cfg.deadlines.timeout,
+            cfg.deadlines.vacation_days) == (24, 6, "pause", 7)
+    path.write_text('[deadlines]\ntimeout = "never"\n')
+    with pytest.raises(ConfigError, match=r"deadlines\.timeout must be default or pause, "
+                                          r"not 'never'"):
+        load(path)
+
+
+def test_one_broken_game_does_not_stop_the_other_clocks(factory: SessionFactory) -> None:
+    from sqlmodel import select
+
+    from pbem.store.tables import Snapshot
+
+    clock = FakeClock()
+    host = clocked_host(clock)
+    broken = new_game(factory, host, deadline_hours=24)
+    fine = new_game(factory, host, deadline_hours=24)
+    with factory() as s:
+        snap = s.exec(select(Snapshot).where(Snapshot.game_id == broken.game_id)).one()
+        snap.state_json = "{}"  # a damaged snapshot: the game cannot be read
+        s.add(snap)
+        s.commit()
+    clock.at(hours=24)
+    report = run_clocks(factory, host)
+    assert (report.errors, report.timeouts) == (1, 2)
+    assert "1 failed (see the log)" in report.summary()
+    assert log_kinds(factory, fine)[-2:] == [("timeout", 0), ("timeout", 1)]
