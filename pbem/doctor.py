@@ -1,6 +1,7 @@
 """``pbem doctor``: check the config, database, mailboxes and mail server, and say how to fix.
 
-Read-only: it never creates, migrates or sends anything.
+Read-only: it never creates, migrates or sends anything (the SMTP check asks to send, then
+takes it back with RSET before any message).
 """
 
 from __future__ import annotations
@@ -112,21 +113,60 @@ def check_imap(s: ImapSettings) -> Check:
             client.logout()
 
 
-async def _smtp_probe(s: SmtpSettings) -> None:
+class _Refused(Exception):
+    """The SMTP server answered, but will not take pbem's mail as configured."""
+
+    def __init__(self, message: str, fix: str) -> None:
+        super().__init__(message)
+        self.message, self.fix = message, fix
+
+
+async def _smtp_probe(s: SmtpSettings, sender: str) -> None:
+    """Connect, STARTTLS and log in as configured, then ask to send (MAIL FROM) and take it
+    back (RSET): a server that needs a login, or refuses the From address, says so here
+    without anything being sent."""
+    where = f"{s.host}:{s.port}"
     smtp = aiosmtplib.SMTP(hostname=s.host, port=s.port, use_tls=s.security == "tls",
-                           start_tls=s.security == "starttls", timeout=s.timeout)
+                           start_tls=False, timeout=s.timeout)
     await smtp.connect()
     try:
+        await smtp.ehlo()
+        if s.security == "starttls":
+            if not smtp.supports_extension("starttls"):
+                raise _Refused(f"{where} does not offer STARTTLS",
+                               'set outbound.smtp security to "tls" (usually port 465), or '
+                               '"none" only for a server on this machine')
+            await smtp.starttls()
         if s.user:
+            if not smtp.supports_extension("auth"):
+                raise _Refused(f"{where} offers no login (SMTP AUTH) on this connection",
+                               'use security "tls" or "starttls" (servers offer AUTH only '
+                               "over TLS), or remove outbound.smtp user if this server "
+                               "needs no login")
             await smtp.login(s.user, s.password or "")
+        try:
+            await smtp.mail(sender)
+        except aiosmtplib.SMTPSenderRefused as exc:
+            if exc.code == 530 or not s.user:
+                raise _Refused(f"{where} requires a login before it takes mail "
+                               f"({exc.code} {exc.message})",
+                               "set outbound.smtp user and password_env or password_file"
+                               ) from exc
+            raise _Refused(f"{where} refuses mail from {sender} ({exc.code} {exc.message})",
+                           "set [mail] from_address to an address this account may send "
+                           "as") from exc
+        await smtp.rset()
     finally:
-        await smtp.quit()
+        with contextlib.suppress(Exception):  # the answer is known; a failed QUIT adds nothing
+            await smtp.quit()
 
 
-def check_smtp(s: SmtpSettings) -> Check:
+def check_smtp(s: SmtpSettings, sender: str = "pbem@localhost") -> Check:
     where = f"{s.host}:{s.port}"
     try:
-        asyncio.run(_smtp_probe(s))
+        asyncio.run(_smtp_probe(s, sender))
+    except _Refused as exc:
+        return Check("outbound SMTP", False, exc.message, exc.fix)
     except aiosmtplib.SMTPAuthenticationError:
         return Check("outbound SMTP", False, f"login as {s.user!r} on {where} was refused",
                      "check outbound.smtp user and the password in its env var or file")
@@ -154,7 +194,8 @@ def run(cfg: Config) -> list[Check]:
     if cfg.outbound.smtp is None:
         checks.append(check_maildir("outbound Maildir", cfg.outbound.maildir))
     else:
-        checks.append(_guard("outbound SMTP", lambda: check_smtp(_need(smtp_settings(cfg)))))
+        checks.append(_guard("outbound SMTP", lambda: check_smtp(_need(smtp_settings(cfg)),
+                                                                 cfg.from_address)))
     return checks
 
 

@@ -1,0 +1,167 @@
+"""The operator's commands on running games (takeover, drop, pause, undo, force, export...).
+
+Thin typer commands over :mod:`pbem.processor.admin` and :mod:`pbem.processor.exchange`,
+added to the ``game`` and ``seat`` groups of :mod:`pbem.cli` (which imports this module last).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from sqlmodel import Session
+
+from pbem.cli import _config, _factory, _fail, console, game_app, seat_app
+from pbem.engine.replay import ReplayMismatch
+from pbem.processor import admin, api, exchange
+from pbem.processor.history import BadAdminEntry
+from pbem.processor.host import Host
+from pbem.store.tables import Game
+
+GameArg = Annotated[str, typer.Argument(help="Game id or tag.")]
+SeatArg = Annotated[int, typer.Argument(help="Seat number (0 = first).")]
+SENDING = "mails are queued — run `pbem process` to send them."
+
+
+def _run(game: str, action: Callable[[Session, Host, Game], str]) -> None:
+    """Do ``action`` on a game in one transaction and print what it says."""
+    cfg = _config()
+    with _factory(cfg)() as session:
+        try:
+            message = action(session, Host.from_config(cfg), api.get_game(session, game))
+        except (LookupError, admin.AdminError, ReplayMismatch, BadAdminEntry) as exc:
+            raise _fail(str(exc)) from exc
+        session.commit()
+    console.print(message, highlight=False, soft_wrap=True)
+
+
+@seat_app.command("takeover")
+def seat_takeover(
+    game: GameArg, seat: SeatArg,
+    name: Annotated[str, typer.Option(help="The newcomer's name.")],
+    address: Annotated[str, typer.Option(help="The newcomer's email address.")],
+) -> None:
+    """Give a seat to a new player: they are mailed a full status and a fresh secret."""
+    def act(s: Session, host: Host, g: Game) -> str:
+        admin.takeover(s, host, g, seat, name, address)
+        return f"{name} <{address}> now holds seat {seat} of {g.tag}; {SENDING}"
+    _run(game, act)
+
+
+@seat_app.command("drop")
+def seat_drop(game: GameArg, seat: SeatArg) -> None:
+    """Drop a seat: the game plays its default orders for it from now on."""
+    def act(s: Session, host: Host, g: Game) -> str:
+        admin.drop(s, host, g, seat)
+        return f"seat {seat} of {g.tag} dropped; {SENDING}"
+    _run(game, act)
+
+
+@game_app.command("pause")
+def game_pause(game: GameArg, reason: Annotated[str, typer.Option(
+        help="Told to the players.")] = "") -> None:
+    """Pause a game: orders are refused politely until `game resume`."""
+    def act(s: Session, host: Host, g: Game) -> str:
+        admin.pause(s, host, g, reason)
+        return f"{g.tag} paused; {SENDING}"
+    _run(game, act)
+
+
+@game_app.command("resume")
+def game_resume(game: GameArg) -> None:
+    """Resume a paused game: the clock restarts and everyone gets their status."""
+    def act(s: Session, host: Host, g: Game) -> str:
+        admin.resume(s, host, g)
+        return f"{g.tag} resumed; {SENDING}"
+    _run(game, act)
+
+
+@game_app.command("archive")
+def game_archive(game: GameArg) -> None:
+    """Archive a finished game."""
+    def act(s: Session, host: Host, g: Game) -> str:
+        admin.archive(s, host, g)
+        return f"{g.tag} archived"
+    _run(game, act)
+
+
+@game_app.command("abandon")
+def game_abandon(game: GameArg) -> None:
+    """End an unfinished game without a result (archived; everyone is told)."""
+    def act(s: Session, host: Host, g: Game) -> str:
+        admin.archive(s, host, g, abandon=True)
+        return f"{g.tag} abandoned and archived; {SENDING}"
+    _run(game, act)
+
+
+@game_app.command("force")
+def game_force(game: GameArg, seat: SeatArg,
+               orders: Annotated[str, typer.Argument(help="The orders, as the player would "
+                                                     "write them (newlines allowed).")]) -> None:
+    """Enter orders for a seat whose turn it is (logged as forced by the host)."""
+    def act(s: Session, host: Host, g: Game) -> str:
+        index = admin.force(s, host, g, seat, orders)
+        return f"orders played for seat {seat} of {g.tag} as log entry {index}; {SENDING}"
+    _run(game, act)
+
+
+@game_app.command("undo")
+def game_undo(game: GameArg) -> None:
+    """Take back the last turn (an `undo` entry in the log; nothing is deleted)."""
+    def act(s: Session, host: Host, g: Game) -> str:
+        undone = admin.undo(s, host, g)
+        return (f"undid log entr{'y' if len(undone) == 1 else 'ies'} "
+                f"{', '.join(map(str, undone))} of {g.tag}; {SENDING}")
+    _run(game, act)
+
+
+@game_app.command("export")
+def game_export(
+    game: GameArg,
+    fmt: Annotated[str, typer.Option("--format", help="json (for `game import`) or text "
+                                     "(a readable transcript).")] = "json",
+    output: Annotated[Path | None, typer.Option("--output", "-o",
+                      help="Write to this file instead of standard output.")] = None,
+) -> None:
+    """The game's full log (setup, every entry, draws, hashes) as JSON or as a transcript."""
+    if fmt not in ("json", "text"):
+        raise _fail(f"--format must be json or text, not {fmt!r}")
+    cfg = _config()
+    with _factory(cfg)() as session:
+        try:
+            row = api.get_game(session, game)
+        except LookupError as exc:
+            raise _fail(str(exc)) from exc
+        text = (json.dumps(exchange.export_json(session, row), indent=1, ensure_ascii=False)
+                + "\n" if fmt == "json" else exchange.export_text(session, row))
+    if output is None:
+        print(text, end="")
+    else:
+        output.write_text(text, encoding="utf-8")
+        console.print(f"{row.tag} exported to {output}", highlight=False, soft_wrap=True)
+
+
+@game_app.command("import")
+def game_import(
+    file: Annotated[Path, typer.Argument(help="A JSON file from `pbem game export`.")],
+    tag: Annotated[str | None, typer.Option(help="The new game's tag (default: the "
+                                            "exported one if free here).")] = None,
+) -> None:
+    """Create a game from an export, verified by replay first; players get fresh secrets."""
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise _fail(f"cannot read {file}: {exc}") from exc
+    cfg = _config()
+    with _factory(cfg)() as session:
+        try:
+            row, _ = exchange.import_game(session, data, tag=tag, host=Host.from_config(cfg))
+        except exchange.ImportRefused as exc:
+            raise _fail(f"import refused: {exc}") from exc
+        session.commit()
+        n = len(api.game_log(session, row))
+        console.print(f"imported as {row.tag}: {n} log entries replayed and verified; "
+                      f"{SENDING}", highlight=False)
