@@ -1,119 +1,486 @@
-"""Pipeline benchmark on the embedded transports (Maildir in, Maildir out, SQLite).
+"""Pipeline benchmark: the real pipeline (parse, apply, log, snapshot, render and queue every
+seat's email, send) over real mail servers and over Maildirs, with the figures issue 6 asks for.
 
-    python bench/pipeline.py [--games 10] [--rounds 10]
+    python bench/pipeline.py                  # all four parts at default sizes (~2 minutes)
+    python bench/pipeline.py servers --games 20 --rounds 10
+    python bench/pipeline.py maildir | history | backlog
+    python bench/pipeline.py backlog --sizes 1000,10000 --orders-only --tracemalloc
+    python bench/pipeline.py --db postgresql+psycopg://postgres@127.0.0.1:5432/test
 
-Pushes every order of M two-seat games of the test game through the real pipeline (parse,
-apply, log, snapshot, render and queue every seat's email, send), and prints orders/s and
-p50/p95 per-order latency next to the raw mail I/O floor: reading the same messages from a
-Maildir and writing the same number of emails with no processing. Real IMAP/SMTP servers
-come next (issue 6).
+- ``servers``: orders go in by IMAP (pymap, in-process) and every reply out by SMTP
+  (aiosmtpd, in-process). Prints orders/s and p50/p95 per-order latency (fetch → committed)
+  and per-email send time, next to the raw mail I/O floor of the same run: fetching and moving
+  the same messages and sending the same number of emails with no processing.
+- ``maildir``: the same on the embedded transports (Maildir in and out).
+- ``history``: per-order cost in a game whose log holds 10 and then 1,000 entries (padded
+  with log entries and snapshots shaped like real ones); must not grow with history. Also
+  shows the old full-log read of the status mail for comparison.
+- ``backlog``: 1,000 and 10,000 waiting messages drained the way ``pbem serve`` does (passes
+  of 100), each size in a fresh process, printing peak RSS (and with ``--tracemalloc`` the
+  traced peak). The default mix is a realistic flood: 10% orders, 10% status requests, 30%
+  bounces and auto-replies, 30% strangers, 20% replayed Message-IDs; ``--orders-only`` makes
+  every message an order (slower: ~50 orders/s on SQLite).
+
+``--db URL`` runs on PostgreSQL: a fresh database is created next to the one in the URL and
+dropped afterwards. The default is a fresh SQLite file in a temporary folder.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import mailbox
 import random
+import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-from pbem.engine import registry
-from pbem.mail.inbound import MaildirInbox
-from pbem.mail.outbound import MaildirSender
-from pbem.processor import api
-from pbem.processor.host import Host
-from tests.support.testgame import GAME
+from sqlalchemy import create_engine, text  # noqa: E402
+from sqlalchemy.engine import make_url  # noqa: E402
+
+from pbem.engine import registry  # noqa: E402
+from pbem.engine.hashing import canonical_json  # noqa: E402
+from pbem.mail.inbound import ImapInbox, Inbox, MaildirInbox  # noqa: E402
+from pbem.mail.outbound import MaildirSender, Sender, SmtpSender  # noqa: E402
+from pbem.processor import api  # noqa: E402
+from pbem.processor.host import Host  # noqa: E402
+from pbem.processor.pipeline import Result, process_raw  # noqa: E402
+from pbem.store import queries  # noqa: E402
+from pbem.store.db import SessionFactory  # noqa: E402
+from pbem.store.tables import LogEntry, Snapshot  # noqa: E402
+from tests.support.testgame import GAME  # noqa: E402
+
+HOST = Host(from_address="games@bench.test")
 
 
-def order_mail(address: str, tag: str, secret: str, order: str) -> bytes:
+# -- shared pieces ------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def fresh_db(url: str | None) -> Iterator[SessionFactory]:
+    """A migrated, empty database: a temporary SQLite file, or a new PostgreSQL database."""
+    if url is None:
+        with tempfile.TemporaryDirectory(prefix="pbem-bench-") as d:
+            yield api.connect(f"sqlite:///{Path(d) / 'pbem.sqlite'}")
+        return
+    base = make_url(url)
+    name = f"pbem_bench_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield api.connect(base.set(database=name).render_as_string(hide_password=False))
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@dataclass
+class Table:
+    tag: str
+    addresses: list[str]
+    secrets: list[str]
+
+
+def make_games(factory: SessionFactory, games: int, rounds: int) -> list[Table]:
+    tables = []
+    with factory() as s:
+        for g in range(games):
+            addresses = [f"a{g}@players.test", f"b{g}@players.test"]
+            game, secrets = api.create_game(s, GAME.name, [("A", addresses[0]),
+                                                           ("B", addresses[1])],
+                                            {"rounds": rounds, "hand": 3}, seed=f"bench-{g}")
+            tables.append(Table(game.tag, addresses, secrets))
+        s.commit()
+    return tables
+
+
+def order_mail(address: str, tag: str, secret: str, order: str,
+               message_id: str | None = None) -> bytes:
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = address, "games@bench.test", f"Re: [{tag}] Test"
-    msg["Message-ID"] = make_msgid(domain="players.test")
+    msg["Message-ID"] = message_id or make_msgid(domain="players.test")
     msg.set_content(f"secret {secret}\n{order}\n")
     return bytes(msg)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--rounds", type=int, default=10)
-    args = parser.parse_args()
-    registry.register(GAME)
-    work = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
-    factory = api.connect(f"sqlite:///{work / 'pbem.sqlite'}")
-    host = Host(from_address="games@bench.test")
-    tables = []
+def wave(factory: SessionFactory, tables: list[Table], rng: random.Random) -> list[bytes]:
+    """One order from every seat the games are waiting for."""
+    raws = []
     with factory() as s:
-        for g in range(args.games):
-            addresses = [f"a{g}@players.test", f"b{g}@players.test"]
-            game, secrets = api.create_game(s, GAME.name, [("A", addresses[0]),
-                                            ("B", addresses[1])], {"rounds": args.rounds,
-                                            "hand": 3}, seed=f"bench-{g}")
-            tables.append((game.tag, addresses, secrets))
-        s.commit()
-    inbox_path, out_path = work / "inbox", work / "outbox"
-    inbox, sender = MaildirInbox(inbox_path), MaildirSender(out_path)
-    rng = random.Random(7)
-    latencies: list[float] = []
-    orders = 0
-    busy = 0.0
-    raws: list[bytes] = []
-    for _ in range(args.rounds):
-        box = mailbox.Maildir(inbox_path)
-        with factory() as s:
-            for tag, addresses, secrets in tables:
-                state = api.current_state(s, api.get_game(s, tag))
-                for seat in sorted(GAME.waiting_for(state)):
-                    raw = order_mail(addresses[seat], tag, secrets[seat],
-                                     GAME.random_order(state, seat, rng))
-                    raws.append(raw)
-                    box.add(raw)
-        last = time.perf_counter()
-        start = last
+        for t in tables:
+            state = api.current_state(s, api.get_game(s, t.tag))
+            for seat in sorted(GAME.waiting_for(state)):
+                raws.append(order_mail(t.addresses[seat], t.tag, t.secrets[seat],
+                                       GAME.random_order(state, seat, rng)))
+    return raws
 
-        def tick(_result: object) -> None:
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[round(q * (len(ordered) - 1))] if ordered else float("nan")
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+class TimedSender:
+    """The real sender, timing each send."""
+
+    def __init__(self, inner: Sender) -> None:
+        self.inner = inner
+        self.times: list[float] = []
+
+    def send(self, msg: EmailMessage) -> None:
+        t0 = time.perf_counter()
+        self.inner.send(msg)
+        self.times.append(time.perf_counter() - t0)
+
+
+@dataclass
+class Run:
+    orders: int = 0
+    busy: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    sent: int = 0
+    raws: list[bytes] = field(default_factory=list)
+
+
+def drive(factory: SessionFactory, tables: list[Table], rounds: int,
+          deliver: Callable[[list[bytes]], None], inbox: Inbox, sender: TimedSender) -> Run:
+    """Deliver each round's orders (untimed), then time one inbox pass over them."""
+    run = Run()
+    rng = random.Random(7)
+    for _ in range(rounds):
+        raws = wave(factory, tables, rng)
+        run.raws += raws
+        deliver(raws)
+        last = start = time.perf_counter()
+
+        def tick(_result: Result) -> None:
             nonlocal last
             now = time.perf_counter()
-            latencies.append(now - last)
+            run.latencies.append(now - last)
             last = now
 
-        result = api.process_inbox(factory, inbox, sender, host, limit=10_000, after_commit=tick)
-        busy += time.perf_counter() - start
-        orders += sum(1 for r in result.results if r.status == "applied")
-    sent = len(mailbox.Maildir(out_path))
+        seen = 0
+        while seen < len(raws):  # pymap may show mail appended meanwhile only on a later pass
+            done = api.process_inbox(factory, inbox, sender, HOST, limit=100_000,
+                                     after_commit=tick)
+            seen += len(done.results)
+            run.orders += sum(1 for r in done.results if r.status == "applied")
+            run.sent += done.delivery.sent
+        run.busy += time.perf_counter() - start
+    return run
 
-    # The floor: the same mail I/O with no processing.
-    floor_in, floor_out = work / "floor-in", MaildirSender(work / "floor-out")
-    fbox = mailbox.Maildir(floor_in, create=True)
-    for raw in raws:
-        fbox.add(raw)
-    t0 = time.perf_counter()
-    floor_inbox = MaildirInbox(floor_in)
-    for fetched in list(floor_inbox.fetch(limit=None)):
-        floor_inbox.mark_processed(fetched.key)
-    template = EmailMessage()
-    template["From"], template["To"], template["Subject"] = "g@b.test", "p@b.test", "floor"
-    template.set_content("x" * 2000)
-    for _ in range(sent):
-        floor_out.send(template)
-    floor = time.perf_counter() - t0
 
-    latencies.sort()
-    p95 = latencies[int(0.95 * (len(latencies) - 1))]
-    print(f"orders applied:      {orders} in {args.games} games ({sent} emails sent)")
-    print(f"pipeline:            {orders / busy:8.1f} orders/s  ({busy:.2f} s)")
-    print(f"per-order latency:   p50 {statistics.median(latencies) * 1000:.1f} ms, "
-          f"p95 {p95 * 1000:.1f} ms")
-    print(f"mail I/O floor:      {len(raws) / floor:8.1f} orders/s  ({floor:.2f} s)")
-    print(f"overhead ratio:      {busy / floor:8.1f}x the raw mail I/O")
-    print(f"(work dir: {work})")
+def floor_mail() -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "games@bench.test", "p@players.test", "floor"
+    msg.set_content("x" * 2000)  # about a status email's size
+    return msg
+
+
+def report(label: str, run: Run, games: int, floor: float, send_times: list[float]) -> None:
+    print(f"[{label}] orders applied: {run.orders} in {games} games; {run.sent} emails sent")
+    print(f"[{label}] pipeline:       {run.orders / run.busy:8.1f} orders/s  "
+          f"({run.busy:.2f} s)")
+    print(f"[{label}] per order (fetch → committed): p50 {ms(statistics.median(run.latencies))}"
+          f", p95 {ms(pct(run.latencies, 0.95))}")
+    if send_times:
+        print(f"[{label}] per email sent: p50 {ms(statistics.median(send_times))}, "
+              f"p95 {ms(pct(send_times, 0.95))}")
+    print(f"[{label}] mail I/O floor: {len(run.raws) / floor:8.1f} orders/s  ({floor:.2f} s: "
+          f"fetch+move {len(run.raws)} and send {run.sent} with no processing)")
+    print(f"[{label}] overhead ratio: {run.busy / floor:8.1f}x the raw mail I/O")
+
+
+# -- servers: pymap IMAP in, aiosmtpd SMTP out --------------------------------------------------
+
+
+def bench_servers(args: argparse.Namespace) -> None:
+    from tests.support.mailservers import PymapServer, SmtpTestServer
+
+    imap, smtp = PymapServer().start(), SmtpTestServer(auth=False).start()
+    try:
+        with fresh_db(args.db) as factory:
+            tables = make_games(factory, args.games, args.rounds)
+            feeder = imap.client()
+
+            def deliver(raws: list[bytes], folder: str = "INBOX") -> None:
+                for raw in raws:
+                    feeder.append(folder, raw)
+
+            inbox = ImapInbox(imap.settings, batch_size=50)
+            sender = TimedSender(SmtpSender(smtp.settings))
+            run = drive(factory, tables, args.rounds, deliver, inbox, sender)
+            assert len(smtp.messages) == run.sent
+            # The floor: the same messages fetched and moved, as many emails sent, no work.
+            deliver(run.raws)
+            t0 = time.perf_counter()
+            for fetched in list(inbox.fetch(limit=None)):
+                inbox.mark_processed(fetched.key)
+            floor_sender, template = SmtpSender(smtp.settings), floor_mail()
+            for _ in range(run.sent):
+                floor_sender.send(template)
+            floor = time.perf_counter() - t0
+            inbox.close()
+            feeder.logout()
+        report("servers", run, args.games, floor, sender.times)
+    finally:
+        imap.stop()
+        smtp.stop()
+
+
+# -- maildir: the embedded transports -----------------------------------------------------------
+
+
+def bench_maildir(args: argparse.Namespace) -> None:
+    with fresh_db(args.db) as factory, tempfile.TemporaryDirectory() as d:
+        work = Path(d)
+        tables = make_games(factory, args.games, args.rounds)
+        box = mailbox.Maildir(work / "inbox", create=True)
+
+        def deliver(raws: list[bytes]) -> None:
+            for raw in raws:
+                box.add(raw)
+
+        sender = TimedSender(MaildirSender(work / "outbox"))
+        run = drive(factory, tables, args.rounds, deliver, MaildirInbox(work / "inbox"),
+                    sender)
+        fbox = mailbox.Maildir(work / "floor-in", create=True)
+        for raw in run.raws:
+            fbox.add(raw)
+        t0 = time.perf_counter()
+        floor_inbox = MaildirInbox(work / "floor-in")
+        for fetched in list(floor_inbox.fetch(limit=None)):
+            floor_inbox.mark_processed(fetched.key)
+        floor_out, template = MaildirSender(work / "floor-out"), floor_mail()
+        for _ in range(run.sent):
+            floor_out.send(template)
+        floor = time.perf_counter() - t0
+    report("maildir", run, args.games, floor, sender.times)
+
+
+# -- history: cost per order at 10 and 1,000 log entries ----------------------------------------
+
+
+def pad_history(factory: SessionFactory, tag: str, entries: int) -> None:
+    """Append ``entries`` log entries (alternating seats) and snapshots shaped like real ones."""
+    with factory() as s:
+        game = api.get_game(s, tag)
+        snap = queries.latest_snapshot(s, game.id or 0)
+        setup = queries.log(s, game.id or 0)[0]
+        events = canonical_json([{"text": "Seat 1 played a card.", "visible_to": None},
+                                 {"text": "You played 7.", "visible_to": [0]}])
+        for i in range(1, entries + 1):
+            s.add(LogEntry(game_id=game.id or 0, index=i, kind="order", seat=i % 2,
+                           text="play 7", draws_json="[]", events_json=events,
+                           state_hash=setup.state_hash))
+            s.add(Snapshot(game_id=game.id or 0, log_index=i, state_json=snap.state_json))
+        s.commit()
+
+
+def per_order_cost(factory: SessionFactory, history: int, orders: int) -> list[float]:
+    (table,) = make_games(factory, 1, orders // 2 + 1)
+    pad_history(factory, table.tag, history)
+    rng = random.Random(3)
+    costs = []
+    for n in range(orders):
+        seat = n % 2
+        with factory() as s:
+            state = api.current_state(s, api.get_game(s, table.tag))
+        raw = order_mail(table.addresses[seat], table.tag, table.secrets[seat],
+                         GAME.random_order(state, seat, rng))
+        t0 = time.perf_counter()
+        result = process_raw(factory, raw, HOST)
+        costs.append(time.perf_counter() - t0)
+        assert result.status == "applied", result.reason
+    return costs
+
+
+def bench_history(args: argparse.Namespace) -> None:
+    results: dict[str, float] = {}
+    for label, old in (("", False), (" (old full-log read)", True)):
+        saved = queries.log_since_last_order
+        if old:  # what status mails did before: read the game's whole log
+            queries.log_since_last_order = lambda s, g, _seat: queries.log(s, g)  # type: ignore[assignment]
+        try:
+            for history in (10, 1000):
+                with fresh_db(args.db) as factory:
+                    costs = per_order_cost(factory, history, args.history_orders)
+                p50 = statistics.median(costs)
+                results[f"{history}{label}"] = p50
+                print(f"[history] {history:5d} log entries{label}: per order p50 {ms(p50)}, "
+                      f"p95 {ms(pct(costs, 0.95))}  ({len(costs)} orders)")
+        finally:
+            queries.log_since_last_order = saved  # type: ignore[assignment]
+        print(f"[history] ratio 1,000 vs 10{label}: "
+              f"{results[f'1000{label}'] / results[f'10{label}']:.2f}x")
+
+
+# -- backlog: a big inbox drained with flat memory ----------------------------------------------
+
+
+def rss_kb() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * resource.getpagesize() // 1024
+
+
+def reset_peak_rss() -> bool:
+    """Start a new peak-RSS measurement (Linux: writing 5 to clear_refs resets VmHWM)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def peak_rss_kb() -> int:
+    """VmHWM since the last reset, else the whole process's peak."""
+    with contextlib.suppress(OSError), open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+def backlog_child(size: int, orders_only: bool, traced: bool, db: str | None) -> None:
+    """Fill a Maildir with ``size`` messages, drain it in passes of 100, print JSON."""
+    registry.register(GAME)
+    rng = random.Random(11)
+    with fresh_db(db) as factory, tempfile.TemporaryDirectory() as d:
+        work = Path(d)
+        n_orders = size if orders_only else size // 10
+        tables = make_games(factory, (n_orders + 1) // 2, 1)
+        with factory() as s:  # each seat's lowest card: a legal first order
+            lowest = [[min(h) for h in api.current_state(s, api.get_game(s, t.tag)).hands]
+                      for t in tables]
+        box = mailbox.Maildir(work / "inbox", create=True)
+        first_ids: list[str] = []
+        orders = statuses = 0
+        for i in range(size):
+            kind = "order" if orders_only else ("order", "status", "auto", "auto", "auto",
+                                                "stranger", "stranger", "stranger",
+                                                "replay", "replay")[i % 10]
+            if kind == "replay" and not first_ids:
+                kind = "stranger"
+            if kind == "order":
+                t, seat = tables[orders // 2], orders % 2
+                mid = make_msgid(domain="players.test")
+                first_ids.append(mid)
+                raw = order_mail(t.addresses[seat], t.tag, t.secrets[seat],
+                                 f"play {lowest[orders // 2][seat]}", mid)
+                orders += 1
+            elif kind == "status":
+                t = tables[statuses % len(tables)]
+                raw = order_mail(t.addresses[0], t.tag, t.secrets[0], "status")
+                statuses += 1
+            elif kind == "auto":
+                raw = order_mail(f"mailer-daemon@mx{i % 7}.test", tables[0].tag, "x",
+                                 "Undelivered mail returned")
+            elif kind == "stranger":
+                raw = order_mail(f"stranger{i % 50}@elsewhere.test", tables[0].tag, "x",
+                                 "play 1")
+            else:
+                t = tables[0]
+                raw = order_mail(t.addresses[0], t.tag, t.secrets[0], "play 1",
+                                 rng.choice(first_ids))
+            box.add(raw)
+        del first_ids
+        inbox, sender = MaildirInbox(work / "inbox"), MaildirSender(work / "outbox")
+        before = rss_kb()
+        reset_peak_rss()  # the peak of the drain alone, not of setting up the backlog
+        if traced:
+            tracemalloc.start()
+        t0 = time.perf_counter()
+        counts: dict[str, int] = {}
+        while True:  # what `pbem serve` does: passes of 100
+            done = api.process_inbox(factory, inbox, sender, HOST, limit=100)
+            if not done.results:
+                break
+            for r in done.results:
+                counts[r.status] = counts.get(r.status, 0) + 1
+        seconds = time.perf_counter() - t0
+        peak_traced = tracemalloc.get_traced_memory()[1] if traced else None
+        peak = peak_rss_kb()
+        print(json.dumps({"size": size, "seconds": seconds, "rss_before_kb": before,
+                          "peak_rss_kb": peak, "traced_peak_kb": (peak_traced or 0) // 1024
+                          if traced else None, "counts": counts,
+                          "sent": len(mailbox.Maildir(work / "outbox"))}))
+
+
+def bench_backlog(args: argparse.Namespace) -> None:
+    rows = []
+    for size in (int(s) for s in args.sizes.split(",")):
+        cmd = [sys.executable, str(Path(__file__).resolve()), "backlog-child", "--size",
+               str(size)]
+        if args.orders_only:
+            cmd.append("--orders-only")
+        if args.tracemalloc:
+            cmd.append("--tracemalloc")
+        if args.db:
+            cmd += ["--db", args.db]
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT)
+        row = json.loads(out.stdout.strip().splitlines()[-1])
+        rows.append(row)
+        traced = (f", tracemalloc peak {row['traced_peak_kb'] / 1024:.1f} MB"
+                  if row["traced_peak_kb"] is not None else "")
+        print(f"[backlog] {size:6d} messages drained in {row['seconds']:.1f} s "
+              f"({size / row['seconds']:.0f} msg/s; {row['counts']}; {row['sent']} emails); "
+              f"RSS before {row['rss_before_kb'] / 1024:.1f} MB, peak while draining "
+              f"{row['peak_rss_kb'] / 1024:.1f} MB{traced}")
+    if len(rows) >= 2:
+        a, b = rows[0], rows[-1]
+        growth = (b["peak_rss_kb"] - b["rss_before_kb"]) - (a["peak_rss_kb"] - a["rss_before_kb"])
+        print(f"[backlog] drain growth (peak − before) at {b['size']} vs {a['size']}: "
+              f"{growth / 1024:+.1f} MB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("part", nargs="?", default="all",
+                        choices=["all", "servers", "maildir", "history", "backlog",
+                                 "backlog-child"])
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--history-orders", type=int, default=20)
+    parser.add_argument("--sizes", default="1000,10000", help="backlog sizes, comma-separated")
+    parser.add_argument("--orders-only", action="store_true",
+                        help="every backlog message an order (slow)")
+    parser.add_argument("--tracemalloc", action="store_true",
+                        help="also trace Python allocations while draining (about 2x slower)")
+    parser.add_argument("--size", type=int, default=1000, help=argparse.SUPPRESS)
+    parser.add_argument("--db", default=None, help="a PostgreSQL URL (default: SQLite)")
+    args = parser.parse_args()
+    registry.register(GAME)
+    if args.part == "backlog-child":
+        backlog_child(args.size, args.orders_only, args.tracemalloc, args.db)
+        return
+    print(f"database: {'PostgreSQL' if args.db else 'SQLite'}; python {sys.version.split()[0]}")
+    started = time.perf_counter()
+    for part, run in (("servers", bench_servers), ("maildir", bench_maildir),
+                      ("history", bench_history), ("backlog", bench_backlog)):
+        if args.part in ("all", part):
+            run(args)
+    print(f"(total {time.perf_counter() - started:.0f} s)")
 
 
 if __name__ == "__main__":

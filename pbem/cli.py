@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
@@ -17,6 +18,7 @@ from pbem.config import Config, ConfigError, load
 from pbem.engine import registry
 from pbem.engine.replay import ReplayMismatch
 from pbem.processor import api
+from pbem.processor.history import BadAdminEntry, revoked
 from pbem.processor.host import Host
 from pbem.store.db import SessionFactory
 
@@ -107,6 +109,20 @@ def game_new(
     option: Annotated[list[str] | None, typer.Option("--option", "-o",
                       help="A game option as key=value (JSON value); repeatable.")] = None,
     seed: Annotated[str | None, typer.Option(help="Seed for the game's random draws.")] = None,
+    deadline_hours: Annotated[int | None, typer.Option(
+        min=0, help="Hours each seat has for its orders; 0 = no deadline. "
+        "(Default: deadlines.turn_hours in the config, else 72.)", show_default=False)] = None,
+    reminder_hours: Annotated[int | None, typer.Option(
+        min=0, help="Remind a seat this many hours before its deadline; 0 = never. "
+        "(Default: deadlines.reminder_hours, else 24.)", show_default=False)] = None,
+    timeout: Annotated[str | None, typer.Option(
+        help="At a deadline: 'default' plays the game's safe default order for the seat; "
+        "'pause' pauses the game and mails the operator. (Default: deadlines.timeout, "
+        "else default.)",
+        show_default=False)] = None,
+    vacation_days: Annotated[int | None, typer.Option(
+        min=0, help="Vacation days each seat may take ('vacation until <date>' by mail). "
+        "(Default: deadlines.vacation_days, else 14.)", show_default=False)] = None,
 ) -> None:
     """Set up a new game; each player is mailed a welcome with their secret."""
     from email.utils import parseaddr
@@ -129,7 +145,10 @@ def game_new(
     with factory() as session:
         try:
             game, secrets = api.create_game(session, game_type, seats, options, seed,
-                                            host=Host.from_config(cfg))
+                                            host=Host.from_config(cfg),
+                                            clocks=_clock_settings(cfg, deadline_hours,
+                                                                   reminder_hours, timeout,
+                                                                   vacation_days))
         except (KeyError, ValueError) as exc:
             raise _fail(str(exc).strip('"')) from exc
         session.commit()
@@ -142,11 +161,65 @@ def game_new(
         del secrets  # mailed to each player; never printed
 
 
+def _clock_settings(cfg: Config, deadline: int | None, reminder: int | None,
+                    timeout: str | None, vacation: int | None) -> api.ClockSettings:
+    """The game's clock: the options given, else the config's [deadlines] defaults."""
+    d = cfg.deadlines
+    hours = d.turn_hours if deadline is None else deadline
+    remind = reminder
+    if remind is None:  # the config's default lead time, if it fits this game's deadline
+        remind = d.reminder_hours if d.reminder_hours < hours else 0
+    return api.ClockSettings(
+        deadline_hours=hours or None,
+        reminder_hours=(remind or None) if hours else None,
+        timeout_policy=timeout or d.timeout,
+        vacation_days=d.vacation_days if vacation is None else vacation)
+
+
 @app.command("games")
 def games() -> None:
     """List the game types this host can run."""
     for name, rules in sorted(registry.games().items()):
         console.print(f"{name}: {rules.title} ({rules.min_players}–{rules.max_players} players)")
+
+
+@app.command()
+def demo(
+    game: Annotated[str | None, typer.Option(help="The game type (default: the first of "
+                                             "`pbem games`).")] = None,
+    players: Annotated[int, typer.Option(min=1, help="How many bot players.")] = 3,
+    seed: Annotated[str | None, typer.Option(help="Seed for the game and the bots.")] = None,
+    folder: Annotated[Path | None, typer.Option("--dir", help="Where to keep the demo "
+                      "(default: ./pbem-demo, or <data dir>/demo with a config).")] = None,
+) -> None:
+    """Play a whole game by email between bots (SQLite + Maildirs) and show where the mail is."""
+    from pbem.demo import run_demo
+
+    configured = _state.get("config_path") is not None or "PBEM_HOME" in os.environ
+    where = folder or (_config().data_dir / "demo" if configured else Path("pbem-demo"))
+    known = sorted(registry.games())
+    if not known:
+        raise _fail("no game is installed")
+    game_type = game or known[0]
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task(f"bots playing {game_type} by email", total=None)
+        try:
+            report = run_demo(where, game_type, players, seed,
+                              lambda n: progress.update(task, completed=n))
+        except (KeyError, ValueError) as exc:
+            raise _fail(str(exc).strip('"')) from exc
+    console.print(f"[bold]{report.tag}[/bold]: {report.turns} turns played by email, "
+                  f"{report.mails} emails sent; replay verified ({report.replay_entries} "
+                  "log entries).", highlight=False, soft_wrap=True)
+    console.print("Final scores:")
+    for line in report.scores:
+        console.print(f"  {line}", highlight=False, soft_wrap=True)
+    console.print(f"\nEvery email is in the Maildir {report.outbox} (e.g. `mutt -f "
+                  f"{report.outbox}`). A few worth opening:", highlight=False, soft_wrap=True)
+    for label, mail in report.interesting:
+        console.print(f"  {label}:\n    {mail.ref}", highlight=False, soft_wrap=True)
+    console.print(f"\nInspect the game: PBEM_HOME={report.folder} pbem game log {report.tag}",
+                  highlight=False, soft_wrap=True)
 
 
 @game_app.command("list")
@@ -188,10 +261,14 @@ def game_log(game: Annotated[str, typer.Argument(help="Game id or tag.")]) -> No
         except LookupError as exc:
             raise _fail(str(exc)) from exc
         table = Table("#", "kind", "seat", "order", "draws", "hash")
-        for e in api.game_log(session, row):
+        entries = api.game_log(session, row)
+        undone = revoked(entries)
+        for e in entries:
             draws = json.loads(e.draws_json or "[]")
+            text = escape(e.text.strip()) + (f" (undone by #{undone[e.index]})"
+                                             if e.index in undone else "")
             table.add_row(str(e.index), e.kind, "" if e.seat is None else str(e.seat),
-                          e.text.strip(), str(len(draws)), e.state_hash[:12])
+                          text, str(len(draws)), e.state_hash[:12])
         console.print(table)
 
 
@@ -207,7 +284,7 @@ def game_replay(game: Annotated[str, typer.Argument(help="Game id or tag.")]) ->
                 session, row, lambda i, n: progress.update(task, completed=i, total=n))
         except LookupError as exc:
             raise _fail(str(exc)) from exc
-        except ReplayMismatch as exc:
+        except (ReplayMismatch, BadAdminEntry) as exc:
             raise _fail(f"replay FAILED at {exc}") from exc
     console.print(f"replay ok: {report.entries} entries, final hash {report.final_hash[:16]}")
 
@@ -246,7 +323,8 @@ def process() -> None:
         counts[r.status] = counts.get(r.status, 0) + 1
     summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no new mail"
     d = result.delivery
-    console.print(f"processed: {summary}; sent {d.sent}, retrying {d.retrying}, failed {d.failed}")
+    console.print(f"processed: {summary}; clocks: {result.clocks.summary()}; "
+                  f"sent {d.sent}, retrying {d.retrying}, failed {d.failed}")
     if counts.get("quarantined"):
         raise typer.Exit(3)
 
@@ -335,3 +413,8 @@ def quarantine_reprocess(inbound_id: Annotated[int, typer.Argument(help="The mes
 
 def main() -> None:
     app()
+
+
+# The operator's commands on running games live in their own module; it adds them to the
+# `game` and `seat` groups above, so it is imported last.
+import pbem.cli_admin  # noqa: E402, F401

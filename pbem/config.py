@@ -82,8 +82,12 @@ class Limits:
 
 @dataclass(frozen=True)
 class Deadlines:
-    turn_hours: int = 72
-    reminder_hours: int = 24
+    """Defaults for `pbem game new`; each game keeps its own copy."""
+
+    turn_hours: int = 72  # 0: no deadline
+    reminder_hours: int = 24  # 0: no reminder
+    timeout: str = "default"  # default (play the game's safe order) | pause (tell the operator)
+    vacation_days: int = 14  # vacation days each seat may take per game
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,7 @@ class Config:
     outbound: OutboundConfig
     limits: Limits
     deadlines: Deadlines
+    operator_address: str | None = None  # gets the mail when a game pauses on a timeout
 
     @property
     def message_id_domain(self) -> str:
@@ -118,6 +123,14 @@ def _security(section: dict[str, Any], where: str) -> str:
     if value not in _SECURITY:
         raise ConfigError(f"{where}.security must be one of {sorted(_SECURITY)}, not {value!r}")
     return value
+
+
+def _deadlines(section: dict[str, Any]) -> Deadlines:
+    values: dict[str, Any] = {k: v if k == "timeout" else int(v) for k, v in section.items()}
+    result = Deadlines(**values)
+    if result.timeout not in ("default", "pause"):
+        raise ConfigError(f"deadlines.timeout must be default or pause, not {result.timeout!r}")
+    return result
 
 
 def default_data_dir() -> Path:
@@ -170,7 +183,9 @@ def from_dict(raw: dict[str, Any], base: Path | None = None) -> Config:
             inbound=InboundConfig(imap=imap, maildir=in_maildir),
             outbound=OutboundConfig(smtp=smtp, maildir=out_maildir),
             limits=Limits(**{k: int(v) for k, v in limits.items()}),
-            deadlines=Deadlines(**{k: int(v) for k, v in deadlines.items()}),
+            deadlines=_deadlines(deadlines),
+            operator_address=str(mail["operator_address"]) if "operator_address" in mail
+            else None,
         )
     except TypeError as exc:
         raise ConfigError(f"unknown setting: {exc}") from exc

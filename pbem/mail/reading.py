@@ -40,7 +40,7 @@ def _header(msg: Message, name: str) -> str:
         return ""
     if value is None:
         return ""
-    return " ".join(str(value).split())
+    return " ".join(str(value).replace("\x00", "").split())  # NUL: see read_message
 
 
 def _automatic(msg: Message, from_addr: str) -> str:
@@ -116,7 +116,8 @@ def read_message(raw: bytes, *, max_bytes: int = 1_000_000) -> IncomingMail:
     if not message_id:
         message_id = f"<synthetic-{hashlib.sha256(raw).hexdigest()[:32]}@pbem.invalid>"
     refs = _header(msg, "References").split()
-    body = "" if too_large else strip_quotes_and_signature(_body(msg))
+    # NUL bytes never belong in text (and PostgreSQL text columns refuse them).
+    body = "" if too_large else strip_quotes_and_signature(_body(msg).replace("\x00", ""))
     return IncomingMail(
         message_id=message_id,
         from_addr=addr,

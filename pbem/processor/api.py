@@ -9,17 +9,19 @@ from __future__ import annotations
 import json
 import secrets as pysecrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session, col, select
 
 from pbem.engine import registry
 from pbem.engine.hashing import canonical_json, state_hash
-from pbem.engine.replay import ReplayMismatch, draws_to_json, replay, start
+from pbem.engine.replay import ReplayMismatch, draws_to_json, start
 from pbem.mail.inbound import Inbox
 from pbem.mail.outbound import Sender
-from pbem.processor import mails
+from pbem.processor import history, mails
+from pbem.processor.clock import POLICIES, ClockReport, run_clocks
 from pbem.processor.host import Host
 from pbem.processor.outbox import Delivery, deliver_outbox
 from pbem.processor.pipeline import Result, process_raw, reprocess
@@ -27,7 +29,15 @@ from pbem.processor.render import render_status
 from pbem.processor.secrets import hash_secret, new_salt, new_secret
 from pbem.store import queries
 from pbem.store.db import SessionFactory, init, session_factory
-from pbem.store.tables import Game, InboundMessage, LogEntry, OutboundMessage, Seat, Snapshot
+from pbem.store.tables import (
+    Game,
+    InboundMessage,
+    LogEntry,
+    OutboundMessage,
+    Seat,
+    Snapshot,
+    utcnow,
+)
 
 
 def connect(database_url: str) -> SessionFactory:
@@ -35,14 +45,43 @@ def connect(database_url: str) -> SessionFactory:
     return session_factory(init(database_url))
 
 
+@dataclass(frozen=True)
+class ClockSettings:
+    """A game's clock: hours per turn (None: no deadline), the reminder's lead time (None:
+    none), what a timeout does ("default" or "pause"), vacation days per seat."""
+
+    deadline_hours: int | None = None
+    reminder_hours: int | None = None
+    timeout_policy: str = "default"
+    vacation_days: int = 14
+
+    def check(self) -> None:
+        if self.timeout_policy not in POLICIES:
+            raise ValueError(f"timeout policy must be one of {', '.join(POLICIES)}, "
+                             f"not {self.timeout_policy!r}")
+        if self.deadline_hours is not None and self.deadline_hours <= 0:
+            raise ValueError("deadline hours must be positive (or none for no deadline)")
+        if self.reminder_hours is not None and (
+                self.reminder_hours <= 0 or self.deadline_hours is None
+                or self.reminder_hours >= self.deadline_hours):
+            raise ValueError("reminder hours must be positive and less than the deadline hours")
+        if self.vacation_days < 0:
+            raise ValueError("vacation days cannot be negative")
+
+
 def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str]],
                 options: Mapping[str, Any] | None = None, seed: str | None = None,
-                tag: str | None = None, host: Host | None = None) -> tuple[Game, list[str]]:
+                tag: str | None = None, host: Host | None = None, *,
+                clocks: ClockSettings | None = None,
+                now: datetime | None = None) -> tuple[Game, list[str]]:
     """Set up a game and its seats; returns the game and each seat's secret (shown once).
 
     With ``host`` given, every player is queued a welcome email holding their secret.
+    ``clocks`` sets deadlines (none by default); the first wait starts at ``now``.
     """
     rules = registry.get(game_type)
+    clocks = clocks or ClockSettings()
+    clocks.check()
     if not rules.min_players <= len(seats) <= rules.max_players:
         raise ValueError(f"{rules.title} takes {rules.min_players}–{rules.max_players} "
                          f"players, not {len(seats)}")
@@ -50,7 +89,10 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
     seed = seed or pysecrets.token_hex(16)
     state, setup = start(rules, len(seats), opts, seed)
     game = Game(game_type=game_type, tag=tag or f"{game_type}-new-{pysecrets.token_hex(6)}",
-                options_json=canonical_json(setup.options), seed=seed)
+                options_json=canonical_json(setup.options), seed=seed,
+                deadline_hours=clocks.deadline_hours, reminder_hours=clocks.reminder_hours,
+                timeout_policy=clocks.timeout_policy, vacation_days=clocks.vacation_days,
+                turn_started_at=now or (host.clock() if host else utcnow()))
     session.add(game)
     session.flush()
     assert game.id is not None
@@ -125,14 +167,8 @@ def replay_game(session: Session, game: Game,
     entries = queries.log(session, game.id or 0)
     setup_entry, orders = entries[0], entries[1:]
     record = queries.setup_record(game, setup_entry, len(queries.seats(session, game.id or 0)))
-
-    def stepping() -> Any:
-        for i, e in enumerate(orders, start=1):
-            if progress:
-                progress(i, len(orders))
-            yield queries.order_record(e)
-
-    final = replay(rules, record, stepping())
+    # The host's replay: moves through the engine, admin entries (undo...) checked too.
+    final = history.replay_log(rules, record, orders, progress).state
     got = state_hash(rules.to_json(final))
     snap = queries.latest_snapshot(session, game.id or 0)
     stored = state_hash(json.loads(snap.state_json))
@@ -155,6 +191,7 @@ def reissue_secret(session: Session, game: Game, seat_index: int) -> str:
 class Pass:
     results: list[Result]
     delivery: Delivery
+    clocks: ClockReport = field(default_factory=ClockReport)
 
 
 def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, host: Host,
@@ -175,8 +212,9 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
             inbox.mark_failed(fetched.key)
         else:
             inbox.mark_processed(fetched.key)
+    clocks = run_clocks(factory, host)  # reminders and timeouts go out in this same pass
     delivery = deliver_outbox(factory, sender, host) if sender is not None else Delivery()
-    return Pass(results, delivery)
+    return Pass(results, delivery, clocks)
 
 
 def quarantine_list(session: Session) -> list[InboundMessage]:

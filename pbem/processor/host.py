@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
 
 from pbem.config import Config
+from pbem.store.tables import utcnow
 
 
 @dataclass(frozen=True)
@@ -15,6 +18,9 @@ class Host:
     stranger_replies_per_day: int = 1
     send_attempts: int = 8
     retry_base_seconds: int = 60
+    operator_address: str | None = None  # told when a game pauses on a timeout
+    # "Now" for deadlines and vacations; tests pass a controllable clock.
+    clock: Callable[[], datetime] = field(default_factory=lambda: utcnow)
 
     @property
     def message_id_domain(self) -> str:
@@ -29,4 +35,5 @@ class Host:
             stranger_replies_per_day=cfg.limits.stranger_replies_per_day,
             send_attempts=cfg.limits.send_attempts,
             retry_base_seconds=cfg.limits.retry_base_seconds,
+            operator_address=cfg.operator_address,
         )

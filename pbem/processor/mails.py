@@ -9,6 +9,7 @@ from sqlmodel import Session
 
 from pbem.engine.contract import Outcome
 from pbem.mail.compose import compose
+from pbem.processor.deadlines import deadline_of, waiting_label, when
 from pbem.processor.host import Host
 from pbem.processor.render import StatusMail, render_notice, render_status
 from pbem.store import queries
@@ -42,11 +43,15 @@ def outcome_lines(outcome: Outcome, seats: list[Seat]) -> list[str]:
 
 
 def events_since_last_turn(entries: list[LogEntry], seat: int) -> list[str]:
-    """What ``seat`` may read of everything logged since its own last entry (inclusive)."""
+    """What ``seat`` may read of what happened since its last turn.
+
+    That is everything logged after its own last order: the seat read about that order in the
+    reply to it. The reply itself (its order is the newest entry) tells what the order did.
+    """
     start = 0
     for i, e in enumerate(entries):
         if e.seat == seat and e.kind == "order":
-            start = i
+            start = i if i == len(entries) - 1 else i + 1
     out = []
     for e in entries[start:]:
         out += [ev.text for ev in queries.entry_events(e) if ev.visible(seat)]
@@ -61,11 +66,14 @@ def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat
     return StatusMail(
         title=rules.title, tag=game.tag, seat=seat.index, seat_name=seat.name,
         view=rules.view(state, seat.index), intro=intro or [],
-        events=events_since_last_turn(queries.log(session, game.id or 0), seat.index),
-        waiting=[s.name for s in all_seats if s.index in waiting],
+        events=events_since_last_turn(
+            queries.log_since_last_order(session, game.id or 0, seat.index), seat.index),
+        waiting=[waiting_label(game, s) for s in all_seats if s.index in waiting],
         your_turn=seat.index in waiting,
+        deadline=when(due) if seat.index in waiting and (due := deadline_of(game, seat))
+        else None,
         outcome=outcome_lines(outcome, all_seats) if outcome is not None else [],
-        secret=secret,
+        secret=secret, names=[s.name for s in all_seats],
     )
 
 

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from email import policy
 from email.message import EmailMessage
 
+from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from pbem.mail.outbound import Sender, SendError
@@ -28,13 +29,37 @@ class Delivery:
 
 
 def _next_due(session: Session, now: datetime, skip: set[int]) -> OutboundMessage | None:
-    q = (select(OutboundMessage)
-         .where(OutboundMessage.status == "queued", col(OutboundMessage.next_attempt_at) <= now,
-                col(OutboundMessage.id).not_in(skip))
-         .order_by(col(OutboundMessage.id))
-         .limit(1)
-         .with_for_update(skip_locked=True))  # PostgreSQL: workers never send the same row
-    return session.exec(q).first()
+    while True:
+        q = (select(OutboundMessage)
+             .where(OutboundMessage.status == "queued",
+                    col(OutboundMessage.next_attempt_at) <= now,
+                    col(OutboundMessage.id).not_in(skip))
+             .order_by(col(OutboundMessage.id))
+             .limit(1)
+             .with_for_update(skip_locked=True))  # PostgreSQL: workers never send one row
+        row = session.exec(q).first()
+        if row is None or _claim(session, row, now):
+            return row
+        skip.add(row.id or 0)  # sent by another worker meanwhile
+
+
+def _claim(session: Session, row: OutboundMessage, now: datetime) -> bool:
+    """Take the row's write lock and check it is still due.
+
+    SQLite ignores FOR UPDATE, so two workers may both select one row; this no-op UPDATE
+    waits for the other's transaction (which holds its lock across the send) and then
+    matches nothing if the mail went out meanwhile. On PostgreSQL SKIP LOCKED already
+    excluded such rows and this is a cheap re-check.
+    """
+    claimed = session.exec(
+        update(OutboundMessage)
+        .where(col(OutboundMessage.id) == row.id, col(OutboundMessage.status) == "queued",
+               col(OutboundMessage.next_attempt_at) <= now)
+        .values(status="queued"))
+    if claimed.rowcount != 1:
+        return False
+    session.refresh(row)
+    return True
 
 
 def as_email(raw: bytes) -> EmailMessage:

@@ -24,7 +24,7 @@ from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.hashing import canonical_json
 from pbem.engine.replay import draws_to_json, play
 from pbem.mail.reading import IncomingMail, read_message
-from pbem.processor import mails
+from pbem.processor import clock, commands, mails
 from pbem.processor.host import Host
 from pbem.processor.secrets import check_secret
 from pbem.store import queries
@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 TAG_RE = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.-]*)\]")
 DRY_RUN = {"check", "preview"}
+ECHO_LINES = 40  # order lines quoted back in a reply
 
 
 @dataclass
@@ -53,7 +54,8 @@ class Letter:
 
     game_tag: str | None = None
     secret: str | None = None
-    command: str | None = None  # check | help | status
+    command: str | None = None  # check | help | status | log | waiting | vacation | resign
+    argument: str = ""  # the rest of a command's line ("until 2026-12-24" for vacation)
     orders: list[tuple[int, str]] = field(default_factory=list)  # (line number in body, text)
 
     @property
@@ -74,9 +76,11 @@ def read_letter(body: str) -> Letter:
         elif low == "secret" and rest.strip():
             letter.secret = rest.strip()
         elif not letter.orders and letter.command is None and line.lower() in (
-            *DRY_RUN, "help", "status"
+            *DRY_RUN, "help", "status", "waiting", "resign", "log"
         ):
             letter.command = "check" if line.lower() in DRY_RUN else line.lower()
+        elif not letter.orders and letter.command is None and low in ("vacation", "log"):
+            letter.command, letter.argument = low, rest.strip()
         else:
             letter.orders.append((number, line))
     return letter
@@ -93,13 +97,25 @@ def process_raw(factory: SessionFactory, raw: bytes, host: Host) -> Result:
             result = handle(session, raw, host, existing=None)
             session.commit()
             return result
-    except IntegrityError:
-        # Another worker recorded the same Message-ID first.
-        log.info("message recorded concurrently; treated as duplicate")
-        return Result("duplicate", "recorded by another worker")
+    except IntegrityError as exc:
+        # Usually another worker recorded the same Message-ID first. Any other constraint
+        # (say two log entries with one index) must not pass for a duplicate: the mail
+        # would leave the inbox unapplied. It is quarantined instead.
+        if _recorded(factory, raw):
+            log.info("message recorded concurrently; treated as duplicate")
+            return Result("duplicate", "recorded by another worker")
+        log.exception("quarantining a message")
+        return quarantine(factory, raw, _reason(exc), inbound_id=None)
     except Exception as exc:
         log.exception("quarantining a message")
         return quarantine(factory, raw, _reason(exc), inbound_id=None)
+
+
+def _recorded(factory: SessionFactory, raw: bytes) -> bool:
+    mid = _message_id_of(raw)
+    with factory() as session:
+        q = select(InboundMessage.id).where(InboundMessage.message_id == mid)
+        return session.exec(q).first() is not None
 
 
 def reprocess(factory: SessionFactory, inbound_id: int, host: Host) -> Result:
@@ -261,6 +277,7 @@ class _Handler:
                 f"Help for {rules.title} [{game.tag}]", "", rules.help_text(), "",
                 "Write your orders one per line, with a line \"secret <your secret>\".",
                 "Start the mail with \"check\" to see what would happen without playing.",
+                "", *commands.HELP_LINES,
             ], game)
         seat = self.authenticate(letter, candidates)
         if seat is None:
@@ -286,6 +303,17 @@ class _Handler:
                                    references=self.refs)
             self.s.flush()
             return _finish(self.row, "ignored", "status", [q])
+        if letter.command in commands.COMMANDS:
+            return self.command(rules, game, state, seat, letter)
+        if seat.status != "active":
+            return self.notice("rejected", f"seat {seat.status}", [
+                f"Your seat in [{game.tag}] is {seat.status}, so your orders were not played."],
+                game)
+        if game.status == "paused":  # the mail stays stored (inbound, status rejected)
+            return self.notice("rejected", "game paused", [
+                f"Game [{game.tag}] is paused by its host, so your orders were not played.",
+                "Your mail is kept. Everyone gets a new status mail when the game goes on; "
+                "please send your orders again then."], game)
         if game.status != "active":
             return self.notice("rejected", f"game {game.status}", [
                 f"Game [{game.tag}] is {game.status}; it takes no orders now."], game)
@@ -301,6 +329,21 @@ class _Handler:
                 f"Waiting for: {', '.join(names) or 'nobody'}."], game)
         return self.play(rules, game, state, seat, letter)
 
+    def command(self, rules: Any, game: Game, state: Any, seat: Seat,
+                letter: Letter) -> Result:
+        assert letter.command is not None
+        reply = commands.run(commands.Context(self.s, self.host, rules, game, state, seat),
+                             letter.command, letter.argument)
+        lines = reply.lines
+        if letter.orders:  # a command and orders in one mail: only the command is done
+            lines = [*lines, "", "The other lines of your mail were not read as orders; send "
+                     "orders in a mail of their own."]
+        q = mails.queue_notice(self.s, self.host, to=self.sender, subj=self.reply_subject(game),
+                               lines=lines, kind="reply", game=game, in_reply_to=self.mid,
+                               references=self.refs)
+        self.s.flush()
+        return _finish(self.row, reply.status, reply.reason, [q, *reply.queued])
+
     def authenticate(self, letter: Letter, candidates: list[Seat]) -> Seat | None:
         if letter.secret is None:
             return None
@@ -314,7 +357,9 @@ class _Handler:
         dry = letter.command == "check"
         # A dry run must not reveal the real chance outcomes of the next entry.
         seed = f"preview/{pysecrets.token_hex(8)}" if dry else f"{game.seed}/{index}"
-        echo = [f"> {t}" for _, t in letter.orders]
+        echo = [f"> {t}" for _, t in letter.orders[:ECHO_LINES]]
+        if len(letter.orders) > ECHO_LINES:  # a 10,000-line mail gets no 10,000-line answer
+            echo.append(f"> ... ({len(letter.orders) - ECHO_LINES} more lines not shown)")
         try:
             applied, record = play(rules, state, seat.index, letter.order_text, seed)
         except (OrderSyntaxError, IllegalOrder) as err:
@@ -338,6 +383,9 @@ class _Handler:
             game.status = "finished"
             self.s.add(game)
         self.s.flush()
+        # The clock restarts for a new wait; resigned seats whose turn came are played for.
+        settled = clock.settle(self.s, rules, game, state, applied.state, self.host.clock())
+        applied.state = settled.state
         queued = []
         for other in queries.seats(self.s, game.id or 0):
             if other.id == seat.id:
@@ -348,6 +396,9 @@ class _Handler:
             else:
                 queued.append(mails.queue_status(self.s, self.host, rules, game,
                                                  applied.state, other))
+        queued += clock.tell_autoplay(self.s, self.host, rules, game,
+                                      clock.Autoplay(settled.state, failed=settled.failed),
+                                      self.host.clock())
         self.s.flush()
         return _finish(self.row, "applied", f"log entry {index}", queued)
 
@@ -357,10 +408,14 @@ class _Handler:
         where = ""
         if line is not None and 1 <= line <= len(letter.orders):
             number, text = letter.orders[line - 1]
-            where = f"Line {number} of your mail (\"{text}\"): "
+            column = getattr(err, "column", None) if isinstance(err, OrderSyntaxError) else None
+            at = f", column {column}" if column and column > 1 else ""  # 1 adds nothing
+            where = f"Line {number}{at} of your mail (\"{text}\"): "
         head = ("check: these orders would NOT be accepted." if dry
                 else "Your orders were NOT played; nothing changed.")
-        msg = err.message if isinstance(err, OrderSyntaxError) and where else str(err)
+        # The message is written to be followed by the quoted text, which `where` already shows.
+        msg = (err.message.rstrip(": ") if isinstance(err, OrderSyntaxError) and where
+               else str(err))
         lines = [head, *echo, "", f"{where}{msg}"]
         hint = getattr(err, "hint", None)
         if hint and where:

@@ -66,8 +66,10 @@ class StatusMail:
     events: list[str] = field(default_factory=list)
     waiting: list[str] = field(default_factory=list)
     your_turn: bool = False
+    deadline: str | None = None  # when this seat's orders are due, if the game has a deadline
     outcome: list[str] = field(default_factory=list)
     secret: str | None = None
+    names: list[str] = field(default_factory=list)  # every seat's player name, by seat index
 
 
 def render_status(game: Any, mail: StatusMail) -> tuple[str, str]:

@@ -14,8 +14,16 @@ from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat, Snapshot, u
 
 
 def lock_game(session: Session, game_id: int) -> Game | None:
-    """The game row, locked FOR UPDATE on PostgreSQL so two workers never both move it."""
-    return session.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
+    """The game row, locked on PostgreSQL so two workers never both move it.
+
+    FOR NO KEY UPDATE, not FOR UPDATE: rows that reference the game (the inbound message,
+    queued mail) take KEY SHARE locks on it when written, and FOR UPDATE waits on those, so
+    two workers each holding one deadlock. NO KEY UPDATE still excludes the other worker.
+    """
+    # populate_existing: the row may already sit in the session, read before the lock was
+    # taken; after waiting for another worker its status must be the committed one.
+    q = select(Game).where(Game.id == game_id).with_for_update(key_share=True)
+    return session.exec(q.execution_options(populate_existing=True)).first()
 
 
 def game_by_tag(session: Session, tag: str) -> Game | None:
@@ -42,9 +50,24 @@ def log(session: Session, game_id: int) -> list[LogEntry]:
     return list(session.exec(q))
 
 
+def log_since_last_order(session: Session, game_id: int, seat: int) -> list[LogEntry]:
+    """The log from ``seat``'s last order on (the whole log if it never played).
+
+    What a status mail needs; reading only this keeps each order's cost independent of the
+    game's history. ORDER BY ... LIMIT 1 walks the (game_id, index) index backwards.
+    """
+    last = session.exec(
+        select(LogEntry.index).where(LogEntry.game_id == game_id, LogEntry.seat == seat,
+                                     LogEntry.kind == "order")
+        .order_by(col(LogEntry.index).desc()).limit(1)).first()
+    q = select(LogEntry).where(LogEntry.game_id == game_id,
+                               col(LogEntry.index) >= (last or 0))
+    return list(session.exec(q.order_by(col(LogEntry.index))))
+
+
 def latest_snapshot(session: Session, game_id: int) -> Snapshot:
     q = select(Snapshot).where(Snapshot.game_id == game_id).order_by(
-        col(Snapshot.log_index).desc())
+        col(Snapshot.log_index).desc()).limit(1)  # LIMIT: never ship the whole history
     snap = session.exec(q).first()
     if snap is None:
         raise LookupError(f"game {game_id} has no snapshot")

@@ -8,12 +8,13 @@ import pytest
 
 from pbem.mail.reading import read_message
 from pbem.mail.text import strip_quotes_and_signature
+from tests.support import corpus
 
 EML = Path(__file__).parent.parent / "fixtures" / "eml"
 
 
 def read(name: str, **kw: int):  # type: ignore[no-untyped-def]
-    return read_message((EML / name).read_bytes(), **kw)
+    return read_message(corpus.load(name), **kw)
 
 
 def test_reply_keeps_orders_and_drops_the_quoted_status() -> None:
@@ -139,8 +140,8 @@ def test_auto_submitted_no_is_a_person_writing() -> None:
 
 
 def test_every_fixture_reads_without_raising() -> None:
-    names = sorted(p.name for p in EML.glob("*.eml"))
-    assert len(names) >= 20
+    names = corpus.names()
+    assert len(names) >= 30
     for name in names:
         mail = read(name)
         assert mail.message_id.startswith("<")

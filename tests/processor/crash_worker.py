@@ -1,24 +1,88 @@
-"""A pbem worker run as a real subprocess by the crash test.
+"""A pbem worker run as a real subprocess by the crash tests.
 
-``python -m tests.processor.crash_worker DB_URL INBOX OUTBOX [--stall]``: one inbox pass; with
+``python -m tests.processor.crash_worker DB_URL INBOX OUTBOX [--stall] [--smtp PORT]``: one
+inbox pass (Maildir in; Maildir out, or SMTP on 127.0.0.1:PORT without login). With
 ``--stall`` it stops after the first commit (before marking the mail or sending anything),
 prints COMMITTED and waits to be killed.
+
+``PBEM_CRASH_AT=<point>:<n>`` makes the worker SIGKILL itself (a real kill -9, no cleanup) at
+the n-th time it reaches ``point``:
+
+- ``fetched``: a mail was read from the inbox, nothing recorded yet;
+- ``committed``: its transaction committed, the mail not yet moved out of the inbox;
+- ``before-send``: an outbox row is claimed, the email not yet handed to the server;
+- ``after-send``: the server accepted the email, the row not yet marked sent.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import time
+from collections.abc import Iterator
+from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.engine import registry
-from pbem.mail.inbound import MaildirInbox
-from pbem.mail.outbound import MaildirSender
+from pbem.mail.inbound import FetchedMail, Inbox, MaildirInbox
+from pbem.mail.outbound import MaildirSender, Sender, SmtpSender
+from pbem.mail.settings import SmtpSettings
 from pbem.processor import api
 from pbem.processor.host import Host
 from pbem.processor.pipeline import Result
 from pbem.store import init, session_factory
 from tests.support.testgame import GAME
+
+POINTS = ("fetched", "committed", "before-send", "after-send")
+
+
+class Crash:
+    """Counts the crash points passed and dies at the one named in PBEM_CRASH_AT."""
+
+    def __init__(self, spec: str) -> None:
+        point, _, n = spec.partition(":")
+        assert not spec or point in POINTS, f"unknown crash point {point!r}"
+        self.point, self.n = point, int(n or 1)
+        self.seen: dict[str, int] = {}
+
+    def at(self, point: str) -> None:
+        self.seen[point] = self.seen.get(point, 0) + 1
+        if point == self.point and self.seen[point] == self.n:
+            print("CRASH", point, self.n, flush=True)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+class CrashingInbox:
+    def __init__(self, inner: MaildirInbox, crash: Crash) -> None:
+        self.inner, self.crash = inner, crash
+
+    def fetch(self, limit: int | None = None) -> Iterator[FetchedMail]:
+        for fetched in self.inner.fetch(limit):
+            self.crash.at("fetched")
+            yield fetched
+
+    def mark_processed(self, key: str) -> None:
+        self.inner.mark_processed(key)
+
+    def mark_failed(self, key: str) -> None:
+        self.inner.mark_failed(key)
+
+    def wait(self, timeout: float) -> bool:
+        return self.inner.wait(timeout)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class CrashingSender:
+    def __init__(self, inner: Sender, crash: Crash) -> None:
+        self.inner, self.crash = inner, crash
+
+    def send(self, msg: EmailMessage) -> None:
+        self.crash.at("before-send")
+        self.inner.send(msg)
+        self.crash.at("after-send")
 
 
 def stall(result: Result) -> None:
@@ -28,12 +92,24 @@ def stall(result: Result) -> None:
 
 
 def main(argv: list[str]) -> None:
-    url, inbox, outbox = argv[:3]
+    url, inbox_path, outbox = argv[:3]
     registry.register(GAME)
+    crash = Crash(os.environ.get("PBEM_CRASH_AT", ""))
     factory = session_factory(init(url))
-    done = api.process_inbox(factory, MaildirInbox(Path(inbox)), MaildirSender(Path(outbox)),
-                             Host(from_address="games@host.test"),
-                             after_commit=stall if "--stall" in argv else None)
+    sender: Sender = MaildirSender(Path(outbox))
+    if "--smtp" in argv:
+        port = int(argv[argv.index("--smtp") + 1])
+        sender = SmtpSender(SmtpSettings(host="127.0.0.1", port=port, security="none",
+                                         timeout=10.0))
+    inbox: Inbox = CrashingInbox(MaildirInbox(Path(inbox_path)), crash)
+
+    def committed(result: Result) -> None:
+        if "--stall" in argv:
+            stall(result)
+        crash.at("committed")
+
+    done = api.process_inbox(factory, inbox, CrashingSender(sender, crash),
+                             Host(from_address="games@host.test"), after_commit=committed)
     print("DONE", [r.status for r in done.results], done.delivery.sent, flush=True)
 
 

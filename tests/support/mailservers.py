@@ -345,6 +345,17 @@ class SmtpTestServer:
         if self.controller._thread is not None:
             self.controller.stop()
 
+    def restart(self) -> SmtpTestServer:
+        """Back after :meth:`stop`, on the same port, keeping what it received (a stopped
+        aiosmtpd controller cannot start again, so a new one takes the port)."""
+        port, kwargs = self.port, {}
+        if self.auth:
+            kwargs = dict(authenticator=self._authenticate, auth_required=True,
+                          auth_require_tls=False)
+        self.controller = _PortZeroController(self.handler, hostname=self.host, port=port,
+                                              ready_timeout=10, **kwargs)
+        return self.start()
+
     @property
     def settings(self) -> SmtpSettings:
         return SmtpSettings(host=self.host, port=self.port, user=self.user,

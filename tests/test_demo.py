@@ -1,0 +1,73 @@
+"""`pbem demo`: a whole game between bots on the embedded defaults, from the command line."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pbem.cli import app
+from pbem.engine import registry
+from tests.support.testgame import GAME
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def testcards(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    monkeypatch.delenv("PBEM_HOME", raising=False)
+    monkeypatch.chdir(tmp_path)
+    registry.register(GAME)
+    yield
+    registry.unregister(GAME.name)
+
+
+def demo(*args: str, code: int = 0) -> str:
+    result = runner.invoke(app, ["demo", *args])
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def test_demo_plays_a_whole_game_and_says_where_the_mail_is(tmp_path: Path) -> None:
+    out = demo("--game", "testcards", "--players", "2", "--seed", "s1")
+    assert "testcards-1: 4 turns played by email" in out
+    assert "replay verified (4 log entries)" in out
+    assert re.search(r"Final scores:\n  1\. (Ann|Ben) \(\d+\)", out)
+    assert "Highest score wins." in out
+    paths = re.findall(r"^    (\S+)$", out, flags=re.M)
+    labels = ["welcome to Ann", "reply to a 'check' dry run", "reply to an unreadable order",
+              "final email to Ann", "final email to Ben"]
+    for label in labels:
+        assert f"  {label}:" in out
+    assert len(paths) >= len(labels)
+    for path in paths:  # every path printed is a real email in the demo's outbox
+        file = Path(path)
+        assert file.is_file() and file.resolve().is_relative_to(tmp_path / "pbem-demo" / "outbox")
+        assert b"[testcards-1]" in file.read_bytes()
+    final = Path(paths[-1]).read_text(encoding="utf-8")
+    assert "The game is over." in final
+    assert "PBEM_HOME=pbem-demo pbem game log testcards-1" in out
+
+
+def test_a_second_demo_adds_a_game_beside_the_first(tmp_path: Path) -> None:
+    demo("--game", "testcards", "--players", "2")
+    out = demo("--game", "testcards", "--players", "3", "--dir", "pbem-demo")
+    assert "testcards-2: 6 turns played by email" in out
+    assert "[testcards-1]" not in out
+
+
+def test_demo_uses_the_data_dir_when_one_is_configured(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    out = demo("--game", "testcards", "--players", "2")
+    assert (tmp_path / "home" / "demo" / "pbem.sqlite").is_file()
+    assert str(tmp_path / "home" / "demo" / "outbox") in out.replace("\n", "")
+
+
+def test_demo_errors_are_plain(tmp_path: Path) -> None:
+    assert "takes 2–4 players, not 9" in demo("--game", "testcards", "--players", "9", code=1)
+    assert "unknown game 'chess'" in demo("--game", "chess", code=1)
