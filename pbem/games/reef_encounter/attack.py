@@ -14,6 +14,7 @@ from pbem.games.reef_encounter.board import (
     protector,
 )
 from pbem.games.reef_encounter.state import State
+from pbem.games.reef_encounter.words import a
 
 
 def check_attack(state: State, cell_key: str, colour: str) -> str:
@@ -21,7 +22,7 @@ def check_attack(state: State, cell_key: str, colour: str) -> str:
     target = state.polyps[cell_key]
     where = name(cell_key)
     if target == colour:
-        raise Refused(f"{where} already holds a {colour} polyp (a coral never attacks its own "
+        raise Refused(f"{where} already holds {a(colour)} polyp (a coral never attacks its own "
                       "colour)")
     strong, tile = dominates(state, colour, target)
     if not strong:

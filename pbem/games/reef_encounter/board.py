@@ -209,11 +209,3 @@ def dominates(state: State, attacker: str, target: str) -> tuple[bool, int]:
     """Does ``attacker`` currently dominate ``target``? Also the tile that says so."""
     tile_id = tile_of_pair()[frozenset((attacker, target))]
     return visible(state, tile_id)[0] == attacker, tile_id
-
-
-def coral_values(state: State) -> dict[str, int]:
-    """Each coral colour's value now: 1 plus the tiles showing it on top."""
-    values = {c: 1 for c in components().coral_colours}
-    for tile in components().coral_tiles:
-        values[visible(state, tile.id)[0]] += 1
-    return values

@@ -14,7 +14,7 @@ from pbem.games.reef_encounter.help import HELP_TEXT
 from pbem.games.reef_encounter.language import parse_order
 from pbem.games.reef_encounter.orders import Order
 from pbem.games.reef_encounter.render import template_helpers
-from pbem.games.reef_encounter.scoring import final_scores
+from pbem.games.reef_encounter.scoring import final_outcome
 from pbem.games.reef_encounter.setup import setup
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.turn import apply_order
@@ -60,7 +60,7 @@ class ReefEncounter:
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":
             return None
-        return final_scores(state)
+        return final_outcome(state)
 
     def to_json(self, state: State) -> dict[str, Any]:
         return state.to_dict()

@@ -135,6 +135,8 @@ class _Builder:
             want_consumed = 1
         target: str | None = first
         for consumed in [False] * want_screen + [True] * want_consumed:
+            if self.turn.ended:  # the last rock space was just filled (end condition 3)
+                return
             if target is None:
                 target = self.placement(colour)
                 if target is None:

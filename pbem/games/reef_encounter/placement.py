@@ -20,6 +20,7 @@ from pbem.games.reef_encounter.board import (
 from pbem.games.reef_encounter.context import Turn, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, bonus_ready, use_bonus
+from pbem.games.reef_encounter.words import a
 
 
 def check_place(state: State, seat: int, cell_key: str, colour: str) -> str | None:
@@ -32,7 +33,7 @@ def check_place(state: State, seat: int, cell_key: str, colour: str) -> str | No
         raise Refused(f"{where} holds a shrimp; a polyp cannot go there")
     target = check_attack(state, cell_key, colour) if cell_key in state.polyps else None
     if joins_two_shrimp_corals(state, cell_key, colour):
-        raise Refused(f"a {colour} polyp on {where} would join two {colour} corals that both "
+        raise Refused(f"{a(colour)} polyp on {where} would join two {colour} corals that both "
                       "hold a shrimp")
     return target
 
@@ -43,10 +44,10 @@ def place(state: State, turn: Turn, cell_key: str, colour: str) -> None:
     me = who(state, turn.seat)
     state.polyps[cell_key] = colour
     if target is None:
-        turn.say(f"{me} placed a {colour} polyp on {name(cell_key)}.")
+        turn.say(f"{me} placed {a(colour)} polyp on {name(cell_key)}.")
     else:
         add(state.seats[turn.seat].consumed, target)
-        turn.say(f"{me} placed a {colour} polyp on {name(cell_key)}, eating the {target} polyp "
+        turn.say(f"{me} placed {a(colour)} polyp on {name(cell_key)}, eating the {target} polyp "
                  f"there (now in front of {me}'s screen).")
     extra_growth(state, turn, cell_key, colour)
 

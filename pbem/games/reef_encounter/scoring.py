@@ -9,8 +9,6 @@ by the player's shrimps; players equal on all four stay tied. The advanced game 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from pbem.engine.contract import Outcome
 from pbem.games.reef_encounter.board import group, visible
 from pbem.games.reef_encounter.components import components
@@ -70,9 +68,6 @@ def final_outcome(state: State) -> Outcome:
         f"{n}. {_names(state, g)}" for n, g in _places(ranking)) + ".")
     return Outcome(scores, ranking, lines)
 
-
-final_scores: Callable[[State], Outcome] = final_outcome
-"""The name game.py looks up; the same function."""
 
 
 def _break_ties(state: State, tied: list[int], k: int,

@@ -38,6 +38,7 @@ from pbem.games.reef_encounter.setup_answer import apply_setup_answer
 from pbem.games.reef_encounter.shrimps import move_shrimp, new_shrimp, shrimps_on_bare_rock
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, remove, take_from_bag, to_bag, use_bonus
+from pbem.games.reef_encounter.words import a
 
 MAX_FROM_SCREEN = 4
 SHRIMPS = 4
@@ -96,7 +97,7 @@ def _setup_answer(state: State, seat: int, order: Order) -> tuple[State, list[Ev
     new = apply_setup_answer(state, seat, answer)
     events = [
         Event(f"{who(state, seat)} has answered the setup step."),
-        Event(f"You put a {answer.parrotfish} polyp into your parrotfish and took larva cubes "
+        Event(f"You put {a(answer.parrotfish)} polyp into your parrotfish and took larva cubes "
               f"{answer.larvae[0]} and {answer.larvae[1]}.", frozenset({seat})),
     ]
     if new.phase == "play":
@@ -160,7 +161,7 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
         add(state.larva_supply, step.colour)
         turn.larva_action, turn.larva_colour = action, step.colour
         turn.from_screen = turn.placed = 0
-        turn.say(f"{me} played a {step.colour} larva cube (action {action}).")
+        turn.say(f"{me} played {a(step.colour)} larva cube (action {action}).")
     elif isinstance(step, NewShrimp):
         _close_larva(state, turn)
         _check_normal_action(turn, 4)
@@ -176,7 +177,7 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
         to_bag(state, step.colour)
         remove(state.larva_supply, step.colour)
         add(seat.larva, step.colour)
-        turn.say(f"{me} traded a consumed {step.colour} polyp for a {step.colour} larva cube.")
+        turn.say(f"{me} traded a consumed {step.colour} polyp for {a(step.colour)} larva cube.")
     elif isinstance(step, Alga):
         _close_larva(state, turn)
         _check_normal_action(turn, 7)
@@ -197,7 +198,7 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
         remove(seat.larva, step.colour)
         add(state.larva_supply, step.colour)
         add(seat.screen, step.colour)
-        turn.say(f"{me} traded a {step.colour} larva cube for a {step.colour} polyp.")
+        turn.say(f"{me} traded {a(step.colour)} larva cube for {a(step.colour)} polyp.")
     elif isinstance(step, Pass):
         _close_larva(state, turn)
         _check_normal_action(turn, 9)
@@ -208,9 +209,9 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
 
 
 def _place(state: State, turn: Turn, step: Place) -> None:
+    if turn.ended:
+        raise Refused("the game ended earlier in this turn; nothing more may be done")
     if turn.larva_action is None:
-        if turn.ended:
-            raise Refused("the game ended earlier in this turn; nothing more may be done")
         if turn.final:
             raise Refused("in your final turn the only action is action 1: eat a coral (or pass)")
         if 2 in turn.done:
@@ -235,6 +236,13 @@ def _place(state: State, turn: Turn, step: Place) -> None:
         remove(seat.screen, colour)
         turn.from_screen += 1
     turn.placed += 1
+    if _rock_full(state):  # end condition 3 holds from this placement on: the game stops at once
+        turn.ended = True
+        _over(state, turn, "no polyp can be placed anywhere: every rock space is taken")
+
+
+def _rock_full(state: State) -> bool:
+    return all(k in state.polyps for b in state.boards for k in rock_cells()[b])
 
 
 def _end(state: State, turn: Turn, reason: str) -> None:
@@ -273,9 +281,6 @@ def _finish(state: State, turn: Turn, take_colour: str | None, chance: Chance) -
                       "the open sea, e.g. \"take pink\"")
     if not take(state, turn, take_colour, chance):
         _over(state, turn, "the open sea cannot be refilled (not enough polyps or larva cubes)")
-        return
-    if not any(k not in state.polyps for b in state.boards for k in rock_cells()[b]):
-        _over(state, turn, "no polyp can be placed anywhere: every rock space is taken")
         return
     state.to_move = (turn.seat + 1) % state.players
 

@@ -90,7 +90,7 @@ def test_end_when_no_polyp_can_be_placed_anywhere() -> None:
         for i, k in enumerate(rock_cells()[b]):
             state.polyps[k] = colours[(i // 7 + i) % 2]
     del state.polyps["2:D1"]
-    applied = play(state, 0, "larva grey: 2D1\ntake white")
+    applied = play(state, 0, "larva grey: 2D1")  # the game stops at once: no action 10
     assert applied.state.phase == "over"
     assert applied.state.end_reason == "no polyp can be placed anywhere: every rock space is taken"
     assert "The game ends: no polyp can be placed anywhere: every rock space is taken." in texts(
