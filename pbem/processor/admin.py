@@ -51,9 +51,12 @@ def _state(session: Session, rules: Any, game: Game) -> Any:
     return rules.from_json(json.loads(queries.latest_snapshot(session, game.id or 0).state_json))
 
 
-def _log_admin(session: Session, rules: Any, game: Game, state: Any, text: str,
-               events: list[Event], seat: int | None = None, snapshot: bool = False) -> LogEntry:
-    """Append an admin entry carrying the hash of ``state``, the state after the action."""
+def log_admin(session: Session, rules: Any, game: Game, state: Any, text: str,
+              events: list[Event], seat: int | None = None, snapshot: bool = False) -> LogEntry:
+    """Append an admin entry carrying the hash of ``state``, the state after the action.
+
+    Also used for what a player does to their seat by mail (``resign``), so the log and
+    ``game replay`` show it like an operator's action."""
     index = queries.next_log_index(session, game.id or 0)
     data = rules.to_json(state)
     entry = LogEntry(game_id=game.id or 0, index=index, kind=history.ADMIN, seat=seat,
@@ -111,15 +114,15 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
     secret, salt = new_secret(), new_salt()
     seat.name, seat.address, seat.status = name, address, "active"
     seat.secret_salt, seat.secret_hash = salt, hash_secret(secret, salt)
-    seat.vacation_until = None
+    seat.vacation_until = seat.vacation_from = None
     session.add(seat)
     state = _state(session, rules, game)
     if seat.index in rules.waiting_for(state):  # the newcomer gets a whole deadline
         clock.restart_clock(game, host.clock())
         session.add(game)
-    _log_admin(session, rules, game, state, f"takeover seat {seat.index}: {old_name} → {name}",
-               [Event(f"{name} takes over from {old_name}.")],  # players know seats by name
-               seat=seat.index)
+    log_admin(session, rules, game, state, f"takeover seat {seat.index}: {old_name} → {name}",
+              [Event(f"{name} takes over from {old_name}.")],  # players know seats by name
+              seat=seat.index)
     mails.queue_status(session, host, rules, game, state, seat, secret=secret, kind="welcome",
                        intro=[f"Welcome to {rules.title} [{game.tag}]! You take over the seat "
                               f"of {old_name}.",
@@ -146,9 +149,9 @@ def drop(session: Session, host: Host, game: Game, seat_index: int) -> None:
     seat.status = "dropped"
     session.add(seat)
     state = _state(session, rules, game)
-    _log_admin(session, rules, game, state, f"drop seat {seat.index}: {seat.name}",
-               [Event(f"{seat.name} was dropped from the game by its host; the game plays "
-                      "its default orders for that seat from now on.")], seat=seat.index)
+    log_admin(session, rules, game, state, f"drop seat {seat.index}: {seat.name}",
+              [Event(f"{seat.name} was dropped from the game by its host; the game plays "
+                     "its default orders for that seat from now on.")], seat=seat.index)
     mails.queue_notice(session, host, to=seat.address, kind="notice", game=game,
                        subj=mails.subject(game, rules.title), lines=[
                            f"The game's host has dropped you from [{game.tag}]. The game plays "
@@ -167,8 +170,8 @@ def pause(session: Session, host: Host, game: Game, reason: str = "") -> None:
     game.status = "paused"
     session.add(game)
     why = f": {reason.strip()}" if reason.strip() else ""
-    _log_admin(session, rules, game, _state(session, rules, game), f"pause{why}",
-               [Event(f"The game's host paused the game{why}.")])
+    log_admin(session, rules, game, _state(session, rules, game), f"pause{why}",
+              [Event(f"The game's host paused the game{why}.")])
     _notice_all(session, host, rules, game, [
         f"The game's host has paused [{game.tag}]{why}.",
         "Orders sent meanwhile are not played. You will get a new status mail when the "
@@ -183,8 +186,8 @@ def resume(session: Session, host: Host, game: Game) -> None:
     clock.restart_clock(game, host.clock())
     session.add(game)
     state = _state(session, rules, game)
-    _log_admin(session, rules, game, state, "resume",
-               [Event("The game's host resumed the game.")])
+    log_admin(session, rules, game, state, "resume",
+              [Event("The game's host resumed the game.")])
     state = _settle(session, host, rules, game, state, state)
     _status_all(session, host, rules, game, state, [f"[{game.tag}] goes on: the game's host "
                                                     "has resumed it."])
@@ -205,13 +208,13 @@ def archive(session: Session, host: Host, game: Game, *, abandon: bool = False) 
     session.add(game)
     state = _state(session, rules, game)
     if abandon and rules.outcome(state) is None:
-        _log_admin(session, rules, game, state, "abandon",
-                   [Event("The game's host abandoned the game; it ends without a result.")])
+        log_admin(session, rules, game, state, "abandon",
+                  [Event("The game's host abandoned the game; it ends without a result.")])
         _notice_all(session, host, rules, game, [
             f"The game's host has abandoned [{game.tag}]: it ends here, without a result, "
             "and takes no more orders.", "Thank you for playing!"])
     else:
-        _log_admin(session, rules, game, state, "archive", [Event("The game was archived.")])
+        log_admin(session, rules, game, state, "archive", [Event("The game was archived.")])
 
 
 # --- moves -------------------------------------------------------------------------------------
@@ -276,8 +279,8 @@ def undo(session: Session, host: Host, game: Game) -> list[int]:
     session.add(game)
     note = (f"The game's host undid the last turn ({who}: log {listed}); those moves no "
             "longer count and the game is back where it was before them.")
-    _log_admin(session, rules, game, state,
-               f"undo {' '.join(map(str, numbers))} (the last turn: {who})",
-               [Event(note)], snapshot=True)
+    log_admin(session, rules, game, state,
+              f"undo {' '.join(map(str, numbers))} (the last turn: {who})",
+              [Event(note)], snapshot=True)
     _status_all(session, host, rules, game, state, [note])
     return numbers

@@ -8,8 +8,9 @@ The rules:
 - A game with ``deadline_hours`` waits that long for each seat, counted from
   ``turn_started_at``: the moment a seat joined the set of seats the game waits for. Seats
   leaving the set (a simultaneous step filling up) restart nobody's clock.
-- A seat on vacation gets its deadline moved by the overlap of its vacation with the wait: its
-  clock starts when the vacation ends, if that is later than the turn's start.
+- A vacation pauses the seat's clock: its deadline moves by the overlap of the vacation
+  (from the day it was asked for to its end) with the wait, so time left when it began is
+  kept, never lost nor given afresh.
 - ``reminder_hours`` before its deadline a seat is mailed a reminder, once per deadline.
 - At the deadline the game's ``timeout_policy`` acts: ``default`` plays the game's
   ``default_order`` for the seat (a log entry of kind ``timeout``, everyone told);

@@ -13,7 +13,9 @@ from typing import Any
 
 from sqlmodel import Session
 
-from pbem.processor import clock, mails
+from pbem.engine.contract import Event
+from pbem.processor import admin, clock, mails
+from pbem.processor.history import revoked
 from pbem.processor.host import Host
 from pbem.store import queries
 from pbem.store.tables import Game, OutboundMessage, Seat
@@ -70,6 +72,7 @@ def history(ctx: Context, argument: str) -> Reply:
             f"moves, or \"log N\" with N from 1 to {LOG_MAX}."])
     count = int(arg) if arg else LOG_DEFAULT
     entries = [e for e in queries.log(ctx.session, ctx.game.id or 0) if e.kind != "setup"]
+    undone = revoked(entries)  # the log is append-only: undone moves stay, marked
     names = {s.index: s.name for s in queries.seats(ctx.session, ctx.game.id or 0)}
     shown = entries[-count:]
     if not shown:
@@ -80,7 +83,8 @@ def history(ctx: Context, argument: str) -> Reply:
         who = names.get(e.seat, "the host") if e.seat is not None else "the host"
         how = {"order": "", clock.TIMEOUT_KIND: ", played by the host"}.get(e.kind,
                                                                          f", {e.kind}")
-        lines.append(f"#{e.index} {who}{how} ({clock.when(e.created)}):")
+        mark = f" (undone by #{undone[e.index]})" if e.index in undone else ""
+        lines.append(f"#{e.index} {who}{how} ({clock.when(e.created)}){mark}:")
         seen = [ev.text for ev in queries.entry_events(e) if ev.visible(ctx.seat.index)]
         lines += [f"  - {t}" for t in seen] or ["  (nothing you may see)"]
     return Reply("ignored", "log", lines)
@@ -159,6 +163,8 @@ def vacation(ctx: Context, argument: str) -> Reply:
             "Ask the game's host if you need more time.",
         ])
     seat.vacation_days_used = seat.vacation_days_used - refund + asked
+    if seat.vacation_until is None or clock.aware(seat.vacation_until) <= now:
+        seat.vacation_from = now  # a new vacation; a changed one keeps its start
     seat.vacation_until = datetime(back.year, back.month, back.day, tzinfo=UTC)
     ctx.session.add(seat)
     due = clock.deadline_of(game, seat)
@@ -192,6 +198,14 @@ def _vacation_off(ctx: Context, now: datetime, today: date) -> Reply:
     return Reply("applied", "vacation off", lines, queued)
 
 
+def _tell_operator(ctx: Context, lines: list[str]) -> list[OutboundMessage]:
+    if not ctx.host.operator_address:
+        return []
+    return [mails.queue_notice(
+        ctx.session, ctx.host, to=ctx.host.operator_address, kind="operator", game=ctx.game,
+        subj=mails.subject(ctx.game, f"{ctx.rules.title}: a seat resigned"), lines=lines)]
+
+
 def _tell_others(ctx: Context, lines: list[str]) -> list[OutboundMessage]:
     queued = []
     for other in queries.seats(ctx.session, ctx.game.id or 0):
@@ -209,9 +223,22 @@ def resign(ctx: Context, argument: str) -> Reply:
     game, seat = ctx.game, ctx.seat
     if game.status == "finished":
         return Reply("rejected", "game finished", [f"Game [{game.tag}] is over."])
+    if seat.status != "active":
+        return Reply("rejected", f"seat {seat.status}", [
+            f"Your seat in [{game.tag}] is already {seat.status}, so nothing changed."])
     seat.status = "resigned"
     ctx.session.add(seat)
-    queued = _tell_others(ctx, [
+    # Logged like an operator's action: visible in `game log`, checked by `game replay`.
+    admin.log_admin(ctx.session, ctx.rules, game, ctx.state,
+                    f"resign seat {seat.index}: {seat.name}",
+                    [Event(f"{seat.name} resigned; the game plays their default orders from "
+                           "now on.")], seat=seat.index)
+    queued = _tell_operator(ctx, [
+        f"{seat.name} (seat {seat.index}, {seat.address}) resigned from [{game.tag}] "
+        f"({ctx.rules.title}) at {clock.when(ctx.host.clock())}.",
+        "The game plays the default orders for that seat from now on. To give it to a new "
+        f"player: pbem seat takeover {game.tag} {seat.index} --name NAME --address ADDRESS"])
+    queued += _tell_others(ctx, [
         f"{seat.name} has resigned from [{game.tag}]. From now on the game plays its default "
         "orders for them."])
     lines = [f"You have resigned from [{game.tag}]. The game plays its default orders for "

@@ -35,13 +35,22 @@ def note_wait(game: Game, before: frozenset[int], after: frozenset[int], now: da
 
 
 def deadline_of(game: Game, seat: Seat) -> datetime | None:
-    """When ``seat``'s orders are due in the current wait; None without a deadline."""
+    """When ``seat``'s orders are due in the current wait; None without a deadline.
+
+    A vacation pauses the seat's clock: the part of it inside the wait is added, so a seat
+    that leaves mid-turn has, once back, the time it had left when it went away. A vacation
+    with no recorded start (set before starts were kept) counts from the wait's start.
+    """
     if game.deadline_hours is None or game.turn_started_at is None:
         return None
     start = aware(game.turn_started_at)
-    if seat.vacation_until is not None and aware(seat.vacation_until) > start:
-        start = aware(seat.vacation_until)  # the vacation's overlap with the wait is added
-    return start + timedelta(hours=game.deadline_hours)
+    due = start + timedelta(hours=game.deadline_hours)
+    if seat.vacation_until is None or aware(seat.vacation_until) <= start:
+        return due
+    back = aware(seat.vacation_until)
+    away = max(start, aware(seat.vacation_from)) if seat.vacation_from is not None else start
+    # Never due while still away, even if the time had run out when the vacation began.
+    return max(due + max(back - away, timedelta(0)), back)
 
 
 def reminder_of(game: Game, seat: Seat) -> datetime | None:

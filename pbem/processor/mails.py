@@ -33,13 +33,19 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
     return row
 
 
-def outcome_lines(outcome: Outcome, seats: list[Seat]) -> list[str]:
+def ranking_lines(outcome: Outcome, seats: list[Seat]) -> list[str]:
+    """``1. Ann (46)``: each place with its players' names and scores."""
     names = {s.index: s.name for s in seats}
     lines = []
     for place, group in enumerate(outcome.ranking, start=1):
         who = ", ".join(f"{names.get(s, s)} ({outcome.scores.get(s, 0)})" for s in group)
         lines.append(f"{place}. {who}")
-    return lines + list(outcome.explanation)
+    return lines
+
+
+def outcome_lines(outcome: Outcome, seats: list[Seat]) -> list[str]:
+    """The ranking followed by the game's explanation of the scores."""
+    return ranking_lines(outcome, seats) + list(outcome.explanation)
 
 
 def events_since_last_turn(entries: list[LogEntry], seat: int) -> list[str]:
@@ -72,7 +78,8 @@ def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat
         your_turn=seat.index in waiting,
         deadline=when(due) if seat.index in waiting and (due := deadline_of(game, seat))
         else None,
-        outcome=outcome_lines(outcome, all_seats) if outcome is not None else [],
+        outcome=ranking_lines(outcome, all_seats) if outcome is not None else [],
+        explanation=list(outcome.explanation) if outcome is not None else [],
         secret=secret, names=[s.name for s in all_seats],
     )
 

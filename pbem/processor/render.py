@@ -1,7 +1,9 @@
 """Turning views into email text with jinja2: the shared layout wraps each game's status.
 
 Templates receive only ``view`` output (never a raw state), so a seat's email can hold nothing
-that seat may not see.
+that seat may not see. A game supplies ``<game>/status.*.j2`` (and optionally ``prompt.*.j2``);
+it may also replace the end-of-game part, ``outcome.*.j2``, when its status already shows the
+final scoring (see templates/outcome.txt.j2).
 """
 
 from __future__ import annotations
@@ -17,9 +19,13 @@ import pbem
 
 
 def templates_dir() -> Path:
-    """The project's templates/ folder (override with PBEM_TEMPLATES)."""
+    """The mail templates: PBEM_TEMPLATES if set, else the copy an installed wheel carries
+    inside the package (setup.py puts it there), else the checkout's templates/ folder."""
     env = os.environ.get("PBEM_TEMPLATES")
-    return Path(env) if env else Path(pbem.__file__).parent.parent / "templates"
+    if env:
+        return Path(env)
+    installed = Path(pbem.__file__).parent / "templates"
+    return installed if installed.is_dir() else Path(pbem.__file__).parent.parent / "templates"
 
 
 _environments: dict[tuple[str, int], jinja2.Environment] = {}
@@ -67,7 +73,9 @@ class StatusMail:
     waiting: list[str] = field(default_factory=list)
     your_turn: bool = False
     deadline: str | None = None  # when this seat's orders are due, if the game has a deadline
-    outcome: list[str] = field(default_factory=list)
+    outcome: list[str] = field(default_factory=list)  # the final ranking, once the game ends
+    # The game's words on its scoring; see templates/outcome.txt.j2 for who prints them.
+    explanation: list[str] = field(default_factory=list)
     secret: str | None = None
     names: list[str] = field(default_factory=list)  # every seat's player name, by seat index
 

@@ -45,6 +45,8 @@ class Seat(SQLModel, table=True):
     secret_hash: str
     status: str = "active"  # active | dropped | resigned
     vacation_until: datetime | None = None
+    # When the vacation began: the clock pauses from then (None: before the current wait).
+    vacation_from: datetime | None = None
     vacation_days_used: int = 0
 
 

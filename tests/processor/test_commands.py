@@ -9,6 +9,7 @@ from pbem.processor.commands import HELP_LINES
 from pbem.processor.pipeline import read_letter
 from pbem.store import SessionFactory
 from tests.processor.clocked import (
+    OPERATOR,
     FakeClock,
     clocked_host,
     flat,
@@ -137,8 +138,19 @@ def test_resign_plays_defaults_for_the_seat_from_then_on(factory: SessionFactory
     alice = replies(factory, 0, ALICE)
     assert any(f"Bob has resigned from [{table.tag}]. From now on the game plays its default "
                "orders for them." in t for t in alice)
-    # It was Bob's turn: his default order is played at once, and everyone hears of it.
-    assert log_kinds(factory, table) == [("setup", None), ("timeout", 1)]
+    # The resignation is logged like an operator's action; it was Bob's turn, so his default
+    # order is played at once, and everyone hears of it.
+    assert log_kinds(factory, table) == [("setup", None), ("admin", 1), ("timeout", 1)]
+    with factory() as s:
+        resigned = api.game_log(s, api.get_game(s, table.game_id))[1]
+        assert resigned.text == "resign seat 1: Bob"
+    (note,) = [m for m in outbound(factory) if m.to == OPERATOR]
+    assert note.kind == "operator"
+    assert note.msg["Subject"] == f"[{table.tag}] Test Cards: a seat resigned"
+    assert (f"Bob (seat 1, {BOB}) resigned from [{table.tag}] (Test Cards) at 2026-11-23 12:00 "
+            "UTC. The game plays the default orders for that seat from now on. To give it to a "
+            f"new player: pbem seat takeover {table.tag} 1 --name NAME --address ADDRESS"
+            in flat(note.text))
     assert bob_low not in hand(factory, table, 1)
     assert any("Bob has resigned; the game played its default order for them." in t
                for t in alice)
@@ -151,7 +163,33 @@ def test_resign_plays_defaults_for_the_seat_from_then_on(factory: SessionFactory
     assert (f"Your seat in [{table.tag}] is resigned, so your orders were not played."
             in replies(factory, before, BOB)[0])
     with factory() as s:
-        assert api.replay_game(s, api.get_game(s, table.game_id)).entries == 3
+        assert api.replay_game(s, api.get_game(s, table.game_id)).entries == 4
+    before = last_id(factory)
+    result = send(factory, host, table, 1, "resign")
+    assert (result.status, result.reason) == ("rejected", "seat resigned")
+    assert (f"Your seat in [{table.tag}] is already resigned, so nothing changed."
+            in replies(factory, before, BOB)[0])
+    assert len(log_kinds(factory, table)) == 5
+
+
+def test_log_marks_moves_taken_back_by_undo(factory: SessionFactory) -> None:
+    from pbem.processor import admin
+
+    host = clocked_host(FakeClock())
+    table = new_game(factory, host)
+    send(factory, host, table, 0, f"play {hand(factory, table, 0)[0]}")
+    with factory() as s:
+        assert admin.undo(s, host, api.get_game(s, table.game_id)) == [1]
+        s.commit()
+    send(factory, host, table, 0, f"play {hand(factory, table, 0)[0]}")
+    before = last_id(factory)
+    send(factory, host, table, 1, "log")
+    (text,) = replies(factory, before, BOB)
+    assert f"The last 3 of 3 moves in [{table.tag}]" in text
+    assert re.search(r"#1 Alice \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\) \(undone by #2\): - Seat 1 "
+                     r"played a card\.", text)
+    assert re.search(r"#2 the host, admin \([^)]*\): - The game's host undid the last turn", text)
+    assert re.search(r"#3 Alice \([^)]*\): - Seat 1 played a card\.", text)
 
 
 def test_a_command_with_orders_does_only_the_command(factory: SessionFactory) -> None:

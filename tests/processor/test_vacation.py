@@ -135,3 +135,64 @@ def test_vacation_needs_the_secret(factory: SessionFactory) -> None:
     result = send(factory, host, table, 0, "vacation until 2026-11-30", secret=False)
     assert (result.status, result.reason) == ("rejected", "no secret")
     assert used_days(factory, table.game_id, 0) == 0
+
+
+def test_a_vacation_mid_turn_pauses_the_clock_and_keeps_the_time_left(
+        factory: SessionFactory) -> None:
+    clock = FakeClock()  # the wait starts 2026-11-23 12:00 UTC; orders due 2026-11-26 12:00
+    host = clocked_host(clock)
+    table = new_game(factory, host, deadline_hours=72, vacation_days=14)
+    clock.at(hours=60)  # 2026-11-26 00:00: 12 hours left when Alice goes away for 2 days
+    before = last_id(factory)
+    assert send(factory, host, table, 0, "vacation until 2026-11-28").status == "applied"
+    assert ("It uses 2 days; 12 of your 14 vacation days are left. The other players have "
+            "been told. Your orders are now due by 2026-11-28 12:00 UTC."
+            in reply_to(factory, before, ALICE))
+    clock.at(hours=72)  # Bob's deadline, unchanged
+    assert run_clocks(factory, host).timeouts == 1
+    assert log_kinds(factory, table)[-1] == ("timeout", 1)
+    clock.at(days=3, hours=12)  # 2026-11-27 00:00, still away: one more day, same start
+    before = last_id(factory)
+    assert send(factory, host, table, 0, "vacation until 2026-11-29").status == "applied"
+    assert "Your orders are now due by 2026-11-29 12:00 UTC." in reply_to(factory, before, ALICE)
+    # Back on 2026-11-29 00:00 with the 12 hours she had left, not a fresh 72.
+    clock.at(days=5, hours=23, minutes=59)  # 2026-11-29 11:59
+    assert run_clocks(factory, host).timeouts == 0
+    clock.at(days=6)  # 2026-11-29 12:00
+    assert run_clocks(factory, host).timeouts == 1
+    assert log_kinds(factory, table)[-1] == ("timeout", 0)
+
+
+def test_coming_back_early_from_a_mid_turn_vacation(factory: SessionFactory) -> None:
+    clock = FakeClock()
+    host = clocked_host(clock)
+    table = new_game(factory, host, deadline_hours=72)
+    clock.at(hours=48)  # 2026-11-25 12:00, 24 hours left
+    assert send(factory, host, table, 1, "vacation until 2026-11-30").status == "applied"
+    clock.at(hours=54)  # back after 6 hours: due 6 hours later than at first
+    before = last_id(factory)
+    assert send(factory, host, table, 1, "vacation off").reason == "vacation off"
+    assert "Your orders are due by 2026-11-26 18:00 UTC." in reply_to(factory, before, BOB)
+
+
+def test_deadline_counts_only_the_vacation_inside_the_wait() -> None:
+    from datetime import timedelta
+
+    from pbem.processor.deadlines import deadline_of
+    from pbem.store.tables import Game, Seat
+    from tests.processor.clocked import START
+
+    game = Game(game_type="t", tag="t-1", options_json="{}", seed="s", deadline_hours=72,
+                turn_started_at=START)
+    seat = Seat(game_id=1, index=0, name="A", address="a@x", secret_salt="", secret_hash="")
+    due = START + timedelta(hours=72)
+    assert deadline_of(game, seat) == due
+    seat.vacation_from, seat.vacation_until = START - timedelta(days=9), START - timedelta(days=2)
+    assert deadline_of(game, seat) == due  # over before this wait began
+    seat.vacation_until = START + timedelta(days=1)  # began before the wait: only its end counts
+    assert deadline_of(game, seat) == due + timedelta(days=1)
+    seat.vacation_from = None  # set before starts were kept: counted from the wait's start
+    assert deadline_of(game, seat) == due + timedelta(days=1)
+    seat.vacation_from = START + timedelta(hours=80)  # began after the time ran out
+    seat.vacation_until = START + timedelta(hours=90)
+    assert deadline_of(game, seat) == START + timedelta(hours=90)  # due on return, not before
