@@ -330,7 +330,7 @@ def bench_history(args: argparse.Namespace) -> None:
                 print(f"[history] {history:5d} log entries{label}: per order p50 {ms(p50)}, "
                       f"p95 {ms(pct(costs, 0.95))}  ({len(costs)} orders)")
         finally:
-            queries.log_since_last_order = saved  # type: ignore[assignment]
+            queries.log_since_last_order = saved
         print(f"[history] ratio 1,000 vs 10{label}: "
               f"{results[f'1000{label}'] / results[f'10{label}']:.2f}x")
 

@@ -39,14 +39,14 @@ def pbem(*args: str, code: int = 0) -> str:
 
 def outbox(home: Path) -> list[EmailMessage]:
     box = mailbox.Maildir(home / "outbox", create=False)
-    return [message_from_bytes(box.get_bytes(k), policy=policy.default)  # type: ignore[misc]
+    return [message_from_bytes(box.get_bytes(k), policy=policy.default)
             for k in sorted(box.iterkeys())]
 
 
 def body(msg: EmailMessage) -> str:
     part = msg.get_body(("plain",))
     assert part is not None
-    return str(part.get_content())  # type: ignore[attr-defined]
+    return str(part.get_content())
 
 
 def post(home: Path, sender: str, subject: str, text: str) -> None:

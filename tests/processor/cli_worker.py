@@ -4,7 +4,9 @@
 the installed package does not know; the configuration comes from ``PBEM_CONFIG``. Each inbox
 pass prints ``PASS <statuses>`` so a test can see which worker handled what. With
 ``PBEM_TEST_FETCH_REVERSED=1`` the worker takes Maildir mail newest first, so two workers
-meet in the middle of a wave instead of trailing each other through it.
+meet in the middle of a wave instead of trailing each other through it. With
+``PBEM_TEST_PAIR=<folder>`` (see ``pairing``) a worker that applied its first order waits,
+after the commit, until the other worker has applied one too.
 """
 
 from __future__ import annotations
@@ -18,12 +20,21 @@ from pbem import cli
 from pbem.engine import registry
 from pbem.mail.inbound import FetchedMail, MaildirInbox, _arrival
 from pbem.processor import api
+from pbem.processor.pipeline import Result
+from tests.processor.pairing import Once
 from tests.support.testgame import GAME
 
 _process_inbox = api.process_inbox
+_pair = Once()
+
+
+def _after_commit(result: Result) -> None:
+    if result.status == "applied":
+        _pair.ready()
 
 
 def _reporting(*args: Any, **kwargs: Any) -> api.Pass:
+    kwargs.setdefault("after_commit", _after_commit)
     done = _process_inbox(*args, **kwargs)
     if done.results or done.delivery.sent:
         print("PASS", " ".join(r.status for r in done.results), f"sent={done.delivery.sent}",
@@ -47,6 +58,6 @@ if __name__ == "__main__":
     registry.register(GAME)
     if os.environ.get("PBEM_TEST_FETCH_REVERSED"):
         MaildirInbox.fetch = _reversed  # type: ignore[method-assign]
-    api.process_inbox = _reporting  # type: ignore[assignment]
+    api.process_inbox = _reporting
     sys.argv = ["pbem", *sys.argv[1:]]
     cli.main()

@@ -77,7 +77,7 @@ def outbound(factory: SessionFactory, since: int = 0) -> list[Sent]:
             assert isinstance(msg, EmailMessage)
             body = msg.get_body(("plain",))
             assert body is not None
-            out.append(Sent(r.to_addr, r.kind, str(body.get_content()), msg))  # type: ignore[attr-defined]
+            out.append(Sent(r.to_addr, r.kind, str(body.get_content()), msg))
         return out
 
 

@@ -91,5 +91,5 @@ def queued(factory: SessionFactory) -> list[tuple[str, str]]:
             assert isinstance(msg, EmailMessage)
             body = msg.get_body(("plain",))
             assert body is not None
-            out.append((r.to_addr, str(body.get_content())))  # type: ignore[attr-defined]
+            out.append((r.to_addr, str(body.get_content())))
         return out

@@ -12,6 +12,9 @@ the n-th time it reaches ``point``:
 - ``committed``: its transaction committed, the mail not yet moved out of the inbox;
 - ``before-send``: an outbox row is claimed, the email not yet handed to the server;
 - ``after-send``: the server accepted the email, the row not yet marked sent.
+
+With ``PBEM_TEST_PAIR=<folder>`` (see ``pairing``) a worker that sent its first mail waits,
+before opening its next transaction, until the other worker has sent one too.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
 
+from sqlmodel import Session
+
 from pbem.engine import registry
 from pbem.mail.inbound import FetchedMail, Inbox, MaildirInbox
 from pbem.mail.outbound import MaildirSender, Sender, SmtpSender
@@ -32,6 +37,7 @@ from pbem.processor import api
 from pbem.processor.host import Host
 from pbem.processor.pipeline import Result
 from pbem.store import init, session_factory
+from tests.processor.pairing import Once
 from tests.support.testgame import GAME
 
 POINTS = ("fetched", "committed", "before-send", "after-send")
@@ -78,10 +84,12 @@ class CrashingInbox:
 class CrashingSender:
     def __init__(self, inner: Sender, crash: Crash) -> None:
         self.inner, self.crash = inner, crash
+        self.sent = 0  # mails the server accepted
 
     def send(self, msg: EmailMessage) -> None:
         self.crash.at("before-send")
         self.inner.send(msg)
+        self.sent += 1
         self.crash.at("after-send")
 
 
@@ -95,7 +103,14 @@ def main(argv: list[str]) -> None:
     url, inbox_path, outbox = argv[:3]
     registry.register(GAME)
     crash = Crash(os.environ.get("PBEM_CRASH_AT", ""))
-    factory = session_factory(init(url))
+    opened = session_factory(init(url))
+    pair = Once()
+
+    def factory() -> Session:  # between transactions: no lock is held while pairing waits
+        if sending.sent:
+            pair.ready()
+        return opened()
+
     sender: Sender = MaildirSender(Path(outbox))
     if "--smtp" in argv:
         port = int(argv[argv.index("--smtp") + 1])
@@ -108,7 +123,8 @@ def main(argv: list[str]) -> None:
             stall(result)
         crash.at("committed")
 
-    done = api.process_inbox(factory, inbox, CrashingSender(sender, crash),
+    sending = CrashingSender(sender, crash)
+    done = api.process_inbox(factory, inbox, sending,
                              Host(from_address="games@host.test"), after_commit=committed)
     print("DONE", [r.status for r in done.results], done.delivery.sent, flush=True)
 

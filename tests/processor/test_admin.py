@@ -258,7 +258,7 @@ def test_after_a_timeout_pause_takeover_and_resume_restart_the_clock(
         assert game.status == "active"
         assert game.turn_started_at is not None
         started = game.turn_started_at.replace(tzinfo=None)
-    assert started == clock.now.replace(tzinfo=None)  # type: ignore[attr-defined]
+    assert started == clock.now.replace(tzinfo=None)
     # Carol has a whole deadline from the resume: no timeout 47 hours later, one at 48.
     clock.at(hours=60 + 47)
     assert run_clocks(factory, host).paused == []

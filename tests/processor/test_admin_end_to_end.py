@@ -42,7 +42,7 @@ class Host:
             if address in str(msg["To"]):
                 part = msg.get_body(("plain",))
                 assert part is not None
-                return str(part.get_content())  # type: ignore[attr-defined]
+                return str(part.get_content())
         raise AssertionError(f"no mail to {address}")
 
     def learn_secret(self, address: str) -> None:

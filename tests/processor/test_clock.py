@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import mailbox
+from email.message import Message
 from pathlib import Path
 
 import pytest
@@ -189,11 +190,14 @@ def test_timeout_end_to_end_through_maildir(factory: SessionFactory, tmp_path: P
     clock.at(hours=72)
     third = api.process_inbox(factory, MaildirInbox(tmp_path / "in"), MaildirSender(outdir), host)
     assert third.clocks.timeouts == 1 and third.delivery.sent == 2
-    texts = {}
+    texts: dict[str, list[str]] = {}
     for msg in mailbox.Maildir(outdir, create=False):
-        body = msg.get_payload(decode=True) if not msg.is_multipart() else \
-            msg.get_payload()[0].get_payload(decode=True)
-        texts.setdefault(msg["To"], []).append(flat(body.decode()))
+        payload = msg.get_payload()
+        part = payload[0] if isinstance(payload, list) else msg
+        assert isinstance(part, Message)
+        body = part.get_payload(decode=True)
+        assert isinstance(body, bytes)
+        texts.setdefault(str(msg["To"]), []).append(flat(body.decode()))
     bob_mails = next(v for k, v in texts.items() if BOB in k)
     assert any(f"Your deadline passed, so the game played for you: play {bob_low}" in t
                for t in bob_mails)

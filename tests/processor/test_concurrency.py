@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from pbem.mail.inbound import MaildirInbox
 from pbem.processor import api
 from pbem.processor.host import Host
 from pbem.store import InboundMessage, LogEntry, OutboundMessage, SessionFactory
+from tests.processor import pairing
 from tests.processor.conftest import mail
 from tests.processor.scripted import message_ids, scripted_orders, waiting
 
@@ -34,9 +36,16 @@ GAMES = 3
 ROUNDS = 5
 
 
-def serve(config: Path, name: str, logs: Path, *, reverse: bool) -> subprocess.Popen[bytes]:
+def worker_env(pair: Path, **extra: str) -> dict[str, str]:
+    """The environment of a worker process; workers given one ``pair`` folder each do one
+    piece of work before either does a second (see ``pairing``): both really take part."""
+    pair.mkdir(exist_ok=True)
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    env = {**os.environ, "PYTHONPATH": path, "PBEM_CONFIG": str(config)}
+    return {**os.environ, "PYTHONPATH": path, pairing.ENV: str(pair), **extra}
+
+
+def serve(config: Path, name: str, logs: Path, *, reverse: bool) -> subprocess.Popen[bytes]:
+    env = worker_env(logs / "pair", PBEM_CONFIG=str(config))
     if reverse:
         env["PBEM_TEST_FETCH_REVERSED"] = "1"
     out = (logs / f"{name}.log").open("wb")
@@ -50,10 +59,16 @@ def recorded(factory: SessionFactory) -> int:
         return int(s.exec(select(func.count()).select_from(InboundMessage)).one())
 
 
-def wait_until(check: object, what: str, procs: list[subprocess.Popen[bytes]],
+def unsent(factory: SessionFactory) -> int:
+    with factory() as s:
+        q = select(func.count()).select_from(OutboundMessage)
+        return int(s.exec(q.where(OutboundMessage.status != "sent")).one())
+
+
+def wait_until(check: Callable[..., bool], what: str, procs: list[subprocess.Popen[bytes]],
                timeout: float = 120.0) -> None:
     deadline = time.monotonic() + timeout
-    while not check():  # type: ignore[operator]
+    while not check():
         for p in procs:
             assert p.poll() is None, f"a worker died (exit {p.returncode})"
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
@@ -105,7 +120,10 @@ def test_two_serve_workers_apply_each_order_once(db_url: str, factory: SessionFa
                        f"wave {r}", workers)
         with factory() as s:
             outbound = int(s.exec(select(func.count()).select_from(OutboundMessage)).one())
-        wait_until(lambda: len(message_ids(outbox_dir)) >= outbound, "the outbox", workers)
+        # Every mail written and its row marked sent: stopping a worker between the two
+        # would leave a queued row (to be resent on restart) and fail the check below.
+        wait_until(lambda: len(message_ids(outbox_dir)) >= outbound and unsent(factory) == 0,
+                   "the outbox", workers)
         time.sleep(0.5)  # a double send would show up now
     finally:
         for p in workers:
@@ -134,9 +152,11 @@ def test_two_serve_workers_apply_each_order_once(db_url: str, factory: SessionFa
         assert {r.status for r in rows} == {"sent"}
     sent = message_ids(outbox_dir)
     assert len(sent) == len(rows) and len(set(sent)) == len(sent)
-    # Both workers applied orders (else the test would prove nothing about concurrency).
+    # Both workers applied orders (else the test would prove nothing about concurrency):
+    # the pairing forces it, this checks it happened.
     for n in range(2):
-        assert " applied" in (tmp_path / f"w{n}.log").read_text(), f"worker {n} idle"
+        log = (tmp_path / f"w{n}.log").read_text()
+        assert " applied" in log and "PAIRED" in log.split(), f"worker {n} idle: {log}"
 
 
 def test_two_senders_never_send_one_mail_twice(db_url: str, factory: SessionFactory,
@@ -146,8 +166,7 @@ def test_two_senders_never_send_one_mail_twice(db_url: str, factory: SessionFact
             api.create_game(s, "testcards", [("A", f"a{g}@players.test"),
                                              ("B", f"b{g}@players.test")], host=host)
         s.commit()
-    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    env = {**os.environ, "PYTHONPATH": path}
+    env = worker_env(tmp_path / "pair")
     empty, outbox = tmp_path / "empty-inbox", tmp_path / "outbox"
     for folder in (empty, outbox):  # made up front: two processes creating one race
         MaildirInbox(folder)

@@ -159,7 +159,7 @@ def test_corpus(name: str, seeded: SessionFactory, host: Host, tmp_path: Path) -
         assert isinstance(first, EmailMessage)
         body = first.get_body(("plain",))
         assert body is not None
-        assert expect.reply_says in body.get_content()  # type: ignore[attr-defined]
+        assert expect.reply_says in body.get_content()
 
 
 def test_every_fixture_has_an_expected_outcome() -> None:

@@ -38,7 +38,7 @@ def as_message(item: Any) -> EmailMessage:
 def text_of(msg: EmailMessage) -> str:
     body = msg.get_body(("plain",))
     assert body is not None
-    return str(body.get_content())  # type: ignore[attr-defined]
+    return str(body.get_content())
 
 
 def latest_to(smtp: Any, address: str) -> str:

@@ -35,9 +35,12 @@ noise = st.one_of(
 @given(data=st.data())
 def test_random_turns_never_corrupt_a_game(data: st.DataObject, factory: SessionFactory,
                                            host: Host) -> None:
+    # The seed comes from Hypothesis too: with a random one the legal orders on offer would
+    # differ between replays of one example, and Hypothesis rejects such data as flaky.
+    seed = data.draw(st.integers(0, 10**6).map(str), label="seed")
     with factory() as s:
         game, secrets = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)],
-                                        {"rounds": 3})
+                                        {"rounds": 3}, seed=seed)
         s.commit()
     applied = 0
     for _ in range(data.draw(st.integers(1, 14), label="messages")):

@@ -20,6 +20,11 @@ from tests.support.mailservers import PymapServer, SmtpTestServer
 from tests.support.testgame import GAME
 
 pytestmark = pytest.mark.slow
+# Without IDLE the service would look again only after this long: every wait below is
+# shorter, so an answer within it shows IDLE woke the service (the waits are generous so a
+# loaded machine does not fail the test; they cost time only when it fails).
+INTERVAL = 300
+WAKE = 60.0
 
 
 def write_config(tmp: Path, imap: PymapServer, smtp: SmtpTestServer) -> Path:
@@ -69,7 +74,7 @@ def serving(tmp_path: Path, imap_server: PymapServer, smtp_server: SmtpTestServe
            "TEST_SMTP_PASSWORD": smtp_server.password or "",
            "PBEM_CONFIG": str(write_config(tmp_path, imap_server, smtp_server))}
     proc = subprocess.Popen([sys.executable, "-m", "tests.service.cli_with_testgame", "serve",
-                             "--interval", "30"], env=env, text=True,
+                             "--interval", str(INTERVAL)], env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     yield proc
     proc.terminate()
@@ -79,7 +84,7 @@ def serving(tmp_path: Path, imap_server: PymapServer, smtp_server: SmtpTestServe
         proc.kill()
 
 
-def eventually(check: Callable[[], bool], timeout: float = 20.0, what: str = "") -> None:
+def eventually(check: Callable[[], bool], timeout: float = WAKE, what: str = "") -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if check():
@@ -92,14 +97,14 @@ def test_serve_wakes_on_new_mail_and_survives_a_dropped_connection(
         serving: subprocess.Popen[str], imap_server: PymapServer,
         smtp_server: SmtpTestServer, game_tag: str) -> None:
     # The first pass sends the two opening status mails.
-    eventually(lambda: len(smtp_server.messages) >= 2)
+    eventually(lambda: len(smtp_server.messages) >= 2, what="the opening mails")
     before = len(smtp_server.messages)
-    # The interval is 30 s: a reply within a few seconds proves IDLE woke the loop.
+    # A reply well within the interval proves IDLE woke the loop.
     imap_server.deliver(mail(BOB, f"Re: [{game_tag}] Test Cards", "help"))
-    eventually(lambda: len(smtp_server.messages) > before, timeout=10)
+    eventually(lambda: len(smtp_server.messages) > before, what="the reply to Bob")
     # Cut every IMAP connection; the service must reconnect and answer the next mail too.
     imap_server.drop_connections()
     before = len(smtp_server.messages)
     imap_server.deliver(mail(ALICE, f"Re: [{game_tag}] Test Cards", "help"))
-    eventually(lambda: len(smtp_server.messages) > before, timeout=40)
+    eventually(lambda: len(smtp_server.messages) > before, what="the reply after the cut")
     assert serving.poll() is None

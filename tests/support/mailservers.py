@@ -68,7 +68,7 @@ def _whole_writing_server(login: Any, config: Any) -> Any:
     """
     from pymap.imap import IMAPConnection, IMAPServer
 
-    class WholeConnection(IMAPConnection):  # type: ignore[misc]
+    class WholeConnection(IMAPConnection):
         async def write_response(self, resp: Any) -> None:
             out = _Collect()
             try:
@@ -78,7 +78,7 @@ def _whole_writing_server(login: Any, config: Any) -> Any:
             except ConnectionError:
                 pass
 
-    class WholeServer(IMAPServer):  # type: ignore[misc]
+    class WholeServer(IMAPServer):
         async def __call__(self, reader: Any, writer: Any, sock_info: Any) -> None:
             from contextlib import AsyncExitStack, closing
 
@@ -111,7 +111,7 @@ class PymapServer:
         self._server: asyncio.AbstractServer | None = None
         self._backend: Any = None
 
-    def _run(self, coro: Any, timeout: float = 10.0) -> Any:
+    def _run(self, coro: Any, timeout: float = 60.0) -> Any:  # generous: a loaded CI box
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout)
 
     def start(self) -> PymapServer:
@@ -210,7 +210,7 @@ class PymapServer:
             if self._server is not None:
                 self._server.close()
 
-        self._run(close(), timeout=5)
+        self._run(close(), timeout=30)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5)
         if not self._thread.is_alive():
@@ -300,10 +300,11 @@ class _Handler:
         return "250 Message accepted for delivery"
 
 
-class _PortZeroController(Controller):  # type: ignore[misc]
+class _PortZeroController(Controller):
     """aiosmtpd's Controller bound to port 0: learn the real port before the self-check."""
 
     def _trigger_server(self) -> None:
+        assert isinstance(self.server, asyncio.Server)
         self.port = self.server.sockets[0].getsockname()[1]
         super()._trigger_server()
 
@@ -322,7 +323,7 @@ class SmtpTestServer:
             kwargs = dict(authenticator=self._authenticate, auth_required=True,
                           auth_require_tls=False)
         self.controller = _PortZeroController(self.handler, hostname=self.host, port=0,
-                                              ready_timeout=10, **kwargs)
+                                              ready_timeout=60, **kwargs)
 
     def _authenticate(self, server: Any, session: Any, envelope: Any, mechanism: str,
                       auth_data: Any) -> AuthResult:
@@ -348,12 +349,12 @@ class SmtpTestServer:
     def restart(self) -> SmtpTestServer:
         """Back after :meth:`stop`, on the same port, keeping what it received (a stopped
         aiosmtpd controller cannot start again, so a new one takes the port)."""
-        port, kwargs = self.port, {}
+        port, kwargs = self.port, dict[str, Any]()
         if self.auth:
             kwargs = dict(authenticator=self._authenticate, auth_required=True,
                           auth_require_tls=False)
         self.controller = _PortZeroController(self.handler, hostname=self.host, port=port,
-                                              ready_timeout=10, **kwargs)
+                                              ready_timeout=60, **kwargs)
         return self.start()
 
     @property
@@ -484,7 +485,7 @@ class DovecotServer:
         self.proc = subprocess.Popen([str(DOVECOT), "-F", "-c", str(conf)],
                                      start_new_session=True, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"dovecot exited: {self.log()}")
