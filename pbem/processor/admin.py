@@ -18,9 +18,10 @@ from pbem.engine import registry
 from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.hashing import canonical_json, state_hash
-from pbem.engine.replay import draws_to_json, play
+from pbem.engine.replay import play
 from pbem.processor import clock, history, mails
 from pbem.processor.host import Host
+from pbem.processor.movelog import record_move
 from pbem.processor.secrets import hash_secret, new_salt, new_secret
 from pbem.store import queries
 from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat, Snapshot
@@ -238,17 +239,8 @@ def force(session: Session, host: Host, game: Game, seat_index: int, text: str) 
         raise AdminError(f"the orders were not played: {exc}") from exc
     told = [Event(f"The game's host entered orders for {seat.name}."),
             Event(f"The orders entered for you: {text}", frozenset({seat.index}))]
-    session.add(LogEntry(
-        game_id=game.id or 0, index=index, kind=history.FORCED, seat=seat.index, text=text,
-        draws_json=canonical_json(draws_to_json(record.draws)),
-        events_json=canonical_json([e.to_json() for e in [*told, *record.events]]),
-        state_hash=record.state_hash))
-    session.add(Snapshot(game_id=game.id or 0, log_index=index,
-                         state_json=canonical_json(rules.to_json(applied.state))))
-    if rules.outcome(applied.state) is not None:
-        game.status = "finished"
-        session.add(game)
-    session.flush()
+    record_move(session, rules, game, index=index, kind=history.FORCED, seat=seat.index,
+                text=text, record=record, state=applied.state, told=told)
     after = _settle(session, host, rules, game, state, applied.state)
     _status_all(session, host, rules, game, after, [])
     return index

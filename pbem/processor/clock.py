@@ -32,8 +32,7 @@ from sqlmodel import Session, col, select
 from pbem.engine import registry
 from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
-from pbem.engine.hashing import canonical_json
-from pbem.engine.replay import draws_to_json, play
+from pbem.engine.replay import play
 from pbem.processor import mails
 from pbem.processor.deadlines import (
     autoplayed,
@@ -47,9 +46,10 @@ from pbem.processor.deadlines import (
     when,
 )
 from pbem.processor.host import Host
+from pbem.processor.movelog import record_move
 from pbem.store import queries
 from pbem.store.db import SessionFactory
-from pbem.store.tables import Game, LogEntry, Seat, Snapshot
+from pbem.store.tables import Game, Seat
 
 log = logging.getLogger(__name__)
 
@@ -98,17 +98,8 @@ def play_default(session: Session, rules: Any, game: Game, state: Any, seat: Sea
     text = rules.default_order(state, seat.index)
     applied, record = play(rules, state, seat.index, text, f"{game.seed}/{index}")
     told = [Event(why), Event(f"The order played for you: {text}", frozenset({seat.index}))]
-    session.add(LogEntry(
-        game_id=game.id or 0, index=index, kind=TIMEOUT_KIND, seat=seat.index, text=text,
-        draws_json=canonical_json(draws_to_json(record.draws)),
-        events_json=canonical_json([e.to_json() for e in [*told, *record.events]]),
-        state_hash=record.state_hash, created=now))
-    session.add(Snapshot(game_id=game.id or 0, log_index=index,
-                         state_json=canonical_json(rules.to_json(applied.state))))
-    if rules.outcome(applied.state) is not None:
-        game.status = "finished"
-    session.add(game)
-    session.flush()
+    record_move(session, rules, game, index=index, kind=TIMEOUT_KIND, seat=seat.index,
+                text=text, record=record, state=applied.state, told=told, created=now)
     return applied.state, text
 
 

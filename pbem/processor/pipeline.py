@@ -21,15 +21,15 @@ from sqlmodel import Session, select
 
 from pbem.engine import registry
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
-from pbem.engine.hashing import canonical_json
-from pbem.engine.replay import draws_to_json, play
+from pbem.engine.replay import play
 from pbem.mail.reading import IncomingMail, read_message
 from pbem.processor import clock, commands, mails
 from pbem.processor.host import Host
+from pbem.processor.movelog import record_move
 from pbem.processor.secrets import check_secret
 from pbem.store import queries
 from pbem.store.db import SessionFactory
-from pbem.store.tables import Game, InboundMessage, LogEntry, Seat, Snapshot, utcnow
+from pbem.store.tables import Game, InboundMessage, Seat, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -372,17 +372,9 @@ class _Handler:
                 "If you send them without \"check\", this would happen (any chance outcomes "
                 "below are examples, not the real draws):", *(shown or ["  (nothing visible)"]),
             ], game)
-        self.s.add(LogEntry(
-            game_id=game.id or 0, index=index, kind="order", seat=seat.index,
-            text=letter.order_text, draws_json=canonical_json(draws_to_json(record.draws)),
-            events_json=canonical_json([e.to_json() for e in record.events]),
-            state_hash=record.state_hash, source_message_id=self.row.id))
-        self.s.add(Snapshot(game_id=game.id or 0, log_index=index,
-                            state_json=canonical_json(rules.to_json(applied.state))))
-        if rules.outcome(applied.state) is not None:
-            game.status = "finished"
-            self.s.add(game)
-        self.s.flush()
+        record_move(self.s, rules, game, index=index, kind="order", seat=seat.index,
+                    text=letter.order_text, record=record, state=applied.state,
+                    source_message_id=self.row.id)
         # The clock restarts for a new wait; resigned seats whose turn came are played for.
         settled = clock.settle(self.s, rules, game, state, applied.state, self.host.clock())
         applied.state = settled.state

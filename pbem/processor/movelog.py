@@ -1,0 +1,37 @@
+"""Appending one played move to a game's log: the entry, its snapshot, and the game's end.
+
+Orders by mail, orders forced by the operator and default orders played at a deadline all go
+through here, so every kind of move is stored, snapshotted and replayed the same way.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session
+
+from pbem.engine.contract import Event
+from pbem.engine.hashing import canonical_json
+from pbem.engine.replay import OrderRecord, draws_to_json
+from pbem.store.tables import Game, LogEntry, Snapshot, utcnow
+
+
+def record_move(session: Session, rules: Any, game: Game, *, index: int, kind: str, seat: int,
+                text: str, record: OrderRecord, state: Any, told: list[Event] | None = None,
+                source_message_id: int | None = None, created: datetime | None = None) -> None:
+    """Log entry ``index`` for ``record`` (``told`` goes before the game's own events), the
+    snapshot of ``state`` after it, and ``finished`` once the game has an outcome."""
+    events = [*(told or []), *record.events]
+    session.add(LogEntry(
+        game_id=game.id or 0, index=index, kind=kind, seat=seat, text=text,
+        draws_json=canonical_json(draws_to_json(record.draws)),
+        events_json=canonical_json([e.to_json() for e in events]),
+        state_hash=record.state_hash, source_message_id=source_message_id,
+        created=created or utcnow()))
+    session.add(Snapshot(game_id=game.id or 0, log_index=index,
+                         state_json=canonical_json(rules.to_json(state))))
+    if rules.outcome(state) is not None:
+        game.status = "finished"
+    session.add(game)
+    session.flush()
