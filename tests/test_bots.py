@@ -17,7 +17,7 @@ from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import MaildirSender, SmtpSender
 from pbem.processor import api
 from pbem.processor.host import Host
-from pbem.store import SessionFactory, init, session_factory
+from pbem.store import SessionFactory
 from pbem.store.tables import InboundMessage
 from tests.support.botmail import ServerMailroom
 from tests.support.testgame import GAME, TestCards
@@ -38,13 +38,6 @@ def games() -> Iterator[None]:
     registry.register(GAME)
     yield
     registry.unregister(GAME.name)
-
-
-@pytest.fixture
-def factory(db_url: str) -> Iterator[SessionFactory]:
-    engine = init(db_url)
-    yield session_factory(engine)
-    engine.dispose()
 
 
 def new_game(factory: SessionFactory, players: int) -> str:

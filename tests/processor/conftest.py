@@ -14,7 +14,7 @@ from sqlmodel import col, select
 
 from pbem.engine import registry
 from pbem.processor.host import Host
-from pbem.store import OutboundMessage, SessionFactory, init, session_factory
+from pbem.store import OutboundMessage, SessionFactory
 from tests.support.testgame import GAME
 
 try:  # the pipeline needs pbem.mail; until it exists these tests cannot run at all
@@ -31,13 +31,6 @@ def testcards() -> Iterator[None]:
     registry.register(GAME)
     yield
     registry.unregister(GAME.name)
-
-
-@pytest.fixture
-def factory(db_url: str) -> Iterator[SessionFactory]:
-    engine = init(db_url)
-    yield session_factory(engine)
-    engine.dispose()
 
 
 @pytest.fixture

@@ -14,6 +14,8 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+from pbem.store import SessionFactory, init, session_factory
+
 PG_ENV = "PBEM_TEST_POSTGRES_URL"
 
 
@@ -42,3 +44,11 @@ def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture
+def factory(db_url: str) -> Iterator[SessionFactory]:
+    """A session factory over a migrated database of each backend under test."""
+    engine = init(db_url)
+    yield session_factory(engine)
+    engine.dispose()

@@ -25,13 +25,6 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
-def factory(db_url: str) -> Iterator[SessionFactory]:
-    engine = init(db_url)
-    yield session_factory(engine)
-    engine.dispose()
-
-
-@pytest.fixture
 def sqlite_factory(tmp_path: Path) -> Iterator[SessionFactory]:
     engine = init(f"sqlite:///{tmp_path / 'bots.sqlite'}")
     yield session_factory(engine)

@@ -9,12 +9,10 @@ white beats yellow (tile 1); tile 1 shows a large green alga.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from pbem.games.reef_encounter.state import State
-from pbem.store import SessionFactory, init, session_factory
+from pbem.store import SessionFactory
 from tests.games.reef_encounter.mailtable import Table, seat_table, state_json
 from tests.games.reef_encounter.positions import build
 
@@ -53,13 +51,6 @@ BEN_HOLDS = {"screen": {"white": 5, "grey": 3}, "larva": {"grey": 1, "white": 1}
 def position(board_2: str = BOARD_2) -> State:
     return build({2: board_2, 4: BOARD_4}, seats={0: dict(ANN_HOLDS), 1: dict(BEN_HOLDS)},
                  open_sea={"white": ["pink"], "pink": ["grey", "grey"]})
-
-
-@pytest.fixture
-def factory(db_url: str) -> Iterator[SessionFactory]:
-    engine = init(db_url)
-    yield session_factory(engine)
-    engine.dispose()
 
 
 @pytest.fixture
