@@ -180,7 +180,10 @@ def _clock_settings(cfg: Config, deadline: int | None, reminder: int | None,
 def games() -> None:
     """List the game types this host can run."""
     for name, rules in sorted(registry.games().items()):
-        console.print(f"{name}: {rules.title} ({rules.min_players}–{rules.max_players} players)")
+        console.print(f"{name}: {rules.title} ({rules.min_players}–{rules.max_players} players)",
+                      highlight=False)
+        if getattr(rules, "about", ""):
+            console.print(f"    {rules.about}", highlight=False, soft_wrap=True)
 
 
 @app.command()

@@ -66,7 +66,9 @@ def test_help_at_every_level() -> None:
 
 def test_a_short_game_from_the_command_line(home: Path) -> None:
     assert "database ready" in pbem("init")
-    assert "testcards" in pbem("games")
+    listed = pbem("games")
+    assert "testcards" in listed
+    assert "A tiny card game for the host's own tests." in listed  # each game's `about` line
     out = pbem("game", "new", "testcards", "--seat", "Alice <alice@players.test>",
                "--seat", "Bob <bob@players.test>", "--seed", "cli-seed")
     assert "testcards-1" in out
@@ -76,6 +78,7 @@ def test_a_short_game_from_the_command_line(home: Path) -> None:
     assert "sent 2" in pbem("process")
     secrets = {}
     for msg in outbox(home):
+        assert "A tiny card game for the host's own tests." in body(msg)  # said on welcome
         found = re.search(r"Your secret is: (\S+)", body(msg))
         assert found, body(msg)
         secrets[str(msg["To"]).split("<")[-1].rstrip(">")] = found.group(1)

@@ -78,6 +78,9 @@ class Game(Protocol[S, Ord]):
 
     name: ClassVar[str]  # short id used in subject tags and the CLI, e.g. "nim"
     title: ClassVar[str]  # for people, e.g. "Reef Encounter"
+    # One or two sentences for people about this edition and its data's provenance (e.g. "the
+    # card list is a public transcription"); shown by `pbem games`, in help and welcome mails.
+    about: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
 

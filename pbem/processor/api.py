@@ -114,7 +114,8 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
         for seat, secret in zip(queries.seats(session, game.id), secrets, strict=True):
             mails.queue_status(session, host, rules, game, state, seat, secret=secret,
                                intro=[f"Welcome to {rules.title}! Your secret is: {secret}",
-                                      "Keep it private: put it in every mail you send."],
+                                      "Keep it private: put it in every mail you send.",
+                                      *([rules.about] if getattr(rules, "about", "") else [])],
                                kind="welcome")
     return game, secrets
 

@@ -274,7 +274,9 @@ class _Handler:
         rules = registry.get(game.game_type)
         if letter.command == "help":
             return self.notice("ignored", "help", [
-                f"Help for {rules.title} [{game.tag}]", "", rules.help_text(), "",
+                f"Help for {rules.title} [{game.tag}]",
+                *([rules.about] if getattr(rules, "about", "") else []), "",
+                rules.help_text(), "",
                 "Write your orders one per line, with a line \"secret <your secret>\".",
                 "Start the mail with \"check\" to see what would happen without playing.",
                 "", *commands.HELP_LINES,

@@ -37,6 +37,7 @@ class TestCards:
     __test__ = False  # not a pytest class
     name: ClassVar[str] = "testcards"
     title: ClassVar[str] = "Test Cards"
+    about: ClassVar[str] = "A tiny card game for the host's own tests."
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
 

@@ -26,6 +26,8 @@ class ReefEncounter:
 
     name: ClassVar[str] = "reef"
     title: ClassVar[str] = "Reef Encounter"
+    about: ClassVar[str] = ("Richard Breese, 2004; rules from the French, Italian and English "
+                            "rulebooks, board layouts and coral tiles as printed.")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
 
