@@ -100,17 +100,17 @@ def square(word: str) -> int:
 
 
 def _take(words: list[str]) -> Order:
-    words = [w for w in words if w not in ("card",)]
+    words = [w for w in words if w not in _FILLER]
     if not words:
         raise _Bad("take what? a market card's number, or 'deck'")
     if words[0] in ("deck", "top", "pile"):
-        rest = [w for w in words[1:] if w not in _FILLER and w not in ("deck", "top", "pile")]
+        rest = [w for w in words[1:] if w not in ("deck", "top", "pile", "of")]
         if not rest:
             return TakeDeck()
         if len(rest) > 1:
             raise _Bad(f'I did not understand "{" ".join(rest[1:])}"')
         return TakeDeck(_card(rest[0]))
-    rest = [w for w in words[1:] if w not in _FILLER]
+    rest = words[1:]
     if rest:
         raise _Bad(f'I did not understand "{" ".join(rest)}" after the card number')
     return TakeMarket(_card(words[0]))
