@@ -76,7 +76,7 @@ class Card:
             return (f"{self.points} per {scored} top next to your highest {centre} stack "
                     "(8 neighbours)")
         if len(self.cells) == 1:
-            return f"{self.points} per {_words(self.cells[0])} top"
+            return f"{self.points} per {_words(self.cells[0], ' top')}"
         pieces = ", ".join(_words(c) for c in self.cells)
         return f"{self.points} per {KIND_WORDS.get(self.kind, self.kind)}: {pieces}"
 
@@ -86,8 +86,10 @@ KIND_WORDS = {"pair": "pair side by side", "square": "2×2 square", "line3": "li
               "diagonal-pair": "diagonal pair"}
 
 
-def _words(cell: PatternCell) -> str:
-    colour = "any colour" if cell.colour == ANY else cell.colour
+def _words(cell: PatternCell, noun: str = "") -> str:
+    """'purple exactly 2 high', or with noun ' top': 'purple top exactly 2 high'."""
+    colour = ("top of any colour" if noun else "any colour") if cell.colour == ANY \
+        else cell.colour + noun
     if cell.height is None:
         return colour
     return f"{colour} {'at least ' if cell.plus else 'exactly '}{cell.height} high"
