@@ -30,6 +30,7 @@ class ReefEncounter:
                             "rulebooks, board layouts and coral tiles as printed.")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    bench_goal: ClassVar[int] = 50  # random 4-player games/s for bench/engine.py
 
     def default_options(self) -> dict[str, Any]:
         return {"advanced": False}
