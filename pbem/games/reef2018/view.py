@@ -11,7 +11,7 @@ from typing import Any
 
 from pbem.games.reef2018 import moves
 from pbem.games.reef2018.cards import COLOURS, SIZE, cards
-from pbem.games.reef2018.scoring import covered, full_stacks
+from pbem.games.reef2018.scoring import covered, full_stacks, score_in_hand
 from pbem.games.reef2018.state import State
 
 _EMPTY_REEF: list[list[str]] = [[] for _ in range(SIZE * SIZE)]
@@ -56,7 +56,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "full_stacks": full_stacks(s.reef) if not hidden_setup else 0,
         }
         if over:
-            p["hand"] = [card_view(c) for c in s.hand]
+            p["hand"] = [card_view(c) | {"scored": score_in_hand(s.reef, c)} for c in s.hand]
             p["ledger"] = [{"points": int(n), "why": str(why)} for n, why in s.ledger]
         players.append(p)
     result: dict[str, Any] = {

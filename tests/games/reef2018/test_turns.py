@@ -196,3 +196,21 @@ def test_a_single_coral_can_be_named_by_colour_when_the_supply_is_short() -> Non
 
 def test_reef_pictures_read_bottom_to_top() -> None:
     assert reef("RG . . .\n. . . .\n. . . .\n. . . .")[0] == ["red", "green"]
+
+
+def test_a_full_reef_leaves_the_corals_it_cannot_hold_in_the_supply() -> None:
+    # Every stack 4 high but D4 (3 high): card 33 (red + green) can place only one coral.
+    almost_full = "\n".join(["RRRR RRRR RRRR RRRR"] * 3 + ["GGGG GGGG GGGG GGG"])
+    plenty = {"red": 5, "yellow": 5, "green": 5, "purple": 5}  # a test reef beyond the box
+    state = build([almost_full, EMPTY], hands=[[33], []], supply=plenty)
+    assert refused(state, "play 33: red D4, green D4") == (
+        "card 33 gives red and green but only 1 of its corals can be placed (red): "
+        "name 1 square")
+    after = play(state, "play 33: red D4")
+    assert after.seats[0].reef[15] == ["green"] * 3 + ["red"]
+    assert after.supply["green"] == state.supply["green"]  # the green stays in the supply
+    # With no room at all, the card is still played, placing nothing.
+    full_reef = "\n".join(["RRRR RRRR RRRR RRRR"] * 4)
+    state = build([full_reef, EMPTY], hands=[[33], []], supply=plenty)
+    after = play(state, "play 33")
+    assert after.seats[0].played == [33] and after.supply == state.supply
