@@ -38,8 +38,8 @@ _FILLER = {"on", "card", "to", "at", "the", "a", "and", "then", "from", "market"
 
 def parse_order(text: str) -> Order:
     """Read one order from the text of an email (comments and blank lines allowed)."""
-    lines = [(n, _COMMENT.sub("", raw).strip()) for n, raw in
-             enumerate(text.splitlines(), start=1)]
+    lines = [(n, (_COMMENT.sub("", raw) if "#" in raw or "//" in raw else raw).strip())
+             for n, raw in enumerate(text.splitlines(), start=1)]
     lines = [(n, line) for n, line in lines if line]
     if not lines:
         raise OrderSyntaxError("there is no order in your mail",
@@ -72,9 +72,14 @@ class _Bad(Exception):
     """A reason, raised inside the reader and turned into an OrderSyntaxError with the line."""
 
 
+_PUNCTUATION = str.maketrans(",;:()", "     ")
+_DASHED = re.compile(r"\b([a-z])\s*-\s*([0-9])\b")
+
+
 def _words(line: str) -> list[str]:
-    cleaned = re.sub(r"[,;:()]", " ", line.lower()).strip().rstrip(".").strip()
-    cleaned = re.sub(r"\b([a-z])\s*-\s*([0-9])\b", r"\1\2", cleaned)  # "b-2" -> "b2"
+    cleaned = line.lower().translate(_PUNCTUATION).strip().rstrip(".").strip()
+    if "-" in cleaned:
+        cleaned = _DASHED.sub(r"\1\2", cleaned)  # "b-2" -> "b2"
     return cleaned.split() or [""]
 
 

@@ -59,7 +59,7 @@ def apply_order(state: State, seat: int, order: Order) -> tuple[State, list[Even
         raise IllegalOrder("the starting corals are already placed")
     if seat != state.to_move:
         raise IllegalOrder(f"it is {player(state.to_move)}'s turn, not yours")
-    new = state.copy()
+    new = state.copy(only_seat=seat)
     if isinstance(order, TakeMarket):
         events = _take_market(new, seat, order.card)
     elif isinstance(order, TakeDeck):
@@ -93,7 +93,7 @@ def _start(state: State, seat: int, order: Start) -> tuple[State, list[Event]]:
     elif sorted(squares) != list(CENTRE):
         raise IllegalOrder("the starting corals go one on each of the 4 central squares "
                            "B2, C2, B3, C3")
-    new = state.copy()
+    new = state.copy(only_seat=seat)
     mine = new.seats[seat]
     for colour, square in order.pieces:
         mine.reef[square].append(colour)
@@ -172,7 +172,11 @@ def pieces_due(state: State, seat: int, card: int) -> list[str]:
         if left[colour] > 0:
             left[colour] -= 1
             due.append(colour)
-    room = sum(MAX_HEIGHT - len(s) for s in state.seats[seat].reef)
+    room = 0
+    for stack in state.seats[seat].reef:
+        room += MAX_HEIGHT - len(stack)
+        if room >= len(due):
+            return due
     return due[:room]
 
 
@@ -200,9 +204,10 @@ def _play(state: State, seat: int, order: Play) -> list[Event]:
                       for (c, s), h in zip(placed, heights, strict=True))
     events = [Event(f"{player(seat)} played card {order.card}: {where}." if placed else
                     f"{player(seat)} played card {order.card} but no coral was left to place.")]
-    short = Counter(card.corals) - Counter(due)
-    if short:
-        events.append(Event(f"The supply was short: {_count(short)} could not be taken."))
+    if len(due) < 2:
+        short = Counter(card.corals) - Counter(due)
+        events.append(Event(f"{_count(short)} could not be taken (short supply or a full "
+                            "reef)."))
     scored = score_card(mine.reef, order.card)
     if scored.points:
         mine.add_points(scored.points, f"card {order.card}: {scored.times} × {card.points}")
@@ -220,7 +225,7 @@ def _play(state: State, seat: int, order: Play) -> list[Event]:
 
 
 def _count(colours: Counter[str]) -> str:
-    return ", ".join(f"{n} {c}" for c, n in sorted(colours.items()))
+    return ", ".join(f"{n} {c}" for c, n in sorted(colours.items())).capitalize()
 
 
 def _colours_for(order: Play, due: list[str], printed: tuple[str, str]
@@ -264,6 +269,7 @@ def _next(state: State, seat: int) -> list[Event]:
         return []
     state.phase = "over"
     state.end_reason = reason
+    state.seats = [s.copy() for s in state.seats]  # every seat's hand now scores
     events = [Event(f"The game ends: {reason}. Cards still in hand score their pattern once.")]
     for i, s in enumerate(state.seats):
         for card in sorted(s.hand):

@@ -74,10 +74,16 @@ class State:
         seats = [Seat(**s) for s in raw.pop("seats")]
         return cls(seats=seats, **raw)
 
-    def copy(self) -> State:
-        """An independent copy (by hand: deepcopy is too slow for the rules' hot path)."""
+    def copy(self, only_seat: int | None = None) -> State:
+        """An independent copy (by hand: deepcopy is too slow for the rules' hot path).
+
+        With ``only_seat``, the other seats are shared with this state: for a turn, which
+        changes no other seat (the end of the game copies them all before scoring hands).
+        """
+        seats = ([s.copy() for s in self.seats] if only_seat is None else
+                 [s.copy() if i == only_seat else s for i, s in enumerate(self.seats)])
         return State(self.players, dict(self.supply), list(self.deck), list(self.market),
-                     list(self.market_tokens), [s.copy() for s in self.seats],
+                     list(self.market_tokens), seats,
                      self.start_player, self.to_move, self.phase, self.advanced,
                      self.last_round, self.end_reason, self.turn)
 
