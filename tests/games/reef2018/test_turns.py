@@ -4,6 +4,8 @@ cards) or B (play a card: place its two corals, stacks at most 4, then score its
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from pbem.engine.chance import Chance
@@ -214,3 +216,18 @@ def test_a_full_reef_leaves_the_corals_it_cannot_hold_in_the_supply() -> None:
     state = build([full_reef, EMPTY], hands=[[33], []], supply=plenty)
     after = play(state, "play 33")
     assert after.seats[0].played == [33] and after.supply == state.supply
+
+
+def test_the_default_order_is_legal_and_never_costs_a_point() -> None:
+    rng = random.Random(11)
+    checked = 0
+    for i in range(12):
+        state = GAME.setup(2 + i % 3, {"advanced": i % 2 == 1}, Chance(f"default-{i}"))
+        while waiting := GAME.waiting_for(state):
+            seat = min(waiting)
+            before = state.seats[seat].score
+            after = play(state, GAME.default_order(state, seat), seat)  # raises if illegal
+            assert after.seats[seat].score >= before
+            checked += 1
+            state = play(state, GAME.random_order(state, seat, rng), seat)
+    assert checked > 300
