@@ -317,10 +317,16 @@ def _one_pass(cfg: Config, factory: SessionFactory) -> api.Pass:
 
 
 @app.command()
-def process() -> None:
+def process(site: Annotated[Path | None, typer.Option(
+        help="Then rebuild the static web archive in this folder (see `pbem site build`).")]
+        = None) -> None:
     """One pass: fetch new mail, apply the orders, send the queued emails."""
     cfg = _config()
     result = _one_pass(cfg, _factory(cfg))
+    if site is not None:
+        from pbem.cli_site import build
+
+        build(cfg, site)
     counts: dict[str, int] = {}
     for r in result.results:
         counts[r.status] = counts.get(r.status, 0) + 1
@@ -421,3 +427,4 @@ def main() -> None:
 # The operator's commands on running games live in their own module; it adds them to the
 # `game` and `seat` groups above, so it is imported last.
 import pbem.cli_admin  # noqa: E402, F401
+from pbem import cli_site  # noqa: E402, F401  (adds `site`, the HTML export)
