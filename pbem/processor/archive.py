@@ -80,7 +80,7 @@ class Archive:
 
     @property
     def last_move(self) -> Step | None:
-        return next((s for s in reversed(self.steps) if s.number), None)
+        return next((s for s in reversed(self.steps) if s.kind in history.MOVE_KINDS), None)
 
 
 def display_name(seat: Seat, viewer: Viewer) -> str:
@@ -169,7 +169,7 @@ def _who(entry: LogEntry, names: list[str]) -> str:
     if entry.kind == "setup":
         return "setup"
     if entry.kind == history.ADMIN:
-        return f"the host ({history.admin_action(entry)})"
+        return f"the host ({history.admin_action(entry).rstrip(':')})"
     name = names[entry.seat] if entry.seat is not None and entry.seat < len(names) else "?"
     if entry.kind == history.FORCED:
         return f"{name} (orders entered by the host)"
