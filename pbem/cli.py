@@ -228,13 +228,10 @@ def demo(
 @game_app.command("list")
 def game_list(status: Annotated[str | None, typer.Option(help="Only games in this status.")]
               = None) -> None:
-    """List games."""
-    cfg = _config()
-    with _factory(cfg)() as session:
-        table = Table("id", "tag", "type", "status", "created")
-        for g in api.list_games(session, status):
-            table.add_row(str(g.id), g.tag, g.game_type, g.status, str(g.created)[:19])
-        console.print(table)
+    """List games: whose turn, since when, the deadline and problems."""
+    from pbem.cli_overview import print_game_list
+
+    print_game_list(status)
 
 
 @game_app.command("show")
@@ -327,14 +324,12 @@ def process(site: Annotated[Path | None, typer.Option(
         from pbem.cli_site import build
 
         build(cfg, site)
-    counts: dict[str, int] = {}
-    for r in result.results:
-        counts[r.status] = counts.get(r.status, 0) + 1
-    summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no new mail"
+    from pbem.processor.overview import summary
+
     d = result.delivery
-    console.print(f"processed: {summary}; clocks: {result.clocks.summary()}; "
+    console.print(f"processed: {summary(result.results)}; clocks: {result.clocks.summary()}; "
                   f"sent {d.sent}, retrying {d.retrying}, failed {d.failed}")
-    if counts.get("quarantined"):
+    if any(r.status == "quarantined" for r in result.results):
         raise typer.Exit(3)
 
 
@@ -363,15 +358,12 @@ def serve(interval: Annotated[float, typer.Option(help="Seconds between passes w
 
 
 @outbox_app.command("list")
-def outbox_list(status: Annotated[str | None, typer.Option(help="queued, sent or failed")]
-                = None) -> None:
-    """List outgoing emails."""
-    cfg = _config()
-    with _factory(cfg)() as session:
-        table = Table("id", "to", "status", "attempts", "last error")
-        for m in api.outbox_list(session, status):
-            table.add_row(str(m.id), m.to_addr, m.status, str(m.attempts), m.last_error or "")
-        console.print(table)
+def outbox_list(status: Annotated[str | None, typer.Option(
+        help="queued, sent, failed, held or dropped")] = None) -> None:
+    """List outgoing emails: subject, game, recipient."""
+    from pbem.cli_overview import print_outbox_list
+
+    print_outbox_list(status)
 
 
 @outbox_app.command("retry")
@@ -427,4 +419,4 @@ def main() -> None:
 # The operator's commands on running games live in their own module; it adds them to the
 # `game` and `seat` groups above, so it is imported last.
 import pbem.cli_admin  # noqa: E402, F401
-from pbem import cli_site  # noqa: E402, F401  (adds `site`, the HTML export)
+from pbem import cli_overview, cli_site  # noqa: E402, F401  (site, archive, overview)
