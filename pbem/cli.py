@@ -186,17 +186,30 @@ def games() -> None:
             console.print(f"    {rules.about}", highlight=False, soft_wrap=True)
 
 
+def _player_ranges() -> str:
+    """Each installed game's player range, for help texts."""
+    return "; ".join(f"{name} {rules.min_players}–{rules.max_players}"
+                     for name, rules in sorted(registry.games().items()))
+
+
 @app.command()
 def demo(
     game: Annotated[str | None, typer.Option(help="The game type (default: the first of "
                                              "`pbem games`).")] = None,
-    players: Annotated[int, typer.Option(min=1, help="How many bot players.")] = 3,
+    players: Annotated[int, typer.Option(min=1, help="How many bot players, within the "
+                                         f"game's range ({_player_ranges()}).")] = 3,
     seed: Annotated[str | None, typer.Option(help="Seed for the game and the bots.")] = None,
     folder: Annotated[Path | None, typer.Option("--dir", help="Where to keep the demo "
                       "(default: ./pbem-demo, or <data dir>/demo with a config).")] = None,
+    fresh: Annotated[bool, typer.Option(help="Empty an earlier demo's folder first "
+                                        "(otherwise the new game is added beside its games).")]
+    = False,
 ) -> None:
-    """Play a whole game by email between bots (SQLite + Maildirs) and show where the mail is."""
-    from pbem.demo import run_demo
+    """Play a whole game by email between bots (SQLite + Maildirs) and show where the mail is.
+
+    The demo keeps everything in its own folder, never in your database or mail servers.
+    """
+    from pbem.demo import DemoFolderError, prepare_folder, run_demo
 
     configured = _state.get("config_path") is not None or "PBEM_HOME" in os.environ
     where = folder or (_config().data_dir / "demo" if configured else Path("pbem-demo"))
@@ -204,6 +217,16 @@ def demo(
     if not known:
         raise _fail("no game is installed")
     game_type = game or known[0]
+    try:
+        earlier = prepare_folder(where, fresh)
+    except DemoFolderError as exc:
+        raise _fail(str(exc)) from exc
+    if earlier:
+        console.print(f"{where} holds an earlier demo: this game is added beside its "
+                      f"{earlier} game(s) (--fresh starts afresh).", highlight=False,
+                      soft_wrap=True)
+    else:
+        console.print(f"a fresh demo in {where}", highlight=False, soft_wrap=True)
     with Progress(console=err, transient=True) as progress:
         task = progress.add_task(f"bots playing {game_type} by email", total=None)
         try:
