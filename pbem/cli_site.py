@@ -29,8 +29,9 @@ def site_build(
 ) -> None:
     """Write an index of all games and one page per game (public view) for any web server."""
     report = build(_config(), folder, addresses)
-    console.print(f"site written to {folder}: {len(report.pages)} pages "
-                  f"(open {folder / 'index.html'})", highlight=False, soft_wrap=True)
+    console.print(f"site written to {folder}: {len(report.pages)} pages, "
+                  f"{len(report.rebuilt)} game page(s) rebuilt (open {folder / 'index.html'})",
+                  highlight=False, soft_wrap=True)
 
 
 def build(cfg: Config, folder: Path, addresses: bool = False) -> site.SiteReport:

@@ -62,7 +62,8 @@ def check_site(folder: Path) -> dict[Path, str]:
 def test_site_build_writes_a_valid_self_contained_site_of_every_game(
         host: Played, tmp_path: Path) -> None:
     out = host.pbem("site", "build", str(tmp_path / "site"))
-    assert f"site written to {tmp_path / 'site'}: 4 pages" in " ".join(out.split())
+    assert (f"site written to {tmp_path / 'site'}: 4 pages, 3 game page(s) rebuilt"
+            in " ".join(out.split()))
     texts = check_site(tmp_path / "site")
     assert sorted(p.relative_to(tmp_path / "site").as_posix() for p in texts) == [
         "games/testcards-1.html", "games/testcards-2.html", "games/testcards-3.html",
@@ -83,6 +84,26 @@ def test_site_build_writes_a_valid_self_contained_site_of_every_game(
         assert "@" not in html, f"{path} holds an address"
         for secret in host.secrets():
             assert secret not in html
+
+
+def test_a_rebuild_rewrites_only_the_games_that_changed(host: Played, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    host.pbem("site", "build", str(site))
+    pages = {p: p.stat().st_mtime_ns for p in (site / "games").iterdir()}
+    before = {p: p.read_text(encoding="utf-8") for p in pages}
+    assert "0 game page(s) rebuilt" in host.pbem("site", "build", str(site))
+    assert {p: p.stat().st_mtime_ns for p in pages} == pages
+    host.pbem("game", "resume", "testcards-3")
+    assert "1 game page(s) rebuilt" in host.pbem("site", "build", str(site))
+    after = {p: p.read_text(encoding="utf-8") for p in pages}
+    changed = sorted(p.name for p in pages if after[p] != before[p])
+    assert changed == ["testcards-3.html"]
+    assert "the host (resume)" in text_of(after[site / "games" / "testcards-3.html"])
+    rows = table_rows((site / "index.html").read_text(encoding="utf-8"), "games")
+    assert rows[3].startswith("Test Cards [testcards-3] | active | Wim, Vera | Wim, Vera |")
+    (site / "games" / "testcards-1.html").unlink()  # a lost page is written again
+    assert "1 game page(s) rebuilt" in host.pbem("site", "build", str(site))
+    check_site(site)
 
 
 def test_site_shows_addresses_only_when_the_operator_opts_in(
