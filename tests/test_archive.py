@@ -226,3 +226,30 @@ def test_a_tampered_log_is_shown_as_failed_with_the_steps_that_replay(tmp_path: 
     assert 'id="step-2"' in page and 'id="step-3"' not in page
     data = json.loads(played.pbem("game", "export", played.tag))
     assert data["log"][3]["state_hash"] == "0" * 64
+
+
+def test_the_hosts_entries_are_steps_too_and_an_undone_move_is_marked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.test_cli import pbem as cli
+    from tests.test_cli_admin import lowest, new_game
+
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    tag = new_game()
+    cli("game", "force", tag, "0", f"play {lowest(tag, 0)}")
+    cli("game", "undo", tag)
+    cli("seat", "takeover", tag, "1", "--name", "Carl", "--address", "carl@players.test")
+    cli("game", "pause", tag, "--reason", "mail to carl@players.test bounced")
+    cli("game", "export", tag, "--format", "html", "-o", str(tmp_path / "g.html"))
+    page = (tmp_path / "g.html").read_text(encoding="utf-8")
+    parse_strict(page)
+    text = text_of(page)
+    assert 'data-verified="yes"' in page
+    assert "Step 1: Alice (orders entered by the host)" in text
+    assert "Undone by the host at log entry #2" in text
+    assert "Step 2: the host (undo)" in text and "Step 3: the host (takeover)" in text
+    assert "Carl takes over from Bob." in text
+    assert "Players: Alice, Carl. Status: paused" in text
+    assert "The game's host paused the game: mail to (address hidden) bounced." in text
+    assert "@" not in page
+
