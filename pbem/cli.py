@@ -343,15 +343,17 @@ def process(site: Annotated[Path | None, typer.Option(
     """One pass: fetch new mail, apply the orders, send the queued emails."""
     cfg = _config()
     result = _one_pass(cfg, _factory(cfg))
-    if site is not None:
-        from pbem.cli_site import build
-
-        build(cfg, site)
     from pbem.processor.overview import summary
 
     d = result.delivery
     console.print(f"processed: {summary(result.results)}; clocks: {result.clocks.summary()}; "
                   f"sent {d.sent}, retrying {d.retrying}, failed {d.failed}")
+    if site is not None:
+        from pbem.cli_site import build
+
+        report = build(cfg, site)
+        console.print(f"site: {len(report.rebuilt)} game page(s) rebuilt in {site}",
+                      highlight=False, soft_wrap=True)
     if any(r.status == "quarantined" for r in result.results):
         raise typer.Exit(3)
 

@@ -84,6 +84,7 @@ def test_site_build_writes_a_valid_self_contained_site_of_every_game(
         assert "@" not in html, f"{path} holds an address"
         for secret in host.secrets():
             assert secret not in html
+        assert "You drew" not in html and "You played" not in html  # one seat's events
 
 
 def test_a_rebuild_rewrites_only_the_games_that_changed(host: Played, tmp_path: Path) -> None:
@@ -114,8 +115,9 @@ def test_site_shows_addresses_only_when_the_operator_opts_in(
 
 
 def test_process_rebuilds_the_site_after_its_pass(host: Played, tmp_path: Path) -> None:
-    out = host.pbem("process", "--site", str(tmp_path / "site"))
+    out = " ".join(host.pbem("process", "--site", str(tmp_path / "site")).split())
     assert "processed:" in out
+    assert f"site: 3 game page(s) rebuilt in {tmp_path / 'site'}" in out
     check_site(tmp_path / "site")
     assert (tmp_path / "site" / "games" / "testcards-2.html").is_file()
 
