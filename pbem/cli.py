@@ -187,9 +187,13 @@ def games() -> None:
 
 
 def _player_ranges() -> str:
-    """Each installed game's player range, for help texts."""
+    """Each installed game's player range, for help texts (read when the CLI loads)."""
+    try:
+        known = registry.games()
+    except Exception:  # a broken game package must not take every command down with it
+        return "see `pbem games`"
     return "; ".join(f"{name} {rules.min_players}–{rules.max_players}"
-                     for name, rules in sorted(registry.games().items()))
+                     for name, rules in sorted(known.items()))
 
 
 @app.command()
