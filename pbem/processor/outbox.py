@@ -94,6 +94,8 @@ def deliver_outbox(factory: SessionFactory, sender: Sender, host: Host | None = 
             else:
                 row.status = "sent"
                 row.sent_at = utcnow()
+                if row.raw_once_sent is not None:  # a secret is kept only until it is sent
+                    row.raw, row.raw_once_sent = row.raw_once_sent, None
                 row.attempts += 1
                 done.sent += 1
             session.add(row)
