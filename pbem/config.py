@@ -101,6 +101,10 @@ class Config:
     limits: Limits
     deadlines: Deadlines
     operator_address: str | None = None  # gets the mail when a game pauses on a timeout
+    # When set, a player's mail counts only if the topmost Authentication-Results header,
+    # from this authserv-id (our own receiving server), shows DKIM, SPF or DMARC passing
+    # for its From domain (pbem.mail.authresults).
+    trusted_authserv_id: str | None = None
 
     @property
     def message_id_domain(self) -> str:
@@ -186,6 +190,7 @@ def from_dict(raw: dict[str, Any], base: Path | None = None) -> Config:
             deadlines=_deadlines(deadlines),
             operator_address=str(mail["operator_address"]) if "operator_address" in mail
             else None,
+            trusted_authserv_id=str(mail.get("trusted_authserv_id", "")).strip() or None,
         )
     except TypeError as exc:
         raise ConfigError(f"unknown setting: {exc}") from exc

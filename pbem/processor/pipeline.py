@@ -22,6 +22,7 @@ from sqlmodel import Session, select
 from pbem.engine import registry
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.replay import play
+from pbem.mail import authresults
 from pbem.mail.reading import IncomingMail, read_message
 from pbem.mail.redact import MARK, redact
 from pbem.processor import clock, commands, mails
@@ -205,7 +206,7 @@ def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | 
         row = existing
         row.from_addr = (mail.from_addr or "").lower()
         row.subject = mail.subject or ""
-    handler = _Handler(session, host, mail, row, mid, stored=existing is not None)
+    handler = _Handler(session, host, mail, row, mid, stored=existing is not None, raw=raw)
     result = handler.run()
     # In this same transaction: the secret as written is never committed.
     seal(row, raw, handler.verified, handler.secret)
@@ -264,8 +265,9 @@ def _verdict(session: Session, raw: bytes) -> tuple[int | None, str | None]:
 
 class _Handler:
     def __init__(self, session: Session, host: Host, mail: IncomingMail, row: InboundMessage,
-                 mid: str, stored: bool = False) -> None:
+                 mid: str, stored: bool = False, raw: bytes = b"") -> None:
         self.s = session
+        self.raw = raw
         self.stored = stored  # a kept mail run again: its secret was blanked when stored
         self.verified: int | None = None  # the seat whose secret the mail carries
         self.secret: str | None = None  # the secret as written, blanked when the mail is kept
@@ -339,6 +341,14 @@ class _Handler:
                 "Start the mail with \"check\" to see what would happen without playing.",
                 "", *commands.HELP_LINES,
             ], game)
+        if self.host.trusted_authserv_id:
+            checked = authresults.verdict(self.raw, self.sender, self.host.trusted_authserv_id)
+            if not checked.ok:
+                return self.stranger("rejected", f"sender not verified: {checked.why}", [
+                    f"Your mail could not be verified as sent from {self.sender}: "
+                    f"{checked.why}. So nothing was played.",
+                    "This game's host requires mail signed by your provider (DKIM) or sent "
+                    "from its servers (SPF). If you did send it, ask the game's host."], game)
         seat = self.authenticate(letter, candidates)
         if seat is None:
             if letter.secret is None:
