@@ -125,15 +125,13 @@ def game_new(
         "(Default: deadlines.vacation_days, else 14.)", show_default=False)] = None,
 ) -> None:
     """Set up a new game; each player is mailed a welcome with their secret."""
-    from email.utils import parseaddr
+    from pbem.processor import operator_input
 
     cfg = _config()
-    seats = []
-    for text in seat:
-        name, address = parseaddr(text)
-        if "@" not in address:
-            raise _fail(f'seat {text!r}: write it as "Name <address@example.org>"')
-        seats.append((name or address, address))
+    try:
+        seats = [operator_input.seat(text) for text in seat]
+    except operator_input.InputError as exc:
+        raise _fail(str(exc)) from exc
     options: dict[str, Any] = {}
     for item in option or []:
         key, _, value = item.partition("=")

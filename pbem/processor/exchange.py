@@ -19,7 +19,7 @@ from sqlmodel import Session
 from pbem.engine import registry
 from pbem.engine.hashing import canonical_json, state_hash
 from pbem.engine.replay import ReplayMismatch, SetupRecord, draws_from_json, replay
-from pbem.processor import history, mails
+from pbem.processor import history, mails, operator_input
 from pbem.processor.host import Host
 from pbem.processor.secrets import hash_secret, new_salt, new_secret
 from pbem.store import queries
@@ -146,7 +146,18 @@ def import_game(session: Session, data: Any, *, tag: str | None = None,
     entries, final = verify(data)
     g = data["game"]
     rules = registry.get(g["type"])
+    try:
+        tag = operator_input.tag(tag) if tag is not None else None
+        addresses = [operator_input.address(str(s["address"]), "the export's seat address")
+                     for s in data["seats"]]
+        operator_input.distinct(addresses)
+    except operator_input.InputError as exc:
+        raise ImportRefused(str(exc)) from None
     wanted = tag or g["tag"]
+    try:
+        wanted = operator_input.tag(str(wanted))
+    except operator_input.InputError:
+        wanted = ""  # the export's own tag is not one this host accepts: named after its id
     if queries.game_by_tag(session, wanted) is not None:
         if tag is not None:
             raise ImportRefused(f"a game tagged {tag} exists already; choose another --tag")
@@ -175,11 +186,11 @@ def import_game(session: Session, data: Any, *, tag: str | None = None,
         session.add(Snapshot(game_id=game.id, log_index=entries[-1].index,
                              state_json=canonical_json(rules.to_json(final))))
     secrets = []
-    for s in data["seats"]:
+    for s, address in zip(data["seats"], addresses, strict=True):
         secret, salt = new_secret(), new_salt()
         secrets.append(secret)
         session.add(Seat(game_id=game.id, index=int(s["index"]), name=str(s["name"]),
-                         address=str(s["address"]).lower(), status=str(s["status"]),
+                         address=address, status=str(s["status"]),
                          secret_salt=salt, secret_hash=hash_secret(secret, salt)))
     session.flush()
     if host is not None:
