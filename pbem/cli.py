@@ -107,7 +107,8 @@ def game_new(
     seat: Annotated[list[str], typer.Option("--seat", "-s",
                     help='A player as "Name <address>", in turn order; repeat per seat.')],
     option: Annotated[list[str] | None, typer.Option("--option", "-o",
-                      help="A game option as key=value (JSON value); repeatable.")] = None,
+                      help="A game option as name=value, e.g. advanced=yes; repeatable. "
+                      "A wrong name lists the game's options.")] = None,
     seed: Annotated[str | None, typer.Option(help="Seed for the game's random draws.")] = None,
     deadline_hours: Annotated[int | None, typer.Option(
         min=0, help="Hours each seat has for its orders; 0 = no deadline. "
@@ -132,13 +133,13 @@ def game_new(
         seats = [operator_input.seat(text) for text in seat]
     except operator_input.InputError as exc:
         raise _fail(str(exc)) from exc
-    options: dict[str, Any] = {}
-    for item in option or []:
-        key, _, value = item.partition("=")
-        try:
-            options[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key.strip()] = value
+    from pbem.processor import game_options
+
+    try:
+        rules = registry.get(game_type)
+        options = game_options.from_text(rules.title, rules.default_options(), option or [])
+    except (KeyError, ValueError) as exc:
+        raise _fail(str(exc).strip('"')) from exc
     factory = _factory(cfg)
     with factory() as session:
         try:

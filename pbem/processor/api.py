@@ -20,7 +20,7 @@ from pbem.engine.hashing import canonical_json, state_hash
 from pbem.engine.replay import ReplayMismatch, draws_to_json, start
 from pbem.mail.inbound import Inbox
 from pbem.mail.outbound import Sender
-from pbem.processor import history, mails, operator_input
+from pbem.processor import game_options, history, mails, operator_input
 from pbem.processor.clock import POLICIES, ClockReport, run_clocks
 from pbem.processor.host import Host
 from pbem.processor.outbox import Delivery, deliver_outbox
@@ -91,7 +91,9 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
         tag = operator_input.tag(tag)
         if queries.game_by_tag(session, tag) is not None:
             raise ValueError(f"a game tagged {tag} exists already; choose another tag")
-    opts = {**rules.default_options(), **(options or {})}
+    defaults = rules.default_options()
+    game_options.check(rules.title, defaults, options or {})
+    opts = {**defaults, **(options or {})}
     seed = seed or pysecrets.token_hex(16)
     state, setup = start(rules, len(seats), opts, seed)
     game = Game(game_type=game_type, tag=tag or f"{game_type}-new-{pysecrets.token_hex(6)}",
