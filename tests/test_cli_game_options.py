@@ -94,9 +94,11 @@ def test_a_game_without_options_says_so() -> None:
 def test_options_given_as_values_are_checked_too() -> None:
     defaults = OptionCards().default_options()
     game_options.check("Option Cards", defaults, {"rounds": 4, "advanced": True, "speed": 2})
-    for bad, says in [({"rounds": "3"}, "option rounds is a whole number, not '3'"),
+    cases: list[tuple[dict[str, Any], str]] = [
+                      ({"rounds": "3"}, "option rounds is a whole number, not '3'"),
                       ({"advanced": "yes"}, "option advanced is yes/no, not 'yes'"),
                       ({"rounds": True}, "option rounds is a whole number, not True"),
-                      ({"colour": "red"}, "Option Cards has no option 'colour'")]:
+                      ({"colour": "red"}, "Option Cards has no option 'colour'")]
+    for bad, says in cases:
         with pytest.raises(game_options.OptionError, match=says):
             game_options.check("Option Cards", defaults, bad)
