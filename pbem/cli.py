@@ -79,7 +79,15 @@ def init() -> None:
         open_inbox(cfg).close()
     if cfg.outbound.smtp is None:
         open_sender(cfg)
+    from pbem.processor import hostkey
+
+    try:
+        key = hostkey.load(cfg.host_key_path)
+    except hostkey.HostKeyError as exc:
+        raise _fail(str(exc)) from exc
     console.print(f"database ready: {cfg.database_url}")
+    console.print(f"host key (signs game exports): {cfg.host_key_path} (id {key.id})",
+                  highlight=False, soft_wrap=True)
     if cfg.inbound.imap is None:
         console.print(f"inbox (Maildir): {cfg.inbound.maildir}")
     if cfg.outbound.smtp is None:
