@@ -25,9 +25,10 @@ _SECRET_LINE = re.compile(
     r"(?P<value>[^\s<>\"'&]{8,})", re.IGNORECASE)
 
 
-def _blank(text: str, tokens: list[str]) -> str:
+def blank(text: str, tokens: Iterable[str] = ()) -> str:
+    """``text`` with what reads as a secret, and each of ``tokens``, replaced by :data:`MARK`."""
     text = _SECRET_LINE.sub(lambda m: m.group("head") + MARK, text)
-    for token in tokens:
+    for token in sorted({t for t in tokens if len(t) >= 8}, key=len, reverse=True):
         text = text.replace(token, MARK)
     return text
 
@@ -50,7 +51,7 @@ def _redact_part(part: Message, tokens: list[str]) -> bool:
         return False
     codec = _charset(part, payload)
     text = payload.decode(codec, errors="replace")
-    blanked = _blank(text, tokens)
+    blanked = blank(text, tokens)
     if blanked == text:
         return False
     data = blanked.encode(codec, errors="replace")
@@ -83,5 +84,5 @@ def redact(raw: bytes, tokens: Iterable[str] = ()) -> bytes:
         out = raw
     # Whatever the parts held, no secret may survive in the bytes as stored.
     text = out.decode("ascii", errors="surrogateescape")
-    blanked = _blank(text, known)
+    blanked = blank(text, known)
     return out if blanked == text else blanked.encode("ascii", errors="surrogateescape")

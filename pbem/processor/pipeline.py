@@ -24,7 +24,7 @@ from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.replay import play
 from pbem.mail import authresults
 from pbem.mail.reading import IncomingMail, read_message
-from pbem.mail.redact import MARK, redact
+from pbem.mail.redact import MARK, blank, redact
 from pbem.processor import clock, commands, mails
 from pbem.processor.host import Host
 from pbem.processor.movelog import record_move
@@ -168,7 +168,7 @@ def quarantine(factory: SessionFactory, raw: bytes, reason: str,
                 row = InboundMessage(message_id=mid, raw=raw)
                 seal(row, raw, *_verdict(session, raw))
         row.status = "quarantined"
-        row.reason = reason
+        row.reason = blank(reason)
         row.processed_at = utcnow()
         session.add(row)
         session.commit()
@@ -220,7 +220,9 @@ def seal(row: InboundMessage, original: bytes, seat: int | None, secret: str | N
         row.raw_sha256 = hashlib.sha256(original).hexdigest()
     if seat is not None:
         row.secret_seat = seat
-    row.raw = redact(original, [secret] if secret else [])
+    tokens = [secret] if secret else []
+    row.raw = redact(original, tokens)
+    row.reason = blank(row.reason, tokens)  # an error may quote the line that held it
 
 
 def identify_game(session: Session, subject: str, letter: Letter) -> Game | None:
