@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import email
 import hashlib
+from dataclasses import replace
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
 from sqlalchemy import text
 from sqlmodel import col, select
 
@@ -230,3 +232,40 @@ def test_a_secret_echoed_back_in_a_reply_is_blanked_once_sent(
     deliver_outbox(factory, MaildirSender(tmp_path / "out"), host)
     assert secret.encode() not in every_stored_byte(factory)
     assert any(f"> secret: {secret}" in t for t in sent_texts(tmp_path / "out"))
+
+
+@pytest.mark.slow
+def test_over_real_imap_and_smtp_no_secret_stays_in_the_database(
+        request: pytest.FixtureRequest, factory: SessionFactory, host: Host) -> None:
+    """Welcome, 'secret new' and an order with the new secret, through pymap and aiosmtpd,
+    with the receiving server's verdict required: the players' mailboxes hold the secrets,
+    the database none."""
+    from pbem.mail.inbound import ImapInbox
+    from pbem.mail.outbound import SmtpSender
+    from tests.mail.test_authresults import RSPAMD_PASS
+    from tests.processor.test_end_to_end import latest_to, servers
+
+    imap, smtp = servers(request)
+    strict = replace(host, trusted_authserv_id="mx.host.test")
+    with factory() as s:
+        game, secrets = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)],
+                                        host=strict)
+        s.commit()
+    assert api.deliver_outbox(factory, SmtpSender(smtp.settings), strict).sent == 2
+    assert f"Your secret is: {secrets[0]}" in latest_to(smtp, ALICE)
+
+    def send(body: str) -> str:
+        raw = RSPAMD_PASS.encode() + mail(ALICE, f"Re: [{game.tag}] Test Cards", body)
+        imap.deliver(raw)
+        done = api.process_inbox(factory, ImapInbox(imap.settings), SmtpSender(smtp.settings),
+                                 strict)
+        [result] = done.results
+        assert done.delivery.failed == 0
+        return result.status
+
+    assert send(f"secret new\nsecret {secrets[0]}") == "applied"
+    new = latest_to(smtp, ALICE).split(f"Your new secret for [{game.tag}] is: ")[1].split()[0]
+    assert send(f"play {hand(factory, Table(game.id or 0, game.tag, []), 0)[0]}\n"
+                f"secret {new}") == "applied"
+    stored = every_stored_byte(factory)
+    assert not [s for s in (*secrets, new) if s.encode() in stored]
