@@ -22,7 +22,7 @@ from pbem.processor.host import Host
 from pbem.processor.outbox import deliver_outbox
 from pbem.processor.pipeline import process_raw, quarantine
 from pbem.processor.secrets import check_secret
-from pbem.store import InboundMessage, Seat, SessionFactory, Snapshot
+from pbem.store import InboundMessage, OutboundMessage, Seat, SessionFactory, Snapshot
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail, queued
 
 
@@ -269,3 +269,54 @@ def test_over_real_imap_and_smtp_no_secret_stays_in_the_database(
                 f"secret {new}") == "applied"
     stored = every_stored_byte(factory)
     assert not [s for s in (*secrets, new) if s.encode() in stored]
+
+
+def test_upgrading_blanks_the_mail_an_older_pbem_stored(db_url: str, host: Host) -> None:
+    """Migration 0005 on a database of 0003, which kept mail with its secrets."""
+    from alembic import command
+    from alembic.config import Config as AlembicConfig
+    from sqlmodel import Session
+
+    from pbem.store.db import MIGRATIONS, init, session_factory
+
+    engine = init(db_url)
+    with Session(engine) as s:
+        game, secrets = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)],
+                                        host=host)
+        s.commit()
+        tag = game.tag
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    command.downgrade(cfg, "0003")
+    kept = mail(BOB, f"[{tag}]", f"status\nsecret {secrets[1]}")
+    order = mail(ALICE, f"[{tag}]", f"play 1\nsecret {secrets[0]}")
+    with engine.begin() as conn:  # as 0003 kept them: whole
+        conn.execute(text("UPDATE outboundmessage SET status = 'sent' WHERE to_addr = :a"),
+                     {"a": ALICE})
+        for raw, status in ((kept, "quarantined"), (order, "applied")):
+            conn.execute(text(
+                "INSERT INTO inboundmessage (message_id, raw, from_addr, subject, status, "
+                "reason, received_at) VALUES (:m, :r, '', '', :s, :why, :t)"),
+                {"m": f"<{status}@x>", "r": raw, "s": status, "t": "2026-11-01 00:00:00",
+                 "why": f"crash at line \"secret: {secrets[1]}\""})
+    engine.dispose()
+    engine = init(db_url)  # upgrades to the newest
+    with Session(engine) as s:
+        rows = {r.status: r for r in s.exec(select(InboundMessage))}
+        assert rows["quarantined"].raw == redact(kept)
+        assert rows["quarantined"].raw_sha256 == hashlib.sha256(kept).hexdigest()
+        assert rows["quarantined"].secret_seat == 1  # reprocess trusts the check made now
+        assert (rows["applied"].secret_seat, rows["applied"].raw) == (None, redact(order))
+        out = {r.to_addr: r for r in s.exec(select(OutboundMessage))}
+        assert secrets[0].encode() not in out[ALICE].raw and out[ALICE].raw_once_sent is None
+        waiting = out[BOB]  # still queued: it keeps the secret until it is sent
+        assert secrets[1].encode() in waiting.raw
+        assert waiting.raw_once_sent is not None and secrets[1].encode() not in \
+            waiting.raw_once_sent
+    factory = session_factory(engine)
+    stored = every_stored_byte(factory).replace(waiting.raw, b"")
+    assert not [x for x in secrets if x.encode() in stored]
+    again = api.quarantine_reprocess(factory, rows["quarantined"].id or 0, host)
+    assert (again.status, again.reason) == ("ignored", "status")
+    engine.dispose()
