@@ -105,3 +105,11 @@ def test_game_import_refuses_a_tag_that_could_hijack_replies(home: Path,  # noqa
 def test_bad_tags(tag: str) -> None:
     with pytest.raises(operator_input.InputError, match="must be 1-40 letters"):
         operator_input.tag(tag)
+
+
+def test_seat_takeover_refuses_a_name_that_could_add_headers(home: Path) -> None:  # noqa: F811
+    tag = new_game()
+    out = pbem("seat", "takeover", tag, "0", "--name", "Carol\r\nBcc: v@evil.test",
+               "--address", "carol@players.test", code=1)
+    assert ("give the newcomer's name (one plain line) and email address, e.g. --name "
+            "\"Carol\" --address carol@example.org") in one_line(out)
