@@ -46,7 +46,9 @@ def address(text: str, what: str = "address") -> str:
         checked = validate_email(value, check_deliverability=False, test_environment=True)
     except EmailNotValidError as exc:
         raise InputError(f"{what} {value!r} is not a valid email address: {exc}") from None
-    return checked.normalized.lower()
+    # An internationalised domain in its ASCII (IDNA) form: our mail's To header stays valid
+    # and any server delivers it; a non-ASCII local part has no such form and stays as is.
+    return (checked.ascii_email or checked.normalized).lower()
 
 
 def seat(text: str) -> tuple[str, str]:

@@ -29,3 +29,9 @@ def test_addresses_are_checked_and_kept_lower_case(factory: SessionFactory) -> N
             api.create_game(s, "testcards", [("A", "a@x"), ("B", BOB)])
         game, _ = api.create_game(s, "testcards", [("A", ALICE.upper()), ("B", BOB)])
         assert [seat.address for seat in api.queries.seats(s, game.id or 0)] == [ALICE, BOB]
+
+
+def test_an_international_domain_is_kept_in_its_ascii_form(factory: SessionFactory) -> None:
+    with factory() as s:
+        game, _ = api.create_game(s, "testcards", [("Zoë", "zoe@exämple.org"), ("B", BOB)])
+        assert api.queries.seats(s, game.id or 0)[0].address == "zoe@xn--exmple-cua.org"
