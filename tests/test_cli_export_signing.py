@@ -115,3 +115,10 @@ def test_a_broken_key_file_is_named(home: Path, tmp_path: Path) -> None:  # noqa
     tag = new_game()
     out = one_line(pbem("game", "export", tag, "-o", str(tmp_path / "g.json"), code=1))
     assert f"cannot read the host key {home / 'host.key'}: non-hexadecimal number" in out
+
+
+def test_a_key_file_in_a_missing_folder_is_named(tmp_path: Path, home: Path) -> None:  # noqa: F811
+    (tmp_path / "c.toml").write_text('host_key_file = "nowhere/host.key"\n')
+    out = one_line(pbem("--config", str(tmp_path / "c.toml"), "init", code=1))
+    assert (f"no host key at {tmp_path / 'nowhere' / 'host.key'}, and its folder does not "
+            "exist: run `pbem init`, or create the folder, or set host_key_file") in out

@@ -56,8 +56,8 @@ def load(path: Path) -> HostKey:
     if path.exists():
         return _read(path)
     if not path.parent.is_dir():
-        raise HostKeyError(f"no host key at {path}, and its folder does not exist "
-                           "(run `pbem init` first)")
+        raise HostKeyError(f"no host key at {path}, and its folder does not exist: run "
+                           "`pbem init`, or create the folder, or set host_key_file")
     # Written aside, then linked into place: of two processes making it at once, one wins and
     # both read that one; no one ever reads a half-written key.
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
