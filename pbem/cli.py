@@ -406,7 +406,10 @@ def quarantine_show(inbound_id: Annotated[int, typer.Argument(help="The message'
             m = api.inbound_show(session, inbound_id)
         except LookupError as exc:
             raise _fail(str(exc)) from exc
-        console.print(f"status: {m.status}\nreason: {m.reason}\n")
+        # The kept copy has any secret blanked; the digest is of the mail as it came in.
+        console.print(f"status: {m.status}\nreason: {m.reason}\n"
+                      f"sha256 as received: {m.raw_sha256 or '(not recorded)'}\n",
+                      highlight=False, soft_wrap=True)
         print(m.raw.decode("utf-8", errors="replace"))
 
 
