@@ -84,7 +84,9 @@ def apply_order(state: State, seat: int, order: Order,
         except (RuleError, CannotPay) as err:
             if not turn.revealed:
                 raise IllegalOrder(f"{err}.", step=n + 1, line=line) from None
-            turn.say(f"{who(seat)}'s line {line or n + 1} was skipped: {err}.")
+            turn.say(f"{who(seat)}'s line {line or n + 1} could not be played after the turned "
+                     "card, so it was skipped.")
+            turn.events.append(Event(f"Why: {err}.", frozenset({seat})))
     end_turn(new, turn, chance)
     return new, turn.events
 
