@@ -75,8 +75,9 @@ def _candidates(state: State, seat: int, rng: random.Random) -> list[Step]:
     for coral_i, coral in enumerate(player.corals):
         if coral.cross is not None:
             continue
-        for m in {f.split(":")[0] for f in player.fish if f.endswith(":m")} | {None}:
-            for f in {f.split(":")[0] for f in player.fish if f.endswith(":f")} | {None}:
+        # Lists, not sets: a bot's order must not depend on string hashing (replays).
+        for m in [*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":m")), None]:
+            for f in [*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":f")), None]:
                 if m is None and f is None:
                     continue
                 if (m is not None and coral.male) or (f is not None and coral.female):
@@ -103,7 +104,7 @@ def _candidates(state: State, seat: int, rng: random.Random) -> list[Step]:
         if ups:
             d, c = rng.choice(ups)
             found.append(SharkArea(Place(c, d)))
-        for key in set(player.fish):
+        for key in dict.fromkeys(player.fish):
             colour, sex = key.split(":")
             if not colour_fits_a_cross(state, colour):
                 found.append(SharkOwn(colour, sex))
