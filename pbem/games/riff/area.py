@@ -46,12 +46,16 @@ def flow(state: State, chance: Chance) -> list[str]:
     said: list[str] = []
     face_down_is_water = bool(state.options["face_down_at_sea_edge_counts_as_water"])
     for r in range(ROWS):
+        # With the option, a face-down card already lying at the sea end counts as water;
+        # cards sliding in after it are judged by their face (else a whole face-down row
+        # would drain at every flow).
+        at_sea_end = state.area[r][0]
         cards = [s for s in state.area[r] if s is not None]
         while cards:
             first = cards[0]
             if first["up"] and first["card"] == "water":
                 said.append(f"A water card left the sea end of row {r + 1}.")
-            elif not first["up"] and face_down_is_water:
+            elif not first["up"] and face_down_is_water and first is at_sea_end:
                 state.area[r] = cards + [None] * (COLUMNS - len(cards))
                 card = reveal(state, r, 0, chance)
                 cards = [s for s in state.area[r] if s is not None]
