@@ -42,8 +42,10 @@ def tables(tmp_path: Path) -> Iterator[tuple[Table, Table]]:
 
 def test_the_games_really_differ_in_one_hidden_card(tables: tuple[Table, Table]) -> None:
     a, b = (t.state() for t in tables)
-    assert a.area[2][2] != b.area[2][2] and a.pile != b.pile
-    assert sorted([*a.pile, a.area[2][2]["card"]]) == sorted([*b.pile, b.area[2][2]["card"]])
+    slot_a, slot_b = a.area[2][2], b.area[2][2]
+    assert slot_a is not None and slot_b is not None and slot_a != slot_b
+    assert a.pile != b.pile
+    assert sorted([*a.pile, slot_a["card"]]) == sorted([*b.pile, slot_b["card"]])
 
 
 def test_both_players_mails_are_identical_until_the_card_turns(
