@@ -58,19 +58,20 @@ def _text(step: Step) -> str:
     raise AssertionError(step)
 
 
-def _wanted(state: State, seat: int, card: str) -> bool:
-    """Whether a face-up card helps the bot now."""
+def _wanted(state: State, seat: int, card: str, fitting: set[str]) -> bool:
+    """Whether a face-up card helps the bot now (``fitting``: colours of the open crosses)."""
     player = state.players[seat]
     if card == "coral":
         return sum(c.cross is None for c in player.corals) < 2
     if card.startswith("fish:"):
         _, colour, sex = card.split(":")
-        return colour_fits_a_cross(state, colour) and player.fish.count(f"{colour}:{sex}") < 2
+        return colour in fitting and player.fish.count(f"{colour}:{sex}") < 2
     return card in ("pearl", "shark")
 
 
 def _candidates(state: State, seat: int, rng: random.Random) -> list[Step]:
     player = state.players[seat]
+    fitting = {c for card in open_crosses(state) for c in card.split("+")}
     found: list[Step] = []
     for coral_i, coral in enumerate(player.corals):
         if coral.cross is not None:
@@ -92,7 +93,7 @@ def _candidates(state: State, seat: int, rng: random.Random) -> list[Step]:
             if slot is None:
                 continue
             place = Place(column, distance)
-            if slot["up"] and _wanted(state, seat, slot["card"]):
+            if slot["up"] and _wanted(state, seat, slot["card"], fitting):
                 found += [Buy(place)] * 2
             elif not slot["up"] and rng.random() < 0.3:
                 found.append(Buy(place, condition=None))
