@@ -69,7 +69,8 @@ def _wanted(state: State, seat: int, card: str, fitting: set[str]) -> bool:
     return card in ("pearl", "shark")
 
 
-def _candidates(state: State, seat: int, rng: random.Random) -> list[Step]:
+def _candidates(state: State, seat: int, rng: random.Random,
+                fresh_sharks: int = 0) -> list[Step]:
     player = state.players[seat]
     fitting = {c for card in open_crosses(state) for c in card.split("+")}
     found: list[Step] = []
@@ -99,7 +100,7 @@ def _candidates(state: State, seat: int, rng: random.Random) -> list[Step]:
                 found.append(Buy(place, condition=None))
     if player.boats < 8 and rng.random() < 0.5:
         found.append(Boat())
-    if player.sharks and rng.random() < 0.3:
+    if player.sharks > fresh_sharks and rng.random() < 0.3:
         ups = [(d, c) for d in range(4) for c in range(8)
                if (s := state.area[area_row(seat, d)][c]) is not None and s["up"]]
         if ups:
@@ -126,12 +127,13 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
     if rng.random() < 0.05:
         lines.append("prefer " + " ".join(rng.sample(state.colours, 3)))
     for _ in range(MAX_LINES):
-        options = _candidates(scratch, seat, rng)
+        options = _candidates(scratch, seat, rng, turn.fresh_sharks)
         if not options:
             break
         step = rng.choice(options)
         trial = scratch.copy()
-        trial_turn = Turn(seat, set(turn.flipped), turn.revealed)
+        trial_turn = Turn(seat, set(turn.flipped), turn.revealed,
+                          fresh_pearls=turn.fresh_pearls, fresh_sharks=turn.fresh_sharks)
         try:
             do_step(trial, trial_turn, step, chance)
         except (RuleError, ValueError):

@@ -46,6 +46,9 @@ class Turn:
     seat: int
     flipped: set[tuple[int, int]] = field(default_factory=set)  # paid turns, this turn
     revealed: bool = False  # a hidden card was turned: later failures are skipped
+    # Pearls and sharks bought this turn: kept to play on a later turn.
+    fresh_pearls: int = 0
+    fresh_sharks: int = 0
     events: list[Event] = field(default_factory=list)
 
     def say(self, text: str) -> None:
@@ -161,7 +164,7 @@ def do_flip(state: State, turn: Turn, place: Place, paying: tuple[str, ...] | No
     slot = _slot(state, turn, place)
     if slot["up"]:
         raise RuleError(f"{place}: the card is already face up ({card_name(slot['card'])})")
-    worms.pay(state, turn.seat, 1, None, paying, f"turning {place}")
+    worms.pay(state, turn.seat, 1, None, paying, f"turning {place}", turn.fresh_pearls)
     row = area_row(turn.seat, place.distance)
     card = area.reveal(state, row, place.column, chance)
     turn.flipped.add((row, place.column))
@@ -186,7 +189,8 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
     cost = 1 if (row, place.column) in turn.flipped else COST[place.distance]
     _may_own(state, turn.seat, card, place)
     colour = card.split(":")[1] if card.startswith("fish:") else None
-    worms.pay(state, turn.seat, cost, colour, paying, f"the {card_name(card)} on {place}")
+    worms.pay(state, turn.seat, cost, colour, paying, f"the {card_name(card)} on {place}",
+              turn.fresh_pearls)
     state.area[row][place.column] = None
     player = state.players[turn.seat]
     if card.startswith("fish:"):
@@ -195,8 +199,10 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
         player.corals.append(Coral())
     elif card == "pearl":
         player.pearls += 1
+        turn.fresh_pearls += 1
     elif card == "shark":
         player.sharks += 1
+        turn.fresh_sharks += 1
     turn.say(f"{who(turn.seat)} bought the {card_name(card)} on {place}"
              + (f" as coral {len(player.corals)}." if card == "coral" else "."))
 
@@ -223,7 +229,7 @@ def do_boat(state: State, turn: Turn, step: Boat) -> None:
         raise RuleError("all 15 boats are in play")
     if player.boats >= max_boats_each():
         raise RuleError(f"you have a boat under every one of the {COLUMNS} columns")
-    worms.pay(state, turn.seat, BOAT_COST, None, step.paying, "a boat")
+    worms.pay(state, turn.seat, BOAT_COST, None, step.paying, "a boat", turn.fresh_pearls)
     state.boats_left -= 1
     player.boats += 1
     turn.say(f"{who(turn.seat)} bought a boat, under column {player.boats}.")
@@ -265,10 +271,15 @@ def do_attach(state: State, turn: Turn, step: Attach, chance: Chance) -> None:
     turn.revealed = turn.revealed or bool(said)  # a hidden breeding card was turned
 
 
+def _shark_to_play(sharks: int, turn: Turn) -> None:
+    if sharks - turn.fresh_sharks < 1:
+        raise RuleError("you have no shark to play" + (
+            " (a shark bought this turn is played on a later turn)" if sharks else ""))
+
+
 def do_shark_area(state: State, turn: Turn, step: SharkArea) -> None:
     player = state.players[turn.seat]
-    if player.sharks < 1:
-        raise RuleError("you have no shark to play")
+    _shark_to_play(player.sharks, turn)
     slot = _slot(state, turn, step.place, need_boat=False)
     if not slot["up"]:
         raise RuleError(f"{step.place}: a shark chases only face-up cards")
@@ -283,8 +294,7 @@ def do_shark_area(state: State, turn: Turn, step: SharkArea) -> None:
 def do_shark_own(state: State, turn: Turn, step: SharkOwn) -> None:
     player = state.players[turn.seat]
     name = f"{step.colour} {'male' if step.sex == 'm' else 'female'}"
-    if player.sharks < 1:
-        raise RuleError("you have no shark to play")
+    _shark_to_play(player.sharks, turn)
     if colour_fits_a_cross(state, step.colour):
         raise RuleError(f"your {name} fish still fits an open cross; a shark chases only "
                         "your fish whose colour fits none")

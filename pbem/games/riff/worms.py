@@ -96,20 +96,22 @@ class CannotPay(ValueError):
 
 
 def pay(state: State, seat: int, cost: int, colour: str | None,
-        paying: tuple[str, ...] | None, what: str) -> list[str]:
+        paying: tuple[str, ...] | None, what: str, fresh_pearls: int = 0) -> list[str]:
     """Take ``cost`` worms (of ``colour`` if given; a pearl replaces any worm) and return
     them to the supply (pearls to the discard). ``paying`` names them; None: the rules pick
-    (worms of the colour, else the colours held most; pearls only when worms run out)."""
+    (worms of the colour, else the colours held most; pearls only when worms run out).
+    ``fresh_pearls`` were bought this turn: they may be played only on a later turn."""
     player = state.players[seat]
+    pearls = player.pearls - fresh_pearls
     if paying is None:
-        tokens = _choose(state, seat, cost, colour)
+        tokens = _choose(state, seat, cost, colour, pearls)
         if tokens is None:
             need = f"{cost} {colour} worm(s)" if colour else f"{cost} worm(s)"
             have = (player.worms.get(colour, 0) if colour
                     else sum(player.worms.values()))
             raise CannotPay(f"{what} costs {need} (a pearl replaces any worm); you have "
                             f"{have}{' ' + colour if colour else ''} and "
-                            f"{player.pearls} pearl(s)")
+                            f"{pearls} pearl(s) to play")
     else:
         tokens = list(paying)
         if len(tokens) != cost:
@@ -122,7 +124,7 @@ def pay(state: State, seat: int, cost: int, colour: str | None,
         for t in tokens:
             named[t] = named.get(t, 0) + 1
         for t, n in named.items():
-            have = player.pearls if t == "pearl" else player.worms.get(t, 0)
+            have = pearls if t == "pearl" else player.worms.get(t, 0)
             if have < n:
                 raise CannotPay(f"{what}: you named {n} {t}{'s' if t == 'pearl' else ''}"
                                 f"{'' if t == 'pearl' else ' worm(s)'} but have {have}")
@@ -136,7 +138,8 @@ def pay(state: State, seat: int, cost: int, colour: str | None,
     return tokens
 
 
-def _choose(state: State, seat: int, cost: int, colour: str | None) -> list[str] | None:
+def _choose(state: State, seat: int, cost: int, colour: str | None,
+            pearls_to_play: int) -> list[str] | None:
     player = state.players[seat]
     left = dict(player.worms)
     tokens: list[str] = []
@@ -152,10 +155,8 @@ def _choose(state: State, seat: int, cost: int, colour: str | None) -> list[str]
         left[pick] -= 1
         tokens.append(pick)
     pearls = cost - len(tokens)
-    if pearls > player.pearls:
+    if pearls > pearls_to_play:
         return None
     return tokens + ["pearl"] * pearls
 
 
-def can_afford(state: State, seat: int, cost: int, colour: str | None) -> bool:
-    return _choose(state, seat, cost, colour) is not None

@@ -61,10 +61,10 @@ CASES = [
                                                   "fish.")),
     ("cannot pay a fish in its colour", "buy 1 near\nbuy 1 far",
      line(2, "buy 1 far", "the pink male fish on 1 far costs 3 pink worm(s) (a pearl "
-                          "replaces any worm); you have 0 pink and 0 pearl(s).")),
+                          "replaces any worm); you have 0 pink and 0 pearl(s) to play.")),
     ("cannot pay at all", "buy 1 near\nboat",
      line(2, "boat", "a boat costs 3 worm(s) (a pearl replaces any worm); you have 2 and 0 "
-                     "pearl(s).")),
+                     "pearl(s) to play.")),
     ("naming more worms than the cost", "buy 4 near paying red blue",
      line(1, "buy 4 near paying red blue", "the pearl on 4 near costs 1 worm(s), but you "
                                            "named 2.")),

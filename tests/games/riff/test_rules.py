@@ -209,9 +209,19 @@ def test_a_fish_must_be_paid_in_its_colour_when_the_player_names_the_worms() -> 
 
 def test_pearls_and_sharks_are_kept_to_play_on_a_later_turn() -> None:
     picture = FULL.replace("redF  greM  coral pearl", "pearl shark coral redF")
-    state = build(picture, players=[{"worms": {"blue": 2}, "boats": 2}, {}])
+    state = build(picture, players=[{"worms": {"blue": 2}, "boats": 4}, {}])
     new, _ = play(state, 0, "buy 1 near\nbuy 2 near")
     assert new.players[0].pearls == 1 and new.players[0].sharks == 1
+    with pytest.raises(IllegalOrder, match=r"you have 0 red and 0 pearl\(s\) to play"):
+        play(state, 0, "buy 1 near\nbuy 2 near\nbuy 4 near")
+    with pytest.raises(IllegalOrder, match="a shark bought this turn is played on a later "
+                                           "turn"):
+        play(state, 0, "buy 2 near\nshark 5 far")
+    later = build(picture, players=[{"worms": {"red": 0}, "boats": 4, "pearls": 1,
+                                     "sharks": 1}, {}])
+    new, said = play(later, 0, "buy 4 near paying pearl\nshark 5 far")
+    assert new.players[0].fish == ["red:f"] and new.players[0].sharks == 0
+    assert "Player 1's shark chased the green female fish from 5 far." in said
 
 
 def test_no_player_holds_more_than_five_corals() -> None:
