@@ -5,6 +5,8 @@ and ``pbem demo --game riff`` playing one on the embedded defaults."""
 from __future__ import annotations
 
 import re
+from email.message import EmailMessage
+from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +29,17 @@ def test_a_whole_game_by_email_on_every_database(db_url: str, factory: SessionFa
                                                  imap_server: Any, smtp_server: Any,
                                                  tmp_path: Path) -> None:
     with factory() as s:
-        game, _ = api.create_game(s, "riff", PLAYERS, seed="bots-riff", host=HOST)
+        game, secrets = api.create_game(s, "riff", PLAYERS, seed="bots-riff", host=HOST)
         s.commit()
         tag = game.tag
+        waiting = api.current_state(s, game).to_move
+    # Before the bots start, the seat not to move mails its standing worm preference.
+    other = 1 - waiting
+    note = EmailMessage()
+    note["From"], note["To"] = PLAYERS[other][1], HOST.from_address
+    note["Subject"], note["Message-ID"] = f"Re: [{tag}] Das Riff", make_msgid()
+    note.set_content(f"prefer purple pink\nsecret {secrets[other]}\n")
+    imap_server.deliver(bytes(note))
     inbox = ImapInbox(imap_server.settings)
     try:
         played = play_out(factory, tag, inbox, SmtpSender(smtp_server.settings),
@@ -38,6 +48,8 @@ def test_a_whole_game_by_email_on_every_database(db_url: str, factory: SessionFa
     finally:
         inbox.close()
     assert sorted(s for group in played.outcome.ranking for s in group) == [0, 1]
+    told = [m.text for m in played.bots[other].received if "> prefer purple pink" in m.text]
+    assert told and "worm preference: purple pink" in told[0]
     assert played.turns > 10
     assert imap_server.messages() == []  # every bot mail was handled and moved away
     welcome = played.bots[0].received[0].text
@@ -47,7 +59,7 @@ def test_a_whole_game_by_email_on_every_database(db_url: str, factory: SessionFa
 
     with factory() as s:
         report = api.replay_game(s, api.get_game(s, tag))
-    assert report.entries == played.turns
+    assert report.entries == played.turns + 1  # the bots' turns and the preference
 
     for bot in played.bots:
         final = bot.received[-1].text
