@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pbem.engine.chance import Chance
+from pbem.engine.chance import Chance, Draw
 from pbem.engine.contract import Applied, Outcome, Seat, View
 from pbem.games.riff import moves
 from pbem.games.riff.components import default_options
@@ -19,6 +19,8 @@ from pbem.games.riff.setup import setup
 from pbem.games.riff.state import State
 from pbem.games.riff.turn import apply_order
 from pbem.games.riff.view import view
+
+PUBLIC_DRAWS = frozenset({"die 1", "die 2", "start player"})
 
 
 class Riff:
@@ -44,6 +46,11 @@ class Riff:
 
     def waiting_for(self, state: State) -> frozenset[Seat]:
         return frozenset() if state.phase == "over" else frozenset({state.to_move})
+
+    def draw_audience(self, draw: Draw, seats: int) -> frozenset[Seat] | None:
+        """The dice and the start player land on the table; every other draw (the deal, a
+        turned card's place among the unseen ones, shuffles) stays hidden in the archive."""
+        return None if draw.label in PUBLIC_DRAWS else frozenset()
 
     def takes_orders_out_of_turn(self, state: State, seat: Seat) -> bool:
         """The seat not to move may always send its standing worm preference."""
