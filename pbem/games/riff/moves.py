@@ -12,9 +12,7 @@ import random
 from pbem.engine.chance import Chance
 from pbem.games.riff import worms
 from pbem.games.riff.breeding import colour_fits_a_cross, fits, open_crosses
-from pbem.games.riff.components import card_name
 from pbem.games.riff.orders import (
-    ROW_WORDS,
     Attach,
     Boat,
     Buy,
@@ -142,10 +140,3 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         lines.append(_text(step))
     return "\n".join(lines) or "pass"
 
-
-def describe_place(state: State, seat: int, place: Place) -> str:
-    """A place as the mail draws it, with its card if face up (for hints)."""
-    slot = state.area[area_row(seat, place.distance)][place.column]
-    what = "empty" if slot is None else (card_name(slot["card"]) if slot["up"] else
-                                         "face down")
-    return f"{place.column + 1} {ROW_WORDS[place.distance]}: {what}"

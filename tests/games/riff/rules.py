@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pbem.engine.chance import Chance
 from pbem.games.riff import GAME
-from pbem.games.riff.state import State, area_row
+from pbem.games.riff.state import State
 
 T = TypeVar("T")
 
@@ -33,8 +33,3 @@ def play(state: State, seat: int, text: str, chance: Chance | None = None
     applied = GAME.apply(state, seat, order, chance or Scripted())
     return applied.state, [e.text for e in applied.events]
 
-
-def row(state: State, seat: int, distance: int) -> list[Any]:
-    """A row as the seat names it: card ids, "?" face down, None for a gap."""
-    return [None if s is None else (s["card"] if s["up"] else "?")
-            for s in state.area[area_row(seat, distance)]]
