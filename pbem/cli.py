@@ -306,14 +306,26 @@ def seat_secret(game: Annotated[str, typer.Argument(help="Game id or tag.")],
     console.print(f"new secret for seat {seat}: {secret}")
 
 
+EX_TEMPFAIL = 75  # sysexits.h: try again later
+
+
 def _one_pass(cfg: Config, factory: SessionFactory) -> api.Pass:
+    from pbem.processor.alerts import FaultWatch
     from pbem.transports import open_inbox, open_sender
 
     inbox = open_inbox(cfg)
+    host = Host.from_config(cfg)
+    sender = open_sender(cfg)
     try:
-        return api.process_inbox(factory, inbox, open_sender(cfg), Host.from_config(cfg))
+        done = api.process_inbox(factory, inbox, sender, host)
     finally:
         inbox.close()
+    watch = FaultWatch(cfg.data_dir / "faults.json", host)
+    if done.fault:
+        watch.failed(done.fault, sender)
+    else:
+        watch.clean()
+    return done
 
 
 @app.command()
@@ -328,8 +340,12 @@ def process() -> None:
     d = result.delivery
     console.print(f"processed: {summary}; clocks: {result.clocks.summary()}; "
                   f"sent {d.sent}, retrying {d.retrying}, failed {d.failed}")
-    if counts.get("quarantined"):
-        raise typer.Exit(3)
+    if counts.get("quarantined"):  # handled: kept for the operator, the pass went on
+        console.print("quarantined mail is kept: see `pbem quarantine list`")
+    if result.fault:
+        err.print(f"[yellow]database or disk fault:[/yellow] {escape(result.fault)}\n"
+                  "The mail it hit stays in the inbox and is tried again by the next pass.")
+        raise typer.Exit(EX_TEMPFAIL)
 
 
 @app.command()
@@ -341,9 +357,17 @@ def serve(interval: Annotated[float, typer.Option(help="Seconds between passes w
     cfg = _config()
     factory = _factory(cfg)
     console.print("serving; Ctrl-C stops")
+    faults = 0
     while True:
         try:
-            _one_pass(cfg, factory)
+            done = _one_pass(cfg, factory)
+            if done.fault:  # back off: the database needs a moment, not a hammering
+                faults += 1
+                err.print(f"[yellow]database or disk fault, mail left in the inbox:"
+                          f"[/yellow] {escape(done.fault)}")
+                time.sleep(min(interval * 2 ** (faults - 1), 900.0))
+                continue
+            faults = 0
             inbox = open_inbox(cfg)
             try:
                 inbox.wait(interval)

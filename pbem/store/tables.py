@@ -48,6 +48,10 @@ class Seat(SQLModel, table=True):
     # When the vacation began: the clock pauses from then (None: before the current wait).
     vacation_from: datetime | None = None
     vacation_days_used: int = 0
+    # Set when a delivery status report said mail to this address failed (shown by `game
+    # show`, told to the operator); cleared when the seat next proves its secret.
+    bounced_at: datetime | None = None
+    bounce_reason: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
 
 
 class InboundMessage(SQLModel, table=True):

@@ -125,7 +125,8 @@ def main(argv: list[str]) -> None:
 
     sending = CrashingSender(sender, crash)
     done = api.process_inbox(factory, inbox, sending,
-                             Host(from_address="games@host.test"), after_commit=committed)
+                             Host(from_address="games@host.test", send_lease_seconds=0),
+                             after_commit=committed)
     print("DONE", [r.status for r in done.results], done.delivery.sent, flush=True)
 
 
