@@ -145,8 +145,9 @@ def _bounces(msg: Message) -> tuple[Bounce, ...]:
             or str(msg.get_param("report-type") or "").lower() != "delivery-status"):
         return ()
     found: list[Bounce] = []
-    for part in _leaves(msg):
-        if part.get_content_type() != "message/delivery-status":
+    parts = msg.get_payload()
+    for part in parts if isinstance(parts, list) else []:
+        if not isinstance(part, Message) or part.get_content_type() != "message/delivery-status":
             continue
         # The stdlib parses the status part as a list of header blocks: one per message,
         # then one per recipient (RFC 3464 section 2.1).
