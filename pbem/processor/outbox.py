@@ -29,11 +29,12 @@ from sqlmodel import col, select
 from pbem.mail.outbound import Sender, SendError
 from pbem.processor.host import Host
 from pbem.store.db import SessionFactory
-from pbem.store.faults import is_transient
+from pbem.store.faults import describe, is_transient
 from pbem.store.tables import OutboundMessage, utcnow
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+MARK_RETRIES = 6
 
 
 @dataclass
@@ -56,16 +57,17 @@ def as_email(raw: bytes) -> EmailMessage:
     return msg
 
 
-def retry_transient(op: Callable[[], T], host: Host) -> T:
+def retry_transient(op: Callable[[], T], host: Host, retries: int | None = None) -> T:
     """Run a short database step again after a transient fault (a few times, backing off)."""
-    for attempt in range(host.transient_retries + 1):
+    retries = host.transient_retries if retries is None else retries
+    for attempt in range(retries + 1):
         try:
             return op()
         except Exception as exc:
-            if attempt == host.transient_retries or not is_transient(exc):
+            if attempt == retries or not is_transient(exc):
                 raise
-            log.warning("transient database fault (%s); trying again", exc)
-            time.sleep(host.transient_backoff_seconds * 2 ** attempt)
+            log.warning("transient database fault (%s); trying again", describe(exc))
+            time.sleep(min(host.transient_backoff_seconds * 2 ** attempt, 30.0))
     raise AssertionError("unreachable")
 
 
@@ -146,6 +148,9 @@ def deliver_outbox(factory: SessionFactory, sender: Sender, host: Host | None = 
         error = _send(sender, claimed)
         if error is not None:
             log.warning("sending mail %s to %s failed: %s", claimed.id, claimed.to_addr, error)
-        outcome = retry_transient(partial(_mark, factory, host, claimed, error), host)
+        # The mail is out: recording that is worth more tries than anything else, since
+        # giving up means sending it again after the lease.
+        outcome = retry_transient(partial(_mark, factory, host, claimed, error), host,
+                                  retries=max(host.transient_retries, MARK_RETRIES))
         setattr(done, outcome, getattr(done, outcome) + 1)
     return done

@@ -8,7 +8,10 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config as AlembicConfig
 from sqlalchemy import Engine, event, text
+from sqlalchemy.engine import ExceptionContext
 from sqlmodel import Session, create_engine
+
+from pbem.store.faults import is_transient
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -20,6 +23,16 @@ def make_engine(url: str) -> Engine:
     if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url)
+
+    @event.listens_for(engine, "handle_error")
+    def _discard_after_fault(ctx: ExceptionContext) -> None:
+        # A connection that met a database fault may still be inside its transaction (a
+        # failed COMMIT leaves it open, and the pool does not roll back what it believes has
+        # ended): the next user would see, and later commit, the failed work. Discard it.
+        if is_transient(ctx.original_exception):
+            ctx.is_disconnect = True
+            ctx.invalidate_pool_on_disconnect = False
+
     if engine.dialect.name == "sqlite":
         @event.listens_for(engine, "connect")
         def _fk_on(dbapi_conn, _record):  # type: ignore[no-untyped-def]

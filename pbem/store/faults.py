@@ -29,6 +29,10 @@ def _chain(exc: BaseException) -> Iterator[BaseException]:
     while current is not None and id(current) not in seen:
         seen.add(id(current))
         yield current
+        orig = current.orig if isinstance(current, sa.DBAPIError) else None
+        if isinstance(orig, BaseException) and id(orig) not in seen:
+            seen.add(id(orig))
+            yield orig  # the driver's own error
         current = current.__cause__ or current.__context__
 
 
