@@ -243,7 +243,8 @@ def game_show(
     as_seat: Annotated[int, typer.Option("--as", help="Seat number (0 = first).")] = 0,
     html: Annotated[bool, typer.Option(help="Print the HTML part instead.")] = False,
 ) -> None:
-    """Print exactly the status email a seat would be sent now."""
+    """Print exactly the status email a seat would be sent now (and, on stderr, any seat
+    whose address bounces)."""
     cfg = _config()
     with _factory(cfg)() as session:
         try:
@@ -251,7 +252,12 @@ def game_show(
             text, html_part = api.show_game(session, row, as_seat)
         except LookupError as exc:
             raise _fail(str(exc)) from exc
+        bouncing = api.bouncing_seats(session, row)
     print(html_part if html else text)
+    for seat in bouncing:
+        err.print(f"[yellow]bouncing:[/yellow] seat {seat.index} {escape(seat.name)} "
+                  f"<{escape(seat.address)}> since {seat.bounced_at:%Y-%m-%d %H:%M} UTC: "
+                  f"{escape(seat.bounce_reason)}")
 
 
 @game_app.command("log")

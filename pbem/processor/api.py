@@ -156,6 +156,11 @@ def show_game(session: Session, game: Game, seat_index: int) -> tuple[str, str]:
     return render_status(rules, mail)
 
 
+def bouncing_seats(session: Session, game: Game) -> list[Seat]:
+    """Seats whose address a delivery status report said fails (see processor.bounces)."""
+    return [s for s in queries.seats(session, game.id or 0) if s.bounced_at is not None]
+
+
 def game_log(session: Session, game: Game) -> list[LogEntry]:
     return queries.log(session, game.id or 0)
 

@@ -206,16 +206,19 @@ def reprocess(factory: SessionFactory, inbound_id: int, host: Host) -> Result:
 
 
 def _already_handled(session: Session, row: InboundMessage, raw: bytes) -> str | None:
-    """Why reprocessing ``row`` would handle its mail twice, or None."""
+    """Why reprocessing ``row`` would handle its mail twice, or None: its own row fed the log,
+    or (for a conflicting duplicate) the first mail of its Message-ID was applied."""
     entry = session.exec(select(LogEntry.index).where(
         LogEntry.source_message_id == row.id)).first()
     if entry is not None:
         return f"it is already log entry {entry}"
     key = message_key(_message_id_of(raw))
-    if key != row.message_id:  # a conflicting duplicate: is the first of its id applied?
-        first = session.exec(select(InboundMessage).where(
-            InboundMessage.message_id == key)).first()
-        if first is not None and first.status == "applied":
+    first = None if key == row.message_id else session.exec(
+        select(InboundMessage).where(InboundMessage.message_id == key)).first()
+    if first is not None:
+        fed = session.exec(select(LogEntry.index).where(
+            LogEntry.source_message_id == first.id)).first()
+        if first.status == "applied" or fed is not None:
             return f"message {first.id} with the same Message-ID was applied"
     return None
 

@@ -39,6 +39,7 @@ class DbFaults:
         self.period = 0
         self.count = 0
         self.rng = random.Random(10)
+        self.forced: list[str] = []
         self.seen: set[str] = set()  # every step that ran
         self.struck: dict[str, set[str]] = {}  # step -> the fault kinds it met
         self.faults = 0
@@ -52,8 +53,13 @@ class DbFaults:
     def every(self, period: int) -> None:
         self.period = period
 
+    def next(self, count: int, kind: str) -> None:
+        """Fail each of the next ``count`` statements or COMMITs with ``kind``."""
+        self.forced = [kind] * count
+
     def off(self) -> None:
         self.period = 0
+        self.forced = []
 
     def close(self) -> None:
         event.remove(self.engine, "before_cursor_execute", self._before_statement)
@@ -62,6 +68,9 @@ class DbFaults:
             self._admin.dispose()
 
     def _due(self, name: str) -> str | None:
+        if self.forced:
+            self.faults += 1
+            return self.forced.pop()
         if not self.period:
             return None
         self.seen.add(name)
