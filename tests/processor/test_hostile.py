@@ -19,7 +19,6 @@ from pbem.mail.compose import compose
 from pbem.mail.inbound import MaildirInbox
 from pbem.mail.outbound import MaildirSender, SmtpSender
 from pbem.processor import api, pipeline
-from pbem.processor.alerts import FaultWatch
 from pbem.processor.host import Host
 from pbem.processor.outbox import deliver_outbox
 from pbem.processor.pipeline import process_raw, quarantine, reprocess
@@ -145,6 +144,8 @@ def test_a_transient_fault_leaves_the_mail_in_the_inbox(
 
 
 def test_a_persisting_fault_mails_the_operator_once(tmp_path: Path) -> None:
+    from pbem.processor.alerts import FaultWatch
+
     host = Host(from_address="games@host.test", operator_address="op@host.test",
                 fault_alert_after=3)
     watch = FaultWatch(tmp_path / "faults.json", host)
