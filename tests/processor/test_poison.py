@@ -140,7 +140,7 @@ def test_hostile_mail_in_front_of_valid_mail_never_stops_the_pass(
     answered = {str(m["In-Reply-To"]) for m in replies}
     assert {f"<valid-{n}@players.test>" for n in range(len(hostile))} <= answered
     order = next(m for m in replies if m["In-Reply-To"] == "<valid-order@players.test>")
-    plain = order.get_plain(("plain",))
+    plain = order.get_body(("plain",))
     assert plain is not None and "Done. Your orders were played:" in plain.get_content()
     for raw in smtp.messages:
         assert not any(words in raw for words in NEVER_ECHOED)
