@@ -437,8 +437,17 @@ def quarantine_show(inbound_id: Annotated[int, typer.Argument(help="The message'
 def quarantine_reprocess(inbound_id: Annotated[int, typer.Argument(help="The message's id.")]
                          ) -> None:
     """Run a kept message through the pipeline again."""
+    from pbem.store.faults import TransientFault
+
     cfg = _config()
-    result = api.quarantine_reprocess(_factory(cfg), inbound_id, Host.from_config(cfg))
+    try:
+        result = api.quarantine_reprocess(_factory(cfg), inbound_id, Host.from_config(cfg))
+    except TransientFault as exc:
+        err.print(f"[yellow]database or disk fault, nothing changed:[/yellow] {escape(str(exc))}"
+                  "\nTry again when the database is back.")
+        raise typer.Exit(EX_TEMPFAIL) from exc
+    except (LookupError, ValueError) as exc:
+        raise _fail(str(exc)) from exc
     console.print(f"{result.status}: {result.reason}")
     if result.status == "quarantined":
         raise typer.Exit(3)
