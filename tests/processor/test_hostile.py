@@ -131,17 +131,15 @@ def test_a_transient_fault_leaves_the_mail_in_the_inbox(
     box = mailbox.Maildir(tmp_path / "inbox", create=True)
     box.add(mail(ALICE, f"[{game.tag}]", f"play {card}\nsecret {secrets[0]}"))
     faults = DbFaults(engine)
-    quick = Host(from_address=host.from_address, transient_retries=2,
-                 transient_backoff_seconds=0.01)
     try:
-        faults.next(3, kind)  # the mail's first try and both retries meet the fault
+        faults.next(4, kind)  # the first try and the three retries (Host default) all fail
         done = api.process_inbox(factory, MaildirInbox(tmp_path / "inbox"),
-                                 MaildirSender(tmp_path / "out"), quick)
+                                 MaildirSender(tmp_path / "out"), host)
         assert done.results == [] and done.fault
         assert len(box) == 1 and inbound(factory) == []  # untouched, nothing quarantined
         faults.next(2, kind)  # a passing fault: a retry gets through
         again = api.process_inbox(factory, MaildirInbox(tmp_path / "inbox"),
-                                  MaildirSender(tmp_path / "out"), quick)
+                                  MaildirSender(tmp_path / "out"), host)
     finally:
         faults.close()
     assert [r.status for r in again.results] == ["applied"] and not again.fault
