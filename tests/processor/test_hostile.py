@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from pbem.mail.compose import compose
 from pbem.mail.inbound import MaildirInbox
 from pbem.mail.outbound import MaildirSender, SmtpSender
-from pbem.processor import api, pipeline
+from pbem.processor import api, overview, pipeline
 from pbem.processor.host import Host
 from pbem.processor.outbox import deliver_outbox
 from pbem.processor.pipeline import process_raw, quarantine, reprocess
@@ -263,6 +263,8 @@ def test_answers_to_unproven_mail_have_a_global_hourly_cap(
                                   "CHEAP PILLS"), host)
     notes = outbound(factory)
     assert [n.to_addr for n in notes] == ["victim0@forged.test", "victim1@forged.test"]
+    with factory() as s:  # the unanswered ones are still listed as unmatched mail
+        assert len(overview.unmatched(s)) == 5
     assert not any("CHEAP PILLS" in text_of(n) or "SPAM" in text_of(n) for n in notes)
 
 
@@ -314,6 +316,8 @@ def test_a_bounce_marks_the_seat_tells_the_operator_and_shows_in_game_show(
     said = " ".join(shown.output.split())
     assert "bouncing: seat 1 Bob <bob@players.test> since" in said
     assert "UTC: 5.1.1 smtp; 550 5.1.1 <bob@players.test>: mailbox unavailable" in said
+    listed = CliRunner().invoke(app, ["game", "list"])
+    assert listed.exit_code == 0 and "mail bounces: Bob" in " ".join(listed.output.split())
 
     card = hand(factory, table, 1)[0]  # Bob proves his secret: he reads the game after all
     process_raw(factory, mail(BOB, "[reef-12]", f"play {card}\nsecret {table.secrets[1]}"),
