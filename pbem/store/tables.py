@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -100,6 +100,8 @@ class Snapshot(SQLModel, table=True):
 class OutboundMessage(SQLModel, table=True):
     """A queued email; the sender marks it sent right after a successful send."""
 
+    # The reply limits count recent mail of some kinds at every unproven mail.
+    __table_args__ = (Index("ix_outboundmessage_kind_created", "kind", "created"),)
     id: int | None = Field(default=None, primary_key=True)
     to_addr: str = Field(index=True)
     kind: str = "status"  # status | reply | stranger | help
