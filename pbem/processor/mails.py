@@ -25,7 +25,8 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
           html: str | None = None, kind: str, game_id: int | None,
           in_reply_to: str | None = None, references: list[str] | None = None,
           auto_reply: bool = True) -> OutboundMessage:
-    msg = compose(from_addr=host.from_address, to_addr=to, to_name=to_name, subject=subj,
+    msg = compose(from_addr=host.from_address, from_name=host.from_name, to_addr=to,
+                  to_name=to_name, subject=subj,
                   text=text, html=html, in_reply_to=in_reply_to, references=references,
                   auto_reply=auto_reply, message_id_domain=host.message_id_domain)
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=bytes(msg), game_id=game_id)
