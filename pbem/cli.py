@@ -135,12 +135,12 @@ def doctor() -> None:
     """Check the config, database, mailboxes and mail servers; say what is wrong and the fix."""
     from pbem import doctor as checks
 
-    results = checks.run(_config())
+    results = checks.run_file(_state.get("config_path"), debug=bool(_state.get("debug")))
     for c in results:
         mark = "[green]ok[/green]  " if c.ok else "[red]FAIL[/red]"
-        console.print(f"{mark} {c.name}: {c.message}", highlight=False)
+        console.print(f"{mark} {c.name}: {escape(c.message)}", highlight=False)
         if not c.ok and c.fix:
-            console.print(f"       fix: {c.fix}", highlight=False)
+            console.print(f"       fix: {escape(c.fix)}", highlight=False)
     if not all(c.ok for c in results):
         raise typer.Exit(1)
 
