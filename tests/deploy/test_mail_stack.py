@@ -54,11 +54,13 @@ def pbem_env(stack: MailStack, tmp_path: Path, db_url: str) -> dict[str, str]:
     if not db_url.startswith("sqlite"):  # the guide's PostgreSQL choice, on the test's server
         subs['url = "sqlite:////var/lib/pbem/pbem.sqlite"'] = f'url = "{db_url}"'
     subs |= {"/var/lib/pbem": str(tmp_path / "pbem"), "port = 143": f"port = {stack.imap_port}",
-             "port = 25": f"port = {stack.smtp_port}"}
+             "port = 25": f"port = {stack.smtp_port}",
+             "/etc/pbem/imap-password": str(tmp_path / "imap-password")}
     config = render((MAIL_STACK / "pbem-config.toml").read_text(), subs, "pbem-config.toml")
+    (tmp_path / "imap-password").write_text(stack.gm_password + "\n")
     path = tmp_path / "config.toml"
     path.write_text(config)
-    return {**os.environ, "PBEM_CONFIG": str(path), "PBEM_IMAP_PASSWORD": stack.gm_password}
+    return {**os.environ, "PBEM_CONFIG": str(path)}
 
 
 def pbem(env: dict[str, str], *args: str) -> str:
