@@ -224,9 +224,11 @@ def run_file(path: Path | None, debug: bool = False) -> list[Check]:
     try:
         cfg = load(path)
     except ConfigError as exc:
-        where = f" in {path}" if path else ""
-        return [Check("config", False, f"{exc}{where}",
-                      "edit the config file (config.example.toml lists every setting)")]
+        where = f" in {path}" if path and str(path) not in str(exc) else ""
+        fix = ("create it (config.example.toml lists every setting), or point --config or "
+               "PBEM_CONFIG at yours" if path and not path.exists() else
+               "edit the config file (config.example.toml lists every setting)")
+        return [Check("config", False, f"{exc}{where}", fix)]
     return run(cfg, path, debug)
 
 

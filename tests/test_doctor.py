@@ -225,3 +225,8 @@ def test_imap_login_that_cannot_open_its_mailbox(home: Path, tmp_path: Path,
     assert (f"let '{IMAP_USER}' log in but refused to list its folders: command: LIST => "
             "Internal error occurred.") in out  # the reason is only in Dovecot's log
     assert "fix: the mail server cannot open this mailbox: check its log" in out
+
+
+def test_a_config_file_that_is_not_there(home: Path, tmp_path: Path) -> None:
+    out = doctor("--config", str(tmp_path / "nope.toml"), code=1)
+    assert f"FAIL config: config file {tmp_path / 'nope.toml'} not found fix: create it" in out
