@@ -97,6 +97,11 @@ class Player:
             return next((b for b in reversed(bodies) if text in b), None)
         return wait_for(f"{text!r} in {self.address}'s mailbox", probe, self.stack)
 
+    def newer_than(self, seen: int) -> str | None:
+        """The text of the mails after the first ``seen``, once there are any."""
+        mails = self.inbox()[seen:]
+        return "\n".join(plain_text(m) for m in mails) if mails else None
+
     def send(self, text: str) -> None:
         """Through Postfix, as the player's mail program would."""
         msg = EmailMessage()
@@ -131,12 +136,13 @@ def test_a_game_by_real_mail_on_the_shipped_stack(stack: MailStack, tmp_path: Pa
         for round_ in (1, 2):
             for p in players:
                 hand = found(r"Your hand: ([\d, ]+)", p.mail_with(f"Round {round_} of 2."))
+                card = min(int(c) for c in hand.split(","))
                 before = len(p.inbox())
                 start = time.monotonic()
-                p.send(f"secret {p.secret}\nplay {min(int(c) for c in hand.split(','))}\n")
-                wait_for("the reply", lambda: len(p.inbox()) > before or None,  # noqa: B023
-                         stack)
+                p.send(f"secret {p.secret}\nplay {card}\n")
+                reply = wait_for("the reply", lambda: p.newer_than(before), stack)  # noqa: B023
                 replies.append(time.monotonic() - start)
+                assert f"You played {card}." in reply, reply
         for p in players:
             assert "Highest score wins." in p.mail_with("Highest score wins.")
         assert serve.poll() is None, serve.stdout.read() if serve.stdout else ""
