@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -384,6 +385,7 @@ def serve(interval: Annotated[float, typer.Option(help="Seconds between passes w
 
     cfg = _config()
     factory = _factory(cfg)
+    signal.signal(signal.SIGTERM, _stop)
     console.print("serving; Ctrl-C stops")
     while True:
         try:
@@ -398,6 +400,13 @@ def serve(interval: Annotated[float, typer.Option(help="Seconds between passes w
         except Exception as exc:  # an outage must not end the service; retry after a pause
             err.print(f"[yellow]pass failed, retrying:[/yellow] {exc}")
             time.sleep(min(interval, 30.0))
+
+
+def _stop(signum: int, frame: object) -> None:
+    """SIGTERM (systemd, podman stop) ends serve at once, and with 0. A container's PID 1 gets
+    no default action for it, so without this handler `podman stop` waits, then kills."""
+    console.print("stopped (SIGTERM)")
+    raise SystemExit(0)
 
 
 @outbox_app.command("list")
