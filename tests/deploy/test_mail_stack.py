@@ -146,9 +146,12 @@ def test_a_game_by_real_mail_on_the_shipped_stack(stack: MailStack, tmp_path: Pa
         for p in players:
             assert "Highest score wins." in p.mail_with("Highest score wins.")
         assert serve.poll() is None, serve.stdout.read() if serve.stdout else ""
+        serve.terminate()  # as systemd stops it: at once, even in the middle of IDLE
+        assert serve.wait(30) == 0
     finally:
-        serve.terminate()
-        serve.wait(30)
+        if serve.poll() is None:
+            serve.kill()
+            serve.wait(30)
 
     # Every order was handled and moved to the processed folder; nothing failed or is left.
     processed = stack.messages(GM, stack.gm_password, "pbem/processed")
