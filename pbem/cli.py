@@ -231,17 +231,34 @@ def games() -> None:
             console.print(f"    {rules.about}", highlight=False, soft_wrap=True)
 
 
+def _player_ranges() -> str:
+    """Each installed game's player range, for help texts (read when the CLI loads)."""
+    try:
+        known = registry.games()
+    except Exception:  # a broken game package must not take every command down with it
+        return "see `pbem games`"
+    return "; ".join(f"{name} {rules.min_players}–{rules.max_players}"
+                     for name, rules in sorted(known.items()))
+
+
 @app.command()
 def demo(
     game: Annotated[str | None, typer.Option(help="The game type (default: the first of "
                                              "`pbem games`).")] = None,
-    players: Annotated[int, typer.Option(min=1, help="How many bot players.")] = 3,
+    players: Annotated[int, typer.Option(min=1, help="How many bot players, within the "
+                                         f"game's range ({_player_ranges()}).")] = 3,
     seed: Annotated[str | None, typer.Option(help="Seed for the game and the bots.")] = None,
     folder: Annotated[Path | None, typer.Option("--dir", help="Where to keep the demo "
                       "(default: ./pbem-demo, or <data dir>/demo with a config).")] = None,
+    fresh: Annotated[bool, typer.Option(help="Empty an earlier demo's folder first "
+                                        "(otherwise the new game is added beside its games).")]
+    = False,
 ) -> None:
-    """Play a whole game by email between bots (SQLite + Maildirs) and show where the mail is."""
-    from pbem.demo import run_demo
+    """Play a whole game by email between bots (SQLite + Maildirs) and show where the mail is.
+
+    The demo keeps everything in its own folder, never in your database or mail servers.
+    """
+    from pbem.demo import DemoFolderError, prepare_folder, run_demo
 
     configured = _state.get("config_path") is not None or "PBEM_HOME" in os.environ
     where = folder or (_config().data_dir / "demo" if configured else Path("pbem-demo"))
@@ -249,6 +266,16 @@ def demo(
     if not known:
         raise _fail("no game is installed")
     game_type = game or known[0]
+    try:
+        earlier = prepare_folder(where, fresh)
+    except DemoFolderError as exc:
+        raise _fail(str(exc)) from exc
+    if earlier:
+        console.print(f"{where} holds an earlier demo: this game is added beside its "
+                      f"{earlier} game(s) (--fresh starts afresh).", highlight=False,
+                      soft_wrap=True)
+    else:
+        console.print(f"a fresh demo in {where}", highlight=False, soft_wrap=True)
     with Progress(console=err, transient=True) as progress:
         task = progress.add_task(f"bots playing {game_type} by email", total=None)
         try:
@@ -273,13 +300,10 @@ def demo(
 @game_app.command("list")
 def game_list(status: Annotated[str | None, typer.Option(help="Only games in this status.")]
               = None) -> None:
-    """List games."""
-    cfg = _config()
-    with _factory(cfg)() as session:
-        table = Table("id", "tag", "type", "status", "created")
-        for g in api.list_games(session, status):
-            table.add_row(str(g.id), g.tag, g.game_type, g.status, str(g.created)[:19])
-        console.print(table)
+    """List games: whose turn, since when, the deadline and problems."""
+    from pbem.cli_overview import print_game_list
+
+    print_game_list(status)
 
 
 @game_app.command("show")
@@ -362,18 +386,24 @@ def _one_pass(cfg: Config, factory: SessionFactory) -> api.Pass:
 
 
 @app.command()
-def process() -> None:
+def process(site: Annotated[Path | None, typer.Option(
+        help="Then rebuild the static web archive in this folder (see `pbem site build`).")]
+        = None) -> None:
     """One pass: fetch new mail, apply the orders, send the queued emails."""
     cfg = _config()
     result = _one_pass(cfg, _factory(cfg))
-    counts: dict[str, int] = {}
-    for r in result.results:
-        counts[r.status] = counts.get(r.status, 0) + 1
-    summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no new mail"
+    from pbem.processor.overview import summary
+
     d = result.delivery
-    console.print(f"processed: {summary}; clocks: {result.clocks.summary()}; "
+    console.print(f"processed: {summary(result.results)}; clocks: {result.clocks.summary()}; "
                   f"sent {d.sent}, retrying {d.retrying}, failed {d.failed}")
-    if counts.get("quarantined"):
+    if site is not None:
+        from pbem.cli_site import build
+
+        report = build(cfg, site)
+        console.print(f"site: {len(report.rebuilt)} game page(s) rebuilt in {site}",
+                      highlight=False, soft_wrap=True)
+    if any(r.status == "quarantined" for r in result.results):
         raise typer.Exit(3)
 
 
@@ -410,15 +440,12 @@ def _stop(signum: int, frame: object) -> None:
 
 
 @outbox_app.command("list")
-def outbox_list(status: Annotated[str | None, typer.Option(help="queued, sent or failed")]
-                = None) -> None:
-    """List outgoing emails."""
-    cfg = _config()
-    with _factory(cfg)() as session:
-        table = Table("id", "to", "status", "attempts", "last error")
-        for m in api.outbox_list(session, status):
-            table.add_row(str(m.id), m.to_addr, m.status, str(m.attempts), m.last_error or "")
-        console.print(table)
+def outbox_list(status: Annotated[str | None, typer.Option(
+        help="queued, sent, failed, held or dropped")] = None) -> None:
+    """List outgoing emails: subject, game, recipient."""
+    from pbem.cli_overview import print_outbox_list
+
+    print_outbox_list(status)
 
 
 @outbox_app.command("retry")
@@ -474,3 +501,4 @@ def main() -> None:
 # The operator's commands on running games live in their own module; it adds them to the
 # `game` and `seat` groups above, so it is imported last.
 import pbem.cli_admin  # noqa: E402, F401
+from pbem import cli_overview, cli_site  # noqa: E402, F401  (site, archive, overview)

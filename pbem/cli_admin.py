@@ -121,14 +121,28 @@ def game_undo(game: GameArg) -> None:
 @game_app.command("export")
 def game_export(
     game: GameArg,
-    fmt: Annotated[str, typer.Option("--format", help="json (for `game import`) or text "
-                                     "(a readable transcript).")] = "json",
+    fmt: Annotated[str, typer.Option("--format", help="json (for `game import`), text "
+                                     "(a readable transcript) or html (a page that replays "
+                                     "the game step by step).")] = "json",
     output: Annotated[Path | None, typer.Option("--output", "-o",
                       help="Write to this file instead of standard output.")] = None,
+    as_seat: Annotated[int | None, typer.Option(
+        "--as", help="html: show what this seat saw (0 = first); default: the spectators' "
+        "view, nothing hidden from the table.", show_default=False)] = None,
+    addresses: Annotated[bool, typer.Option(
+        "--addresses", help="html: show players' addresses (off: names only).")] = False,
 ) -> None:
-    """The game's full log (setup, every entry, draws, hashes) as JSON or as a transcript."""
-    if fmt not in ("json", "text"):
-        raise _fail(f"--format must be json or text, not {fmt!r}")
+    """The game's full log (setup, every entry, draws, hashes) as JSON, a transcript or HTML."""
+    if fmt not in ("json", "text", "html"):
+        raise _fail(f"--format must be json, text or html, not {fmt!r}")
+    if fmt != "html" and (as_seat is not None or addresses):
+        raise _fail("--as and --addresses go with --format html")
+    if fmt == "html":
+        from pbem.cli_site import export_html
+
+        text, tag = export_html(game, as_seat, addresses)
+        _write_export(text, output, tag)
+        return
     cfg = _config()
     with _factory(cfg)() as session:
         try:
@@ -137,11 +151,15 @@ def game_export(
             raise _fail(str(exc)) from exc
         text = (json.dumps(exchange.export_json(session, row), indent=1, ensure_ascii=False)
                 + "\n" if fmt == "json" else exchange.export_text(session, row))
+    _write_export(text, output, row.tag)
+
+
+def _write_export(text: str, output: Path | None, tag: str) -> None:
     if output is None:
         print(text, end="")
     else:
         output.write_text(text, encoding="utf-8")
-        console.print(f"{row.tag} exported to {output}", highlight=False, soft_wrap=True)
+        console.print(f"{tag} exported to {output}", highlight=False, soft_wrap=True)
 
 
 @game_app.command("import")

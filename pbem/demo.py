@@ -7,6 +7,7 @@ lands in ``outbox/`` — open it with any mail client (``mutt -f pbem-demo/outbo
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,40 @@ from pbem.store import queries
 
 PLAYERS = [("Ann", "ann@example.org"), ("Ben", "ben@example.org"),
            ("Cleo", "cleo@example.org"), ("Dev", "dev@example.org")]
+
+
+class DemoFolderError(ValueError):
+    """A folder the demo will not use or empty; the message says why."""
+
+
+DEMO_FILES = frozenset({"pbem.sqlite", "inbox", "outbox"})
+
+
+def prepare_folder(folder: Path, fresh: bool) -> int:
+    """How many games an earlier demo left in ``folder`` (0: none, or emptied by ``fresh``).
+
+    Only a folder holding nothing but a demo's own files (its database and Maildirs) is ever
+    emptied, so a mistyped ``--dir`` cannot delete anything else.
+    """
+    if not folder.exists():
+        return 0
+    if not folder.is_dir():
+        raise DemoFolderError(f"{folder} is not a folder")
+    names = {p.name for p in folder.iterdir()}
+    if not names:
+        return 0
+    if not names <= DEMO_FILES:
+        raise DemoFolderError(f"{folder} holds other files than a demo's "
+                              f"({', '.join(sorted(names - DEMO_FILES))}); choose another --dir")
+    if fresh:
+        for name in names:
+            path = folder / name
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+        return 0
+    if "pbem.sqlite" not in names:
+        return 0
+    with api.connect(f"sqlite:///{folder / 'pbem.sqlite'}")() as s:
+        return len(api.list_games(s))
 
 
 @dataclass

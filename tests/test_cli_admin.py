@@ -72,8 +72,10 @@ def test_export_then_import_and_a_tampered_export(home: Path, tmp_path: Path) ->
             "edited or damaged; nothing was imported") in out
     exported.write_text("{not json")
     assert "cannot read" in pbem("game", "import", str(exported), code=1)
-    assert "--format must be json or text" in pbem("game", "export", tag, "--format", "xml",
-                                                   code=1)
+    assert "--format must be json, text or html, not 'xml'" in pbem(
+        "game", "export", tag, "--format", "xml", code=1)
+    assert "--as and --addresses go with --format html" in pbem(
+        "game", "export", tag, "--as", "0", code=1)
 
 
 def test_admin_commands_have_help() -> None:
@@ -84,8 +86,10 @@ def test_admin_commands_have_help() -> None:
     assert "takeover" in pbem("seat", "--help") and "drop" in pbem("seat", "--help")
     takeover = " ".join(pbem("seat", "takeover", "--help").split())
     assert "--name" in takeover and "--address" in takeover and "fresh secret" in takeover
-    assert "json (for `game import`) or text" in " ".join(
-        pbem("game", "export", "--help").split())
+    export_help = " ".join(pbem("game", "export", "--help").split())
+    assert "json (for `game import`), text (a readable" in export_help
+    assert "html (a page that replays the" in export_help
+    assert "--as" in export_help and "--addresses" in export_help
 
 
 def test_replay_names_a_tampered_admin_entry(home: Path) -> None:  # noqa: F811

@@ -54,10 +54,38 @@ def test_demo_plays_a_whole_game_and_says_where_the_mail_is(tmp_path: Path) -> N
 
 
 def test_a_second_demo_adds_a_game_beside_the_first(tmp_path: Path) -> None:
-    demo("--game", "testcards", "--players", "2")
+    assert "a fresh demo in pbem-demo" in demo("--game", "testcards", "--players", "2")
     out = demo("--game", "testcards", "--players", "3", "--dir", "pbem-demo")
+    assert ("pbem-demo holds an earlier demo: this game is added beside its 1 game(s) "
+            "(--fresh starts afresh).") in " ".join(out.split())
     assert "testcards-2: 6 turns played by email" in out
     assert "[testcards-1]" not in out
+
+
+def test_a_fresh_demo_empties_only_a_demo_folder(tmp_path: Path) -> None:
+    demo("--game", "testcards", "--players", "2")
+    out = demo("--game", "testcards", "--players", "2", "--fresh")
+    assert "a fresh demo in pbem-demo" in out and "testcards-1: 4 turns" in out
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    out = " ".join(demo("--game", "testcards", "--dir", "mine", "--fresh", code=1).split())
+    assert "mine holds other files than a demo's (notes.txt); choose another --dir" in out
+    assert (mine / "notes.txt").read_text() == "keep me"
+
+
+def test_demo_help_states_each_games_player_range() -> None:
+    from pbem.engine.registry import games
+
+    text = " ".join(demo("--help").split())
+    for name, rules in games().items():
+        if name != GAME.name:  # registered by this test, after the help was written
+            assert f"{name} {rules.min_players}–{rules.max_players}" in text
+
+
+def test_the_demo_folder_is_ignored_by_git() -> None:
+    ignore = (Path(__file__).parent.parent / ".gitignore").read_text().splitlines()
+    assert "/pbem-demo/" in ignore
 
 
 def test_demo_uses_the_data_dir_when_one_is_configured(tmp_path: Path,

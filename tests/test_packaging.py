@@ -34,6 +34,10 @@ def test_the_wheel_ships_every_template_and_renders_from_them(tmp_path: Path) ->
     templates = sorted(p.relative_to(ROOT / "templates").as_posix()
                        for p in (ROOT / "templates").rglob("*.j2"))
     assert templates and {f"pbem/templates/{t}" for t in templates} <= shipped
+    # Every game's data files (components, card lists) ship too.
+    data = {p.relative_to(ROOT).as_posix() for p in (ROOT / "pbem" / "games").glob("*/data/*")
+            if p.is_file()}
+    assert data and data <= shipped, sorted(data - shipped)
     # The unpacked wheel, away from the checkout, finds and renders its own copy.
     env = {k: v for k, v in os.environ.items() if k != "PBEM_TEMPLATES"}
     env["PYTHONPATH"] = str(tmp_path / "site")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
-from pbem.engine.chance import Chance
+from pbem.engine.chance import Chance, Draw
 
 Seat = int
 """Seats are numbered 0..n-1 in turn order as set up; the host maps them to people."""
@@ -146,3 +146,26 @@ class Game(Protocol[S, Ord]):
     def template_helpers(self) -> Mapping[str, Any]:
         """Functions templates may call (e.g. drawing a board from a view). They see only views."""
         ...
+
+
+class DrawAudience(Protocol):
+    """An optional part of the contract: who may read each recorded chance draw.
+
+    The game archive (``pbem game export --format html``, ``pbem site build``) shows every
+    draw's label; its outcome only to the seats this returns. A game without it keeps every
+    outcome hidden (see :func:`draw_audience`), which is safe for any game.
+    """
+
+    def draw_audience(self, draw: Draw, seats: int) -> frozenset[Seat] | None:
+        """None: everyone sees ``draw``'s outcome (it lands on the table); else these seats
+        (e.g. a card dealt to one hand). ``seats`` is the game's player count."""
+        ...
+
+
+def draw_audience(game: Any, draw: Draw, seats: int) -> frozenset[Seat] | None:
+    """The game's answer if it has one, else nobody: a draw may have dealt a hidden holding."""
+    hook = getattr(game, "draw_audience", None)
+    if hook is None:
+        return frozenset()
+    audience = hook(draw, seats)
+    return None if audience is None else frozenset(audience)

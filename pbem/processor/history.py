@@ -77,13 +77,18 @@ class Replayed:
 
 
 def replay_log(rules: Any, setup: SetupRecord, entries: Sequence[LogEntry],
-               progress: Callable[[int, int], None] | None = None) -> Replayed:
+               progress: Callable[[int, int], None] | None = None,
+               observe: Callable[[LogEntry | None, Any], None] | None = None) -> Replayed:
     """Re-run ``entries`` (the log after its setup entry), checking every recorded hash.
 
+    ``observe`` is called with each verified state: (None, state) after the setup, then
+    (entry, state after it) — the game archive draws its steps from these.
     Raises :class:`ReplayMismatch` on a hash that differs, :class:`BadAdminEntry` on an
     admin entry that makes no sense where it stands.
     """
     result = Replayed(replay(rules, setup, []))
+    if observe is not None:
+        observe(None, result.state)
     for i, entry in enumerate(entries, start=1):
         if progress is not None:
             progress(i, len(entries))
@@ -100,6 +105,8 @@ def replay_log(rules: Any, setup: SetupRecord, entries: Sequence[LogEntry],
                 raise ReplayMismatch(entry.index, entry.state_hash, got)
         else:
             raise BadAdminEntry(f"entry {entry.index}: unknown kind {entry.kind!r}")
+        if observe is not None:
+            observe(entry, result.state)
     result.entries = len(entries)
     return result
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pbem.engine.chance import Chance
+from pbem.engine.chance import Chance, Draw
 from pbem.engine.contract import Applied, Event, Outcome, Seat, View
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 
@@ -88,7 +88,7 @@ class TestCards:
                                 f"{sum(played.values())}."))
             for s in range(len(hands)):
                 if new.deck:
-                    card = chance.choice("draw", new.deck)
+                    card = chance.choice(f"draw for seat {s + 1}", new.deck)
                     new.deck.remove(card)
                     hands[s].append(card)
                     events.append(Event(f"You drew {card}.", frozenset({s})))
@@ -106,6 +106,13 @@ class TestCards:
             "has_played": [s in state.played for s in range(len(state.hands))],
             "deck_left": len(state.deck),
         }
+
+    def draw_audience(self, draw: Draw, seats: int) -> frozenset[Seat] | None:
+        """The deck's shuffle deals every hand: nobody may see it; a drawn card only its
+        drawer."""
+        if draw.label.startswith("draw for seat "):
+            return frozenset({int(draw.label.rsplit(" ", 1)[1]) - 1})
+        return frozenset()
 
     def outcome(self, state: CardsState) -> Outcome | None:
         if state.round <= state.rounds:

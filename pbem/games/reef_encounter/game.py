@@ -7,9 +7,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pbem.engine.chance import Chance
+from pbem.engine.chance import Chance, Draw
 from pbem.engine.contract import Applied, Outcome, Seat, View
 from pbem.games.reef_encounter import moves
+from pbem.games.reef_encounter.components import components
 from pbem.games.reef_encounter.help import HELP_TEXT
 from pbem.games.reef_encounter.language import parse_order
 from pbem.games.reef_encounter.orders import Order
@@ -30,6 +31,7 @@ class ReefEncounter:
                             "rulebooks, board layouts and coral tiles as printed.")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    bench_goal: ClassVar[int] = 50  # random 4-player games/s for bench/engine.py
 
     def default_options(self) -> dict[str, Any]:
         return {"advanced": False}
@@ -58,6 +60,15 @@ class ReefEncounter:
 
     def view(self, state: State, seat: Seat | None) -> View:
         return view(state, seat)
+
+    def draw_audience(self, draw: Draw, seats: int) -> frozenset[Seat] | None:
+        """The setup's polyps go behind their seat's screen; every other draw (boards, tile
+        toss, start player, open sea and its refills) lands on the table for all to see."""
+        if draw.label.startswith("seat ") and draw.label.endswith(" polyps"):
+            colour = draw.label.removeprefix("seat ").removesuffix(" polyps")
+            colours = components().player_colours[:seats]
+            return frozenset({colours.index(colour)}) if colour in colours else frozenset()
+        return None
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":

@@ -1,0 +1,57 @@
+"""The game archive from the command line: ``pbem site build`` and the HTML export.
+
+Thin typer commands over :mod:`pbem.processor.archive` and :mod:`pbem.processor.site`,
+registered on the app of :mod:`pbem.cli` (which imports this module last).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pbem.cli import _config, _factory, _fail, app, console, err
+from pbem.config import Config
+from pbem.processor import api, archive, site
+
+site_app = typer.Typer(help="The static web archive of every game.", no_args_is_help=True)
+app.add_typer(site_app, name="site")
+
+AddressesOpt = Annotated[bool, typer.Option(
+    "--addresses", help="Show players' email addresses beside their names (off: names only).")]
+
+
+@site_app.command("build")
+def site_build(
+    folder: Annotated[Path, typer.Argument(help="Where to write the site (created if needed).")],
+    addresses: AddressesOpt = False,
+) -> None:
+    """Write an index of all games and one page per game (public view) for any web server."""
+    report = build(_config(), folder, addresses)
+    console.print(f"site written to {folder}: {len(report.pages)} pages, "
+                  f"{len(report.rebuilt)} game page(s) rebuilt (open {folder / 'index.html'})",
+                  highlight=False, soft_wrap=True)
+
+
+def build(cfg: Config, folder: Path, addresses: bool = False) -> site.SiteReport:
+    """Build the site; warns about games whose replay failed (their pages say so too)."""
+    with _factory(cfg)() as session:
+        report = site.build_site(session, folder, addresses=addresses)
+    if report.unverified:
+        err.print(f"[yellow]warning:[/yellow] replay failed for {', '.join(report.unverified)}"
+                  " (see `pbem game replay`)", highlight=False)
+    return report
+
+
+def export_html(game: str, as_seat: int | None, addresses: bool) -> tuple[str, str]:
+    """One game's archive page (spectators' view, or ``as_seat``'s) and the game's tag."""
+    cfg = _config()
+    with _factory(cfg)() as session:
+        try:
+            row = api.get_game(session, game)
+            page = archive.render_page(archive.build(
+                session, row, archive.Viewer(seat=as_seat, addresses=addresses)))
+        except LookupError as exc:
+            raise _fail(str(exc)) from exc
+        return page, row.tag

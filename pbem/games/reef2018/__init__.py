@@ -1,0 +1,10 @@
+"""Reef (Emerson Matsuuchi, Next Move Games 2018): the complete rules behind the Game contract.
+
+``GAME`` is what the host discovers. Modules: cards (the packaged card list and pattern
+placements), state, rules (setup and turns), scoring (patterns, 'highest' cards, the end),
+orders/language (orders as text), moves (bots), view/render (what a seat may see, drawn).
+"""
+
+from pbem.games.reef2018.game import GAME, Reef
+
+__all__ = ["GAME", "Reef"]

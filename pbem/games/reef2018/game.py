@@ -1,0 +1,86 @@
+"""Reef (2018) behind the engine's Game contract (pbem/engine/contract.py)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pbem.engine.chance import Chance
+from pbem.engine.contract import Applied, Outcome, Seat, View
+from pbem.games.reef2018 import moves, rules
+from pbem.games.reef2018.help import HELP_TEXT
+from pbem.games.reef2018.language import parse_order
+from pbem.games.reef2018.orders import Order
+from pbem.games.reef2018.render import template_helpers
+from pbem.games.reef2018.scoring import final_outcome
+from pbem.games.reef2018.state import State
+from pbem.games.reef2018.view import view
+
+
+class Reef:
+    """Emerson Matsuuchi's Reef (Next Move Games, 2018) for 2-4 players, by email."""
+
+    name: ClassVar[str] = "reef2018"
+    title: ClassVar[str] = "Reef"
+    about: ClassVar[str] = (
+        "Emerson Matsuuchi, Next Move Games 2018; rules from the French rulebook. The 60 "
+        "cards are a public transcription (GitHub ethomas2/reef, python/reef/_types.py), "
+        "not checked against the printed cards.")
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    bench_goal: ClassVar[int] = 200  # random 4-player games/s for bench/engine.py
+
+    def default_options(self) -> dict[str, Any]:
+        return {"advanced": False}
+
+    def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> State:
+        unknown = set(options) - set(self.default_options())
+        if unknown:
+            raise ValueError(f"unknown Reef options: {', '.join(sorted(unknown))}")
+        return rules.setup(seats, bool(options.get("advanced", False)), chance)
+
+    def waiting_for(self, state: State) -> frozenset[Seat]:
+        if state.phase == "setup":
+            return frozenset(i for i, s in enumerate(state.seats) if not s.answered_setup)
+        if state.phase == "over":
+            return frozenset()
+        return frozenset({state.to_move})
+
+    def parse(self, state: State, seat: Seat, text: str) -> Order:
+        return parse_order(text)
+
+    def apply(self, state: State, seat: Seat, order: Order, chance: Chance) -> Applied[State]:
+        new, events = rules.apply_order(state, seat, order)
+        return Applied(new, events)
+
+    def view(self, state: State, seat: Seat | None) -> View:
+        return view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return final_outcome(state) if state.phase == "over" else None
+
+    def to_json(self, state: State) -> dict[str, Any]:
+        return state.to_dict()
+
+    def from_json(self, data: Mapping[str, Any]) -> State:
+        return State.from_dict(dict(data))
+
+    def random_order(self, state: State, seat: Seat, rng: random.Random) -> str:
+        return moves.random_order(state, seat, rng)
+
+    def default_order(self, state: State, seat: Seat) -> str:
+        return moves.default_order(state, seat)
+
+    def help_text(self) -> str:
+        return HELP_TEXT
+
+    def template_dirs(self) -> Sequence[Path]:
+        return []
+
+    def template_helpers(self) -> Mapping[str, Any]:
+        return template_helpers()
+
+
+GAME = Reef()

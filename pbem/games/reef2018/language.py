@@ -1,0 +1,169 @@
+"""Reef's order language: one email = one order, read forgivingly, answered precisely.
+
+    take 17                      a market card (by its number)
+    take deck                    the deck's top card (token on the cheapest market card)
+    take deck, token on 23       ... naming the market card for the token when several tie
+    play 17: red B2, yellow B2   a card from the hand and where its two corals go, in order
+    start: red B2, yellow C2, green B3, purple C3     the setup step
+
+Case, commas, colons, 'on', 'card' and a trailing full stop do not matter; '#' or '//' start a
+comment; an order may run over several lines. Cards may be written 17, R17 or #17; colours
+red yellow green purple or r y g p. The language is small enough that a hand-written reader
+gives better errors (each names the line and the nearest valid form) than a grammar would.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pbem.engine.errors import OrderSyntaxError
+from pbem.games.reef2018.cards import COLOURS, square_name
+from pbem.games.reef2018.orders import Order, Play, Start, TakeDeck, TakeMarket
+
+FORMS = {
+    "take": "take 17  (or: take deck, take deck token on 23)",
+    "play": "play 17: red B2, yellow B2",
+    "start": "start: red B2, yellow C2, green B3, purple C3",
+}
+_KEYWORDS = {"take": "take", "draw": "take", "pick": "take", "buy": "take",
+             "play": "play", "place": "play", "grow": "play",
+             "start": "start", "setup": "start"}
+_COLOURS = {c: c for c in COLOURS} | {c[0]: c for c in COLOURS}
+_COMMENT = re.compile(r"\s*(#(?!\d)|//).*$")
+_SQUARE = re.compile(r"^([a-z])([0-9]+)$")
+_CARD = re.compile(r"^(?:r|#)?0*([0-9]+)$")
+_FILLER = {"on", "card", "to", "at", "the", "a", "and", "then", "from", "market", "paying",
+           "pay", "token", "with"}
+
+
+def parse_order(text: str) -> Order:
+    """Read one order from the text of an email (comments and blank lines allowed)."""
+    lines = [(n, (_COMMENT.sub("", raw) if "#" in raw or "//" in raw else raw).strip())
+             for n, raw in enumerate(text.splitlines(), start=1)]
+    lines = [(n, line) for n, line in lines if line]
+    if not lines:
+        raise OrderSyntaxError("there is no order in your mail",
+                               hint="write one of: " + "; ".join(FORMS.values()))
+    first_no, first = lines[0]
+    words = _words(first)
+    keyword = _KEYWORDS.get(words[0])
+    if keyword is None:
+        raise OrderSyntaxError(f'I do not know the order "{words[0]}"', line=first_no,
+                               text=first, hint="write one of: " + "; ".join(FORMS.values()))
+    for n, line in lines[1:]:  # a continued order, or a second one
+        more = _words(line)
+        if more[0] in _KEYWORDS:
+            raise OrderSyntaxError("one email is one turn: this is a second order", line=n,
+                                   text=line, hint="send it in your next turn's mail")
+        words += more
+    try:
+        if keyword == "take":
+            return _take(words[1:])
+        if keyword == "play":
+            return _play(words[1:])
+        return _start(words[1:])
+    except _Bad as bad:
+        raise OrderSyntaxError(str(bad), line=first_no,
+                               text=" ".join(line for _, line in lines),
+                               hint=FORMS[keyword]) from None
+
+
+class _Bad(Exception):
+    """A reason, raised inside the reader and turned into an OrderSyntaxError with the line."""
+
+
+_PUNCTUATION = str.maketrans(",;:()", "     ")
+_DASHED = re.compile(r"\b([a-z])\s*-\s*([0-9])\b")
+
+
+def _words(line: str) -> list[str]:
+    cleaned = line.lower().translate(_PUNCTUATION).strip().rstrip(".").strip()
+    if "-" in cleaned:
+        cleaned = _DASHED.sub(r"\1\2", cleaned)  # "b-2" -> "b2"
+    return cleaned.split() or [""]
+
+
+def _card(word: str | None) -> int:
+    match = _CARD.match(word or "")
+    if not match:
+        raise _Bad(f'"{word}" is not a card number' if word else "the card number is missing")
+    number = int(match.group(1))
+    if not 1 <= number <= 60:
+        raise _Bad(f"there is no card {number} (cards are numbered 1 to 60)")
+    return number
+
+
+def square(word: str) -> int:
+    """'b2' -> 5; raises with the reason for anything else."""
+    match = _SQUARE.match(word)
+    if not match:
+        raise _Bad(f'"{word}" is not a square (columns A-D, rows 1-4, like B2)')
+    column, row = "abcd".find(match.group(1)), int(match.group(2))
+    if column < 0 or not 1 <= row <= 4:
+        raise _Bad(f'{word.upper()} is not on your reef (A1 to D4)')
+    return (row - 1) * 4 + column
+
+
+def _take(words: list[str]) -> Order:
+    words = [w for w in words if w not in _FILLER]
+    if not words:
+        raise _Bad("take what? a market card's number, or 'deck'")
+    if words[0] in ("deck", "top", "pile"):
+        rest = [w for w in words[1:] if w not in ("deck", "top", "pile", "of")]
+        if not rest:
+            return TakeDeck()
+        if len(rest) > 1:
+            raise _Bad(f'I did not understand "{" ".join(rest[1:])}"')
+        return TakeDeck(_card(rest[0]))
+    rest = words[1:]
+    if rest:
+        raise _Bad(f'I did not understand "{" ".join(rest)}" after the card number')
+    return TakeMarket(_card(words[0]))
+
+
+def _pieces(words: list[str]) -> list[tuple[str | None, int]]:
+    out: list[tuple[str | None, int]] = []
+    colour: str | None = None
+    for w in words:
+        if w in _FILLER:
+            continue
+        if w in _COLOURS:
+            if colour is not None:
+                raise _Bad(f"two colours ({colour}, {_COLOURS[w]}) for one square")
+            colour = _COLOURS[w]
+            continue
+        out.append((colour, square(w)))
+        colour = None
+    if colour is not None:
+        raise _Bad(f"where does the {colour} coral go? a square like B2 must follow it")
+    return out
+
+
+def _play(words: list[str]) -> Play:
+    words = [w for w in words if w != "card"]
+    if not words:
+        raise _Bad("play which card? its number, then where its corals go")
+    card = _card(words[0])
+    pieces = _pieces(words[1:])  # none only when no coral can be taken (the rules check)
+    if len(pieces) > 2:
+        raise _Bad(f"a card gives two corals, not {len(pieces)}")
+    return Play(card, tuple(pieces))
+
+
+def _start(words: list[str]) -> Start:
+    pieces = _pieces(words)
+    if len(pieces) != 4 or any(c is None for c, _ in pieces):
+        raise _Bad("name the 4 starting corals, each colour with its square")
+    return Start(tuple((str(c), s) for c, s in pieces))
+
+
+def format_order(order: Order) -> str:
+    """The canonical text of an order, which parse_order reads back to the same order."""
+    if isinstance(order, TakeMarket):
+        return f"take {order.card}"
+    if isinstance(order, TakeDeck):
+        return "take deck" if order.token_on is None else f"take deck, token on {order.token_on}"
+    if isinstance(order, Play):
+        parts = [(f"{c} " if c else "") + square_name(s) for c, s in order.pieces]
+        return f"play {order.card}" + (": " + ", ".join(parts) if parts else "")
+    return "start: " + ", ".join(f"{c} {square_name(s)}" for c, s in order.pieces)

@@ -1,0 +1,168 @@
+"""Scoring a card's pattern on a reef, and the end of the game.
+
+Only the top piece of each stack counts (its colour and the stack's height). A pattern scores
+its points once per occurrence, occurrences sharing no top piece, and the count is the largest
+such set (a greedy count can be too small: see tests/games/reef2018/test_patterns.py). The 8
+'highest' cards score per stack of one colour around the player's highest stack of another;
+among tied highest stacks the player chooses, and the choice has no other effect, so the host
+takes the best one for them (RULINGS-ADDENDUM.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.engine.contract import Outcome
+from pbem.games.reef2018.cards import MAX_HEIGHT, NEIGHBOURS, cards, placements, square_name
+from pbem.games.reef2018.state import State
+
+Reef = list[list[str]]
+
+
+def occurrences(reef: Reef, card_id: int) -> list[int]:
+    """The bitmask of every placement of the card's pattern present on ``reef``."""
+    found = []
+    for mask, needs in placements(card_id):
+        for square, need in needs:
+            stack = reef[square]
+            if not stack or not need.accepts(stack[-1], len(stack)):
+                break
+        else:
+            found.append(mask)
+    return found
+
+
+def max_disjoint(masks: list[int]) -> int:
+    """The most occurrences sharing no square (exact: branch on the lowest square in use)."""
+    if len(masks) <= 1:
+        return len(masks)
+    memo: dict[int, int] = {}
+
+    def best(avail: int) -> int:
+        if avail in memo:
+            return memo[avail]
+        fit = [m for m in masks if m & avail == m]
+        if not fit:
+            result = 0
+        else:
+            union = 0
+            for m in fit:
+                union |= m
+            low = union & -union
+            result = best(avail & ~low)  # nothing covers the lowest square...
+            for m in fit:  # ... or one occurrence does
+                if m & low:
+                    result = max(result, 1 + best(avail & ~m))
+        memo[avail] = result
+        return result
+
+    return best((1 << 16) - 1)
+
+
+@dataclass(frozen=True)
+class Scored:
+    """What a card's pattern is worth on a reef, and where (for the players to check)."""
+
+    times: int
+    points: int
+    where: str  # e.g. "at B2-C2, A4-B4" or "around C3 (4 high)"
+
+
+def highest_centres(reef: Reef, colour: str) -> list[int]:
+    """The player's highest stacks topped by ``colour`` (several when tied), by square."""
+    best, out = 0, []
+    for square, stack in enumerate(reef):
+        if stack and stack[-1] == colour:
+            if len(stack) > best:
+                best, out = len(stack), [square]
+            elif len(stack) == best:
+                out.append(square)
+    return out
+
+
+def score_card(reef: Reef, card_id: int) -> Scored:
+    """The card's pattern scored on ``reef`` as when it is played."""
+    card = cards()[card_id]
+    if card.highest:
+        centre, target = card.cells[0].colour, card.cells[1].colour
+        best_n, best_square = 0, -1
+        for square in highest_centres(reef, centre):
+            n = sum(1 for nb in NEIGHBOURS[square] if reef[nb] and reef[nb][-1] == target)
+            if best_square < 0 or n > best_n:
+                best_n, best_square = n, square
+        if best_square < 0:
+            return Scored(0, 0, f"no {centre} stack")
+        where = f"around {square_name(best_square)} ({len(reef[best_square])} high)"
+        return Scored(best_n, best_n * card.points, where)
+    masks = occurrences(reef, card_id)
+    times = len(masks) if len(card.cells) == 1 else max_disjoint(masks)
+    return Scored(times, times * card.points, _where(masks) if times else "")
+
+
+def _where(masks: list[int]) -> str:
+    shown = ["-".join(square_name(s) for s in range(16) if m >> s & 1) for m in masks[:6]]
+    more = f" and {len(masks) - 6} more" if len(masks) > 6 else ""
+    return "found at " + ", ".join(shown) + more
+
+
+def score_in_hand(reef: Reef, card_id: int) -> int:
+    """A card still in hand at the end scores its points once if its pattern is there."""
+    scored = score_card(reef, card_id)
+    return cards()[card_id].points if scored.times else 0
+
+
+def covered(reef: Reef) -> int:
+    return sum(1 for stack in reef if stack)
+
+
+def full_stacks(reef: Reef) -> int:
+    return sum(1 for stack in reef if len(stack) == MAX_HEIGHT)
+
+
+TIE_BREAKERS = ("most covered squares", "most stacks 4 high")
+
+
+def final_outcome(state: State) -> Outcome:
+    """Scores (already including the hand cards), ranking with tie-breakers, and words."""
+    seats = list(range(state.players))
+    scores = {i: state.seats[i].score for i in seats}
+    breakers = {i: (covered(state.seats[i].reef), full_stacks(state.seats[i].reef))
+                for i in seats}
+    lines = [f"{_name(i)}: {scores[i]} points; {breakers[i][0]} squares covered, "
+             f"{breakers[i][1]} {'stack' if breakers[i][1] == 1 else 'stacks'} 4 high."
+             for i in seats]
+    ranking: list[list[int]] = []
+    for score in sorted(set(scores.values()), reverse=True):
+        tied = [i for i in seats if scores[i] == score]
+        if len(tied) > 1:
+            lines.append(f"{_names(tied)} tie on {score} points.")
+        ranking += _break_ties(tied, 0, breakers, lines)
+    return Outcome(scores, ranking, lines)
+
+
+def _break_ties(tied: list[int], k: int, breakers: dict[int, tuple[int, int]],
+                lines: list[str]) -> list[list[int]]:
+    if len(tied) == 1:
+        return [tied]
+    if k == len(TIE_BREAKERS):
+        lines.append(f"{_names(tied)} are still equal after both tie-breakers and share "
+                     "their place.")
+        return [tied]
+    counts = {i: breakers[i][k] for i in tied}
+    if len(set(counts.values())) == 1:
+        return _break_ties(tied, k + 1, breakers, lines)
+    lines.append(f"Tie-breaker {k + 1} ({TIE_BREAKERS[k]}): " + ", ".join(
+        f"{_name(i)} {counts[i]}" for i in tied) + ".")
+    groups: list[list[int]] = []
+    for value in sorted(set(counts.values()), reverse=True):
+        groups += _break_ties([i for i in tied if counts[i] == value], k + 1, breakers, lines)
+    return groups
+
+
+def _name(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+def _names(seats: list[int]) -> str:
+    names = [_name(i) for i in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

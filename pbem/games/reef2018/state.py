@@ -1,0 +1,92 @@
+"""A Reef position: plain lists and dicts, so copies and JSON round-trips are exact.
+
+Where every component lives (for the invariants):
+- coral pieces: ``supply`` (colour -> pieces left; the box's extra pieces are not in play) and
+  each seat's ``reef`` (16 stacks, bottom piece first; square = row * 4 + column);
+- the 60 cards: ``deck`` (top first), ``market`` (face up, ``market_tokens`` beside each),
+  each seat's ``hand`` (hidden) and ``played`` (the face-up discard pile);
+- points: each seat's ``score``; ``ledger`` lists every change to it as [points, why], so the
+  score is always the ledger's sum; one-point tokens paid for the deck lie in ``market_tokens``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+FORMAT = 1
+
+
+@dataclass
+class Seat:
+    reef: list[list[str]] = field(default_factory=lambda: [[] for _ in range(16)])
+    hand: list[int] = field(default_factory=list)
+    played: list[int] = field(default_factory=list)
+    score: int = 0
+    ledger: list[list[Any]] = field(default_factory=list)  # [points, why] per score change
+    answered_setup: bool = False
+
+    def copy(self) -> Seat:
+        return Seat([list(s) for s in self.reef], list(self.hand), list(self.played),
+                    self.score, [list(e) for e in self.ledger], self.answered_setup)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"reef": [list(s) for s in self.reef], "hand": list(self.hand),
+                "played": list(self.played), "score": self.score,
+                "ledger": [list(e) for e in self.ledger], "answered_setup": self.answered_setup}
+
+    def add_points(self, points: int, why: str) -> None:
+        self.score += points
+        self.ledger.append([points, why])
+
+
+@dataclass
+class State:
+    players: int
+    supply: dict[str, int]
+    deck: list[int]
+    market: list[int]
+    market_tokens: list[int]
+    seats: list[Seat]
+    start_player: int = 0
+    to_move: int = 0
+    phase: str = "setup"  # "setup" (each seat places its 4 starting corals), "play", "over"
+    advanced: bool = False
+    last_round: bool = False  # a colour's supply ran out: the game ends with this round
+    end_reason: str = ""
+    turn: int = 0  # turns played since the setup step
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": FORMAT, "players": self.players, "supply": dict(self.supply),
+                "deck": list(self.deck), "market": list(self.market),
+                "market_tokens": list(self.market_tokens),
+                "seats": [s.to_dict() for s in self.seats], "start_player": self.start_player,
+                "to_move": self.to_move, "phase": self.phase, "advanced": self.advanced,
+                "last_round": self.last_round, "end_reason": self.end_reason,
+                "turn": self.turn}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> State:
+        raw = json.loads(json.dumps(data))
+        if raw.pop("format", None) != FORMAT:
+            raise ValueError("unknown Reef state format")
+        seats = [Seat(**s) for s in raw.pop("seats")]
+        return cls(seats=seats, **raw)
+
+    def copy(self, only_seat: int | None = None) -> State:
+        """An independent copy (by hand: deepcopy is too slow for the rules' hot path).
+
+        With ``only_seat``, the other seats are shared with this state: for a turn, which
+        changes no other seat (the end of the game copies them all before scoring hands).
+        """
+        seats = ([s.copy() for s in self.seats] if only_seat is None else
+                 [s.copy() if i == only_seat else s for i, s in enumerate(self.seats)])
+        return State(self.players, dict(self.supply), list(self.deck), list(self.market),
+                     list(self.market_tokens), seats,
+                     self.start_player, self.to_move, self.phase, self.advanced,
+                     self.last_round, self.end_reason, self.turn)
+
+    def last_in_round(self) -> int:
+        """The seat whose turn closes a round: the one before the start player."""
+        return (self.start_player - 1) % self.players

@@ -1,0 +1,202 @@
+"""A game's history as one self-contained HTML page: every step's events, draws and board.
+
+The page is built from the log alone, replayed (:func:`pbem.processor.history.replay_log`)
+so that every step it shows is a verified state; the board of each step is the game's own
+``<game>/status.html.j2`` fed with ``view(state, viewer)``, so the page can hold nothing the
+viewer could not read in their own mail. For spectators (the default) that means: public
+events only, no order text (a sealed order may be a secret until revealed), each chance
+draw's outcome only where the game says it lands on the table (:func:`draw_audience`), and
+player names only — no address, never a secret (secrets are not even stored in clear).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup
+from sqlmodel import Session
+
+from pbem.engine import registry
+from pbem.engine.chance import ChanceMismatch
+from pbem.engine.contract import draw_audience
+from pbem.engine.hashing import state_hash
+from pbem.engine.replay import ReplayMismatch, draws_from_json
+from pbem.processor import history
+from pbem.processor.render import environment
+from pbem.store import queries
+from pbem.store.tables import Game, LogEntry, Seat
+
+ADDRESS_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Whom a page is for: spectators (``seat`` None) or one seat; addresses only on request."""
+
+    seat: int | None = None
+    addresses: bool = False
+
+
+@dataclass
+class DrawLine:
+    label: str
+    shown: str | None  # None: hidden from this viewer
+
+
+@dataclass
+class Step:
+    number: int  # position on the page; 0 is the setup
+    log_index: int
+    kind: str
+    who: str
+    order: str | None  # the order's text, when the viewer may read it
+    events: list[str]
+    draws: list[DrawLine]
+    state_hash: str
+    when: str
+    board: Markup
+    undone_by: int | None = None
+
+
+@dataclass
+class Archive:
+    title: str
+    tag: str
+    game_type: str
+    status: str
+    players: list[str]
+    viewer: str
+    steps: list[Step] = field(default_factory=list)
+    waiting: list[str] = field(default_factory=list)
+    outcome: list[str] = field(default_factory=list)
+    explanation: list[str] = field(default_factory=list)
+    verified: bool = False
+    problem: str = ""  # why verification failed, when it did
+    final_hash: str = ""
+
+    @property
+    def last_move(self) -> Step | None:
+        return next((s for s in reversed(self.steps) if s.kind in history.MOVE_KINDS), None)
+
+
+def display_name(seat: Seat, viewer: Viewer) -> str:
+    """The seat's name; an address only when the operator opted in. A name that is itself an
+    address (a seat created without a display name) becomes "Seat N"."""
+    if viewer.addresses:
+        return f"{seat.name} <{seat.address}>"
+    return f"Seat {seat.index + 1}" if ADDRESS_RE.search(seat.name) else seat.name
+
+
+def _scrub(text: str, viewer: Viewer) -> str:
+    return text if viewer.addresses else ADDRESS_RE.sub("(address hidden)", text)
+
+
+def build(session: Session, game: Game, viewer: Viewer = Viewer()) -> Archive:
+    """Replay ``game`` and collect every step as ``viewer`` may see it."""
+    rules = registry.get(game.game_type)
+    seats = queries.seats(session, game.id or 0)
+    if viewer.seat is not None and not 0 <= viewer.seat < len(seats):
+        raise LookupError(f"game {game.tag} has no seat {viewer.seat}")
+    names = [display_name(s, viewer) for s in seats]
+    entries = queries.log(session, game.id or 0)
+    undone = history.revoked(entries)
+    archive = Archive(
+        title=rules.title, tag=game.tag, game_type=game.game_type, status=game.status,
+        players=names,
+        viewer="spectators" if viewer.seat is None else f"{names[viewer.seat]} (seat "
+        f"{viewer.seat + 1})")
+    board = _board_renderer(rules, game, names, viewer)
+    setup = queries.setup_record(game, entries[0], len(seats))
+    state: Any = None
+
+    def observe(entry: LogEntry | None, after: Any) -> None:
+        nonlocal state
+        state = after
+        e = entry or entries[0]
+        archive.steps.append(Step(
+            number=len(archive.steps), log_index=e.index, kind=e.kind,
+            who=_who(e, names), order=_order_text(e, viewer),
+            events=[_scrub(ev.text, viewer) for ev in queries.entry_events(e)
+                    if ev.visible(viewer.seat)],
+            draws=_draws(rules, e, len(seats), viewer), state_hash=e.state_hash,
+            when=f"{e.created:%Y-%m-%d %H:%M} UTC", board=board(after),
+            undone_by=undone.get(e.index)))
+
+    try:
+        history.replay_log(rules, setup, entries[1:], observe=observe)
+        final = state_hash(rules.to_json(state))
+        stored = state_hash(json.loads(queries.latest_snapshot(session, game.id or 0)
+                                       .state_json))
+        if final != stored:
+            raise ReplayMismatch(len(entries) - 1, stored, final)
+        archive.verified, archive.final_hash = True, final
+    except (ReplayMismatch, history.BadAdminEntry, ChanceMismatch, ValueError) as exc:
+        archive.problem = _scrub(str(exc), viewer)
+    if state is not None:
+        waiting = rules.waiting_for(state)
+        archive.waiting = [names[s.index] for s in seats if s.index in waiting]
+        outcome = rules.outcome(state)
+        if outcome is not None:
+            archive.outcome = [
+                f"{place}. " + ", ".join(f"{names[s]} ({outcome.scores.get(s, 0)})"
+                                         for s in group)
+                for place, group in enumerate(outcome.ranking, start=1)]
+            archive.explanation = [_scrub(x, viewer) for x in outcome.explanation]
+    return archive
+
+
+def _board_renderer(rules: Any, game: Game, names: list[str], viewer: Viewer
+                    ) -> Callable[[Any], Markup]:
+    """Renders a state's board with the game's own status template, from its view only."""
+    template = environment(rules).get_template(f"{rules.name}/status.html.j2")
+
+    def render(state: Any) -> Markup:
+        ctx = {"title": rules.title, "tag": game.tag, "seat": viewer.seat,
+               "seat_name": "" if viewer.seat is None else names[viewer.seat],
+               "view": rules.view(state, viewer.seat), "intro": [], "events": [],
+               "waiting": [], "your_turn": False, "deadline": None, "outcome": [],
+               "explanation": [], "secret": None, "names": names, "game_name": rules.name}
+        return Markup(template.render(ctx))
+
+    return render
+
+
+def _who(entry: LogEntry, names: list[str]) -> str:
+    if entry.kind == "setup":
+        return "setup"
+    if entry.kind == history.ADMIN:
+        return f"the host ({history.admin_action(entry).rstrip(':')})"
+    name = names[entry.seat] if entry.seat is not None and entry.seat < len(names) else "?"
+    if entry.kind == history.FORCED:
+        return f"{name} (orders entered by the host)"
+    if entry.kind == "timeout":
+        return f"{name} (deadline passed: default orders)"
+    return name
+
+
+def _order_text(entry: LogEntry, viewer: Viewer) -> str | None:
+    """Only a seat's own orders: another's may hold a secret choice not yet revealed."""
+    if entry.kind in history.MOVE_KINDS and viewer.seat is not None and entry.seat == viewer.seat:
+        return entry.text.strip()
+    return None
+
+
+def _draws(rules: Any, entry: LogEntry, seats: int, viewer: Viewer) -> list[DrawLine]:
+    out = []
+    for draw in draws_from_json(json.loads(entry.draws_json or "[]")):
+        audience = draw_audience(rules, draw, seats)
+        may = audience is None or (viewer.seat is not None and viewer.seat in audience)
+        out.append(DrawLine(draw.label, (draw.shown or str(draw.value)) if may else None))
+    return out
+
+
+def render_page(archive: Archive, index_href: str | None = None) -> str:
+    """The archive as one HTML document (no external resource); ``index_href`` links back to a
+    site's index."""
+    page = environment().get_template("archive.html.j2").render(
+        a=archive, index_href=index_href)
+    return str(page)

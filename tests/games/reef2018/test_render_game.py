@@ -1,0 +1,134 @@
+"""Whole status emails of a real Reef game, against golden files: a fixed seed, orders from
+seeded bots, every email built by the processor exactly as it is sent (plain text and HTML).
+
+Regenerate the golden files with ``PBEM_UPDATE_GOLDEN=1 pytest tests/games/reef2018`` and
+read the diff before committing it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from pbem.games.reef2018 import GAME
+from pbem.games.reef2018.render import card_block, reef_grid
+from pbem.games.reef2018.view import card_view, reef_view
+from pbem.store import init, session_factory
+from tests.games.reef2018.positions import reef
+from tests.support.seated import ANN, BEN, seat_table
+
+GOLDEN = Path(__file__).parent / "golden"
+NAMES = ["game_begins_to_ann", "turn6_reply_to_mover", "turn6_status_to_other",
+         "final_to_ann", "final_to_ben"]
+
+
+def check_golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("PBEM_UPDATE_GOLDEN"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"missing golden file {path}; run with PBEM_UPDATE_GOLDEN=1"
+    assert text == path.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def emails(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[str, str]]]:
+    """Named emails of one 2-player game from seed "table", played by seeded bots."""
+    engine = init(f"sqlite:///{tmp_path_factory.mktemp('golden') / 'g.sqlite'}")
+    table = seat_table(session_factory(engine), "reef2018")
+    rng = random.Random(2026)
+    picked: dict[str, tuple[str, str]] = {}
+    turn = 0
+    while GAME.waiting_for(state := table.state()):
+        seat = min(GAME.waiting_for(state))
+        result, reply = table.send(seat, GAME.random_order(state, seat, rng))
+        assert result.status == "applied", reply
+        mails = table.bodies(result)
+        me, other = (ANN, BEN) if seat == 0 else (BEN, ANN)
+        if state.phase == "setup" and table.state().phase == "play":
+            picked["game_begins_to_ann"] = mails[ANN]
+        turn += state.phase == "play"
+        if turn == 6:
+            picked["turn6_reply_to_mover"] = mails[me]
+            picked["turn6_status_to_other"] = mails[other]
+        if not GAME.waiting_for(table.state()):
+            picked["final_to_ann"] = mails[ANN]
+            picked["final_to_ben"] = mails[BEN]
+    yield picked
+    engine.dispose()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_emails_of_a_fixed_seed_game_match_the_golden_files(
+        emails: dict[str, tuple[str, str]], name: str) -> None:
+    text, html = emails[name]
+    check_golden(f"game2_{name}.txt", text)
+    check_golden(f"game2_{name}.html", html)
+
+
+def test_the_golden_emails_say_what_matters(emails: dict[str, tuple[str, str]]) -> None:
+    text, html = emails["turn6_status_to_other"]
+    for part in ("THE REEFS", "      A   B   C   D", "THE MARKET", "tokens on it:",
+                 "THE DECK: ", "its top card, face up:", "SUPPLY LEFT: red ",
+                 "YOUR HAND (only you see this)", " points, "):
+        assert part in text, part
+    assert len(re.findall(r"^  Card \d+: gives ", text, flags=re.M)) >= 4  # market + deck top
+    assert "<svg" in html and "Your hand (only you see this)" in html
+    final, final_html = emails["final_to_ann"]
+    assert "The game is over" in final and "FINAL SCORING" in final
+    assert final.count("    +3  3 one-point tokens at the start") == 2  # every score explained
+    assert "Final scoring" in final_html
+
+
+@pytest.mark.parametrize("name", ["game_begins_to_ann", "turn6_status_to_other", "final_to_ben"])
+def test_the_pictures_are_well_formed_svg(emails: dict[str, tuple[str, str]], name: str) -> None:
+    html = emails[name][1]
+    svgs = re.findall(r"<svg.*?</svg>", html, flags=re.S)
+    assert svgs
+    reefs = ElementTree.fromstring(svgs[0])
+    assert reefs.tag == "{http://www.w3.org/2000/svg}svg"
+    assert len(reefs.findall("{http://www.w3.org/2000/svg}rect")) == 2 * 16  # every square
+    for svg in svgs[1:]:  # the cards' patterns
+        ElementTree.fromstring(svg)
+
+
+def test_golden_files_are_all_used() -> None:
+    names = {p.name for p in GOLDEN.glob("game2_*")}
+    assert names == {f"game2_{n}.{ext}" for n in NAMES for ext in ("txt", "html")}
+
+
+def test_a_reef_grid_shows_top_colour_and_height() -> None:
+    grid = reef_grid({"reef": reef_view(reef("""
+    RRY . .  G
+    .   P .  .
+    .   . YYYY .
+    .   . .  .
+    """))})
+    assert grid.splitlines() == [
+        "      A   B   C   D",
+        "  1   Y3  .   .   G1",
+        "  2   .   P1  .   .",
+        "  3   .   .   Y4  .",
+        "  4   .   .   .   .",
+    ]
+
+
+def test_a_card_is_drawn_with_its_pattern() -> None:
+    assert card_block(card_view(24)).splitlines() == [
+        "Card 24: gives green + green; 5 points — 5 per diagonal pair: purple at least 2 "
+        "high, red at least 2 high",
+        "    P2+ .",
+        "    .   R2+",
+    ]
+    assert card_block(card_view(19)).splitlines() == [
+        "Card 19: gives red + red; 2 points — 2 per purple top next to your highest yellow "
+        "stack (8 neighbours)",
+        "    highest Y: +2 per P around it",
+    ]
+    assert card_block(card_view(36)).splitlines()[1] == "    *2  *2"

@@ -1,0 +1,108 @@
+"""Any game seated in a real database, for tests that go through the processor.
+
+``Table.put`` replaces the current position with a crafted one (the snapshot the pipeline reads
+next); ``Table.send`` posts one email through the whole pipeline and returns the result and the
+plain text of the reply to the sender; ``Table.bodies`` every queued mail by recipient.
+"""
+
+from __future__ import annotations
+
+import email
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage
+from email.utils import make_msgid
+from typing import Any
+
+from pbem.engine import registry
+from pbem.engine.hashing import canonical_json
+from pbem.processor import api
+from pbem.processor.host import Host
+from pbem.processor.pipeline import Result, process_raw
+from pbem.store import SessionFactory, queries
+from pbem.store.tables import OutboundMessage
+
+HOST = Host(from_address="games@host.test", from_name="Test Host")
+ANN, BEN, CY, DI = "ann@players.test", "ben@players.test", "cy@players.test", "di@players.test"
+PLAYERS = [("Ann", ANN), ("Ben", BEN), ("Cy", CY), ("Di", DI)]
+
+
+@dataclass
+class Table:
+    factory: SessionFactory
+    game_name: str
+    game_id: int
+    tag: str
+    secrets: list[str]
+
+    @property
+    def rules(self) -> Any:
+        return registry.get(self.game_name)
+
+    def state(self) -> Any:
+        with self.factory() as s:
+            return api.current_state(s, api.get_game(s, self.game_id))
+
+    def put(self, state: Any) -> None:
+        """Make ``state`` the position the next order is played against."""
+        with self.factory() as s:
+            snap = queries.latest_snapshot(s, self.game_id)
+            snap.state_json = canonical_json(self.rules.to_json(state))
+            s.add(snap)
+            s.commit()
+
+    def state_json(self) -> str:
+        return json.dumps(self.rules.to_json(self.state()), sort_keys=True)
+
+    def send(self, seat: int, body: str, *, secret: str | None = None) -> tuple[Result, str]:
+        """One email from ``seat`` (orders then its secret); the result and the reply's text."""
+        msg = EmailMessage()
+        msg["From"] = PLAYERS[seat][1]
+        msg["To"] = HOST.from_address
+        msg["Subject"] = f"Re: [{self.tag}] {self.rules.title}"
+        msg["Message-ID"] = make_msgid(domain="players.test")
+        msg.set_content(f"{body}\nsecret {secret or self.secrets[seat]}\n")
+        result = process_raw(self.factory, bytes(msg), HOST)
+        return result, self.reply_text(result)
+
+    def _parsed(self, result: Result) -> list[tuple[str, EmailMessage]]:
+        out = []
+        with self.factory() as s:
+            for q in result.queued:
+                row = s.get(OutboundMessage, q)
+                assert row is not None
+                parsed = email.message_from_bytes(row.raw, policy=policy.default)
+                assert isinstance(parsed, EmailMessage)
+                out.append((row.to_addr, parsed))
+        return out
+
+    def bodies(self, result: Result) -> dict[str, tuple[str, str]]:
+        """Each queued mail's (plain text, HTML) by recipient."""
+        return {to: tuple("" if p is None else str(p.get_content())  # type: ignore[misc]
+                          for p in (m.get_body(("plain",)), m.get_body(("html",))))
+                for to, m in self._parsed(result)}
+
+    def reply_text(self, result: Result) -> str:
+        texts = []
+        for _, parsed in self._parsed(result):
+            if parsed["In-Reply-To"]:
+                part = parsed.get_body(("plain",))
+                assert part is not None
+                texts.append(str(part.get_content()))
+        return "\n".join(texts)
+
+
+def seat_table(factory: SessionFactory, game_name: str, position: Callable[[], Any] | None = None,
+               players: int = 2, options: dict[str, Any] | None = None) -> Table:
+    """Ann, Ben (, Cy, Di) at a new game (no welcome mail), at ``position`` if given."""
+    with factory() as s:
+        game, secrets = api.create_game(s, game_name, PLAYERS[:players], seed="table",
+                                        options=options)
+        s.commit()
+        assert game.id is not None
+        table = Table(factory, game_name, game.id, game.tag, secrets)
+    if position is not None:
+        table.put(position())
+    return table

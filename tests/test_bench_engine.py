@@ -1,0 +1,37 @@
+"""bench/engine.py runs every registered game (or one, with --game) and reports per game."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from pbem.engine import registry
+
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "engine.py"
+
+
+def bench(*args: str) -> str:
+    done = subprocess.run([sys.executable, str(BENCH), "--games", "4", *args], check=True,
+                          capture_output=True, text=True, timeout=300)
+    return done.stdout
+
+
+def test_every_registered_game_gets_its_figures() -> None:
+    out = bench()
+    for name, game in registry.games().items():
+        block = out.split(f"{game.title} ({name}): ")[1].split("wall time")[0]
+        assert re.match(rf"4 complete random {game.max_players}-player games", block), block
+        assert re.search(r"whole loop .*:\s+[\d,.]+ games/s  [\d,]+/s orders", block)
+        assert re.search(r"rules only .*:\s+[\d,.]+ games/s  [\d,]+/s orders", block)
+        if getattr(game, "bench_goal", None) is not None:
+            assert re.search(rf"goal {game.bench_goal} games/s .*: (meets|MISSES)", block)
+
+
+def test_one_game_at_a_player_count() -> None:
+    name = sorted(registry.games())[-1]
+    out = bench("--game", name, "--players", "2")
+    assert out.count("complete random 2-player games") == 1
+    assert f"({name}): 4 complete random 2-player games" in out
+    assert "goal" not in out  # a goal is stated for the most players only
