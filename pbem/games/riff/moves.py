@@ -8,10 +8,12 @@ legal whatever the real card is.
 from __future__ import annotations
 
 import random
+from functools import cache
 
 from pbem.engine.chance import Chance
 from pbem.games.riff import worms
-from pbem.games.riff.breeding import colour_fits_a_cross, fits, open_crosses
+from pbem.games.riff.breeding import colour_fits_a_cross, open_crosses
+from pbem.games.riff.components import cross_colours
 from pbem.games.riff.orders import (
     Attach,
     Boat,
@@ -67,23 +69,38 @@ def _wanted(state: State, seat: int, card: str, fitting: set[str]) -> bool:
     return card in ("pearl", "shark")
 
 
+@cache
+def _parent_pairs(card: str) -> tuple[tuple[str, str], ...]:
+    """(male, female) colours that complete the cross ``card``."""
+    colours = cross_colours(card)
+    if len(colours) == 1:
+        return ((colours[0], colours[0]),)
+    a, b = colours
+    return ((a, b), (b, a))
+
+
 def _candidates(state: State, seat: int, rng: random.Random,
                 fresh_sharks: int = 0) -> list[Step]:
     player = state.players[seat]
-    fitting = {c for card in open_crosses(state) for c in card.split("+")}
+    crosses = open_crosses(state)
+    fitting = {c for card in crosses for c in card.split("+")}
     found: list[Step] = []
+    # Lists, not sets: a bot's order must not depend on string hashing (replays).
+    males = [*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":m")), None]
+    females = [*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":f")), None]
+    # What breeding.fits says, as lookups: one parent fits if its colour is on an open
+    # cross; two if they are the two colours of a cross, or both the colour of a one-colour one.
+    pairs = {p for card in crosses for p in _parent_pairs(card)}
     for coral_i, coral in enumerate(player.corals):
         if coral.cross is not None:
             continue
-        # Lists, not sets: a bot's order must not depend on string hashing (replays).
-        for m in [*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":m")), None]:
-            for f in [*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":f")), None]:
+        for m in [None] if coral.male else males:
+            for f in [None] if coral.female else females:
                 if m is None and f is None:
                     continue
-                if (m is not None and coral.male) or (f is not None and coral.female):
-                    continue
                 male, female = m or coral.male, f or coral.female
-                if any(fits(male, female, c) for c in open_crosses(state)):
+                if ((male, female) in pairs if male and female
+                        else (male or female) in fitting):
                     fish = tuple((c, s) for c, s in ((m, "m"), (f, "f")) if c is not None)
                     found += [Attach(fish, coral_i)] * 4
     for column in range(player.boats):
@@ -111,6 +128,11 @@ def _candidates(state: State, seat: int, rng: random.Random,
     return found
 
 
+def _face_up(state: State, seat: int, place: Place) -> bool:
+    slot = state.area[area_row(seat, place.distance)][place.column]
+    return slot is not None and bool(slot["up"])
+
+
 def random_order(state: State, seat: int, rng: random.Random) -> str:
     """A legal order for ``seat``: for the mover a few useful buys, boats and attaches (tried
     on a scratch copy); for the other seat now and then a new preference."""
@@ -129,9 +151,14 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         if not options:
             break
         step = rng.choice(options)
-        trial = scratch.copy()
-        trial_turn = Turn(seat, set(turn.flipped), turn.revealed,
-                          fresh_pearls=turn.fresh_pearls, fresh_sharks=turn.fresh_sharks)
+        # Every step checks before it changes anything, except a buy of a face-down card
+        # (its paid turn stays if the buy then fails): only that one is tried on a copy.
+        if isinstance(step, Buy) and not _face_up(scratch, seat, step.place):
+            trial = scratch.copy()
+            trial_turn = Turn(seat, set(turn.flipped), turn.revealed,
+                              fresh_pearls=turn.fresh_pearls, fresh_sharks=turn.fresh_sharks)
+        else:
+            trial, trial_turn = scratch, turn
         try:
             do_step(trial, trial_turn, step, chance)
         except (RuleError, ValueError):
