@@ -23,7 +23,7 @@ from pbem.games.riff.orders import (
     SharkOwn,
     Step,
 )
-from pbem.games.riff.state import State, area_row
+from pbem.games.riff.state import Player, State, area_row
 from pbem.games.riff.turn import RuleError, Turn, do_step
 
 MAX_LINES = 6
@@ -58,15 +58,20 @@ def _text(step: Step) -> str:
     raise AssertionError(step)
 
 
-def _wanted(state: State, seat: int, card: str, fitting: set[str]) -> bool:
+def _wanted(card: str, player: Player, fitting: set[str]) -> bool:
     """Whether a face-up card helps the bot now (``fitting``: colours of the open crosses)."""
-    player = state.players[seat]
     if card == "coral":
         return sum(c.cross is None for c in player.corals) < 2
     if card.startswith("fish:"):
         _, colour, sex = card.split(":")
         return colour in fitting and player.fish.count(f"{colour}:{sex}") < 2
     return card in ("pearl", "shark")
+
+
+@cache
+def _buy(column: int, distance: int) -> Buy:
+    """One shared (frozen) step per place: candidates are many, the bot picks one."""
+    return Buy(Place(column, distance))
 
 
 @cache
@@ -103,21 +108,28 @@ def _candidates(state: State, seat: int, rng: random.Random,
                         else (male or female) in fitting):
                     fish = tuple((c, s) for c, s in ((m, "m"), (f, "f")) if c is not None)
                     found += [Attach(fish, coral_i)] * 4
+    rows = [state.area[area_row(seat, distance)] for distance in range(4)]
+    wanted: dict[str, bool] = {}
     for column in range(player.boats):
         for distance in range(4):
-            slot = state.area[area_row(seat, distance)][column]
+            slot = rows[distance][column]
             if slot is None:
                 continue
-            place = Place(column, distance)
-            if slot["up"] and _wanted(state, seat, slot["card"], fitting):
-                found += [Buy(place)] * 2
-            elif not slot["up"] and rng.random() < 0.3:
-                found.append(Buy(place, condition=None))
+            if slot["up"]:
+                card = slot["card"]
+                ok = wanted.get(card)
+                if ok is None:
+                    ok = wanted[card] = _wanted(card, player, fitting)
+                if ok:
+                    buy = _buy(column, distance)
+                    found += (buy, buy)
+            elif rng.random() < 0.3:
+                found.append(_buy(column, distance))
     if player.boats < 8 and rng.random() < 0.5:
         found.append(Boat())
     if player.sharks > fresh_sharks and rng.random() < 0.3:
         ups = [(d, c) for d in range(4) for c in range(8)
-               if (s := state.area[area_row(seat, d)][c]) is not None and s["up"]]
+               if (s := rows[d][c]) is not None and s["up"]]
         if ups:
             d, c = rng.choice(ups)
             found.append(SharkArea(Place(c, d)))
