@@ -4,6 +4,7 @@ page shows, and what it must never show."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Iterator
@@ -60,9 +61,18 @@ def _click(driver: Any, element_id: str, times: int = 1) -> None:
 
 
 def _visible_step(driver: Any) -> Any:
+    """The one step on show. A link's jump is handled on 'hashchange', which the browser
+    fires after the click returns: wait (on the condition, up to 10 s) for the page to settle."""
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
-    shown = [s for s in driver.find_elements(By.CSS_SELECTOR, "section.step") if s.is_displayed()]
+    def shown_steps(d: Any) -> list[Any]:
+        return [s for s in d.find_elements(By.CSS_SELECTOR, "section.step") if s.is_displayed()]
+
+    with contextlib.suppress(TimeoutException):  # the assertion below says what is wrong
+        WebDriverWait(driver, 10, poll_frequency=0.05).until(lambda d: len(shown_steps(d)) == 1)
+    shown = shown_steps(driver)
     assert len(shown) == 1, "the page shows one step at a time"
     return shown[0]
 

@@ -30,6 +30,7 @@ class OptionCards(TestCards):
 @pytest.fixture
 def options_game(home: Path) -> Iterator[Path]:  # noqa: F811
     registry.register(OptionCards())  # in place of the plain test game for this test
+    pbem("init")  # only init makes the data folder
     yield home
     registry.register(GAME)
 

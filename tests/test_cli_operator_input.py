@@ -56,6 +56,7 @@ def test_game_new_refuses_one_address_on_two_seats(home: Path) -> None:  # noqa:
 
 
 def test_game_new_takes_names_in_any_script_and_bare_addresses(home: Path) -> None:  # noqa: F811
+    pbem("init")
     out = pbem("game", "new", "testcards", "--seat", f"Zoë Ünal <{ALICE}>",
                "--seat", '"Doe, John" <BOB@Players.Test>', "--seat", "carol@players.test")
     assert "Zoë Ünal" in out and "Doe, John" in out and "bob@players.test" in out

@@ -102,6 +102,7 @@ def test_game_options_reach_the_setup_from_the_command_line(tmp_path: Path) -> N
     config = tmp_path / "pbem.toml"
     config.write_text(f'data_dir = "{tmp_path}"\n', encoding="utf-8")
     seats = ["-s", "Ann <ann@players.test>", "-s", "Ben <ben@players.test>"]
+    assert CliRunner().invoke(app, ["--config", str(config), "init"]).exit_code == 0
     good = CliRunner().invoke(app, ["--config", str(config), "game", "new", "riff", *seats,
                                     "-o", "coral=9", "-o", "water=7", "-o", "turn_limit=90"])
     assert good.exit_code == 0, good.output
