@@ -214,8 +214,7 @@ class _Handler:
         self.refs = [*list(mail.references or []), mid]
 
     def reply_subject(self, game: Game | None) -> str:
-        subj = self.mail.subject or (f"[{game.tag}]" if game else "your mail")
-        return subj if subj.lower().startswith("re:") else f"Re: {subj}"
+        return mails.reply_subject(self.mail.subject, game)
 
     def stranger(self, status: str, reason: str, lines: list[str], game: Game | None) -> Result:
         """A polite, rate-limited note; nothing else changes."""
@@ -227,8 +226,11 @@ class _Handler:
             self.s.flush()
         return _finish(self.row, status, reason, queued)
 
-    def notice(self, status: str, reason: str, lines: list[str], game: Game) -> Result:
-        q = mails.queue_notice(self.s, self.host, to=self.sender, subj=self.reply_subject(game),
+    def notice(self, status: str, reason: str, lines: list[str], game: Game,
+               point: str | None = None) -> Result:
+        """A threaded reply; ``point`` gives it a subject of its own (``[tag] point``)."""
+        subj = mails.subject(game, point) if point else self.reply_subject(game)
+        q = mails.queue_notice(self.s, self.host, to=self.sender, subj=subj,
                                lines=lines, kind="reply", game=game, in_reply_to=self.mid,
                                references=self.refs)
         self.s.flush()
@@ -366,14 +368,15 @@ class _Handler:
             applied, record = play(rules, state, seat.index, letter.order_text, seed)
         except (OrderSyntaxError, IllegalOrder) as err:
             return self.notice("ignored" if dry else "rejected", f"{type(err).__name__}: {err}",
-                               self.error_lines(rules, state, seat, letter, err, echo, dry), game)
+                               self.error_lines(rules, state, seat, letter, err, echo, dry), game,
+                               point=self.refusal(letter, err, dry))
         if dry:
             shown = [f"  - {e.text}" for e in applied.events if e.visible(seat.index)]
             return self.notice("ignored", "dry run", [
                 "check: these orders are legal. Nothing was played.", *echo, "",
                 "If you send them without \"check\", this would happen (any chance outcomes "
                 "below are examples, not the real draws):", *(shown or ["  (nothing visible)"]),
-            ], game)
+            ], game, point="Check: orders legal")
         record_move(self.s, rules, game, index=index, kind="order", seat=seat.index,
                     text=letter.order_text, record=record, state=applied.state,
                     source_message_id=self.row.id)
@@ -386,15 +389,23 @@ class _Handler:
                 queued.append(mails.queue_status(
                     self.s, self.host, rules, game, applied.state, other, kind="reply",
                     intro=["Done. Your orders were played:", *echo], in_reply_to=self.mid,
-                    references=self.refs))
+                    references=self.refs, point="Orders accepted"))
             else:
                 queued.append(mails.queue_status(self.s, self.host, rules, game,
-                                                 applied.state, other))
+                                                 applied.state, other, mover=seat.name))
         queued += clock.tell_autoplay(self.s, self.host, rules, game,
                                       clock.Autoplay(settled.state, failed=settled.failed),
                                       self.host.clock())
         self.s.flush()
         return _finish(self.row, "applied", f"log entry {index}", queued)
+
+    @staticmethod
+    def refusal(letter: Letter, err: Exception, dry: bool) -> str:
+        """``Order refused: line 3`` (the line of the player's mail) when the game says where."""
+        line = getattr(err, "line", None)
+        where = (f": line {letter.orders[line - 1][0]}"
+                 if line is not None and 1 <= line <= len(letter.orders) else "")
+        return f"{'Check: order' if dry else 'Order'} refused{where}"
 
     def error_lines(self, rules: Any, state: Any, seat: Seat, letter: Letter, err: Exception,
                     echo: list[str], dry: bool) -> list[str]:

@@ -78,6 +78,8 @@ class StatusMail:
     explanation: list[str] = field(default_factory=list)
     secret: str | None = None
     names: list[str] = field(default_factory=list)  # every seat's player name, by seat index
+    waiting_names: list[str] = field(default_factory=list)  # names only, for the subject
+    example_order: str | None = None  # a legal order, shown first in the mover's mail
 
 
 def render_status(game: Any, mail: StatusMail) -> tuple[str, str]:
