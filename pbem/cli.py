@@ -79,7 +79,15 @@ def init() -> None:
         open_inbox(cfg).close()
     if cfg.outbound.smtp is None:
         open_sender(cfg)
+    from pbem.processor import hostkey
+
+    try:
+        key = hostkey.load(cfg.host_key_path)
+    except hostkey.HostKeyError as exc:
+        raise _fail(str(exc)) from exc
     console.print(f"database ready: {cfg.database_url}")
+    console.print(f"host key (signs game exports): {cfg.host_key_path} (id {key.id})",
+                  highlight=False, soft_wrap=True)
     if cfg.inbound.imap is None:
         console.print(f"inbox (Maildir): {cfg.inbound.maildir}")
     if cfg.outbound.smtp is None:
@@ -107,7 +115,8 @@ def game_new(
     seat: Annotated[list[str], typer.Option("--seat", "-s",
                     help='A player as "Name <address>", in turn order; repeat per seat.')],
     option: Annotated[list[str] | None, typer.Option("--option", "-o",
-                      help="A game option as key=value (JSON value); repeatable.")] = None,
+                      help="A game option as name=value, e.g. advanced=yes; repeatable. "
+                      "A wrong name lists the game's options.")] = None,
     seed: Annotated[str | None, typer.Option(help="Seed for the game's random draws.")] = None,
     deadline_hours: Annotated[int | None, typer.Option(
         min=0, help="Hours each seat has for its orders; 0 = no deadline. "
@@ -125,22 +134,20 @@ def game_new(
         "(Default: deadlines.vacation_days, else 14.)", show_default=False)] = None,
 ) -> None:
     """Set up a new game; each player is mailed a welcome with their secret."""
-    from email.utils import parseaddr
+    from pbem.processor import operator_input
 
     cfg = _config()
-    seats = []
-    for text in seat:
-        name, address = parseaddr(text)
-        if "@" not in address:
-            raise _fail(f'seat {text!r}: write it as "Name <address@example.org>"')
-        seats.append((name or address, address))
-    options: dict[str, Any] = {}
-    for item in option or []:
-        key, _, value = item.partition("=")
-        try:
-            options[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key.strip()] = value
+    try:
+        seats = [operator_input.seat(text) for text in seat]
+    except operator_input.InputError as exc:
+        raise _fail(str(exc)) from exc
+    from pbem.processor import game_options
+
+    try:
+        rules = registry.get(game_type)
+        options = game_options.from_text(rules.title, rules.default_options(), option or [])
+    except (KeyError, ValueError) as exc:
+        raise _fail(str(exc).strip('"')) from exc
     factory = _factory(cfg)
     with factory() as session:
         try:
@@ -426,7 +433,10 @@ def quarantine_show(inbound_id: Annotated[int, typer.Argument(help="The message'
             m = api.inbound_show(session, inbound_id)
         except LookupError as exc:
             raise _fail(str(exc)) from exc
-        console.print(f"status: {m.status}\nreason: {m.reason}\n")
+        # The kept copy has any secret blanked; the digest is of the mail as it came in.
+        console.print(f"status: {m.status}\nreason: {m.reason}\n"
+                      f"sha256 as received: {m.raw_sha256 or '(not recorded)'}\n",
+                      highlight=False, soft_wrap=True)
         print(m.raw.decode("utf-8", errors="replace"))
 
 

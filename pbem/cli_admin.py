@@ -15,8 +15,9 @@ import typer
 from sqlmodel import Session
 
 from pbem.cli import _config, _factory, _fail, console, game_app, seat_app
+from pbem.config import Config
 from pbem.engine.replay import ReplayMismatch
-from pbem.processor import admin, api, exchange
+from pbem.processor import admin, api, exchange, hostkey
 from pbem.processor.history import BadAdminEntry
 from pbem.processor.host import Host
 from pbem.store.tables import Game
@@ -149,8 +150,9 @@ def game_export(
             row = api.get_game(session, game)
         except LookupError as exc:
             raise _fail(str(exc)) from exc
-        text = (json.dumps(exchange.export_json(session, row), indent=1, ensure_ascii=False)
-                + "\n" if fmt == "json" else exchange.export_text(session, row))
+        text = (json.dumps(exchange.export_json(session, row, key=_host_key(cfg)), indent=1,
+                           ensure_ascii=False) + "\n"
+                if fmt == "json" else exchange.export_text(session, row))
     _write_export(text, output, row.tag)
 
 
@@ -167,6 +169,9 @@ def game_import(
     file: Annotated[Path, typer.Argument(help="A JSON file from `pbem game export`.")],
     tag: Annotated[str | None, typer.Option(help="The new game's tag (default: the "
                                             "exported one if free here).")] = None,
+    trust_foreign: Annotated[bool, typer.Option(
+        "--trust-foreign", help="Import an export made by another host (not signed by this "
+        "one) after you have reviewed it; its log is still replayed and verified.")] = False,
 ) -> None:
     """Create a game from an export, verified by replay first; players get fresh secrets."""
     try:
@@ -174,12 +179,23 @@ def game_import(
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise _fail(f"cannot read {file}: {exc}") from exc
     cfg = _config()
+    key = _host_key(cfg)
     with _factory(cfg)() as session:
         try:
-            row, _ = exchange.import_game(session, data, tag=tag, host=Host.from_config(cfg))
+            row, _ = exchange.import_game(session, data, key=key, trust_foreign=trust_foreign,
+                                          tag=tag, host=Host.from_config(cfg))
         except exchange.ImportRefused as exc:
             raise _fail(f"import refused: {exc}") from exc
         session.commit()
         n = len(api.game_log(session, row))
-        console.print(f"imported as {row.tag}: {n} log entries replayed and verified; "
-                      f"{SENDING}", highlight=False)
+        origin = ("signed by this host" if data.get("host") == key.id else
+                  f"from another host (key {data.get('host') or 'none'}), trusted on your word")
+        console.print(f"imported as {row.tag} ({origin}): {n} log entries replayed and "
+                      f"verified; {SENDING}", highlight=False, soft_wrap=True)
+
+
+def _host_key(cfg: Config) -> hostkey.HostKey:
+    try:
+        return hostkey.load(cfg.host_key_path)
+    except hostkey.HostKeyError as exc:
+        raise _fail(str(exc)) from exc

@@ -101,6 +101,16 @@ class Config:
     limits: Limits
     deadlines: Deadlines
     operator_address: str | None = None  # gets the mail when a game pauses on a timeout
+    # When set, a player's mail counts only if the topmost Authentication-Results header,
+    # from this authserv-id (our own receiving server), shows DKIM, SPF or DMARC passing
+    # for its From domain (pbem.mail.authresults).
+    trusted_authserv_id: str | None = None
+    # The key that signs game exports (pbem.processor.hostkey); None: <data_dir>/host.key.
+    host_key_file: Path | None = None
+
+    @property
+    def host_key_path(self) -> Path:
+        return self.host_key_file or self.data_dir / "host.key"
 
     @property
     def message_id_domain(self) -> str:
@@ -186,6 +196,8 @@ def from_dict(raw: dict[str, Any], base: Path | None = None) -> Config:
             deadlines=_deadlines(deadlines),
             operator_address=str(mail["operator_address"]) if "operator_address" in mail
             else None,
+            trusted_authserv_id=str(mail.get("trusted_authserv_id", "")).strip() or None,
+            host_key_file=base / str(raw["host_key_file"]) if "host_key_file" in raw else None,
         )
     except TypeError as exc:
         raise ConfigError(f"unknown setting: {exc}") from exc

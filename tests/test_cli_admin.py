@@ -61,7 +61,7 @@ def test_export_then_import_and_a_tampered_export(home: Path, tmp_path: Path) ->
     data = json.loads(exported.read_text())
     assert [e["kind"] for e in data["log"]] == ["setup", "forced", "admin"]
     out = pbem("game", "import", str(exported), "--tag", "moved-1")
-    assert "imported as moved-1: 3 log entries replayed and verified" in out
+    assert "imported as moved-1 (signed by this host): 3 log entries replayed and verified" in out
     assert "replay ok: 2 entries" in pbem("game", "replay", "moved-1")
 
     data["log"][1]["state_hash"] = "f" * 64

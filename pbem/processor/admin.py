@@ -19,7 +19,7 @@ from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.hashing import canonical_json, state_hash
 from pbem.engine.replay import play
-from pbem.processor import clock, history, mails
+from pbem.processor import clock, history, mails, operator_input
 from pbem.processor.host import Host
 from pbem.processor.movelog import record_move
 from pbem.processor.secrets import hash_secret, new_salt, new_secret
@@ -105,12 +105,21 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
     status; the old address is told. A dropped or resigned seat becomes active again.
     Returns the new secret (already mailed; the CLI does not print it)."""
     game = _lock(session, game, ("active", "paused"), "take over a seat")
-    name, address = name.strip(), address.strip().lower()
-    if not name or "@" not in address:
-        raise AdminError("give the newcomer's name and email address, e.g. "
+    name = name.strip()
+    try:
+        address = operator_input.address(address, "--address")
+    except operator_input.InputError as exc:
+        raise AdminError(str(exc)) from None
+    if not name or operator_input.CONTROL.search(name):
+        raise AdminError("give the newcomer's name (one plain line) and email address, e.g. "
                          "--name \"Carol\" --address carol@example.org")
     rules = registry.get(game.game_type)
     seat = _seat(session, game, seat_index)
+    taken = [s for s in queries.seat_by_address(session, game.id or 0, address)
+             if s.index != seat.index]
+    if taken:
+        raise AdminError(f"{address} already holds seat {taken[0].index} ({taken[0].name}) of "
+                         f"{game.tag}; each seat needs its own address")
     old_name, old_address = seat.name, seat.address
     secret, salt = new_secret(), new_salt()
     seat.name, seat.address, seat.status = name, address, "active"

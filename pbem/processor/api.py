@@ -20,7 +20,7 @@ from pbem.engine.hashing import canonical_json, state_hash
 from pbem.engine.replay import ReplayMismatch, draws_to_json, start
 from pbem.mail.inbound import Inbox
 from pbem.mail.outbound import Sender
-from pbem.processor import history, mails
+from pbem.processor import game_options, history, mails, operator_input
 from pbem.processor.clock import POLICIES, ClockReport, run_clocks
 from pbem.processor.host import Host
 from pbem.processor.outbox import Delivery, deliver_outbox
@@ -85,7 +85,15 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
     if not rules.min_players <= len(seats) <= rules.max_players:
         raise ValueError(f"{rules.title} takes {rules.min_players}–{rules.max_players} "
                          f"players, not {len(seats)}")
-    opts = {**rules.default_options(), **(options or {})}
+    seats = [(name, operator_input.address(address, "seat address")) for name, address in seats]
+    operator_input.distinct(address for _, address in seats)
+    if tag is not None:
+        tag = operator_input.tag(tag)
+        if queries.game_by_tag(session, tag) is not None:
+            raise ValueError(f"a game tagged {tag} exists already; choose another tag")
+    defaults = rules.default_options()
+    game_options.check(rules.title, defaults, options or {})
+    opts = {**defaults, **(options or {})}
     seed = seed or pysecrets.token_hex(16)
     state, setup = start(rules, len(seats), opts, seed)
     game = Game(game_type=game_type, tag=tag or f"{game_type}-new-{pysecrets.token_hex(6)}",

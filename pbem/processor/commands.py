@@ -1,4 +1,4 @@
-"""Email commands besides orders: ``log``, ``waiting``, ``vacation``, ``resign``.
+"""Email commands besides orders: ``log``, ``waiting``, ``vacation``, ``resign``, ``secret new``.
 
 The pipeline authenticates the seat (From + secret) and locks the game first; each command
 here returns the lines of the threaded reply and queues whatever else it must (notices to the
@@ -17,10 +17,11 @@ from pbem.engine.contract import Event
 from pbem.processor import admin, clock, mails
 from pbem.processor.history import revoked
 from pbem.processor.host import Host
+from pbem.processor.secrets import hash_secret, new_salt, new_secret
 from pbem.store import queries
 from pbem.store.tables import Game, OutboundMessage, Seat
 
-COMMANDS = ("log", "waiting", "vacation", "resign")
+COMMANDS = ("log", "waiting", "vacation", "resign", "secret")
 LOG_DEFAULT = 10  # entries a bare "log" shows
 LOG_MAX = 50
 
@@ -31,6 +32,8 @@ HELP_LINES = [
     "  waiting                 who the game is waiting for, and until when",
     "  vacation until YYYY-MM-DD   pause your clock until that day (vacation off: back early)",
     "  resign                  leave the game; it plays its default orders for you from then on",
+    "  secret new              a new secret, mailed to your registered address; the old one",
+    "                          stops working (do it if a mail of yours may have been seen)",
     "  help                    this text (no secret needed)",
 ]
 
@@ -43,6 +46,7 @@ class Reply:
     reason: str
     lines: list[str]
     queued: list[OutboundMessage] = field(default_factory=list)
+    secret: str | None = None  # a new secret the reply carries (blanked once it is sent)
 
 
 @dataclass
@@ -57,7 +61,7 @@ class Context:
 
 def run(ctx: Context, command: str, argument: str) -> Reply:
     handler = {"log": history, "waiting": waiting, "vacation": vacation,
-               "resign": resign}[command]
+               "resign": resign, "secret": rotate}[command]
     return handler(ctx, argument)
 
 
@@ -250,3 +254,24 @@ def resign(ctx: Context, argument: str) -> Reply:
         queued += clock.tell_autoplay(ctx.session, ctx.host, ctx.rules, game, result,
                                       ctx.host.clock(), skip_seat=None)
     return Reply("applied", "resigned", lines, queued)
+
+
+# --- secret new ---------------------------------------------------------------------------------
+
+
+def rotate(ctx: Context, argument: str) -> Reply:
+    """A new secret for the seat, in the reply to its registered address only.
+
+    Whoever lifted an old mail (from a sent folder, a forwarded thread) holds a secret that
+    stops working; if they asked, the player is mailed the new one and can ask again.
+    """
+    secret, salt = new_secret(), new_salt()
+    ctx.seat.secret_salt, ctx.seat.secret_hash = salt, hash_secret(secret, salt)
+    ctx.session.add(ctx.seat)
+    return Reply("applied", "new secret", [
+        f"Your new secret for [{ctx.game.tag}] is: {secret}",
+        "Your old secret no longer works. Keep the new one private: put it in every mail "
+        "you send.",
+        f"It was sent only to your registered address, {ctx.seat.address}. If you did not ask "
+        "for it, someone has seen one of your mails: send \"secret new\" again and tell the "
+        "game's host."], secret=secret)

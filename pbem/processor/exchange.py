@@ -5,6 +5,12 @@ seats, and every log entry with its draws, events and state hash. Importing repl
 (:mod:`pbem.processor.history`) before writing anything, so an edited or damaged export is
 refused with the place where it went wrong. Secrets are never exported: an imported game issues
 fresh ones.
+
+Each export is signed with this host's key (:mod:`pbem.processor.hostkey`): edits a replay
+cannot see (a seat's address, a game's status or clock) are refused too, even with the
+checksum recomputed. An export signed by another host (or by none) is only imported when the
+operator says they trust it (``trust_foreign``), after reviewing it; it is replayed and
+verified all the same.
 """
 
 from __future__ import annotations
@@ -19,8 +25,9 @@ from sqlmodel import Session
 from pbem.engine import registry
 from pbem.engine.hashing import canonical_json, state_hash
 from pbem.engine.replay import ReplayMismatch, SetupRecord, draws_from_json, replay
-from pbem.processor import history, mails
+from pbem.processor import history, mails, operator_input
 from pbem.processor.host import Host
+from pbem.processor.hostkey import HostKey
 from pbem.processor.secrets import hash_secret, new_salt, new_secret
 from pbem.store import queries
 from pbem.store.tables import Game, LogEntry, Seat, Snapshot, utcnow
@@ -33,12 +40,21 @@ class ImportRefused(ValueError):
     """An export that cannot be imported; the message says why. Nothing was written."""
 
 
+class ForeignExport(ImportRefused):
+    """An export this host did not sign; importing it needs the operator's word."""
+
+
 def _checksum(body: dict[str, Any]) -> str:
     return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
 
 
-def export_json(session: Session, game: Game) -> dict[str, Any]:
-    """The game as a JSON-ready dict (with a checksum over the rest)."""
+def _body(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k not in ("checksum", "signature")}
+
+
+def export_json(session: Session, game: Game, *, key: HostKey) -> dict[str, Any]:
+    """The game as a JSON-ready dict, with a checksum over the rest and this host's signature
+    (``host`` names the key that signed it)."""
     rules = registry.get(game.game_type)
     seats = queries.seats(session, game.id or 0)
     entries = queries.log(session, game.id or 0)
@@ -57,8 +73,9 @@ def export_json(session: Session, game: Game) -> dict[str, Any]:
                  "state_hash": e.state_hash, "created": e.created.isoformat()}
                 for e in entries],
         "final_state_hash": state_hash(json.loads(snap.state_json)),
+        "host": key.id,
     }
-    return {**body, "checksum": _checksum(body)}
+    return {**body, "checksum": _checksum(body), "signature": key.sign(canonical_json(body))}
 
 
 def export_text(session: Session, game: Game) -> str:
@@ -99,17 +116,39 @@ def _entries(data: dict[str, Any]) -> list[LogEntry]:
     return out
 
 
-def verify(data: Any) -> tuple[list[LogEntry], Any]:
+def check_signature(data: dict[str, Any], key: HostKey, trust_foreign: bool) -> bool:
+    """Whether this host signed ``data`` (True), or it is trusted on the operator's word
+    (False); raises when it was signed here and edited since, or is foreign and not trusted."""
+    body = _body(data)
+    host = data.get("host")
+    if host == key.id:
+        if not key.verify(canonical_json(body), data.get("signature")):
+            raise ImportRefused("the export's signature does not match its content: it was "
+                                "made on this host and edited since; nothing was imported")
+        return True
+    if not trust_foreign:
+        origin = (f"another host (key {host})" if isinstance(host, str) and host
+                  else "a host that did not sign it (an older pbem?)")
+        raise ForeignExport(
+            f"this export was made by {origin}, not by this one (key {key.id}), so this host "
+            "cannot vouch that it was not edited since, e.g. a seat's address. Review it "
+            "(its seats, addresses and status), then import it with --trust-foreign: its "
+            "whole log is still replayed and verified. Nothing was imported")
+    return False
+
+
+def verify(data: Any, *, key: HostKey, trust_foreign: bool = False
+           ) -> tuple[list[LogEntry], Any]:
     """Check an export throughout; returns its entries and the final state."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportRefused("this is not a pbem game export (made by `pbem game export`)")
     if data.get("version") != VERSION:
         raise ImportRefused(f"export version {data.get('version')!r} is not supported "
                             f"(this pbem reads version {VERSION})")
-    body = {k: v for k, v in data.items() if k != "checksum"}
-    if data.get("checksum") != _checksum(body):
+    if data.get("checksum") != _checksum(_body(data)):
         raise ImportRefused("the export's checksum does not match its content: the file was "
                             "edited or damaged; nothing was imported")
+    check_signature(data, key, trust_foreign)
     try:
         rules = registry.get(data["game"]["type"])
     except KeyError:
@@ -139,14 +178,26 @@ def verify(data: Any) -> tuple[list[LogEntry], Any]:
     return entries, final
 
 
-def import_game(session: Session, data: Any, *, tag: str | None = None,
-                host: Host | None = None) -> tuple[Game, list[str]]:
-    """A new game from an export, verified by replay first. With ``host``, every seat is
-    mailed a status with its fresh secret. Returns the game and the secrets."""
-    entries, final = verify(data)
+def import_game(session: Session, data: Any, *, key: HostKey, trust_foreign: bool = False,
+                tag: str | None = None, host: Host | None = None) -> tuple[Game, list[str]]:
+    """A new game from an export signed by ``key`` (or any, with ``trust_foreign``), verified
+    by replay first. With ``host``, every seat is mailed a status with its fresh secret.
+    Returns the game and the secrets."""
+    entries, final = verify(data, key=key, trust_foreign=trust_foreign)
     g = data["game"]
     rules = registry.get(g["type"])
+    try:
+        tag = operator_input.tag(tag) if tag is not None else None
+        addresses = [operator_input.address(str(s["address"]), "the export's seat address")
+                     for s in data["seats"]]
+        operator_input.distinct(addresses)
+    except operator_input.InputError as exc:
+        raise ImportRefused(str(exc)) from None
     wanted = tag or g["tag"]
+    try:
+        wanted = operator_input.tag(str(wanted))
+    except operator_input.InputError:
+        wanted = ""  # the export's own tag is not one this host accepts: named after its id
     if queries.game_by_tag(session, wanted) is not None:
         if tag is not None:
             raise ImportRefused(f"a game tagged {tag} exists already; choose another --tag")
@@ -175,11 +226,11 @@ def import_game(session: Session, data: Any, *, tag: str | None = None,
         session.add(Snapshot(game_id=game.id, log_index=entries[-1].index,
                              state_json=canonical_json(rules.to_json(final))))
     secrets = []
-    for s in data["seats"]:
+    for s, address in zip(data["seats"], addresses, strict=True):
         secret, salt = new_secret(), new_salt()
         secrets.append(secret)
         session.add(Seat(game_id=game.id, index=int(s["index"]), name=str(s["name"]),
-                         address=str(s["address"]).lower(), status=str(s["status"]),
+                         address=address, status=str(s["status"]),
                          secret_salt=salt, secret_hash=hash_secret(secret, salt)))
     session.flush()
     if host is not None:

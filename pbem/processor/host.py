@@ -19,6 +19,7 @@ class Host:
     send_attempts: int = 8
     retry_base_seconds: int = 60
     operator_address: str | None = None  # told when a game pauses on a timeout
+    trusted_authserv_id: str | None = None  # require its Authentication-Results verdict
     # "Now" for deadlines and vacations; tests pass a controllable clock.
     clock: Callable[[], datetime] = field(default_factory=lambda: utcnow)
 
@@ -36,4 +37,5 @@ class Host:
             send_attempts=cfg.limits.send_attempts,
             retry_base_seconds=cfg.limits.retry_base_seconds,
             operator_address=cfg.operator_address,
+            trusted_authserv_id=cfg.trusted_authserv_id,
         )

@@ -10,6 +10,7 @@ from sqlmodel import Session
 
 from pbem.engine.contract import Outcome
 from pbem.mail.compose import compose
+from pbem.mail.redact import redact
 from pbem.processor.deadlines import aware, deadline_of, waiting_label, when
 from pbem.processor.host import Host
 from pbem.processor.render import StatusMail, render_notice, render_status
@@ -75,11 +76,15 @@ def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str, mover:
 def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, text: str,
           html: str | None = None, kind: str, game_id: int | None,
           in_reply_to: str | None = None, references: list[str] | None = None,
-          auto_reply: bool = True) -> OutboundMessage:
+          auto_reply: bool = True, secret: str | None = None) -> OutboundMessage:
+    """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
+    sent (pbem.processor.outbox), so the secret is at rest only while the mail waits."""
     msg = compose(from_addr=host.from_address, to_addr=to, to_name=to_name, subject=subj,
                   text=text, html=html, in_reply_to=in_reply_to, references=references,
                   auto_reply=auto_reply, message_id_domain=host.message_id_domain)
-    row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=bytes(msg), game_id=game_id)
+    raw = bytes(msg)
+    row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
+                          raw_once_sent=redact(raw, [secret]) if secret else None)
     session.add(row)
     return row
 
@@ -163,16 +168,17 @@ def queue_status(session: Session, host: Host, rules: Any, game: Game, state: An
     return queue(session, host, to=seat.address, to_name=seat.name,
                  subj=subj, text=text, html=html, kind=kind,
                  game_id=game.id, in_reply_to=in_reply_to, references=references,
-                 auto_reply=in_reply_to is not None)
+                 auto_reply=in_reply_to is not None, secret=secret)
 
 
 def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: list[str],
                  kind: str, game: Game | None = None, in_reply_to: str | None = None,
-                 references: list[str] | None = None) -> OutboundMessage:
+                 references: list[str] | None = None,
+                 secret: str | None = None) -> OutboundMessage:
     text = render_notice(lines, game.tag if game else None)
     return queue(session, host, to=to, to_name="", subj=subj, text=text, kind=kind,
                  game_id=game.id if game else None, in_reply_to=in_reply_to,
-                 references=references)
+                 references=references, secret=secret)
 
 
 def may_answer_stranger(session: Session, host: Host, address: str) -> bool:

@@ -14,6 +14,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from pbem.mail.outbound import Sender, SendError
+from pbem.mail.redact import redact
 from pbem.processor.host import Host
 from pbem.store.db import SessionFactory
 from pbem.store.tables import OutboundMessage, utcnow
@@ -94,6 +95,10 @@ def deliver_outbox(factory: SessionFactory, sender: Sender, host: Host | None = 
             else:
                 row.status = "sent"
                 row.sent_at = utcnow()
+                # A secret is kept only until it is sent: the blanked copy made when it was
+                # queued, else (a player's own words echoed back) whatever reads as one.
+                row.raw = row.raw_once_sent if row.raw_once_sent is not None else redact(row.raw)
+                row.raw_once_sent = None
                 row.attempts += 1
                 done.sent += 1
             session.add(row)

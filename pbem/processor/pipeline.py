@@ -22,7 +22,9 @@ from sqlmodel import Session, select
 from pbem.engine import registry
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.replay import play
+from pbem.mail import authresults
 from pbem.mail.reading import IncomingMail, read_message
+from pbem.mail.redact import MARK, blank, redact
 from pbem.processor import clock, commands, mails
 from pbem.processor.host import Host
 from pbem.processor.movelog import record_move
@@ -54,7 +56,8 @@ class Letter:
 
     game_tag: str | None = None
     secret: str | None = None
-    command: str | None = None  # check | help | status | log | waiting | vacation | resign
+    # check | help | status | log | waiting | vacation | resign | secret (new)
+    command: str | None = None
     argument: str = ""  # the rest of a command's line ("until 2026-12-24" for vacation)
     orders: list[tuple[int, str]] = field(default_factory=list)  # (line number in body, text)
 
@@ -73,6 +76,9 @@ def read_letter(body: str) -> Letter:
         low = word.lower()
         if low == "game" and rest.strip() and letter.game_tag is None:
             letter.game_tag = rest.strip()
+        elif (low == "secret" and rest.strip().lower() == "new" and not letter.orders
+              and letter.command is None):
+            letter.command, letter.argument = "secret", "new"  # rotate: see commands.rotate
         elif low == "secret" and rest.strip():
             letter.secret = rest.strip()
         elif not letter.orders and letter.command is None and line.lower() in (
@@ -160,8 +166,9 @@ def quarantine(factory: SessionFactory, raw: bytes, reason: str,
                 select(InboundMessage).where(InboundMessage.message_id == mid)).first()
             if row is None:
                 row = InboundMessage(message_id=mid, raw=raw)
+                seal(row, raw, *_verdict(session, raw))
         row.status = "quarantined"
-        row.reason = reason
+        row.reason = blank(reason)
         row.processed_at = utcnow()
         session.add(row)
         session.commit()
@@ -199,13 +206,73 @@ def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | 
         row = existing
         row.from_addr = (mail.from_addr or "").lower()
         row.subject = mail.subject or ""
-    return _Handler(session, host, mail, row, mid).run()
+    handler = _Handler(session, host, mail, row, mid, stored=existing is not None, raw=raw)
+    result = handler.run()
+    # In this same transaction: the secret as written is never committed.
+    seal(row, raw, handler.verified, handler.secret)
+    return result
+
+
+def seal(row: InboundMessage, original: bytes, seat: int | None, secret: str | None) -> None:
+    """Store the mail without its secret: the digest of the bytes as received (for audit),
+    the seat its secret proved (what a reprocess trusts), the text with the secret blanked."""
+    if not row.raw_sha256:
+        row.raw_sha256 = hashlib.sha256(original).hexdigest()
+    if seat is not None:
+        row.secret_seat = seat
+    tokens = [secret] if secret else []
+    row.raw = redact(original, tokens)
+    row.reason = blank(row.reason, tokens)  # an error may quote the line that held it
+
+
+def identify_game(session: Session, subject: str, letter: Letter) -> Game | None:
+    """The game a mail is for: a known [tag] in its subject, else its "game" line."""
+    for tag in TAG_RE.findall(subject):
+        game = queries.game_by_tag(session, tag)
+        if game is not None:
+            return game
+    if letter.game_tag:
+        return queries.game_by_tag(session, letter.game_tag.strip("[]"))
+    return None
+
+
+def secret_seat(candidates: list[Seat], secret: str | None) -> Seat | None:
+    """The seat among ``candidates`` (one address may hold several) whose secret this is."""
+    if secret is None:
+        return None
+    return next((seat for seat in candidates
+                 if check_secret(secret, seat.secret_salt, seat.secret_hash)), None)
+
+
+def _verdict(session: Session, raw: bytes) -> tuple[int | None, str | None]:
+    """For a mail quarantined before it was read: the seat whose secret it carries, and the
+    secret as written (to blank it)."""
+    try:
+        mail = read_message(raw)
+        letter = read_letter(mail.body_text or "")
+    except Exception:  # quarantining must go on; the raw-text blanking still applies
+        log.debug("a quarantined mail cannot be read", exc_info=True)
+        return None, None
+    try:
+        game = identify_game(session, mail.subject or "", letter)
+        if game is None:
+            return None, letter.secret
+        found = secret_seat(queries.seat_by_address(session, game.id or 0, mail.from_addr),
+                            letter.secret)
+        return (found.index if found is not None else None), letter.secret
+    except Exception:  # a courtesy for a later reprocess; quarantining must go on
+        log.debug("no verdict for a quarantined mail", exc_info=True)
+        return None, letter.secret
 
 
 class _Handler:
     def __init__(self, session: Session, host: Host, mail: IncomingMail, row: InboundMessage,
-                 mid: str) -> None:
+                 mid: str, stored: bool = False, raw: bytes = b"") -> None:
         self.s = session
+        self.raw = raw
+        self.stored = stored  # a kept mail run again: its secret was blanked when stored
+        self.verified: int | None = None  # the seat whose secret the mail carries
+        self.secret: str | None = None  # the secret as written, blanked when the mail is kept
         self.host = host
         self.mail = mail
         self.row = row
@@ -237,13 +304,7 @@ class _Handler:
         return _finish(self.row, status, reason, [q])
 
     def find_game(self, letter: Letter) -> Game | None:
-        for tag in TAG_RE.findall(self.mail.subject or ""):
-            game = queries.game_by_tag(self.s, tag)
-            if game is not None:
-                return game
-        if letter.game_tag:
-            return queries.game_by_tag(self.s, letter.game_tag.strip("[]"))
-        return None
+        return identify_game(self.s, self.mail.subject or "", letter)
 
     def run(self) -> Result:
         mail = self.mail
@@ -256,6 +317,7 @@ class _Handler:
                 "not read. Please send your orders as plain text, without attachments.",
             ], None)
         letter = read_letter(mail.body_text or "")
+        self.secret = letter.secret
         game = self.find_game(letter)
         if game is None:
             return self.stranger("rejected", "no game identified", [
@@ -283,6 +345,14 @@ class _Handler:
                 "Start the mail with \"check\" to see what would happen without playing.",
                 "", *commands.HELP_LINES,
             ], game)
+        if self.host.trusted_authserv_id:
+            checked = authresults.verdict(self.raw, self.sender, self.host.trusted_authserv_id)
+            if not checked.ok:
+                return self.stranger("rejected", f"sender not verified: {checked.why}", [
+                    f"Your mail could not be verified as sent from {self.sender}: "
+                    f"{checked.why}. So nothing was played.",
+                    "This game's host requires mail signed by your provider (DKIM) or sent "
+                    "from its servers (SPF). If you did send it, ask the game's host."], game)
         seat = self.authenticate(letter, candidates)
         if seat is None:
             if letter.secret is None:
@@ -342,19 +412,23 @@ class _Handler:
         if letter.orders:  # a command and orders in one mail: only the command is done
             lines = [*lines, "", "The other lines of your mail were not read as orders; send "
                      "orders in a mail of their own."]
-        q = mails.queue_notice(self.s, self.host, to=self.sender, subj=self.reply_subject(game),
+        # To the seat's registered address (the sender's, as authenticated), never elsewhere:
+        # a reply may carry a new secret.
+        q = mails.queue_notice(self.s, self.host, to=seat.address, subj=self.reply_subject(game),
                                lines=lines, kind="reply", game=game, in_reply_to=self.mid,
-                               references=self.refs)
+                               references=self.refs, secret=reply.secret)
         self.s.flush()
         return _finish(self.row, reply.status, reply.reason, [q, *reply.queued])
 
     def authenticate(self, letter: Letter, candidates: list[Seat]) -> Seat | None:
-        if letter.secret is None:
-            return None
-        for seat in candidates:  # one address may hold several seats; the secret picks one
-            if check_secret(letter.secret, seat.secret_salt, seat.secret_hash):
-                return seat
-        return None
+        if self.stored and letter.secret == MARK:
+            # Its secret was checked when the mail came in, then blanked: trust that check,
+            # for a seat still held by this address.
+            seat = next((s for s in candidates if s.index == self.row.secret_seat), None)
+        else:
+            seat = secret_seat(candidates, letter.secret)
+        self.verified = seat.index if seat is not None else None
+        return seat
 
     def play(self, rules: Any, game: Game, state: Any, seat: Seat, letter: Letter) -> Result:
         index = queries.next_log_index(self.s, game.id or 0)

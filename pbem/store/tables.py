@@ -55,7 +55,11 @@ class InboundMessage(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(unique=True)
+    # As received but with any seat secret blanked (pbem.mail.redact); the digest is of the
+    # bytes as received, for audit.
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    raw_sha256: str = ""
+    secret_seat: int | None = None  # the seat whose secret the mail carried, checked on receipt
     from_addr: str = ""
     subject: str = ""
     status: str = "received"  # received | applied | rejected | quarantined | ignored
@@ -100,6 +104,9 @@ class OutboundMessage(SQLModel, table=True):
     to_addr: str = Field(index=True)
     kind: str = "status"  # status | reply | stranger | help
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    # The same mail with its secret blanked (welcome mails, new secrets): it replaces ``raw``
+    # once sent, so no secret stays at rest. None when the mail holds no secret.
+    raw_once_sent: bytes | None = Field(default=None, sa_column=Column(LargeBinary))
     status: str = Field(default="queued", index=True)  # queued | sent | failed
     attempts: int = 0
     last_error: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))

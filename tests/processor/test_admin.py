@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from sqlmodel import col, select
 
 from pbem.processor import admin, api, exchange, history
 from pbem.processor.host import Host
+from pbem.processor.hostkey import HostKey
 from pbem.processor.pipeline import process_raw
 from pbem.store import LogEntry, OutboundMessage, SessionFactory
 from pbem.store.tables import InboundMessage
@@ -199,13 +201,15 @@ def test_export_import_round_trip_and_tampering(factory: SessionFactory, host: H
     act(factory, host, table, "takeover", 1, "Carol", CAROL)
     assert play(factory, host, table, ALICE, 0) == "rejected"  # not Alice's turn
     act(factory, host, table, "undo")
+    key = HostKey(b"k" * 32)
     with factory() as s:
-        data = exchange.export_json(s, api.get_game(s, table.tag))
+        data = exchange.export_json(s, api.get_game(s, table.tag), key=key)
         text = exchange.export_text(s, api.get_game(s, table.tag))
     assert "#1 " in text and "order Alice" in text and "(undone by #3)" in text
     assert "[to Alice only]" in text
     with factory() as s:
-        game, secrets = exchange.import_game(s, json.loads(json.dumps(data)), host=host)
+        game, secrets = exchange.import_game(s, json.loads(json.dumps(data)), key=key,
+                                             host=host)
         s.commit()
         assert game.tag == f"testcards-{game.id}"  # the original tag is taken on this host
         copy = Table(game.id or 0, game.tag, secrets)
@@ -213,30 +217,32 @@ def test_export_import_round_trip_and_tampering(factory: SessionFactory, host: H
     assert hand(factory, copy, 0) == hand(factory, table, 0)
     assert play(factory, host, copy, ALICE, 0) == "applied"  # the copy goes on
 
+    def refused(edited: dict[str, Any], says: str, trust_foreign: bool = False) -> None:
+        with factory() as s, pytest.raises(exchange.ImportRefused, match=says):
+            exchange.import_game(s, edited, key=key, trust_foreign=trust_foreign)
+
+    def rechecksummed(edited: dict[str, Any]) -> dict[str, Any]:
+        edited["checksum"] = exchange._checksum(exchange._body(edited))
+        return edited
+
     edited = json.loads(json.dumps(data))
     edited["log"][1]["text"] = "play 999"
-    with factory() as s, pytest.raises(exchange.ImportRefused,
-                                       match="checksum does not match its content"):
-        exchange.import_game(s, edited)
-    # Even with its checksum recomputed, an edited log fails its replay.
-    edited["checksum"] = exchange._checksum({k: v for k, v in edited.items()
-                                             if k != "checksum"})
-    with factory() as s, pytest.raises(exchange.ImportRefused,
-                                       match="cannot be replayed: IllegalOrder: you have no "
-                                       "card 999"):
-        exchange.import_game(s, edited)
+    refused(edited, "checksum does not match its content")
+    # With its checksum recomputed, the host's signature no longer matches.
+    refused(rechecksummed(edited), "signature does not match its content: it was made on "
+            "this host and edited since")
+    # Passed off as another host's and trusted, an edited log still fails its replay.
+    edited["host"] = "0123456789abcdef"
+    refused(rechecksummed(edited), "cannot be replayed: IllegalOrder: you have no card 999",
+            trust_foreign=True)
     edited = json.loads(json.dumps(data))
     edited["log"][1]["state_hash"] = "0" * 64
-    edited["checksum"] = exchange._checksum({k: v for k, v in edited.items()
-                                             if k != "checksum"})
-    with factory() as s, pytest.raises(exchange.ImportRefused,
-                                       match="replay of the export failed at entry 1: recorded "
-                                       "hash 000000000000…"):
-        exchange.import_game(s, edited)
+    edited["host"] = "0123456789abcdef"
+    refused(rechecksummed(edited), "replay of the export failed at entry 1: recorded "
+            "hash 000000000000…", trust_foreign=True)
     with factory() as s:
         assert len(api.list_games(s)) == 2  # nothing was written by the refused imports
-    with factory() as s, pytest.raises(exchange.ImportRefused, match="not a pbem game export"):
-        exchange.import_game(s, {"hello": 1})
+    refused({"hello": 1}, "not a pbem game export")
 
 
 def test_after_a_timeout_pause_takeover_and_resume_restart_the_clock(

@@ -11,6 +11,7 @@ carries an injected header.
 from __future__ import annotations
 
 import email
+import hashlib
 import mailbox
 from dataclasses import dataclass
 from email import policy
@@ -22,6 +23,7 @@ from sqlmodel import col, select
 
 from pbem.mail.inbound import MaildirInbox
 from pbem.mail.outbound import MaildirSender
+from pbem.mail.redact import redact
 from pbem.processor import api
 from pbem.processor.host import Host
 from pbem.processor.outbox import deliver_outbox
@@ -96,6 +98,10 @@ EXPECTED: dict[str, Expect] = {
     "missing-charset-8bit.eml": Expect("applied", "log entry 2", 2, "Done. Your orders"),
     "nul-bytes.eml": Expect("applied", "log entry 2", 2, "> play 9"),
     "nul-bytes-in-headers.eml": Expect("applied", "log entry 2", 2, "> play 12"),
+    # secrets are blanked in the kept copy however the mail encodes them
+    "secret-in-base64-body.eml": Expect("applied", "log entry 2", 2, "> play 9"),
+    "secret-quoted-welcome-qp-html.eml": Expect("ignored", "status", 1,
+                                                "Your status, as you asked"),
 }
 
 
@@ -136,8 +142,12 @@ def test_corpus(name: str, seeded: SessionFactory, host: Host, tmp_path: Path) -
     assert (result.status, len(new)) == (expect.status, expect.replies), result.reason
     assert expect.reason in result.reason
     assert done.delivery.sent == len(new)
-    # kept: the raw bytes are in the database and the file left the inbox for a folder
-    assert row is not None and (row.raw == raw or result.status == "duplicate")
+    # kept: the bytes are in the database (with any secret blanked, and the digest of the
+    # bytes as received) and the file left the inbox for a folder
+    assert row is not None
+    if result.status != "duplicate":
+        assert row.raw == redact(raw) and row.raw_sha256 == hashlib.sha256(raw).hexdigest()
+    assert not any(secret.encode() in row.raw for secret in SECRETS)
     assert len(box) == 0
     kept = box.get_folder("failed" if result.status == "quarantined" else "processed")
     assert [kept.get_bytes(k) for k in kept.iterkeys()] == [raw]  # byte-exact

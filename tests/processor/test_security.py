@@ -155,8 +155,8 @@ def test_only_the_admin_cli_sees_or_moves_past_the_secrets(
     registry.register(GAME)
     runner = CliRunner()
     try:
-        out = runner.invoke(app, ["game", "new", "testcards", "--seat", f"Alice:{ALICE}",
-                                  "--seat", f"Bob:{BOB}", "--seed", "cli"])
+        out = runner.invoke(app, ["game", "new", "testcards", "--seat", f"Alice <{ALICE}>",
+                                  "--seat", f"Bob <{BOB}>", "--seed", "cli"])
         assert out.exit_code == 0, out.output
         factory = api.connect(f"sqlite:///{tmp_path / 'data' / 'pbem.sqlite'}")
         with factory() as s:

@@ -1,0 +1,88 @@
+"""Taking seat secrets out of stored mail, so a copy of the database lets no one play.
+
+A secret is blanked wherever a mail's text shows one: the value on a ``secret ...`` line (also
+quoted, ``> secret ...``), after ``secret is:`` (a quoted welcome mail), and any exact token
+the caller knows. Each text part is decoded (base64, quoted-printable, any charset), blanked,
+and encoded back the same way, so the stored mail still reads as the original did; a mail with
+nothing to blank is returned byte for byte.
+"""
+
+from __future__ import annotations
+
+import base64
+import quopri
+import re
+from collections.abc import Iterable
+from email import message_from_bytes, policy
+from email.message import Message
+
+MARK = "[secret-removed]"
+# "secret X", "secret: X", "secret is: X", "secret is: <code>X" (HTML); X is 8+ characters
+# (secrets are 22), so prose such as "the secret in your mail" keeps its words. "secret new"
+# is a command, not a secret.
+_SECRET_LINE = re.compile(
+    r"(?P<head>\bsecret(?:\s+is)?\s*[:=]?(?:[ \t]|<[^<>\n]{0,60}>)+)(?!new\b)"
+    r"(?P<value>[^\s<>\"'&]{8,})", re.IGNORECASE)
+
+
+def blank(text: str, tokens: Iterable[str] = ()) -> str:
+    """``text`` with what reads as a secret, and each of ``tokens``, replaced by :data:`MARK`."""
+    text = _SECRET_LINE.sub(lambda m: m.group("head") + MARK, text)
+    for token in sorted({t for t in tokens if len(t) >= 8}, key=len, reverse=True):
+        text = text.replace(token, MARK)
+    return text
+
+
+def _charset(part: Message, payload: bytes) -> str:
+    """The codec this part decodes with (its declared charset, else UTF-8, else cp1252)."""
+    for name in (part.get_content_charset() or "utf-8", "utf-8", "cp1252"):
+        try:
+            payload.decode(name)
+            return name
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return "latin-1"  # decodes any byte
+
+
+def _redact_part(part: Message, tokens: list[str]) -> bool:
+    """Blank the secrets of one text part in place; True when something changed."""
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return False
+    codec = _charset(part, payload)
+    text = payload.decode(codec, errors="replace")
+    blanked = blank(text, tokens)
+    if blanked == text:
+        return False
+    data = blanked.encode(codec, errors="replace")
+    cte = str(part.get("Content-Transfer-Encoding", "")).strip().lower()
+    if cte == "base64":
+        part.set_payload(base64.encodebytes(data).decode("ascii"))
+    elif cte == "quoted-printable":
+        part.set_payload(quopri.encodestring(data).decode("ascii"))
+    else:  # 7bit/8bit/binary: the bytes as they were, kept through the generator
+        part.set_payload(data.decode("ascii", errors="surrogateescape"))
+    return True
+
+
+def redact(raw: bytes, tokens: Iterable[str] = ()) -> bytes:
+    """``raw`` with every secret its text parts show replaced by :data:`MARK`.
+
+    Never raises: a mail the parser cannot take apart is blanked in its raw bytes instead.
+    """
+    known = sorted({t for t in tokens if len(t) >= 8}, key=len, reverse=True)
+    try:
+        msg = message_from_bytes(raw, policy=policy.compat32)
+        changed = False
+        for depth, part in enumerate(msg.walk()):
+            if depth > 1000:  # absurd nesting: what is below is blanked as raw bytes
+                break
+            if not part.is_multipart() and part.get_content_maintype() == "text":
+                changed |= _redact_part(part, known)
+        out = msg.as_bytes(policy=policy.compat32) if changed else raw
+    except Exception:  # never let a strange mail keep its secret or stop the pipeline
+        out = raw
+    # Whatever the parts held, no secret may survive in the bytes as stored.
+    text = out.decode("ascii", errors="surrogateescape")
+    blanked = blank(text, known)
+    return out if blanked == text else blanked.encode("ascii", errors="surrogateescape")

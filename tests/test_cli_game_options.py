@@ -1,0 +1,104 @@
+"""Game options from the CLI: names checked against the game's defaults, values read as the
+type of the default, every refusal naming the valid options or the expected kind."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from pbem.engine import registry
+from pbem.processor import game_options
+from tests.support.testgame import GAME, TestCards
+from tests.test_cli import home, pbem  # noqa: F401  (home is a fixture)
+
+
+class OptionCards(TestCards):
+    """The test game with one option of each kind (under the test game's name, so its mail
+    templates serve)."""
+
+    title: ClassVar[str] = "Option Cards"
+
+    def default_options(self) -> dict[str, Any]:
+        return {"rounds": 2, "hand": 3, "advanced": False, "variant": "classic", "speed": 1.5}
+
+
+@pytest.fixture
+def options_game(home: Path) -> Iterator[Path]:  # noqa: F811
+    registry.register(OptionCards())  # in place of the plain test game for this test
+    yield home
+    registry.register(GAME)
+
+
+SEATS = ("--seat", "A <a@players.test>", "--seat", "B <b@players.test>")
+
+
+def stored_options(home: Path) -> dict[str, Any]:  # noqa: F811
+    with sqlite3.connect(home / "pbem.sqlite") as db:
+        [(text,)] = db.execute("SELECT options_json FROM game").fetchall()
+    options: dict[str, Any] = json.loads(text)
+    return options
+
+
+def new(*options: str, code: int = 0) -> str:
+    args: list[str] = ["game", "new", "testcards", *SEATS]
+    for o in options:
+        args += ["-o", o]
+    return " ".join(pbem(*args, code=code).split())
+
+
+@pytest.mark.parametrize(("given", "stored"), [
+    ("advanced=yes", True), ("advanced=ON", True), ("advanced=1", True), ("advanced=true", True),
+    ("advanced=no", False), ("advanced=off", False), ("advanced=0", False),
+])
+def test_a_yes_no_option_is_stored_as_a_bool(options_game: Path, given: str,
+                                             stored: bool) -> None:
+    new(given)
+    assert stored_options(options_game)["advanced"] is stored
+
+
+def test_each_value_takes_its_defaults_type(options_game: Path) -> None:
+    new("rounds=3", "speed=2", "variant=fast one")
+    assert stored_options(options_game) == {"rounds": 3, "hand": 3, "advanced": False,
+                                            "variant": "fast one", "speed": 2.0}
+
+
+@pytest.mark.parametrize(("given", "says"), [
+    (["advnced=yes"], "Option Cards has no option 'advnced'; its options: advanced (yes/no, "
+     "default no), hand (a whole number, default 3), rounds (a whole number, default 2), "
+     "speed (a number, default 1.5), variant (text, default classic)"),
+    (["advanced"], "option advanced needs a value: -o advanced=VALUE (yes/no, default no)"),
+    (["advanced=maybe"], "option advanced is yes or no (also true/false, on/off, 1/0), not "
+     "'maybe'"),
+    (["rounds=three"], "option rounds is a whole number, not 'three'"),
+    (["speed=fast"], "option speed is a number, not 'fast'"),
+    (["rounds=3", "rounds=4"], "option rounds is given twice"),
+])
+def test_a_wrong_option_is_refused_and_nothing_created(options_game: Path, given: list[str],
+                                                        says: str) -> None:
+    assert says in new(*given, code=1)
+    assert not (options_game / "pbem.sqlite").exists() or "testcards" not in pbem(
+        "game", "list")
+
+
+def test_a_game_without_options_says_so() -> None:
+    with pytest.raises(game_options.OptionError,
+                       match="Plain takes no options, so 'advanced' is not one"):
+        game_options.from_text("Plain", {}, ["advanced=yes"])
+
+
+def test_options_given_as_values_are_checked_too() -> None:
+    defaults = OptionCards().default_options()
+    game_options.check("Option Cards", defaults, {"rounds": 4, "advanced": True, "speed": 2})
+    cases: list[tuple[dict[str, Any], str]] = [
+                      ({"rounds": "3"}, "option rounds is a whole number, not '3'"),
+                      ({"advanced": "yes"}, "option advanced is yes/no, not 'yes'"),
+                      ({"rounds": True}, "option rounds is a whole number, not True"),
+                      ({"colour": "red"}, "Option Cards has no option 'colour'")]
+    for bad, says in cases:
+        with pytest.raises(game_options.OptionError, match=says):
+            game_options.check("Option Cards", defaults, bad)
