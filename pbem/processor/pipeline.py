@@ -60,36 +60,78 @@ class Letter:
     command: str | None = None
     argument: str = ""  # the rest of a command's line ("until 2026-12-24" for vacation)
     orders: list[tuple[int, str]] = field(default_factory=list)  # (line number in body, text)
+    marked: bool = False  # the orders stand between a line "orders" and a line "end"
+    ignored: int = 0  # lines outside those markers, left unread
 
     @property
     def order_text(self) -> str:
         return "\n".join(t for _, t in self.orders)
 
 
+ORDERS_START = ("orders", "orders:")
+ORDERS_END = ("end", "end.", "end orders")
+
+
 def read_letter(body: str) -> Letter:
+    """Split a body into host lines (game, secret, a command) and order lines.
+
+    With a line ``orders``, only the lines after it up to a line ``end`` (or the signature or
+    quoted text, already cut by the mail reader) are orders; greetings and notes around them
+    are left alone (counted in ``ignored``). Without it every line must be an order or a
+    host line, so nothing a player meant as an order is silently skipped.
+    """
     letter = Letter()
-    for number, raw in enumerate(body.splitlines(), start=1):
+    lines = body.splitlines()
+    letter.marked = any(raw.strip().lower() in ORDERS_START for raw in lines)
+    inside = done = False
+    for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
             continue
-        word, _, rest = line.partition(" ")
-        low = word.lower()
-        if low == "game" and rest.strip() and letter.game_tag is None:
-            letter.game_tag = rest.strip()
-        elif (low == "secret" and rest.strip().lower() == "new" and not letter.orders
-              and letter.command is None):
-            letter.command, letter.argument = "secret", "new"  # rotate: see commands.rotate
-        elif low == "secret" and rest.strip():
-            letter.secret = rest.strip()
-        elif not letter.orders and letter.command is None and line.lower() in (
-            *DRY_RUN, "help", "status", "waiting", "resign", "log"
-        ):
-            letter.command = "check" if line.lower() in DRY_RUN else line.lower()
-        elif not letter.orders and letter.command is None and low in ("vacation", "log"):
-            letter.command, letter.argument = low, rest.strip()
-        else:
+        if letter.marked and not done and line.lower() in (ORDERS_END if inside
+                                                            else ORDERS_START):
+            inside, done = not inside, inside
+            continue
+        if _host_line(letter, line):
+            continue
+        if inside or not letter.marked:
             letter.orders.append((number, line))
+        else:
+            letter.ignored += 1
     return letter
+
+
+_GREETINGS = frozenset((
+    "hi", "hello", "hey", "dear", "greetings", "cheers", "thanks", "thank", "regards", "best",
+    "bye", "ciao", "bonjour", "salut", "bonne", "merci", "hallo", "hola"))
+
+
+def looks_like_prose(line: str) -> bool:
+    """A greeting, sign-off or sentence rather than an order (orders never end in . ! ? ,)."""
+    words = line.lower().replace(",", " ").replace("!", " ").split()
+    return bool(words) and (line.rstrip()[-1] in ".!?,;" or words[0] in _GREETINGS)
+
+
+def _host_line(letter: Letter, line: str) -> bool:
+    """Read ``line`` into ``letter`` if it is the host's (game, secret, a command)."""
+    word, _, rest = line.partition(" ")
+    low = word.lower()
+    if low == "game" and rest.strip() and letter.game_tag is None:
+        letter.game_tag = rest.strip()
+    elif (low == "secret" and rest.strip().lower() == "new" and not letter.orders
+          and letter.command is None):
+        letter.command, letter.argument = "secret", "new"  # rotate: see commands.rotate
+    elif low == "secret" and rest.strip():
+        letter.secret = rest.strip()
+    elif not letter.orders and letter.command is None and line.lower() in (
+        *DRY_RUN, "help", "status", "waiting", "resign", "log"
+    ):
+        letter.command = "check" if line.lower() in DRY_RUN else line.lower()
+    elif not letter.orders and letter.command is None and low in ("vacation", "log"):
+        letter.command, letter.argument = low, rest.strip()
+    else:
+        return False
+    return True
 
 
 def synthetic_message_id(raw: bytes) -> str:
@@ -462,7 +504,10 @@ class _Handler:
             if other.id == seat.id:
                 queued.append(mails.queue_status(
                     self.s, self.host, rules, game, applied.state, other, kind="reply",
-                    intro=["Done. Your orders were played:", *echo], in_reply_to=self.mid,
+                    intro=["Done. Your orders were played:", *echo, *(
+                        [f"({letter.ignored} line(s) outside \"orders\" ... \"end\" "
+                         "were left unread.)"] if letter.ignored else [])],
+                    in_reply_to=self.mid,
                     references=self.refs, point="Orders accepted"))
             else:
                 queued.append(mails.queue_status(self.s, self.host, rules, game,
@@ -484,7 +529,7 @@ class _Handler:
     def error_lines(self, rules: Any, state: Any, seat: Seat, letter: Letter, err: Exception,
                     echo: list[str], dry: bool) -> list[str]:
         line = getattr(err, "line", None)
-        where = ""
+        where = text = ""
         if line is not None and 1 <= line <= len(letter.orders):
             number, text = letter.orders[line - 1]
             column = getattr(err, "column", None) if isinstance(err, OrderSyntaxError) else None
@@ -499,6 +544,10 @@ class _Handler:
         hint = getattr(err, "hint", None)
         if hint and where:
             lines.append(f"Hint: {hint}")
+        if where and not letter.marked and looks_like_prose(text):
+            lines += ["That line reads like a note, not an order. To write greetings or notes "
+                      "around your orders, put a line \"orders\" before them and a line "
+                      "\"end\" after them: only the lines between are read."]
         try:
             lines.append(f"A legal order now would be, for example: "
                          f"{rules.default_order(state, seat.index)}")
