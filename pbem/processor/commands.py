@@ -15,7 +15,7 @@ from sqlmodel import Session
 
 from pbem.engine.contract import Event
 from pbem.processor import admin, clock, mails
-from pbem.processor.history import revoked
+from pbem.processor.history import TALK, revoked
 from pbem.processor.host import Host
 from pbem.processor.secrets import hash_secret, new_salt, new_secret
 from pbem.store import queries
@@ -35,6 +35,11 @@ HELP_LINES = [
     "  secret new              a new secret, mailed to your registered address; the old one",
     "                          stops working (do it if a mail of yours may have been seen)",
     "  help                    this text (no secret needed)",
+    "Table talk, in any mail, beside orders or alone (with your secret line):",
+    "  say <text>              a message to every other player",
+    "  say to NAME: <text>     a message to one player (NAME, or their number 1, 2, ...)",
+    "Notes around your orders: put your orders between a line \"orders\" and a line",
+    "\"end\"; only those lines are read, greetings and signatures around them are left alone.",
 ]
 
 
@@ -75,7 +80,9 @@ def history(ctx: Context, argument: str) -> Reply:
             f"\"log {arg}\" is not understood: write \"log\" alone for the last {LOG_DEFAULT} "
             f"moves, or \"log N\" with N from 1 to {LOG_MAX}."])
     count = int(arg) if arg else LOG_DEFAULT
-    entries = [e for e in queries.log(ctx.session, ctx.game.id or 0) if e.kind != "setup"]
+    entries = [e for e in queries.log(ctx.session, ctx.game.id or 0) if e.kind != "setup"
+               and (e.kind != TALK or any(ev.visible(ctx.seat.index)
+                                          for ev in queries.entry_events(e)))]
     undone = revoked(entries)  # the log is append-only: undone moves stay, marked
     names = {s.index: s.name for s in queries.seats(ctx.session, ctx.game.id or 0)}
     shown = entries[-count:]
@@ -85,7 +92,8 @@ def history(ctx: Context, argument: str) -> Reply:
              "see them:", ""]
     for e in shown:
         who = names.get(e.seat, "the host") if e.seat is not None else "the host"
-        how = {"order": "", clock.TIMEOUT_KIND: ", played by the host"}.get(e.kind,
+        how = {"order": "", clock.TIMEOUT_KIND: ", played by the host",
+               TALK: " says"}.get(e.kind,
                                                                          f", {e.kind}")
         mark = f" (undone by #{undone[e.index]})" if e.index in undone else ""
         lines.append(f"#{e.index} {who}{how} ({clock.when(e.created)}){mark}:")

@@ -12,6 +12,7 @@ from pbem.engine.contract import Outcome
 from pbem.mail.compose import compose
 from pbem.mail.redact import redact
 from pbem.processor.deadlines import aware, deadline_of, waiting_label, when
+from pbem.processor.history import MOVE_KINDS
 from pbem.processor.host import Host
 from pbem.processor.render import StatusMail, render_notice, render_status
 from pbem.store import queries
@@ -55,7 +56,8 @@ def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str, mover:
                    seats: list[Seat]) -> str:
     """What this status is for, readable in a phone's inbox list.
 
-    ``turn`` is the number of the next move (moves are counted from 1 in the game's log):
+    ``turn`` is the number of the next move (moves counted from 1; talk and the host's notes
+    are no moves):
     ``Turn 9 — your move (due Thu 26 Nov 18:00 UTC)``, ``Turn 8 — Bob moved``,
     ``Orders accepted``, ``Game over — Alice wins``.
     """
@@ -161,7 +163,7 @@ def queue_status(session: Session, host: Host, rules: Any, game: Game, state: An
     mail = status_mail(session, rules, game, state, seat, intro, secret)
     text, html = render_status(rules, mail)
     subj = status_subject(
-        game, mail, turn=max(1, queries.next_log_index(session, game.id or 0)), kind=kind,
+        game, mail, turn=queries.moves_made(session, game.id or 0, MOVE_KINDS) + 1, kind=kind,
         mover=mover, point=point,
         due=deadline_of(game, seat) if mail.your_turn else None, outcome=rules.outcome(state),
         seats=queries.seats(session, game.id or 0))

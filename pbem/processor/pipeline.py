@@ -25,7 +25,7 @@ from pbem.engine.replay import play
 from pbem.mail import authresults
 from pbem.mail.reading import IncomingMail, read_message
 from pbem.mail.redact import MARK, blank, redact
-from pbem.processor import clock, commands, mails
+from pbem.processor import clock, commands, mails, talk
 from pbem.processor.host import Host
 from pbem.processor.movelog import record_move
 from pbem.processor.secrets import check_secret
@@ -61,6 +61,7 @@ class Letter:
     argument: str = ""  # the rest of a command's line ("until 2026-12-24" for vacation)
     orders: list[tuple[int, str]] = field(default_factory=list)  # (line number in body, text)
     marked: bool = False  # the orders stand between a line "orders" and a line "end"
+    talk: list[str] = field(default_factory=list)  # "say" lines, without their "say"
     ignored: int = 0  # lines outside those markers, left unread
 
     @property
@@ -94,7 +95,9 @@ def read_letter(body: str) -> Letter:
             continue
         if _host_line(letter, line):
             continue
-        if inside or not letter.marked:
+        if (inside or not letter.marked) and line.lower().startswith("say "):
+            letter.talk.append(line[4:])
+        elif inside or not letter.marked:
             letter.orders.append((number, line))
         else:
             letter.ignored += 1
@@ -321,6 +324,7 @@ class _Handler:
         self.mid = mid
         self.sender = (mail.from_addr or "").lower()
         self.refs = [*list(mail.references or []), mid]
+        self.said = talk.Said()  # table talk this mail delivered, told in its reply
 
     def reply_subject(self, game: Game | None) -> str:
         return mails.reply_subject(self.mail.subject, game)
@@ -339,6 +343,7 @@ class _Handler:
                point: str | None = None) -> Result:
         """A threaded reply; ``point`` gives it a subject of its own (``[tag] point``)."""
         subj = mails.subject(game, point) if point else self.reply_subject(game)
+        lines = [*lines, *([""] if lines and self.said.lines else []), *self.said.lines]
         q = mails.queue_notice(self.s, self.host, to=self.sender, subj=subj,
                                lines=lines, kind="reply", game=game, in_reply_to=self.mid,
                                references=self.refs)
@@ -349,6 +354,11 @@ class _Handler:
         return identify_game(self.s, self.mail.subject or "", letter)
 
     def run(self) -> Result:
+        result = self.route()
+        result.queued += [q.id for q in self.said.queued if q.id is not None]
+        return result
+
+    def route(self) -> Result:
         mail = self.mail
         if mail.automatic:
             return _finish(self.row, "ignored",
@@ -413,6 +423,15 @@ class _Handler:
         assert locked is not None
         snapshot = queries.latest_snapshot(self.s, game.id or 0)
         state = rules.from_json(json.loads(snapshot.state_json))
+        if letter.talk:  # delivered whatever becomes of the orders beside it
+            try:
+                self.said = talk.say(self.s, self.host, game, seat, letter.talk)
+            except talk.TalkError as err:
+                return self.notice("rejected", "bad say", [
+                    str(err), "Nothing was sent, and nothing else in your mail was done."],
+                    game, point="Message not sent")
+            if not letter.orders and letter.command is None:
+                return self.notice("applied", "talk", [], game, point="Message sent")
         if letter.command == "status":
             q = mails.queue_status(self.s, self.host, rules, game, state, seat, kind="reply",
                                    intro=["Your status, as you asked."], in_reply_to=self.mid,
@@ -454,6 +473,7 @@ class _Handler:
         if letter.orders:  # a command and orders in one mail: only the command is done
             lines = [*lines, "", "The other lines of your mail were not read as orders; send "
                      "orders in a mail of their own."]
+        lines += [*([""] if self.said.lines else []), *self.said.lines]
         # To the seat's registered address (the sender's, as authenticated), never elsewhere:
         # a reply may carry a new secret.
         q = mails.queue_notice(self.s, self.host, to=seat.address, subj=self.reply_subject(game),
@@ -506,7 +526,7 @@ class _Handler:
                     self.s, self.host, rules, game, applied.state, other, kind="reply",
                     intro=["Done. Your orders were played:", *echo, *(
                         [f"({letter.ignored} line(s) outside \"orders\" ... \"end\" "
-                         "were left unread.)"] if letter.ignored else [])],
+                         "were left unread.)"] if letter.ignored else []), *self.said.lines],
                     in_reply_to=self.mid,
                     references=self.refs, point="Orders accepted"))
             else:

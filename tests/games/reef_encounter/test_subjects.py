@@ -6,6 +6,7 @@ import email
 from email import policy
 
 from pbem.games.reef_encounter import GAME
+from pbem.processor.history import MOVE_KINDS
 from pbem.store import SessionFactory, queries
 from pbem.store.tables import OutboundMessage
 from tests.games.reef_encounter.mailtable import ANN, BEN, CY, seat_table
@@ -18,7 +19,7 @@ def test_others_read_who_moved_and_the_next_mover_reads_your_move(
         seat = min(GAME.waiting_for(state))
         assert table.send(seat, GAME.default_order(state, seat))[0].status == "applied"
     with factory() as s:
-        turn = queries.next_log_index(s, table.game_id)  # moves count from 1 after setup (0)
+        turn = queries.moves_made(s, table.game_id, MOVE_KINDS) + 1
     [mover] = GAME.waiting_for(state)
     result, _ = table.send(mover, GAME.default_order(state, mover))
     assert result.status == "applied", result.reason
