@@ -22,6 +22,7 @@ from pbem.mail.inbound import Inbox
 from pbem.mail.outbound import Sender
 from pbem.processor import game_options, history, mails, operator_input
 from pbem.processor.clock import POLICIES, ClockReport, run_clocks
+from pbem.processor.digest import send_digests
 from pbem.processor.host import Host
 from pbem.processor.outbox import Delivery, deliver_outbox
 from pbem.processor.pipeline import Result, process_raw, reprocess
@@ -222,6 +223,7 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
         else:
             inbox.mark_processed(fetched.key)
     clocks = run_clocks(factory, host)  # reminders and timeouts go out in this same pass
+    send_digests(factory, host)  # "mail digest" seats: a summary a day
     delivery = deliver_outbox(factory, sender, host) if sender is not None else Delivery()
     return Pass(results, delivery, clocks)
 

@@ -21,7 +21,7 @@ from pbem.processor.secrets import hash_secret, new_salt, new_secret
 from pbem.store import queries
 from pbem.store.tables import Game, OutboundMessage, Seat
 
-COMMANDS = ("log", "waiting", "vacation", "resign", "secret")
+COMMANDS = ("log", "waiting", "vacation", "resign", "secret", "mail")
 LOG_DEFAULT = 10  # entries a bare "log" shows
 LOG_MAX = 50
 
@@ -34,6 +34,9 @@ HELP_LINES = [
     "  resign                  leave the game; it plays its default orders for you from then on",
     "  secret new              a new secret, mailed to your registered address; the old one",
     "                          stops working (do it if a mail of yours may have been seen)",
+    "  mail every              a full status after every move (the default)",
+    "  mail turn               full status only when it is your move; a line on other moves",
+    "  mail digest             full status when it is your move; one summary a day besides",
     "  help                    this text (no secret needed)",
     "Table talk, in any mail, beside orders or alone (with your secret line):",
     "  say <text>              a message to every other player",
@@ -66,7 +69,7 @@ class Context:
 
 def run(ctx: Context, command: str, argument: str) -> Reply:
     handler = {"log": history, "waiting": waiting, "vacation": vacation,
-               "resign": resign, "secret": rotate}[command]
+               "resign": resign, "secret": rotate, "mail": mail_setting}[command]
     return handler(ctx, argument)
 
 
@@ -136,6 +139,23 @@ def _unused_days(seat: Seat, today: date) -> int:
     if seat.vacation_until is None:
         return 0
     return max(0, (clock.aware(seat.vacation_until).date() - today).days)
+
+
+def mail_setting(ctx: Context, argument: str) -> Reply:
+    """``mail every|turn|digest``: how much mail this seat gets about others' moves."""
+    mode = argument.strip().lower()
+    if mode not in mails.MAIL_MODES:
+        return Reply("rejected", "bad mail setting", [
+            f"\"mail {argument.strip()}\" is not understood. Write one of:",
+            *(f"  mail {m:<7} {what}" for m, what in mails.MAIL_MODES.items()),
+            f"Your setting stays \"mail {ctx.seat.mail_mode}\"."])
+    ctx.seat.mail_mode = mode
+    if mode == "digest" and ctx.seat.digest_at is None:
+        ctx.seat.digest_at = ctx.host.clock()  # the first digest covers from now on
+    ctx.session.add(ctx.seat)
+    return Reply("applied", f"mail {mode}", [
+        f"Your mail setting in [{ctx.game.tag}] is now \"mail {mode}\": "
+        f"{mails.MAIL_MODES[mode]}."])
 
 
 def vacation(ctx: Context, argument: str) -> Reply:

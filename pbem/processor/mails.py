@@ -139,7 +139,7 @@ def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat
         else None,
         outcome=ranking_lines(outcome, all_seats) if outcome is not None else [],
         explanation=list(outcome.explanation) if outcome is not None else [],
-        secret=secret, names=[s.name for s in all_seats],
+        secret=secret, names=[s.name for s in all_seats], mail_mode=seat.mail_mode,
         example_order=_example_order(rules, state, seat.index) if seat.index in waiting
         and outcome is None else None,
     )
@@ -171,6 +171,42 @@ def queue_status(session: Session, host: Host, rules: Any, game: Game, state: An
                  subj=subj, text=text, html=html, kind=kind,
                  game_id=game.id, in_reply_to=in_reply_to, references=references,
                  auto_reply=in_reply_to is not None, secret=secret)
+
+
+MAIL_MODES = {
+    "every": "a full status after every move",
+    "turn": "a full status when it is your move; a one-line note on the others' moves",
+    "digest": "a full status when it is your move; one summary a day of everything else",
+}
+
+
+def queue_update(session: Session, host: Host, rules: Any, game: Game, state: Any, seat: Seat,
+                 *, mover: str | None = None, intro: list[str] | None = None
+                 ) -> OutboundMessage | None:
+    """What ``seat`` gets after someone else's move, as its mail setting says.
+
+    Its own move, the end of the game and mail to ``every`` seats are full statuses; a
+    ``turn`` seat gets a one-line note, a ``digest`` seat nothing now (the day's digest
+    tells it, see pbem.processor.digest).
+    """
+    waiting = rules.waiting_for(state)
+    if (seat.mail_mode == "every" or seat.index in waiting or rules.outcome(state) is not None
+            or intro):  # an intro says something to this seat (e.g. its default was played)
+        return queue_status(session, host, rules, game, state, seat, mover=mover, intro=intro)
+    if seat.mail_mode == "digest":
+        return None
+    seats = queries.seats(session, game.id or 0)
+    turn = queries.moves_made(session, game.id or 0, MOVE_KINDS)
+    who = mover or "The game"
+    names = ", ".join(s.name for s in seats if s.index in waiting) or "nobody"
+    return queue_notice(
+        session, host, to=seat.address, kind="status", game=game,
+        subj=subject(game, f"Turn {turn} — {who} moved"),
+        lines=[f"Turn {turn}: {who} moved. Waiting for: {names}.",
+               "",
+               "Your mail setting is \"mail turn\": full status mails come when it is your "
+               "move. Send \"status\" for the board now, or \"mail every\" for a full status "
+               "after every move."])
 
 
 def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: list[str],

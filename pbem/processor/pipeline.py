@@ -130,7 +130,7 @@ def _host_line(letter: Letter, line: str) -> bool:
         *DRY_RUN, "help", "status", "waiting", "resign", "log"
     ):
         letter.command = "check" if line.lower() in DRY_RUN else line.lower()
-    elif not letter.orders and letter.command is None and low in ("vacation", "log"):
+    elif not letter.orders and letter.command is None and low in ("vacation", "log", "mail"):
         letter.command, letter.argument = low, rest.strip()
     else:
         return False
@@ -530,8 +530,9 @@ class _Handler:
                     in_reply_to=self.mid,
                     references=self.refs, point="Orders accepted"))
             else:
-                queued.append(mails.queue_status(self.s, self.host, rules, game,
-                                                 applied.state, other, mover=seat.name))
+                update = mails.queue_update(self.s, self.host, rules, game, applied.state,
+                                            other, mover=seat.name)
+                queued += [update] if update is not None else []
         queued += clock.tell_autoplay(self.s, self.host, rules, game,
                                       clock.Autoplay(settled.state, failed=settled.failed),
                                       self.host.clock())

@@ -80,6 +80,7 @@ class StatusMail:
     names: list[str] = field(default_factory=list)  # every seat's player name, by seat index
     waiting_names: list[str] = field(default_factory=list)  # names only, for the subject
     example_order: str | None = None  # a legal order, shown first in the mover's mail
+    mail_mode: str = "every"  # the seat's mail setting, shown in every status
 
 
 def render_status(game: Any, mail: StatusMail) -> tuple[str, str]:

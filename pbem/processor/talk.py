@@ -78,6 +78,8 @@ def say(session: Session, host: Host, game: Game, speaker: Seat, lines: list[str
         audience = "everyone" if everyone else ", ".join(t.name for t in targets)
         _record(session, game, speaker, targets, text, audience)
         for t in targets:
+            if t.mail_mode == "digest":  # the day's digest carries it (its event is theirs)
+                continue
             to_whom = "to everyone" if everyone else "to you only"
             out.queued.append(mails.queue_notice(
                 session, host, to=t.address, kind="talk", game=game,

@@ -48,6 +48,9 @@ class Seat(SQLModel, table=True):
     # When the vacation began: the clock pauses from then (None: before the current wait).
     vacation_from: datetime | None = None
     vacation_days_used: int = 0
+    # How much mail the seat wants (the player's "mail" command): every | turn | digest.
+    mail_mode: str = "every"
+    digest_at: datetime | None = None  # the last digest's cut-off (digest mode)
 
 
 class InboundMessage(SQLModel, table=True):
