@@ -10,6 +10,7 @@ from sqlmodel import Session
 
 from pbem.engine.contract import Outcome
 from pbem.mail.compose import compose
+from pbem.mail.pictures import Picture, inline_pictures
 from pbem.mail.redact import redact
 from pbem.processor.deadlines import aware, deadline_of, waiting_label, when
 from pbem.processor.history import MOVE_KINDS
@@ -80,10 +81,15 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
           in_reply_to: str | None = None, references: list[str] | None = None,
           auto_reply: bool = True, secret: str | None = None) -> OutboundMessage:
     """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
-    sent (pbem.processor.outbox), so the secret is at rest only while the mail waits."""
+    sent (pbem.processor.outbox), so the secret is at rest only while the mail waits.
+    An HTML body's SVG pictures travel as PNG parts (pbem.mail.pictures)."""
+    pictures: list[Picture] = []
+    if html is not None:
+        html, pictures = inline_pictures(html, host.message_id_domain)
     msg = compose(from_addr=host.from_address, to_addr=to, to_name=to_name, subject=subj,
                   text=text, html=html, in_reply_to=in_reply_to, references=references,
-                  auto_reply=auto_reply, message_id_domain=host.message_id_domain)
+                  auto_reply=auto_reply, message_id_domain=host.message_id_domain,
+                  pictures=pictures)
     raw = bytes(msg)
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
                           raw_once_sent=redact(raw, [secret]) if secret else None)
