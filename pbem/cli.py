@@ -207,8 +207,10 @@ def _player_ranges() -> str:
 def demo(
     game: Annotated[str | None, typer.Option(help="The game type (default: the first of "
                                              "`pbem games`).")] = None,
-    players: Annotated[int, typer.Option(min=1, help="How many bot players, within the "
-                                         f"game's range ({_player_ranges()}).")] = 3,
+    players: Annotated[int | None, typer.Option(
+        min=1, help="How many bot players, within the game's range "
+        f"({_player_ranges()}); default 3, or the nearest count the game takes.",
+        show_default=False)] = None,
     seed: Annotated[str | None, typer.Option(help="Seed for the game and the bots.")] = None,
     folder: Annotated[Path | None, typer.Option("--dir", help="Where to keep the demo "
                       "(default: ./pbem-demo, or <data dir>/demo with a config).")] = None,
@@ -228,6 +230,9 @@ def demo(
     if not known:
         raise _fail("no game is installed")
     game_type = game or known[0]
+    if players is None:  # 3 where the game allows it, else the nearest count it takes
+        rules = registry.games().get(game_type)
+        players = 3 if rules is None else max(rules.min_players, min(3, rules.max_players))
     try:
         earlier = prepare_folder(where, fresh)
     except DemoFolderError as exc:

@@ -147,6 +147,21 @@ class Game(Protocol[S, Ord]):
         """Functions templates may call (e.g. drawing a board from a view). They see only views."""
         ...
 
+    # Optional (looked up by :func:`takes_orders`, so games without it need not define it):
+    #   def takes_orders_out_of_turn(self, state: S, seat: Seat) -> bool
+    # Whether ``seat``, though not in ``waiting_for``, may send orders now: standing orders
+    # that hold up no one (e.g. a preference the rules read later). ``apply`` then decides
+    # which of its orders such a seat may give, and the host logs and mails it as any order.
+
+
+def takes_orders(game: Any, state: Any, seat: Seat) -> bool:
+    """Whether the host should hand ``seat``'s orders to ``game`` now: its turn, or a game
+    that reads standing orders out of turn (see ``takes_orders_out_of_turn`` above)."""
+    if seat in game.waiting_for(state):
+        return True
+    out_of_turn = getattr(game, "takes_orders_out_of_turn", None)
+    return bool(out_of_turn is not None and out_of_turn(state, seat))
+
 
 class DrawAudience(Protocol):
     """An optional part of the contract: who may read each recorded chance draw.

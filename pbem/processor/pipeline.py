@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from pbem.engine import registry
+from pbem.engine.contract import takes_orders
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.replay import play
 from pbem.mail import authresults
@@ -456,8 +457,8 @@ class _Handler:
             return self.notice("rejected", "no orders", [
                 "Your mail held no orders, so nothing was played.",
                 "Send \"help\" to get the list of orders."], game)
-        waiting = rules.waiting_for(state)
-        if seat.index not in waiting:
+        if not takes_orders(rules, state, seat.index):
+            waiting = rules.waiting_for(state)
             names = [s.name for s in queries.seats(self.s, game.id or 0) if s.index in waiting]
             return self.notice("rejected", "not your turn", [
                 "It is not your turn, so nothing was played.",

@@ -1,0 +1,106 @@
+"""The fishing area: turning cards, the water's flow and the refill (rules steps 3 and 4).
+
+Turning a hidden card draws its face through the recorded chance, uniformly among every card
+no one has seen (the face-down cards and the pile): the same odds as the shuffled deck of the
+box, but decided only when the card turns. So a ``check`` dry run (it draws with a different
+seed) shows an example, never the real card (see RULINGS-ADDENDUM.md).
+"""
+
+from __future__ import annotations
+
+from pbem.engine.chance import Chance
+from pbem.games.riff.components import card_name
+from pbem.games.riff.state import COLUMNS, ROWS, State
+
+RESHUFFLE_AT = 7  # a discard of 7 or more cards goes back into the pile
+
+
+def face_up_row(row: int) -> bool:
+    """The outer rows are dealt face up, the two middle rows face down."""
+    return row in (0, ROWS - 1)
+
+
+def reveal(state: State, row: int, column: int, chance: Chance) -> str:
+    """Turn the face-down card at (row, column) face up; returns its face."""
+    slot = state.area[row][column]
+    assert slot is not None and not slot["up"]
+    unseen: list[tuple[int, int]] = [(r, c) for r in range(ROWS) for c in range(COLUMNS)
+                                     if (s := state.area[r][c]) is not None and not s["up"]]
+    n = len(unseen) + len(state.pile)
+    k = chance.choice("turned reef card", list(range(n)))
+    if k < len(unseen):
+        r, c = unseen[k]
+        other = state.area[r][c]
+        assert other is not None
+        slot["card"], other["card"] = other["card"], slot["card"]
+    else:
+        j = k - len(unseen)
+        slot["card"], state.pile[j] = state.pile[j], slot["card"]
+    slot["up"] = True
+    card: str = slot["card"]
+    return card
+
+
+def flow(state: State, chance: Chance) -> list[str]:
+    """Step 3: every row slides toward the sea; water cards reaching the sea end go."""
+    said: list[str] = []
+    face_down_is_water = bool(state.options["face_down_at_sea_edge_counts_as_water"])
+    for r in range(ROWS):
+        # With the option, a face-down card already lying at the sea end counts as water;
+        # cards sliding in after it are judged by their face (else a whole face-down row
+        # would drain at every flow).
+        at_sea_end = state.area[r][0]
+        cards = [s for s in state.area[r] if s is not None]
+        while cards:
+            first = cards[0]
+            if first["up"] and first["card"] == "water":
+                said.append(f"A water card left the sea end of row {r + 1}.")
+            elif not first["up"] and face_down_is_water and first is at_sea_end:
+                state.area[r] = cards + [None] * (COLUMNS - len(cards))
+                card = reveal(state, r, 0, chance)
+                cards = [s for s in state.area[r] if s is not None]
+                said.append(f"A face-down card ({card_name(card)}) left the sea end of "
+                            f"row {r + 1}.")
+            else:
+                break
+            state.discard.append(cards.pop(0)["card"])
+        state.area[r] = cards + [None] * (COLUMNS - len(cards))
+    return said
+
+
+def gaps(state: State) -> int:
+    return sum(s is None for row in state.area for s in row)
+
+
+def refill(state: State, chance: Chance) -> list[str]:
+    """Step 4: a discard of 7+ joins the pile; gaps fill from the pile (with the discard
+    shuffled in first when the pile cannot fill them all)."""
+    said: list[str] = []
+    if len(state.discard) >= RESHUFFLE_AT:
+        said.append(f"The discard ({len(state.discard)} cards) was shuffled into the pile.")
+        _merge_discard(state, chance)
+    need = gaps(state)
+    if need > len(state.pile) and state.discard:
+        said.append(f"The pile could not fill the area: the discard "
+                    f"({len(state.discard)} cards) was shuffled in.")
+        _merge_discard(state, chance)
+    filled = 0
+    for r in range(ROWS):
+        for c in range(COLUMNS):
+            if state.area[r][c] is not None or not state.pile:
+                continue
+            state.area[r][c] = {"card": state.pile.pop(), "up": False}
+            if face_up_row(r):
+                reveal(state, r, c, chance)
+            filled += 1
+    if filled:
+        said.append(f"{filled} card(s) from the pile refilled the fishing area.")
+    if gaps(state):
+        said.append(f"The pile is empty: {gaps(state)} place(s) stay empty.")
+    return said
+
+
+def _merge_discard(state: State, chance: Chance) -> None:
+    """The discard and the pile, shuffled together (recorded, as every shuffle)."""
+    state.pile = chance.shuffle("reef pile shuffled", state.pile + state.discard)
+    state.discard = []

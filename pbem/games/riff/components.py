@@ -1,0 +1,160 @@
+"""Das Riff's box: the known facts and the reconstructed card mix (data/components.toml).
+
+No public card list exists, so the reef-card counts, the breeding cards and the colour names
+are a reconstruction that keeps every known total. Each is a game option (``pbem game new riff
+-o coral=9 -o water=7``), as is each open question of the rules; :func:`resolve` checks a
+group's own numbers against the known totals before a game starts.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from itertools import combinations
+from typing import Any
+
+KINDS = ("coral", "pearl", "shark", "water")
+SEXES = {"m": "male", "f": "female"}
+# Words of the order language a colour may not be called.
+RESERVED = {"male", "female", "fish", "coral", "pearl", "shark", "water", "near", "middle",
+            "far", "boat", "buy", "flip", "attach", "prefer", "pass", "if", "or", "and", "to",
+            "my", "own", "paying", "with", "on", "any"}
+
+
+@cache
+def data() -> dict[str, Any]:
+    text = resources.files("pbem.games.riff.data").joinpath("components.toml").read_text(
+        encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def known() -> dict[str, Any]:
+    return dict(data()["known"])
+
+
+def default_breeding(colours: list[str]) -> list[str]:
+    """15 two-colour crosses and 6 one-colour crosses (the reconstruction), as card ids."""
+    return [f"{a}+{b}" for a, b in combinations(colours, 2)] + list(colours)
+
+
+def default_options() -> dict[str, Any]:
+    """Every reconstructed count and open question, with the shipped defaults."""
+    d = data()
+    rec = d["reconstructed"]
+    colours = list(rec["colour_names"])
+    return {
+        "colour_names": colours,
+        **{k: int(v) for k, v in rec["reef_cards"].items()},
+        "breeding_cards": default_breeding(colours),
+        **{k: bool(v) for k, v in d["open_questions"].items()},
+        # The rules are silent when neither player can get on; see RULINGS-ADDENDUM.md.
+        "turn_limit": 160,
+    }
+
+
+class OptionError(ValueError):
+    """A game option the rules cannot use; the message says which and why."""
+
+
+def _count(options: Mapping[str, Any], key: str) -> int:
+    value = options[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise OptionError(f"option {key} must be a whole number of cards, not {value!r}")
+    return value
+
+
+def _fish_counts(options: Mapping[str, Any], colours: list[str]) -> dict[str, int]:
+    """Copies of each fish (per colour and sex): one number, or one per colour."""
+    value = options["fish_per_colour_per_sex"]
+    if isinstance(value, Mapping):
+        if set(value) != set(colours):
+            raise OptionError("option fish_per_colour_per_sex needs a count for each colour: "
+                              + ", ".join(colours))
+        return {c: _count(value, c) for c in colours}
+    n = _count(options, "fish_per_colour_per_sex")
+    return dict.fromkeys(colours, n)
+
+
+def resolve(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The defaults overridden by ``options``, checked; raises OptionError on anything wrong."""
+    base = default_options()
+    unknown = set(options) - set(base)
+    if unknown:
+        raise OptionError(f"unknown Das Riff options: {', '.join(sorted(unknown))}; known: "
+                          f"{', '.join(sorted(base))}")
+    merged = {**base, **dict(options)}
+    colours = merged["colour_names"]
+    k = known()
+    if (not isinstance(colours, list) or len(colours) != k["colours"]
+            or len(set(colours)) != len(colours)
+            or not all(isinstance(c, str) and c.isalpha() and c.islower() and
+                       c not in RESERVED for c in colours)):
+        raise OptionError(f"option colour_names must be {k['colours']} different lower-case "
+                          f"words (not order words), not {colours!r}")
+    if "breeding_cards" not in options and "colour_names" in options:
+        merged["breeding_cards"] = default_breeding(colours)
+    fish = _fish_counts(merged, colours)
+    total = 2 * sum(fish.values()) + sum(_count(merged, kind) for kind in KINDS)
+    if total != k["reef_cards"]:
+        raise OptionError(f"the reef cards add up to {total}, but the box holds "
+                          f"{k['reef_cards']} (fish x2 sexes + coral + pearl + shark + water)")
+    if _count(merged, "coral") < 1 or sum(fish.values()) < 1:
+        raise OptionError("the reef needs at least one coral and one fish of each sex")
+    cards = merged["breeding_cards"]
+    if not isinstance(cards, list) or len(cards) != k["breeding_cards"]:
+        raise OptionError(f"option breeding_cards must list {k['breeding_cards']} cards")
+    for card in cards:
+        parts = str(card).split("+")
+        if len(parts) not in (1, 2) or not set(parts) <= set(colours):
+            raise OptionError(f"breeding card {card!r}: write one colour or two joined by "
+                              f"'+' (e.g. red+yellow), from: {', '.join(colours)}")
+    merged["breeding_cards"] = [canonical_cross(str(c), colours) for c in cards]
+    for flag in ("face_down_at_sea_edge_counts_as_water", "completed_corals_count_toward_limit",
+                 "may_buy_fish_without_a_free_coral"):
+        if not isinstance(merged[flag], bool):
+            raise OptionError(f"option {flag} must be true or false, not {merged[flag]!r}")
+    limit = merged["turn_limit"]
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 2:
+        raise OptionError(f"option turn_limit must be a whole number of turns (2 or more), "
+                          f"not {limit!r}")
+    if isinstance(merged["fish_per_colour_per_sex"], Mapping):
+        merged["fish_per_colour_per_sex"] = dict(fish)
+    return merged
+
+
+def canonical_cross(card: str, colours: list[str]) -> str:
+    """A breeding card id with its colours in the game's colour order ("red+yellow")."""
+    parts = sorted(set(card.split("+")), key=colours.index)
+    if len(card.split("+")) == 2 and len(parts) == 1:  # "red+red" is the one-colour cross
+        return parts[0]
+    return "+".join(parts)
+
+
+def reef_deck(options: Mapping[str, Any]) -> list[str]:
+    """The 60 reef cards as ids: "fish:red:m", "coral", "pearl", "shark", "water"."""
+    colours = options["colour_names"]
+    fish = _fish_counts(options, colours)
+    deck = [f"fish:{c}:{s}" for c in colours for s in SEXES for _ in range(fish[c])]
+    for kind in KINDS:
+        deck += [kind] * int(options[kind])
+    return deck
+
+
+def cross_colours(card: str) -> tuple[str, ...]:
+    """The colours of a breeding card: one (both parents that colour) or two."""
+    return tuple(card.split("+"))
+
+
+def card_name(card: str) -> str:
+    """A reef card for people: "red male fish", "coral", "water"."""
+    if card.startswith("fish:"):
+        _, colour, sex = card.split(":")
+        return f"{colour} {SEXES[sex]} fish"
+    return card
+
+
+def cross_name(card: str) -> str:
+    parts = cross_colours(card)
+    return f"{parts[0]} x {parts[0]}" if len(parts) == 1 else f"{parts[0]} x {parts[1]}"

@@ -1,0 +1,103 @@
+"""Das Riff behind the engine's Game contract (pbem/engine/contract.py)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pbem.engine.chance import Chance, Draw
+from pbem.engine.contract import Applied, Outcome, Seat, View
+from pbem.games.riff import moves
+from pbem.games.riff.components import default_options
+from pbem.games.riff.help import HELP_TEXT
+from pbem.games.riff.language import parse_order
+from pbem.games.riff.orders import Order
+from pbem.games.riff.render import template_helpers
+from pbem.games.riff.setup import setup
+from pbem.games.riff.state import State
+from pbem.games.riff.turn import apply_order
+from pbem.games.riff.view import view
+
+PUBLIC_DRAWS = frozenset({"die 1", "die 2", "start player"})
+
+
+class Riff:
+    """Christine & Wolfgang Lehmann's Das Riff for 2 players, by email."""
+
+    name: ClassVar[str] = "riff"
+    title: ClassVar[str] = "Das Riff"
+    about: ClassVar[str] = (
+        "Christine & Wolfgang Lehmann, Kosmos 2000; rules from the French rulebook. The card "
+        "mix is a reconstruction: no public list of the reef cards exists, so the counts of "
+        "each card, the 21 breeding cards and the colour names keep every known total but "
+        "are our best guess (each is a game option).")
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+
+    def default_options(self) -> dict[str, Any]:
+        return default_options()
+
+    def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> State:
+        if seats != 2:
+            raise ValueError("Das Riff is a game for 2 players")
+        return setup(options, chance)
+
+    def waiting_for(self, state: State) -> frozenset[Seat]:
+        return frozenset() if state.phase == "over" else frozenset({state.to_move})
+
+    def draw_audience(self, draw: Draw, seats: int) -> frozenset[Seat] | None:
+        """The dice and the start player land on the table; every other draw (the deal, a
+        turned card's place among the unseen ones, shuffles) stays hidden in the archive."""
+        return None if draw.label in PUBLIC_DRAWS else frozenset()
+
+    def takes_orders_out_of_turn(self, state: State, seat: Seat) -> bool:
+        """The seat not to move may always send its standing worm preference."""
+        return state.phase != "over" and 0 <= seat < 2
+
+    def parse(self, state: State, seat: Seat, text: str) -> Order:
+        return parse_order(text, state.colours)
+
+    def apply(self, state: State, seat: Seat, order: Order, chance: Chance) -> Applied[State]:
+        new, events = apply_order(state, seat, order, chance)
+        return Applied(new, events)
+
+    def view(self, state: State, seat: Seat | None) -> View:
+        return view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        scores = {i: p.crosses() for i, p in enumerate(state.players)}
+        if state.winner is None:
+            ranking = [[0, 1]]
+            words = [f"A draw: {state.end_reason}, with {scores[0]} completed crosses each."]
+        else:
+            ranking = [[state.winner], [1 - state.winner]]
+            words = [f"Player {state.winner + 1} wins: {state.end_reason}."]
+        return Outcome(scores, ranking, [*words, "Scores are completed crosses."])
+
+    def to_json(self, state: State) -> dict[str, Any]:
+        return state.to_dict()
+
+    def from_json(self, data: Mapping[str, Any]) -> State:
+        return State.from_dict(dict(data))
+
+    def random_order(self, state: State, seat: Seat, rng: random.Random) -> str:
+        return moves.random_order(state, seat, rng)
+
+    def default_order(self, state: State, seat: Seat) -> str:
+        return moves.default_order(state, seat)
+
+    def help_text(self) -> str:
+        return HELP_TEXT
+
+    def template_dirs(self) -> Sequence[Path]:
+        return []
+
+    def template_helpers(self) -> Mapping[str, Any]:
+        return template_helpers()
+
+
+GAME = Riff()

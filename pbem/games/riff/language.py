@@ -1,0 +1,274 @@
+"""Das Riff's order language: one action per line, words as the status email draws them.
+
+A small hand-written reader: every form is a verb and a few words, so a table of verbs and a
+token cursor give exact errors (line, column, the nearest valid form) without a grammar file.
+See help.py for every form; ``parse_order`` raises OrderSyntaxError, never anything else.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Sequence
+
+from pbem.engine.errors import OrderSyntaxError
+from pbem.games.riff.orders import (
+    Attach,
+    Boat,
+    Buy,
+    Describe,
+    Flip,
+    Order,
+    Pass,
+    Place,
+    Prefer,
+    SharkArea,
+    SharkOwn,
+    Step,
+)
+
+FORMS = {
+    "prefer": "prefer red blue green (worm colours, most wanted first)",
+    "buy": "buy 3 near  (or: buy 5 middle paying red red; buy 4 far if coral or red fish)",
+    "flip": "flip 5 middle  (or: flip 2 far middle paying blue)",
+    "boat": "boat  (or: boat paying red blue green)",
+    "attach": "attach red male to coral 2  (or: attach red male and blue female to coral 1)",
+    "shark": "shark 4 far  (or: shark my red male)",
+    "pass": "pass",
+}
+SEX_WORDS = {"male": "m", "female": "f", "m": "m", "f": "f"}
+KINDS = ("fish", "coral", "pearl", "shark", "water")
+_TOKEN = re.compile(r"[^\s,:.!]+")
+
+
+class _Fail(Exception):
+    def __init__(self, message: str, at: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.at = at  # index of the offending token
+
+
+class _Cursor:
+    def __init__(self, tokens: list[tuple[int, str]]) -> None:
+        self.tokens = tokens
+        self.i = 0
+
+    def peek(self) -> str | None:
+        return self.tokens[self.i][1] if self.i < len(self.tokens) else None
+
+    def take(self) -> str:
+        word = self.peek()
+        if word is None:
+            raise _Fail("the line ends too early", self.i)
+        self.i += 1
+        return word
+
+    def accept(self, *words: str) -> bool:
+        if self.peek() in words:
+            self.i += 1
+            return True
+        return False
+
+    def fail(self, message: str) -> _Fail:
+        return _Fail(message, self.i)
+
+    def done(self) -> bool:
+        return self.i >= len(self.tokens)
+
+
+def _colour(cur: _Cursor, colours: Sequence[str]) -> str:
+    word = cur.peek()
+    if word is None or word not in colours:
+        found = f", found {word!r}" if word else ""
+        raise cur.fail(f"expected a colour ({', '.join(colours)}){found}")
+    cur.i += 1
+    return word
+
+
+def _sex(cur: _Cursor) -> str:
+    word = cur.peek()
+    if word not in SEX_WORDS:
+        raise cur.fail("expected male or female")
+    cur.i += 1
+    return SEX_WORDS[word]
+
+
+def _row(cur: _Cursor) -> int | None:
+    if cur.accept("near"):
+        return 0
+    if cur.accept("middle"):
+        return 1
+    if cur.accept("far"):
+        return 2 if cur.accept("middle") else 3
+    return None
+
+
+def _place(cur: _Cursor) -> Place:
+    """A column 1-8 and a row word, in either order: "3 near", "near 3", "far middle 5"."""
+    row = _row(cur)
+    word = cur.peek()
+    if word is None or not word.isdigit() or not 1 <= int(word) <= 8:
+        raise cur.fail("expected a column number 1-8" + ("" if word is None else
+                                                         f", found {word!r}"))
+    cur.i += 1
+    column = int(word) - 1
+    if row is None:
+        row = _row(cur)
+        if row is None:
+            raise cur.fail("expected a row: near, middle, far middle or far")
+    return Place(column, row)
+
+
+def _paying(cur: _Cursor, colours: Sequence[str]) -> tuple[str, ...] | None:
+    if not cur.accept("paying", "with", "pay"):
+        return None
+    out: list[str] = []
+    while cur.peek() is not None and cur.peek() != "if":
+        if cur.accept("pearl", "pearls"):
+            out.append("pearl")
+        else:
+            out.append(_colour(cur, colours))
+    if not out:
+        raise cur.fail("\"paying\" needs worm colours or \"pearl\"")
+    return tuple(out)
+
+
+def _describe(cur: _Cursor, colours: Sequence[str]) -> Describe:
+    word = cur.peek()
+    if word in KINDS and word != "fish":
+        cur.i += 1
+        return Describe(word)
+    colour = sex = None
+    if word in colours:
+        colour = _colour(cur, colours)
+    if cur.peek() in ("male", "female"):
+        sex = _sex(cur)
+    fish = cur.accept("fish")
+    if colour is None and sex is None and not fish:
+        raise cur.fail("expected a card: fish, red fish, red male, coral, pearl, shark "
+                       "or water")
+    return Describe("fish", colour, sex)
+
+
+def _buy(cur: _Cursor, colours: Sequence[str]) -> Step:
+    if cur.accept("boat", "boats"):
+        return Boat(_paying(cur, colours))
+    place = _place(cur)
+    paying = _paying(cur, colours)
+    condition = None
+    if cur.accept("if"):
+        found = [_describe(cur, colours)]
+        while cur.accept("or"):
+            found.append(_describe(cur, colours))
+        condition = tuple(found)
+    return Buy(place, paying, condition)
+
+
+def _flip(cur: _Cursor, colours: Sequence[str]) -> Step:
+    return Flip(_place(cur), _paying(cur, colours))
+
+
+def _boat(cur: _Cursor, colours: Sequence[str]) -> Step:
+    return Boat(_paying(cur, colours))
+
+
+def _attach(cur: _Cursor, colours: Sequence[str]) -> Step:
+    fish = [(_colour(cur, colours), _sex(cur))]
+    cur.accept("fish")
+    if cur.accept("and"):
+        fish.append((_colour(cur, colours), _sex(cur)))
+        cur.accept("fish")
+    if not cur.accept("to", "on"):
+        raise cur.fail("expected \"to coral N\"")
+    cur.accept("coral")
+    word = cur.peek()
+    if word is None or not word.isdigit() or not 1 <= int(word) <= 9:
+        raise cur.fail("expected a coral number (as in your status email)")
+    cur.i += 1
+    if len(fish) == 2 and fish[0][1] == fish[1][1]:
+        raise _Fail("a coral takes one male and one female", 0)
+    return Attach(tuple(fish), int(word) - 1)
+
+
+def _shark(cur: _Cursor, colours: Sequence[str]) -> Step:
+    if cur.accept("my", "own"):
+        colour = _colour(cur, colours)
+        sex = _sex(cur)
+        cur.accept("fish")
+        return SharkOwn(colour, sex)
+    return SharkArea(_place(cur))
+
+
+def _prefer(cur: _Cursor, colours: Sequence[str]) -> Step:
+    found: list[str] = []
+    while not cur.done():
+        colour = _colour(cur, colours)
+        if colour in found:
+            raise _Fail(f"{colour} is named twice", cur.i - 1)
+        found.append(colour)
+    if not found:
+        raise cur.fail("name worm colours, most wanted first")
+    return Prefer(tuple(found))
+
+
+def _pass(cur: _Cursor, colours: Sequence[str]) -> Step:
+    return Pass()
+
+
+VERBS: dict[str, tuple[str, Callable[[_Cursor, Sequence[str]], Step]]] = {
+    "prefer": ("prefer", _prefer), "preference": ("prefer", _prefer),
+    "buy": ("buy", _buy), "fish": ("buy", _buy), "take": ("buy", _buy),
+    "flip": ("flip", _flip), "turn": ("flip", _flip),
+    "boat": ("boat", _boat),
+    "attach": ("attach", _attach), "put": ("attach", _attach),
+    "shark": ("shark", _shark),
+    "pass": ("pass", _pass), "done": ("pass", _pass), "nothing": ("pass", _pass),
+}
+
+
+def parse_order(text: str, colours: Sequence[str]) -> Order:
+    """The steps of ``text``; one action per line (or per ";"-separated part)."""
+    steps: list[Step] = []
+    lines: list[int] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].split("//", 1)[0]
+        for part in _parts(line):
+            steps.append(_parse_step(part, number, raw, colours))
+            lines.append(number)
+    if not steps:
+        raise OrderSyntaxError("no orders found", hint="write \"pass\" to buy nothing")
+    return Order(tuple(steps), tuple(lines))
+
+
+def _parts(line: str) -> list[tuple[int, str]]:
+    """(start column, text) of each ";"-separated part of a line."""
+    out, start = [], 0
+    for piece in line.split(";"):
+        if piece.strip():
+            out.append((start, piece))
+        start += len(piece) + 1
+    return out
+
+
+def _parse_step(part: tuple[int, str], number: int, raw: str,
+                colours: Sequence[str]) -> Step:
+    offset, text = part
+    tokens = [(offset + m.start(), m.group().lower()) for m in _TOKEN.finditer(text)]
+    verb = tokens[0][1]
+    if verb not in VERBS:
+        close = difflib.get_close_matches(verb, list(FORMS), n=1, cutoff=0.5)
+        hint = f"did you mean: {FORMS[close[0]]}" if close else (
+            "orders start with " + ", ".join(FORMS))
+        raise OrderSyntaxError(f"unknown order {verb!r}", line=number,
+                               column=tokens[0][0] + 1, text=raw, hint=hint)
+    form, read = VERBS[verb]
+    cur = _Cursor(tokens[1:])
+    try:
+        step = read(cur, colours)
+        if not cur.done():
+            raise cur.fail(f"unexpected {cur.peek()!r}")
+    except _Fail as fail:
+        at = tokens[1 + fail.at][0] + 1 if 1 + fail.at < len(tokens) else len(raw) + 1
+        raise OrderSyntaxError(fail.message, line=number, column=at, text=raw,
+                               hint=f"the form is: {FORMS[form]}") from None
+    return step

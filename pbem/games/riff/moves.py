@@ -1,0 +1,142 @@
+"""Orders the host writes itself: a bot's random-but-purposeful turn and the deadline default.
+
+The bot tries the rules' own step functions on a scratch copy, so every line it writes was
+legal when written; after a card turns the rules skip what no longer fits, so the mail stays
+legal whatever the real card is.
+"""
+
+from __future__ import annotations
+
+import random
+
+from pbem.engine.chance import Chance
+from pbem.games.riff import worms
+from pbem.games.riff.breeding import colour_fits_a_cross, fits, open_crosses
+from pbem.games.riff.orders import (
+    Attach,
+    Boat,
+    Buy,
+    Place,
+    SharkArea,
+    SharkOwn,
+    Step,
+)
+from pbem.games.riff.state import State, area_row
+from pbem.games.riff.turn import RuleError, Turn, do_step
+
+MAX_LINES = 6
+
+
+def default_order(state: State, seat: int) -> str:
+    """The mover buys nothing; the other seat restates its preference (a no-op)."""
+    if seat != state.to_move:
+        return "prefer " + " ".join(worms.preference(state, seat))
+    return "pass"
+
+
+def _text(step: Step) -> str:
+    if isinstance(step, Buy):
+        cond = ""
+        if step.condition:
+            cond = " if " + " or ".join(
+                d.kind if d.kind != "fish" else
+                " ".join(x for x in (d.colour, {"m": "male", "f": "female"}.get(d.sex or ""),
+                                     None if d.sex else "fish") if x)
+                for d in step.condition)
+        return f"buy {step.place}{cond}"
+    if isinstance(step, Boat):
+        return "boat"
+    if isinstance(step, Attach):
+        parts = " and ".join(f"{c} {'male' if s == 'm' else 'female'}" for c, s in step.fish)
+        return f"attach {parts} to coral {step.coral + 1}"
+    if isinstance(step, SharkArea):
+        return f"shark {step.place}"
+    if isinstance(step, SharkOwn):
+        return f"shark my {step.colour} {'male' if step.sex == 'm' else 'female'}"
+    raise AssertionError(step)
+
+
+def _wanted(state: State, seat: int, card: str, fitting: set[str]) -> bool:
+    """Whether a face-up card helps the bot now (``fitting``: colours of the open crosses)."""
+    player = state.players[seat]
+    if card == "coral":
+        return sum(c.cross is None for c in player.corals) < 2
+    if card.startswith("fish:"):
+        _, colour, sex = card.split(":")
+        return colour in fitting and player.fish.count(f"{colour}:{sex}") < 2
+    return card in ("pearl", "shark")
+
+
+def _candidates(state: State, seat: int, rng: random.Random,
+                fresh_sharks: int = 0) -> list[Step]:
+    player = state.players[seat]
+    fitting = {c for card in open_crosses(state) for c in card.split("+")}
+    found: list[Step] = []
+    for coral_i, coral in enumerate(player.corals):
+        if coral.cross is not None:
+            continue
+        # Lists, not sets: a bot's order must not depend on string hashing (replays).
+        for m in [*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":m")), None]:
+            for f in [*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":f")), None]:
+                if m is None and f is None:
+                    continue
+                if (m is not None and coral.male) or (f is not None and coral.female):
+                    continue
+                male, female = m or coral.male, f or coral.female
+                if any(fits(male, female, c) for c in open_crosses(state)):
+                    fish = tuple((c, s) for c, s in ((m, "m"), (f, "f")) if c is not None)
+                    found += [Attach(fish, coral_i)] * 4
+    for column in range(player.boats):
+        for distance in range(4):
+            slot = state.area[area_row(seat, distance)][column]
+            if slot is None:
+                continue
+            place = Place(column, distance)
+            if slot["up"] and _wanted(state, seat, slot["card"], fitting):
+                found += [Buy(place)] * 2
+            elif not slot["up"] and rng.random() < 0.3:
+                found.append(Buy(place, condition=None))
+    if player.boats < 8 and rng.random() < 0.5:
+        found.append(Boat())
+    if player.sharks > fresh_sharks and rng.random() < 0.3:
+        ups = [(d, c) for d in range(4) for c in range(8)
+               if (s := state.area[area_row(seat, d)][c]) is not None and s["up"]]
+        if ups:
+            d, c = rng.choice(ups)
+            found.append(SharkArea(Place(c, d)))
+        for key in dict.fromkeys(player.fish):
+            colour, sex = key.split(":")
+            if not colour_fits_a_cross(state, colour):
+                found.append(SharkOwn(colour, sex))
+    return found
+
+
+def random_order(state: State, seat: int, rng: random.Random) -> str:
+    """A legal order for ``seat``: for the mover a few useful buys, boats and attaches (tried
+    on a scratch copy); for the other seat now and then a new preference."""
+    if seat != state.to_move:
+        colours = list(state.colours)
+        rng.shuffle(colours)
+        return "prefer " + " ".join(colours[:rng.randint(1, len(colours))])
+    scratch = state.copy()
+    turn = Turn(seat)
+    chance = Chance(f"bot/{rng.random()}")
+    lines: list[str] = []
+    if rng.random() < 0.05:
+        lines.append("prefer " + " ".join(rng.sample(state.colours, 3)))
+    for _ in range(MAX_LINES):
+        options = _candidates(scratch, seat, rng, turn.fresh_sharks)
+        if not options:
+            break
+        step = rng.choice(options)
+        trial = scratch.copy()
+        trial_turn = Turn(seat, set(turn.flipped), turn.revealed,
+                          fresh_pearls=turn.fresh_pearls, fresh_sharks=turn.fresh_sharks)
+        try:
+            do_step(trial, trial_turn, step, chance)
+        except (RuleError, ValueError):
+            continue
+        scratch, turn = trial, trial_turn
+        lines.append(_text(step))
+    return "\n".join(lines) or "pass"
+

@@ -1,0 +1,162 @@
+"""Worms: the dice (rules step 1), each player's standing preference, and paying.
+
+By email the opponent's pick must never hold up the game, so (RULINGS-ADDENDUM.md): the dice
+for a turn are rolled when the turn before it ends, the player to move takes both worms at
+once, and the opponent's pick is taken when the mover's turn is played, from the opponent's
+standing preference (``prefer ...``, sent in any mail, in turn or not) or else the default.
+"""
+
+from __future__ import annotations
+
+from pbem.engine.chance import Chance
+from pbem.games.riff.breeding import open_crosses
+from pbem.games.riff.components import cross_colours
+from pbem.games.riff.state import State
+
+
+def who(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+def default_preference(state: State, seat: int) -> list[str]:
+    """Colours that would complete an open cross with the player's own fish, then colours
+    of the open crosses, then the game's colour order."""
+    player = state.players[seat]
+    owned = [f.split(":")[0] for f in player.fish]
+    owned += [c for coral in player.corals if coral.cross is None
+              for c in (coral.male, coral.female) if c is not None]
+    partners: list[str] = []
+    wanted: list[str] = []
+    for card in open_crosses(state):
+        colours = cross_colours(card)
+        wanted += colours
+        for mine in owned:
+            if mine in colours:
+                partners += [c for c in colours if c != mine] or [mine]
+    order: list[str] = []
+    for c in partners + wanted + state.colours:
+        if c not in order:
+            order.append(c)
+    return order
+
+
+def preference(state: State, seat: int) -> list[str]:
+    """The seat's whole colour order: what it asked for, then the default for the rest."""
+    asked = state.players[seat].prefer or []
+    return asked + [c for c in default_preference(state, seat) if c not in asked]
+
+
+def _take(state: State, seat: int, colour: str) -> None:
+    state.worm_supply[colour] -= 1
+    worms = state.players[seat].worms
+    worms[colour] = worms.get(colour, 0) + 1
+
+
+def roll(state: State, chance: Chance) -> list[str]:
+    """Roll both dice for ``state.to_move``, who takes the two worms shown (a colour out of
+    the supply is replaced by the first of the mover's preferred colours still there)."""
+    mover = state.to_move
+    state.dice = [chance.choice("die 1", state.colours), chance.choice("die 2", state.colours)]
+    state.taken = []
+    said = [f"Dice for {who(mover)}'s turn: {state.dice[0]} and {state.dice[1]}."]
+    for colour in state.dice:
+        got = colour if state.worm_supply[colour] > 0 else next(
+            (c for c in preference(state, mover) if state.worm_supply[c] > 0), None)
+        if got is None:
+            said.append(f"No worm is left in the supply for {who(mover)}.")
+            continue
+        _take(state, mover, got)
+        state.taken.append(got)
+        if got != colour:
+            said.append(f"{colour} worms are out: {who(mover)} took a {got} worm instead.")
+    if state.taken:
+        said.append(f"{who(mover)} took {' and '.join(state.taken)} worms.")
+    return said
+
+
+def opponent_pick(state: State) -> list[str]:
+    """The opponent of ``to_move`` takes one worm of a dice colour, by their preference."""
+    seat = 1 - state.to_move
+    order = preference(state, seat)
+    rolled = [c for c in order if c in state.dice and state.worm_supply[c] > 0]
+    spare = [c for c in order if state.worm_supply[c] > 0]
+    if rolled:
+        _take(state, seat, rolled[0])
+        return [f"{who(seat)} took a {rolled[0]} worm (one of the dice's colours, by "
+                "preference)."]
+    if spare:
+        _take(state, seat, spare[0])
+        return [f"{' and '.join(sorted(set(state.dice)))} worms are out: {who(seat)} took a "
+                f"{spare[0]} worm instead (by preference)."]
+    return [f"No worm is left in the supply for {who(seat)}."]
+
+
+class CannotPay(ValueError):
+    """The player lacks the worms or pearls; the message says what is missing."""
+
+
+def pay(state: State, seat: int, cost: int, colour: str | None,
+        paying: tuple[str, ...] | None, what: str, fresh_pearls: int = 0) -> list[str]:
+    """Take ``cost`` worms (of ``colour`` if given; a pearl replaces any worm) and return
+    them to the supply (pearls to the discard). ``paying`` names them; None: the rules pick
+    (worms of the colour, else the colours held most; pearls only when worms run out).
+    ``fresh_pearls`` were bought this turn: they may be played only on a later turn."""
+    player = state.players[seat]
+    pearls = player.pearls - fresh_pearls
+    if paying is None:
+        tokens = _choose(state, seat, cost, colour, pearls)
+        if tokens is None:
+            need = f"{cost} {colour} worm(s)" if colour else f"{cost} worm(s)"
+            have = (player.worms.get(colour, 0) if colour
+                    else sum(player.worms.values()))
+            raise CannotPay(f"{what} costs {need} (a pearl replaces any worm); you have "
+                            f"{have}{' ' + colour if colour else ''} and "
+                            f"{pearls} pearl(s) to play")
+    else:
+        tokens = list(paying)
+        if len(tokens) != cost:
+            raise CannotPay(f"{what} costs {cost} worm(s), but you named {len(tokens)}")
+        wrong = [t for t in tokens if colour and t not in (colour, "pearl")]
+        if wrong:
+            raise CannotPay(f"{what} must be paid in {colour} worms (or pearls), not "
+                            f"{wrong[0]}")
+        named: dict[str, int] = {}
+        for t in tokens:
+            named[t] = named.get(t, 0) + 1
+        for t, n in named.items():
+            have = pearls if t == "pearl" else player.worms.get(t, 0)
+            if have < n:
+                raise CannotPay(f"{what}: you named {n} {t}{'s' if t == 'pearl' else ''}"
+                                f"{'' if t == 'pearl' else ' worm(s)'} but have {have}")
+    for t in tokens:
+        if t == "pearl":
+            player.pearls -= 1
+            state.discard.append("pearl")
+        else:
+            player.worms[t] -= 1
+            state.worm_supply[t] += 1
+    return tokens
+
+
+def _choose(state: State, seat: int, cost: int, colour: str | None,
+            pearls_to_play: int) -> list[str] | None:
+    player = state.players[seat]
+    left = dict(player.worms)
+    tokens: list[str] = []
+    for _ in range(cost):
+        if colour is not None:
+            pick = colour if left.get(colour, 0) > 0 else None
+        else:
+            pick = max(state.colours, key=lambda c: (left.get(c, 0),
+                                                     -state.colours.index(c)))
+            pick = pick if left.get(pick, 0) > 0 else None
+        if pick is None:
+            break
+        left[pick] -= 1
+        tokens.append(pick)
+    pearls = cost - len(tokens)
+    if pearls > pearls_to_play:
+        return None
+    return tokens + ["pearl"] * pearls
+
+
