@@ -22,6 +22,7 @@ from sqlmodel import Session, select
 from pbem.engine import registry
 from pbem.engine.contract import takes_orders
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
+from pbem.engine.every_error import every_syntax_error, suggestion
 from pbem.engine.replay import play
 from pbem.mail import authresults
 from pbem.mail.reading import IncomingMail, read_message
@@ -504,9 +505,13 @@ class _Handler:
         try:
             applied, record = play(rules, state, seat.index, letter.order_text, seed)
         except (OrderSyntaxError, IllegalOrder) as err:
+            errors: list[Exception] = [err]
+            if isinstance(err, OrderSyntaxError):  # every bad line, in one reply
+                errors = list(every_syntax_error(rules, state, seat.index, letter.order_text,
+                                                 err))
             return self.notice("ignored" if dry else "rejected", f"{type(err).__name__}: {err}",
-                               self.error_lines(rules, state, seat, letter, err, echo, dry), game,
-                               point=self.refusal(letter, err, dry))
+                               self.error_lines(rules, state, seat, letter, errors, echo, dry),
+                               game, point=self.refusal(letter, errors, dry))
         if dry:
             shown = [f"  - {e.text}" for e in applied.events if e.visible(seat.index)]
             return self.notice("ignored", "dry run", [
@@ -541,35 +546,32 @@ class _Handler:
         return _finish(self.row, "applied", f"log entry {index}", queued)
 
     @staticmethod
-    def refusal(letter: Letter, err: Exception, dry: bool) -> str:
-        """``Order refused: line 3`` (the line of the player's mail) when the game says where."""
-        line = getattr(err, "line", None)
-        where = (f": line {letter.orders[line - 1][0]}"
-                 if line is not None and 1 <= line <= len(letter.orders) else "")
+    def refusal(letter: Letter, errors: list[Exception], dry: bool) -> str:
+        """``Order refused: line 3`` (lines of the player's mail) when the game says where."""
+        numbers = [str(letter.orders[line - 1][0]) for e in errors
+                   if (line := getattr(e, "line", None)) is not None
+                   and 1 <= line <= len(letter.orders)]
+        where = (f": line{'s' if len(numbers) > 1 else ''} {', '.join(numbers)}"
+                 if numbers else "")
         return f"{'Check: order' if dry else 'Order'} refused{where}"
 
-    def error_lines(self, rules: Any, state: Any, seat: Seat, letter: Letter, err: Exception,
-                    echo: list[str], dry: bool) -> list[str]:
-        line = getattr(err, "line", None)
-        where = text = ""
-        if line is not None and 1 <= line <= len(letter.orders):
-            number, text = letter.orders[line - 1]
-            column = getattr(err, "column", None) if isinstance(err, OrderSyntaxError) else None
-            at = f", column {column}" if column and column > 1 else ""  # 1 adds nothing
-            where = f"Line {number}{at} of your mail (\"{text}\"): "
+    def error_lines(self, rules: Any, state: Any, seat: Seat, letter: Letter,
+                    errors: list[Exception], echo: list[str], dry: bool) -> list[str]:
         head = ("check: these orders would NOT be accepted." if dry
                 else "Your orders were NOT played; nothing changed.")
-        # The message is written to be followed by the quoted text, which `where` already shows.
-        msg = (err.message.rstrip(": ") if isinstance(err, OrderSyntaxError) and where
-               else str(err))
-        lines = [head, *echo, "", f"{where}{msg}"]
-        hint = getattr(err, "hint", None)
-        if hint and where:
-            lines.append(f"Hint: {hint}")
-        if where and not letter.marked and looks_like_prose(text):
-            lines += ["That line reads like a note, not an order. To write greetings or notes "
-                      "around your orders, put a line \"orders\" before them and a line "
+        lines = [head, *echo]
+        if len(errors) > 1:
+            lines += ["", f"{len(errors)} lines of your mail could not be read:"]
+        prose = False
+        for err in errors:
+            reason, prose_line = self.reason_lines(letter, err)
+            lines += ["", *reason]
+            prose = prose or prose_line
+        if prose:
+            lines += ["", "That line reads like a note, not an order. To write greetings or "
+                      "notes around your orders, put a line \"orders\" before them and a line "
                       "\"end\" after them: only the lines between are read."]
+        lines.append("")
         try:
             lines.append(f"A legal order now would be, for example: "
                          f"{rules.default_order(state, seat.index)}")
@@ -577,3 +579,25 @@ class _Handler:
             log.debug("default_order failed", exc_info=True)
         lines.append("Send \"help\" for the full list of orders.")
         return lines
+
+    @staticmethod
+    def reason_lines(letter: Letter, err: Exception) -> tuple[list[str], bool]:
+        """One error's lines (where, why, hint, a suggestion); and whether its line is prose."""
+        line = getattr(err, "line", None)
+        where = text = ""
+        if line is not None and 1 <= line <= len(letter.orders):
+            number, text = letter.orders[line - 1]
+            column = getattr(err, "column", None) if isinstance(err, OrderSyntaxError) else None
+            at = f", column {column}" if column and column > 1 else ""  # 1 adds nothing
+            where = f"Line {number}{at} of your mail (\"{text}\"): "
+        # The message is written to be followed by the quoted text, which `where` already shows.
+        msg = (err.message.rstrip(": ") if isinstance(err, OrderSyntaxError) and where
+               else str(err))
+        lines = [f"{where}{msg}"]
+        hint = getattr(err, "hint", None)
+        if hint and where:
+            lines.append(f"Hint: {hint}")
+        guess = suggestion(err) if isinstance(err, OrderSyntaxError) else None
+        if guess and where:
+            lines.append(f"Suggestion: {guess}")
+        return lines, bool(where) and not letter.marked and looks_like_prose(text)
