@@ -45,10 +45,11 @@ def listeners(seats: list[Seat], speaker: Seat, line: str) -> tuple[list[Seat] |
         name = head[3:].strip()
         target = _seat_named(seats, name)
         if target is None:
+            others = [s for s in seats if s.index != speaker.index]
             raise TalkError(
                 f"\"say to {name}: ...\": there is no player {name} in this game. Write "
                 f"\"say to NAME: your text\" with one of: "
-                f"{', '.join(f'{s.name} ({s.index + 1})' for s in seats if s is not speaker)}.")
+                f"{', '.join(f'{s.name} ({s.index + 1})' for s in others)}.")
         if target.index == speaker.index:
             raise TalkError("\"say to ...\" names your own seat; name another player.")
         targets, rest = [target], tail.strip()
