@@ -87,8 +87,8 @@ def test_outbox_list_hold_and_drop(home: Path) -> None:  # noqa: F811
     tag = new_game("Alice <alice@players.test>", "Bob <bob@players.test>")
     out = wide("outbox", "list")
     assert "id status game to subject" in out
-    assert f"1 queued {tag} alice@players.test [{tag}] Test Cards" in out
-    assert f"2 queued {tag} bob@players.test [{tag}] Test Cards" in out
+    assert f"1 queued {tag} alice@players.test [{tag}] Welcome to Test Cards: Turn 1" in out
+    assert f"2 queued {tag} bob@players.test [{tag}] Welcome to Test Cards: Turn 1" in out
 
     assert "email 1 held: it stays unsent until `pbem outbox retry 1`" in pbem(
         "outbox", "hold", "1")

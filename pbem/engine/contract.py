@@ -97,7 +97,12 @@ class Game(Protocol[S, Ord]):
         ...
 
     def parse(self, state: S, seat: Seat, text: str) -> Ord:
-        """Read an order from text. Raises :class:`OrderSyntaxError` with line and column."""
+        """Read an order from text. Raises :class:`OrderSyntaxError` with line and column.
+
+        Reporting the first bad line is enough: the host asks again without it to find every
+        bad line of a mail (pbem.engine.every_error). A game that knows them all at once may
+        raise :class:`OrderSyntaxErrors`. Lines are numbered within ``text``.
+        """
         ...
 
     def apply(self, state: S, seat: Seat, order: Ord, chance: Chance) -> Applied[S]:

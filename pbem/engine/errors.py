@@ -45,6 +45,21 @@ class OrderSyntaxError(GameError):
         return f"{where}{self.message}{quoted}{hint}"
 
 
+class OrderSyntaxErrors(OrderSyntaxError):
+    """Several lines could not be read; ``errors`` holds one error per bad line.
+
+    A game may raise it from ``parse``; otherwise the host finds every bad line itself
+    (pbem.engine.every_error).
+    """
+
+    def __init__(self, errors: list[OrderSyntaxError]) -> None:
+        first = errors[0]
+        super().__init__(f"{len(errors)} lines could not be read; the first: {first.message}",
+                         line=first.line, column=first.column, text=first.text,
+                         hint=first.hint)
+        self.errors = errors
+
+
 class IllegalOrder(GameError):
     """The order reads fine but breaks a rule; ``step`` is the 1-based failing step.
 

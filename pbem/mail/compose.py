@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+
+from pbem.mail.pictures import Picture
 
 _UNSAFE = re.compile(r"[\r\n\x00-\x1f\x7f]")
 
@@ -42,6 +45,7 @@ def compose(
     references: list[str] | None = None,
     auto_reply: bool = False,
     message_id_domain: str = "pbem.invalid",
+    pictures: Sequence[Picture] = (),
 ) -> EmailMessage:
     """A plain-text email (with an HTML alternative if given).
 
@@ -66,4 +70,10 @@ def compose(
     msg.set_content(text)
     if html is not None:
         msg.add_alternative(html, subtype="html")
+        if pictures:  # multipart/related: the HTML's cid: images travel with it
+            part = msg.get_body(("html",))
+            assert isinstance(part, EmailMessage)
+            for n, pic in enumerate(pictures, start=1):
+                part.add_related(pic.png, maintype="image", subtype="png", cid=f"<{pic.cid}>",
+                                 disposition="inline", filename=f"board{n}.png")
     return msg

@@ -24,6 +24,7 @@ from pbem.mail.inbound import Inbox
 from pbem.mail.outbound import Sender
 from pbem.processor import game_options, history, mails, operator_input
 from pbem.processor.clock import POLICIES, ClockReport, run_clocks
+from pbem.processor.digest import send_digests
 from pbem.processor.host import Host
 from pbem.processor.outbox import Delivery, deliver_outbox
 from pbem.processor.pipeline import Result, process_raw, reprocess
@@ -258,6 +259,7 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
     delivery = Delivery()
     try:
         clocks = run_clocks(factory, host)  # reminders and timeouts go out in this same pass
+        send_digests(factory, host)  # "mail digest" seats: a summary a day
         if sender is not None:
             delivery = deliver_outbox(factory, sender, host)
     except Exception as exc:

@@ -117,6 +117,9 @@ def build(session: Session, game: Game, viewer: Viewer = Viewer()) -> Archive:
         nonlocal state
         state = after
         e = entry or entries[0]
+        seen = [ev for ev in queries.entry_events(e) if ev.visible(viewer.seat)]
+        if e.kind == history.TALK and not seen:  # table talk this viewer was not part of
+            return
         archive.steps.append(Step(
             number=len(archive.steps), log_index=e.index, kind=e.kind,
             who=_who(e, names), order=_order_text(e, viewer),
@@ -171,6 +174,8 @@ def _who(entry: LogEntry, names: list[str]) -> str:
     if entry.kind == history.ADMIN:
         return f"the host ({history.admin_action(entry).rstrip(':')})"
     name = names[entry.seat] if entry.seat is not None and entry.seat < len(names) else "?"
+    if entry.kind == history.TALK:
+        return f"{name} (table talk)"
     if entry.kind == history.FORCED:
         return f"{name} (orders entered by the host)"
     if entry.kind == "timeout":

@@ -247,8 +247,10 @@ def tell_autoplay(session: Session, host: Host, rules: Any, game: Game, result: 
             continue
         intro = ([f"Your deadline passed, so the game played for you: {played_for[seat.index]}"]
                  if seat.index in played_for and not autoplayed(seat) else [])
-        queued.append(mails.queue_status(session, host, rules, game, result.state, seat,
-                                         intro=intro))
+        update = mails.queue_update(session, host, rules, game, result.state, seat,
+                                    mover=", ".join(s.name for s, _ in result.played),
+                                    intro=intro)
+        queued += [update] if update is not None else []
     session.flush()
     return queued
 

@@ -15,13 +15,13 @@ from sqlmodel import Session
 
 from pbem.engine.contract import Event
 from pbem.processor import admin, clock, mails
-from pbem.processor.history import revoked
+from pbem.processor.history import TALK, revoked
 from pbem.processor.host import Host
 from pbem.processor.secrets import hash_secret, new_salt, new_secret
 from pbem.store import queries
 from pbem.store.tables import Game, OutboundMessage, Seat
 
-COMMANDS = ("log", "waiting", "vacation", "resign", "secret")
+COMMANDS = ("log", "waiting", "vacation", "resign", "secret", "mail")
 LOG_DEFAULT = 10  # entries a bare "log" shows
 LOG_MAX = 50
 
@@ -34,7 +34,15 @@ HELP_LINES = [
     "  resign                  leave the game; it plays its default orders for you from then on",
     "  secret new              a new secret, mailed to your registered address; the old one",
     "                          stops working (do it if a mail of yours may have been seen)",
+    "  mail every              a full status after every move (the default)",
+    "  mail turn               full status only when it is your move; a line on other moves",
+    "  mail digest             full status when it is your move; one summary a day besides",
     "  help                    this text (no secret needed)",
+    "Table talk, in any mail, beside orders or alone (with your secret line):",
+    "  say <text>              a message to every other player",
+    "  say to NAME: <text>     a message to one player (NAME, or their number 1, 2, ...)",
+    "Notes around your orders: put your orders between a line \"orders\" and a line",
+    "\"end\"; only those lines are read, greetings and signatures around them are left alone.",
 ]
 
 
@@ -61,7 +69,7 @@ class Context:
 
 def run(ctx: Context, command: str, argument: str) -> Reply:
     handler = {"log": history, "waiting": waiting, "vacation": vacation,
-               "resign": resign, "secret": rotate}[command]
+               "resign": resign, "secret": rotate, "mail": mail_setting}[command]
     return handler(ctx, argument)
 
 
@@ -75,7 +83,9 @@ def history(ctx: Context, argument: str) -> Reply:
             f"\"log {arg}\" is not understood: write \"log\" alone for the last {LOG_DEFAULT} "
             f"moves, or \"log N\" with N from 1 to {LOG_MAX}."])
     count = int(arg) if arg else LOG_DEFAULT
-    entries = [e for e in queries.log(ctx.session, ctx.game.id or 0) if e.kind != "setup"]
+    entries = [e for e in queries.log(ctx.session, ctx.game.id or 0) if e.kind != "setup"
+               and (e.kind != TALK or any(ev.visible(ctx.seat.index)
+                                          for ev in queries.entry_events(e)))]
     undone = revoked(entries)  # the log is append-only: undone moves stay, marked
     names = {s.index: s.name for s in queries.seats(ctx.session, ctx.game.id or 0)}
     shown = entries[-count:]
@@ -85,7 +95,8 @@ def history(ctx: Context, argument: str) -> Reply:
              "see them:", ""]
     for e in shown:
         who = names.get(e.seat, "the host") if e.seat is not None else "the host"
-        how = {"order": "", clock.TIMEOUT_KIND: ", played by the host"}.get(e.kind,
+        how = {"order": "", clock.TIMEOUT_KIND: ", played by the host",
+               TALK: " says"}.get(e.kind,
                                                                          f", {e.kind}")
         mark = f" (undone by #{undone[e.index]})" if e.index in undone else ""
         lines.append(f"#{e.index} {who}{how} ({clock.when(e.created)}){mark}:")
@@ -128,6 +139,23 @@ def _unused_days(seat: Seat, today: date) -> int:
     if seat.vacation_until is None:
         return 0
     return max(0, (clock.aware(seat.vacation_until).date() - today).days)
+
+
+def mail_setting(ctx: Context, argument: str) -> Reply:
+    """``mail every|turn|digest``: how much mail this seat gets about others' moves."""
+    mode = argument.strip().lower()
+    if mode not in mails.MAIL_MODES:
+        return Reply("rejected", "bad mail setting", [
+            f"\"mail {argument.strip()}\" is not understood. Write one of:",
+            *(f"  mail {m:<7} {what}" for m, what in mails.MAIL_MODES.items()),
+            f"Your setting stays \"mail {ctx.seat.mail_mode}\"."])
+    ctx.seat.mail_mode = mode
+    if mode == "digest" and ctx.seat.digest_at is None:
+        ctx.seat.digest_at = ctx.host.clock()  # the first digest covers from now on
+    ctx.session.add(ctx.seat)
+    return Reply("applied", f"mail {mode}", [
+        f"Your mail setting in [{ctx.game.tag}] is now \"mail {mode}\": "
+        f"{mails.MAIL_MODES[mode]}."])
 
 
 def vacation(ctx: Context, argument: str) -> Reply:

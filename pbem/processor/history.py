@@ -30,6 +30,7 @@ from pbem.store.tables import LogEntry
 ADMIN = "admin"
 FORCED = "forced"
 MOVE_KINDS = frozenset({"order", FORCED, "timeout"})
+TALK = "talk"  # table talk (pbem.processor.talk): no state change, hash checked like admin
 
 
 class BadAdminEntry(ValueError):
@@ -97,8 +98,8 @@ def replay_log(rules: Any, setup: SetupRecord, entries: Sequence[LogEntry],
             result.state = replay_one(rules, result.state, queries.order_record(entry),
                                       entry.index)
             result.live.append((entry, before))
-        elif entry.kind == ADMIN:
-            if admin_action(entry) == "undo":
+        elif entry.kind in (ADMIN, TALK):
+            if entry.kind == ADMIN and admin_action(entry) == "undo":
                 result.state = _undo(rules, result, entry)
             got = state_hash(rules.to_json(result.state))
             if got != entry.state_hash:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+import re
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlmodel import Session
 
 from pbem.engine.contract import Outcome
 from pbem.mail.compose import compose
+from pbem.mail.pictures import Picture, inline_pictures
 from pbem.mail.redact import redact
-from pbem.processor.deadlines import deadline_of, waiting_label, when
+from pbem.processor.deadlines import aware, deadline_of, waiting_label, when
+from pbem.processor.history import MOVE_KINDS
 from pbem.processor.host import Host
 from pbem.processor.render import StatusMail, render_notice, render_status
 from pbem.store import queries
@@ -18,8 +21,59 @@ from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat
 
 
 def subject(game: Game, title: str) -> str:
-    """One stable subject per game, so every mail of a game lands in one thread."""
+    """``[tag] what this mail is for``: the tag keeps the game's thread findable."""
     return f"[{game.tag}] {title}"
+
+
+_REPLY_PREFIX = re.compile(r"^\s*((re|aw|sv|antw|fwd?|tr)\s*(\[\d+\])?\s*:\s*)+", re.I)
+
+
+def reply_subject(original: str | None, game: Game | None) -> str:
+    """``Re: <their subject>`` once, however many ``Re:``/``RE :``/``AW:`` clients stacked,
+    with the game's tag kept so the reply finds its way back."""
+    rest = _REPLY_PREFIX.sub("", original or "").strip()
+    if game is not None and f"[{game.tag}]".lower() not in rest.lower():
+        rest = f"[{game.tag}] {rest}".strip()
+    return f"Re: {rest or 'your mail'}"
+
+
+def due_day(moment: datetime) -> str:
+    """A deadline short enough for a phone's subject line: ``Thu 26 Nov 18:00 UTC``."""
+    at = aware(moment).astimezone(UTC)
+    return f"{at:%a} {at.day} {at:%b %H:%M} UTC"
+
+
+def winners(outcome: Outcome, seats: list[Seat]) -> str:
+    names = {s.index: s.name for s in seats}
+    best = [names.get(s, f"seat {s + 1}") for s in (outcome.ranking[0] if outcome.ranking
+                                                    else [])]
+    if len(best) == 1:
+        return f"{best[0]} wins"
+    return f"{' and '.join(best)} share first place" if best else "no winner"
+
+
+def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str, mover: str | None,
+                   point: str | None, due: datetime | None, outcome: Outcome | None,
+                   seats: list[Seat]) -> str:
+    """What this status is for, readable in a phone's inbox list.
+
+    ``turn`` is the number of the next move (moves counted from 1; talk and the host's notes
+    are no moves):
+    ``Turn 9 — your move (due Thu 26 Nov 18:00 UTC)``, ``Turn 8 — Bob moved``,
+    ``Orders accepted``, ``Game over — Alice wins``.
+    """
+    if outcome is not None:
+        return subject(game, f"Game over — {winners(outcome, seats)}")
+    if mail.your_turn:
+        now = f"Turn {turn} — your move" + (f" (due {due_day(due)})" if due else "")
+    elif mover:
+        now = f"Turn {turn - 1} — {mover} moved"
+    else:
+        now = f"Turn {turn} — waiting for {', '.join(mail.waiting_names) or 'nobody'}"
+    lead = point or {"welcome": f"Welcome to {mail.title}", "reminder": "Reminder"}.get(kind)
+    if lead and not mail.your_turn and point:
+        return subject(game, lead)
+    return subject(game, f"{lead}: {now}" if lead else now)
 
 
 def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, text: str,
@@ -27,11 +81,16 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
           in_reply_to: str | None = None, references: list[str] | None = None,
           auto_reply: bool = True, secret: str | None = None) -> OutboundMessage:
     """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
-    sent (pbem.processor.outbox), so the secret is at rest only while the mail waits."""
+    sent (pbem.processor.outbox), so the secret is at rest only while the mail waits.
+    An HTML body's SVG pictures travel as PNG parts (pbem.mail.pictures)."""
+    pictures: list[Picture] = []
+    if html is not None:
+        html, pictures = inline_pictures(html, host.message_id_domain)
     msg = compose(from_addr=host.from_address, from_name=host.from_name, to_addr=to,
                   to_name=to_name, subject=subj,
                   text=text, html=html, in_reply_to=in_reply_to, references=references,
-                  auto_reply=auto_reply, message_id_domain=host.message_id_domain)
+                  auto_reply=auto_reply, message_id_domain=host.message_id_domain,
+                  pictures=pictures)
     raw = bytes(msg)
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
                           raw_once_sent=redact(raw, [secret]) if secret else None)
@@ -81,25 +140,80 @@ def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat
         events=events_since_last_turn(
             queries.log_since_last_order(session, game.id or 0, seat.index), seat.index),
         waiting=[waiting_label(game, s) for s in all_seats if s.index in waiting],
+        waiting_names=[s.name for s in all_seats if s.index in waiting],
         your_turn=seat.index in waiting,
         deadline=when(due) if seat.index in waiting and (due := deadline_of(game, seat))
         else None,
         outcome=ranking_lines(outcome, all_seats) if outcome is not None else [],
         explanation=list(outcome.explanation) if outcome is not None else [],
-        secret=secret, names=[s.name for s in all_seats],
+        secret=secret, names=[s.name for s in all_seats], mail_mode=seat.mail_mode,
+        example_order=_example_order(rules, state, seat.index) if seat.index in waiting
+        and outcome is None else None,
     )
+
+
+def _example_order(rules: Any, state: Any, seat: int) -> str | None:
+    """The game's safe default order, shown at the top of the mover's mail."""
+    try:
+        return str(rules.default_order(state, seat))
+    except Exception:  # a courtesy line must never stop a status mail
+        return None
 
 
 def queue_status(session: Session, host: Host, rules: Any, game: Game, state: Any, seat: Seat,
                  *, intro: list[str] | None = None, secret: str | None = None,
                  in_reply_to: str | None = None, references: list[str] | None = None,
-                 kind: str = "status") -> OutboundMessage:
+                 kind: str = "status", mover: str | None = None,
+                 point: str | None = None) -> OutboundMessage:
+    """One seat's status mail. ``mover`` names who just moved (others' subjects say so);
+    ``point`` replaces the subject's lead, e.g. ``Orders accepted`` in the reply to a move."""
     mail = status_mail(session, rules, game, state, seat, intro, secret)
     text, html = render_status(rules, mail)
+    subj = status_subject(
+        game, mail, turn=queries.moves_made(session, game.id or 0, MOVE_KINDS) + 1, kind=kind,
+        mover=mover, point=point,
+        due=deadline_of(game, seat) if mail.your_turn else None, outcome=rules.outcome(state),
+        seats=queries.seats(session, game.id or 0))
     return queue(session, host, to=seat.address, to_name=seat.name,
-                 subj=subject(game, rules.title), text=text, html=html, kind=kind,
+                 subj=subj, text=text, html=html, kind=kind,
                  game_id=game.id, in_reply_to=in_reply_to, references=references,
                  auto_reply=in_reply_to is not None, secret=secret)
+
+
+MAIL_MODES = {
+    "every": "a full status after every move",
+    "turn": "a full status when it is your move; a one-line note on the others' moves",
+    "digest": "a full status when it is your move; one summary a day of everything else",
+}
+
+
+def queue_update(session: Session, host: Host, rules: Any, game: Game, state: Any, seat: Seat,
+                 *, mover: str | None = None, intro: list[str] | None = None
+                 ) -> OutboundMessage | None:
+    """What ``seat`` gets after someone else's move, as its mail setting says.
+
+    Its own move, the end of the game and mail to ``every`` seats are full statuses; a
+    ``turn`` seat gets a one-line note, a ``digest`` seat nothing now (the day's digest
+    tells it, see pbem.processor.digest).
+    """
+    waiting = rules.waiting_for(state)
+    if (seat.mail_mode == "every" or seat.index in waiting or rules.outcome(state) is not None
+            or intro):  # an intro says something to this seat (e.g. its default was played)
+        return queue_status(session, host, rules, game, state, seat, mover=mover, intro=intro)
+    if seat.mail_mode == "digest":
+        return None
+    seats = queries.seats(session, game.id or 0)
+    turn = queries.moves_made(session, game.id or 0, MOVE_KINDS)
+    who = mover or "The game"
+    names = ", ".join(s.name for s in seats if s.index in waiting) or "nobody"
+    return queue_notice(
+        session, host, to=seat.address, kind="status", game=game,
+        subj=subject(game, f"Turn {turn} — {who} moved"),
+        lines=[f"Turn {turn}: {who} moved. Waiting for: {names}.",
+               "",
+               "Your mail setting is \"mail turn\": full status mails come when it is your "
+               "move. Send \"status\" for the board now, or \"mail every\" for a full status "
+               "after every move."])
 
 
 def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: list[str],

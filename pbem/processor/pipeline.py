@@ -22,12 +22,13 @@ from sqlmodel import Session, select
 from pbem.engine import registry
 from pbem.engine.contract import takes_orders
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
+from pbem.engine.every_error import every_syntax_error, suggestion
 from pbem.engine.replay import play
 from pbem.mail import authresults
 from pbem.mail.addresses import deliverable
 from pbem.mail.reading import IncomingMail, read_message, text_safe
 from pbem.mail.redact import MARK, blank, redact
-from pbem.processor import bounces, clock, commands, mails
+from pbem.processor import bounces, clock, commands, mails, talk
 from pbem.processor.host import Host
 from pbem.processor.movelog import record_move
 from pbem.processor.secrets import check_secret
@@ -69,36 +70,81 @@ class Letter:
     command: str | None = None
     argument: str = ""  # the rest of a command's line ("until 2026-12-24" for vacation)
     orders: list[tuple[int, str]] = field(default_factory=list)  # (line number in body, text)
+    marked: bool = False  # the orders stand between a line "orders" and a line "end"
+    talk: list[str] = field(default_factory=list)  # "say" lines, without their "say"
+    ignored: int = 0  # lines outside those markers, left unread
 
     @property
     def order_text(self) -> str:
         return "\n".join(t for _, t in self.orders)
 
 
+ORDERS_START = ("orders", "orders:")
+ORDERS_END = ("end", "end.", "end orders")
+
+
 def read_letter(body: str) -> Letter:
+    """Split a body into host lines (game, secret, a command) and order lines.
+
+    With a line ``orders``, only the lines after it up to a line ``end`` (or the signature or
+    quoted text, already cut by the mail reader) are orders; greetings and notes around them
+    are left alone (counted in ``ignored``). Without it every line must be an order or a
+    host line, so nothing a player meant as an order is silently skipped.
+    """
     letter = Letter()
-    for number, raw in enumerate(body.splitlines(), start=1):
+    lines = body.splitlines()
+    letter.marked = any(raw.strip().lower() in ORDERS_START for raw in lines)
+    inside = done = False
+    for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
             continue
-        word, _, rest = line.partition(" ")
-        low = word.lower()
-        if low == "game" and rest.strip() and letter.game_tag is None:
-            letter.game_tag = rest.strip()
-        elif (low == "secret" and rest.strip().lower() == "new" and not letter.orders
-              and letter.command is None):
-            letter.command, letter.argument = "secret", "new"  # rotate: see commands.rotate
-        elif low == "secret" and rest.strip():
-            letter.secret = rest.strip()
-        elif not letter.orders and letter.command is None and line.lower() in (
-            *DRY_RUN, "help", "status", "waiting", "resign", "log"
-        ):
-            letter.command = "check" if line.lower() in DRY_RUN else line.lower()
-        elif not letter.orders and letter.command is None and low in ("vacation", "log"):
-            letter.command, letter.argument = low, rest.strip()
-        else:
+        if letter.marked and not done and line.lower() in (ORDERS_END if inside
+                                                            else ORDERS_START):
+            inside, done = not inside, inside
+            continue
+        if _host_line(letter, line):
+            continue
+        if (inside or not letter.marked) and line.lower().startswith("say "):
+            letter.talk.append(line[4:])
+        elif inside or not letter.marked:
             letter.orders.append((number, line))
+        else:
+            letter.ignored += 1
     return letter
+
+
+_GREETINGS = frozenset((
+    "hi", "hello", "hey", "dear", "greetings", "cheers", "thanks", "thank", "regards", "best",
+    "bye", "ciao", "bonjour", "salut", "bonne", "merci", "hallo", "hola"))
+
+
+def looks_like_prose(line: str) -> bool:
+    """A greeting, sign-off or sentence rather than an order (orders never end in . ! ? ,)."""
+    words = line.lower().replace(",", " ").replace("!", " ").split()
+    return bool(words) and (line.rstrip()[-1] in ".!?,;" or words[0] in _GREETINGS)
+
+
+def _host_line(letter: Letter, line: str) -> bool:
+    """Read ``line`` into ``letter`` if it is the host's (game, secret, a command)."""
+    word, _, rest = line.partition(" ")
+    low = word.lower()
+    if low == "game" and rest.strip() and letter.game_tag is None:
+        letter.game_tag = rest.strip()
+    elif (low == "secret" and rest.strip().lower() == "new" and not letter.orders
+          and letter.command is None):
+        letter.command, letter.argument = "secret", "new"  # rotate: see commands.rotate
+    elif low == "secret" and rest.strip():
+        letter.secret = rest.strip()
+    elif not letter.orders and letter.command is None and line.lower() in (
+        *DRY_RUN, "help", "status", "waiting", "resign", "log"
+    ):
+        letter.command = "check" if line.lower() in DRY_RUN else line.lower()
+    elif not letter.orders and letter.command is None and low in ("vacation", "log", "mail"):
+        letter.command, letter.argument = low, rest.strip()
+    else:
+        return False
+    return True
 
 
 def synthetic_message_id(raw: bytes) -> str:
@@ -433,14 +479,14 @@ class _Handler:
         self.mid = mid
         self.sender = (mail.from_addr or "").lower()
         self.refs = [*list(mail.references or []), mid]
+        self.said = talk.Said()  # table talk this mail delivered, told in its reply
 
     def reply_subject(self, game: Game | None, *, echo: bool = True) -> str:
         """``Re:`` the sender's subject for a seat that proved its secret; otherwise a fixed
         subject: a forged mail must not get its words mailed to someone else."""
         if not echo:
             return f"[{game.tag}] about your mail" if game else "About your mail to the game host"
-        subj = self.mail.subject or (f"[{game.tag}]" if game else "your mail")
-        return subj if subj.lower().startswith("re:") else f"Re: {subj}"
+        return mails.reply_subject(self.mail.subject, game)
 
     def stranger(self, status: str, reason: str, lines: list[str], game: Game | None,
                  kind: str = "stranger") -> Result:
@@ -458,8 +504,12 @@ class _Handler:
             self.s.flush()
         return _finish(self.row, status, reason, queued)
 
-    def notice(self, status: str, reason: str, lines: list[str], game: Game) -> Result:
-        q = mails.queue_notice(self.s, self.host, to=self.sender, subj=self.reply_subject(game),
+    def notice(self, status: str, reason: str, lines: list[str], game: Game,
+               point: str | None = None) -> Result:
+        """A threaded reply; ``point`` gives it a subject of its own (``[tag] point``)."""
+        subj = mails.subject(game, point) if point else self.reply_subject(game)
+        lines = [*lines, *([""] if lines and self.said.lines else []), *self.said.lines]
+        q = mails.queue_notice(self.s, self.host, to=self.sender, subj=subj,
                                lines=lines, kind="reply", game=game, in_reply_to=self.mid,
                                references=self.refs)
         self.s.flush()
@@ -469,6 +519,11 @@ class _Handler:
         return identify_game(self.s, self.mail.subject or "", letter)
 
     def run(self) -> Result:
+        result = self.route()
+        result.queued += [q.id for q in self.said.queued if q.id is not None]
+        return result
+
+    def route(self) -> Result:
         mail = self.mail
         if mail.bounces:
             reason, queued = bounces.record(self.s, self.host, mail)
@@ -542,6 +597,15 @@ class _Handler:
         assert locked is not None
         snapshot = queries.latest_snapshot(self.s, game.id or 0)
         state = rules.from_json(json.loads(snapshot.state_json))
+        if letter.talk:  # delivered whatever becomes of the orders beside it
+            try:
+                self.said = talk.say(self.s, self.host, game, seat, letter.talk)
+            except talk.TalkError as err:
+                return self.notice("rejected", "bad say", [
+                    str(err), "Nothing was sent, and nothing else in your mail was done."],
+                    game, point="Message not sent")
+            if not letter.orders and letter.command is None:
+                return self.notice("applied", "talk", [], game, point="Message sent")
         if letter.command == "status":
             q = mails.queue_status(self.s, self.host, rules, game, state, seat, kind="reply",
                                    intro=["Your status, as you asked."], in_reply_to=self.mid,
@@ -583,6 +647,7 @@ class _Handler:
         if letter.orders:  # a command and orders in one mail: only the command is done
             lines = [*lines, "", "The other lines of your mail were not read as orders; send "
                      "orders in a mail of their own."]
+        lines += [*([""] if self.said.lines else []), *self.said.lines]
         # To the seat's registered address (the sender's, as authenticated), never elsewhere:
         # a reply may carry a new secret.
         q = mails.queue_notice(self.s, self.host, to=seat.address, subj=self.reply_subject(game),
@@ -612,15 +677,20 @@ class _Handler:
         try:
             applied, record = play(rules, state, seat.index, letter.order_text, seed)
         except (OrderSyntaxError, IllegalOrder) as err:
+            errors: list[Exception] = [err]
+            if isinstance(err, OrderSyntaxError):  # every bad line, in one reply
+                errors = list(every_syntax_error(rules, state, seat.index, letter.order_text,
+                                                 err))
             return self.notice("ignored" if dry else "rejected", f"{type(err).__name__}: {err}",
-                               self.error_lines(rules, state, seat, letter, err, echo, dry), game)
+                               self.error_lines(rules, state, seat, letter, errors, echo, dry),
+                               game, point=self.refusal(letter, errors, dry))
         if dry:
             shown = [f"  - {e.text}" for e in applied.events if e.visible(seat.index)]
             return self.notice("ignored", "dry run", [
                 "check: these orders are legal. Nothing was played.", *echo, "",
                 "If you send them without \"check\", this would happen (any chance outcomes "
                 "below are examples, not the real draws):", *(shown or ["  (nothing visible)"]),
-            ], game)
+            ], game, point="Check: orders legal")
         record_move(self.s, rules, game, index=index, kind="order", seat=seat.index,
                     text=letter.order_text, record=record, state=applied.state,
                     source_message_id=self.row.id)
@@ -632,35 +702,48 @@ class _Handler:
             if other.id == seat.id:
                 queued.append(mails.queue_status(
                     self.s, self.host, rules, game, applied.state, other, kind="reply",
-                    intro=["Done. Your orders were played:", *echo], in_reply_to=self.mid,
-                    references=self.refs))
+                    intro=["Done. Your orders were played:", *echo, *(
+                        [f"({letter.ignored} line(s) outside \"orders\" ... \"end\" "
+                         "were left unread.)"] if letter.ignored else []), *self.said.lines],
+                    in_reply_to=self.mid,
+                    references=self.refs, point="Orders accepted"))
             else:
-                queued.append(mails.queue_status(self.s, self.host, rules, game,
-                                                 applied.state, other))
+                update = mails.queue_update(self.s, self.host, rules, game, applied.state,
+                                            other, mover=seat.name)
+                queued += [update] if update is not None else []
         queued += clock.tell_autoplay(self.s, self.host, rules, game,
                                       clock.Autoplay(settled.state, failed=settled.failed),
                                       self.host.clock())
         self.s.flush()
         return _finish(self.row, "applied", f"log entry {index}", queued)
 
-    def error_lines(self, rules: Any, state: Any, seat: Seat, letter: Letter, err: Exception,
-                    echo: list[str], dry: bool) -> list[str]:
-        line = getattr(err, "line", None)
-        where = ""
-        if line is not None and 1 <= line <= len(letter.orders):
-            number, text = letter.orders[line - 1]
-            column = getattr(err, "column", None) if isinstance(err, OrderSyntaxError) else None
-            at = f", column {column}" if column and column > 1 else ""  # 1 adds nothing
-            where = f"Line {number}{at} of your mail (\"{_clip(text)}\"): "
+    @staticmethod
+    def refusal(letter: Letter, errors: list[Exception], dry: bool) -> str:
+        """``Order refused: line 3`` (lines of the player's mail) when the game says where."""
+        numbers = [str(letter.orders[line - 1][0]) for e in errors
+                   if (line := getattr(e, "line", None)) is not None
+                   and 1 <= line <= len(letter.orders)]
+        where = (f": line{'s' if len(numbers) > 1 else ''} {', '.join(numbers)}"
+                 if numbers else "")
+        return f"{'Check: order' if dry else 'Order'} refused{where}"
+
+    def error_lines(self, rules: Any, state: Any, seat: Seat, letter: Letter,
+                    errors: list[Exception], echo: list[str], dry: bool) -> list[str]:
         head = ("check: these orders would NOT be accepted." if dry
                 else "Your orders were NOT played; nothing changed.")
-        # The message is written to be followed by the quoted text, which `where` already shows.
-        msg = _clip(err.message.rstrip(": ") if isinstance(err, OrderSyntaxError) and where
-                    else str(err), 1000)
-        lines = [head, *echo, "", f"{where}{msg}"]
-        hint = getattr(err, "hint", None)
-        if hint and where:
-            lines.append(f"Hint: {hint}")
+        lines = [head, *echo]
+        if len(errors) > 1:
+            lines += ["", f"{len(errors)} lines of your mail could not be read:"]
+        prose = False
+        for err in errors:
+            reason, prose_line = self.reason_lines(letter, err)
+            lines += ["", *reason]
+            prose = prose or prose_line
+        if prose:
+            lines += ["", "That line reads like a note, not an order. To write greetings or "
+                      "notes around your orders, put a line \"orders\" before them and a line "
+                      "\"end\" after them: only the lines between are read."]
+        lines.append("")
         try:
             lines.append(f"A legal order now would be, for example: "
                          f"{rules.default_order(state, seat.index)}")
@@ -668,3 +751,25 @@ class _Handler:
             log.debug("default_order failed", exc_info=True)
         lines.append("Send \"help\" for the full list of orders.")
         return lines
+
+    @staticmethod
+    def reason_lines(letter: Letter, err: Exception) -> tuple[list[str], bool]:
+        """One error's lines (where, why, hint, a suggestion); and whether its line is prose."""
+        line = getattr(err, "line", None)
+        where = text = ""
+        if line is not None and 1 <= line <= len(letter.orders):
+            number, text = letter.orders[line - 1]
+            column = getattr(err, "column", None) if isinstance(err, OrderSyntaxError) else None
+            at = f", column {column}" if column and column > 1 else ""  # 1 adds nothing
+            where = f"Line {number}{at} of your mail (\"{_clip(text)}\"): "
+        # The message is written to be followed by the quoted text, which `where` already shows.
+        msg = _clip(err.message.rstrip(": ") if isinstance(err, OrderSyntaxError) and where
+                    else str(err), 1000)
+        lines = [f"{where}{msg}"]
+        hint = getattr(err, "hint", None)
+        if hint and where:
+            lines.append(f"Hint: {hint}")
+        guess = suggestion(err) if isinstance(err, OrderSyntaxError) else None
+        if guess and where:
+            lines.append(f"Suggestion: {guess}")
+        return lines, bool(where) and not letter.marked and looks_like_prose(text)

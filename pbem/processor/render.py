@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import css_inline
 import jinja2
 
 import pbem
@@ -78,6 +79,9 @@ class StatusMail:
     explanation: list[str] = field(default_factory=list)
     secret: str | None = None
     names: list[str] = field(default_factory=list)  # every seat's player name, by seat index
+    waiting_names: list[str] = field(default_factory=list)  # names only, for the subject
+    example_order: str | None = None  # a legal order, shown first in the mover's mail
+    mail_mode: str = "every"  # the seat's mail setting, shown in every status
 
 
 def render_status(game: Any, mail: StatusMail) -> tuple[str, str]:
@@ -85,8 +89,12 @@ def render_status(game: Any, mail: StatusMail) -> tuple[str, str]:
     env = environment(game)
     ctx = {**mail.__dict__, "game_name": game.name}
     text = env.get_template("layout.txt.j2").render(ctx)
-    html = env.get_template("layout.html.j2").render(ctx)
+    html = _INLINER.inline(env.get_template("layout.html.j2").render(ctx))
     return text, html
+
+
+# Mail clients (Gmail, Outlook) drop <style>: css-inline moves each rule onto its elements.
+_INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
 
 
 def render_notice(lines: list[str], tag: str | None = None) -> str:

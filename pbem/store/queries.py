@@ -74,6 +74,22 @@ def latest_snapshot(session: Session, game_id: int) -> Snapshot:
     return snap
 
 
+def last_entry(session: Session, game_id: int) -> LogEntry:
+    q = select(LogEntry).where(LogEntry.game_id == game_id).order_by(
+        col(LogEntry.index).desc()).limit(1)
+    entry = session.exec(q).first()
+    if entry is None:
+        raise LookupError(f"game {game_id} has no log")
+    return entry
+
+
+def moves_made(session: Session, game_id: int, kinds: frozenset[str]) -> int:
+    """How many entries of ``kinds`` (the moves, not talk or the host's notes) the log holds."""
+    q = select(func.count()).select_from(LogEntry).where(
+        LogEntry.game_id == game_id, col(LogEntry.kind).in_(sorted(kinds)))
+    return int(session.exec(q).one())
+
+
 def next_log_index(session: Session, game_id: int) -> int:
     top = session.exec(select(func.max(LogEntry.index)).where(LogEntry.game_id == game_id)).one()
     return 0 if top is None else int(top) + 1

@@ -48,6 +48,9 @@ class Seat(SQLModel, table=True):
     # When the vacation began: the clock pauses from then (None: before the current wait).
     vacation_from: datetime | None = None
     vacation_days_used: int = 0
+    # How much mail the seat wants (the player's "mail" command): every | turn | digest.
+    mail_mode: str = "every"
+    digest_at: datetime | None = None  # the last digest's cut-off (digest mode)
     # Set when a delivery status report said mail to this address failed (shown by `game
     # show`, told to the operator); cleared when the seat next proves its secret.
     bounced_at: datetime | None = None

@@ -47,6 +47,16 @@ YOUR TURN (actions 1-10 of the rules)
   10 take pink                    end your turn: take the pink larva cube from the open
                                   sea with its polyps (compulsory, always last)
 
+ATTACKING: PLACE A POLYP ON THE ENEMY POLYP'S CELL
+  larva orange: 2D3               if 2D3 holds a pink polyp, your orange polyp eats it and
+                                  takes its place (the eaten polyp goes in front of your
+                                  screen as consumed). You may attack when:
+                                  - a coral tile shows orange on top of pink (orange
+                                    dominates pink; see "Coral tiles" in your status),
+                                  - an orange coral of at least two polyps is next to 2D3,
+                                  - no shrimp guards the pink coral (on 2D3 or next to it).
+  larva orange: 2D3 2D4           attack twice in one larva action, one cell after another
+
 A WHOLE TURN, FOR EXAMPLE
   eat 2F4
   larva white: 2F3 2E4

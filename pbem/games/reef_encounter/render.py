@@ -32,11 +32,11 @@ from markupsafe import Markup, escape
 COLUMNS = "ABCDEFG"
 LETTER = {"grey": "G", "orange": "O", "pink": "P", "white": "W", "yellow": "Y"}
 FILL = {
-    "grey": "#9a9a9a", "orange": "#f28c28", "pink": "#f4a3c0", "white": "#ffffff",
+    "grey": "#5c5c5c", "orange": "#f28c28", "pink": "#f4a3c0", "white": "#ffffff",
     "yellow": "#f2d21b", "blue": "#2f6fd6", "green": "#2e9e44", "purple": "#8a3fb8",
     "red": "#d33030",
 }
-SAND, ROCK, SEA = "#ecdcae", "#b9b3a6", "#cfe8f3"
+SAND, ROCK, SEA = "#ecdcae", "#dcd6c8", "#cfe8f3"  # light rock: grey polyps stand out
 CELL = 26
 
 
@@ -195,6 +195,11 @@ def _tiles_svg(tiles: list[Mapping[str, Any]], oy: int) -> list[str]:
                        f'fill="{FILL.get(str(t["cylinder"]), "#000")}" stroke="#000" '
                        f'opacity="0.9"><title>locked by a {escape(str(t["cylinder"]))} '
                        'alga</title></rect>')
+    if tiles:  # the legend: what a tile's parts mean
+        out.append(f'<text x="12" y="{oy + 78}" font-size="11" fill="#333">Each tile: the top '
+                   'coral (two polyps) beats the coral below it;</text>')
+        out.append(f'<text x="12" y="{oy + 92}" font-size="11" fill="#333">the band is its '
+                   'large alga; a tall bar is an alga cylinder locking the tile.</text>')
     return out
 
 
@@ -208,7 +213,7 @@ def reef_svg(view: Mapping[str, Any]) -> Markup:
     tiles = list(view.get("tiles", []))
     tiles_y = sea_y + 112
     width = max(per_row * bw + 20, 620)
-    height = tiles_y + (80 if tiles else 0)
+    height = tiles_y + (100 if tiles else 0)
     shrimp_fill = {int(p.get("seat", 0)): FILL.get(str(p.get("colour")), "#222")
                    for p in view.get("players", [])}
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '

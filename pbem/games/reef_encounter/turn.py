@@ -156,7 +156,7 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
             raise Refused("you have already played two larva cubes this turn (actions 2 and 3)")
         _check_normal_action(turn, action)
         if seat.larva.get(step.colour, 0) < 1:
-            raise Refused(f"you have no {step.colour} larva cube behind your screen")
+            raise Refused(_no_larva(seat.larva, step.colour))
         remove(seat.larva, step.colour)
         add(state.larva_supply, step.colour)
         turn.larva_action, turn.larva_colour = action, step.colour
@@ -188,7 +188,7 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
         _close_larva(state, turn)
         _check_normal_action(turn, 8)
         if seat.larva.get(step.colour, 0) < 1:
-            raise Refused(f"you have no {step.colour} larva cube behind your screen")
+            raise Refused(_no_larva(seat.larva, step.colour))
         if state.bag.get(step.colour, 0) > 0:
             take_from_bag(state, step.colour)
         elif state.bonus.get(step.colour, 0) > 0:
@@ -298,3 +298,9 @@ def _over(state: State, turn: Turn, reason: str) -> None:
     state.end_reason = reason
     state.final_turns = []
     turn.say(f"The game ends: {reason}.")
+
+
+def _no_larva(larvae: dict[str, int], colour: str) -> str:
+    """In the status's words: larva cubes are public, listed for every player."""
+    have = ", ".join(c for c, n in sorted(larvae.items()) for _ in range(n)) or "none"
+    return f"you have no {colour} larva cube (your larva cubes, as your status lists them: {have})"

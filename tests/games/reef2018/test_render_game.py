@@ -16,6 +16,7 @@ from xml.etree import ElementTree
 
 import pytest
 
+from pbem.engine.chance import Chance
 from pbem.games.reef2018 import GAME
 from pbem.games.reef2018.render import card_block, reef_grid
 from pbem.games.reef2018.view import card_view, reef_view
@@ -79,7 +80,7 @@ def test_the_golden_emails_say_what_matters(emails: dict[str, tuple[str, str]]) 
                  "YOUR HAND (only you see this)", " points, "):
         assert part in text, part
     assert len(re.findall(r"^  Card \d+: gives ", text, flags=re.M)) >= 4  # market + deck top
-    assert "<svg" in html and "Your hand (only you see this)" in html
+    assert "<img src=\"cid:board." in html and "Your hand (only you see this)" in html
     final, final_html = emails["final_to_ann"]
     assert "The game is over" in final and "FINAL SCORING" in final
     assert final.count("    +3  3 one-point tokens at the start") == 2  # every score explained
@@ -87,15 +88,23 @@ def test_the_golden_emails_say_what_matters(emails: dict[str, tuple[str, str]]) 
 
 
 @pytest.mark.parametrize("name", ["game_begins_to_ann", "turn6_status_to_other", "final_to_ben"])
-def test_the_pictures_are_well_formed_svg(emails: dict[str, tuple[str, str]], name: str) -> None:
+def test_the_pictures_travel_as_png(emails: dict[str, tuple[str, str]], name: str) -> None:
+    """Each SVG (the reefs, each card's pattern) is an ``<img>`` of a PNG part; the parts are
+    decoded against their SVG in tests/mail/test_pictures.py."""
     html = emails[name][1]
-    svgs = re.findall(r"<svg.*?</svg>", html, flags=re.S)
-    assert svgs
-    reefs = ElementTree.fromstring(svgs[0])
+    assert "<svg" not in html
+    images = re.findall(r'<img src="cid:board\.[0-9a-f]{20}@[^"]*" width="(\d+)" '
+                        r'height="(\d+)" alt="([^"]*)"', html)
+    assert images[0][2] == "The reefs: top colour and stack height of each square"
+    assert len(images) > 1  # and the cards' patterns
+
+
+def test_the_reefs_picture_is_well_formed_svg() -> None:
+    state = GAME.setup(2, GAME.default_options(), Chance("svg"))
+    svg = str(GAME.template_helpers()["reef_svg"](GAME.view(state, 0)))
+    reefs = ElementTree.fromstring(svg)
     assert reefs.tag == "{http://www.w3.org/2000/svg}svg"
     assert len(reefs.findall("{http://www.w3.org/2000/svg}rect")) == 2 * 16  # every square
-    for svg in svgs[1:]:  # the cards' patterns
-        ElementTree.fromstring(svg)
 
 
 def test_golden_files_are_all_used() -> None:

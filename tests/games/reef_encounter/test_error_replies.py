@@ -111,7 +111,7 @@ CASES = [
      "polyp left behind your screen"),
     ("wrong larva colour", "larva yellow: 2D1\ntake white",
      'Line 1 of your mail ("larva yellow: 2D1"): step 1 (larva yellow): you have no yellow '
-     "larva cube behind your screen"),
+     "larva cube (your larva cubes, as your status lists them: pink, white)"),
     ("a larva cube with no polyp", "larva white:\ntake white",
      'Line 2 of your mail ("take white"): step 2 (take white): the white larva cube of action 2 '
      "must be followed by at least one polyp placement"),

@@ -96,7 +96,8 @@ def test_polyps_placed_are_of_the_larva_cubes_colour_and_must_be_there() -> None
 
 def test_a_larva_cube_needs_to_be_owned() -> None:
     err = refused(build({2: GREY_PAIR}, seats=_me()), 0, "larva pink: 2F5\ntake white")
-    assert str(err) == "step 1 (larva pink): you have no pink larva cube behind your screen"
+    assert str(err) == ("step 1 (larva pink): you have no pink larva cube (your larva cubes, "
+                        "as your status lists them: grey, white)")
 
 
 def test_a_larva_cube_must_be_followed_by_at_least_one_placement() -> None:

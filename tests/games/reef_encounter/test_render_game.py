@@ -8,9 +8,9 @@ and read the diff before committing it.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
-from xml.etree import ElementTree
 
 import pytest
 
@@ -68,7 +68,7 @@ def test_the_golden_emails_say_what_matters(emails: dict[str, tuple[str, str]]) 
     assert "THE REEFS" in text and "     A  B  C  D  E  F  G" in text and "THE OPEN SEA" in text
     assert "CORAL TILES" in text and "Coral values now:" in text
     assert "YOUR SCREEN (only you see this)" in text
-    assert "<svg" in html and "</svg>" in html
+    assert '<img src="cid:board.' in html and "<svg" not in html  # the PNG every client shows
     final, final_html = emails["final_to_ann"]
     assert "The game is over." in final and "FINAL SCORING" in final
     assert "Ties are broken by, in order" in final
@@ -77,11 +77,13 @@ def test_the_golden_emails_say_what_matters(emails: dict[str, tuple[str, str]]) 
 
 
 @pytest.mark.parametrize("name", ["game_begins_to_ann", "turn6_status_to_other", "final_to_ben"])
-def test_the_picture_is_well_formed_svg(emails: dict[str, tuple[str, str]], name: str) -> None:
+def test_the_picture_is_one_png_of_the_board(emails: dict[str, tuple[str, str]],
+                                             name: str) -> None:
+    """The board's SVG (well-formed: tests/games/reef_encounter/test_render.py) travels as a
+    PNG part; tests/mail/test_pictures.py decodes it against the SVG's size."""
     html = emails[name][1]
-    svg = ElementTree.fromstring(html[html.index("<svg"):html.index("</svg>") + 6])
-    assert svg.tag == "{http://www.w3.org/2000/svg}svg"
-    assert len(svg.findall("{http://www.w3.org/2000/svg}rect")) > 2 * 42  # every cell, and more
+    assert len(re.findall(r'<img src="cid:board\.[0-9a-f]{20}@', html)) == 1
+    assert 'alt="The reefs, the open sea and the coral tiles"' in html
 
 
 def test_golden_files_are_all_used() -> None:

@@ -1,0 +1,78 @@
+"""Every bad line of a mail, not only the first, from any game's ``parse``.
+
+A game's ``parse`` stops at the first line it cannot read. The host asks again without the
+lines already found bad (numbering kept), so one reply lists each bad line with its reason —
+for every game, with nothing more asked of it. A game may still raise
+:class:`~pbem.engine.errors.OrderSyntaxErrors` itself when it knows better.
+Suggestions are computed from the player's own word and the words of the game's hint
+(``larva pnik`` → "did you mean pink?").
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any
+
+from pbem.engine.errors import OrderSyntaxError, OrderSyntaxErrors
+
+MAX_ERRORS = 12  # a 500-line mail of prose gets a readable answer, not 500 reasons
+_WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
+
+
+def every_syntax_error(game: Any, state: Any, seat: int, text: str,
+                       first: OrderSyntaxError) -> list[OrderSyntaxError]:
+    """``first`` and every further line ``game`` cannot read, each with its line number in
+    ``text``. Lines are dropped one by one, so later errors are found as if the bad lines
+    were not there."""
+    if isinstance(first, OrderSyntaxErrors):
+        return list(first.errors)
+    lines = text.split("\n")
+    alive = list(range(len(lines)))
+    errors = [first]
+    err: OrderSyntaxError = first
+    while len(errors) < MAX_ERRORS and err.line is not None and 1 <= err.line <= len(alive):
+        del alive[err.line - 1]
+        if not any(lines[i].strip() for i in alive):
+            break
+        try:
+            game.parse(state, seat, "\n".join(lines[i] for i in alive))
+            break
+        except OrderSyntaxErrors as many:
+            errors += [_renumbered(e, alive) for e in many.errors]
+            break
+        except OrderSyntaxError as again:
+            if again.line is None or not 1 <= again.line <= len(alive):
+                break
+            errors.append(_renumbered(again, alive))
+            err = again
+    return errors
+
+
+def _renumbered(err: OrderSyntaxError, alive: list[int]) -> OrderSyntaxError:
+    line = alive[err.line - 1] + 1 if err.line is not None and 1 <= err.line <= len(alive) \
+        else err.line
+    return OrderSyntaxError(err.message, line=line, column=err.column, text=err.text,
+                            hint=err.hint)
+
+
+def suggestion(err: OrderSyntaxError) -> str | None:
+    """The word of the game's hint nearest to the player's word: ``did you mean "pink"?``"""
+    typed = _typed_word(err)
+    if not typed:
+        return None
+    known = {w.lower() for w in _WORD.findall(f"{err.hint or ''} {err.message}")}
+    known.discard(typed.lower())
+    match = difflib.get_close_matches(typed.lower(), sorted(known), n=1, cutoff=0.6)
+    return f"did you mean \"{match[0]}\"?" if match else None
+
+
+def _typed_word(err: OrderSyntaxError) -> str | None:
+    if err.text and err.column:
+        rest = err.text[err.column - 1:].split()
+        if rest:
+            return rest[0]
+    for quoted in re.findall(r'"([^"\s]+)"', err.message):  # 'the order "plya"'
+        if err.text and quoted in (w.strip(":;,.") for w in err.text.split()):
+            return quoted
+    return None

@@ -1,0 +1,73 @@
+"""Board pictures every mail client shows: each inline SVG of an HTML mail becomes a PNG part.
+
+Gmail and Outlook drop inline SVG, so a status mail carries its pictures as PNG images in a
+multipart/related part, referenced by ``cid:``; every client that shows HTML shows those. The
+PNG is drawn from the very SVG the game made (resvg: a maintained, dependency-free Rust
+renderer, as a wheel), at twice its size so it stays sharp on phone screens, and scaled to the
+width of the window by the ``<img>``'s style.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import html as htmllib
+import re
+from dataclasses import dataclass
+
+import resvg_py
+
+SVG = re.compile(r"<svg\b[^>]*>.*?</svg>", re.S | re.I)
+_ROOT = re.compile(r"<svg\b[^>]*>", re.I)
+SCALE = 2  # PNG pixels per SVG unit: sharp on high-density (phone) screens
+# resvg maps "sans-serif" to Arial, absent on Debian: its labels would vanish. .ci/run installs
+# fonts-dejavu-core.
+FONT = "DejaVu Sans"
+
+
+@dataclass(frozen=True)
+class Picture:
+    """One PNG part: its Content-ID (without <>), its bytes, and its size in CSS pixels."""
+
+    cid: str
+    png: bytes
+    width: int
+    height: int
+
+
+def svg_size(svg: str) -> tuple[int, int]:
+    """The root element's width and height (what the picture measures in the page)."""
+    root = _ROOT.search(svg)
+    attrs = dict(re.findall(r'(\w[\w-]*)="([^"]*)"', root.group(0) if root else ""))
+    try:
+        return int(float(attrs["width"])), int(float(attrs["height"]))
+    except (KeyError, ValueError):
+        box = attrs.get("viewBox", "0 0 600 400").split()
+        return int(float(box[2])), int(float(box[3]))
+
+
+@functools.lru_cache(maxsize=32)
+def png_of(svg: str) -> bytes:
+    """The PNG of ``svg``; kept, since every seat's mail of one move shows the same board."""
+    return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=SCALE, background="#ffffff",
+                                       font_family=FONT, sans_serif_family=FONT))
+
+
+def inline_pictures(body: str, domain: str) -> tuple[str, list[Picture]]:
+    """``body`` with every inline SVG replaced by an ``<img src="cid:...">`` of its PNG."""
+    pictures: list[Picture] = []
+
+    def swap(match: re.Match[str]) -> str:
+        svg = match.group(0)
+        width, height = svg_size(svg)
+        label = re.search(r'aria-label="([^"]*)"', svg)
+        png = png_of(svg)
+        # Named by its content: the same board gets the same part, and mails stay reproducible.
+        cid = f"board.{hashlib.sha256(png).hexdigest()[:20]}@{domain}"
+        if all(p.cid != cid for p in pictures):
+            pictures.append(Picture(cid, png, width, height))
+        alt = htmllib.escape(htmllib.unescape(label.group(1)) if label else "the board")
+        return (f'<img src="cid:{cid}" width="{width}" height="{height}" alt="{alt}" '
+                f'style="display:block;width:100%;max-width:{width}px;height:auto;border:0">')
+
+    return SVG.sub(swap, body), pictures

@@ -1,0 +1,113 @@
+"""Subjects say what each mail is for; replies keep the thread and never stack ``Re:``."""
+
+from __future__ import annotations
+
+import email
+from datetime import UTC, datetime
+from email import policy
+from email.message import EmailMessage
+
+from sqlmodel import select
+
+from pbem.processor import api
+from pbem.processor.host import Host
+from pbem.processor.mails import due_day, reply_subject
+from pbem.processor.pipeline import Result, process_raw
+from pbem.store import OutboundMessage, SessionFactory
+from pbem.store.tables import Game
+from tests.processor.conftest import ALICE, BOB, Table, hand, mail
+
+
+def sent(factory: SessionFactory, result: Result) -> dict[str, EmailMessage]:
+    """Each queued mail of ``result`` by recipient, parsed."""
+    out = {}
+    with factory() as s:
+        for q in result.queued:
+            row = s.get(OutboundMessage, q)
+            assert row is not None
+            msg = email.message_from_bytes(row.raw, policy=policy.default)
+            assert isinstance(msg, EmailMessage)
+            out[row.to_addr] = msg
+    return out
+
+
+def test_welcome_subject_names_the_turn_and_the_move(factory: SessionFactory,
+                                                     host: Host) -> None:
+    with factory() as s:
+        game, _ = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)],
+                                  seed="subjects", host=host)
+        s.commit()
+        rows = s.exec(select(OutboundMessage)).all()
+        subjects = {r.to_addr: str(email.message_from_bytes(r.raw, policy=policy.default)
+                                   ["Subject"]) for r in rows}
+    assert subjects == {ALICE: f"[{game.tag}] Welcome to Test Cards: Turn 1 — your move",
+                        BOB: f"[{game.tag}] Welcome to Test Cards: Turn 1 — your move"}
+
+
+def test_accepted_orders_and_the_others_status_are_told_apart(
+        factory: SessionFactory, host: Host, table: Table) -> None:
+    card = hand(factory, table, 0)[0]
+    raw = mail(ALICE, f"Re: RE : AW: [{table.tag}] Turn 1 — your move",
+               f"play {card}\nsecret {table.secrets[0]}", message_id="<m1@players.test>")
+    result = process_raw(factory, raw, host)
+    assert result.status == "applied"
+    out = sent(factory, result)
+    assert out[ALICE]["Subject"] == f"[{table.tag}] Orders accepted"
+    assert out[ALICE]["In-Reply-To"] == "<m1@players.test>"
+    assert "<m1@players.test>" in out[ALICE]["References"]
+    # Bob still owes this (simultaneous) round's card: his mail says his move is due.
+    assert out[BOB]["Subject"] == f"[{table.tag}] Turn 2 — your move"
+    assert out[BOB]["In-Reply-To"] is None
+
+
+def test_refused_order_subject_names_the_line_of_the_mail(
+        factory: SessionFactory, host: Host, table: Table) -> None:
+    raw = mail(ALICE, f"[{table.tag}]", f"secret {table.secrets[0]}\nplay seven",
+               message_id="<bad@players.test>")
+    result = process_raw(factory, raw, host)
+    [reply] = sent(factory, result).values()
+    assert reply["Subject"] == f"[{table.tag}] Order refused: line 2"
+    assert reply["In-Reply-To"] == "<bad@players.test>"
+
+
+def test_game_over_subject_names_the_winner(factory: SessionFactory, host: Host,
+                                            table: Table) -> None:
+    result = None
+    for _ in range(2):  # two rounds, both seats play their highest card
+        for seat, who in ((0, ALICE), (1, BOB)):
+            raw = mail(who, f"[{table.tag}]",
+                       f"play {max(hand(factory, table, seat))}\nsecret {table.secrets[seat]}")
+            result = process_raw(factory, raw, host)
+            assert result.status == "applied", result.reason
+    assert result is not None
+    subjects = {to: str(m["Subject"]) for to, m in sent(factory, result).items()}
+    assert set(subjects.values()) in ({f"[{table.tag}] Game over — Alice wins"},
+                                      {f"[{table.tag}] Game over — Bob wins"},
+                                      {f"[{table.tag}] Game over — Alice and Bob share "
+                                       "first place"})
+
+
+def test_command_reply_keeps_one_re_and_the_tag() -> None:
+    game = Game(game_type="testcards", tag="cards-3", options_json="{}", seed="s")
+    assert reply_subject("Re: RE : AW: [cards-3] Turn 2 — your move", game) == \
+        "Re: [cards-3] Turn 2 — your move"
+    assert reply_subject("Fwd: re[2]: hello", game) == "Re: [cards-3] hello"
+    assert reply_subject("", None) == "Re: your mail"
+
+
+def test_deadline_reads_short_in_a_subject() -> None:
+    assert due_day(datetime(2026, 11, 26, 18, 0, tzinfo=UTC)) == "Thu 26 Nov 18:00 UTC"
+
+
+def test_deadline_shows_in_the_movers_subject(factory: SessionFactory, host: Host) -> None:
+    start = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)
+    with factory() as s:
+        game, _ = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)],
+                                  seed="due", host=host, now=start,
+                                  clocks=api.ClockSettings(deadline_hours=72))
+        s.commit()
+        row = s.exec(select(OutboundMessage)).first()
+        assert row is not None
+        subject = str(email.message_from_bytes(row.raw, policy=policy.default)["Subject"])
+    assert subject == (f"[{game.tag}] Welcome to Test Cards: Turn 1 — your move "
+                       "(due Thu 26 Nov 18:00 UTC)")
