@@ -329,7 +329,8 @@ def reef_wave(factory: SessionFactory, tables: list[Table], rng: random.Random) 
 
 def bench_reef(args: argparse.Namespace) -> None:
     """Reef Encounter, 4 players, over real IMAP and SMTP, next to the peer (bench/peer.py)."""
-    from bench import peer
+    import peer  # bench/peer.py, beside this script
+
     from tests.support.mailservers import PymapServer, SmtpTestServer
 
     rules = registry.get("reef")

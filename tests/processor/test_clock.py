@@ -300,7 +300,7 @@ def test_a_pass_looks_only_at_games_whose_clock_is_due_and_any_change_brings_it_
         ticked.append(game_id)
         real_tick(session, host_, game_id, now, report)
 
-    clock_module.tick = counting  # type: ignore[assignment]
+    clock_module.tick = counting
     try:
         clock.at(hours=47)
         assert run_clocks(factory, host).reminders == 0 and ticked == []
@@ -313,4 +313,4 @@ def test_a_pass_looks_only_at_games_whose_clock_is_due_and_any_change_brings_it_
         assert run_clocks(factory, host).reminders == 1  # Bob's reminder, due on time
         assert ticked == [table.game_id, table.game_id]
     finally:
-        clock_module.tick = real_tick  # type: ignore[assignment]
+        clock_module.tick = real_tick
