@@ -63,7 +63,13 @@ from sqlalchemy.engine import make_url  # noqa: E402
 from pbem.engine import registry  # noqa: E402
 from pbem.engine.hashing import canonical_json  # noqa: E402
 from pbem.mail.inbound import ImapInbox, Inbox, MaildirInbox  # noqa: E402
-from pbem.mail.outbound import MaildirSender, Sender, SmtpSender  # noqa: E402
+from pbem.mail.outbound import (  # noqa: E402
+    MaildirSender,
+    Sender,
+    SmtpSender,
+    one_connection,
+    send_bytes,
+)
 from pbem.processor import api  # noqa: E402
 from pbem.processor.host import Host  # noqa: E402
 from pbem.processor.pipeline import Result, process_raw  # noqa: E402
@@ -159,6 +165,14 @@ class TimedSender:
         t0 = time.perf_counter()
         self.inner.send(msg)
         self.times.append(time.perf_counter() - t0)
+
+    def send_bytes(self, raw: bytes) -> None:
+        t0 = time.perf_counter()
+        send_bytes(self.inner, raw)
+        self.times.append(time.perf_counter() - t0)
+
+    def session(self) -> contextlib.AbstractContextManager[None]:
+        return one_connection(self.inner)
 
 
 @dataclass

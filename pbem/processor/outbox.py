@@ -1,5 +1,8 @@
 """Delivering the outbound queue: each mail is marked sent in its own transaction right after
-its send succeeds, so a crash can at worst resend the one mail in flight."""
+its send succeeds, so a crash can at worst resend the one mail in flight.
+
+The stored bytes go out as they are (never parsed and serialised again), and one pass shares
+one SMTP connection."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from email.message import EmailMessage
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from pbem.mail.outbound import Sender, SendError
+from pbem.mail.outbound import Sender, SendError, one_connection, send_bytes
 from pbem.mail.redact import redact
 from pbem.processor.host import Host
 from pbem.store.db import SessionFactory
@@ -73,13 +76,19 @@ def deliver_outbox(factory: SessionFactory, sender: Sender, host: Host | None = 
     host = host or Host()
     done = Delivery()
     skipped: set[int] = set()
+    with one_connection(sender):
+        return _deliver(factory, sender, host, now, limit, done, skipped)
+
+
+def _deliver(factory: SessionFactory, sender: Sender, host: Host, now: datetime | None,
+             limit: int | None, done: Delivery, skipped: set[int]) -> Delivery:
     while limit is None or done.sent + done.retrying + done.failed < limit:
         with factory() as session:
             row = _next_due(session, now or utcnow(), skipped)
             if row is None:
                 return done
             try:
-                sender.send(as_email(row.raw))
+                send_bytes(sender, row.raw)
             except SendError as exc:
                 row.attempts += 1
                 row.last_error = str(exc)
