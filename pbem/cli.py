@@ -279,7 +279,8 @@ def game_show(
     as_seat: Annotated[int, typer.Option("--as", help="Seat number (0 = first).")] = 0,
     html: Annotated[bool, typer.Option(help="Print the HTML part instead.")] = False,
 ) -> None:
-    """Print exactly the status email a seat would be sent now."""
+    """Print exactly the status email a seat would be sent now (and, on stderr, any seat
+    whose address bounces)."""
     cfg = _config()
     with _factory(cfg)() as session:
         try:
@@ -287,7 +288,12 @@ def game_show(
             text, html_part = api.show_game(session, row, as_seat)
         except LookupError as exc:
             raise _fail(str(exc)) from exc
+        bouncing = api.bouncing_seats(session, row)
     print(html_part if html else text)
+    for seat in bouncing:
+        err.print(f"[yellow]bouncing:[/yellow] seat {seat.index} {escape(seat.name)} "
+                  f"<{escape(seat.address)}> since {seat.bounced_at:%Y-%m-%d %H:%M} UTC: "
+                  f"{escape(seat.bounce_reason)}")
 
 
 @game_app.command("log")
@@ -342,14 +348,26 @@ def seat_secret(game: Annotated[str, typer.Argument(help="Game id or tag.")],
     console.print(f"new secret for seat {seat}: {secret}")
 
 
+EX_TEMPFAIL = 75  # sysexits.h: try again later
+
+
 def _one_pass(cfg: Config, factory: SessionFactory) -> api.Pass:
+    from pbem.processor.alerts import FaultWatch
     from pbem.transports import open_inbox, open_sender
 
     inbox = open_inbox(cfg)
+    host = Host.from_config(cfg)
+    sender = open_sender(cfg)
     try:
-        return api.process_inbox(factory, inbox, open_sender(cfg), Host.from_config(cfg))
+        done = api.process_inbox(factory, inbox, sender, host)
     finally:
         inbox.close()
+    watch = FaultWatch(cfg.data_dir / "faults.json", host)
+    if done.fault:
+        watch.failed(done.fault, sender)
+    else:
+        watch.clean()
+    return done
 
 
 @app.command()
@@ -370,8 +388,12 @@ def process(site: Annotated[Path | None, typer.Option(
         report = build(cfg, site)
         console.print(f"site: {len(report.rebuilt)} game page(s) rebuilt in {site}",
                       highlight=False, soft_wrap=True)
-    if any(r.status == "quarantined" for r in result.results):
-        raise typer.Exit(3)
+    if any(r.status == "quarantined" for r in result.results):  # kept; the pass went on
+        console.print("quarantined mail is kept: see `pbem quarantine list`")
+    if result.fault:
+        err.print(f"[yellow]database or disk fault:[/yellow] {escape(result.fault)}\n"
+                  "The mail it hit stays in the inbox and is tried again by the next pass.")
+        raise typer.Exit(EX_TEMPFAIL)
 
 
 @app.command()
@@ -383,9 +405,17 @@ def serve(interval: Annotated[float, typer.Option(help="Seconds between passes w
     cfg = _config()
     factory = _factory(cfg)
     console.print("serving; Ctrl-C stops")
+    faults = 0
     while True:
         try:
-            _one_pass(cfg, factory)
+            done = _one_pass(cfg, factory)
+            if done.fault:  # back off: the database needs a moment, not a hammering
+                faults += 1
+                err.print(f"[yellow]database or disk fault, mail left in the inbox:"
+                          f"[/yellow] {escape(done.fault)}")
+                time.sleep(min(interval * 2 ** (faults - 1), 900.0))
+                continue
+            faults = 0
             inbox = open_inbox(cfg)
             try:
                 inbox.wait(interval)
@@ -449,8 +479,17 @@ def quarantine_show(inbound_id: Annotated[int, typer.Argument(help="The message'
 def quarantine_reprocess(inbound_id: Annotated[int, typer.Argument(help="The message's id.")]
                          ) -> None:
     """Run a kept message through the pipeline again."""
+    from pbem.store.faults import TransientFault
+
     cfg = _config()
-    result = api.quarantine_reprocess(_factory(cfg), inbound_id, Host.from_config(cfg))
+    try:
+        result = api.quarantine_reprocess(_factory(cfg), inbound_id, Host.from_config(cfg))
+    except TransientFault as exc:
+        err.print(f"[yellow]database or disk fault, nothing changed:[/yellow] {escape(str(exc))}"
+                  "\nTry again when the database is back.")
+        raise typer.Exit(EX_TEMPFAIL) from exc
+    except (LookupError, ValueError) as exc:
+        raise _fail(str(exc)) from exc
     console.print(f"{result.status}: {result.reason}")
     if result.status == "quarantined":
         raise typer.Exit(3)

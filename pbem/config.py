@@ -78,6 +78,14 @@ class Limits:
     stranger_replies_per_day: int = 1  # replies to one unknown sender / wrong secret per 24 h
     send_attempts: int = 8  # then an outbound mail is marked failed
     retry_base_seconds: int = 60  # backoff: base * 2**attempts
+    # Answers to mail that proved no seat's secret (help, no or wrong secret): per address and
+    # per hour, and for all addresses together, so forged mail cannot aim the host at anyone.
+    unverified_replies_per_hour: int = 3
+    replies_per_hour_total: int = 100
+    send_lease_seconds: int = 300  # a claimed mail is not taken by another worker this long
+    transient_retries: int = 3  # a mail hit by a database/disk fault is tried again this often
+    transient_backoff_ms: int = 500  # ... after base * 2**attempt milliseconds
+    fault_alert_after: int = 5  # consecutive failed passes before the operator is mailed
 
 
 @dataclass(frozen=True)

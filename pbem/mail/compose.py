@@ -20,6 +20,10 @@ def _address(name: str, addr: str) -> Address:
     return Address(display_name=clean_header(name), username=local, domain=domain)
 
 
+def _threadable(message_id: str) -> bool:
+    return 0 < len(clean_header(message_id, 1000)) <= 250
+
+
 def game_subject(title: str, tag: str) -> str:
     """The stable subject of a game's thread, e.g. ``[reef-12] Reef Encounter``."""
     return clean_header(f"[{tag}] {title}")
@@ -50,8 +54,9 @@ def compose(
     msg["Subject"] = clean_header(subject, 250)
     msg["Date"] = formatdate(localtime=False)
     msg["Message-ID"] = make_msgid(domain=clean_header(message_id_domain))
-    refs = [clean_header(r) for r in (references or []) if clean_header(r)]
-    if in_reply_to:
+    # An id longer than a header line can hold is left out: cut short, it would name nothing.
+    refs = [clean_header(r) for r in (references or []) if _threadable(r)]
+    if in_reply_to and _threadable(in_reply_to):
         msg["In-Reply-To"] = clean_header(in_reply_to)
         if clean_header(in_reply_to) not in refs:
             refs.append(clean_header(in_reply_to))

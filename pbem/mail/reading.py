@@ -1,20 +1,25 @@
 """Reading an incoming email: who sent it, is it automatic, and what orders it carries.
 
 Never raises on malformed mail: whatever can be read is returned, so the pipeline can always
-record the message and answer it.
+record the message and answer it. A mail whose structure cannot be read at all (MIME nested a
+thousand levels deep) comes back with its headers and ``unreadable`` saying why.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from email.message import EmailMessage, Message
+from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
 
 from pbem.mail.text import html_to_text, strip_quotes_and_signature
 
+MAX_DEPTH = 200  # MIME nesting followed when looking for the text
+MAX_PARTS = 10_000  # parts looked at; a mail's text may sit after thousands of attachments
 _AUTO_FROM = re.compile(r"^(mailer-daemon|postmaster|no-?reply|bounce[s]?)(\+.*)?@", re.I)
 
 
@@ -31,6 +36,23 @@ class IncomingMail:
     automatic: bool = False
     automatic_reason: str = ""
     too_large: bool = False
+    unreadable: str = ""  # why the body could not be read at all ("" when it could)
+    bounces: tuple[Bounce, ...] = ()  # failed recipients of a delivery status report
+
+
+@dataclass(frozen=True)
+class Bounce:
+    """One recipient a delivery status report (RFC 3464) says could not be reached."""
+
+    recipient: str
+    status: str  # e.g. 5.1.1
+    diagnostic: str = ""
+
+
+def text_safe(value: str) -> str:
+    """``value`` with lone surrogates (from broken UTF-7 or UTF-16) and NULs replaced: a
+    string that can always be encoded, stored and put in a reply."""
+    return value.encode("utf-8", "replace").decode("utf-8").replace("\x00", "")
 
 
 def _header(msg: Message, name: str) -> str:
@@ -40,7 +62,9 @@ def _header(msg: Message, name: str) -> str:
         return ""
     if value is None:
         return ""
-    return " ".join(str(value).replace("\x00", "").split())  # NUL: see read_message
+    # NUL and undecodable bytes (kept by the parser as lone surrogates) never reach the
+    # database or a reply: PostgreSQL refuses NUL, and no codec writes a lone surrogate.
+    return " ".join(text_safe(str(value)).split())
 
 
 def _automatic(msg: Message, from_addr: str) -> str:
@@ -80,16 +104,26 @@ def _part_text(part: Message) -> str:
     return payload.decode("utf-8", errors="replace")
 
 
+def _leaves(msg: Message) -> Iterator[Message]:
+    """The non-multipart parts in order, without recursion, within MAX_DEPTH and MAX_PARTS."""
+    stack: list[tuple[Message, int]] = [(msg, 0)]
+    seen = 0
+    while stack and seen < MAX_PARTS:
+        part, depth = stack.pop()
+        seen += 1
+        if not part.is_multipart():
+            yield part
+            continue
+        payload = part.get_payload()
+        if depth < MAX_DEPTH and isinstance(payload, list):
+            stack.extend((p, depth + 1) for p in reversed(payload) if isinstance(p, Message))
+
+
 def _body(msg: Message) -> str:
     """text/plain preferred, else HTML turned into text; attachments ignored."""
     plain: str | None = None
     html: str | None = None
-    parts = msg.walk() if msg.is_multipart() else iter([msg])
-    for depth, part in enumerate(parts):
-        if depth > 200:  # absurd nesting: stop reading
-            break
-        if part.is_multipart():
-            continue
+    for part in _leaves(msg):
         disposition = (part.get("Content-Disposition") or "").lower()
         if "attachment" in disposition:
             continue
@@ -105,11 +139,49 @@ def _body(msg: Message) -> str:
     return plain or ""
 
 
+def _bounces(msg: Message) -> tuple[Bounce, ...]:
+    """The failed recipients of a multipart/report; report-type=delivery-status."""
+    if (msg.get_content_type() != "multipart/report"
+            or str(msg.get_param("report-type") or "").lower() != "delivery-status"):
+        return ()
+    found: list[Bounce] = []
+    parts = msg.get_payload()
+    for part in parts if isinstance(parts, list) else []:
+        if not isinstance(part, Message) or part.get_content_type() != "message/delivery-status":
+            continue
+        # The stdlib parses the status part as a list of header blocks: one per message,
+        # then one per recipient (RFC 3464 section 2.1).
+        blocks = part.get_payload()
+        if not isinstance(blocks, list):
+            continue
+        for block in blocks:
+            if not isinstance(block, Message):
+                continue
+            action = _header(block, "Action").lower()
+            recipient = _header(block, "Final-Recipient") or _header(block, "Original-Recipient")
+            if action != "failed" or not recipient:
+                continue
+            address = recipient.partition(";")[2].strip() or recipient
+            found.append(Bounce(parseaddr(address)[1].lower() or address.lower(),
+                                _header(block, "Status")[:20],
+                                text_safe(_header(block, "Diagnostic-Code"))[:300]))
+    return tuple(found)
+
+
+def _parse(raw: bytes) -> tuple[Message, str]:
+    """The parsed message, and why only its headers could be read ("" if all could)."""
+    try:
+        return message_from_bytes(raw, policy=policy.compat32), ""
+    except RecursionError:  # the stdlib parser recurses once per nesting level
+        head = BytesParser(policy=policy.compat32).parsebytes(raw, headersonly=True)
+        return head, "its MIME parts are nested too deeply to read"
+
+
 def read_message(raw: bytes, *, max_bytes: int = 1_000_000) -> IncomingMail:
     """Read ``raw`` into an :class:`IncomingMail`. Oversized bodies are not read at all."""
     too_large = len(raw) > max_bytes
     head = raw if not too_large else raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
-    msg = message_from_bytes(head, policy=policy.compat32)
+    msg, unreadable = _parse(head)
     name, addr = parseaddr(_header(msg, "From"))
     addr = addr.strip().lower()
     message_id = _header(msg, "Message-ID").strip()
@@ -117,7 +189,11 @@ def read_message(raw: bytes, *, max_bytes: int = 1_000_000) -> IncomingMail:
         message_id = f"<synthetic-{hashlib.sha256(raw).hexdigest()[:32]}@pbem.invalid>"
     refs = _header(msg, "References").split()
     # NUL bytes never belong in text (and PostgreSQL text columns refuse them).
-    body = "" if too_large else strip_quotes_and_signature(_body(msg).replace("\x00", ""))
+    try:
+        body = "" if too_large or unreadable else strip_quotes_and_signature(text_safe(_body(msg)))
+        bounces = _bounces(msg)
+    except RecursionError:
+        body, bounces, unreadable = "", (), "its MIME parts are nested too deeply to read"
     return IncomingMail(
         message_id=message_id,
         from_addr=addr,
@@ -130,6 +206,8 @@ def read_message(raw: bytes, *, max_bytes: int = 1_000_000) -> IncomingMail:
         automatic=bool(reason := _automatic(msg, addr)),
         automatic_reason=reason,
         too_large=too_large,
+        unreadable=unreadable,
+        bounces=bounces,
     )
 
 
@@ -141,7 +219,7 @@ def _decoded(value: str) -> str:
         text = str(make_header(decode_header(value)))
     except Exception:
         text = value
-    return re.sub(r"[\r\n\x00]", " ", text)
+    return text_safe(re.sub(r"[\r\n\x00]", " ", text))
 
 
 def recipients(msg: EmailMessage) -> list[str]:

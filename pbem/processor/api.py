@@ -7,7 +7,9 @@ those taking a ``SessionFactory`` run their own transactions.
 from __future__ import annotations
 
 import json
+import logging
 import secrets as pysecrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -29,6 +31,7 @@ from pbem.processor.render import render_status
 from pbem.processor.secrets import hash_secret, new_salt, new_secret
 from pbem.store import queries
 from pbem.store.db import SessionFactory, init, session_factory
+from pbem.store.faults import TransientFault, describe, is_transient
 from pbem.store.tables import (
     Game,
     InboundMessage,
@@ -38,6 +41,8 @@ from pbem.store.tables import (
     Snapshot,
     utcnow,
 )
+
+log = logging.getLogger(__name__)
 
 
 def connect(database_url: str) -> SessionFactory:
@@ -159,6 +164,11 @@ def show_game(session: Session, game: Game, seat_index: int) -> tuple[str, str]:
     return render_status(rules, mail)
 
 
+def bouncing_seats(session: Session, game: Game) -> list[Seat]:
+    """Seats whose address a delivery status report said fails (see processor.bounces)."""
+    return [s for s in queries.seats(session, game.id or 0) if s.bounced_at is not None]
+
+
 def game_log(session: Session, game: Game) -> list[LogEntry]:
     return queries.log(session, game.id or 0)
 
@@ -201,6 +211,21 @@ class Pass:
     results: list[Result]
     delivery: Delivery
     clocks: ClockReport = field(default_factory=ClockReport)
+    # Set when a database or disk fault stopped the pass: the mail it could not handle is
+    # still in the inbox, untouched, for the next pass.
+    fault: str = ""
+
+
+def _handle_fetched(factory: SessionFactory, raw: bytes, host: Host) -> Result:
+    """``process_raw`` tried again (backing off) while the database has a passing fault."""
+    for attempt in range(host.transient_retries + 1):
+        try:
+            return process_raw(factory, raw, host)
+        except TransientFault:
+            if attempt == host.transient_retries:
+                raise
+            time.sleep(host.transient_backoff_seconds * 2 ** attempt)
+    raise AssertionError("unreachable")
 
 
 def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, host: Host,
@@ -209,11 +234,19 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
     """One pass: fetch, process each mail in its own transaction, then send the queue.
 
     The inbox mark comes after the commit, so a crash in between refetches a message whose
-    Message-ID is already recorded: it is then a duplicate and changes nothing.
+    Message-ID is already recorded: it is then a duplicate and changes nothing. A database or
+    disk fault that outlasts the retries ends the pass with ``fault`` set: that mail and the
+    ones after it stay in the inbox (a bad message is quarantined; a bad moment is not).
     """
     results = []
+    fault = ""
     for fetched in inbox.fetch(limit):
-        result = process_raw(factory, fetched.raw, host)
+        try:
+            result = _handle_fetched(factory, fetched.raw, host)
+        except TransientFault as exc:
+            fault = str(exc)
+            log.error("database fault; mail left in the inbox for the next pass: %s", fault)
+            break
         results.append(result)
         if after_commit is not None:
             after_commit(result)
@@ -221,9 +254,18 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
             inbox.mark_failed(fetched.key)
         else:
             inbox.mark_processed(fetched.key)
-    clocks = run_clocks(factory, host)  # reminders and timeouts go out in this same pass
-    delivery = deliver_outbox(factory, sender, host) if sender is not None else Delivery()
-    return Pass(results, delivery, clocks)
+    clocks = ClockReport()
+    delivery = Delivery()
+    try:
+        clocks = run_clocks(factory, host)  # reminders and timeouts go out in this same pass
+        if sender is not None:
+            delivery = deliver_outbox(factory, sender, host)
+    except Exception as exc:
+        if not is_transient(exc):
+            raise
+        fault = fault or describe(exc)
+        log.error("database fault; clocks or sending wait for the next pass: %s", fault)
+    return Pass(results, delivery, clocks, fault)
 
 
 def quarantine_list(session: Session) -> list[InboundMessage]:

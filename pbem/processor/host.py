@@ -18,6 +18,12 @@ class Host:
     stranger_replies_per_day: int = 1
     send_attempts: int = 8
     retry_base_seconds: int = 60
+    unverified_replies_per_hour: int = 3
+    replies_per_hour_total: int = 100
+    send_lease_seconds: int = 300
+    transient_retries: int = 3
+    transient_backoff_seconds: float = 0.5
+    fault_alert_after: int = 5
     operator_address: str | None = None  # told when a game pauses on a timeout
     trusted_authserv_id: str | None = None  # require its Authentication-Results verdict
     # "Now" for deadlines and vacations; tests pass a controllable clock.
@@ -36,6 +42,12 @@ class Host:
             stranger_replies_per_day=cfg.limits.stranger_replies_per_day,
             send_attempts=cfg.limits.send_attempts,
             retry_base_seconds=cfg.limits.retry_base_seconds,
+            unverified_replies_per_hour=cfg.limits.unverified_replies_per_hour,
+            replies_per_hour_total=cfg.limits.replies_per_hour_total,
+            send_lease_seconds=cfg.limits.send_lease_seconds,
+            transient_retries=cfg.limits.transient_retries,
+            transient_backoff_seconds=cfg.limits.transient_backoff_ms / 1000,
+            fault_alert_after=cfg.limits.fault_alert_after,
             operator_address=cfg.operator_address,
             trusted_authserv_id=cfg.trusted_authserv_id,
         )

@@ -114,7 +114,23 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: lis
                  references=references, secret=secret)
 
 
-def may_answer_stranger(session: Session, host: Host, address: str) -> bool:
-    """At most ``stranger_replies_per_day`` notes per address: forged mail cannot spam anyone."""
-    sent = queries.recent_replies(session, address, "stranger", timedelta(days=1))
-    return sent < host.stranger_replies_per_day
+UNPROVEN = ("stranger", "help", "auth")  # answers to mail that proved no seat's secret
+
+
+def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
+    """May an answer of ``kind`` (one of UNPROVEN) go to ``address`` now?
+
+    Anyone can forge a sender, so these answers are limited: all of them together per hour
+    (``replies_per_hour_total``); notes to addresses that have no seat (``stranger``) per day
+    (``stranger_replies_per_day``); help and secret errors to a seat's address per hour
+    (``unverified_replies_per_hour``), counted apart from stranger notes so neither uses up
+    the other. Replies to a proven secret are never limited.
+    """
+    hour = timedelta(hours=1)
+    if queries.recent_replies(session, None, UNPROVEN, hour) >= host.replies_per_hour_total:
+        return False
+    if kind == "stranger":
+        sent = queries.recent_replies(session, address, ("stranger",), timedelta(days=1))
+        return sent < host.stranger_replies_per_day
+    sent = queries.recent_replies(session, address, ("help", "auth"), hour)
+    return sent < host.unverified_replies_per_hour

@@ -1,28 +1,44 @@
-"""Delivering the outbound queue: each mail is marked sent in its own transaction right after
-its send succeeds, so a crash can at worst resend the one mail in flight.
+"""Delivering the outbound queue.
+
+Each mail is claimed in a short transaction of its own (its next attempt moved a lease ahead,
+so no other worker takes it), handed to the server with no transaction open, then marked in a
+second short transaction. No database lock is ever held while SMTP talks: a slow server cannot
+stall the workers applying orders. A crash between the send and the mark resends that one
+mail after the lease, with the same Message-ID (the one window SMTP itself cannot close).
+
+A mail the sender cannot even try (an address it cannot parse, say) fails alone, with its
+reason on its row: one bad row never stops the queue.
 
 The stored bytes go out as they are (never parsed and serialised again), and one pass shares
-one SMTP connection."""
+one SMTP connection (pbem.mail.outbound.one_connection).
+"""
 
 from __future__ import annotations
 
 import email
 import logging
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email import policy
 from email.message import EmailMessage
+from functools import partial
+from typing import TypeVar
 
 from sqlalchemy import update
-from sqlmodel import Session, col, select
+from sqlmodel import col, select
 
 from pbem.mail.outbound import Sender, SendError, one_connection, send_bytes
 from pbem.mail.redact import redact
 from pbem.processor.host import Host
 from pbem.store.db import SessionFactory
+from pbem.store.faults import describe, is_transient
 from pbem.store.tables import OutboundMessage, utcnow
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+MARK_RETRIES = 6
 
 
 @dataclass
@@ -32,42 +48,96 @@ class Delivery:
     failed: int = 0
 
 
-def _next_due(session: Session, now: datetime, skip: set[int]) -> OutboundMessage | None:
-    while True:
-        q = (select(OutboundMessage)
-             .where(OutboundMessage.status == "queued",
-                    col(OutboundMessage.next_attempt_at) <= now,
-                    col(OutboundMessage.id).not_in(skip))
-             .order_by(col(OutboundMessage.id))
-             .limit(1)
-             .with_for_update(skip_locked=True))  # PostgreSQL: workers never send one row
-        row = session.exec(q).first()
-        if row is None or _claim(session, row, now):
-            return row
-        skip.add(row.id or 0)  # sent by another worker meanwhile
-
-
-def _claim(session: Session, row: OutboundMessage, now: datetime) -> bool:
-    """Take the row's write lock and check it is still due.
-
-    SQLite ignores FOR UPDATE, so two workers may both select one row; this no-op UPDATE
-    waits for the other's transaction (which holds its lock across the send) and then
-    matches nothing if the mail went out meanwhile. On PostgreSQL SKIP LOCKED already
-    excluded such rows and this is a cheap re-check.
-    """
-    claimed = session.exec(
-        update(OutboundMessage)
-        .where(col(OutboundMessage.id) == row.id, col(OutboundMessage.status) == "queued",
-               col(OutboundMessage.next_attempt_at) <= now)
-        .values(status="queued"))
-    if claimed.rowcount != 1:
-        return False
-    session.refresh(row)
-    return True
+@dataclass(frozen=True)
+class _Claimed:
+    id: int
+    raw: bytes
+    to_addr: str
 
 
 def as_email(raw: bytes) -> EmailMessage:
-    return email.message_from_bytes(raw, policy=policy.default)
+    msg = email.message_from_bytes(raw, policy=policy.default)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def retry_transient(op: Callable[[], T], host: Host, retries: int | None = None) -> T:
+    """Run a short database step again after a transient fault (a few times, backing off)."""
+    retries = host.transient_retries if retries is None else retries
+    for attempt in range(retries + 1):
+        try:
+            return op()
+        except Exception as exc:
+            if attempt == retries or not is_transient(exc):
+                raise
+            log.warning("transient database fault (%s); trying again", describe(exc))
+            time.sleep(min(host.transient_backoff_seconds * 2 ** attempt, 30.0))
+    raise AssertionError("unreachable")
+
+
+def _claim_next(factory: SessionFactory, now: datetime, skip: set[int],
+                lease: timedelta) -> _Claimed | None:
+    with factory() as session:
+        while True:
+            q = (select(OutboundMessage)
+                 .where(OutboundMessage.status == "queued",
+                        col(OutboundMessage.next_attempt_at) <= now,
+                        col(OutboundMessage.id).not_in(skip))
+                 .order_by(col(OutboundMessage.id))
+                 .limit(1)
+                 .with_for_update(skip_locked=True))  # PostgreSQL: never wait on a claim
+            row = session.exec(q).first()
+            if row is None:
+                return None
+            # SQLite ignores FOR UPDATE: this conditional UPDATE is the claim, and matches
+            # nothing if another worker claimed or sent the row meanwhile.
+            claimed = session.exec(
+                update(OutboundMessage)
+                .where(col(OutboundMessage.id) == row.id,
+                       col(OutboundMessage.status) == "queued",
+                       col(OutboundMessage.next_attempt_at) <= now)
+                .values(next_attempt_at=utcnow() + lease))
+            if claimed.rowcount == 1:
+                session.commit()
+                return _Claimed(row.id or 0, row.raw, row.to_addr)
+            skip.add(row.id or 0)
+
+
+def _mark(factory: SessionFactory, host: Host, claimed: _Claimed,
+          error: SendError | None) -> str:
+    """Record the send's outcome; returns sent | retrying | failed."""
+    with factory() as session:
+        row = session.get(OutboundMessage, claimed.id)
+        assert row is not None
+        row.attempts += 1
+        if error is None:
+            row.status, row.sent_at, outcome = "sent", utcnow(), "sent"
+            # A secret is kept only until it is sent: the blanked copy made when it was
+            # queued, else (a player's own words echoed back) whatever reads as one.
+            row.raw = row.raw_once_sent if row.raw_once_sent is not None else redact(row.raw)
+            row.raw_once_sent = None
+        else:
+            row.last_error = error.args[0] if error.args else type(error).__name__
+            if error.transient and row.attempts < host.send_attempts:
+                delay = host.retry_base_seconds * 2 ** (row.attempts - 1)
+                row.next_attempt_at = utcnow() + timedelta(seconds=delay)
+                outcome = "retrying"
+            else:
+                row.status, outcome = "failed", "failed"
+        session.add(row)
+        session.commit()
+        return outcome
+
+
+def _send(sender: Sender, claimed: _Claimed) -> SendError | None:
+    try:
+        send_bytes(sender, claimed.raw)
+    except SendError as exc:
+        return exc
+    except Exception as exc:  # the sender could not even try: this mail fails, the queue goes on
+        log.exception("mail %s to %s cannot be sent", claimed.id, claimed.to_addr)
+        return SendError(f"cannot be sent: {type(exc).__name__}: {exc}", transient=False)
+    return None
 
 
 def deliver_outbox(factory: SessionFactory, sender: Sender, host: Host | None = None,
@@ -76,40 +146,26 @@ def deliver_outbox(factory: SessionFactory, sender: Sender, host: Host | None = 
     host = host or Host()
     done = Delivery()
     skipped: set[int] = set()
+    lease = timedelta(seconds=host.send_lease_seconds)
     with one_connection(sender):
-        return _deliver(factory, sender, host, now, limit, done, skipped)
+        return _deliver(factory, sender, host, now, limit, done, skipped, lease)
 
 
 def _deliver(factory: SessionFactory, sender: Sender, host: Host, now: datetime | None,
-             limit: int | None, done: Delivery, skipped: set[int]) -> Delivery:
+             limit: int | None, done: Delivery, skipped: set[int],
+             lease: timedelta) -> Delivery:
     while limit is None or done.sent + done.retrying + done.failed < limit:
-        with factory() as session:
-            row = _next_due(session, now or utcnow(), skipped)
-            if row is None:
-                return done
-            try:
-                send_bytes(sender, row.raw)
-            except SendError as exc:
-                row.attempts += 1
-                row.last_error = str(exc)
-                if getattr(exc, "transient", False) and row.attempts < host.send_attempts:
-                    delay = host.retry_base_seconds * 2 ** (row.attempts - 1)
-                    row.next_attempt_at = utcnow() + timedelta(seconds=delay)
-                    done.retrying += 1
-                    skipped.add(row.id or 0)
-                else:
-                    row.status = "failed"
-                    done.failed += 1
-                log.warning("sending mail %s to %s failed: %s", row.id, row.to_addr, exc)
-            else:
-                row.status = "sent"
-                row.sent_at = utcnow()
-                # A secret is kept only until it is sent: the blanked copy made when it was
-                # queued, else (a player's own words echoed back) whatever reads as one.
-                row.raw = row.raw_once_sent if row.raw_once_sent is not None else redact(row.raw)
-                row.raw_once_sent = None
-                row.attempts += 1
-                done.sent += 1
-            session.add(row)
-            session.commit()
+        claimed = retry_transient(lambda: _claim_next(factory, now or utcnow(), skipped, lease),
+                                  host)
+        if claimed is None:
+            return done
+        skipped.add(claimed.id)
+        error = _send(sender, claimed)
+        if error is not None:
+            log.warning("sending mail %s to %s failed: %s", claimed.id, claimed.to_addr, error)
+        # The mail is out: recording that is worth more tries than anything else, since
+        # giving up means sending it again after the lease.
+        outcome = retry_transient(partial(_mark, factory, host, claimed, error), host,
+                                  retries=max(host.transient_retries, MARK_RETRIES))
+        setattr(done, outcome, getattr(done, outcome) + 1)
     return done

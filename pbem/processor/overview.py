@@ -13,7 +13,7 @@ from datetime import datetime
 from email import policy
 from email.parser import BytesHeaderParser
 
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, func, or_, select
 
 from pbem.engine import registry
 from pbem.processor import history
@@ -70,10 +70,14 @@ def _held_mail(f: Facts) -> str | None:
     return f"{f.held_mails} mail{'s' if f.held_mails != 1 else ''} held" if f.held_mails else None
 
 
-# One function per kind of problem; a new kind (e.g. a seat's bouncing address) is one more
-# function here.
+def _bouncing(f: Facts) -> str | None:
+    names = [s.name for s in f.seats if s.bounced_at is not None]
+    return f"mail bounces: {', '.join(names)}" if names else None
+
+
+# One function per kind of problem; a new kind is one more function here.
 PROBLEMS: Sequence[Callable[[Facts], str | None]] = (_paused, _overdue, _failed_mail,
-                                                     _held_mail)
+                                                     _held_mail, _bouncing)
 
 
 def _mail_counts(session: Session) -> dict[tuple[int, str], int]:
@@ -150,9 +154,10 @@ def set_outbox_status(session: Session, outbound_id: int, status: str) -> Outbou
     return row
 
 
-# Mail the host could not tie to a game and a seat: no tag, strangers, wrong or no secret.
+# Mail the host could not tie to a game and a seat: no tag, strangers, wrong or no secret. A
+# reason may go on ("; no answer: reply limit reached"), so they are matched as prefixes.
 UNMATCHED_REASONS = ("no game identified", "unknown sender", "too large", "no secret",
-                     "wrong secret")
+                     "wrong secret", "unreadable")
 
 
 def unmatched(session: Session, limit: int = 100) -> list[InboundMessage]:
@@ -160,7 +165,8 @@ def unmatched(session: Session, limit: int = 100) -> list[InboundMessage]:
     q = (select(InboundMessage)
          .where((col(InboundMessage.status) == "quarantined")
                 | ((col(InboundMessage.status) == "rejected")
-                   & col(InboundMessage.reason).in_(UNMATCHED_REASONS)))
+                   & or_(*(col(InboundMessage.reason).startswith(r)
+                           for r in UNMATCHED_REASONS))))
          .order_by(col(InboundMessage.id).desc()).limit(limit))
     return list(session.exec(q))
 

@@ -24,21 +24,29 @@ from pbem.engine.contract import takes_orders
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.replay import play
 from pbem.mail import authresults
-from pbem.mail.reading import IncomingMail, read_message
+from pbem.mail.addresses import deliverable
+from pbem.mail.reading import IncomingMail, read_message, text_safe
 from pbem.mail.redact import MARK, blank, redact
-from pbem.processor import clock, commands, mails
+from pbem.processor import bounces, clock, commands, mails
 from pbem.processor.host import Host
 from pbem.processor.movelog import record_move
 from pbem.processor.secrets import check_secret
 from pbem.store import queries
 from pbem.store.db import SessionFactory
-from pbem.store.tables import Game, InboundMessage, Seat, utcnow
+from pbem.store.faults import TransientFault, describe, is_transient
+from pbem.store.tables import Game, InboundMessage, LogEntry, Seat, utcnow
 
 log = logging.getLogger(__name__)
 
 TAG_RE = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.-]*)\]")
 DRY_RUN = {"check", "preview"}
 ECHO_LINES = 40  # order lines quoted back in a reply
+ECHO_CHARS = 200  # of each line: a 750 KB line gets no 750 KB answer
+
+
+def _clip(text: str, limit: int = ECHO_CHARS) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit} more " \
+        "characters not shown)"
 
 
 @dataclass
@@ -97,36 +105,91 @@ def synthetic_message_id(raw: bytes) -> str:
     return f"<sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
 
 
+MAX_KEY = 250  # a longer Message-ID (PostgreSQL's btree rows hold ~2,700 bytes) is digested
+
+
+def message_key(mid: str) -> str:
+    """The Message-ID as stored and indexed: kept as is when short and printable ASCII, else a
+    digest of it, so no sender can choose a key the unique index cannot hold."""
+    if len(mid) <= MAX_KEY and mid.isascii() and mid.isprintable():
+        return mid
+    digest = hashlib.sha256(mid.encode("utf-8", "surrogatepass")).hexdigest()
+    return f"<sha256-{digest}@long-id.pbem.invalid>"
+
+
+def conflict_key(raw: bytes) -> str:
+    """The key of a mail reusing a recorded Message-ID with a different body."""
+    return f"<conflict-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
+
+
+def _body_bytes(raw: bytes) -> bytes:
+    """What stays the same when one mail arrives twice (relays add headers, not body)."""
+    text = raw.replace(b"\r\n", b"\n")
+    return text.partition(b"\n\n")[2].rstrip()
+
+
+def _same_mail(stored: InboundMessage, raw: bytes) -> bool:
+    """Whether ``raw`` is the mail already stored as ``stored`` (delivered twice). The stored
+    copy has its secret blanked and may be cut short (see :func:`seal`), so compare the digest
+    of the bytes as received, else the bodies with what reads as a secret blanked on both."""
+    if stored.raw_sha256 and stored.raw_sha256 == hashlib.sha256(raw).hexdigest():
+        return True
+    if len(raw) > 2 * len(stored.raw) + 65536:  # cut short when stored: the digest decides
+        return False
+    return _body_bytes(redact(stored.raw)) == _body_bytes(redact(raw))
+
+
+def kept_bytes(raw: bytes, limit: int) -> bytes:
+    """What is stored of a mail: all of it, or for a mail over ``limit`` its headers (up to
+    ``limit``) and the first ``limit`` bytes of its body: a 28 MB mail costs no 28 MB row."""
+    if len(raw) <= limit:
+        return raw
+    cut = raw.replace(b"\r\n", b"\n").find(b"\n\n")
+    head = min(cut if cut >= 0 else limit, limit)
+    return raw[:head + limit]
+
+
 def process_raw(factory: SessionFactory, raw: bytes, host: Host) -> Result:
-    """Handle one raw email; never raises for a bad message (it is quarantined instead)."""
+    """Handle one raw email; never raises for a bad message (it is quarantined instead).
+
+    Raises :class:`TransientFault` when the database or disk failed for a reason that is not
+    the message's (locked, full, disconnected): nothing was recorded, and the mail must stay
+    in the inbox to be tried again.
+    """
     try:
         with factory() as session:
             result = handle(session, raw, host, existing=None)
             session.commit()
             return result
-    except IntegrityError as exc:
-        # Usually another worker recorded the same Message-ID first. Any other constraint
-        # (say two log entries with one index) must not pass for a duplicate: the mail
-        # would leave the inbox unapplied. It is quarantined instead.
-        if _recorded(factory, raw):
+    except Exception as exc:
+        if is_transient(exc):
+            raise TransientFault(describe(exc)) from exc
+        failure = exc
+    try:
+        if isinstance(failure, IntegrityError) and _recorded(factory, raw):
+            # Usually another worker recorded the same Message-ID first. Any other
+            # constraint (say two log entries with one index) must not pass for a duplicate:
+            # the mail would leave the inbox unapplied. It is quarantined instead.
             log.info("message recorded concurrently; treated as duplicate")
             return Result("duplicate", "recorded by another worker")
-        log.exception("quarantining a message")
-        return quarantine(factory, raw, _reason(exc), inbound_id=None)
     except Exception as exc:
-        log.exception("quarantining a message")
-        return quarantine(factory, raw, _reason(exc), inbound_id=None)
+        if is_transient(exc):
+            raise TransientFault(describe(exc)) from exc
+        log.exception("duplicate check failed")
+    log.error("quarantining a message", exc_info=failure)
+    return quarantine(factory, raw, _reason(failure), inbound_id=None, host=host)
 
 
 def _recorded(factory: SessionFactory, raw: bytes) -> bool:
-    mid = _message_id_of(raw)
+    mid = message_key(_message_id_of(raw))
     with factory() as session:
         q = select(InboundMessage.id).where(InboundMessage.message_id == mid)
         return session.exec(q).first() is not None
 
 
 def reprocess(factory: SessionFactory, inbound_id: int, host: Host) -> Result:
-    """Run a quarantined message through the pipeline again."""
+    """Run a quarantined message through the pipeline again, once: a mail whose Message-ID
+    was applied meanwhile (or whose own row fed the log) is a duplicate, as on first arrival."""
     with factory() as session:
         row = session.get(InboundMessage, inbound_id)
         if row is None:
@@ -143,12 +206,39 @@ def reprocess(factory: SessionFactory, inbound_id: int, host: Host) -> Result:
                                .with_for_update(skip_locked=True)).first()
             if row is None:
                 return Result("duplicate", "being reprocessed elsewhere", inbound_id)
+            done = _already_handled(session, row, raw)
+            if done is not None:
+                row.status, row.reason = "ignored", f"duplicate: {done}"
+                row.processed_at = utcnow()
+                session.add(row)
+                session.commit()
+                return Result("duplicate", done, inbound_id)
             result = handle(session, raw, host, existing=row)
             session.commit()
             return result
     except Exception as exc:
+        if is_transient(exc):
+            raise TransientFault(describe(exc)) from exc
         log.exception("message %s quarantined again", inbound_id)
-        return quarantine(factory, raw, _reason(exc), inbound_id=inbound_id)
+        return quarantine(factory, raw, _reason(exc), inbound_id=inbound_id, host=host)
+
+
+def _already_handled(session: Session, row: InboundMessage, raw: bytes) -> str | None:
+    """Why reprocessing ``row`` would handle its mail twice, or None: its own row fed the log,
+    or (for a conflicting duplicate) the first mail of its Message-ID was applied."""
+    entry = session.exec(select(LogEntry.index).where(
+        LogEntry.source_message_id == row.id)).first()
+    if entry is not None:
+        return f"it is already log entry {entry}"
+    key = message_key(_message_id_of(raw))
+    first = None if key == row.message_id else session.exec(
+        select(InboundMessage).where(InboundMessage.message_id == key)).first()
+    if first is not None:
+        fed = session.exec(select(LogEntry.index).where(
+            LogEntry.source_message_id == first.id)).first()
+        if first.status == "applied" or fed is not None:
+            return f"message {first.id} with the same Message-ID was applied"
+    return None
 
 
 def _reason(exc: BaseException) -> str:
@@ -157,17 +247,65 @@ def _reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}{where}"
 
 
+def _safe_reason(reason: str) -> str:
+    """A reason any database stores: no NUL or lone surrogate, bounded."""
+    return text_safe(reason)[:2000]
+
+
 def quarantine(factory: SessionFactory, raw: bytes, reason: str,
-               inbound_id: int | None) -> Result:
+               inbound_id: int | None, host: Host | None = None) -> Result:
+    """Keep a mail that cannot be handled, with the reason. Never touches a row that has an
+    outcome already (applied, rejected...): that mail was handled, this is its duplicate.
+
+    The record holds nothing parsed from the message but its bounded key, so it cannot fail
+    on the message's content; should it fail anyway, a last record under a digest of the
+    bytes is tried. Raises :class:`TransientFault` when the database itself is failing.
+    """
+    reason = _safe_reason(reason)
+    limit = (host or Host()).max_message_bytes
+    try:
+        return _quarantine(factory, raw, reason, inbound_id, limit)
+    except Exception as exc:
+        if is_transient(exc):
+            raise TransientFault(describe(exc)) from exc
+        log.exception("quarantine failed; keeping a minimal record")
+        first = describe(exc)
+    try:
+        with factory() as session:
+            key = synthetic_message_id(raw)
+            row = session.exec(select(InboundMessage).where(
+                InboundMessage.message_id == key)).first()
+            row = row or InboundMessage(message_id=key, raw=kept_bytes(raw, limit))
+            row.status, row.processed_at = "quarantined", utcnow()
+            row.reason = _safe_reason(f"{reason} (recorded after: {first})")
+            session.add(row)
+            session.commit()
+            return Result("quarantined", row.reason, row.id)
+    except Exception as exc:
+        if is_transient(exc):
+            raise TransientFault(describe(exc)) from exc
+        # Not in the database, but not lost: the inbox moves it to its failed folder.
+        log.exception("message could not be recorded; left in the failed folder")
+        return Result("quarantined", f"{reason} (not recorded: {describe(exc)})")
+
+
+def _quarantine(factory: SessionFactory, raw: bytes, reason: str, inbound_id: int | None,
+                limit: int) -> Result:
     with factory() as session:
         row = session.get(InboundMessage, inbound_id) if inbound_id is not None else None
         if row is None:
-            mid = _message_id_of(raw)
+            key = message_key(_message_id_of(raw))
             row = session.exec(
-                select(InboundMessage).where(InboundMessage.message_id == mid)).first()
+                select(InboundMessage).where(InboundMessage.message_id == key)).first()
+            if row is not None and not _same_mail(row, raw):
+                key = conflict_key(raw)  # another mail under this id: keep this one apart
+                row = session.exec(
+                    select(InboundMessage).where(InboundMessage.message_id == key)).first()
             if row is None:
-                row = InboundMessage(message_id=mid, raw=raw)
-                seal(row, raw, *_verdict(session, raw))
+                row = InboundMessage(message_id=key, raw=kept_bytes(raw, limit))
+                seal(row, raw, *_verdict(session, raw), limit=limit)
+        if row.id is not None and row.status != "quarantined":
+            return Result("duplicate", f"already {row.status}", row.id)
         row.status = "quarantined"
         row.reason = blank(reason)
         row.processed_at = utcnow()
@@ -186,9 +324,9 @@ def _message_id_of(raw: bytes) -> str:
 
 def _finish(row: InboundMessage, status: str, reason: str, queued: list[Any]) -> Result:
     row.status = status
-    row.reason = reason
+    row.reason = _safe_reason(reason)
     row.processed_at = utcnow()
-    return Result(status, reason, row.id, [q.id for q in queued])
+    return Result(status, row.reason, row.id, [q.id for q in queued])
 
 
 def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | None) -> Result:
@@ -196,33 +334,47 @@ def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | 
     mail = read_message(raw, max_bytes=host.max_message_bytes)
     mid = mail.message_id or synthetic_message_id(raw)
     if existing is None:
-        seen = session.exec(select(InboundMessage).where(InboundMessage.message_id == mid)).first()
-        if seen is not None:
+        key = message_key(mid)
+        seen = session.exec(select(InboundMessage).where(InboundMessage.message_id == key)).first()
+        if seen is not None and _same_mail(seen, raw):
             return Result("duplicate", f"already {seen.status}", seen.id)
-        row = InboundMessage(message_id=mid, raw=raw, from_addr=(mail.from_addr or "").lower(),
-                             subject=mail.subject or "")
+        conflict = seen is not None
+        if conflict:  # the same Message-ID, another body: kept apart, for the operator
+            key = conflict_key(raw)
+            again = session.exec(
+                select(InboundMessage).where(InboundMessage.message_id == key)).first()
+            if again is not None:
+                return Result("duplicate", f"already {again.status}", again.id)
+        row = InboundMessage(message_id=key, raw=kept_bytes(raw, host.max_message_bytes),
+                             from_addr=mail.from_addr[:320], subject=mail.subject[:500])
         session.add(row)
         session.flush()
+        if conflict:
+            assert seen is not None
+            return _finish(row, "quarantined", f"conflicting duplicate: message {seen.id} "
+                           "has this Message-ID with a different body", [])
     else:
         row = existing
-        row.from_addr = (mail.from_addr or "").lower()
-        row.subject = mail.subject or ""
+        row.from_addr = mail.from_addr[:320]
+        row.subject = mail.subject[:500]
     handler = _Handler(session, host, mail, row, mid, stored=existing is not None, raw=raw)
     result = handler.run()
     # In this same transaction: the secret as written is never committed.
-    seal(row, raw, handler.verified, handler.secret)
+    seal(row, raw, handler.verified, handler.secret, limit=host.max_message_bytes)
     return result
 
 
-def seal(row: InboundMessage, original: bytes, seat: int | None, secret: str | None) -> None:
+def seal(row: InboundMessage, original: bytes, seat: int | None, secret: str | None,
+         limit: int | None = None) -> None:
     """Store the mail without its secret: the digest of the bytes as received (for audit),
-    the seat its secret proved (what a reprocess trusts), the text with the secret blanked."""
+    the seat its secret proved (what a reprocess trusts), the text with the secret blanked
+    (of a mail over ``limit``, only the part that is kept: see :func:`kept_bytes`)."""
     if not row.raw_sha256:
         row.raw_sha256 = hashlib.sha256(original).hexdigest()
     if seat is not None:
         row.secret_seat = seat
     tokens = [secret] if secret else []
-    row.raw = redact(original, tokens)
+    row.raw = redact(original if limit is None else kept_bytes(original, limit), tokens)
     row.reason = blank(row.reason, tokens)  # an error may quote the line that held it
 
 
@@ -281,17 +433,27 @@ class _Handler:
         self.sender = (mail.from_addr or "").lower()
         self.refs = [*list(mail.references or []), mid]
 
-    def reply_subject(self, game: Game | None) -> str:
+    def reply_subject(self, game: Game | None, *, echo: bool = True) -> str:
+        """``Re:`` the sender's subject for a seat that proved its secret; otherwise a fixed
+        subject: a forged mail must not get its words mailed to someone else."""
+        if not echo:
+            return f"[{game.tag}] about your mail" if game else "About your mail to the game host"
         subj = self.mail.subject or (f"[{game.tag}]" if game else "your mail")
         return subj if subj.lower().startswith("re:") else f"Re: {subj}"
 
-    def stranger(self, status: str, reason: str, lines: list[str], game: Game | None) -> Result:
-        """A polite, rate-limited note; nothing else changes."""
+    def stranger(self, status: str, reason: str, lines: list[str], game: Game | None,
+                 kind: str = "stranger") -> Result:
+        """A rate-limited note to a sender who proved nothing (no seat, no or wrong secret,
+        asking for help); nothing else changes. Never sent to an address we cannot parse."""
         queued = []
-        if self.sender and mails.may_answer_stranger(self.s, self.host, self.sender):
+        if not deliverable(self.sender):
+            reason += "; no answer: the sender's address is not deliverable"
+        elif not mails.may_answer(self.s, self.host, self.sender, kind):
+            reason += "; no answer: reply limit reached"
+        else:
             queued.append(mails.queue_notice(
-                self.s, self.host, to=self.sender, subj=self.reply_subject(game), lines=lines,
-                kind="stranger", game=game, in_reply_to=self.mid, references=self.refs))
+                self.s, self.host, to=self.sender, subj=self.reply_subject(game, echo=False),
+                lines=lines, kind=kind, game=game, in_reply_to=self.mid, references=self.refs))
             self.s.flush()
         return _finish(self.row, status, reason, queued)
 
@@ -307,6 +469,9 @@ class _Handler:
 
     def run(self) -> Result:
         mail = self.mail
+        if mail.bounces:
+            reason, queued = bounces.record(self.s, self.host, mail)
+            return _finish(self.row, "ignored", reason, queued)
         if mail.automatic:
             return _finish(self.row, "ignored",
                            f"automatic mail ({mail.automatic_reason}); never answered", [])
@@ -314,6 +479,11 @@ class _Handler:
             return self.stranger("rejected", "too large", [
                 f"Your message is larger than {self.host.max_message_bytes} bytes, so it was "
                 "not read. Please send your orders as plain text, without attachments.",
+            ], None)
+        if mail.unreadable:
+            return self.stranger("rejected", f"unreadable: {mail.unreadable}", [
+                f"Your message could not be read: {mail.unreadable}. Nothing was played.",
+                "Please send your orders as plain text, without attachments.",
             ], None)
         letter = read_letter(mail.body_text or "")
         self.secret = letter.secret
@@ -335,15 +505,15 @@ class _Handler:
                 "with.",
             ], game)
         rules = registry.get(game.game_type)
-        if letter.command == "help":
-            return self.notice("ignored", "help", [
+        if letter.command == "help":  # needs no secret: limited like a stranger's note
+            return self.stranger("ignored", "help", [
                 f"Help for {rules.title} [{game.tag}]",
                 *([rules.about] if getattr(rules, "about", "") else []), "",
                 rules.help_text(), "",
                 "Write your orders one per line, with a line \"secret <your secret>\".",
                 "Start the mail with \"check\" to see what would happen without playing.",
                 "", *commands.HELP_LINES,
-            ], game)
+            ], game, kind="help")
         if self.host.trusted_authserv_id:
             checked = authresults.verdict(self.raw, self.sender, self.host.trusted_authserv_id)
             if not checked.ok:
@@ -364,8 +534,9 @@ class _Handler:
                          "played. Check the secret in your first email from the game, or ask "
                          "the game's host to issue a new one."]
                 reason = "wrong secret"
-            return self.stranger("rejected", reason, lines, game)
+            return self.stranger("rejected", reason, lines, game, kind="auth")
         self.row.seat = seat.index
+        bounces.clear(self.s, seat)
         locked = queries.lock_game(self.s, game.id or 0)
         assert locked is not None
         snapshot = queries.latest_snapshot(self.s, game.id or 0)
@@ -434,7 +605,7 @@ class _Handler:
         dry = letter.command == "check"
         # A dry run must not reveal the real chance outcomes of the next entry.
         seed = f"preview/{pysecrets.token_hex(8)}" if dry else f"{game.seed}/{index}"
-        echo = [f"> {t}" for _, t in letter.orders[:ECHO_LINES]]
+        echo = [f"> {_clip(t)}" for _, t in letter.orders[:ECHO_LINES]]
         if len(letter.orders) > ECHO_LINES:  # a 10,000-line mail gets no 10,000-line answer
             echo.append(f"> ... ({len(letter.orders) - ECHO_LINES} more lines not shown)")
         try:
@@ -479,12 +650,12 @@ class _Handler:
             number, text = letter.orders[line - 1]
             column = getattr(err, "column", None) if isinstance(err, OrderSyntaxError) else None
             at = f", column {column}" if column and column > 1 else ""  # 1 adds nothing
-            where = f"Line {number}{at} of your mail (\"{text}\"): "
+            where = f"Line {number}{at} of your mail (\"{_clip(text)}\"): "
         head = ("check: these orders would NOT be accepted." if dry
                 else "Your orders were NOT played; nothing changed.")
         # The message is written to be followed by the quoted text, which `where` already shows.
-        msg = (err.message.rstrip(": ") if isinstance(err, OrderSyntaxError) and where
-               else str(err))
+        msg = _clip(err.message.rstrip(": ") if isinstance(err, OrderSyntaxError) and where
+                    else str(err), 1000)
         lines = [head, *echo, "", f"{where}{msg}"]
         hint = getattr(err, "hint", None)
         if hint and where:

@@ -7,8 +7,11 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine, event, text
+from sqlalchemy.engine import ExceptionContext
 from sqlmodel import Session, create_engine
+
+from pbem.store.faults import is_transient
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -20,6 +23,16 @@ def make_engine(url: str) -> Engine:
     if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url)
+
+    @event.listens_for(engine, "handle_error")
+    def _discard_after_fault(ctx: ExceptionContext) -> None:
+        # A connection that met a database fault may still be inside its transaction (a
+        # failed COMMIT leaves it open, and the pool does not roll back what it believes has
+        # ended): the next user would see, and later commit, the failed work. Discard it.
+        if is_transient(ctx.original_exception):
+            ctx.is_disconnect = True
+            ctx.invalidate_pool_on_disconnect = False
+
     if engine.dialect.name == "sqlite":
         @event.listens_for(engine, "connect")
         def _fk_on(dbapi_conn, _record):  # type: ignore[no-untyped-def]
@@ -35,14 +48,39 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+# pg_advisory_lock key for schema migrations (any constant: it only has to be the same for
+# every pbem process on one database).
+MIGRATION_LOCK = 0x7062656D  # "pbem"
+
+
 def migrate(url: str) -> None:
-    """Bring the schema at ``url`` to the newest revision (creates it from nothing too)."""
+    """Bring the schema at ``url`` to the newest revision (creates it from nothing too).
+
+    On PostgreSQL the migration runs under an advisory lock: two workers starting at once on
+    an empty database would otherwise both create the tables, and one would fail.
+    """
     if url.startswith("sqlite:///"):
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     cfg = AlembicConfig()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
-    command.upgrade(cfg, "head")
+    if not url.startswith("postgresql"):
+        command.upgrade(cfg, "head")
+        return
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": MIGRATION_LOCK})
+            conn.commit()
+            try:
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+                conn.commit()
+            finally:
+                conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": MIGRATION_LOCK})
+                conn.commit()
+    finally:
+        engine.dispose()
 
 
 def session_factory(engine: Engine) -> SessionFactory:

@@ -99,10 +99,12 @@ def order_record(entry: LogEntry) -> OrderRecord:
                        entry.state_hash, entry_events(entry))
 
 
-def recent_replies(session: Session, address: str, kind: str, since: timedelta) -> int:
-    """How many mails of ``kind`` went to ``address`` lately (rate limiting strangers)."""
+def recent_replies(session: Session, address: str | None, kinds: tuple[str, ...],
+                   since: timedelta) -> int:
+    """How many mails of ``kinds`` went to ``address`` (None: to anyone) lately."""
     cutoff: datetime = utcnow() - since
     q = select(func.count()).select_from(OutboundMessage).where(
-        OutboundMessage.to_addr == address.lower(), OutboundMessage.kind == kind,
-        col(OutboundMessage.created) >= cutoff)
+        col(OutboundMessage.kind).in_(kinds), col(OutboundMessage.created) >= cutoff)
+    if address is not None:
+        q = q.where(OutboundMessage.to_addr == address.lower())
     return int(session.exec(q).one())

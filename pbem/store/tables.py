@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -56,6 +56,10 @@ class Seat(SQLModel, table=True):
     # When the vacation began: the clock pauses from then (None: before the current wait).
     vacation_from: datetime | None = None
     vacation_days_used: int = 0
+    # Set when a delivery status report said mail to this address failed (shown by `game
+    # show`, told to the operator); cleared when the seat next proves its secret.
+    bounced_at: datetime | None = None
+    bounce_reason: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
 
 
 class InboundMessage(SQLModel, table=True):
@@ -108,6 +112,8 @@ class Snapshot(SQLModel, table=True):
 class OutboundMessage(SQLModel, table=True):
     """A queued email; the sender marks it sent right after a successful send."""
 
+    # The reply limits count recent mail of some kinds at every unproven mail.
+    __table_args__ = (Index("ix_outboundmessage_kind_created", "kind", "created"),)
     id: int | None = Field(default=None, primary_key=True)
     to_addr: str = Field(index=True)
     kind: str = "status"  # status | reply | stranger | help

@@ -45,7 +45,9 @@ def message_id(raw: bytes) -> str:
 def worker(db_url: str, inbox: Path, port: int, crash: str = ""
            ) -> subprocess.CompletedProcess[str]:
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    env = {**os.environ, "PYTHONPATH": path, "PBEM_CRASH_AT": crash}
+    # One worker at a time, restarted at once: a mail claimed by the killed one is due again
+    # now, not after the claim's lease.
+    env = {**os.environ, "PYTHONPATH": path, "PBEM_CRASH_AT": crash, "PBEM_TEST_LEASE": "0"}
     return subprocess.run([sys.executable, "-m", "tests.processor.crash_worker", db_url,
                            str(inbox), str(inbox.parent / "unused"), "--smtp", str(port)],
                           capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)

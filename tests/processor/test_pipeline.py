@@ -46,6 +46,19 @@ def test_same_message_twice_is_applied_once(factory: SessionFactory, host: Host,
     assert (log_length(factory, table), len(queued(factory))) == before
 
 
+def test_same_message_relayed_twice_is_a_duplicate_not_a_conflict(
+        factory: SessionFactory, host: Host, table: Table) -> None:
+    """The stored copy has its secret blanked; a second delivery with one more Received
+    header is still the same mail (not a 'conflicting duplicate')."""
+    card = hand(factory, table, 0)[0]
+    raw = mail(ALICE, f"[{table.tag}]", f"play {card}\nsecret {table.secrets[0]}")
+    assert process_raw(factory, raw, host).status == "applied"
+    relayed = b"Received: from relay2.example.net by mx.example.org; Mon, 1 Jan 2024\r\n" + raw
+    again = process_raw(factory, relayed, host)
+    assert again.status == "duplicate", again.reason
+    assert log_length(factory, table) == 2
+
+
 def test_syntax_error_reply_names_the_line_and_a_legal_order(
         factory: SessionFactory, host: Host, table: Table) -> None:
     raw = mail(ALICE, f"[{table.tag}]", f"secret {table.secrets[0]}\nplay seven")
@@ -77,10 +90,11 @@ def test_game_found_by_body_line(factory: SessionFactory, host: Host, table: Tab
 
 def test_unknown_sender_gets_one_polite_reply(factory: SessionFactory, host: Host,
                                               table: Table) -> None:
-    for _ in range(3):
+    for n in range(3):
         raw = mail("mallory@evil.test", f"[{table.tag}]", "play 1")
         result = process_raw(factory, raw, host)
-        assert (result.status, result.reason) == ("rejected", "unknown sender")
+        limited = "; no answer: reply limit reached" if n else ""
+        assert (result.status, result.reason) == ("rejected", "unknown sender" + limited)
     [(to, text)] = queued(factory)
     assert to == "mallory@evil.test"
     assert (f"The address mallory@evil.test does not play in [{table.tag}], so your mail "

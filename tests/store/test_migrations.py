@@ -55,3 +55,21 @@ def test_migrations_match_the_models(db_url: str) -> None:
                   {"add_table", "remove_table", "add_column", "remove_column"}]
     assert structural == []
     engine.dispose()
+
+
+def test_concurrent_first_runs_on_an_empty_database_do_not_race(db_url: str) -> None:
+    """Workers started together on an empty PostgreSQL database all migrate it (one does the
+    work under the advisory lock, the others find it done)."""
+    if not db_url.startswith("postgresql"):
+        pytest.skip("SQLite takes one writer at a time by itself")
+    import subprocess
+    import sys
+
+    code = "import sys; from pbem.store import migrate; migrate(sys.argv[1])"
+    procs = [subprocess.Popen([sys.executable, "-c", code, db_url], stderr=subprocess.PIPE,
+                              text=True) for _ in range(4)]
+    failures = [p.communicate(timeout=120)[1] for p in procs if p.wait(timeout=120) != 0]
+    assert failures == []
+    engine = init(db_url)
+    assert {"game", "seat", "inboundmessage"} <= set(inspect(engine).get_table_names())
+    engine.dispose()

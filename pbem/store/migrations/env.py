@@ -6,12 +6,19 @@ from sqlmodel import SQLModel
 
 import pbem.store.tables  # noqa: F401  (registers the tables on the metadata)
 
-url = context.config.get_main_option("sqlalchemy.url")
-assert url is not None
-connectable = create_engine(url)
-with connectable.connect() as connection:
-    context.configure(connection=connection, target_metadata=SQLModel.metadata,
-                      render_as_batch=connection.dialect.name == "sqlite")
+given = context.config.attributes.get("connection")  # one holding the migration lock
+if given is not None:
+    context.configure(connection=given, target_metadata=SQLModel.metadata,
+                      render_as_batch=given.dialect.name == "sqlite")
     with context.begin_transaction():
         context.run_migrations()
-connectable.dispose()
+else:
+    url = context.config.get_main_option("sqlalchemy.url")
+    assert url is not None
+    connectable = create_engine(url)
+    with connectable.connect() as connection:
+        context.configure(connection=connection, target_metadata=SQLModel.metadata,
+                          render_as_batch=connection.dialect.name == "sqlite")
+        with context.begin_transaction():
+            context.run_migrations()
+    connectable.dispose()
