@@ -9,11 +9,11 @@ from contextlib import contextmanager
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
-from email.utils import getaddresses
 from pathlib import Path
 from typing import Protocol
 
 import aiosmtplib
+from aiosmtplib.email import extract_recipients, extract_sender
 
 from pbem.mail.settings import SmtpSettings
 
@@ -35,15 +35,14 @@ class Sender(Protocol):
 
 
 def envelope(raw: bytes) -> tuple[str, list[str]]:
-    """The envelope sender and recipients of a composed mail, from its headers alone (the
-    body is never parsed: the bytes go out as they were stored)."""
+    """The envelope sender and recipients of a composed mail, read as aiosmtplib reads them
+    from a message, but from its headers alone: the body is never parsed, and the bytes go
+    out as they were stored."""
     end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0),
               default=len(raw))
-    head = BytesHeaderParser(policy=policy.compat32).parsebytes(raw[:end])
-    senders = getaddresses(head.get_all("Sender") or head.get_all("From") or [])
-    recipients = [a for _, a in getaddresses([*head.get_all("To", []), *head.get_all("Cc", []),
-                                             *head.get_all("Bcc", [])]) if a]
-    return (senders[0][1] if senders else ""), recipients
+    head = BytesHeaderParser(policy=policy.default).parsebytes(raw[:end])
+    assert isinstance(head, EmailMessage)
+    return extract_sender(head) or "", extract_recipients(head)
 
 
 def send_bytes(sender: Sender, raw: bytes) -> None:
@@ -149,8 +148,8 @@ class SmtpSender:
                     msg, raw = _parsed(raw), None  # re-encode 8-bit parts for this server
             if raw is not None:
                 sender, recipients = envelope(raw)
-                if not recipients:
-                    raise ValueError("No recipient headers provided in message")
+                if not sender or not recipients:  # as aiosmtplib's send_message refuses
+                    raise ValueError("No From, or no recipient headers, in the message")
                 options = ["BODY=8BITMIME"] if smtp.supports_extension("8BITMIME") else []
                 if not (sender + "".join(recipients)).isascii():
                     options.append("SMTPUTF8")
