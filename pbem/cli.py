@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -13,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
+from typer.core import TyperGroup
 
 from pbem.config import Config, ConfigError, load
 from pbem.engine import registry
@@ -22,7 +24,31 @@ from pbem.processor.history import BadAdminEntry, revoked
 from pbem.processor.host import Host
 from pbem.store.db import SessionFactory
 
-app = typer.Typer(help="pbem: a play-by-email game host.", no_args_is_help=True)
+_state: dict[str, Any] = {}
+
+
+class _Commands(TyperGroup):
+    """Runs every command: an operator's mistake or a broken environment (see
+    :mod:`pbem.operator_errors`) ends in one line and a fix, not a traceback."""
+
+    def invoke(self, ctx: Any) -> Any:  # click's Context (typer may vendor click)
+        try:
+            return super().invoke(ctx)
+        except Exception as exc:
+            from pbem.operator_errors import explain
+
+            told = explain(exc)
+            if told is None or _state.get("debug"):
+                raise
+            err.print(f"[red]error:[/red] {escape(told.message)}", highlight=False,
+                      soft_wrap=True)
+            err.print(f"fix: {escape(told.fix)} (`pbem --debug ...` shows the traceback)",
+                      highlight=False, soft_wrap=True)
+            raise typer.Exit(1) from exc
+
+
+app = typer.Typer(help="pbem: a play-by-email game host.", no_args_is_help=True,
+                  cls=_Commands)
 game_app = typer.Typer(help="Create, inspect and verify games.", no_args_is_help=True)
 seat_app = typer.Typer(help="Manage the seats of a game.", no_args_is_help=True)
 outbox_app = typer.Typer(help="The queue of outgoing emails.", no_args_is_help=True)
@@ -41,30 +67,49 @@ ConfigOpt = Annotated[
                  "defaults: SQLite and Maildirs under ./pbem-data).", show_default=False),
 ]
 
-_state: dict[str, Any] = {}
-
 
 @app.callback()
-def _main(config: ConfigOpt = None) -> None:
+def _main(config: ConfigOpt = None,
+          debug: Annotated[bool, typer.Option("--debug", help="Show the Python traceback of "
+                                              "an error instead of one line.")] = False
+          ) -> None:
     path = config or (Path(os.environ["PBEM_CONFIG"]) if os.environ.get("PBEM_CONFIG") else None)
     _state["config_path"] = path
+    _state["debug"] = debug
 
 
 def _config() -> Config:
     try:
         return load(_state.get("config_path"))
     except ConfigError as exc:
-        err.print(f"[red]config error:[/red] {exc}")
+        err.print(f"[red]config error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from exc
 
 
-def _factory(cfg: Config) -> SessionFactory:
-    cfg.data_dir.mkdir(parents=True, exist_ok=True)
+def _factory(cfg: Config, create: bool = False) -> SessionFactory:
+    """The database; only ``create`` (init) may make a new SQLite file and its data folder."""
+    if create:
+        cfg.data_dir.mkdir(parents=True, exist_ok=True)
+    elif cfg.database_url.startswith("sqlite:///"):
+        file = Path(cfg.database_url.removeprefix("sqlite:///"))
+        if not file.exists():
+            raise _fail(f"no pbem database at {file.absolute()} ({_where_from()}); run "
+                        "`pbem init` to make one there, or point PBEM_HOME or --config at "
+                        "your data folder")
     return api.connect(cfg.database_url)
 
 
+def _where_from() -> str:
+    """Why pbem looked where it did."""
+    if _state.get("config_path") is not None:
+        return f"from the config {_state['config_path']}"
+    if os.environ.get("PBEM_HOME"):
+        return "from PBEM_HOME"
+    return "the default ./pbem-data in the current folder"
+
+
 def _fail(message: str, code: int = 1) -> typer.Exit:
-    err.print(f"[red]error:[/red] {message}")
+    err.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -72,7 +117,7 @@ def _fail(message: str, code: int = 1) -> typer.Exit:
 def init() -> None:
     """Create (or migrate) the database and the local mail folders."""
     cfg = _config()
-    _factory(cfg)
+    _factory(cfg, create=True)
     from pbem.transports import open_inbox, open_sender
 
     if cfg.inbound.imap is None:
@@ -99,12 +144,12 @@ def doctor() -> None:
     """Check the config, database, mailboxes and mail servers; say what is wrong and the fix."""
     from pbem import doctor as checks
 
-    results = checks.run(_config())
+    results = checks.run_file(_state.get("config_path"), debug=bool(_state.get("debug")))
     for c in results:
         mark = "[green]ok[/green]  " if c.ok else "[red]FAIL[/red]"
-        console.print(f"{mark} {c.name}: {c.message}", highlight=False)
+        console.print(f"{mark} {c.name}: {escape(c.message)}", highlight=False)
         if not c.ok and c.fix:
-            console.print(f"       fix: {c.fix}", highlight=False)
+            console.print(f"       fix: {escape(c.fix)}", highlight=False)
     if not all(c.ok for c in results):
         raise typer.Exit(1)
 
@@ -404,6 +449,7 @@ def serve(interval: Annotated[float, typer.Option(help="Seconds between passes w
 
     cfg = _config()
     factory = _factory(cfg)
+    signal.signal(signal.SIGTERM, _stop)
     console.print("serving; Ctrl-C stops")
     faults = 0
     while True:
@@ -426,6 +472,13 @@ def serve(interval: Annotated[float, typer.Option(help="Seconds between passes w
         except Exception as exc:  # an outage must not end the service; retry after a pause
             err.print(f"[yellow]pass failed, retrying:[/yellow] {exc}")
             time.sleep(min(interval, 30.0))
+
+
+def _stop(signum: int, frame: object) -> None:
+    """SIGTERM (systemd, podman stop) ends serve at once, and with 0. A container's PID 1 gets
+    no default action for it, so without this handler `podman stop` waits, then kills."""
+    console.print("stopped (SIGTERM)")
+    raise SystemExit(0)
 
 
 @outbox_app.command("list")

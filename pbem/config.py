@@ -7,11 +7,14 @@ read from an environment variable or a file when needed, and never appear in ``r
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from email_validator import EmailNotValidError, validate_email
 
 
 class ConfigError(ValueError):
@@ -32,7 +35,11 @@ class Secret:
                 raise ConfigError(f"environment variable {self.env} is not set")
             return value
         if self.file:
-            return self.file.read_text(encoding="utf-8").strip()
+            try:
+                return self.file.read_text(encoding="utf-8").strip()
+            except OSError as exc:
+                raise ConfigError(f"password_file {self.file} cannot be read: "
+                                  f"{exc.strerror or exc}") from exc
         return None
 
     def __repr__(self) -> str:  # never the value
@@ -128,6 +135,96 @@ class Config:
 _SECURITY = {"tls", "starttls", "none"}
 
 
+class _Table(dict[str, Any]):
+    """A TOML table that remembers which keys the reader asked for.
+
+    Whatever :func:`from_dict` (or a dataclass it fills) never asks for is not a setting, so
+    the valid keys follow the code: a key added there is valid here with nothing else to edit.
+    """
+
+    def __init__(self, raw: dict[str, Any], where: str) -> None:
+        super().__init__(raw)
+        self.where = where
+        self.asked: set[str] = set()
+        self.tables: dict[str, _Table] = {}
+
+    def _wrap(self, key: str, value: Any) -> Any:
+        if isinstance(value, dict) and not isinstance(value, _Table):
+            if key not in self.tables:
+                self.tables[key] = _Table(value, f"{self.where}.{key}" if self.where else key)
+            return self.tables[key]
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.asked.add(key)
+        return self._wrap(key, super().get(key, default))
+
+    def __getitem__(self, key: str) -> Any:
+        self.asked.add(key)
+        return self._wrap(key, super().__getitem__(key))
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            self.asked.add(key)
+        return super().__contains__(key)
+
+    def unknown(self) -> list[str]:
+        """One line per key nobody asked for, with the keys that are valid in its table."""
+        lines = []
+        valid = ", ".join(sorted(k for k in self.asked if k not in _REFUSED))
+        for key in self:
+            if key not in self.asked:
+                where = f"in [{self.where}]" if self.where else "at the top level"
+                lines.append(f"unknown setting {key!r} {where} (valid there: {valid})")
+        for table in self.tables.values():
+            lines.extend(table.unknown())
+        return lines
+
+
+# Keys the reader looks for only to refuse them with a better message.
+_REFUSED = frozenset({"password"})
+
+
+def _values(cls: type[Any], section: dict[str, Any], where: str) -> dict[str, Any]:
+    """The section's settings for ``cls``'s fields, each checked against its default's type."""
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in section:
+            continue
+        value, default = section[f.name], f.default
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ConfigError(f"{where}.{f.name} must be true or false, not {value!r}")
+        elif isinstance(default, int):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ConfigError(f"{where}.{f.name} must be a whole number, not {value!r}")
+        elif isinstance(default, str):
+            value = str(value)
+        values[f.name] = value
+    return values
+
+
+def _port(section: dict[str, Any], default: int, where: str) -> int:
+    value = section.get("port", default)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 65536:
+        raise ConfigError(f"{where}.port must be a port number (1-65535), not {value!r}")
+    return value
+
+
+def _address(value: Any, where: str) -> str:
+    """A plain address (no name, no brackets), checked for syntax only: no DNS lookups."""
+    text = str(value)
+    local, _, domain = text.rpartition("@")
+    # The embedded default, pbem@localhost, keeps mail in local Maildirs: a dotless host is
+    # fine there, though email-validator (rightly, for the internet) refuses it.
+    probe = f"{local}@localhost.test" if domain == "localhost" else text
+    try:
+        validate_email(probe, check_deliverability=False, test_environment=True)
+    except EmailNotValidError as exc:
+        raise ConfigError(f"{where} {text!r} is not an email address: {exc}") from exc
+    return text
+
+
 def _secret(section: dict[str, Any], base: Path) -> Secret:
     env = section.get("password_env")
     file = section.get("password_file")
@@ -144,8 +241,7 @@ def _security(section: dict[str, Any], where: str) -> str:
 
 
 def _deadlines(section: dict[str, Any]) -> Deadlines:
-    values: dict[str, Any] = {k: v if k == "timeout" else int(v) for k, v in section.items()}
-    result = Deadlines(**values)
+    result = Deadlines(**_values(Deadlines, section, "deadlines"))
     if result.timeout not in ("default", "pause"):
         raise ConfigError(f"deadlines.timeout must be default or pause, not {result.timeout!r}")
     return result
@@ -158,6 +254,20 @@ def default_data_dir() -> Path:
 def from_dict(raw: dict[str, Any], base: Path | None = None) -> Config:
     """Build a :class:`Config` from parsed TOML; relative paths resolve against ``base``."""
     base = base or Path(".")
+    table = _Table(raw, "")
+    try:
+        cfg = _build(table, base)
+    except ConfigError:
+        raise
+    except (TypeError, ValueError) as exc:  # e.g. port = "imap": int() says what it got
+        raise ConfigError(f"a setting has the wrong type: {exc}") from exc
+    unknown = table.unknown()
+    if unknown:
+        raise ConfigError("; ".join(unknown))
+    return cfg
+
+
+def _build(raw: dict[str, Any], base: Path) -> Config:
     data_dir = base / str(raw.get("data_dir", default_data_dir()))
     db = raw.get("database", {})
     url = str(db.get("url", f"sqlite:///{data_dir / 'pbem.sqlite'}"))
@@ -169,7 +279,7 @@ def from_dict(raw: dict[str, Any], base: Path | None = None) -> Config:
             raise ConfigError("inbound.imap.host is required")
         sec = _security(s, "inbound.imap")
         imap = ImapConfig(
-            host=str(s["host"]), port=int(s.get("port", 993 if sec == "tls" else 143)),
+            host=str(s["host"]), port=_port(s, 993 if sec == "tls" else 143, "inbound.imap"),
             user=str(s.get("user", "")), password=_secret(s, base), security=sec,
             folder=str(s.get("folder", "INBOX")),
             processed=str(s.get("processed", "pbem-processed")),
@@ -185,7 +295,7 @@ def from_dict(raw: dict[str, Any], base: Path | None = None) -> Config:
         sec = _security(s, "outbound.smtp")
         smtp = SmtpConfig(
             host=str(s["host"]),
-            port=int(s.get("port", {"tls": 465, "starttls": 587}.get(sec, 25))),
+            port=_port(s, {"tls": 465, "starttls": 587}.get(sec, 25), "outbound.smtp"),
             user=str(s.get("user", "")), password=_secret(s, base), security=sec,
         )
     out_maildir = base / str(outbound.get("maildir", {}).get("path", data_dir / "outbox"))
@@ -196,14 +306,15 @@ def from_dict(raw: dict[str, Any], base: Path | None = None) -> Config:
         return Config(
             data_dir=data_dir,
             database_url=url,
-            from_address=str(mail.get("from_address", "pbem@localhost")),
+            from_address=_address(mail.get("from_address", "pbem@localhost"),
+                                  "mail.from_address"),
             from_name=str(mail.get("from_name", "PBEM host")),
             inbound=InboundConfig(imap=imap, maildir=in_maildir),
             outbound=OutboundConfig(smtp=smtp, maildir=out_maildir),
-            limits=Limits(**{k: int(v) for k, v in limits.items()}),
+            limits=Limits(**_values(Limits, limits, "limits")),
             deadlines=_deadlines(deadlines),
-            operator_address=str(mail["operator_address"]) if "operator_address" in mail
-            else None,
+            operator_address=_address(mail["operator_address"], "mail.operator_address")
+            if "operator_address" in mail else None,
             trusted_authserv_id=str(mail.get("trusted_authserv_id", "")).strip() or None,
             host_key_file=base / str(raw["host_key_file"]) if "host_key_file" in raw else None,
         )

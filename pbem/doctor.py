@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import imaplib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine
 from sqlalchemy.exc import SQLAlchemyError
 
-from pbem.config import Config, ConfigError
+from pbem.config import Config, ConfigError, load
 from pbem.mail.settings import ImapSettings, SmtpSettings
 from pbem.store.db import MIGRATIONS
 from pbem.transports import imap_settings, smtp_settings
@@ -100,7 +101,13 @@ def check_imap(s: ImapSettings) -> Check:
         except LoginError:
             return Check("inbound IMAP", False, f"login as {s.user!r} on {where} was refused",
                          "check inbound.imap user and the password in its env var or file")
-        folders = {f[2] for f in client.list_folders()}
+        try:
+            folders = {f[2] for f in client.list_folders()}
+        except imaplib.IMAP4.error as exc:
+            return Check("inbound IMAP", False, f"{where} let {s.user!r} log in but refused to "
+                         f"list its folders: {_text(exc)}",
+                         "the mail server cannot open this mailbox: check its log (for "
+                         "Dovecot: the user's uid, home and mail_location)")
         if s.folder not in folders:
             return Check("inbound IMAP", False, f"folder {s.folder!r} not found on {where} "
                          f"(there: {', '.join(sorted(folders))})",
@@ -176,27 +183,83 @@ def check_smtp(s: SmtpSettings, sender: str = "pbem@localhost") -> Check:
     return Check("outbound SMTP", True, f"{where}" + (f" as {s.user}" if s.user else ""))
 
 
+def check_data_dir(path: Path) -> Check:
+    """pbem init makes its files here, so the user running pbem must be able to write."""
+    if path.exists():
+        if not path.is_dir():
+            return Check("data folder", False, f"{path} is a file, not a folder",
+                         "set data_dir (or PBEM_HOME) to a folder")
+        if not os.access(path, os.W_OK | os.X_OK):
+            return Check("data folder", False, f"{path} is not writable by this user",
+                         f"chown the folder to the user that runs pbem: chown -R pbem: {path}")
+        return Check("data folder", True, str(path))
+    parent = next((p for p in path.absolute().parents if p.exists()), Path("/"))
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return Check("data folder", False, f"{path} does not exist and {parent} is not "
+                     "writable by this user", f"as root: install -d -o pbem -g pbem {path}")
+    return Check("data folder", True, f"{path} (`pbem init` will make it)")
+
+
 def _guard(name: str, probe: Callable[[], Check]) -> Check:
+    """Run one check; whatever it raises becomes its FAIL line, never a traceback."""
+    from pbem.operator_errors import explain
+
     try:
         return probe()
     except ConfigError as exc:
         return Check(name, False, str(exc), "set the password's env var or file")
+    except Exception as exc:
+        told = explain(exc)
+        if told is not None:
+            return Check(name, False, told.message, told.fix)
+        first = (str(exc).strip().splitlines() or [""])[0]
+        return Check(name, False, f"unexpected {type(exc).__name__}: {first}",
+                     "`pbem --debug doctor` shows where; please report it if the setup "
+                     "looks right")
 
 
-def run(cfg: Config) -> list[Check]:
-    """All checks, in the order a broken setup is best fixed."""
-    checks = [Check("config", True, f"from address {cfg.from_address}"),
-              check_database(cfg.database_url)]
+def run_file(path: Path | None, debug: bool = False) -> list[Check]:
+    """Read the config at ``path`` (None: embedded defaults) and run every check on it; a
+    config that cannot be read (unknown keys, bad values) is the one FAIL line."""
+    try:
+        cfg = load(path)
+    except ConfigError as exc:
+        where = f" in {path}" if path and str(path) not in str(exc) else ""
+        fix = ("create it (config.example.toml lists every setting), or point --config or "
+               "PBEM_CONFIG at yours" if path and not path.exists() else
+               "edit the config file (config.example.toml lists every setting)")
+        return [Check("config", False, f"{exc}{where}", fix)]
+    return run(cfg, path, debug)
+
+
+def run(cfg: Config, path: Path | None = None, debug: bool = False) -> list[Check]:
+    """All checks, in the order a broken setup is best fixed; ``debug`` lets errors raise."""
+    def guard(name: str, probe: Callable[[], Check]) -> Check:
+        return probe() if debug else _guard(name, probe)
+
+    where = f"{path}" if path else "embedded defaults"
+    checks = [Check("config", True, f"{where}; from address {cfg.from_address}")]
+    if cfg.database_url.startswith("sqlite:///"):
+        checks.append(guard("data folder", lambda: check_data_dir(cfg.data_dir)))
+    checks.append(guard("database", lambda: check_database(cfg.database_url)))
     if cfg.inbound.imap is None:
-        checks.append(check_maildir("inbound Maildir", cfg.inbound.maildir))
+        checks.append(guard("inbound Maildir",
+                            lambda: check_maildir("inbound Maildir", cfg.inbound.maildir)))
     else:
-        checks.append(_guard("inbound IMAP", lambda: check_imap(_need(imap_settings(cfg)))))
+        checks.append(guard("inbound IMAP", lambda: check_imap(_need(imap_settings(cfg)))))
     if cfg.outbound.smtp is None:
-        checks.append(check_maildir("outbound Maildir", cfg.outbound.maildir))
+        checks.append(guard("outbound Maildir",
+                            lambda: check_maildir("outbound Maildir", cfg.outbound.maildir)))
     else:
-        checks.append(_guard("outbound SMTP", lambda: check_smtp(_need(smtp_settings(cfg)),
-                                                                 cfg.from_address)))
+        checks.append(guard("outbound SMTP", lambda: check_smtp(_need(smtp_settings(cfg)),
+                                                                cfg.from_address)))
     return checks
+
+
+def _text(exc: BaseException) -> str:
+    raw = exc.args[0] if exc.args else str(exc)
+    text = raw.decode(errors="replace") if isinstance(raw, bytes) else str(raw)
+    return " ".join(text.split())
 
 
 def _need(value: T | None) -> T:

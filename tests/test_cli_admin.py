@@ -13,6 +13,7 @@ ALICE, BOB = "alice@players.test", "bob@players.test"
 
 
 def new_game() -> str:
+    pbem("init")
     out = pbem("game", "new", "testcards", "--seat", f"Alice <{ALICE}>",
                "--seat", f"Bob <{BOB}>", "--seed", "cli-admin", "--deadline-hours", "0")
     found = re.search(r"game (\S+) created", out)

@@ -105,14 +105,14 @@ def test_hosts_sharing_a_configured_key_trust_each_other(tmp_path: Path,
     pbem("--config", str(tmp_path / "a.toml"), "game", "export", "testcards-1", "-o",
          str(exported))
     assert (tmp_path / "shared.key").exists() and not (tmp_path / "a-data" / "host.key").exists()
+    pbem("--config", str(tmp_path / "b.toml"), "init")  # only init makes a data folder
     out = one_line(pbem("--config", str(tmp_path / "b.toml"), "game", "import", str(exported)))
     assert "imported as testcards-1 (signed by this host)" in out
 
 
 def test_a_broken_key_file_is_named(home: Path, tmp_path: Path) -> None:  # noqa: F811
-    pbem("init")
+    tag = new_game()  # runs `pbem init`, which would refuse the broken key too
     (home / "host.key").write_text("not hex\n")
-    tag = new_game()
     out = one_line(pbem("game", "export", tag, "-o", str(tmp_path / "g.json"), code=1))
     assert f"cannot read the host key {home / 'host.key'}: non-hexadecimal number" in out
 

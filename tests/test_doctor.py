@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -169,3 +170,63 @@ def test_smtp_without_auth_or_starttls(home: Path, tmp_path: Path,
                       imap_password=imap_server.password, smtp_password="", smtp_user=None)
     assert f"ok outbound SMTP: 127.0.0.1:{open_relay.port}" in doctor("--config", str(cfg),
                                                                       code=0)
+
+
+def valid_keys(out: str, unknown: str) -> set[str]:
+    """The keys a message about ``unknown`` lists as valid (more may be added over time)."""
+    found = re.search(rf"unknown setting '{unknown}' [^(]*\(valid there: ([^)]*)\)", out)
+    assert found is not None, out
+    return set(found.group(1).split(", "))
+
+
+def test_unknown_config_keys_are_a_fail_line(home: Path, tmp_path: Path) -> None:
+    cfg = tmp_path / "pbem.toml"
+    cfg.write_text('[databse]\nurl = "sqlite:///x.sqlite"\n[mail]\nfrom_adress = "a@b.org"\n')
+    out = doctor("--config", str(cfg), code=1)
+    assert "FAIL config: unknown setting 'databse' at the top level (valid there: " in out
+    assert {"data_dir", "database", "mail", "inbound", "outbound"} <= valid_keys(out, "databse")
+    assert {"from_address", "from_name"} <= valid_keys(out, "from_adress")
+    assert f"in {cfg} fix: edit the config file" in out
+    assert "Traceback" not in out
+
+
+def test_a_data_folder_pbem_cannot_write(home: Path, tmp_path: Path) -> None:
+    home.write_text("a file where the folder should be")
+    out = doctor(code=1)
+    assert f"FAIL data folder: {home} is a file, not a folder" in out
+    assert "fix: set data_dir (or PBEM_HOME) to a folder" in out
+
+
+@pytest.mark.dovecot
+def test_imap_login_that_cannot_open_its_mailbox(home: Path, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dovecot lets a user in whose uid it will not serve mail for (Debian's system user
+    `games` is uid 5): LIST fails after login. That is a FAIL line, not a traceback."""
+    from tests.support import mailservers
+    from tests.support.mailservers import IMAP_USER
+
+    if mailservers.DOVECOT is None:
+        pytest.skip("Dovecot is not installed")
+    monkeypatch.setattr(mailservers, "_DOVECOT_CONF", mailservers._DOVECOT_CONF.replace(
+        "uid=nobody gid=nogroup", "uid=5 gid=60"))
+    server = mailservers.DovecotServer().start()
+    try:
+        runner.invoke(app, ["init"])
+        monkeypatch.setenv("PBEM_TEST_IMAP_PW", server.password)
+        cfg = tmp_path / "pbem.toml"
+        cfg.write_text(f'[database]\nurl = "sqlite:///{home / "pbem.sqlite"}"\n'
+                       f'[inbound.imap]\nhost = "127.0.0.1"\nport = {server.port}\n'
+                       f'user = "{server.user}"\npassword_env = "PBEM_TEST_IMAP_PW"\n'
+                       'security = "none"\n')
+        out = doctor("--config", str(cfg), code=1)
+    finally:
+        server.stop()
+    assert "FAIL inbound IMAP:" in out and "Traceback" not in out
+    assert (f"let '{IMAP_USER}' log in but refused to list its folders: command: LIST => "
+            "Internal error occurred.") in out  # the reason is only in Dovecot's log
+    assert "fix: the mail server cannot open this mailbox: check its log" in out
+
+
+def test_a_config_file_that_is_not_there(home: Path, tmp_path: Path) -> None:
+    out = doctor("--config", str(tmp_path / "nope.toml"), code=1)
+    assert f"FAIL config: config file {tmp_path / 'nope.toml'} not found fix: create it" in out

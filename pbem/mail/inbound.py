@@ -348,6 +348,11 @@ class ImapInbox:
         client.idle()
         try:
             responses = client.idle_check(timeout=seconds)
+        except BaseException:
+            # Stopped mid-IDLE (SIGTERM ends `pbem serve`): a LOGOUT now would wait for an
+            # answer the server never gives inside IDLE, so close the link without one.
+            self._drop()
+            raise
         finally:
             # idle_check leaves the socket blocking with no timeout; restore ours.
             with contextlib.suppress(OSError):

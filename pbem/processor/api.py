@@ -292,15 +292,15 @@ def outbox_list(session: Session, status: str | None = None) -> list[OutboundMes
 
 
 def outbox_retry(session: Session, outbound_id: int | None = None) -> int:
-    """Put failed mail (or one given unsent mail, e.g. a held one) back in the queue, due
-    now; returns how many."""
+    """Put failed mail, and queued mail waiting to be tried again, back in the queue due now
+    (or one given unsent mail, e.g. a held one); returns how many."""
     from pbem.store.tables import utcnow
 
     q = select(OutboundMessage).where(OutboundMessage.status != "sent")
     if outbound_id is not None:
         q = q.where(OutboundMessage.id == outbound_id)
     else:  # held and dropped mail stays put unless named
-        q = q.where(OutboundMessage.status == "failed")
+        q = q.where(col(OutboundMessage.status).in_(("failed", "queued")))
     n = 0
     for row in session.exec(q):
         row.status, row.attempts, row.next_attempt_at = "queued", 0, utcnow()

@@ -112,8 +112,16 @@ def _entries(data: dict[str, Any]) -> list[LogEntry]:
                             text=str(raw["text"]), draws_json=canonical_json(raw["draws"]),
                             events_json=canonical_json(raw["events"]),
                             state_hash=str(raw["state_hash"]),
-                            created=datetime.fromisoformat(raw["created"])))
+                            created=_aware(raw["created"], f"log entry {raw['index']}")))
     return out
+
+
+def _aware(text: Any, where: str) -> datetime:
+    """A timestamp with its timezone: the database keeps every time in UTC."""
+    when = datetime.fromisoformat(str(text))
+    if when.tzinfo is None:
+        raise ValueError(f"{where}: timestamp {text!r} has no timezone")
+    return when
 
 
 def check_signature(data: dict[str, Any], key: HostKey, trust_foreign: bool) -> bool:

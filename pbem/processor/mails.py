@@ -29,7 +29,8 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
           auto_reply: bool = True, secret: str | None = None) -> OutboundMessage:
     """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
     sent (pbem.processor.outbox), so the secret is at rest only while the mail waits."""
-    msg = compose(from_addr=host.from_address, to_addr=to, to_name=to_name, subject=subj,
+    msg = compose(from_addr=host.from_address, from_name=host.from_name, to_addr=to,
+                  to_name=to_name, subject=subj,
                   text=text, html=html, in_reply_to=in_reply_to, references=references,
                   auto_reply=auto_reply, message_id_domain=host.message_id_domain)
     raw = bytes(msg)

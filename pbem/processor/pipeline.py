@@ -351,6 +351,7 @@ def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | 
         session.flush()
         if conflict:
             assert seen is not None
+            seal(row, raw, None, None, limit=host.max_message_bytes)
             return _finish(row, "quarantined", f"conflicting duplicate: message {seen.id} "
                            "has this Message-ID with a different body", [])
     else:

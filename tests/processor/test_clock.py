@@ -213,6 +213,7 @@ def test_game_new_takes_clock_options_and_config_defaults(
     monkeypatch.setenv("PBEM_HOME", str(tmp_path / "data"))
     monkeypatch.delenv("PBEM_CONFIG", raising=False)
     runner = CliRunner()
+    assert runner.invoke(app, ["init"]).exit_code == 0
     seats = ["--seat", f"Alice <{ALICE}>", "--seat", f"Bob <{BOB}>"]
     made = runner.invoke(app, ["game", "new", "testcards", *seats, "--deadline-hours", "48",
                                "--reminder-hours", "12", "--timeout", "pause",

@@ -155,6 +155,7 @@ def test_only_the_admin_cli_sees_or_moves_past_the_secrets(
     registry.register(GAME)
     runner = CliRunner()
     try:
+        assert runner.invoke(app, ["init"]).exit_code == 0
         out = runner.invoke(app, ["game", "new", "testcards", "--seat", f"Alice <{ALICE}>",
                                   "--seat", f"Bob <{BOB}>", "--seed", "cli"])
         assert out.exit_code == 0, out.output

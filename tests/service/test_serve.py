@@ -4,6 +4,7 @@ answers it over SMTP, and keeps serving when the IMAP connection is cut under it
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -108,3 +109,13 @@ def test_serve_wakes_on_new_mail_and_survives_a_dropped_connection(
     imap_server.deliver(mail(ALICE, f"Re: [{game_tag}] Test Cards", "help"))
     eventually(lambda: len(smtp_server.messages) > before, what="the reply after the cut")
     assert serving.poll() is None
+
+
+def test_serve_stops_with_0_on_sigterm(serving: subprocess.Popen[str],
+                                       smtp_server: SmtpTestServer) -> None:
+    """systemd and `podman stop` send SIGTERM. As a container's PID 1 a process without a
+    handler would not even notice it, so serve handles it: it stops at once and exits 0."""
+    eventually(lambda: len(smtp_server.messages) >= 2, what="the first pass")
+    serving.send_signal(signal.SIGTERM)
+    assert serving.wait(60) == 0
+    assert serving.stdout is not None and "stopped (SIGTERM)" in serving.stdout.read()

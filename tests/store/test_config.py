@@ -56,3 +56,34 @@ def test_unknown_limit_is_refused(tmp_path: Path) -> None:
     (tmp_path / "pbem.toml").write_text('[limits]\nmax_bytes = 3\n')
     with pytest.raises(config.ConfigError, match="unknown setting"):
         config.load(tmp_path / "pbem.toml")
+
+
+@pytest.mark.parametrize(("toml", "message"), [
+    ('[inbound.imap]\nhost = "h"\nport = "imap"\n',
+     "inbound.imap.port must be a port number (1-65535), not 'imap'"),
+    ('[outbound.smtp]\nhost = "h"\nport = 70000\n',
+     "outbound.smtp.port must be a port number (1-65535), not 70000"),
+    ('[limits]\nsend_attempts = "eight"\n',
+     "limits.send_attempts must be a whole number, not 'eight'"),
+    ('[deadlines]\nturn_hours = 1.5\n', "deadlines.turn_hours must be a whole number, not 1.5"),
+    ('[mail]\noperator_address = "Ops <ops@example.org>"\n',
+     "mail.operator_address 'Ops <ops@example.org>' is not an email address"),
+    ('[mail]\nfrom_address = "games@example@org"\n',
+     "mail.from_address 'games@example@org' is not an email address"),
+    ('[inbound.maildir]\npath = "in"\nfolder = "x"\n',
+     "unknown setting 'folder' in [inbound.maildir] (valid there: path)"),
+])
+def test_wrong_values_are_named(tmp_path: Path, toml: str, message: str) -> None:
+    (tmp_path / "pbem.toml").write_text(toml)
+    with pytest.raises(config.ConfigError) as caught:
+        config.load(tmp_path / "pbem.toml")
+    assert message in str(caught.value)
+
+
+def test_a_password_file_that_cannot_be_read(tmp_path: Path) -> None:
+    (tmp_path / "pbem.toml").write_text('[outbound.smtp]\nhost = "h"\npassword_file = "nope"\n')
+    cfg = config.load(tmp_path / "pbem.toml")
+    assert cfg.outbound.smtp is not None
+    with pytest.raises(config.ConfigError, match=r"password_file .*nope cannot be read: No such "
+                       "file or directory"):
+        cfg.outbound.smtp.password.get()

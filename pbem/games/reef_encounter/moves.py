@@ -150,14 +150,14 @@ class _Builder:
             return
         best: tuple[float, str] | None = None
         seen: set[str] = set()
+        full = {b for b in st.boards
+                if seat_shrimps_on_board(st, self.seat, b) >= MAX_PER_BOARD}
         for k in sorted(st.polyps):
             if k in seen or board_of(k) not in st.boards:
                 continue
             cells = group(st, k)
             seen |= cells
-            if coral_shrimp(st, cells) is not None:
-                continue
-            if seat_shrimps_on_board(st, self.seat, board_of(k)) >= MAX_PER_BOARD:
+            if coral_shrimp(st, cells) is not None or board_of(k) in full:
                 continue
             size = len(cells) + self.rng.random()
             if best is None or size > best[0]:

@@ -142,6 +142,7 @@ def reef_deck(options: Mapping[str, Any]) -> list[str]:
     return deck
 
 
+@cache
 def cross_colours(card: str) -> tuple[str, ...]:
     """The colours of a breeding card: one (both parents that colour) or two."""
     return tuple(card.split("+"))

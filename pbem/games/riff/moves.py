@@ -8,10 +8,12 @@ legal whatever the real card is.
 from __future__ import annotations
 
 import random
+from functools import cache
 
 from pbem.engine.chance import Chance
 from pbem.games.riff import worms
-from pbem.games.riff.breeding import colour_fits_a_cross, fits, open_crosses
+from pbem.games.riff.breeding import colour_fits_a_cross, open_crosses
+from pbem.games.riff.components import cross_colours
 from pbem.games.riff.orders import (
     Attach,
     Boat,
@@ -21,7 +23,7 @@ from pbem.games.riff.orders import (
     SharkOwn,
     Step,
 )
-from pbem.games.riff.state import State, area_row
+from pbem.games.riff.state import Player, State, area_row
 from pbem.games.riff.turn import RuleError, Turn, do_step
 
 MAX_LINES = 6
@@ -56,9 +58,8 @@ def _text(step: Step) -> str:
     raise AssertionError(step)
 
 
-def _wanted(state: State, seat: int, card: str, fitting: set[str]) -> bool:
+def _wanted(card: str, player: Player, fitting: set[str]) -> bool:
     """Whether a face-up card helps the bot now (``fitting``: colours of the open crosses)."""
-    player = state.players[seat]
     if card == "coral":
         return sum(c.cross is None for c in player.corals) < 2
     if card.startswith("fish:"):
@@ -67,40 +68,68 @@ def _wanted(state: State, seat: int, card: str, fitting: set[str]) -> bool:
     return card in ("pearl", "shark")
 
 
+@cache
+def _buy(column: int, distance: int) -> Buy:
+    """One shared (frozen) step per place: candidates are many, the bot picks one."""
+    return Buy(Place(column, distance))
+
+
+@cache
+def _parent_pairs(card: str) -> tuple[tuple[str, str], ...]:
+    """(male, female) colours that complete the cross ``card``."""
+    colours = cross_colours(card)
+    if len(colours) == 1:
+        return ((colours[0], colours[0]),)
+    a, b = colours
+    return ((a, b), (b, a))
+
+
 def _candidates(state: State, seat: int, rng: random.Random,
                 fresh_sharks: int = 0) -> list[Step]:
     player = state.players[seat]
-    fitting = {c for card in open_crosses(state) for c in card.split("+")}
+    crosses = open_crosses(state)
+    fitting = {c for card in crosses for c in card.split("+")}
     found: list[Step] = []
+    # Lists, not sets: a bot's order must not depend on string hashing (replays).
+    males = [*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":m")), None]
+    females = [*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":f")), None]
+    # What breeding.fits says, as lookups: one parent fits if its colour is on an open
+    # cross; two if they are the two colours of a cross, or both the colour of a one-colour one.
+    pairs = {p for card in crosses for p in _parent_pairs(card)}
     for coral_i, coral in enumerate(player.corals):
         if coral.cross is not None:
             continue
-        # Lists, not sets: a bot's order must not depend on string hashing (replays).
-        for m in [*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":m")), None]:
-            for f in [*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":f")), None]:
+        for m in [None] if coral.male else males:
+            for f in [None] if coral.female else females:
                 if m is None and f is None:
                     continue
-                if (m is not None and coral.male) or (f is not None and coral.female):
-                    continue
                 male, female = m or coral.male, f or coral.female
-                if any(fits(male, female, c) for c in open_crosses(state)):
+                if ((male, female) in pairs if male and female
+                        else (male or female) in fitting):
                     fish = tuple((c, s) for c, s in ((m, "m"), (f, "f")) if c is not None)
                     found += [Attach(fish, coral_i)] * 4
+    rows = [state.area[area_row(seat, distance)] for distance in range(4)]
+    wanted: dict[str, bool] = {}
     for column in range(player.boats):
         for distance in range(4):
-            slot = state.area[area_row(seat, distance)][column]
+            slot = rows[distance][column]
             if slot is None:
                 continue
-            place = Place(column, distance)
-            if slot["up"] and _wanted(state, seat, slot["card"], fitting):
-                found += [Buy(place)] * 2
-            elif not slot["up"] and rng.random() < 0.3:
-                found.append(Buy(place, condition=None))
+            if slot["up"]:
+                card = slot["card"]
+                ok = wanted.get(card)
+                if ok is None:
+                    ok = wanted[card] = _wanted(card, player, fitting)
+                if ok:
+                    buy = _buy(column, distance)
+                    found += (buy, buy)
+            elif rng.random() < 0.3:
+                found.append(_buy(column, distance))
     if player.boats < 8 and rng.random() < 0.5:
         found.append(Boat())
     if player.sharks > fresh_sharks and rng.random() < 0.3:
         ups = [(d, c) for d in range(4) for c in range(8)
-               if (s := state.area[area_row(seat, d)][c]) is not None and s["up"]]
+               if (s := rows[d][c]) is not None and s["up"]]
         if ups:
             d, c = rng.choice(ups)
             found.append(SharkArea(Place(c, d)))
@@ -109,6 +138,11 @@ def _candidates(state: State, seat: int, rng: random.Random,
             if not colour_fits_a_cross(state, colour):
                 found.append(SharkOwn(colour, sex))
     return found
+
+
+def _face_up(state: State, seat: int, place: Place) -> bool:
+    slot = state.area[area_row(seat, place.distance)][place.column]
+    return slot is not None and bool(slot["up"])
 
 
 def random_order(state: State, seat: int, rng: random.Random) -> str:
@@ -129,9 +163,14 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         if not options:
             break
         step = rng.choice(options)
-        trial = scratch.copy()
-        trial_turn = Turn(seat, set(turn.flipped), turn.revealed,
-                          fresh_pearls=turn.fresh_pearls, fresh_sharks=turn.fresh_sharks)
+        # Every step checks before it changes anything, except a buy of a face-down card
+        # (its paid turn stays if the buy then fails): only that one is tried on a copy.
+        if isinstance(step, Buy) and not _face_up(scratch, seat, step.place):
+            trial = scratch.copy()
+            trial_turn = Turn(seat, set(turn.flipped), turn.revealed,
+                              fresh_pearls=turn.fresh_pearls, fresh_sharks=turn.fresh_sharks)
+        else:
+            trial, trial_turn = scratch, turn
         try:
             do_step(trial, trial_turn, step, chance)
         except (RuleError, ValueError):

@@ -147,9 +147,10 @@ def _choose(state: State, seat: int, cost: int, colour: str | None,
         if colour is not None:
             pick = colour if left.get(colour, 0) > 0 else None
         else:
-            pick = max(state.colours, key=lambda c: (left.get(c, 0),
-                                                     -state.colours.index(c)))
-            pick = pick if left.get(pick, 0) > 0 else None
+            pick, most = None, 0  # the colour held most; on a tie, the first in colour order
+            for c in state.colours:
+                if left.get(c, 0) > most:
+                    pick, most = c, left[c]
         if pick is None:
             break
         left[pick] -= 1
