@@ -415,7 +415,7 @@ def clock_pass(factory: SessionFactory, passes: int) -> float:
         report = run_clocks(factory, HOST)
         times.append(time.perf_counter() - t0)
         assert report.reminders == report.timeouts == 0
-    return statistics.median(times)
+    return min(times)  # the pass's own cost: on a shared machine the median is mostly noise
 
 
 def bench_clocks(args: argparse.Namespace) -> None:
@@ -438,11 +438,14 @@ def bench_clocks(args: argparse.Namespace) -> None:
             pass_s[count] = clock_pass(factory, args.clock_passes)
             tags = [f"{GAME.name}-{1 + (i * 7919) % count}".upper() for i in range(200)]
             with factory() as s:
-                t0 = time.perf_counter()
+                looks = []
                 for tag in tags:
+                    t0 = time.perf_counter()
                     assert queries.game_by_tag(s, tag) is not None
-                lookup_s[count] = (time.perf_counter() - t0) / len(tags)
-    print(f"[clocks] pass: {ms(pass_s[10])} at 10 timed games, {ms(pass_s[1000])} at 1,000; "
+                    looks.append(time.perf_counter() - t0)
+                lookup_s[count] = statistics.median(looks)
+    print(f"[clocks] pass (fastest of {args.clock_passes}): {ms(pass_s[10])} at 10 timed games, "
+          f"{ms(pass_s[1000])} at 1,000; "
           f"tag lookup {lookup_s[10] * 1e6:.0f} µs vs {lookup_s[1000] * 1e6:.0f} µs "
           f"({lookup_s[1000] / lookup_s[10]:.2f}x)")
     print(f"clock pass, 1,000 vs 10 timed games: {pass_s[1000] / pass_s[10]:.2f}x  "
@@ -699,7 +702,7 @@ def main() -> None:
                                  "history", "backlog", "backlog-child"])
     parser.add_argument("--reef-games", type=int, default=8)
     parser.add_argument("--reef-rounds", type=int, default=12)
-    parser.add_argument("--clock-passes", type=int, default=15)
+    parser.add_argument("--clock-passes", type=int, default=50)
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--history-orders", type=int, default=20)
