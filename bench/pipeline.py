@@ -1,16 +1,24 @@
 """Pipeline benchmark: the real pipeline (parse, apply, log, snapshot, render and queue every
-seat's email, send) over real mail servers and over Maildirs, with the figures issue 6 asks for.
+seat's email, send) over real mail servers and over Maildirs.
 
-    python bench/pipeline.py                  # all four parts at default sizes (~2 minutes)
+    python bench/pipeline.py                  # the goals of issue 15: reef + clocks (~1 minute)
+    python bench/pipeline.py --db postgresql+psycopg://postgres@127.0.0.1:5432/test
+    python bench/pipeline.py all              # every part below (~3 more minutes)
     python bench/pipeline.py servers --games 20 --rounds 10
     python bench/pipeline.py maildir | history | backlog
     python bench/pipeline.py backlog --sizes 1000,10000 --orders-only --tracemalloc
-    python bench/pipeline.py --db postgresql+psycopg://postgres@127.0.0.1:5432/test
 
-- ``servers``: orders go in by IMAP (pymap, in-process) and every reply out by SMTP
-  (aiosmtpd, in-process). Prints orders/s and p50/p95 per-order latency (fetch → committed)
-  and per-email send time, next to the raw mail I/O floor of the same run: fetching and moving
-  the same messages and sending the same number of emails with no processing.
+- ``reef`` (default): Reef Encounter, 4 players, orders in by IMAP (pymap, in-process) and
+  every mail out by SMTP (aiosmtpd), then the same orders through the fair peer
+  (bench/peer.py: fetch over IMAP, parse one line, update one row in one commit, send a mail
+  of the same mean size to each seat over one SMTP connection). Prints the time per order by
+  stage and ``overhead vs peer`` (goal <= 1.5x).
+- ``clocks`` (default): a clock pass with 10 and with 1,000 timed games none of which is due
+  (goal <= 1.2x), and the case-blind tag lookup at both sizes.
+- ``servers``: the bench's two-seat test game; orders go in by IMAP (pymap, in-process) and
+  every reply out by SMTP (aiosmtpd, in-process). Prints orders/s and p50/p95 per-order
+  latency (fetch → committed) and per-email send time, next to the raw mail I/O floor of the
+  same run: fetching and moving the same messages and sending as many emails with no work.
 - ``maildir``: the same on the embedded transports (Maildir in and out).
 - ``history``: per-order cost in a game whose log holds 10 and then 1,000 entries (padded
   with log entries and snapshots shaped like real ones); must not grow with history. Also
@@ -55,7 +63,13 @@ from sqlalchemy.engine import make_url  # noqa: E402
 from pbem.engine import registry  # noqa: E402
 from pbem.engine.hashing import canonical_json  # noqa: E402
 from pbem.mail.inbound import ImapInbox, Inbox, MaildirInbox  # noqa: E402
-from pbem.mail.outbound import MaildirSender, Sender, SmtpSender  # noqa: E402
+from pbem.mail.outbound import (  # noqa: E402
+    MaildirSender,
+    Sender,
+    SmtpSender,
+    one_connection,
+    send_bytes,
+)
 from pbem.processor import api  # noqa: E402
 from pbem.processor.host import Host  # noqa: E402
 from pbem.processor.pipeline import Result, process_raw  # noqa: E402
@@ -152,6 +166,14 @@ class TimedSender:
         self.inner.send(msg)
         self.times.append(time.perf_counter() - t0)
 
+    def send_bytes(self, raw: bytes) -> None:
+        t0 = time.perf_counter()
+        send_bytes(self.inner, raw)
+        self.times.append(time.perf_counter() - t0)
+
+    def session(self) -> contextlib.AbstractContextManager[None]:
+        return one_connection(self.inner)
+
 
 @dataclass
 class Run:
@@ -209,6 +231,225 @@ def report(label: str, run: Run, games: int, floor: float, send_times: list[floa
     print(f"[{label}] mail I/O floor: {len(run.raws) / floor:8.1f} orders/s  ({floor:.2f} s: "
           f"fetch+move {len(run.raws)} and send {run.sent} with no processing)")
     print(f"[{label}] overhead ratio: {run.busy / floor:8.1f}x the raw mail I/O")
+
+
+# -- goals (issue 15): Reef Encounter against the fair peer, and the clock pass -------------
+
+STAGES = ("fetch", "parse", "rules", "store", "render", "compose", "send")
+
+
+class Stages:
+    """Seconds spent in each stage while ``on``, by wrapping the functions that do it.
+
+    store is every SQL statement and commit (engine events and the dialect's commit), so it
+    includes the flushes wherever they happen; the rest is the host's own Python ("other")."""
+
+    def __init__(self) -> None:
+        self.seconds = dict.fromkeys(STAGES, 0.0)
+        self.on = False
+        self._undo: list[Callable[[], None]] = []
+
+    def timed(self, stage: str, fn: Callable[..., object]) -> Callable[..., object]:
+        def wrapper(*a: object, **k: object) -> object:
+            if not self.on:
+                return fn(*a, **k)
+            t0 = time.perf_counter()
+            try:
+                return fn(*a, **k)
+            finally:
+                self.seconds[stage] += time.perf_counter() - t0
+        return wrapper
+
+    def patch(self, owner: object, name: str, stage: str) -> None:
+        original = getattr(owner, name)
+        setattr(owner, name, self.timed(stage, original))
+        self._undo.append(lambda: setattr(owner, name, original))
+
+    def timed_iter(self, stage: str, fn: Callable[..., Iterator[object]]
+                   ) -> Callable[..., Iterator[object]]:
+        def wrapper(*a: object, **k: object) -> Iterator[object]:
+            it = fn(*a, **k)
+            while True:
+                t0 = time.perf_counter()
+                try:
+                    item = next(it)
+                except StopIteration:
+                    return
+                finally:
+                    if self.on:
+                        self.seconds[stage] += time.perf_counter() - t0
+                yield item
+        return wrapper
+
+    def install(self, factory: SessionFactory, rules: object) -> None:
+        from sqlalchemy import event
+
+        from pbem.processor import mails, outbox
+
+        engine = factory().get_bind()
+        t0: list[float] = []
+
+        def before(*_a: object) -> None:
+            t0.append(time.perf_counter())
+
+        def after(*_a: object) -> None:
+            start = t0.pop()
+            if self.on:
+                self.seconds["store"] += time.perf_counter() - start
+        event.listen(engine, "before_cursor_execute", before)
+        event.listen(engine, "after_cursor_execute", after)
+        self.patch(engine.dialect, "do_commit", "store")
+        original_fetch = ImapInbox.fetch
+        ImapInbox.fetch = self.timed_iter("fetch", original_fetch)  # type: ignore[method-assign,assignment]
+        self._undo.append(lambda: setattr(ImapInbox, "fetch", original_fetch))
+        self.patch(ImapInbox, "mark_processed", "fetch")
+        self.patch(rules, "parse", "parse")
+        self.patch(rules, "apply", "rules")
+        self.patch(mails, "render_status", "render")
+        self.patch(mails, "render_notice", "render")
+        self.patch(mails, "compose", "compose")
+        self.patch(outbox, "as_email", "compose")
+
+    def uninstall(self) -> None:
+        for undo in reversed(self._undo):
+            undo()
+        self._undo.clear()
+
+
+def reef_tables(factory: SessionFactory, games: int) -> list[Table]:
+    tables = []
+    with factory() as s:
+        for g in range(games):
+            addresses = [f"{c}{g}@players.test" for c in "abcd"]
+            game, secrets = api.create_game(s, "reef", [(f"P{c}", a) for c, a in
+                                                        zip("ABCD", addresses, strict=True)],
+                                            seed=f"bench-reef-{g}")
+            tables.append(Table(game.tag, addresses, secrets))
+        s.commit()
+    return tables
+
+
+def reef_wave(factory: SessionFactory, tables: list[Table], rng: random.Random) -> list[bytes]:
+    rules = registry.get("reef")
+    raws = []
+    with factory() as s:
+        for t in tables:
+            state = api.current_state(s, api.get_game(s, t.tag))
+            for seat in sorted(rules.waiting_for(state)):
+                raws.append(order_mail(t.addresses[seat], t.tag, t.secrets[seat],
+                                       rules.random_order(state, seat, rng)))
+    return raws
+
+
+def bench_reef(args: argparse.Namespace) -> None:
+    """Reef Encounter, 4 players, over real IMAP and SMTP, next to the peer (bench/peer.py)."""
+    import peer  # bench/peer.py, beside this script
+
+    from tests.support.mailservers import PymapServer, SmtpTestServer
+
+    rules = registry.get("reef")
+    imap, smtp = PymapServer().start(), SmtpTestServer(auth=False).start()
+    stages = Stages()
+    try:
+        with fresh_db(args.db) as factory:
+            tables = reef_tables(factory, args.reef_games)
+            feeder = imap.client()
+            inbox = ImapInbox(imap.settings, batch_size=50)
+            sender = TimedSender(SmtpSender(smtp.settings))
+            api.process_inbox(factory, inbox, sender, HOST)  # the welcome mails: not timed
+            welcomed = len(smtp.received)
+            stages.install(factory, rules)
+            rng, raws, busy, orders, sent = random.Random(7), [], 0.0, 0, 0
+            sender.times.clear()
+            for _ in range(args.reef_rounds):
+                wave_raws = reef_wave(factory, tables, rng)
+                raws += wave_raws
+                for raw in wave_raws:
+                    feeder.append("INBOX", raw)
+                stages.on, seen, t0 = True, 0, time.perf_counter()
+                while seen < len(wave_raws):
+                    done = api.process_inbox(factory, inbox, sender, HOST, limit=100_000)
+                    seen += len(done.results)
+                    orders += sum(1 for r in done.results if r.status == "applied")
+                    sent += done.delivery.sent
+                busy += time.perf_counter() - t0
+                stages.on = False
+            stages.uninstall()
+            stages.seconds["send"] = sum(sender.times)
+            inbox.close()
+            out = smtp.received[welcomed:]
+            assert orders == len(raws), f"only {orders} of {len(raws)} orders applied"
+            size = round(statistics.mean(len(r.raw) for r in out))
+        with fresh_db(args.db) as peer_factory:
+            engine = peer_factory().get_bind()
+            peer.prepare(engine, [t.tag for t in tables])  # type: ignore[arg-type]
+            for raw in raws:
+                feeder.append("INBOX", raw)
+            seats = {t.tag: t.addresses for t in tables}
+            ref = peer.drain(engine, imap.settings, smtp.settings, seats, size)  # type: ignore[arg-type]
+        feeder.logout()
+    finally:
+        stages.uninstall()
+        imap.stop()
+        smtp.stop()
+    db = "PostgreSQL" if args.db else "SQLite"
+    print(f"[reef] {db}: {orders} orders in {len(tables)} 4-player games of Reef Encounter, "
+          f"{sent} mails sent (mean {size / 1024:.1f} kB), real IMAP (pymap) and SMTP (aiosmtpd)")
+    print(f"[reef] pipeline: {busy:.2f} s = {ms(busy / orders)} per order "
+          f"({orders / busy:.1f} orders/s)")
+    print(f"[reef] peer:     {ref.seconds:.2f} s = {ms(ref.seconds / ref.orders)} per order "
+          f"({ref.orders} orders, {ref.sent} mails of the same size)")
+    counted = sum(stages.seconds.values())
+    parts = [f"{k} {ms(v / orders)}" for k, v in stages.seconds.items()]
+    parts.append(f"other {ms((busy - counted) / orders)}")
+    print(f"[reef] per order by stage: {', '.join(parts)}")
+    print(f"overhead vs peer: {busy / ref.seconds:.2f}x  (goal <= 1.5x; {db})")
+
+
+def clock_pass(factory: SessionFactory, passes: int) -> float:
+    from pbem.processor.clock import run_clocks
+
+    times = []
+    for _ in range(passes):
+        t0 = time.perf_counter()
+        report = run_clocks(factory, HOST)
+        times.append(time.perf_counter() - t0)
+        assert report.reminders == report.timeouts == 0
+    return min(times)  # the pass's own cost: on a shared machine the median is mostly noise
+
+
+def bench_clocks(args: argparse.Namespace) -> None:
+    """A clock pass (and a tag lookup) with 10 and 1,000 timed games none of which is due."""
+    from pbem.processor.clock import run_clocks
+
+    pass_s: dict[int, float] = {}
+    lookup_s: dict[int, float] = {}
+    for count in (10, 1000):
+        with fresh_db(args.db) as factory:
+            with factory() as s:
+                for g in range(count):
+                    api.create_game(s, GAME.name, [("A", f"a{g}@players.test"),
+                                                   ("B", f"b{g}@players.test")],
+                                    {"rounds": 5, "hand": 3}, seed=f"clock-{g}",
+                                    clocks=api.ClockSettings(deadline_hours=72,
+                                                             reminder_hours=24))
+                s.commit()
+            run_clocks(factory, HOST)  # the first pass looks at each new game once
+            pass_s[count] = clock_pass(factory, args.clock_passes)
+            tags = [f"{GAME.name}-{1 + (i * 7919) % count}".upper() for i in range(200)]
+            with factory() as s:
+                looks = []
+                for tag in tags:
+                    t0 = time.perf_counter()
+                    assert queries.game_by_tag(s, tag) is not None
+                    looks.append(time.perf_counter() - t0)
+                lookup_s[count] = statistics.median(looks)
+    print(f"[clocks] pass (fastest of {args.clock_passes}): {ms(pass_s[10])} at 10 timed games, "
+          f"{ms(pass_s[1000])} at 1,000; "
+          f"tag lookup {lookup_s[10] * 1e6:.0f} µs vs {lookup_s[1000] * 1e6:.0f} µs "
+          f"({lookup_s[1000] / lookup_s[10]:.2f}x)")
+    print(f"clock pass, 1,000 vs 10 timed games: {pass_s[1000] / pass_s[10]:.2f}x  "
+          "(goal <= 1.2x)")
 
 
 # -- servers: pymap IMAP in, aiosmtpd SMTP out --------------------------------------------------
@@ -320,7 +561,7 @@ def bench_history(args: argparse.Namespace) -> None:
     for label, old in (("", False), (" (old full-log read)", True)):
         saved = queries.log_since_last_order
         if old:  # what status mails did before: read the game's whole log
-            queries.log_since_last_order = lambda s, g, _seat: queries.log(s, g)  # type: ignore[assignment]
+            queries.log_since_last_order = lambda s, g, _seat, _kinds=(): queries.log(s, g)  # type: ignore[assignment]
         try:
             for history in (10, 1000):
                 with fresh_db(args.db) as factory:
@@ -456,9 +697,12 @@ def bench_backlog(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("part", nargs="?", default="all",
-                        choices=["all", "servers", "maildir", "history", "backlog",
-                                 "backlog-child"])
+    parser.add_argument("part", nargs="?", default="goals",
+                        choices=["goals", "reef", "clocks", "all", "servers", "maildir",
+                                 "history", "backlog", "backlog-child"])
+    parser.add_argument("--reef-games", type=int, default=8)
+    parser.add_argument("--reef-rounds", type=int, default=12)
+    parser.add_argument("--clock-passes", type=int, default=50)
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--history-orders", type=int, default=20)
@@ -476,9 +720,10 @@ def main() -> None:
         return
     print(f"database: {'PostgreSQL' if args.db else 'SQLite'}; python {sys.version.split()[0]}")
     started = time.perf_counter()
-    for part, run in (("servers", bench_servers), ("maildir", bench_maildir),
-                      ("history", bench_history), ("backlog", bench_backlog)):
-        if args.part in ("all", part):
+    for part, run, goal in (("reef", bench_reef, True), ("clocks", bench_clocks, True),
+                            ("servers", bench_servers, False), ("maildir", bench_maildir, False),
+                            ("history", bench_history, False), ("backlog", bench_backlog, False)):
+        if args.part in ("all", part) or (goal and args.part == "goals"):
             run(args)
     print(f"(total {time.perf_counter() - started:.0f} s)")
 

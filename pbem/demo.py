@@ -28,7 +28,8 @@ class DemoFolderError(ValueError):
     """A folder the demo will not use or empty; the message says why."""
 
 
-DEMO_FILES = frozenset({"pbem.sqlite", "inbox", "outbox"})
+# With the database's WAL companions, which SQLite keeps beside it while it is open.
+DEMO_FILES = frozenset({"pbem.sqlite", "pbem.sqlite-wal", "pbem.sqlite-shm", "inbox", "outbox"})
 
 
 def prepare_folder(folder: Path, fresh: bool) -> int:

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import mailbox
+from collections.abc import Iterator
+from contextlib import contextmanager
+from email import policy
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Protocol
 
 import aiosmtplib
+from aiosmtplib.email import extract_recipients, extract_sender
 
 from pbem.mail.settings import SmtpSettings
 
@@ -29,6 +34,46 @@ class Sender(Protocol):
         ...
 
 
+def envelope(raw: bytes) -> tuple[str, list[str]]:
+    """The envelope sender and recipients of a composed mail, read as aiosmtplib reads them
+    from a message, but from its headers alone: the body is never parsed, and the bytes go
+    out as they were stored."""
+    end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0),
+              default=len(raw))
+    head = BytesHeaderParser(policy=policy.default).parsebytes(raw[:end])
+    assert isinstance(head, EmailMessage)
+    return extract_sender(head) or "", extract_recipients(head)
+
+
+def send_bytes(sender: Sender, raw: bytes) -> None:
+    """Send a composed mail as stored: without parsing and re-serialising it where the
+    sender can (``send_bytes``), else through :meth:`Sender.send`."""
+    direct = getattr(sender, "send_bytes", None)
+    if direct is not None:
+        direct(raw)
+    else:
+        sender.send(_parsed(raw))
+
+
+def _parsed(raw: bytes) -> EmailMessage:
+    import email
+
+    msg = email.message_from_bytes(raw, policy=policy.default)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+@contextmanager
+def one_connection(sender: Sender) -> Iterator[None]:
+    """Let ``sender`` keep one connection for everything sent inside (an outbox pass)."""
+    opened = getattr(sender, "session", None)
+    if opened is None:
+        yield
+        return
+    with opened():
+        yield
+
+
 class MaildirSender:
     """Writes each email into a Maildir: the demo's outbox, readable by any mail client."""
 
@@ -37,8 +82,11 @@ class MaildirSender:
         self.box = mailbox.Maildir(self.path, create=True)
 
     def send(self, msg: EmailMessage) -> None:
+        self.send_bytes(bytes(msg))
+
+    def send_bytes(self, raw: bytes) -> None:
         try:
-            self.box.add(bytes(msg))
+            self.box.add(raw)
         except OSError as exc:
             raise SendError(f"cannot write to {self.path}: {exc}", transient=True) from exc
 
@@ -46,31 +94,88 @@ class MaildirSender:
 class SmtpSender:
     """Sends over SMTP with TLS, STARTTLS or neither, authenticating when a user is set.
 
-    Each send is one connection: the outbox is small and sent in bursts, and a fresh
-    connection never inherits a half-broken session from an earlier outage.
+    Alone, each send is one connection. Inside :meth:`session` (one outbox pass) the mails
+    share one connection and one event loop; after any failure the connection is dropped and
+    the next mail opens a fresh one, so a half-broken session is never reused, and the failed
+    mail is left to the outbox's retry (never resent here: the server may have taken it).
     """
 
     def __init__(self, settings: SmtpSettings) -> None:
         self.settings = settings
+        self._runner: asyncio.Runner | None = None
+        self._smtp: aiosmtplib.SMTP | None = None
 
-    async def _send(self, msg: EmailMessage) -> None:
+    @contextmanager
+    def session(self) -> Iterator[None]:
+        if self._runner is not None:  # nested: the outer session keeps the connection
+            yield
+            return
+        self._runner = asyncio.Runner()
+        try:
+            yield
+        finally:
+            runner, self._runner = self._runner, None
+            try:
+                if self._smtp is not None:
+                    runner.run(self._quit())
+            finally:
+                runner.close()
+
+    def _client(self) -> aiosmtplib.SMTP:
         s = self.settings
         # start_tls=False (not None) for "none": never upgrade behind the operator's back.
-        await aiosmtplib.send(
-            msg,
-            hostname=s.host,
-            port=s.port,
-            username=s.user,
-            password=s.password,
-            use_tls=s.security == "tls",
-            start_tls=s.security == "starttls",
-            timeout=s.timeout,
-        )
+        return aiosmtplib.SMTP(hostname=s.host, port=s.port, username=s.user,
+                               password=s.password, use_tls=s.security == "tls",
+                               start_tls=s.security == "starttls", timeout=s.timeout)
+
+    async def _quit(self) -> None:
+        smtp, self._smtp = self._smtp, None
+        if smtp is not None and smtp.is_connected:
+            try:
+                await smtp.quit()
+            except (aiosmtplib.SMTPException, OSError, TimeoutError):
+                smtp.close()
+
+    async def _deliver(self, msg: EmailMessage | None, raw: bytes | None) -> None:
+        if self._smtp is None or not self._smtp.is_connected:
+            self._smtp = self._client()
+            await self._smtp.connect()
+        smtp = self._smtp
+        try:
+            if raw is not None:
+                await smtp._ehlo_or_helo_if_needed()
+                if max(raw, default=0) > 127 and not smtp.supports_extension("8BITMIME"):
+                    msg, raw = _parsed(raw), None  # re-encode 8-bit parts for this server
+            if raw is not None:
+                sender, recipients = envelope(raw)
+                if not sender or not recipients:  # as aiosmtplib's send_message refuses
+                    raise ValueError("No From, or no recipient headers, in the message")
+                options = ["BODY=8BITMIME"] if smtp.supports_extension("8BITMIME") else []
+                if not (sender + "".join(recipients)).isascii():
+                    options.append("SMTPUTF8")
+                await smtp.sendmail(sender, recipients, raw, mail_options=options)
+            else:
+                assert msg is not None
+                await smtp.send_message(msg)
+        except BaseException:
+            await self._quit()
+            raise
+        if self._runner is None:  # no session: one connection per mail
+            await self._quit()
 
     def send(self, msg: EmailMessage) -> None:
+        self._run(msg, None)
+
+    def send_bytes(self, raw: bytes) -> None:
+        self._run(None, raw)
+
+    def _run(self, msg: EmailMessage | None, raw: bytes | None) -> None:
         where = f"{self.settings.host}:{self.settings.port}"
         try:
-            asyncio.run(self._send(msg))
+            if self._runner is not None:
+                self._runner.run(self._deliver(msg, raw))
+            else:
+                asyncio.run(self._deliver(msg, raw))
         except aiosmtplib.SMTPRecipientsRefused as exc:
             # Transient only if every refusal was; one unknown address is a permanent fault.
             codes = [r.code for r in exc.recipients]

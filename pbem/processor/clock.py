@@ -28,6 +28,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from pbem.engine import registry
 from pbem.engine.contract import Event
@@ -49,7 +50,7 @@ from pbem.processor.host import Host
 from pbem.processor.movelog import record_move
 from pbem.store import queries
 from pbem.store.db import SessionFactory
-from pbem.store.tables import Game, Seat
+from pbem.store.tables import CLOCK_CHECK_NOW, Game, Seat
 
 log = logging.getLogger(__name__)
 
@@ -169,6 +170,12 @@ class ClockReport:
         return ", ".join(parts)
 
 
+def due_games(now: datetime) -> SelectOfScalar[int] | SelectOfScalar[None]:
+    """The active games whose clock needs a look: a range of the clock_due_at index. (No
+    ORDER BY: with one, SQLite walks the whole table in id order instead.)"""
+    return select(Game.id).where(col(Game.clock_due_at) <= now, Game.status == "active")
+
+
 def run_clocks(factory: SessionFactory, host: Host, now: datetime | None = None
                ) -> ClockReport:
     """Check every active game's clock once: reminders, timeouts, seats played for.
@@ -179,16 +186,13 @@ def run_clocks(factory: SessionFactory, host: Host, now: datetime | None = None
     """
     now = now or host.clock()
     report = ClockReport()
-    with factory() as session:  # only games with a clock or a seat to play for
-        timed = select(Game.id).where(Game.status == "active",
-                                      col(Game.deadline_hours).is_not(None))
-        absent = select(Seat.game_id).join(Game, col(Game.id) == col(Seat.game_id)).where(
-            Game.status == "active", col(Seat.status).in_(["resigned", "dropped"]))
-        ids = sorted({*session.exec(timed), *session.exec(absent)} - {None})
+    with factory() as session:  # only games with something due: an indexed range
+        ids = sorted(i for i in session.exec(due_games(now)) if i is not None)
     for game_id in ids:
         try:
             with factory() as session:
                 tick(session, host, game_id, now, report)
+                schedule(session, game_id)
                 session.commit()
         except Exception:  # one broken game must not stop the others' clocks or the pass
             log.exception("clock of game %s failed; retried next pass", game_id)
@@ -227,6 +231,38 @@ def tick(session: Session, host: Host, game_id: int, now: datetime,
             report.paused.append(game.tag)
         return
     report.reminders += remind(session, host, rules, game, state, seats, waiting, now)
+
+
+def schedule(session: Session, game_id: int) -> None:
+    """Record when the game's clock next needs a look (after :func:`tick`, same transaction)."""
+    game = session.get(Game, game_id)
+    if game is None:
+        return
+    game.clock_due_at = next_clock_event(session, game)
+    session.add(game)
+
+
+def next_clock_event(session: Session, game: Game) -> datetime | None:
+    """The earliest reminder or deadline still to act on; None when nothing will fall due
+    (until the game, a seat or the log changes, which resets it: pbem.store.clockdue)."""
+    if game.status != "active":
+        return None
+    rules = registry.get(game.game_type)
+    state = rules.from_json(json.loads(
+        queries.latest_snapshot(session, game.id or 0).state_json))
+    waiting = rules.waiting_for(state)
+    seats = [s for s in queries.seats(session, game.id or 0) if s.index in waiting]
+    if any(autoplayed(s) for s in seats) or (seats and game.deadline_hours is not None
+                                               and game.turn_started_at is None):
+        return CLOCK_CHECK_NOW  # left for the next pass (tick did not settle it)
+    last = aware(game.reminded_at) if game.reminded_at is not None else None
+    times = []
+    for seat in seats:
+        if (due := deadline_of(game, seat)) is not None:
+            times.append(due)
+        if (at := reminder_of(game, seat)) is not None and (last is None or last < at):
+            times.append(at)
+    return min(times, default=None)
 
 
 def tell_autoplay(session: Session, host: Host, rules: Any, game: Game, result: Autoplay,

@@ -116,12 +116,13 @@ def outcome_lines(outcome: Outcome, seats: list[Seat]) -> list[str]:
 def events_since_last_turn(entries: list[LogEntry], seat: int) -> list[str]:
     """What ``seat`` may read of what happened since its last turn.
 
-    That is everything logged after its own last order: the seat read about that order in the
-    reply to it. The reply itself (its order is the newest entry) tells what the order did.
+    That is everything logged after its own last move (its order, or one played for it at a
+    deadline or by the operator): the seat read about that move in the mail after it. The
+    reply itself (its order is the newest entry) tells what the order did.
     """
     start = 0
     for i, e in enumerate(entries):
-        if e.seat == seat and e.kind == "order":
+        if e.seat == seat and e.kind in MOVE_KINDS:
             start = i if i == len(entries) - 1 else i + 1
     out = []
     for e in entries[start:]:
@@ -138,7 +139,8 @@ def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat
         title=rules.title, tag=game.tag, seat=seat.index, seat_name=seat.name,
         view=rules.view(state, seat.index), intro=intro or [],
         events=events_since_last_turn(
-            queries.log_since_last_order(session, game.id or 0, seat.index), seat.index),
+            queries.log_since_last_order(session, game.id or 0, seat.index, MOVE_KINDS),
+            seat.index),
         waiting=[waiting_label(game, s) for s in all_seats if s.index in waiting],
         waiting_names=[s.name for s in all_seats if s.index in waiting],
         your_turn=seat.index in waiting,

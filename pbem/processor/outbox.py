@@ -1,13 +1,17 @@
 """Delivering the outbound queue.
 
-Each mail is claimed in a short transaction of its own (its next attempt moved a lease ahead,
-so no other worker takes it), handed to the server with no transaction open, then marked in a
-second short transaction. No database lock is ever held while SMTP talks: a slow server cannot
-stall the workers applying orders. A crash between the send and the mark resends that one
-mail after the lease, with the same Message-ID (the one window SMTP itself cannot close).
+Mails are claimed in batches, in one short transaction (each one's next attempt moved a lease
+ahead, so no other worker takes it), handed to the server with no transaction open, then
+each marked in a short transaction right after its send. No database lock is ever held while
+SMTP talks: a slow server cannot stall the workers applying orders. A crash between a send
+and its mark resends that one mail after the lease, with the same Message-ID (the one window
+SMTP itself cannot close). Marks are not batched: that would widen the window to a batch.
 
 A mail the sender cannot even try (an address it cannot parse, say) fails alone, with its
 reason on its row: one bad row never stops the queue.
+
+The stored bytes go out as they are (never parsed and serialised again), and one pass shares
+one SMTP connection (pbem.mail.outbound.one_connection).
 """
 
 from __future__ import annotations
@@ -24,9 +28,9 @@ from functools import partial
 from typing import TypeVar
 
 from sqlalchemy import update
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
-from pbem.mail.outbound import Sender, SendError
+from pbem.mail.outbound import Sender, SendError, one_connection, send_bytes
 from pbem.mail.redact import redact
 from pbem.processor.host import Host
 from pbem.store.db import SessionFactory
@@ -36,6 +40,9 @@ from pbem.store.tables import OutboundMessage, utcnow
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 MARK_RETRIES = 6
+# Mails claimed per transaction: one commit per batch instead of one per mail. A worker that
+# dies holding a batch delays its unsent mails by the lease, no more.
+CLAIM_BATCH = 20
 
 
 @dataclass
@@ -72,8 +79,9 @@ def retry_transient(op: Callable[[], T], host: Host, retries: int | None = None)
     raise AssertionError("unreachable")
 
 
-def _claim_next(factory: SessionFactory, now: datetime, skip: set[int],
-                lease: timedelta) -> _Claimed | None:
+def _claim_batch(factory: SessionFactory, now: datetime, skip: set[int], lease: timedelta,
+                 size: int) -> list[_Claimed]:
+    """Claim up to ``size`` due mails in one short transaction (one commit for them all)."""
     with factory() as session:
         while True:
             q = (select(OutboundMessage)
@@ -81,54 +89,65 @@ def _claim_next(factory: SessionFactory, now: datetime, skip: set[int],
                         col(OutboundMessage.next_attempt_at) <= now,
                         col(OutboundMessage.id).not_in(skip))
                  .order_by(col(OutboundMessage.id))
-                 .limit(1)
+                 .limit(size)
                  .with_for_update(skip_locked=True))  # PostgreSQL: never wait on a claim
-            row = session.exec(q).first()
-            if row is None:
-                return None
-            # SQLite ignores FOR UPDATE: this conditional UPDATE is the claim, and matches
-            # nothing if another worker claimed or sent the row meanwhile.
-            claimed = session.exec(
-                update(OutboundMessage)
-                .where(col(OutboundMessage.id) == row.id,
-                       col(OutboundMessage.status) == "queued",
-                       col(OutboundMessage.next_attempt_at) <= now)
-                .values(next_attempt_at=utcnow() + lease))
-            if claimed.rowcount == 1:
+            rows = session.exec(q).all()
+            if not rows:
+                return []
+            until, got = utcnow() + lease, []
+            for row in rows:
+                # SQLite ignores FOR UPDATE: this conditional UPDATE is the claim, and matches
+                # nothing if another worker claimed or sent the row meanwhile.
+                claimed = session.exec(
+                    update(OutboundMessage)
+                    .where(col(OutboundMessage.id) == row.id,
+                           col(OutboundMessage.status) == "queued",
+                           col(OutboundMessage.next_attempt_at) <= now)
+                    .values(next_attempt_at=until))
+                if claimed.rowcount == 1:
+                    got.append(_Claimed(row.id or 0, row.raw, row.to_addr))
+                else:
+                    skip.add(row.id or 0)
+            if got:
                 session.commit()
-                return _Claimed(row.id or 0, row.raw, row.to_addr)
-            skip.add(row.id or 0)
+                return got
 
 
-def _mark(factory: SessionFactory, host: Host, claimed: _Claimed,
-          error: SendError | None) -> str:
-    """Record the send's outcome; returns sent | retrying | failed."""
-    with factory() as session:
-        row = session.get(OutboundMessage, claimed.id)
-        assert row is not None
-        row.attempts += 1
-        if error is None:
-            row.status, row.sent_at, outcome = "sent", utcnow(), "sent"
-            # A secret is kept only until it is sent: the blanked copy made when it was
-            # queued, else (a player's own words echoed back) whatever reads as one.
-            row.raw = row.raw_once_sent if row.raw_once_sent is not None else redact(row.raw)
-            row.raw_once_sent = None
+def _mark_one(session: Session, host: Host, claimed: _Claimed, error: SendError | None) -> str:
+    """Record one send's outcome in ``session``; returns sent | retrying | failed."""
+    row = session.get(OutboundMessage, claimed.id)
+    assert row is not None
+    row.attempts += 1
+    if error is None:
+        row.status, row.sent_at, outcome = "sent", utcnow(), "sent"
+        # A secret is kept only until it is sent: the blanked copy made when it was
+        # queued, else (a player's own words echoed back) whatever reads as one.
+        row.raw = row.raw_once_sent if row.raw_once_sent is not None else redact(row.raw)
+        row.raw_once_sent = None
+    else:
+        row.last_error = error.args[0] if error.args else type(error).__name__
+        if error.transient and row.attempts < host.send_attempts:
+            delay = host.retry_base_seconds * 2 ** (row.attempts - 1)
+            row.next_attempt_at = utcnow() + timedelta(seconds=delay)
+            outcome = "retrying"
         else:
-            row.last_error = error.args[0] if error.args else type(error).__name__
-            if error.transient and row.attempts < host.send_attempts:
-                delay = host.retry_base_seconds * 2 ** (row.attempts - 1)
-                row.next_attempt_at = utcnow() + timedelta(seconds=delay)
-                outcome = "retrying"
-            else:
-                row.status, outcome = "failed", "failed"
-        session.add(row)
+            row.status, outcome = "failed", "failed"
+    session.add(row)
+    return outcome
+
+
+def _mark(factory: SessionFactory, host: Host,
+          results: list[tuple[_Claimed, SendError | None]]) -> list[str]:
+    """Record a batch of outcomes in one transaction."""
+    with factory() as session:
+        outcomes = [_mark_one(session, host, claimed, error) for claimed, error in results]
         session.commit()
-        return outcome
+        return outcomes
 
 
 def _send(sender: Sender, claimed: _Claimed) -> SendError | None:
     try:
-        sender.send(as_email(claimed.raw))
+        send_bytes(sender, claimed.raw)
     except SendError as exc:
         return exc
     except Exception as exc:  # the sender could not even try: this mail fails, the queue goes on
@@ -144,18 +163,31 @@ def deliver_outbox(factory: SessionFactory, sender: Sender, host: Host | None = 
     done = Delivery()
     skipped: set[int] = set()
     lease = timedelta(seconds=host.send_lease_seconds)
+    with one_connection(sender):
+        return _deliver(factory, sender, host, now, limit, done, skipped, lease)
+
+
+def _deliver(factory: SessionFactory, sender: Sender, host: Host, now: datetime | None,
+             limit: int | None, done: Delivery, skipped: set[int],
+             lease: timedelta) -> Delivery:
     while limit is None or done.sent + done.retrying + done.failed < limit:
-        claimed = retry_transient(lambda: _claim_next(factory, now or utcnow(), skipped, lease),
-                                  host)
-        if claimed is None:
+        size = CLAIM_BATCH if limit is None else min(CLAIM_BATCH, limit - (
+            done.sent + done.retrying + done.failed))
+        batch = retry_transient(
+            partial(_claim_batch, factory, now or utcnow(), skipped, lease, size), host)
+        if not batch:
             return done
-        skipped.add(claimed.id)
-        error = _send(sender, claimed)
-        if error is not None:
-            log.warning("sending mail %s to %s failed: %s", claimed.id, claimed.to_addr, error)
-        # The mail is out: recording that is worth more tries than anything else, since
-        # giving up means sending it again after the lease.
-        outcome = retry_transient(partial(_mark, factory, host, claimed, error), host,
-                                  retries=max(host.transient_retries, MARK_RETRIES))
-        setattr(done, outcome, getattr(done, outcome) + 1)
+        for claimed in batch:
+            skipped.add(claimed.id)
+            error = _send(sender, claimed)
+            if error is not None:
+                log.warning("sending mail %s to %s failed: %s", claimed.id, claimed.to_addr,
+                            error)
+            # Marked at once, not with the batch: a crash then resends at most the one mail
+            # in flight. Recording it is worth more tries than anything else, since giving up
+            # means sending it again after the lease.
+            (outcome,) = retry_transient(partial(_mark, factory, host, [(claimed, error)]),
+                                         host, retries=max(host.transient_retries,
+                                                           MARK_RETRIES))
+            setattr(done, outcome, getattr(done, outcome) + 1)
     return done

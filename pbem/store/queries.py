@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -27,6 +28,7 @@ def lock_game(session: Session, game_id: int) -> Game | None:
 
 
 def game_by_tag(session: Session, tag: str) -> Game | None:
+    """Tags match case-blind; lower(tag) has its own index (migration 0007)."""
     return session.exec(select(Game).where(func.lower(Game.tag) == tag.lower())).first()
 
 
@@ -50,15 +52,18 @@ def log(session: Session, game_id: int) -> list[LogEntry]:
     return list(session.exec(q))
 
 
-def log_since_last_order(session: Session, game_id: int, seat: int) -> list[LogEntry]:
-    """The log from ``seat``'s last order on (the whole log if it never played).
+def log_since_last_order(session: Session, game_id: int, seat: int,
+                         kinds: Collection[str] = ("order",)) -> list[LogEntry]:
+    """The log from ``seat``'s last entry of one of ``kinds`` on (the whole log if none).
 
     What a status mail needs; reading only this keeps each order's cost independent of the
-    game's history. ORDER BY ... LIMIT 1 walks the (game_id, index) index backwards.
+    game's history, as long as ``kinds`` holds every kind of move a seat makes (a seat that
+    only ever times out must not read the whole log). ORDER BY ... LIMIT 1 walks the
+    (game_id, index) index backwards.
     """
     last = session.exec(
         select(LogEntry.index).where(LogEntry.game_id == game_id, LogEntry.seat == seat,
-                                     LogEntry.kind == "order")
+                                     col(LogEntry.kind).in_(list(kinds)))
         .order_by(col(LogEntry.index).desc()).limit(1)).first()
     q = select(LogEntry).where(LogEntry.game_id == game_id,
                                col(LogEntry.index) >= (last or 0))

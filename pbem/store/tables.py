@@ -12,6 +12,10 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+# ``Game.clock_due_at`` for "look at this game's clock on the next pass".
+CLOCK_CHECK_NOW = datetime(1970, 1, 1, tzinfo=UTC)
+
+
 class Game(SQLModel, table=True):
     """One game being played. ``tag`` is what players put in subjects, e.g. ``[nim-12]``."""
 
@@ -30,6 +34,10 @@ class Game(SQLModel, table=True):
     vacation_days: int = 14  # vacation days each seat may take in this game
     turn_started_at: datetime | None = None  # when the game began waiting for its current seats
     reminded_at: datetime | None = None  # reminder sent for the current wait
+    # When the clock pass must next look at this game (a reminder or deadline falls due);
+    # None: nothing will. Any change to the game, its seats or its log resets it to
+    # CLOCK_CHECK_NOW (pbem.store.clockdue), so a pass costs only for the games it concerns.
+    clock_due_at: datetime | None = Field(default=CLOCK_CHECK_NOW, index=True)
 
 
 class Seat(SQLModel, table=True):

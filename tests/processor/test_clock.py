@@ -273,3 +273,45 @@ def test_one_broken_game_does_not_stop_the_other_clocks(factory: SessionFactory)
     assert (report.errors, report.timeouts) == (1, 2)
     assert "1 failed (see the log)" in report.summary()
     assert log_kinds(factory, fine)[-2:] == [("timeout", 0), ("timeout", 1)]
+
+
+def due_at(factory: SessionFactory, game_id: int) -> object:
+    with factory() as s:
+        return api.get_game(s, game_id).clock_due_at
+
+
+def test_a_pass_looks_only_at_games_whose_clock_is_due_and_any_change_brings_it_back(
+        factory: SessionFactory) -> None:
+    """clock_due_at: after a pass, a game is left alone until its reminder or deadline, or
+    until it changes (an order, a vacation), which makes the next pass look again."""
+    from pbem.processor import clock as clock_module
+    from pbem.processor.deadlines import aware
+    from pbem.store.tables import CLOCK_CHECK_NOW
+
+    clock = FakeClock()
+    host = clocked_host(clock)
+    table = new_game(factory, host, deadline_hours=72, reminder_hours=24)
+    run_clocks(factory, host)
+    due = due_at(factory, table.game_id)
+    assert due is not None and due != CLOCK_CHECK_NOW  # the reminder, 48 hours in
+    ticked: list[int] = []
+    real_tick = clock_module.tick
+
+    def counting(session, host_, game_id, now, report):  # type: ignore[no-untyped-def]
+        ticked.append(game_id)
+        real_tick(session, host_, game_id, now, report)
+
+    clock_module.tick = counting
+    try:
+        clock.at(hours=47)
+        assert run_clocks(factory, host).reminders == 0 and ticked == []
+        assert send(factory, host, table, 0, f"play {hand(factory, table, 0)[0]}").status \
+            == "applied"
+        assert aware(due_at(factory, table.game_id)) == CLOCK_CHECK_NOW  # type: ignore[arg-type]
+        run_clocks(factory, host)
+        assert ticked == [table.game_id]
+        clock.at(hours=48)
+        assert run_clocks(factory, host).reminders == 1  # Bob's reminder, due on time
+        assert ticked == [table.game_id, table.game_id]
+    finally:
+        clock_module.tick = real_tick

@@ -1,0 +1,36 @@
+"""redact's fast path: a mail is passed through unparsed only when parsing it would find no
+secret either."""
+
+from __future__ import annotations
+
+from pbem.mail.compose import compose
+from pbem.mail.redact import MARK, might_hold_secret, redact
+
+SECRET = "Zq8v-LmN3xTr0pQa7sWd1e"
+
+
+def mail(text: str, html: str | None = None) -> bytes:
+    return bytes(compose(from_addr="games@host.test", to_addr="ann@players.test",
+                         to_name="Ann", subject="[g-1] Test", text=text, html=html))
+
+
+def test_a_status_mail_naming_no_secret_is_returned_as_it_is() -> None:
+    raw = mail('Send one order per line, and a line "secret <your secret>".\n' * 50,
+               '<p>and a line <code>secret &lt;your secret&gt;</code>.</p>')
+    assert not might_hold_secret(raw)
+    assert redact(raw) is raw
+
+
+def test_a_secret_in_quoted_printable_text_split_by_soft_line_breaks_is_found() -> None:
+    raw = mail("é" + "x" * 70 + f" secret {SECRET} and more words to fold the line " * 3)
+    assert b"=\n" in raw or b"=\r\n" in raw  # quoted-printable with soft line breaks
+    assert might_hold_secret(raw)
+    assert SECRET.encode() not in redact(raw) and MARK.encode() in redact(raw)
+
+
+def test_a_base64_part_or_a_known_token_always_takes_the_full_path() -> None:
+    raw = mail("日本語のテキスト " * 40 + f"\nsecret {SECRET}\n")
+    assert b"base64" in raw.lower() and might_hold_secret(raw)
+    assert SECRET.encode() not in redact(raw)
+    assert might_hold_secret(mail(f"your code is {SECRET}"), [SECRET])
+    assert not might_hold_secret(mail(f"your code is {SECRET}"))
