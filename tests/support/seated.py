@@ -16,13 +16,15 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 from typing import Any
 
+from sqlmodel import col, select
+
 from pbem.engine import registry
 from pbem.engine.hashing import canonical_json
 from pbem.processor import api
 from pbem.processor.host import Host
 from pbem.processor.pipeline import Result, process_raw
 from pbem.store import SessionFactory, queries
-from pbem.store.tables import OutboundMessage
+from pbem.store.tables import OutboundMessage, Snapshot
 
 HOST = Host(from_address="games@host.test", from_name="Test Host")
 ANN, BEN, CY, DI = "ann@players.test", "ben@players.test", "cy@players.test", "di@players.test"
@@ -93,12 +95,18 @@ class Table:
                 texts.append(str(part.get_content()))
         return "\n".join(texts)
 
+    def snapshots(self) -> int:
+        with self.factory() as s:
+            return len(s.exec(select(Snapshot).where(Snapshot.game_id == self.game_id)
+                              .order_by(col(Snapshot.id))).all())
+
 
 def seat_table(factory: SessionFactory, game_name: str, position: Callable[[], Any] | None = None,
-               players: int = 2, options: dict[str, Any] | None = None) -> Table:
+               players: int = 2, options: dict[str, Any] | None = None,
+               seed: str = "table") -> Table:
     """Ann, Ben (, Cy, Di) at a new game (no welcome mail), at ``position`` if given."""
     with factory() as s:
-        game, secrets = api.create_game(s, game_name, PLAYERS[:players], seed="table",
+        game, secrets = api.create_game(s, game_name, PLAYERS[:players], seed=seed,
                                         options=options)
         s.commit()
         assert game.id is not None
