@@ -13,6 +13,8 @@ from pbem.games.reef_encounter.board import Refused, flip, tile_ids, visible
 from pbem.games.reef_encounter.context import Turn, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, remove, to_bag
+from pbem.games.reef_encounter.words import colour as hue
+from pbem.i18n.msg import SeatRef, msg
 
 
 def uncovered(state: State) -> list[int]:
@@ -30,25 +32,27 @@ def _flip_showing(state: State, alga: str, but: int | None) -> list[int]:
 def check_alga(state: State, turn: Turn, colour: str, tile: int | None, paid: str) -> None:
     me = state.seats[turn.seat]
     if me.consumed.get(paid, 0) < 1:
-        raise Refused(f"you have no consumed {paid} polyp in front of your screen to pay with")
+        raise Refused(msg("you have no consumed {colour} polyp in front of your screen to pay "
+                          "with", colour=hue(paid)))
     if state.alga_supply.get(colour, 0) < 1:
-        raise Refused(f"no {colour} alga cylinder is left in the supply")
+        raise Refused(msg("no {colour} alga cylinder is left in the supply", colour=hue(colour)))
     if tile is None:
         return
     if not me.sea_shrimp:
-        raise Refused("an alga goes on a coral tile only once your parrotfish has eaten a coral "
-                      "(a shrimp of yours on the open-sea board); use the alga space")
+        raise Refused(msg("an alga goes on a coral tile only once your parrotfish has eaten a "
+                          "coral (a shrimp of yours on the open-sea board); use the alga space"))
     if turn.alga_on_tile:
-        raise Refused("only one alga per turn may go on a coral tile")
+        raise Refused(msg("only one alga per turn may go on a coral tile"))
     if str(tile) in state.cylinders:
-        raise Refused(f"coral tile {tile} already holds a {state.cylinders[str(tile)]} alga")
+        raise Refused(msg("coral tile {tile} already holds a {colour} alga", tile=tile,
+                          colour=hue(state.cylinders[str(tile)])))
     large = visible(state, tile)[2]
     if large != colour:
-        raise Refused(f"coral tile {tile} shows a large {large} alga; only a {large} alga may go "
-                      "on it")
+        raise Refused(msg("coral tile {tile} shows a large {colour} alga; only a {colour} alga "
+                          "may go on it", tile=tile, colour=hue(large)))
     if len(uncovered(state)) == 1 and len(me.parrotfish) < 2:
-        raise Refused(f"coral tile {tile} is the last uncovered one: covering it ends the game, "
-                      "which needs at least two polyps in your parrotfish")
+        raise Refused(msg("coral tile {tile} is the last uncovered one: covering it ends the "
+                          "game, which needs at least two polyps in your parrotfish", tile=tile))
 
 
 def play_alga(state: State, turn: Turn, colour: str, tile: int | None, paid: str) -> None:
@@ -62,15 +66,29 @@ def play_alga(state: State, turn: Turn, colour: str, tile: int | None, paid: str
             add(state.alga_supply, state.alga_space)
         state.alga_space = colour
         turned = _flip_showing(state, colour, None)
-        where = "on the alga space"
     else:
         state.cylinders[str(tile)] = colour
         turn.alga_on_tile = True
         turned = _flip_showing(state, colour, tile)
-        where = f"on coral tile {tile}, locking it"
-    flipped = ", ".join(str(t) for t in turned) if turned else "none"
-    turn.say(f"{me} paid a consumed {paid} polyp for a {colour} alga and put it {where}; "
-             f"coral tiles flipped: {flipped}.")
+    flipped = ", ".join(str(t) for t in turned)
+    fields = {"player": me, "seat": SeatRef(turn.seat), "paid": hue(paid), "colour": hue(colour),
+              "tile": tile, "flipped": flipped}
+    if tile is None and turned:
+        turn.say("alga_played", msg("{player} paid a consumed {paid} polyp for a {colour} alga "
+                                    "and put it on the alga space; coral tiles flipped: "
+                                    "{flipped}.", **fields))
+    elif tile is None:
+        turn.say("alga_played", msg("{player} paid a consumed {paid} polyp for a {colour} alga "
+                                    "and put it on the alga space; coral tiles flipped: none.",
+                                    **fields))
+    elif turned:
+        turn.say("alga_played", msg("{player} paid a consumed {paid} polyp for a {colour} alga "
+                                    "and put it on coral tile {tile}, locking it; coral tiles "
+                                    "flipped: {flipped}.", **fields))
+    else:
+        turn.say("alga_played", msg("{player} paid a consumed {paid} polyp for a {colour} alga "
+                                    "and put it on coral tile {tile}, locking it; coral tiles "
+                                    "flipped: none.", **fields))
 
 
 def all_covered(state: State) -> bool:

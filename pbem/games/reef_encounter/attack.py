@@ -14,32 +14,42 @@ from pbem.games.reef_encounter.board import (
     protector,
 )
 from pbem.games.reef_encounter.state import State
-from pbem.games.reef_encounter.words import a
+from pbem.games.reef_encounter.words import colour as hue
+from pbem.games.reef_encounter.words import vowel
+from pbem.i18n.msg import SeatRef, msg
 
 
 def check_attack(state: State, cell_key: str, colour: str) -> str:
     """Refuse an illegal attack by a ``colour`` polyp on ``cell_key``; return the target colour."""
     target = state.polyps[cell_key]
     where = name(cell_key)
+    f = {"cell": where, "colour": hue(colour), "target": hue(target)}
     if target == colour:
-        raise Refused(f"{where} already holds {a(colour)} polyp (a coral never attacks its own "
-                      "colour)")
+        raise Refused(msg("{cell} already holds an {colour} polyp (a coral never attacks its "
+                          "own colour)", **f) if vowel(colour) else
+                      msg("{cell} already holds a {colour} polyp (a coral never attacks its "
+                          "own colour)", **f))
     strong, tile = dominates(state, colour, target)
     if not strong:
-        raise Refused(f"{colour} cannot attack {target} here — {target} dominates {colour} "
-                      f"(coral tile {tile})")
+        raise Refused(msg("{colour} cannot attack {target} here — {target} dominates {colour} "
+                          "(coral tile {tile})", tile=tile, **f))
     polyps, near = state.polyps, neighbours()
     attackers = [n for n in near[cell_key] if polyps.get(n) == colour]
     if not attackers:
-        raise Refused(f"{colour} cannot attack the {target} polyp on {where}: no {colour} coral "
-                      "is next to it")
+        raise Refused(msg("{colour} cannot attack the {target} polyp on {cell}: no {colour} "
+                          "coral is next to it", **f))
     # A neighbour of the attacker's colour with a neighbour of that colour is in a coral of 2+.
     if not any(polyps.get(m) == colour for n in attackers for m in near[n]):
-        raise Refused(f"{colour} cannot attack the {target} polyp on {where}: only a coral of "
-                      f"at least two polyps may attack, and the {colour} coral next to it has one")
+        raise Refused(msg("{colour} cannot attack the {target} polyp on {cell}: only a coral of "
+                          "at least two polyps may attack, and the {colour} coral next to it "
+                          "has one", **f))
     guard = protector(state, cell_key)
     if guard is not None:
-        owner = state.seats[state.shrimps[guard]].colour
-        on = "on it" if guard == cell_key else f"on {name(guard)}"
-        raise Refused(f"the {target} polyp on {where} is protected by {owner}'s shrimp {on}")
+        owner = state.shrimps[guard]
+        g = {"owner": hue(state.seats[owner].colour),
+             "seat": SeatRef(owner), "guard": name(guard), **f}
+        raise Refused(msg("the {target} polyp on {cell} is protected by {owner}'s shrimp on it",
+                          **g) if guard == cell_key else
+                      msg("the {target} polyp on {cell} is protected by {owner}'s shrimp on "
+                          "{guard}", **g))
     return target

@@ -13,10 +13,17 @@ from functools import cache
 from pbem.games.reef_encounter.components import COLUMNS, ROWS, components
 from pbem.games.reef_encounter.orders import Cell
 from pbem.games.reef_encounter.state import State
+from pbem.i18n.msg import Msg, msg
 
 
 class Refused(Exception):
-    """A step breaks a rule; the message says why, for the player (turn.py adds where)."""
+    """A step breaks a rule; the message says why, for the player (turn.py adds where).
+
+    Its one argument is a :class:`Msg` (``str(refused)`` is the English sentence)."""
+
+    def __init__(self, why: Msg) -> None:
+        super().__init__(why)
+        self.why = why
 
 
 def key(cell: Cell) -> str:
@@ -84,9 +91,10 @@ def check_rock(state: State, cell_key: str) -> None:
     board = board_of(cell_key)
     if board not in state.boards:
         in_play = ", ".join(str(b) for b in sorted(state.boards))
-        raise Refused(f"board {board} is not in this game (boards in play: {in_play})")
+        raise Refused(msg("board {board} is not in this game (boards in play: {in_play})",
+                          board=board, in_play=in_play))
     if cell_key not in neighbours():
-        raise Refused(f"{name(cell_key)} is sand; nothing can stand there")
+        raise Refused(msg("{cell} is sand; nothing can stand there", cell=name(cell_key)))
 
 
 def group(state: State, cell_key: str) -> set[str]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from pbem.engine.contract import Event
 from pbem.games.reef_encounter.state import State
+from pbem.i18n.msg import Msg, cmsg
 
 
 @dataclass
@@ -22,14 +23,14 @@ class Turn:
     ended: bool = False  # the game ended during this turn: nothing more may happen
     events: list[Event] = field(default_factory=list)
 
-    def say(self, text: str) -> None:
-        self.events.append(Event(text))
+    def say(self, kind: str, message: Msg) -> None:
+        self.events.append(Event.of(kind, message))
 
-    def tell(self, text: str) -> None:
+    def tell(self, kind: str, message: Msg) -> None:
         """An event only the acting seat may read."""
-        self.events.append(Event(text, frozenset({self.seat})))
+        self.events.append(Event.of(kind, message, visible_to=frozenset({self.seat})))
 
 
-def who(state: State, seat: int) -> str:
-    """A player as events name them: their colour, capitalised."""
-    return state.seats[seat].colour.capitalize()
+def who(state: State, seat: int) -> Msg:
+    """A player as events name them: their colour, capitalised ("Purple"), translated."""
+    return cmsg("player", state.seats[seat].colour.capitalize())

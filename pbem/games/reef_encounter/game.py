@@ -11,8 +11,9 @@ from pbem.engine.chance import Chance, Draw
 from pbem.engine.contract import Applied, Outcome, Seat, View
 from pbem.games.reef_encounter import moves
 from pbem.games.reef_encounter.components import components
-from pbem.games.reef_encounter.help import HELP_TEXT
+from pbem.games.reef_encounter.help import help_text
 from pbem.games.reef_encounter.language import parse_order
+from pbem.games.reef_encounter.localised import canonical_order, localise_order
 from pbem.games.reef_encounter.orders import Order
 from pbem.games.reef_encounter.render import template_helpers
 from pbem.games.reef_encounter.scoring import final_outcome
@@ -87,8 +88,16 @@ class ReefEncounter:
     def default_order(self, state: State, seat: Seat) -> str:
         return moves.default_order(state, seat)
 
-    def help_text(self) -> str:
-        return HELP_TEXT
+    def help_text(self, state: State | None = None, lang: str = "en") -> str:
+        return help_text(lang)
+
+    def canonical_order(self, state: State, seat: Seat, text: str, lang: str) -> str:
+        """The order with ``lang``'s words (colours, keywords) in English, line for line."""
+        return canonical_order(text, lang)
+
+    def localise_order(self, text: str, lang: str) -> str:
+        """An English order (a bot's, a default) in ``lang``'s order words."""
+        return localise_order(text, lang)
 
     def template_dirs(self) -> Sequence[Path]:
         return []

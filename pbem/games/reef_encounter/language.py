@@ -19,6 +19,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from pbem.engine.errors import OrderSyntaxError
+from pbem.games.reef_encounter.localised import foreign_keyword_forms
 from pbem.games.reef_encounter.orders import (
     Alga,
     Cell,
@@ -35,6 +36,7 @@ from pbem.games.reef_encounter.orders import (
     Step,
     Take,
 )
+from pbem.i18n.msg import Msg, cmsg, msg
 
 CORAL_COLOURS = ("grey", "orange", "pink", "white", "yellow")
 ALGA_COLOURS = ("blue", "green", "purple", "red")
@@ -43,17 +45,21 @@ _ALGA_NAMES = {c: c for c in ALGA_COLOURS} | {c[0]: c for c in ALGA_COLOURS}
 BOARDS, COLUMNS, ROWS, TILES = range(1, 5), "ABCDEFG", range(1, 7), range(1, 11)
 
 # The nearest valid form for each way a line can start, for error hints.
-FORMS: dict[str, str] = {
-    "eat": "eat 2F4",
-    "larva": "larva white: 2F3 2E4 consumed 2G4  (or: larva orange for polyp)",
-    "place": "place 2F3 2E4  (or: consumed 2G4)",
-    "shrimp": "shrimp new 2F4  (or: move shrimp 2F4 to 2G4, move shrimp 2F4 home)",
-    "move": "move shrimp 2F4 to 2G4  (or: move shrimp 2F4 home)",
-    "consumed": "consumed pink for larva  (or: consumed 2G4 to place one)",
-    "alga": "alga purple on tile 3 paying pink  (or: alga red on space paying white)",
-    "take": "take pink",
-    "pass": "pass",
-    "parrotfish": "parrotfish pink; larvae white yellow",
+# Context "order example": each language's catalogue writes them in its own order words.
+FORMS: dict[str, Msg] = {
+    "eat": cmsg("order example", "eat 2F4"),
+    "larva": cmsg("order example",
+                  "larva white: 2F3 2E4 consumed 2G4  (or: larva orange for polyp)"),
+    "place": cmsg("order example", "place 2F3 2E4  (or: consumed 2G4)"),
+    "shrimp": cmsg("order example",
+                   "shrimp new 2F4  (or: move shrimp 2F4 to 2G4, move shrimp 2F4 home)"),
+    "move": cmsg("order example", "move shrimp 2F4 to 2G4  (or: move shrimp 2F4 home)"),
+    "consumed": cmsg("order example", "consumed pink for larva  (or: consumed 2G4 to place one)"),
+    "alga": cmsg("order example",
+                 "alga purple on tile 3 paying pink  (or: alga red on space paying white)"),
+    "take": cmsg("order example", "take pink"),
+    "pass": cmsg("order example", "pass"),
+    "parrotfish": cmsg("order example", "parrotfish pink; larvae white yellow"),
 }
 _KEYWORD_FORM = {
     "eat": "eat", "eats": "eat", "feed": "eat",
@@ -70,7 +76,8 @@ _KEYWORD_FORM = {
     "pass": "pass", "nothing": "pass", "do": "pass", "skip": "pass",
     "parrotfish": "parrotfish", "parrot": "parrotfish", "fish": "parrotfish", "pf": "parrotfish",
 }
-_ALL_FORMS = "eat, larva, place, shrimp, move, consumed, alga, take, pass, parrotfish"
+_EVERY_FORM = msg("each line starts with one of: eat, larva, place, shrimp, move, consumed, "
+                  "alga, take, pass, parrotfish (send \"help\" for examples)")
 _COMMENT = re.compile(r"\s*(#|//).*$")
 _CELL = re.compile(r"([0-9]+)[ -]*([a-z])[ -]*([0-9]+)")
 
@@ -157,7 +164,7 @@ class _Line:
             return str(tok)
         return self.raw[tok.start_pos:tok.end_pos]
 
-    def error(self, message: str, column: int | None = None, hint: str | None = None
+    def error(self, message: Msg, column: int | None = None, hint: Msg | None = None
               ) -> OrderSyntaxError:
         col = self.start + (column if column is not None else 1)
         return OrderSyntaxError(message, line=self.number, column=col, text=self.full, hint=hint)
@@ -178,51 +185,58 @@ def _segments(text: str) -> list[_Line]:
     return out
 
 
-def _hint_for(first_word: str) -> str:
-    key = _KEYWORD_FORM.get(first_word)
+def _hint_for(first_word: str) -> Msg:
+    """The nearest form for a line's first word, in English or in any language's order words
+    (canonical_order leaves a word it does not know as typed, so a misspelt "prendr" still
+    finds "take")."""
+    words = _KEYWORD_FORM | foreign_keyword_forms()
+    key = words.get(first_word)
     if key is None:
         if _CELL.match(first_word):
             key = "place"
         else:
-            close = difflib.get_close_matches(first_word, list(_KEYWORD_FORM), n=1, cutoff=0.6)
-            key = _KEYWORD_FORM[close[0]] if close else None
+            close = difflib.get_close_matches(first_word, list(words), n=1, cutoff=0.6)
+            key = words[close[0]] if close else None
     if key is None:
-        return f"each line starts with one of: {_ALL_FORMS} (send \"help\" for examples)"
-    return f"for example: {FORMS[key]}"
+        return _EVERY_FORM
+    return msg("for example: {form}", form=FORMS[key])
 
 
 def _syntax_error(line: _Line, err: UnexpectedInput) -> OrderSyntaxError:
     lowered = _lower(line.raw)
-    first = re.split(r"[^a-z0-9]+", lowered.strip(), maxsplit=1)[0] if lowered.strip() else ""
+    first = re.split(r"[\W_]+", lowered.strip(), maxsplit=1)[0] if lowered.strip() else ""
     hint = _hint_for(first)
     column = getattr(err, "column", None)
     column = column if isinstance(column, int) and column > 0 else None
     if first not in _KEYWORD_FORM and first not in _CORAL_NAMES and not _CELL.match(first):
-        return line.error(f"I do not know the order \"{first}\":", 1, hint)
+        return line.error(msg("I do not know the order \"{word}\":", word=first), 1, hint)
     if isinstance(err, UnexpectedEOF) or (
         isinstance(err, UnexpectedToken) and err.token.type == "$END"
     ):
-        return line.error("this line stops too early:", len(line.raw) + 1, hint)
+        return line.error(msg("this line stops too early:"), len(line.raw) + 1, hint)
     if isinstance(err, UnexpectedCharacters):
         bad = line.raw[(column or 1) - 1:].split()[0] if column else line.raw
-        return line.error(f"I cannot read \"{bad}\" here:", column, hint)
+        return line.error(msg("I cannot read \"{word}\" here:", word=bad), column, hint)
     assert isinstance(err, UnexpectedToken)
-    return line.error(f"I did not expect \"{line.typed(err.token)}\" here:", column, hint)
+    return line.error(msg("I did not expect \"{word}\" here:", word=line.typed(err.token)),
+                      column, hint)
 
 
 def _coral(line: _Line, tok: Token) -> str:
     colour = _CORAL_NAMES.get(str(tok))
     if colour is None:
-        raise line.error(f"\"{line.typed(tok)}\" is not a coral colour:", tok.column,
-                         "coral colours are grey, orange, pink, white, yellow (or g, o, p, w, y)")
+        raise line.error(msg("\"{word}\" is not a coral colour:", word=line.typed(tok)),
+                         tok.column, msg("coral colours are grey, orange, pink, white, yellow "
+                                         "(or g, o, p, w, y)"))
     return colour
 
 
 def _alga_colour(line: _Line, tok: Token) -> str:
     colour = _ALGA_NAMES.get(str(tok))
     if colour is None:
-        raise line.error(f"\"{line.typed(tok)}\" is not an alga colour:", tok.column,
-                         "alga colours are blue, green, purple, red (or b, g, p, r)")
+        raise line.error(msg("\"{word}\" is not an alga colour:", word=line.typed(tok)),
+                         tok.column, msg("alga colours are blue, green, purple, red "
+                                         "(or b, g, p, r)"))
     return colour
 
 
@@ -231,15 +245,15 @@ def _cell(line: _Line, tok: Token) -> Cell:
     assert m is not None  # the grammar's CELL has this shape
     board, column, row = int(m[1]), m[2].upper(), int(m[3])
     if board not in BOARDS or column not in COLUMNS or row not in ROWS:
-        raise line.error(f"there is no cell \"{line.typed(tok)}\":", tok.column,
-                         "a cell is board 1-4, column A-G, row 1-6, like 2F4")
+        raise line.error(msg("there is no cell \"{word}\":", word=line.typed(tok)), tok.column,
+                         msg("a cell is board 1-4, column A-G, row 1-6, like 2F4"))
     return Cell(board, column, row)
 
 
 def _tile(line: _Line, tok: Token) -> int:
     if int(tok) not in TILES:
-        raise line.error(f"there is no coral tile {tok}:", tok.column,
-                         "the coral tiles are numbered 1 to 10")
+        raise line.error(msg("there is no coral tile {tile}:", tile=str(tok)), tok.column,
+                         msg("the coral tiles are numbered 1 to 10"))
     return int(tok)
 
 
@@ -290,8 +304,8 @@ def _steps(line: _Line, tree: Tree[Token]) -> list[Step]:
         else:
             colour = _alga_colour(line, words[0])
             if len(words) < 2:
-                raise line.error("say which consumed polyp pays for the alga:", None,
-                                 f"for example: {FORMS['alga']}")
+                raise line.error(msg("say which consumed polyp pays for the alga:"), None,
+                                 msg("for example: {form}", form=FORMS["alga"]))
             paid = _coral(line, words[1])
         return [Alga(colour, tile, paid)]
     if kind == "for_polyp":
@@ -329,13 +343,13 @@ def parse_order(text: str) -> Order:
                 ws = _words(part.children)
                 if part.data == "fish_choice":
                     if fish is not None:
-                        raise line.error("the parrotfish gets only one polyp:", None,
-                                         f"answer once: {FORMS['parrotfish']}")
+                        raise line.error(msg("the parrotfish gets only one polyp:"), None,
+                                         msg("answer once: {form}", form=FORMS["parrotfish"]))
                     fish = (_coral(line, ws[0]), line)
                 else:
                     if larvae is not None:
-                        raise line.error("you choose two larva cubes only once:", None,
-                                         f"answer once: {FORMS['parrotfish']}")
+                        raise line.error(msg("you choose two larva cubes only once:"), None,
+                                         msg("answer once: {form}", form=FORMS["parrotfish"]))
                     larvae = ((_coral(line, ws[0]), _coral(line, ws[1])), line)
             continue
         new = _steps(line, tree)
@@ -345,14 +359,16 @@ def parse_order(text: str) -> Order:
         if fish is None or larvae is None:
             where = (fish or larvae)
             assert where is not None
-            missing = "two larva cubes" if fish is not None else "a polyp for the parrotfish"
-            raise where[1].error(f"the setup answer also needs {missing}:", None,
-                                 f"for example: {FORMS['parrotfish']}")
+            missing = (msg("the setup answer also needs two larva cubes:") if fish is not None
+                       else msg("the setup answer also needs a polyp for the parrotfish:"))
+            raise where[1].error(missing, None, msg("for example: {form}",
+                                                    form=FORMS["parrotfish"]))
         steps.insert(setup_at, SetupAnswer(fish[0], larvae[0]))
         lines.insert(setup_at, fish[1].number)
     if not steps:
-        raise OrderSyntaxError("I found no orders in your email.",
-                               hint=f"each line starts with one of: {_ALL_FORMS}")
+        raise OrderSyntaxError(msg("I found no orders in your email."),
+                               hint=msg("each line starts with one of: eat, larva, place, "
+                                        "shrimp, move, consumed, alga, take, pass, parrotfish"))
     return Order(tuple(steps), tuple(lines))
 
 

@@ -14,6 +14,9 @@ from pbem.games.reef_encounter.board import Refused
 from pbem.games.reef_encounter.context import Turn, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, draw, polyps_available, remove
+from pbem.games.reef_encounter.words import colour as hue
+from pbem.games.reef_encounter.words import colours
+from pbem.i18n.msg import SeatRef, msg
 
 FULL = 3
 
@@ -22,13 +25,14 @@ def space_of(state: State, colour: str) -> dict[str, Any]:
     for space in state.open_sea:
         if space["colour"] == colour:
             return space
-    raise Refused(f"there is no {colour} space on the open sea")
+    raise Refused(msg("there is no {colour} space on the open sea", colour=hue(colour)))
 
 
 def check_take(state: State, colour: str) -> None:
     space = space_of(state, colour)
     if not space["larva"]:
-        raise Refused(f"the {colour} open-sea space has no larva cube to take")
+        raise Refused(msg("the {colour} open-sea space has no larva cube to take",
+                          colour=hue(colour)))
 
 
 def take(state: State, turn: Turn, colour: str, chance: Chance) -> bool:
@@ -42,8 +46,11 @@ def take(state: State, turn: Turn, colour: str, chance: Chance) -> bool:
     add(me.larva, colour)
     for p in polyps:
         add(me.screen, p)
-    got = ", ".join(polyps) if polyps else "no polyps"
-    turn.say(f"{who(state, turn.seat)} took the {colour} larva cube and {got} from the open sea.")
+    f = {"player": who(state, turn.seat), "seat": SeatRef(turn.seat), "colour": hue(colour),
+         "polyps": colours(polyps), "n": len(polyps)}
+    turn.say("larva_taken", msg("{player} took the {colour} larva cube and {polyps} from the "
+                                "open sea.", **f) if polyps else
+             msg("{player} took the {colour} larva cube and no polyps from the open sea.", **f))
     needed = sum(1 for s in state.open_sea if len(s["polyps"]) < FULL)
     if state.larva_supply.get(colour, 0) < 1 or polyps_available(state) < needed:
         return False

@@ -11,6 +11,8 @@ from pbem.games.reef_encounter.board import Refused, check_rock, coral, coral_sh
 from pbem.games.reef_encounter.context import Turn, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import to_bag
+from pbem.games.reef_encounter.words import colour as hue
+from pbem.i18n.msg import SeatRef, msg, nmsg
 
 MIN_CORAL = 5
 
@@ -24,19 +26,24 @@ def check_eat(state: State, seat: int, cell_key: str) -> list[str]:
     check_rock(state, cell_key)
     where = name(cell_key)
     if cell_key not in state.polyps:
-        raise Refused(f"there is no coral on {where}")
+        raise Refused(msg("there is no coral on {cell}", cell=where))
     polyps = coral(state, cell_key)
     colour = state.polyps[cell_key]
     if len(polyps) < MIN_CORAL:
-        raise Refused(f"the {colour} coral on {where} has {len(polyps)} polyps; the parrotfish "
-                      f"eats only corals of at least {MIN_CORAL}")
+        raise Refused(nmsg("the {colour} coral on {cell} has {n} polyp; the parrotfish eats "
+                           "only corals of at least {min}",
+                           "the {colour} coral on {cell} has {n} polyps; the parrotfish eats "
+                           "only corals of at least {min}", len(polyps), colour=hue(colour),
+                           cell=where, min=MIN_CORAL))
     holder = coral_shrimp(state, polyps)
     if holder is None:
-        raise Refused(f"the {colour} coral on {where} has no shrimp; the parrotfish eats only a "
-                      "coral guarded by your own shrimp")
+        raise Refused(msg("the {colour} coral on {cell} has no shrimp; the parrotfish eats only "
+                          "a coral guarded by your own shrimp", colour=hue(colour), cell=where))
     if state.shrimps[holder] != seat:
-        owner = state.seats[state.shrimps[holder]].colour
-        raise Refused(f"the {colour} coral on {where} is guarded by {owner}'s shrimp, not yours")
+        owner = state.shrimps[holder]
+        raise Refused(msg("the {colour} coral on {cell} is guarded by {owner}'s shrimp, not "
+                          "yours", colour=hue(colour), cell=where,
+                          owner=hue(state.seats[owner].colour), seat=SeatRef(owner)))
     return polyps
 
 
@@ -58,12 +65,18 @@ def eat(state: State, turn: Turn, cell_key: str) -> None:
     to_bag(state, colour, back)
     eaten = len(polyps) - back
     me.parrotfish.extend([colour] * eaten)
+    f = {"player": who(state, turn.seat), "seat": SeatRef(turn.seat), "size": len(polyps),
+         "colour": hue(colour), "cell": name(cell_key), "back": back}
     if not me.sea_shrimp:
         me.sea_shrimp = True
-        shrimp = "its shrimp went to the open-sea board"
+        turn.say("coral_eaten", msg("{player}'s parrotfish ate the {size}-polyp {colour} coral "
+                                    "at {cell}: {back} polyps went back into the bag, its "
+                                    "shrimp went to the open-sea board.", **f))
     else:
         me.fish_shrimps += 1
-        shrimp = "its shrimp went into the parrotfish"
-    turn.say(f"{who(state, turn.seat)}'s parrotfish ate the {len(polyps)}-polyp {colour} coral "
-             f"at {name(cell_key)}: {back} polyps went back into the bag, {shrimp}.")
-    turn.tell(f"{eaten} {colour} polyp{'s' if eaten != 1 else ''} went into your parrotfish.")
+        turn.say("coral_eaten", msg("{player}'s parrotfish ate the {size}-polyp {colour} coral "
+                                    "at {cell}: {back} polyps went back into the bag, its "
+                                    "shrimp went into the parrotfish.", **f))
+    turn.tell("polyps_to_parrotfish", nmsg("{n} {colour} polyp went into your parrotfish.",
+                                           "{n} {colour} polyps went into your parrotfish.",
+                                           eaten, colour=hue(colour)))

@@ -20,7 +20,9 @@ from pbem.games.reef_encounter.board import (
 from pbem.games.reef_encounter.context import Turn, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, bonus_ready, use_bonus
-from pbem.games.reef_encounter.words import a
+from pbem.games.reef_encounter.words import colour as hue
+from pbem.games.reef_encounter.words import vowel
+from pbem.i18n.msg import SeatRef, msg
 
 
 def check_place(state: State, seat: int, cell_key: str, colour: str) -> str | None:
@@ -29,12 +31,16 @@ def check_place(state: State, seat: int, cell_key: str, colour: str) -> str | No
     where = name(cell_key)
     if cell_key in state.shrimps and cell_key not in state.polyps:
         if state.shrimps[cell_key] == seat:
-            raise Refused(f"your shrimp stands on {where}; move it away first (action 5)")
-        raise Refused(f"{where} holds a shrimp; a polyp cannot go there")
+            raise Refused(msg("your shrimp stands on {cell}; move it away first (action 5)",
+                              cell=where))
+        raise Refused(msg("{cell} holds a shrimp; a polyp cannot go there", cell=where))
     target = check_attack(state, cell_key, colour) if cell_key in state.polyps else None
     if joins_two_shrimp_corals(state, cell_key, colour):
-        raise Refused(f"{a(colour)} polyp on {where} would join two {colour} corals that both "
-                      "hold a shrimp")
+        f = {"cell": where, "colour": hue(colour)}
+        raise Refused(msg("an {colour} polyp on {cell} would join two {colour} corals that both "
+                          "hold a shrimp", **f) if vowel(colour) else
+                      msg("a {colour} polyp on {cell} would join two {colour} corals that both "
+                          "hold a shrimp", **f))
     return target
 
 
@@ -43,12 +49,19 @@ def place(state: State, turn: Turn, cell_key: str, colour: str) -> None:
     target = check_place(state, turn.seat, cell_key, colour)
     me = who(state, turn.seat)
     state.polyps[cell_key] = colour
+    f = {"player": me, "seat": SeatRef(turn.seat), "colour": hue(colour),
+         "cell": name(cell_key)}
     if target is None:
-        turn.say(f"{me} placed {a(colour)} polyp on {name(cell_key)}.")
+        turn.say("polyp_placed", msg("{player} placed an {colour} polyp on {cell}.", **f)
+                 if vowel(colour) else msg("{player} placed a {colour} polyp on {cell}.", **f))
     else:
         add(state.seats[turn.seat].consumed, target)
-        turn.say(f"{me} placed {a(colour)} polyp on {name(cell_key)}, eating the {target} polyp "
-                 f"there (now in front of {me}'s screen).")
+        f["target"] = hue(target)
+        turn.say("polyp_attacked",
+                 msg("{player} placed an {colour} polyp on {cell}, eating the {target} polyp "
+                     "there (now in front of {player}'s screen).", **f) if vowel(colour) else
+                 msg("{player} placed a {colour} polyp on {cell}, eating the {target} polyp "
+                     "there (now in front of {player}'s screen).", **f))
     extra_growth(state, turn, cell_key, colour)
 
 
@@ -61,5 +74,6 @@ def extra_growth(state: State, turn: Turn, cell_key: str, colour: str) -> None:
                 and not joins_two_shrimp_corals(state, n, colour) and bonus_ready(state, colour)):
             state.polyps[n] = colour
             use_bonus(state, colour)
-            turn.say(f"Extra growth: a bonus {colour} polyp grew on {name(n)}.")
+            turn.say("extra_growth", msg("Extra growth: a bonus {colour} polyp grew on {cell}.",
+                                         colour=hue(colour), cell=name(n)))
             return

@@ -19,7 +19,8 @@ order, when it is that seat's move). Colour collections may be lists or colour -
 mappings. Inside the layout the templates also get ``names`` (the players' names by seat).
 
 Helpers tolerate a missing key (drawing nothing for it), so a template never fails on a view
-from an older state.
+from an older state. Helpers that write words take them from the render's translator (``tr``
+in the template context, the seat's language; English when a render has none).
 """
 
 from __future__ import annotations
@@ -27,7 +28,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup, escape
+
+from pbem.games.reef_encounter.localised import localise_order
+from pbem.i18n.msg import Msg, cmsg, msg
+from pbem.i18n.translate import ENGLISH, Translator
 
 COLUMNS = "ABCDEFG"
 LETTER = {"grey": "G", "orange": "O", "pink": "P", "white": "W", "yellow": "Y"}
@@ -38,6 +45,33 @@ FILL = {
 }
 SAND, ROCK, SEA = "#ecdcae", "#dcd6c8", "#cfe8f3"  # light rock: grey polyps stand out
 CELL = 26
+
+
+def _tr(ctx: Context) -> Translator:
+    """The render's translator (the seat's language), or English."""
+    found = ctx.resolve("tr")
+    return found if isinstance(found, Translator) else ENGLISH
+
+
+def _word(tr: Translator, colour: str) -> str:
+    return tr(cmsg("colour", colour))
+
+
+def colour_name(colour: str | None, tr: Translator = ENGLISH) -> str:
+    """A colour in the reader's language."""
+    return _word(tr, str(colour or ""))
+
+
+def message(data: Any, tr: Translator = ENGLISH) -> str:
+    """A message from a view (``Msg.to_json()``) in the reader's language."""
+    if not data:
+        return ""
+    return tr(Msg.from_json(data) if isinstance(data, Mapping) else str(data))
+
+
+def order_words(text: str, tr: Translator = ENGLISH) -> str:
+    """An English order (an example) in the reader's order words."""
+    return localise_order(str(text), tr.lang)
 
 
 def colour_letter(colour: str | None) -> str:
@@ -60,18 +94,19 @@ def cell_symbol(cell: Mapping[str, Any]) -> str:
     return what + (str(int(shrimp) + 1) if shrimp is not None else " ")
 
 
-def board_grid(board: Mapping[str, Any]) -> str:
+def board_grid(board: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
     """A reef board as a labelled text grid (columns A-G, rows 1-6)."""
-    lines = [f"Board {board.get('number', '?')}", "     " + "  ".join(COLUMNS)]
+    title = tr(msg("Board {number}", number=board.get("number", "?")))
+    lines = [title, "     " + "  ".join(COLUMNS)]
     for r, row in enumerate(board.get("rows", []), start=1):
         lines.append(f"  {r}  " + " ".join(cell_symbol(c) for c in row).rstrip())
     return "\n".join(lines)
 
 
-def counts(colours: Iterable[str] | Mapping[str, int] | None) -> str:
+def counts(colours: Iterable[str] | Mapping[str, int] | None, tr: Translator = ENGLISH) -> str:
     """'2 pink, 1 white' from a list of colours or a colour->count mapping; 'none' if empty."""
     if colours is None:
-        return "none"
+        return tr(msg("none"))
     if isinstance(colours, Mapping):
         tally = {c: int(n) for c, n in colours.items() if int(n)}
     else:
@@ -79,8 +114,9 @@ def counts(colours: Iterable[str] | Mapping[str, int] | None) -> str:
         for c in colours:
             tally[c] = tally.get(c, 0) + 1
     if not tally:
-        return "none"
-    return ", ".join(f"{n} {c}" for c, n in sorted(tally.items()))
+        return tr(msg("none"))
+    return ", ".join(tr(msg("{n} {colour}", n=n, colour=cmsg("colour", c)))
+                     for c, n in sorted(tally.items()))
 
 
 def total(items: Iterable[Any] | Mapping[str, int] | None) -> int:
@@ -92,20 +128,21 @@ def total(items: Iterable[Any] | Mapping[str, int] | None) -> int:
     return len(list(items))
 
 
-def seat_label(seat: int | None) -> str:
+def seat_label(seat: int | None, tr: Translator = ENGLISH) -> str:
     """Players as people read them: seat 0 is player 1."""
-    return "nobody" if seat is None else f"player {int(seat) + 1}"
+    return tr(msg("nobody")) if seat is None else tr(msg("player {n}", n=int(seat) + 1))
 
 
-def _polyp(x: float, y: float, colour: str, r: float = 9) -> str:
+def _polyp(tr: Translator, x: float, y: float, colour: str, r: float = 9) -> str:
     return (f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{r:.0f}" fill="{FILL.get(colour, "#000")}" '
-            f'stroke="#333" stroke-width="1"><title>{escape(colour)}</title></circle>')
+            f'stroke="#333" stroke-width="1"><title>{escape(_word(tr, colour))}</title></circle>')
 
 
-def _board_svg(board: Mapping[str, Any], ox: int, oy: int,
+def _board_svg(tr: Translator, board: Mapping[str, Any], ox: int, oy: int,
                shrimp_fill: Mapping[int, str] | None = None) -> list[str]:
+    title = tr(msg("Board {number}", number=str(board.get("number", "?"))))
     out = [f'<text x="{ox}" y="{oy - 18}" font-size="13" font-weight="bold">'
-           f'Board {escape(str(board.get("number", "?")))}</text>']
+           f'{escape(title)}</text>']
     for c, letter in enumerate(COLUMNS):
         out.append(f'<text x="{ox + c * CELL + CELL / 2:.0f}" y="{oy - 4}" font-size="10" '
                    f'text-anchor="middle">{letter}</text>')
@@ -119,91 +156,106 @@ def _board_svg(board: Mapping[str, Any], ox: int, oy: int,
                        f'stroke="#7a7466" stroke-width="0.5"/>')
             cx, cy = x + CELL / 2, y + CELL / 2
             if cell.get("polyp"):
-                out.append(_polyp(cx, cy, str(cell["polyp"])))
+                out.append(_polyp(tr, cx, cy, str(cell["polyp"])))
             elif cell.get("extra_growth") and not cell.get("sand"):
                 out.append(f'<text x="{cx:.0f}" y="{cy + 5:.0f}" font-size="15" fill="#c0392b" '
                            'text-anchor="middle">✶</text>')
             if cell.get("shrimp") is not None:
                 n = int(cell["shrimp"]) + 1
                 fill = (shrimp_fill or {}).get(n - 1, "#222")
+                label = escape(tr(msg("shrimp of player {n}", n=n)))
                 out.append(f'<circle cx="{x + CELL - 6}" cy="{y + 6}" r="6" fill="{fill}" '
-                           f'stroke="#000" stroke-width="0.8"><title>shrimp of player {n}'
+                           f'stroke="#000" stroke-width="0.8"><title>{label}'
                            f'</title></circle><text x="{x + CELL - 6}" y="{y + 9}" '
                            f'font-size="9" fill="#000" text-anchor="middle">{n}</text>')
     return out
 
 
-def _sea_svg(sea: list[Mapping[str, Any]], oy: int) -> list[str]:
-    out = [f'<text x="10" y="{oy - 8}" font-size="13" font-weight="bold">Open sea</text>']
+def _sea_svg(tr: Translator, sea: list[Mapping[str, Any]], oy: int) -> list[str]:
+    out = [f'<text x="10" y="{oy - 8}" font-size="13" font-weight="bold">'
+           f'{escape(tr(msg("Open sea")))}</text>']
     for i, space in enumerate(sea):
         x, y = 12 + i * 120, oy
         colour = str(space.get("colour", ""))
         out.append(f'<rect x="{x}" y="{y}" width="110" height="56" rx="10" fill="{SEA}" '
                    'stroke="#5a8fa8"/>')
         out.append(f'<text x="{x + 55}" y="{y + 14}" font-size="10" text-anchor="middle">'
-                   f'{escape(colour)}</text>')
+                   f'{escape(_word(tr, colour))}</text>')
         if space.get("cube"):
+            label = escape(tr(msg("larva cube {colour}", colour=cmsg("colour", colour))))
             out.append(f'<rect x="{x + 8}" y="{y + 24}" width="14" height="14" '
-                       f'fill="{FILL.get(colour, "#000")}" stroke="#333"><title>larva cube '
-                       f'{escape(colour)}</title></rect>')
+                       f'fill="{FILL.get(colour, "#000")}" stroke="#333"><title>{label}'
+                       '</title></rect>')
         for j, polyp in enumerate(space.get("polyps", [])):
-            out.append(_polyp(x + 38 + j * 20, y + 31, str(polyp), r=8))
+            out.append(_polyp(tr, x + 38 + j * 20, y + 31, str(polyp), r=8))
     return out
 
 
-def _sea_extras_svg(view: Mapping[str, Any], oy: int) -> list[str]:
+def _sea_extras_svg(tr: Translator, view: Mapping[str, Any], oy: int) -> list[str]:
     """The alga space and the shrimps resting on the open-sea board."""
     alga = view.get("alga_space")
-    out = [f'<text x="12" y="{oy + 14}" font-size="11">Alga space:</text>',
+    what = (tr(msg("{colour} alga", colour=cmsg("colour", str(alga)))) if alga
+            else tr(msg("empty")))
+    out = [f'<text x="12" y="{oy + 14}" font-size="11">{escape(tr(msg("Alga space:")))}</text>',
            f'<rect x="80" y="{oy + 2}" width="16" height="16" rx="3" '
            f'fill="{FILL.get(str(alga), SEA) if alga else SEA}" stroke="#333">'
-           f'<title>{escape(str(alga) + " alga" if alga else "empty")}</title></rect>']
+           f'<title>{escape(what)}</title></rect>']
     x = 200
-    out.append(f'<text x="{x}" y="{oy + 14}" font-size="11">Shrimps on the open sea:</text>')
+    out.append(f'<text x="{x}" y="{oy + 14}" font-size="11">'
+               f'{escape(tr(msg("Shrimps on the open sea:")))}</text>')
     for p in view.get("players", []):
         if p.get("sea_shrimp"):
             x += 22
             n = int(p.get("seat", 0)) + 1
+            label = tr(msg("{colour} (player {n})", colour=cmsg("colour", str(p.get("colour"))),
+                           n=n))
             out.append(f'<circle cx="{x + 150}" cy="{oy + 10}" r="7" '
                        f'fill="{FILL.get(str(p.get("colour")), "#222")}" stroke="#000">'
-                       f'<title>{escape(str(p.get("colour")))} (player {n})</title></circle>'
+                       f'<title>{escape(label)}</title></circle>'
                        f'<text x="{x + 150}" y="{oy + 13}" font-size="9" '
                        f'text-anchor="middle">{n}</text>')
     return out
 
 
-def _tiles_svg(tiles: list[Mapping[str, Any]], oy: int) -> list[str]:
+def _tiles_svg(tr: Translator, tiles: list[Mapping[str, Any]], oy: int) -> list[str]:
     """The ten coral tiles: the stronger coral twice on top, the weaker below, the large alga
     as a band; a cylinder standing on a tile is drawn over it."""
-    out = [f'<text x="10" y="{oy - 8}" font-size="13" font-weight="bold">Coral tiles</text>']
+    out = [f'<text x="10" y="{oy - 8}" font-size="13" font-weight="bold">'
+           f'{escape(tr(msg("Coral tiles")))}</text>']
     for i, t in enumerate(tiles):
         x, y = 12 + i * 60, oy
         strong, weak = str(t.get("strong", "")), str(t.get("weak", ""))
+        label = tr(msg("tile {number}: {strong} beats {weak}", number=str(t.get("number")),
+                       strong=cmsg("colour", strong), weak=cmsg("colour", weak)))
         out.append(f'<rect x="{x}" y="{y}" width="54" height="62" rx="4" fill="#fdf8ec" '
-                   f'stroke="#7a7466"><title>tile {escape(str(t.get("number")))}: '
-                   f'{escape(strong)} beats {escape(weak)}</title></rect>')
+                   f'stroke="#7a7466"><title>{escape(label)}</title></rect>')
         out.append(f'<text x="{x + 4}" y="{y + 11}" font-size="9">'
                    f'{escape(str(t.get("number", "")))}</text>')
-        out.append(_polyp(x + 18, y + 18, strong, r=7))
-        out.append(_polyp(x + 36, y + 18, strong, r=7))
-        out.append(_polyp(x + 27, y + 36, weak, r=6))
+        out.append(_polyp(tr, x + 18, y + 18, strong, r=7))
+        out.append(_polyp(tr, x + 36, y + 18, strong, r=7))
+        out.append(_polyp(tr, x + 27, y + 36, weak, r=6))
+        large = tr(msg("large alga {colour}", colour=cmsg("colour", str(t.get("large_alga")))))
         out.append(f'<rect x="{x + 4}" y="{y + 48}" width="46" height="8" '
-                   f'fill="{FILL.get(str(t.get("large_alga")), "#000")}"><title>large alga '
-                   f'{escape(str(t.get("large_alga")))}</title></rect>')
+                   f'fill="{FILL.get(str(t.get("large_alga")), "#000")}"><title>'
+                   f'{escape(large)}</title></rect>')
         if t.get("cylinder"):
+            locked = tr(msg("locked by a {colour} alga",
+                            colour=cmsg("colour", str(t["cylinder"]))))
             out.append(f'<rect x="{x + 20}" y="{y + 4}" width="14" height="54" rx="6" '
                        f'fill="{FILL.get(str(t["cylinder"]), "#000")}" stroke="#000" '
-                       f'opacity="0.9"><title>locked by a {escape(str(t["cylinder"]))} '
-                       'alga</title></rect>')
+                       f'opacity="0.9"><title>{escape(locked)}</title></rect>')
     if tiles:  # the legend: what a tile's parts mean
-        out.append(f'<text x="12" y="{oy + 78}" font-size="11" fill="#333">Each tile: the top '
-                   'coral (two polyps) beats the coral below it;</text>')
-        out.append(f'<text x="12" y="{oy + 92}" font-size="11" fill="#333">the band is its '
-                   'large alga; a tall bar is an alga cylinder locking the tile.</text>')
+        first = tr(msg("Each tile: the top coral (two polyps) beats the coral below it;"))
+        second = tr(msg("the band is its large alga; a tall bar is an alga cylinder locking "
+                        "the tile."))
+        out.append(f'<text x="12" y="{oy + 78}" font-size="11" fill="#333">{escape(first)}'
+                   '</text>')
+        out.append(f'<text x="12" y="{oy + 92}" font-size="11" fill="#333">{escape(second)}'
+                   '</text>')
     return out
 
 
-def reef_svg(view: Mapping[str, Any]) -> Markup:
+def reef_svg(view: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
     """An inline SVG of every reef board, the open sea and the coral tiles, for HTML email."""
     boards = list(view.get("boards", []))
     per_row = 2
@@ -216,30 +268,34 @@ def reef_svg(view: Mapping[str, Any]) -> Markup:
     height = tiles_y + (100 if tiles else 0)
     shrimp_fill = {int(p.get("seat", 0)): FILL.get(str(p.get("colour")), "#222")
                    for p in view.get("players", [])}
+    aria = escape(tr(msg("The reefs, the open sea and the coral tiles")))
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" font-family="sans-serif" role="img" '
-             'aria-label="The reefs, the open sea and the coral tiles">']
+             f'aria-label="{aria}">']
     for i, board in enumerate(boards):
-        parts += _board_svg(board, 30 + (i % per_row) * bw, 36 + (i // per_row) * bh,
+        parts += _board_svg(tr, board, 30 + (i % per_row) * bw, 36 + (i // per_row) * bh,
                             shrimp_fill)
-    parts += _sea_svg(list(view.get("open_sea", [])), sea_y)
-    parts += _sea_extras_svg(view, sea_y + 62)
+    parts += _sea_svg(tr, list(view.get("open_sea", [])), sea_y)
+    parts += _sea_extras_svg(tr, view, sea_y + 62)
     if tiles:
-        parts += _tiles_svg(tiles, tiles_y)
+        parts += _tiles_svg(tr, tiles, tiles_y)
     parts.append("</svg>")
     return Markup("\n".join(parts))
 
 
-def player_label(player: Mapping[str, Any], names: list[str] | None = None) -> str:
+def player_label(player: Mapping[str, Any], names: list[str] | None = None,
+                 tr: Translator = ENGLISH) -> str:
     """'Purple (Ann, player 1)': events name players by colour, the host by name."""
     seat = int(player.get("seat", 0))
-    colour = str(player.get("colour", "?")).capitalize()
+    colour = cmsg("player", str(player.get("colour", "?")).capitalize())
     name = names[seat] if names and seat < len(names) else None
-    return f"{colour} ({name}, player {seat + 1})" if name else f"{colour} (player {seat + 1})"
+    if name:
+        return tr(msg("{colour} ({name}, player {n})", colour=colour, name=name, n=seat + 1))
+    return tr(msg("{colour} (player {n})", colour=colour, n=seat + 1))
 
 
 def score_terms(parrotfish: Iterable[str] | Mapping[str, int] | None,
-                values: Mapping[str, int]) -> str:
+                values: Mapping[str, int], tr: Translator = ENGLISH) -> str:
     """'3 pink × 4 + 2 white × 2 = 16': how a parrotfish scores with the coral values."""
     tally: dict[str, int] = {}
     if isinstance(parrotfish, Mapping):
@@ -248,21 +304,25 @@ def score_terms(parrotfish: Iterable[str] | Mapping[str, int] | None,
         for c in parrotfish or []:
             tally[c] = tally.get(c, 0) + 1
     if not tally:
-        return "empty = 0"
-    terms = [f"{n} {c} × {values.get(c, 1)}" for c, n in sorted(tally.items())]
+        return tr(msg("empty = 0"))
+    terms = [f"{n} {_word(tr, c)} × {values.get(c, 1)}" for c, n in sorted(tally.items())]
     total = sum(n * values.get(c, 1) for c, n in tally.items())
     return f"{' + '.join(terms)} = {total}"
 
 
+def _in_language(helper: Callable[..., Any]) -> Callable[..., Any]:
+    """``helper`` as a template calls it: in the render's language."""
+    @pass_context
+    def call(ctx: Context, *args: Any, **kwargs: Any) -> Any:
+        return helper(*args, tr=_tr(ctx), **kwargs)
+    return call
+
+
 def template_helpers() -> dict[str, Callable[..., Any]]:
     """The functions status templates may call; each reads only view data."""
-    return {
-        "board_grid": board_grid,
-        "colour_letter": colour_letter,
-        "counts": counts,
-        "seat_label": seat_label,
-        "reef_svg": reef_svg,
-        "player_label": player_label,
-        "score_terms": score_terms,
-        "total": total,
-    }
+    worded = {"board_grid": board_grid, "colour_name": colour_name, "counts": counts,
+              "message": message, "order_words": order_words,
+              "seat_label": seat_label, "reef_svg": reef_svg,
+              "player_label": player_label, "score_terms": score_terms}
+    return {"colour_letter": colour_letter, "total": total,
+            **{name: _in_language(f) for name, f in worded.items()}}

@@ -13,12 +13,14 @@ from pbem.engine.contract import Outcome
 from pbem.games.reef_encounter.board import group, visible
 from pbem.games.reef_encounter.components import components
 from pbem.games.reef_encounter.state import State
+from pbem.games.reef_encounter.words import colour
+from pbem.i18n.msg import Msg, SeatRef, cmsg, msg
 
 TIE_BREAKERS = (
-    "consumed polyps in front of the screen",
-    "unplayed larva cubes",
-    "unplayed polyps behind the screen",
-    "polyps on the boards in corals protected by their shrimps",
+    msg("consumed polyps in front of the screen"),
+    msg("unplayed larva cubes"),
+    msg("unplayed polyps behind the screen"),
+    msg("polyps on the boards in corals protected by their shrimps"),
 )
 
 
@@ -48,43 +50,45 @@ def tie_breaker_values(state: State, seat: int) -> tuple[int, int, int, int]:
 
 
 def final_outcome(state: State) -> Outcome:
-    """Scores, ranking (tied seats grouped, best first) and the explanation in plain words."""
+    """Scores, ranking (tied seats grouped, best first) and the explanation as messages."""
     values = coral_values(state)
     seats = range(len(state.seats))
     scores = {i: parrotfish_score(state, i, values) for i in seats}
     breakers = {i: tie_breaker_values(state, i) for i in seats}
-    lines = [
-        "Coral values (1 point plus 1 per coral tile showing the colour on top): "
-        + ", ".join(f"{c} {v}" for c, v in values.items()) + "."
+    lines: list[Msg] = [
+        msg("Coral values (1 point plus 1 per coral tile showing the colour on top): {values}.",
+            values=[msg("{colour} {value}", colour=colour(c), value=v) for c, v in values.items()])
     ]
     lines += [_breakdown(state, i, values, scores[i]) for i in seats]
     ranking: list[list[int]] = []
     for score in sorted(set(scores.values()), reverse=True):
         tied = [i for i in seats if scores[i] == score]
         if len(tied) > 1:
-            lines.append(f"{_names(state, tied)} tie on {score} points.")
+            lines.append(msg("{players} tie on {score} points.", players=_names(state, tied),
+                             score=score))
         ranking += _break_ties(state, tied, 0, breakers, lines)
-    lines.append("Final ranking: " + "; ".join(
-        f"{n}. {_names(state, g)}" for n, g in _places(ranking)) + ".")
-    return Outcome(scores, ranking, lines)
-
+    lines.append(msg("Final ranking: {places}.", places=_semicolons(
+        [msg("{place}. {players}", place=n, players=_names(state, g))
+         for n, g in _places(ranking)])))
+    return Outcome(scores, ranking, lines)  # type: ignore[arg-type]  # Msg items, see contract
 
 
 def _break_ties(state: State, tied: list[int], k: int,
                 breakers: dict[int, tuple[int, int, int, int]],
-                lines: list[str]) -> list[list[int]]:
+                lines: list[Msg]) -> list[list[int]]:
     """Split a group of equal seats by tie-breaker k onwards; returns groups, best first."""
     if len(tied) == 1:
         return [tied]
     if k == len(TIE_BREAKERS):
-        lines.append(f"{_names(state, tied)} are still equal after all four tie-breakers "
-                     "and share their place.")
+        lines.append(msg("{players} are still equal after all four tie-breakers and share their "
+                         "place.", players=_names(state, tied)))
         return [tied]
     counts = {i: breakers[i][k] for i in tied}
     if len(set(counts.values())) == 1:
         return _break_ties(state, tied, k + 1, breakers, lines)
-    lines.append(f"Tie-breaker {k + 1} ({TIE_BREAKERS[k]}): " + ", ".join(
-        f"{_name(state, i)} {counts[i]}" for i in tied) + ".")
+    lines.append(msg("Tie-breaker {k} ({breaker}): {counts}.", k=k + 1, breaker=TIE_BREAKERS[k],
+                     counts=[msg("{player} {count}", player=_name(state, i), count=counts[i])
+                             for i in tied]))
     groups: list[list[int]] = []
     for value in sorted(set(counts.values()), reverse=True):
         sub = [i for i in tied if counts[i] == value]
@@ -92,12 +96,16 @@ def _break_ties(state: State, tied: list[int], k: int,
     return groups
 
 
-def _breakdown(state: State, seat: int, values: dict[str, int], score: int) -> str:
+def _breakdown(state: State, seat: int, values: dict[str, int], score: int) -> Msg:
     fish = state.seats[seat].parrotfish
-    parts = [f"{fish.count(c)} {c} x {v} = {fish.count(c) * v}"
+    parts = [msg("{n} {colour} x {value} = {points}", n=fish.count(c), colour=colour(c),
+                 value=v, points=fish.count(c) * v)
              for c, v in values.items() if c in fish]
-    detail = ", ".join(parts) if parts else "an empty parrotfish"
-    return f"{_name(state, seat)}: {score} points ({detail})."
+    if not parts:
+        return msg("{player}: {score} points (an empty parrotfish).", player=_name(state, seat),
+                   seat=SeatRef(seat), score=score)
+    return msg("{player}: {score} points ({detail}).", player=_name(state, seat),
+               seat=SeatRef(seat), score=score, detail=parts)
 
 
 def _places(ranking: list[list[int]]) -> list[tuple[int, list[int]]]:
@@ -110,10 +118,19 @@ def _places(ranking: list[list[int]]) -> list[tuple[int, list[int]]]:
     return out
 
 
-def _name(state: State, seat: int) -> str:
-    return state.seats[seat].colour.capitalize()
+def _name(state: State, seat: int) -> Msg:
+    return cmsg("player", state.seats[seat].colour.capitalize())
 
 
-def _names(state: State, seats: list[int]) -> str:
+def _names(state: State, seats: list[int]) -> Msg:
+    """"Purple", "Purple and Green", "Purple, Green and Red"."""
     names = [_name(state, i) for i in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    return msg("{players} and {last}", players=names[:-1], last=names[-1])
+
+
+def _semicolons(parts: list[Msg]) -> Msg:
+    if len(parts) == 1:
+        return parts[0]
+    return msg("{first}; {rest}", first=parts[0], rest=_semicolons(parts[1:]))

@@ -8,25 +8,28 @@ from __future__ import annotations
 from pbem.engine.errors import IllegalOrder
 from pbem.games.reef_encounter.orders import SetupAnswer
 from pbem.games.reef_encounter.state import State
+from pbem.games.reef_encounter.words import colour as colour_word
+from pbem.i18n.msg import msg
 
 
 def apply_setup_answer(state: State, seat: int, answer: SetupAnswer) -> State:
     """A new state with `seat`'s answer applied; play begins once every seat has answered."""
     if state.phase != "setup":
-        raise IllegalOrder("the setup step is over", step=1)
+        raise IllegalOrder(msg("the setup step is over"), step=1)
     mine = state.seats[seat]
     if mine.answered_setup:
-        raise IllegalOrder("you have already answered the setup step", step=1)
+        raise IllegalOrder(msg("you have already answered the setup step"), step=1)
     if mine.screen.get(answer.parrotfish, 0) < 1:
         raise IllegalOrder(
-            f"you have no {answer.parrotfish} polyp behind your screen for the parrotfish", step=1
-        )
+            msg("you have no {colour} polyp behind your screen for the parrotfish",
+                colour=colour_word(answer.parrotfish)), step=1)
     wanted: dict[str, int] = {}
     for colour in answer.larvae:
         wanted[colour] = wanted.get(colour, 0) + 1
     for colour, n in wanted.items():
         if state.larva_supply.get(colour, 0) < n:
-            raise IllegalOrder(f"not enough {colour} larva cubes left in the supply", step=1)
+            raise IllegalOrder(msg("not enough {colour} larva cubes left in the supply",
+                                   colour=colour_word(colour)), step=1)
     new = state.copy()
     me = new.seats[seat]
     me.screen[answer.parrotfish] -= 1

@@ -17,6 +17,8 @@ from pbem.games.reef_encounter.board import (
 )
 from pbem.games.reef_encounter.context import Turn, who
 from pbem.games.reef_encounter.state import State
+from pbem.games.reef_encounter.words import colour as hue
+from pbem.i18n.msg import SeatRef, msg
 
 MAX_PER_BOARD = 2
 
@@ -25,52 +27,61 @@ def _check_target(state: State, seat: int, cell_key: str, moving_from: str | Non
     check_rock(state, cell_key)
     where = name(cell_key)
     if cell_key in state.shrimps:
-        raise Refused(f"{where} already holds a shrimp")
+        raise Refused(msg("{cell} already holds a shrimp", cell=where))
     if cell_key in state.polyps:
         holder = coral_shrimp(state, group(state, cell_key))
         if holder is not None and holder != moving_from:
-            owner = state.seats[state.shrimps[holder]].colour
-            raise Refused(f"the {state.polyps[cell_key]} coral on {where} already has a shrimp "
-                          f"({owner}'s, on {name(holder)}); one shrimp per coral")
+            owner = state.shrimps[holder]
+            raise Refused(msg("the {colour} coral on {cell} already has a shrimp ({owner}'s, on "
+                              "{holder}); one shrimp per coral",
+                              colour=hue(state.polyps[cell_key]), cell=where,
+                              owner=hue(state.seats[owner].colour), seat=SeatRef(owner),
+                              holder=name(holder)))
     board = board_of(cell_key)
     mine = seat_shrimps_on_board(state, seat, board)
     if moving_from is not None and board_of(moving_from) == board:
         mine -= 1
     if mine >= MAX_PER_BOARD:
-        raise Refused(f"you already have two shrimps on board {board}; at most two per board")
+        raise Refused(msg("you already have two shrimps on board {board}; at most two per "
+                          "board", board=board))
 
 
 def new_shrimp(state: State, turn: Turn, cell_key: str) -> None:
     """Action 4: a shrimp from behind the screen onto a polyp of a coral without a shrimp."""
     me = state.seats[turn.seat]
     if me.shrimps_in_hand < 1:
-        raise Refused("you have no shrimp left behind your screen")
+        raise Refused(msg("you have no shrimp left behind your screen"))
     if cell_key not in state.polyps:
         check_rock(state, cell_key)
-        raise Refused(f"a new shrimp goes on a polyp, and {name(cell_key)} has none")
+        raise Refused(msg("a new shrimp goes on a polyp, and {cell} has none",
+                          cell=name(cell_key)))
     _check_target(state, turn.seat, cell_key, None)
     me.shrimps_in_hand -= 1
     state.shrimps[cell_key] = turn.seat
-    turn.say(f"{who(state, turn.seat)} put a new shrimp on the {state.polyps[cell_key]} coral "
-             f"at {name(cell_key)}.")
+    turn.say("shrimp_placed", msg("{player} put a new shrimp on the {colour} coral at {cell}.",
+                                  player=who(state, turn.seat), seat=SeatRef(turn.seat),
+                                  colour=hue(state.polyps[cell_key]), cell=name(cell_key)))
 
 
 def move_shrimp(state: State, turn: Turn, source: str, target: str | None) -> None:
     """Action 5: move one's own shrimp to another cell, or home behind the screen."""
     if state.shrimps.get(source) != turn.seat:
-        raise Refused(f"you have no shrimp on {name(source)}")
+        raise Refused(msg("you have no shrimp on {cell}", cell=name(source)))
     me = who(state, turn.seat)
     if target is None:
         del state.shrimps[source]
         state.seats[turn.seat].shrimps_in_hand += 1
-        turn.say(f"{me} took the shrimp on {name(source)} back behind the screen.")
+        turn.say("shrimp_home", msg("{player} took the shrimp on {cell} back behind the screen.",
+                                    player=me, seat=SeatRef(turn.seat), cell=name(source)))
         return
     if target == source:
-        raise Refused(f"the shrimp is already on {name(source)}")
+        raise Refused(msg("the shrimp is already on {cell}", cell=name(source)))
     _check_target(state, turn.seat, target, source)
     del state.shrimps[source]
     state.shrimps[target] = turn.seat
-    turn.say(f"{me} moved the shrimp on {name(source)} to {name(target)}.")
+    turn.say("shrimp_moved", msg("{player} moved the shrimp on {cell} to {target}.", player=me,
+                                 seat=SeatRef(turn.seat), cell=name(source),
+                                 target=name(target)))
 
 
 def shrimps_on_bare_rock(state: State, seat: int) -> list[str]:

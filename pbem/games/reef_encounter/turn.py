@@ -38,10 +38,19 @@ from pbem.games.reef_encounter.setup_answer import apply_setup_answer
 from pbem.games.reef_encounter.shrimps import move_shrimp, new_shrimp, shrimps_on_bare_rock
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, remove, take_from_bag, to_bag, use_bonus
-from pbem.games.reef_encounter.words import a
+from pbem.games.reef_encounter.words import colour as hue
+from pbem.games.reef_encounter.words import colours, vowel
+from pbem.i18n.msg import Msg, SeatRef, cmsg, msg
 
 MAX_FROM_SCREEN = 4
 SHRIMPS = 4
+SETUP_EXAMPLE = cmsg("order example", "parrotfish pink; larvae white yellow")
+# Why a game ends (the state keeps the English text; view.end_message turns it back into data).
+ALL_COVERED = msg("all ten coral tiles are covered by algae")
+ROCK_FULL = msg("no polyp can be placed anywhere: every rock space is taken")
+SEA_EMPTY = msg("the open sea cannot be refilled (not enough polyps or larva cubes)")
+ENDED = msg("the game ended earlier in this turn; nothing more may be done")
+FINAL_ONLY = msg("in your final turn the only action is action 1: eat a coral (or pass)")
 
 
 def describe(step: Step) -> str:
@@ -55,18 +64,19 @@ def apply_order(state: State, seat: int, order: Order, chance: Chance
                 ) -> tuple[State, list[Event]]:
     """The state after ``seat``'s order, and what happened; raises IllegalOrder, never half-done."""
     if state.phase == "over":
-        raise IllegalOrder("the game is over; no more orders are taken")
+        raise IllegalOrder(msg("the game is over; no more orders are taken"))
     if state.phase == "setup":
         return _setup_answer(state, seat, order)
     if seat != state.to_move:
-        raise IllegalOrder(f"it is {who(state, state.to_move)}'s turn, not yours")
+        raise IllegalOrder(msg("it is {player}'s turn, not yours", player=who(state, state.to_move),
+                               seat=SeatRef(state.to_move)))
     new = state.copy()
     turn = Turn(seat, final=state.phase == "final")
     pending_take: str | None = None
     for i, step in enumerate(order.steps):
         try:
             if pending_take is not None:
-                raise Refused("action 10 (take) ends the turn; nothing may follow it")
+                raise Refused(msg("action 10 (take) ends the turn; nothing may follow it"))
             if isinstance(step, Take):
                 _close_larva(new, turn)
                 _check_normal_action(turn, 10)
@@ -77,12 +87,12 @@ def apply_order(state: State, seat: int, order: Order, chance: Chance
             turn.steps += 1
         except Refused as why:
             line = order.lines[i] if i < len(order.lines) else None
-            raise IllegalOrder(f"step {i + 1} ({describe(step)}): {why}", step=i + 1,
-                               line=line) from None
+            raise IllegalOrder(msg("step {n} ({step}): {why}", n=i + 1, step=describe(step),
+                                   why=why.why), step=i + 1, line=line) from None
     try:
         _finish(new, turn, pending_take, chance)
     except Refused as why:
-        raise IllegalOrder(f"your turn cannot end like this: {why}",
+        raise IllegalOrder(msg("your turn cannot end like this: {why}", why=why.why),
                            step=len(order.steps)) from None
     return new, turn.events
 
@@ -90,44 +100,54 @@ def apply_order(state: State, seat: int, order: Order, chance: Chance
 def _setup_answer(state: State, seat: int, order: Order) -> tuple[State, list[Event]]:
     answers = [s for s in order.steps if isinstance(s, SetupAnswer)]
     if len(order.steps) != 1 or not answers:
-        raise IllegalOrder("the game has not started yet: first answer the setup step, e.g. "
-                           "\"parrotfish pink; larvae white yellow\"", step=1,
+        raise IllegalOrder(msg("the game has not started yet: first answer the setup step, e.g. "
+                               "\"{example}\"", example=SETUP_EXAMPLE), step=1,
                            line=order.lines[0] if order.lines else None)
     answer = answers[0]
     new = apply_setup_answer(state, seat, answer)
+    f = {"colour": hue(answer.parrotfish), "first": hue(answer.larvae[0]),
+         "second": hue(answer.larvae[1])}
     events = [
-        Event(f"{who(state, seat)} has answered the setup step."),
-        Event(f"You put {a(answer.parrotfish)} polyp into your parrotfish and took larva cubes "
-              f"{answer.larvae[0]} and {answer.larvae[1]}.", frozenset({seat})),
+        Event.of("setup_answered", msg("{player} has answered the setup step.",
+                                       player=who(state, seat), seat=SeatRef(seat))),
+        Event.of("setup_answer", msg("You put an {colour} polyp into your parrotfish and took "
+                                     "larva cubes {first} and {second}.", **f)
+                 if vowel(answer.parrotfish) else
+                 msg("You put a {colour} polyp into your parrotfish and took larva cubes "
+                     "{first} and {second}.", **f), visible_to=frozenset({seat})),
     ]
     if new.phase == "play":
-        cubes = "; ".join(
-            f"{who(new, i)}: {', '.join(c for c, n in sorted(s.larva.items()) for _ in range(n))}"
-            for i, s in enumerate(new.seats)
-        )
-        events.append(Event(f"Everyone has answered. Larva cubes taken — {cubes}."))
-        events.append(Event(f"The game begins: {who(new, new.to_move)} plays first."))
+        cubes = [msg("{player}: {cubes}", player=who(new, i), seat=SeatRef(i),
+                     cubes=colours([c for c, n in sorted(s.larva.items()) for _ in range(n)]))
+                 for i, s in enumerate(new.seats)]
+        events.append(Event.of("setup_done", msg("Everyone has answered. Larva cubes taken — "
+                                                 "{cubes}.", cubes=_semicolons(cubes))))
+        events.append(Event.of("game_begins", msg("The game begins: {player} plays first.",
+                                                  player=who(new, new.to_move),
+                                                  seat=SeatRef(new.to_move))))
     return new, events
 
 
 def _check_normal_action(turn: Turn, action: int) -> None:
     """Refuse an action that is out of place (turn-structure rules other than action 5)."""
     if turn.ended:
-        raise Refused("the game ended earlier in this turn; nothing more may be done")
+        raise Refused(ENDED)
     if turn.final and action not in (1, 9):
-        raise Refused("in your final turn the only action is action 1: eat a coral (or pass)")
+        raise Refused(FINAL_ONLY)
     if action in (1, 2, 3, 4, 10) and action in turn.done:
-        names = {1: "eat with the parrotfish (action 1)", 4: "put in a new shrimp (action 4)",
-                 10: "take from the open sea (action 10)"}
-        raise Refused(f"you may {names.get(action, 'do that')} only once per turn")
+        once = {1: msg("you may eat with the parrotfish (action 1) only once per turn"),
+                4: msg("you may put in a new shrimp (action 4) only once per turn"),
+                10: msg("you may take from the open sea (action 10) only once per turn")}
+        raise Refused(once.get(action) or msg("you may do that only once per turn"))
     turn.done.add(action)
 
 
 def _close_larva(state: State, turn: Turn) -> None:
     """End the open larva action; it must have placed at least one polyp."""
     if turn.larva_action is not None and turn.placed == 0:
-        raise Refused(f"the {turn.larva_colour} larva cube of action {turn.larva_action} must be "
-                      "followed by at least one polyp placement before any other action")
+        raise Refused(msg("the {colour} larva cube of action {action} must be followed by at "
+                          "least one polyp placement before any other action",
+                          colour=hue(turn.larva_colour), action=turn.larva_action))
     turn.larva_action = None
 
 
@@ -144,16 +164,18 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
                     None if step.target is None else key(step.target))
     elif isinstance(step, Eat):
         if turn.steps > 0:
-            raise Refused("action 1 (the parrotfish eats) may only be the first action of a turn")
+            raise Refused(msg("action 1 (the parrotfish eats) may only be the first action of a "
+                              "turn"))
         _check_normal_action(turn, 1)
         eat(state, turn, key(step.cell))
         if not turn.final and eats_shrimps(state, turn.seat) == SHRIMPS:
-            _end(state, turn, f"{me}'s parrotfish has eaten all four of {me}'s shrimps")
+            _end(state, turn, all_shrimps_eaten(state, turn.seat))
     elif isinstance(step, Larva):
         _close_larva(state, turn)
         action = 2 if 2 not in turn.done else 3
         if 3 in turn.done:
-            raise Refused("you have already played two larva cubes this turn (actions 2 and 3)")
+            raise Refused(msg("you have already played two larva cubes this turn (actions 2 "
+                              "and 3)"))
         _check_normal_action(turn, action)
         if seat.larva.get(step.colour, 0) < 1:
             raise Refused(_no_larva(seat.larva, step.colour))
@@ -161,7 +183,11 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
         add(state.larva_supply, step.colour)
         turn.larva_action, turn.larva_colour = action, step.colour
         turn.from_screen = turn.placed = 0
-        turn.say(f"{me} played {a(step.colour)} larva cube (action {action}).")
+        f = {"player": me, "seat": SeatRef(turn.seat), "colour": hue(step.colour),
+             "action": action}
+        turn.say("larva_played", msg("{player} played an {colour} larva cube (action {action}).",
+                                     **f) if vowel(step.colour) else
+                 msg("{player} played a {colour} larva cube (action {action}).", **f))
     elif isinstance(step, NewShrimp):
         _close_larva(state, turn)
         _check_normal_action(turn, 4)
@@ -170,20 +196,26 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
         _close_larva(state, turn)
         _check_normal_action(turn, 6)
         if seat.consumed.get(step.colour, 0) < 1:
-            raise Refused(f"you have no consumed {step.colour} polyp in front of your screen")
+            raise Refused(msg("you have no consumed {colour} polyp in front of your screen",
+                              colour=hue(step.colour)))
         if state.larva_supply.get(step.colour, 0) < 1:
-            raise Refused(f"no {step.colour} larva cube is left in the supply")
+            raise Refused(msg("no {colour} larva cube is left in the supply",
+                              colour=hue(step.colour)))
         remove(seat.consumed, step.colour)
         to_bag(state, step.colour)
         remove(state.larva_supply, step.colour)
         add(seat.larva, step.colour)
-        turn.say(f"{me} traded a consumed {step.colour} polyp for {a(step.colour)} larva cube.")
+        f = {"player": me, "seat": SeatRef(turn.seat), "colour": hue(step.colour)}
+        turn.say("consumed_for_larva",
+                 msg("{player} traded a consumed {colour} polyp for an {colour} larva cube.", **f)
+                 if vowel(step.colour) else
+                 msg("{player} traded a consumed {colour} polyp for a {colour} larva cube.", **f))
     elif isinstance(step, Alga):
         _close_larva(state, turn)
         _check_normal_action(turn, 7)
         play_alga(state, turn, step.colour, step.tile, step.paid)
         if all_covered(state):
-            _end(state, turn, "all ten coral tiles are covered by algae")
+            _end(state, turn, ALL_COVERED)
     elif isinstance(step, LarvaForPolyp):
         _close_larva(state, turn)
         _check_normal_action(turn, 8)
@@ -194,41 +226,49 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
         elif state.bonus.get(step.colour, 0) > 0:
             use_bonus(state, step.colour)
         else:
-            raise Refused(f"no {step.colour} polyp is left in the bag")
+            raise Refused(msg("no {colour} polyp is left in the bag", colour=hue(step.colour)))
         remove(seat.larva, step.colour)
         add(state.larva_supply, step.colour)
         add(seat.screen, step.colour)
-        turn.say(f"{me} traded {a(step.colour)} larva cube for {a(step.colour)} polyp.")
+        f = {"player": me, "seat": SeatRef(turn.seat), "colour": hue(step.colour)}
+        turn.say("larva_for_polyp",
+                 msg("{player} traded an {colour} larva cube for an {colour} polyp.", **f)
+                 if vowel(step.colour) else
+                 msg("{player} traded a {colour} larva cube for a {colour} polyp.", **f))
     elif isinstance(step, Pass):
         _close_larva(state, turn)
         _check_normal_action(turn, 9)
     elif isinstance(step, SetupAnswer):
-        raise Refused("the setup step is over")
+        raise Refused(msg("the setup step is over"))
     else:  # Take is handled by apply_order: it must be last
         raise AssertionError(step)
 
 
 def _place(state: State, turn: Turn, step: Place) -> None:
     if turn.ended:
-        raise Refused("the game ended earlier in this turn; nothing more may be done")
+        raise Refused(ENDED)
     if turn.larva_action is None:
         if turn.final:
-            raise Refused("in your final turn the only action is action 1: eat a coral (or pass)")
+            raise Refused(FINAL_ONLY)
         if 2 in turn.done:
-            raise Refused("polyps are placed right after their larva cube; another action came "
-                          "in between (only shrimp moves may)")
-        raise Refused("play a larva cube first, e.g. \"larva white: 2F3\"")
+            raise Refused(msg("polyps are placed right after their larva cube; another action "
+                              "came in between (only shrimp moves may)"))
+        raise Refused(msg("play a larva cube first, e.g. \"{example}\"",
+                          example=cmsg("order example", "larva white: 2F3")))
     colour = turn.larva_colour
     seat = state.seats[turn.seat]
     if step.consumed:
         if seat.consumed.get(colour, 0) < 1:
-            raise Refused(f"you have no consumed {colour} polyp in front of your screen")
+            raise Refused(msg("you have no consumed {colour} polyp in front of your screen",
+                              colour=hue(colour)))
     else:
         if turn.from_screen >= MAX_FROM_SCREEN:
-            raise Refused("at most four polyps from behind the screen per larva cube (write "
-                          "\"consumed\" before cells for polyps from in front of it)")
+            raise Refused(msg("at most four polyps from behind the screen per larva cube (write "
+                              "\"{consumed}\" before cells for polyps from in front of it)",
+                              consumed=cmsg("order example", "consumed")))
         if seat.screen.get(colour, 0) < 1:
-            raise Refused(f"you have no {colour} polyp left behind your screen")
+            raise Refused(msg("you have no {colour} polyp left behind your screen",
+                              colour=hue(colour)))
     place(state, turn, key(step.cell), colour)
     if step.consumed:
         remove(seat.consumed, colour)
@@ -238,21 +278,22 @@ def _place(state: State, turn: Turn, step: Place) -> None:
     turn.placed += 1
     if _rock_full(state):  # end condition 3 holds from this placement on: the game stops at once
         turn.ended = True
-        _over(state, turn, "no polyp can be placed anywhere: every rock space is taken")
+        _over(state, turn, ROCK_FULL)
 
 
 def _rock_full(state: State) -> bool:
     return all(k in state.polyps for b in state.boards for k in rock_cells()[b])
 
 
-def _end(state: State, turn: Turn, reason: str) -> None:
+def _end(state: State, turn: Turn, reason: Msg) -> None:
     """End condition 1 or 2: the game ends at once; the others get a final turn each."""
     turn.ended = True
-    state.end_reason = reason
+    state.end_reason = str(reason)
     n = state.players
     state.final_turns = [(turn.seat + i) % n for i in range(1, n)]
-    turn.say(f"The game ends: {reason}. Every other player has one final turn, in which the "
-             "only action is action 1 (the parrotfish eats).")
+    turn.say("game_ends", msg("The game ends: {reason}. Every other player has one final turn, "
+                              "in which the only action is action 1 (the parrotfish eats).",
+                              reason=reason))
 
 
 def _finish(state: State, turn: Turn, take_colour: str | None, chance: Chance) -> None:
@@ -263,24 +304,26 @@ def _finish(state: State, turn: Turn, take_colour: str | None, chance: Chance) -
             del state.shrimps[k]
             state.seats[turn.seat].shrimps_in_hand += 1
     elif stray:
-        raise Refused(f"your shrimp on {name(stray[0])} stands on bare rock; by the end of your "
-                      "turn it must be on a polyp or back behind your screen")
+        raise Refused(msg("your shrimp on {cell} stands on bare rock; by the end of your turn it "
+                          "must be on a polyp or back behind your screen", cell=name(stray[0])))
     state.turn += 1
     if turn.final:
         state.final_turns.pop(0)
-        turn.say(f"{who(state, turn.seat)} has played their final turn.")
+        turn.say("final_turn_played", msg("{player} has played their final turn.",
+                                          player=who(state, turn.seat), seat=SeatRef(turn.seat)))
         _next_final(state)
         if state.phase == "over":
-            turn.say("The game is over: every final turn has been played.")
+            turn.say("game_over", msg("The game is over: every final turn has been played."))
         return
     if turn.ended:
         _next_final(state)
         return
     if take_colour is None:
-        raise Refused("every turn ends with action 10: take a larva cube and its polyps from "
-                      "the open sea, e.g. \"take pink\"")
+        raise Refused(msg("every turn ends with action 10: take a larva cube and its polyps "
+                          "from the open sea, e.g. \"{example}\"",
+                          example=cmsg("order example", "take pink")))
     if not take(state, turn, take_colour, chance):
-        _over(state, turn, "the open sea cannot be refilled (not enough polyps or larva cubes)")
+        _over(state, turn, SEA_EMPTY)
         return
     state.to_move = (turn.seat + 1) % state.players
 
@@ -293,14 +336,44 @@ def _next_final(state: State) -> None:
         state.phase = "over"
 
 
-def _over(state: State, turn: Turn, reason: str) -> None:
+def all_shrimps_eaten(state: State, seat: int) -> Msg:
+    """End condition 2, naming the player whose parrotfish ate its fourth shrimp."""
+    return msg("{player}'s parrotfish has eaten all four of {player}'s shrimps",
+               player=who(state, seat), seat=SeatRef(seat))
+
+
+def end_message(state: State) -> Msg | None:
+    """Why the game ended, as a message (the state keeps its English text)."""
+    if not state.end_reason:
+        return None
+    for reason in (ALL_COVERED, ROCK_FULL, SEA_EMPTY):
+        if state.end_reason == str(reason):
+            return reason
+    for seat in range(len(state.seats)):
+        if state.end_reason == str(all_shrimps_eaten(state, seat)):
+            return all_shrimps_eaten(state, seat)
+    return msg(state.end_reason)  # an older English text: shown as stored
+
+
+def _over(state: State, turn: Turn, reason: Msg) -> None:
     state.phase = "over"
-    state.end_reason = reason
+    state.end_reason = str(reason)
     state.final_turns = []
-    turn.say(f"The game ends: {reason}.")
+    turn.say("game_ends", msg("The game ends: {reason}.", reason=reason))
 
 
-def _no_larva(larvae: dict[str, int], colour: str) -> str:
+def _no_larva(larvae: dict[str, int], colour: str) -> Msg:
     """In the status's words: larva cubes are public, listed for every player."""
-    have = ", ".join(c for c, n in sorted(larvae.items()) for _ in range(n)) or "none"
-    return f"you have no {colour} larva cube (your larva cubes, as your status lists them: {have})"
+    have = [c for c, n in sorted(larvae.items()) for _ in range(n)]
+    if not have:
+        return msg("you have no {colour} larva cube (your larva cubes, as your status lists "
+                   "them: none)", colour=hue(colour))
+    return msg("you have no {colour} larva cube (your larva cubes, as your status lists them: "
+               "{have})", colour=hue(colour), have=colours(have))
+
+
+def _semicolons(parts: list[Msg]) -> Msg:
+    """Several players' parts of one sentence, separated by semicolons."""
+    if len(parts) == 1:
+        return parts[0]
+    return msg("{first}; {rest}", first=parts[0], rest=_semicolons(parts[1:]))

@@ -13,6 +13,7 @@ from pbem.games.reef_encounter import moves, scoring
 from pbem.games.reef_encounter.board import tile_side
 from pbem.games.reef_encounter.components import COLUMNS, ROWS, components
 from pbem.games.reef_encounter.state import State
+from pbem.games.reef_encounter.turn import end_message
 
 
 def _boards(state: State) -> list[dict[str, Any]]:
@@ -90,6 +91,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "final_turns": list(state.final_turns),
         "end_reason": state.end_reason,
+        "end": None if (end := end_message(state)) is None else end.to_json(),
         "advanced": state.advanced,
         "boards": _boards(state),
         "open_sea": [

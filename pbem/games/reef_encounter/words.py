@@ -1,8 +1,26 @@
-"""Small helpers for the English the engine writes to players."""
+"""The words the engine's messages share: colours and players as translatable data.
+
+Every sentence a player reads is one :class:`pbem.i18n.msg.Msg` (msgid = the English text);
+colours go into its fields as ``cmsg("colour", ...)`` so each language names them in its own
+words (the rulebooks' ``rose``, ``rosa``...). English puts "an" before "orange" and "a" before
+the other colours, so a sentence with an article has two msgids, chosen by :func:`vowel`.
+"""
 
 from __future__ import annotations
 
+from pbem.i18n.msg import Msg, cmsg
 
-def a(word: str) -> str:
-    """``word`` with its indefinite article: "a grey", "an orange"."""
-    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+def vowel(word: str) -> bool:
+    """Whether English writes "an" before ``word`` ("an orange", "a grey")."""
+    return word[:1].lower() in "aeiou"
+
+
+def colour(name: str) -> Msg:
+    """A coral, alga or player colour, in the reader's language."""
+    return cmsg("colour", name)
+
+
+def colours(names: list[str]) -> list[Msg]:
+    """Colours as a list field (the translator joins it the way its language writes lists)."""
+    return [colour(c) for c in names]
