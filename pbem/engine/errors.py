@@ -1,9 +1,13 @@
 """The small error taxonomy players meet (after python-chess): syntax vs. illegal order.
 
 Both are ValueErrors whose message is written for the player and quotes what they typed.
+A message or hint may be a :class:`~pbem.i18n.Msg`: ``str(err)`` stays English, and the host
+renders ``err.message``/``err.hint`` in the seat's language.
 """
 
 from __future__ import annotations
+
+from pbem.i18n.msg import Msg, msg
 
 
 class GameError(ValueError):
@@ -19,14 +23,14 @@ class OrderSyntaxError(GameError):
 
     def __init__(
         self,
-        message: str,
+        message: str | Msg,
         *,
         line: int | None = None,
         column: int | None = None,
         text: str | None = None,
-        hint: str | None = None,
+        hint: str | Msg | None = None,
     ) -> None:
-        super().__init__(message)
+        super().__init__(str(message))
         self.message = message
         self.line = line
         self.column = column
@@ -54,7 +58,8 @@ class OrderSyntaxErrors(OrderSyntaxError):
 
     def __init__(self, errors: list[OrderSyntaxError]) -> None:
         first = errors[0]
-        super().__init__(f"{len(errors)} lines could not be read; the first: {first.message}",
+        super().__init__(msg("{count} lines could not be read; the first: {first}",
+                             count=len(errors), first=first.message),
                          line=first.line, column=first.column, text=first.text,
                          hint=first.hint)
         self.errors = errors
@@ -66,11 +71,12 @@ class IllegalOrder(GameError):
     ``line`` is the 1-based line of the order text the step came from, when known.
     """
 
-    def __init__(self, message: str, *, step: int | None = None, line: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | Msg, *, step: int | None = None,
+                 line: int | None = None) -> None:
+        super().__init__(str(message))
         self.message = message
         self.step = step
         self.line = line
 
     def __str__(self) -> str:
-        return self.message
+        return str(self.message)

@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from pbem.engine import registry
+from pbem.engine.contract import help_text as game_help
 from pbem.engine.contract import takes_orders
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.every_error import every_syntax_error, suggestion
@@ -565,7 +566,7 @@ class _Handler:
             return self.stranger("ignored", "help", [
                 f"Help for {rules.title} [{game.tag}]",
                 *([rules.about] if getattr(rules, "about", "") else []), "",
-                rules.help_text(), "",
+                game_help(rules, None, "en"), "",
                 "Write your orders one per line, with a line \"secret <your secret>\".",
                 "Start the mail with \"check\" to see what would happen without playing.",
                 "", *commands.HELP_LINES,
@@ -763,7 +764,7 @@ class _Handler:
             at = f", column {column}" if column and column > 1 else ""  # 1 adds nothing
             where = f"Line {number}{at} of your mail (\"{_clip(text)}\"): "
         # The message is written to be followed by the quoted text, which `where` already shows.
-        msg = _clip(err.message.rstrip(": ") if isinstance(err, OrderSyntaxError) and where
+        msg = _clip(str(err.message).rstrip(": ") if isinstance(err, OrderSyntaxError) and where
                     else str(err), 1000)
         lines = [f"{where}{msg}"]
         hint = getattr(err, "hint", None)

@@ -428,7 +428,7 @@ def test_at_the_turn_limit_more_crosses_win_and_equal_is_a_draw() -> None:
     new, _ = play(state, 0, "pass")
     outcome = GAME.outcome(new)
     assert outcome is not None and outcome.ranking == [[0, 1]]
-    assert outcome.explanation[0].startswith("A draw: the turn limit (10 turns)")
+    assert str(outcome.explanation[0]).startswith("A draw: the turn limit (10 turns)")
 
 
 # --- by email: hidden cards -----------------------------------------------------------------
