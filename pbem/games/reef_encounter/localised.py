@@ -10,6 +10,7 @@ error reply quotes the player's own word. Cells (``2F3``), numbers and punctuati
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -117,7 +118,8 @@ def _canonical_line(line: str, phrases: dict[tuple[str, ...], str], longest: int
     while i < len(words):
         for size in range(min(longest, len(words) - i), 0, -1):
             span = words[i:i + size]
-            joined = all(_JOINER.fullmatch(line[a[1]:b[0]]) for a, b in zip(span, span[1:]))
+            gaps = (line[a[1]:b[0]] for a, b in itertools.pairwise(span))
+            joined = all(_JOINER.fullmatch(gap) for gap in gaps)
             english = phrases.get(tuple(w for _, _, w in span)) if joined else None
             if english is not None:
                 out += [line[last:span[0][0]], english]

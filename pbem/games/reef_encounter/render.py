@@ -320,9 +320,9 @@ def _in_language(helper: Callable[..., Any]) -> Callable[..., Any]:
 
 def template_helpers() -> dict[str, Callable[..., Any]]:
     """The functions status templates may call; each reads only view data."""
-    worded = {"board_grid": board_grid, "colour_name": colour_name, "counts": counts,
-              "message": message, "order_words": order_words,
-              "seat_label": seat_label, "reef_svg": reef_svg,
-              "player_label": player_label, "score_terms": score_terms}
+    worded: dict[str, Callable[..., Any]] = {
+        "board_grid": board_grid, "colour_name": colour_name, "counts": counts,
+        "message": message, "order_words": order_words, "seat_label": seat_label,
+        "reef_svg": reef_svg, "player_label": player_label, "score_terms": score_terms}
     return {"colour_letter": colour_letter, "total": total,
             **{name: _in_language(f) for name, f in worded.items()}}

@@ -70,7 +70,7 @@ def final_outcome(state: State) -> Outcome:
     lines.append(msg("Final ranking: {places}.", places=_semicolons(
         [msg("{place}. {players}", place=n, players=_names(state, g))
          for n, g in _places(ranking)])))
-    return Outcome(scores, ranking, lines)  # type: ignore[arg-type]  # Msg items, see contract
+    return Outcome(scores, ranking, lines)
 
 
 def _break_ties(state: State, tied: list[int], k: int,

@@ -24,3 +24,16 @@ def colour(name: str) -> Msg:
 def colours(names: list[str]) -> list[Msg]:
     """Colours as a list field (the translator joins it the way its language writes lists)."""
     return [colour(c) for c in names]
+
+
+# Every colour and player name, spelt out so that the catalogue extraction finds them (the
+# code builds them from data). Players are named by their colour, capitalised.
+COLOUR_WORDS: tuple[Msg, ...] = (
+    cmsg("colour", "grey"), cmsg("colour", "orange"), cmsg("colour", "pink"),
+    cmsg("colour", "white"), cmsg("colour", "yellow"), cmsg("colour", "blue"),
+    cmsg("colour", "green"), cmsg("colour", "purple"), cmsg("colour", "red"),
+)
+PLAYER_WORDS: tuple[Msg, ...] = (
+    cmsg("player", "Purple"), cmsg("player", "Green"), cmsg("player", "Red"),
+    cmsg("player", "Yellow"),
+)

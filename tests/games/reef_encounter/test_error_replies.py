@@ -123,7 +123,7 @@ CASES = [
      'Line 1 of your mail ("alga green on tile 1 paying pink"): step 1 (alga green on tile 1 '
      "paying pink): an alga goes on a coral tile only once your parrotfish has eaten a coral"),
     ("eating a small coral", "eat 2D2\ntake white",
-     'Line 1 of your mail ("eat 2D2"): step 1 (eat 2D2): the grey coral on 2D2 has 1 polyps; '
+     'Line 1 of your mail ("eat 2D2"): step 1 (eat 2D2): the grey coral on 2D2 has 1 polyp; '
      "the parrotfish eats only corals of at least 5"),
     ("eating a coral guarded by another player's shrimp", "eat 4C6\ntake white",
      'Line 1 of your mail ("eat 4C6"): step 1 (eat 4C6): the pink coral on 4C6 is guarded by '

@@ -218,4 +218,4 @@ def test_an_error_quotes_the_line_as_typed_and_keeps_the_hint_apart() -> None:
     err = caught.value
     assert (err.line, err.column) == (2, 20)
     assert err.text == "  Larva WHITE: 2F3 9A9  # oops"
-    assert err.hint == "a cell is board 1-4, column A-G, row 1-6, like 2F4"
+    assert str(err.hint) == "a cell is board 1-4, column A-G, row 1-6, like 2F4"
