@@ -172,8 +172,8 @@ def _board_svg(tr: Translator, board: Mapping[str, Any], ox: int, oy: int,
 
 
 def _sea_svg(tr: Translator, sea: list[Mapping[str, Any]], oy: int) -> list[str]:
-    out = [f'<text x="10" y="{oy - 8}" font-size="13" font-weight="bold">'
-           f'{escape(tr(msg("Open sea")))}</text>']
+    title = escape(tr(msg("Open sea")))
+    out = [f'<text x="10" y="{oy - 8}" font-size="13" font-weight="bold">{title}</text>']
     for i, space in enumerate(sea):
         x, y = 12 + i * 120, oy
         colour = str(space.get("colour", ""))
@@ -196,13 +196,15 @@ def _sea_extras_svg(tr: Translator, view: Mapping[str, Any], oy: int) -> list[st
     alga = view.get("alga_space")
     what = (tr(msg("{colour} alga", colour=cmsg("colour", str(alga)))) if alga
             else tr(msg("empty")))
-    out = [f'<text x="12" y="{oy + 14}" font-size="11">{escape(tr(msg("Alga space:")))}</text>',
+    space = escape(tr(msg("Alga space:")))
+    out = [f'<text x="12" y="{oy + 14}" font-size="11">{space}</text>',
            f'<rect x="80" y="{oy + 2}" width="16" height="16" rx="3" '
            f'fill="{FILL.get(str(alga), SEA) if alga else SEA}" stroke="#333">'
            f'<title>{escape(what)}</title></rect>']
     x = 200
+    shrimps = tr(msg("Shrimps on the open sea:"))
     out.append(f'<text x="{x}" y="{oy + 14}" font-size="11">'
-               f'{escape(tr(msg("Shrimps on the open sea:")))}</text>')
+               f'{escape(shrimps)}</text>')
     for p in view.get("players", []):
         if p.get("sea_shrimp"):
             x += 22
@@ -220,8 +222,8 @@ def _sea_extras_svg(tr: Translator, view: Mapping[str, Any], oy: int) -> list[st
 def _tiles_svg(tr: Translator, tiles: list[Mapping[str, Any]], oy: int) -> list[str]:
     """The ten coral tiles: the stronger coral twice on top, the weaker below, the large alga
     as a band; a cylinder standing on a tile is drawn over it."""
-    out = [f'<text x="10" y="{oy - 8}" font-size="13" font-weight="bold">'
-           f'{escape(tr(msg("Coral tiles")))}</text>']
+    title = escape(tr(msg("Coral tiles")))
+    out = [f'<text x="10" y="{oy - 8}" font-size="13" font-weight="bold">{title}</text>']
     for i, t in enumerate(tiles):
         x, y = 12 + i * 60, oy
         strong, weak = str(t.get("strong", "")), str(t.get("weak", ""))
