@@ -68,20 +68,27 @@ def extra_growth_cells() -> frozenset[str]:
     return frozenset(f"{b.id}:{b.extra_growth}" for b in components().boards)
 
 
-@cache
-def _boards_of_cells() -> dict[str, int]:
-    return {k: b for b, cells in rock_cells().items() for k in cells}
+class _BoardOf(dict[str, int]):
+    """Cell key -> board id, filled on first sight: a plain dict lookup on the hot paths."""
+
+    def __missing__(self, cell_key: str) -> int:
+        board = self[cell_key] = int(cell_key.split(":", 1)[0])
+        return board
+
+
+BOARD_OF = _BoardOf()
 
 
 def board_of(cell_key: str) -> int:
     """The board id of a cell key ("2:D4" -> 2)."""
-    board = _boards_of_cells().get(cell_key)
-    return board if board is not None else int(cell_key.split(":", 1)[0])
+    return BOARD_OF[cell_key]
 
 
 def check_rock(state: State, cell_key: str) -> None:
     """Refuse a cell that is not rock on a board in play."""
-    board = board_of(cell_key)
+    board = BOARD_OF[cell_key]
+    if board in state.boards and cell_key in neighbours():  # the usual case, at once
+        return
     if board not in state.boards:
         in_play = ", ".join(str(b) for b in sorted(state.boards))
         raise Refused(f"board {board} is not in this game (boards in play: {in_play})")
@@ -98,11 +105,12 @@ def group(state: State, cell_key: str) -> set[str]:
     near = neighbours()
     seen = {cell_key}
     todo = [cell_key]
+    add, push, pop, get = seen.add, todo.append, todo.pop, polyps.get
     while todo:
-        for n in near[todo.pop()]:
-            if n not in seen and polyps.get(n) == colour:
-                seen.add(n)
-                todo.append(n)
+        for n in near[pop()]:
+            if n not in seen and get(n) == colour:
+                add(n)
+                push(n)
     return seen
 
 
@@ -159,6 +167,12 @@ def protector(state: State, cell_key: str) -> str | None:
 def seat_shrimps_on_board(state: State, seat: int, board: int) -> int:
     prefix = f"{board}:"
     return sum(1 for k, s in state.shrimps.items() if s == seat and k.startswith(prefix))
+
+
+@cache
+def rock_count(boards: tuple[int, ...]) -> int:
+    """How many rock cells these boards have together."""
+    return sum(len(rock_cells()[b]) for b in boards)
 
 
 # --- coral tiles -------------------------------------------------------------------------------
