@@ -161,10 +161,11 @@ def corals_of_colour_next_to(state: State, cell_key: str, colour: str) -> list[s
 
 def joins_two_shrimp_corals(state: State, cell_key: str, colour: str) -> bool:
     """Would a ``colour`` polyp here connect two corals of its colour that both hold a shrimp?"""
-    polyps = state.polyps
-    if len(state.shrimps) < 2 or sum(
-            1 for n in neighbours()[cell_key] if polyps.get(n) == colour) < 2:
+    if len(state.shrimps) < 2:
         return False  # cheap exits: fewer than two shrimps, or fewer than two such neighbours
+    polyps = state.polyps
+    if [polyps.get(n) for n in neighbours()[cell_key]].count(colour) < 2:
+        return False
     held = 0
     for cells in corals_of_colour_next_to(state, cell_key, colour):
         if coral_shrimp(state, cells) is not None:
