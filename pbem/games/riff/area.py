@@ -28,16 +28,17 @@ def reveal(state: State, row: int, column: int, chance: Chance) -> str:
                                      if (s := state.area[r][c]) is not None and not s["up"]]
     n = len(unseen) + len(state.pile)
     k = chance.choice("turned reef card", list(range(n)))
-    if k < len(unseen):
+    card: str = slot["card"]
+    if k < len(unseen):  # slots are never changed in place (states share them): new dicts
         r, c = unseen[k]
         other = state.area[r][c]
         assert other is not None
-        slot["card"], other["card"] = other["card"], slot["card"]
+        state.area[r][c] = {"card": card, "up": False}
+        card = other["card"]
     else:
         j = k - len(unseen)
-        slot["card"], state.pile[j] = state.pile[j], slot["card"]
-    slot["up"] = True
-    card: str = slot["card"]
+        card, state.pile[j] = state.pile[j], card
+    state.area[row][column] = {"card": card, "up": True}
     return card
 
 

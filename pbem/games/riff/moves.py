@@ -8,9 +8,11 @@ legal whatever the real card is.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import cache
+from typing import TypeVar
 
-from pbem.engine.chance import Chance
+from pbem.engine.chance import Chance, Draw
 from pbem.games.riff import worms
 from pbem.games.riff.breeding import colour_fits_a_cross, open_crosses
 from pbem.games.riff.components import cross_colours
@@ -27,6 +29,7 @@ from pbem.games.riff.state import Player, State, area_row
 from pbem.games.riff.turn import RuleError, Turn, do_step
 
 MAX_LINES = 6
+T = TypeVar("T")
 
 
 def default_order(state: State, seat: int) -> str:
@@ -140,6 +143,30 @@ def _candidates(state: State, seat: int, rng: random.Random,
     return found
 
 
+class _ScratchChance(Chance):
+    """The bot's chance, seeded only at its first draw: most turns of the bot turn no hidden
+    card, and seeding costs more than the rest of such a turn's checks."""
+
+    def __init__(self, seed: str) -> None:  # Chance.__init__ runs at the first draw
+        self.seed = seed
+        self._replay = None
+        self.draws: list[Draw] = []
+        self._ready = False
+
+    def _seed(self) -> None:
+        if not self._ready:
+            Chance.__init__(self, self.seed)
+            self._ready = True
+
+    def choice(self, label: str, options: Sequence[T]) -> T:
+        self._seed()
+        return super().choice(label, options)
+
+    def shuffle(self, label: str, items: Sequence[T]) -> list[T]:
+        self._seed()
+        return super().shuffle(label, items)
+
+
 def _face_up(state: State, seat: int, place: Place) -> bool:
     slot = state.area[area_row(seat, place.distance)][place.column]
     return slot is not None and bool(slot["up"])
@@ -154,7 +181,7 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         return "prefer " + " ".join(colours[:rng.randint(1, len(colours))])
     scratch = state.copy()
     turn = Turn(seat)
-    chance = Chance(f"bot/{rng.random()}")
+    chance = _ScratchChance(f"bot/{rng.random()}")
     lines: list[str] = []
     if rng.random() < 0.05:
         lines.append("prefer " + " ".join(rng.sample(state.colours, 3)))
