@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import TypeVar
 
 from pbem.engine.chance import Chance, Draw
 from pbem.games.riff import worms
-from pbem.games.riff.breeding import colour_fits_a_cross, open_crosses
 from pbem.games.riff.components import cross_colours
 from pbem.games.riff.orders import (
     Attach,
@@ -61,13 +60,22 @@ def _text(step: Step) -> str:
     raise AssertionError(step)
 
 
-def _wanted(card: str, player: Player, fitting: set[str]) -> bool:
+@cache
+def _fish_key(card: str) -> tuple[str, str] | None:
+    """(colour, "colour:sex") of a fish card, None for any other card."""
+    if not card.startswith("fish:"):
+        return None
+    _, colour, sex = card.split(":")
+    return colour, f"{colour}:{sex}"
+
+
+def _wanted(card: str, player: Player, fitting: frozenset[str]) -> bool:
     """Whether a face-up card helps the bot now (``fitting``: colours of the open crosses)."""
     if card == "coral":
         return sum(c.cross is None for c in player.corals) < 2
-    if card.startswith("fish:"):
-        _, colour, sex = card.split(":")
-        return colour in fitting and player.fish.count(f"{colour}:{sex}") < 2
+    fish = _fish_key(card)
+    if fish is not None:
+        return fish[0] in fitting and player.fish.count(fish[1]) < 2
     return card in ("pearl", "shark")
 
 
@@ -75,6 +83,11 @@ def _wanted(card: str, player: Player, fitting: set[str]) -> bool:
 def _buy(column: int, distance: int) -> Buy:
     """One shared (frozen) step per place: candidates are many, the bot picks one."""
     return Buy(Place(column, distance))
+
+
+@cache
+def _attach(fish: tuple[tuple[str, str], ...], coral: int) -> Attach:
+    return Attach(fish, coral)
 
 
 @cache
@@ -87,32 +100,51 @@ def _parent_pairs(card: str) -> tuple[tuple[str, str], ...]:
     return ((a, b), (b, a))
 
 
+@lru_cache(maxsize=4096)
+def _offer(crosses: tuple[str, ...]) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+    """The colours of the open crosses, and the (male, female) pairs that complete one."""
+    return (frozenset(c for card in crosses for c in card.split("+")),
+            frozenset(p for card in crosses for p in _parent_pairs(card)))
+
+
+@lru_cache(maxsize=8192)
+def _attachable(male: str | None, female: str | None, males: tuple[str | None, ...],
+                females: tuple[str | None, ...],
+                crosses: tuple[str, ...]) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """The fish (colour, sex) a coral holding ``male``/``female`` may take from the unattached
+    ``males``/``females`` (each ending in None: none of that sex) for an open cross."""
+    fitting, pairs = _offer(crosses)
+    found: list[tuple[tuple[str, str], ...]] = []
+    # What breeding.fits says, as lookups: one parent fits if its colour is on an open
+    # cross; two if they are the two colours of a cross, or both the colour of a one-colour one.
+    for m in [None] if male else males:
+        for f in [None] if female else females:
+            if m is None and f is None:
+                continue
+            both = m or male, f or female
+            if (both in pairs if both[0] and both[1] else (both[0] or both[1]) in fitting):
+                found.append(tuple((c, s) for c, s in ((m, "m"), (f, "f")) if c is not None))
+    return tuple(found)
+
+
 def _candidates(state: State, seat: int, rng: random.Random,
                 fresh_sharks: int = 0) -> list[Step]:
     player = state.players[seat]
-    crosses = open_crosses(state)
-    fitting = {c for card in crosses for c in card.split("+")}
+    crosses = tuple(c for c in state.breeding_open if c is not None)
+    fitting = _offer(crosses)[0]
     found: list[Step] = []
-    # Lists, not sets: a bot's order must not depend on string hashing (replays).
-    males = [*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":m")), None]
-    females = [*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":f")), None]
-    # What breeding.fits says, as lookups: one parent fits if its colour is on an open
-    # cross; two if they are the two colours of a cross, or both the colour of a one-colour one.
-    pairs = {p for card in crosses for p in _parent_pairs(card)}
-    for coral_i, coral in enumerate(player.corals):
-        if coral.cross is not None:
-            continue
-        for m in [None] if coral.male else males:
-            for f in [None] if coral.female else females:
-                if m is None and f is None:
-                    continue
-                male, female = m or coral.male, f or coral.female
-                if ((male, female) in pairs if male and female
-                        else (male or female) in fitting):
-                    fish = tuple((c, s) for c, s in ((m, "m"), (f, "f")) if c is not None)
-                    found += [Attach(fish, coral_i)] * 4
-    rows = [state.area[area_row(seat, distance)] for distance in range(4)]
+    free = [(i, c) for i, c in enumerate(player.corals) if c.cross is None]
+    if free and player.fish:
+        # Lists, not sets: a bot's order must not depend on string hashing (replays).
+        males = (*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":m")), None)
+        females = (*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":f")), None)
+        for coral_i, coral in free:
+            for fish in _attachable(coral.male, coral.female, males, females, crosses):
+                found += [_attach(fish, coral_i)] * 4
+    area = state.area
+    rows = area if seat == 0 else area[::-1]  # by distance from the seat
     wanted: dict[str, bool] = {}
+    draw = rng.random
     for column in range(player.boats):
         for distance in range(4):
             slot = rows[distance][column]
@@ -126,11 +158,11 @@ def _candidates(state: State, seat: int, rng: random.Random,
                 if ok:
                     buy = _buy(column, distance)
                     found += (buy, buy)
-            elif rng.random() < 0.3:
+            elif draw() < 0.3:
                 found.append(_buy(column, distance))
-    if player.boats < 8 and rng.random() < 0.5:
+    if player.boats < 8 and draw() < 0.5:
         found.append(Boat())
-    if player.sharks > fresh_sharks and rng.random() < 0.3:
+    if player.sharks > fresh_sharks and draw() < 0.3:
         ups = [(d, c) for d in range(4) for c in range(8)
                if (s := rows[d][c]) is not None and s["up"]]
         if ups:
@@ -138,7 +170,7 @@ def _candidates(state: State, seat: int, rng: random.Random,
             found.append(SharkArea(Place(c, d)))
         for key in dict.fromkeys(player.fish):
             colour, sex = key.split(":")
-            if not colour_fits_a_cross(state, colour):
+            if colour not in fitting:  # colour_fits_a_cross, from the offer above
                 found.append(SharkOwn(colour, sex))
     return found
 
