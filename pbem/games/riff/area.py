@@ -70,7 +70,7 @@ def flow(state: State, chance: Chance) -> list[str]:
 
 
 def gaps(state: State) -> int:
-    return sum(s is None for row in state.area for s in row)
+    return sum(row.count(None) for row in state.area)
 
 
 def refill(state: State, chance: Chance) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TypeVar
 
@@ -127,27 +128,50 @@ def _attachable(male: str | None, female: str | None, males: tuple[str | None, .
     return tuple(found)
 
 
-def _candidates(state: State, seat: int, rng: random.Random,
-                fresh_sharks: int = 0) -> list[Step]:
+@lru_cache(maxsize=4096)
+def _sexes(fish: tuple[str, ...]) -> tuple[tuple[str | None, ...], tuple[str | None, ...]]:
+    """The colours of the unattached males and females, first seen first, each ending in None.
+    Tuples, not sets: a bot's order must not depend on string hashing (replays)."""
+    return ((*dict.fromkeys(f[:-2] for f in fish if f.endswith(":m")), None),
+            (*dict.fromkeys(f[:-2] for f in fish if f.endswith(":f")), None))
+
+
+_BOAT = Boat()
+
+
+@dataclass
+class _Plan:
+    """What ``_candidates`` finds that needs no random call: it stays the same until the
+    scratch state changes, and a step the bot tries often fails (changing nothing)."""
+
+    found: list[Step]  # the attaches
+    places: list[tuple[Buy, bool]]  # a buy and True (wanted, face up) or False (face down)
+    boat: bool
+    sharks: bool
+    ups: list[tuple[int, int]]  # (distance, column) of the face-up cards, for a shark
+    chase: list[Step]  # own fish a shark may chase
+
+
+def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
     player = state.players[seat]
     crosses = tuple(c for c in state.breeding_open if c is not None)
     fitting = _offer(crosses)[0]
     found: list[Step] = []
-    free = [(i, c) for i, c in enumerate(player.corals) if c.cross is None]
-    if free and player.fish:
-        # Lists, not sets: a bot's order must not depend on string hashing (replays).
-        males = (*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":m")), None)
-        females = (*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":f")), None)
-        for coral_i, coral in free:
-            for fish in _attachable(coral.male, coral.female, males, females, crosses):
-                found += [_attach(fish, coral_i)] * 4
-    area = state.area
-    rows = area if seat == 0 else area[::-1]  # by distance from the seat
+    fish = player.fish
+    if fish:
+        males, females = _sexes(tuple(fish))
+        for coral_i, coral in enumerate(player.corals):
+            if coral.cross is None:
+                for pair in _attachable(coral.male, coral.female, males, females, crosses):
+                    found += [_attach(pair, coral_i)] * 4
+    rows = state.area if seat == 0 else state.area[::-1]  # by distance from the seat
     wanted: dict[str, bool] = {}
-    draw = rng.random
-    for column in range(player.boats):
-        for distance in range(4):
-            slot = rows[distance][column]
+    places: list[tuple[Buy, bool]] = []
+    boats = player.boats
+    for column, slots in enumerate(zip(*rows, strict=True)):
+        if column == boats:
+            break
+        for distance, slot in enumerate(slots):
             if slot is None:
                 continue
             if slot["up"]:
@@ -156,23 +180,45 @@ def _candidates(state: State, seat: int, rng: random.Random,
                 if ok is None:
                     ok = wanted[card] = _wanted(card, player, fitting)
                 if ok:
-                    buy = _buy(column, distance)
-                    found += (buy, buy)
-            elif draw() < 0.3:
-                found.append(_buy(column, distance))
-    if player.boats < 8 and draw() < 0.5:
-        found.append(Boat())
-    if player.sharks > fresh_sharks and draw() < 0.3:
+                    places.append((_buy(column, distance), True))
+            else:
+                places.append((_buy(column, distance), False))
+    sharks = player.sharks > fresh_sharks
+    ups: list[tuple[int, int]] = []
+    chase: list[Step] = []
+    if sharks:
         ups = [(d, c) for d in range(4) for c in range(8)
                if (s := rows[d][c]) is not None and s["up"]]
-        if ups:
-            d, c = rng.choice(ups)
-            found.append(SharkArea(Place(c, d)))
-        for key in dict.fromkeys(player.fish):
+        for key in dict.fromkeys(fish):
             colour, sex = key.split(":")
             if colour not in fitting:  # colour_fits_a_cross, from the offer above
-                found.append(SharkOwn(colour, sex))
+                chase.append(SharkOwn(colour, sex))
+    return _Plan(found, places, boats < 8, sharks, ups, chase)
+
+
+def _choices(plan: _Plan, rng: random.Random) -> list[Step]:
+    """The plan's candidates, with its random calls: a face-down card now and then, a boat
+    half the time, a shark now and then."""
+    found = list(plan.found)
+    draw = rng.random
+    for buy, up in plan.places:
+        if up:
+            found += (buy, buy)
+        elif draw() < 0.3:
+            found.append(buy)
+    if plan.boat and draw() < 0.5:
+        found.append(_BOAT)
+    if plan.sharks and draw() < 0.3:
+        if plan.ups:
+            d, c = rng.choice(plan.ups)
+            found.append(SharkArea(Place(c, d)))
+        found += plan.chase
     return found
+
+
+def _candidates(state: State, seat: int, rng: random.Random,
+                fresh_sharks: int = 0) -> list[Step]:
+    return _choices(_plan(state, seat, fresh_sharks), rng)
 
 
 class _ScratchChance(Chance):
@@ -199,6 +245,13 @@ class _ScratchChance(Chance):
         return super().shuffle(label, items)
 
 
+class _ScratchTurn(Turn):
+    """A turn on the bot's scratch copy: its events are never read, so none are kept."""
+
+    def say(self, text: str) -> None:
+        pass
+
+
 def _face_up(state: State, seat: int, place: Place) -> bool:
     slot = state.area[area_row(seat, place.distance)][place.column]
     return slot is not None and bool(slot["up"])
@@ -212,13 +265,16 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         rng.shuffle(colours)
         return "prefer " + " ".join(colours[:rng.randint(1, len(colours))])
     scratch = state.copy()
-    turn = Turn(seat)
+    turn = _ScratchTurn(seat)
     chance = _ScratchChance(f"bot/{rng.random()}")
     lines: list[str] = []
     if rng.random() < 0.05:
         lines.append("prefer " + " ".join(rng.sample(state.colours, 3)))
+    plan = None  # until the scratch state changes
     for _ in range(MAX_LINES):
-        options = _candidates(scratch, seat, rng, turn.fresh_sharks)
+        if plan is None:
+            plan = _plan(scratch, seat, turn.fresh_sharks)
+        options = _choices(plan, rng)
         if not options:
             break
         step = rng.choice(options)
@@ -226,15 +282,16 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         # (its paid turn stays if the buy then fails): only that one is tried on a copy.
         if isinstance(step, Buy) and not _face_up(scratch, seat, step.place):
             trial = scratch.copy()
-            trial_turn = Turn(seat, set(turn.flipped), turn.revealed,
-                              fresh_pearls=turn.fresh_pearls, fresh_sharks=turn.fresh_sharks)
+            trial_turn = _ScratchTurn(seat, set(turn.flipped), turn.revealed,
+                                      fresh_pearls=turn.fresh_pearls,
+                                      fresh_sharks=turn.fresh_sharks)
         else:
             trial, trial_turn = scratch, turn
         try:
             do_step(trial, trial_turn, step, chance)
         except (RuleError, ValueError):
             continue
-        scratch, turn = trial, trial_turn
+        scratch, turn, plan = trial, trial_turn, None
         lines.append(_text(step))
     return "\n".join(lines) or "pass"
 
