@@ -26,7 +26,7 @@ from pbem.games.riff.orders import (
     Step,
 )
 from pbem.games.riff.state import Player, State, area_row
-from pbem.games.riff.turn import RuleError, Turn, do_step
+from pbem.games.riff.turn import BOAT_COST, COST, RuleError, Turn, do_step
 
 MAX_LINES = 6
 T = TypeVar("T")
@@ -39,6 +39,7 @@ def default_order(state: State, seat: int) -> str:
     return "pass"
 
 
+@cache  # the same few steps come back in every bot's order
 def _text(step: Step) -> str:
     if isinstance(step, Buy):
         cond = ""
@@ -252,6 +253,25 @@ class _ScratchTurn(Turn):
         pass
 
 
+def _cannot_pay(state: State, turn: Turn, step: Step) -> bool:
+    """Whether worms.pay would refuse a face-up buy or a boat, the rules picking the worms:
+    fewer worms (of the fish's colour, if a fish) than the cost, and too few pearls to play."""
+    player = state.players[turn.seat]
+    if isinstance(step, Buy):
+        row = area_row(turn.seat, step.place.distance)
+        slot = state.area[row][step.place.column]
+        if slot is None or not slot["up"]:
+            return False
+        cost = 1 if (row, step.place.column) in turn.flipped else COST[step.place.distance]
+        fish = _fish_key(slot["card"])
+        have = player.worms.get(fish[0], 0) if fish else sum(player.worms.values())
+    elif isinstance(step, Boat):
+        cost, have = BOAT_COST, sum(player.worms.values())
+    else:
+        return False
+    return cost - min(cost, have) > player.pearls - turn.fresh_pearls
+
+
 def _face_up(state: State, seat: int, place: Place) -> bool:
     slot = state.area[area_row(seat, place.distance)][place.column]
     return slot is not None and bool(slot["up"])
@@ -285,6 +305,8 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
             trial_turn = _ScratchTurn(seat, set(turn.flipped), turn.revealed,
                                       fresh_pearls=turn.fresh_pearls,
                                       fresh_sharks=turn.fresh_sharks)
+        elif _cannot_pay(scratch, turn, step):
+            continue  # do_step would refuse it, changing nothing: spare its error message
         else:
             trial, trial_turn = scratch, turn
         try:
