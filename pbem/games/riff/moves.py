@@ -253,19 +253,25 @@ class _ScratchTurn(Turn):
         pass
 
 
-def _cannot_pay(state: State, turn: Turn, step: Step) -> bool:
-    """Whether worms.pay would refuse a face-up buy or a boat, the rules picking the worms:
-    fewer worms (of the fish's colour, if a fish) than the cost, and too few pearls to play."""
+def _refused(state: State, turn: Turn, step: Step) -> bool:
+    """Whether do_step would surely refuse a face-up buy or a boat: no boat left, a fish
+    without a free coral (when the option asks for one), or worms.pay's refusal (the rules
+    picking the worms): fewer worms (of the fish's colour) than the cost and too few pearls."""
     player = state.players[turn.seat]
     if isinstance(step, Buy):
         row = area_row(turn.seat, step.place.distance)
         slot = state.area[row][step.place.column]
         if slot is None or not slot["up"]:
             return False
-        cost = 1 if (row, step.place.column) in turn.flipped else COST[step.place.distance]
         fish = _fish_key(slot["card"])
+        if (fish and not state.options["may_buy_fish_without_a_free_coral"]
+                and all(c.cross is not None for c in player.corals)):
+            return True
+        cost = 1 if (row, step.place.column) in turn.flipped else COST[step.place.distance]
         have = player.worms.get(fish[0], 0) if fish else sum(player.worms.values())
     elif isinstance(step, Boat):
+        if state.boats_left <= 0:
+            return True
         cost, have = BOAT_COST, sum(player.worms.values())
     else:
         return False
@@ -305,7 +311,7 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
             trial_turn = _ScratchTurn(seat, set(turn.flipped), turn.revealed,
                                       fresh_pearls=turn.fresh_pearls,
                                       fresh_sharks=turn.fresh_sharks)
-        elif _cannot_pay(scratch, turn, step):
+        elif _refused(scratch, turn, step):
             continue  # do_step would refuse it, changing nothing: spare its error message
         else:
             trial, trial_turn = scratch, turn
