@@ -81,10 +81,14 @@ def _wanted(card: str, player: Player, fitting: frozenset[str]) -> bool:
     return card in ("pearl", "shark")
 
 
-@cache
-def _buy(column: int, distance: int) -> Buy:
-    """One shared (frozen) step per place: candidates are many, the bot picks one."""
-    return Buy(Place(column, distance))
+def _place_buys(column: int, distance: int) -> tuple[tuple[Buy, bool], tuple[Buy, bool]]:
+    buy = Buy(Place(column, distance))
+    return (buy, False), (buy, True)
+
+
+# One shared (frozen) buy per place, as (buy, False) face down and (buy, True) face up:
+# candidates are many, the bot picks one.
+_PLACES = tuple(tuple(_place_buys(c, d) for d in range(4)) for c in range(8))
 
 
 @cache
@@ -169,10 +173,9 @@ def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
     wanted: dict[str, bool] = {}
     places: list[tuple[Buy, bool]] = []
     boats = player.boats
-    for column, slots in enumerate(zip(*rows, strict=True)):
-        if column == boats:
-            break
-        for distance, slot in enumerate(slots):
+    for column in range(boats):
+        for distance in range(4):
+            slot = rows[distance][column]
             if slot is None:
                 continue
             if slot["up"]:
@@ -181,9 +184,9 @@ def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
                 if ok is None:
                     ok = wanted[card] = _wanted(card, player, fitting)
                 if ok:
-                    places.append((_buy(column, distance), True))
+                    places.append(_PLACES[column][distance][1])
             else:
-                places.append((_buy(column, distance), False))
+                places.append(_PLACES[column][distance][0])
     sharks = player.sharks > fresh_sharks
     ups: list[tuple[int, int]] = []
     chase: list[Step] = []
