@@ -150,16 +150,17 @@ def pay(state: State, seat: int, cost: int, colour: str | None,
 def _choose(state: State, seat: int, cost: int, colour: str | None,
             pearls_to_play: int) -> list[str] | None:
     player = state.players[seat]
+    if colour is not None:  # as the loop below would pick: that colour while it lasts
+        tokens = [colour] * min(cost, max(0, player.worms.get(colour, 0)))
+        pearls = cost - len(tokens)
+        return None if pearls > pearls_to_play else tokens + ["pearl"] * pearls
     left = dict(player.worms)
-    tokens: list[str] = []
+    tokens = []
     for _ in range(cost):
-        if colour is not None:
-            pick = colour if left.get(colour, 0) > 0 else None
-        else:
-            pick, most = None, 0  # the colour held most; on a tie, the first in colour order
-            for c in state.colours:
-                if left.get(c, 0) > most:
-                    pick, most = c, left[c]
+        pick, most = None, 0  # the colour held most; on a tie, the first in colour order
+        for c in state.colours:
+            if left.get(c, 0) > most:
+                pick, most = c, left[c]
         if pick is None:
             break
         left[pick] -= 1
