@@ -3,6 +3,12 @@
 The bot tries the rules' own step functions on a scratch copy, so every line it writes was
 legal when written; after a card turns the rules skip what no longer fits, so the mail stays
 legal whatever the real card is.
+
+Speed (bench/engine.py): the scratch copy shares the area's slots; the candidates' fixed part
+(the plan) is kept while tried steps fail (a failed step changes nothing); a step the rules
+would surely refuse for want of worms, boats or a free coral is skipped without raising. None
+of this changes a random call: seeded bots write the same orders as before
+(tests/games/riff/test_behaviour_pin.py).
 """
 
 from __future__ import annotations
