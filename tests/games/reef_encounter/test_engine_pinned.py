@@ -24,8 +24,8 @@ from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.orders import Cell, Order
 from pbem.games.reef_encounter.state import State
 
-PINNED = "a97f008de16c75efa6d0cb940d4678dff4964284d2852aa19516b7a4a00f3a61"
-DATA_PINNED = ""
+PINNED = "36ecdd31eefdc7b6af95ec8e0ade4c16abbf070f18ec09d2c8d4845702d4651b"
+DATA_PINNED = "571868cead11d8c3d302321c31f353f629a40fd205e7871965d21ece1c481861"
 GAMES = 24
 
 
