@@ -1,0 +1,129 @@
+"""Reef Encounter by mail with seats in five languages: bots write their orders in their seat's
+language (the game's ``localise_order``), the host reads them (``canonical_order``), and every
+mail a seat gets is in its language: no English sentence of the host's or the game's catalogue
+is left in a non-English seat's mail."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.pofile import read_po
+
+import pbem
+from pbem.bots import play_out
+from pbem.games.reef_encounter import GAME, ReefEncounter
+from pbem.games.reef_encounter.localised import ORDER_WORDS, alternatives, fold
+from pbem.i18n.translate import translator
+from pbem.mail.inbound import ImapInbox
+from pbem.mail.outbound import SmtpSender
+from pbem.processor import api
+from pbem.store import SessionFactory, init, session_factory
+from tests.games.reef_encounter.mailtable import HOST, PLAYERS
+from tests.support.botmail import ServerMailroom
+
+pytestmark = pytest.mark.slow
+
+CATALOGUES = [Path(pbem.__file__).parent / "locale" / "pbem.pot",
+              Path(pbem.__file__).parent / "games" / "reef_encounter" / "locale" / "game.pot"]
+_PLACEHOLDER = re.compile(r"\{[^}]*\}|%\([^)]*\)s|%%")
+
+
+def english_sentences() -> dict[str, tuple[str | None, str]]:
+    """Every stretch of more than three words between placeholders in the English msgids of
+    the host's and the game's catalogues -> the message it comes from (context, msgid)."""
+    out: dict[str, tuple[str | None, str]] = {}
+    for pot in CATALOGUES:
+        with pot.open("rb") as f:
+            catalog = read_po(f)
+        for m in catalog:
+            if not m.id:
+                continue
+            ids = m.id if isinstance(m.id, tuple | list) else (m.id,)
+            for text in ids:
+                for part in _PLACEHOLDER.split(str(text)):
+                    words = part.split()
+                    if len(re.findall(r"[A-Za-z]{2,}", part)) > 3:
+                        out[" ".join(words)] = (m.context, str(ids[0]))
+    return out
+
+
+def leftovers(text: str, lang: str) -> list[str]:
+    """English sentences in ``text`` that ``lang``'s catalogues translate differently."""
+    flat = " ".join(text.split())
+    tr = translator(lang, GAME.name)
+    found = []
+    for sentence, (context, msgid) in english_sentences().items():
+        if sentence in flat:
+            local = tr.pgettext(context, msgid) if context else tr.gettext(msgid)
+            if sentence not in " ".join(local.split()):
+                found.append(sentence)
+    return found
+
+
+@pytest.fixture
+def sqlite_factory(tmp_path: Path) -> Iterator[SessionFactory]:
+    engine = init(f"sqlite:///{tmp_path / 'lang.sqlite'}")
+    yield session_factory(engine)
+    engine.dispose()
+
+
+@pytest.fixture
+def orders_written(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """Every order the game localised for a bot (the host's bots call ``localise_order``
+    with their seat's language): (language, text). Recorded only, never changed."""
+    written: list[tuple[str, str]] = []
+    localise = ReefEncounter.localise_order
+
+    def recorded(self: ReefEncounter, text: str, lang: str) -> str:
+        out = localise(self, text, lang)
+        written.append((lang, out))
+        return out
+
+    monkeypatch.setattr(ReefEncounter, "localise_order", recorded)
+    return written
+
+
+@pytest.mark.parametrize("langs", [("fr", "it", "nl", "de"), ("de", "en", "fr")],
+                         ids=["fr-it-nl-de", "de-en-fr"])
+def test_a_bot_game_with_seats_in_five_languages(
+        langs: tuple[str, ...], sqlite_factory: SessionFactory, imap_server: Any,
+        smtp_server: Any, orders_written: list[tuple[str, str]]) -> None:
+    written = orders_written
+    with sqlite_factory() as s:
+        game, _ = api.create_game(s, "reef", PLAYERS[:len(langs)], seed=f"lang-{'-'.join(langs)}",
+                                  host=HOST, languages=list(langs))
+        s.commit()
+        tag = game.tag
+    inbox = ImapInbox(imap_server.settings)
+    try:
+        played = play_out(sqlite_factory, tag, inbox, SmtpSender(smtp_server.settings),
+                          ServerMailroom(smtp_server, imap_server), HOST, seed="lang",
+                          showcase=True)
+    finally:
+        inbox.close()
+    assert played.outcome.ranking
+
+    # Every order a bot sent is written in its seat's words (English words only in English).
+    for lang, text in written:
+        native = {fold(w) for m in ORDER_WORDS
+                  for w in re.findall(r"[^\W\d_]+", alternatives(lang, m.id)[0])}
+        words = {fold(w) for w in re.findall(r"(?<![0-9])[^\W\d_]+", text)}
+        assert words <= native, (lang, text)
+    assert {lang for lang, _ in written} == set(langs) - {"en"}
+
+    # Every mail to a seat is in that seat's language.
+    for bot in played.bots:
+        lang = langs[bot.seat]
+        assert bot.received, bot.name
+        for mail in bot.received:
+            if lang != "en":
+                assert leftovers(mail.text, lang) == [], (lang, mail.text)
+        if lang == "en":  # the scan finds English where it is: the English seat's mail
+            assert leftovers(bot.received[-1].text, "fr"), bot.received[-1].text
+        final = bot.received[-1].text
+        over = translator(lang, GAME.name).gettext("The game is over.")
+        assert over in final, (lang, final)
