@@ -13,11 +13,12 @@ from collections.abc import Callable
 
 from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.state import State
-from pbem.store import SessionFactory
+from pbem.store import SessionFactory, queries
 from tests.support import seated
 from tests.support.seated import ANN, BEN, CY, DI, HOST, PLAYERS, Table
 
-__all__ = ["ANN", "BEN", "CY", "DI", "HOST", "PLAYERS", "Table", "seat_table", "state_json"]
+__all__ = ["ANN", "BEN", "CY", "DI", "HOST", "PLAYERS", "Table", "seat_table", "speaks",
+           "state_json"]
 
 
 def seat_table(factory: SessionFactory, position: Callable[[], State] | None = None,
@@ -28,3 +29,13 @@ def seat_table(factory: SessionFactory, position: Callable[[], State] | None = N
 
 def state_json(state: State) -> str:
     return json.dumps(GAME.to_json(state), sort_keys=True)
+
+
+def speaks(table: Table, seat: int, lang: str) -> None:
+    """Set ``seat``'s language (as its ``language`` mail command would)."""
+    with table.factory() as s:
+        for row in queries.seats(s, table.game_id):
+            if row.index == seat:
+                row.language = lang
+                s.add(row)
+        s.commit()

@@ -30,11 +30,12 @@ pytestmark = pytest.mark.slow
 CATALOGUES = [Path(pbem.__file__).parent / "locale" / "pbem.pot",
               Path(pbem.__file__).parent / "games" / "reef_encounter" / "locale" / "game.pot"]
 _PLACEHOLDER = re.compile(r"\{[^}]*\}|%\([^)]*\)s|%%")
+_SENTENCE_END = re.compile(r"(?<=[.;:!?])\s+|\n")
 
 
 def english_sentences() -> dict[str, tuple[str | None, str]]:
-    """Every stretch of more than three words between placeholders in the English msgids of
-    the host's and the game's catalogues -> the message it comes from (context, msgid)."""
+    """Every sentence (or line) of more than three words between placeholders in the English
+    msgids of the host's and the game's catalogues -> the message it comes from."""
     out: dict[str, tuple[str | None, str]] = {}
     for pot in CATALOGUES:
         with pot.open("rb") as f:
@@ -45,9 +46,9 @@ def english_sentences() -> dict[str, tuple[str | None, str]]:
             ids = m.id if isinstance(m.id, tuple | list) else (m.id,)
             for text in ids:
                 for part in _PLACEHOLDER.split(str(text)):
-                    words = part.split()
-                    if len(re.findall(r"[A-Za-z]{2,}", part)) > 3:
-                        out[" ".join(words)] = (m.context, str(ids[0]))
+                    for sentence in _SENTENCE_END.split(part):
+                        if len(re.findall(r"[A-Za-z]{2,}", sentence)) > 3:
+                            out[" ".join(sentence.split())] = (m.context, str(ids[0]))
     return out
 
 

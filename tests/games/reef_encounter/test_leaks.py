@@ -11,7 +11,7 @@ import pytest
 
 from pbem.games.reef_encounter.state import State
 from pbem.store import SessionFactory, init, session_factory
-from tests.games.reef_encounter.mailtable import ANN, BEN, CY, Table, seat_table
+from tests.games.reef_encounter.mailtable import ANN, BEN, CY, Table, seat_table, speaks
 from tests.games.reef_encounter.positions import build
 
 BOARD_2 = """
@@ -76,3 +76,33 @@ def test_a_spectators_and_others_status_on_request_are_identical(
         ra, _ = a.send(seat, "status")
         rb, _ = b.send(seat, "status")
         assert a.bodies(ra) == b.bodies(rb)
+
+
+@pytest.fixture
+def french_tables(tables: tuple[Table, Table]) -> tuple[Table, Table]:
+    """The same two games with Ann reading and writing French and Cy German."""
+    for table in tables:
+        speaks(table, 0, "fr")
+        speaks(table, 2, "de")
+    return tables
+
+
+def test_a_french_and_a_german_seat_see_nothing_of_bens_screen(
+        french_tables: tuple[Table, Table]) -> None:
+    a, b = french_tables
+    turns = [(0, "larve blanche : 2D1 2E1\nprendre rose"),  # Ann, in French
+             (1, "larva grey: 2E2\ntake white"),  # Ben, in English
+             (2, "nimm grau")]  # Cy, in German
+    for seat, orders in turns:
+        ra, text_a = a.send(seat, orders)
+        rb, text_b = b.send(seat, orders)
+        assert ra.status == rb.status == "applied", (text_a, text_b)
+        mails_a, mails_b = a.bodies(ra), b.bodies(rb)
+        for who in (ANN, CY):
+            assert mails_a[who] == mails_b[who], f"{who}'s mail differs after seat {seat}"
+        assert mails_a[BEN] != mails_b[BEN]
+        if seat == 0:
+            assert "Vous jouez" in mails_a[ANN][0]  # Ann's mail is in French
+            assert "Violet a placé un polype blanc sur 2D1." in mails_a[ANN][0]
+            assert "3 gris, 5 blanc" not in mails_a[ANN][0] + mails_a[ANN][1]
+            assert "Du spielst" in mails_a[CY][0]  # Cy's in German

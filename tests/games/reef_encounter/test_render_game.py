@@ -16,26 +16,30 @@ import pytest
 
 from pbem.games.reef_encounter import GAME
 from pbem.store import init, session_factory
-from tests.games.reef_encounter.mailtable import ANN, BEN, seat_table
+from tests.games.reef_encounter.mailtable import ANN, BEN, seat_table, speaks
 from tests.games.reef_encounter.test_render import check_golden
 
 
-@pytest.fixture(scope="module")
-def emails(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[str, str]]]:
-    """Named emails of one 2-player game from seed "table", played by seeded bots."""
-    engine = init(f"sqlite:///{tmp_path_factory.mktemp('golden') / 'g.sqlite'}")
+def play(tmp: Path, langs: dict[int, str] | None = None) -> dict[str, tuple[str, str]]:
+    """Named emails of one 2-player game from seed "table", played by seeded bots; ``langs``
+    gives seats their language (their bots then write orders in it)."""
+    engine = init(f"sqlite:///{tmp / 'g.sqlite'}")
     table = seat_table(session_factory(engine))
+    for seat, lang in (langs or {}).items():
+        speaks(table, seat, lang)
     rng = random.Random(2026)
     picked: dict[str, tuple[str, str]] = {}
     turn = 0
     while GAME.waiting_for(state := table.state()):
         seat = min(GAME.waiting_for(state))
-        result, reply = table.send(seat, GAME.random_order(state, seat, rng))
+        order = GAME.random_order(state, seat, rng)
+        result, reply = table.send(seat, GAME.localise_order(order, (langs or {}).get(seat, "en")))
         assert result.status == "applied", reply
         mails = table.bodies(result)
         me, other = (ANN, BEN) if seat == 0 else (BEN, ANN)
         if state.phase == "setup" and GAME.view(table.state(), None)["phase"] == "play":
             picked["game_begins_to_ann"] = mails[ANN]
+            picked["game_begins_to_ben"] = mails[BEN]
         turn += state.phase == "play"
         if turn == 6:
             picked["turn6_reply_to_mover"] = mails[me]
@@ -43,8 +47,38 @@ def emails(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple
         if not GAME.waiting_for(table.state()):
             picked["final_to_ann"] = mails[ANN]
             picked["final_to_ben"] = mails[BEN]
-    yield picked
     engine.dispose()
+    return picked
+
+
+@pytest.fixture(scope="module")
+def emails(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[str, str]]]:
+    """The fixed-seed game in English."""
+    yield play(tmp_path_factory.mktemp("golden"))
+
+
+@pytest.fixture(scope="module")
+def french_emails(tmp_path_factory: pytest.TempPathFactory
+                  ) -> Iterator[dict[str, tuple[str, str]]]:
+    """The same game with Ben's seat in French: his bot writes French orders."""
+    yield play(tmp_path_factory.mktemp("golden-fr"), {1: "fr"})
+
+
+@pytest.mark.parametrize("name", ["game_begins_to_ben", "turn6_reply_to_mover",
+                                  "turn6_status_to_other", "final_to_ann", "final_to_ben"])
+def test_a_french_seats_emails_match_the_golden_files(
+        french_emails: dict[str, tuple[str, str]], name: str) -> None:
+    text, html = french_emails[name]
+    check_golden(f"game2_fr_{name}.txt", text)
+    check_golden(f"game2_fr_{name}.html", html)
+
+
+def test_the_french_seat_reads_french_and_the_english_seat_english(
+        emails: dict[str, tuple[str, str]], french_emails: dict[str, tuple[str, str]]) -> None:
+    assert french_emails["final_to_ann"] == emails["final_to_ann"]  # Ann's mail is unchanged
+    ben = french_emails["final_to_ben"][0]
+    assert "La partie est terminée." in ben and "DÉCOMPTE FINAL" in ben
+    assert "The game is over." not in ben
 
 
 @pytest.mark.parametrize("name", ["game_begins_to_ann", "turn6_reply_to_mover",
