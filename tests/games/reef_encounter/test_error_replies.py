@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 from pbem.games.reef_encounter.state import State
-from pbem.store import SessionFactory
-from tests.games.reef_encounter.mailtable import Table, seat_table, state_json
+from pbem.store import SessionFactory, queries
+from tests.games.reef_encounter.mailtable import Table, seat_table, speaks, state_json
 from tests.games.reef_encounter.positions import build
 
 BOARD_2 = """
@@ -250,4 +250,49 @@ def test_help_answers_with_the_whole_order_language(table: Table) -> None:
     for example in ("eat 2F4", "larva white: 2F3 2E4", "shrimp new 2F4",
                     "move shrimp 2F4 to 2G4", "alga purple on tile 3 paying pink", "take pink",
                     "parrotfish pink; larvae white yellow"):
+        assert example in reply
+
+
+# --- the same replies for a French seat, orders written in French --------------------------
+
+@pytest.fixture
+def french(factory: SessionFactory) -> Table:
+    table = seat_table(factory, position)
+    speaks(table, 0, "fr")
+    return table
+
+
+def test_a_french_syntax_error_quotes_the_french_line_and_suggests_in_french(
+        french: Table) -> None:
+    reply = refused(french, "prendr rose")
+    assert "> prendr rose" in reply  # the player's own words, echoed and quoted
+    assert "prendr rose" in reason(reply)
+    assert "je ne connais pas l’ordre « prendr »" in reason(reply)
+    assert "par exemple : prendre rose" in reply  # the suggestion, in French order words
+    assert "I do not know" not in reply and "for example" not in reply
+
+
+def test_a_french_rule_error_says_why_in_french(french: Table) -> None:
+    reply = refused(french, "larve blanche : 2H9\nprendre blanc")
+    assert "il n’y a pas de case « 2H9 »" in reason(reply)
+    assert "une case s’écrit plateau 1-4, colonne A-G, rangée 1-6, comme 2F4" in reply
+    reply = refused(french, "larve grise : 2D1\nprendre blanc")
+    assert "vous n’avez pas de cube larve gris" in reason(reply)
+
+
+def test_french_orders_are_played_and_logged_in_english(french: Table) -> None:
+    result, reply = french.send(0, "larve blanche : 2D1 2E1\nprendre rose")
+    assert result.status == "applied", reply
+    assert "Violet a placé un polype blanc sur 2D1." in reply
+    with french.factory() as s:
+        texts = [e.text for e in queries.log(s, french.game_id)]
+    assert "larva white : 2D1 2E1\ntake pink" in "\n".join(texts)
+
+
+def test_help_in_french(french: Table) -> None:
+    result, reply = french.send(0, "aide")
+    assert result.status == "ignored"
+    assert "REEF ENCOUNTER — COMMENT ÉCRIRE VOS ORDRES" in reply
+    for example in ("manger 2F4", "larve blanche : 2F3 2E4", "crevette nouvelle 2F4",
+                    "déplacer crevette 2F4 vers 2G4", "prendre rose"):
         assert example in reply
