@@ -127,4 +127,7 @@ def test_golden_files_are_all_used() -> None:
     expected = {f"game2_{n}.{ext}" for n in ["game_begins_to_ann", "turn6_reply_to_mover",
                                              "turn6_status_to_other", "final_to_ann",
                                              "final_to_ben"] for ext in ("txt", "html")}
+    expected |= {f"game2_fr_{n}.{ext}" for n in ["game_begins_to_ben", "turn6_reply_to_mover",
+                                                 "turn6_status_to_other", "final_to_ann",
+                                                 "final_to_ben"] for ext in ("txt", "html")}
     assert names == expected
