@@ -4,8 +4,11 @@ canonical before they are logged, and a whole bot game by real IMAP/SMTP in two 
 
 from __future__ import annotations
 
+import email
 import re
 from collections.abc import Iterator
+from email import policy
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -278,3 +281,47 @@ def test_bots_in_two_languages_play_a_whole_game_over_imap_and_smtp(
     assert all(re.fullmatch(r"play \d+", e.text) for e in entries) and len(entries) == 6
     with factory() as s:
         assert api.replay_game(s, api.get_game(s, tag)).entries == 6
+
+
+def test_game_new_sets_the_game_language_and_each_seats_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    runner = CliRunner()
+    assert runner.invoke(app, ["init"]).exit_code == 0
+    made = runner.invoke(app, ["game", "new", "testcards", "--lang", "fr",
+                               "--seat", "Ann <ann@players.test>",
+                               "--seat", "Ben <ben@players.test> lang=de"])
+    assert made.exit_code == 0, made.output
+    factory = api.connect(f"sqlite:///{tmp_path / 'data' / 'pbem.sqlite'}")
+    with factory() as s:
+        game = api.get_game(s, "testcards-1")
+        assert game.language == "fr"
+        assert [(x.name, x.language) for x in queries.seats(s, game.id or 0)] == [
+            ("Ann", "fr"), ("Ben", "de")]
+    assert runner.invoke(app, ["process"]).exit_code == 0
+    welcomes = {}
+    for path in (tmp_path / "data" / "outbox" / "new").iterdir():
+        mail = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+        assert isinstance(mail, EmailMessage)
+        part = mail.get_body(("plain",))
+        assert part is not None
+        welcomes[str(mail["To"])] = (str(mail["Subject"]), str(part.get_content()))
+    ann_subject, ann = welcomes["Ann <ann@players.test>"]
+    ben_subject, ben = welcomes["Ben <ben@players.test>"]
+    assert ann_subject.startswith("[testcards-1] Bienvenue dans Test Cards")
+    assert "Bienvenue dans Test Cards ! Votre secret est : " in ann
+    assert ben_subject.startswith("[testcards-1] Willkommen bei Test Cards")
+    assert "Willkommen bei Test Cards! Ihr Geheimnis ist: " in ben
+    for bad, said in ((["--lang", "xx"], "unknown language 'xx'; the host speaks en, fr, it, "
+                                          "nl, de"),
+                      (["--seat", "Cy <cy@players.test> lang=klingon"],
+                       "unknown language 'klingon'; write lang= with one of en, fr, it, nl, "
+                       "de")):
+        seats = ["--seat", "Ann <ann@players.test>", "--seat", "Ben <ben@players.test>"]
+        failed = runner.invoke(app, ["game", "new", "testcards", *seats, *bad])
+        assert failed.exit_code == 1 and said in " ".join(failed.output.split()), failed.output
