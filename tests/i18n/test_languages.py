@@ -325,3 +325,69 @@ def test_game_new_sets_the_game_language_and_each_seats_own(
         seats = ["--seat", "Ann <ann@players.test>", "--seat", "Ben <ben@players.test>"]
         failed = runner.invoke(app, ["game", "new", "testcards", *seats, *bad])
         assert failed.exit_code == 1 and said in " ".join(failed.output.split()), failed.output
+
+
+def _mails_to(factory: SessionFactory, address: str, after: int) -> list[tuple[str, str]]:
+    from pbem.store.tables import OutboundMessage
+
+    with factory() as s:
+        rows = s.exec(select(OutboundMessage).where(col(OutboundMessage.id) > after,
+                                                    OutboundMessage.to_addr == address)
+                      .order_by(col(OutboundMessage.id))).all()
+    out = []
+    for r in rows:
+        mail = email.message_from_bytes(r.raw, policy=policy.default)
+        assert isinstance(mail, EmailMessage)
+        part = mail.get_body(("plain",))
+        assert part is not None
+        out.append((str(mail["Subject"]), str(part.get_content())))
+    return out
+
+
+def _last_outbound(factory: SessionFactory) -> int:
+    from pbem.store.tables import OutboundMessage
+
+    with factory() as s:
+        return s.exec(select(OutboundMessage.id).order_by(
+            col(OutboundMessage.id).desc())).first() or 0
+
+
+def test_reminders_and_the_hosts_notices_in_the_seats_language(
+        factory: SessionFactory) -> None:
+    from datetime import timedelta
+
+    from pbem.processor import admin
+    from pbem.processor.clock import run_clocks
+
+    host = Host(from_address="games@host.test")
+    with factory() as s:
+        game, secrets = api.create_game(
+            s, "testcards", [("Ann", "ann@players.test"), ("Ben", "ben@players.test")],
+            seed="remind", host=host, language="it",
+            clocks=ClockSettings(deadline_hours=48, reminder_hours=12))
+        s.commit()
+        table = Table(factory, "testcards", game.id or 0, game.tag, secrets)
+        due = deadline_of(game, queries.seats(s, game.id or 0)[0])
+    assert due is not None
+    table.send(0, "fuso Europe/Rome")
+    start = _last_outbound(factory)
+    report = run_clocks(factory, host, due - timedelta(hours=11))
+    assert report.reminders == 2
+    [(subject, text)] = _mails_to(factory, "ann@players.test", start)
+    assert subject.startswith(f"[{table.tag}] Promemoria: Turno 1 — tocca a te (entro ")
+    when = translator("it").datetime(due, "Europe/Rome")
+    assert (f"Promemoria: i tuoi ordini per [{table.tag}] sono attesi entro {when} (tra circa "
+            "11 ore).") in text
+    assert "Se non arriva nessun ordine entro allora, la partita gioca per te il suo ordine " \
+        "predefinito." in text
+    assert english_left(text) == []
+    start = _last_outbound(factory)
+    with factory() as s:
+        admin.pause(s, host, api.get_game(s, table.game_id), "server move")
+        s.commit()
+    [(_, note)] = _mails_to(factory, "ben@players.test", start)
+    # The operator's reason is quoted as written; the sentence around it is Italian.
+    assert f"Il gestore ha messo in pausa [{table.tag}]: server move." in note
+    assert "Gli ordini inviati nel frattempo non vengono giocati." in note
+    assert note.rstrip().endswith("\"lingua nl\" (Nederlands) e \"lingua de\" (Deutsch).")
+    assert english_left(note) == []
