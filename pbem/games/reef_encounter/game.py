@@ -21,7 +21,7 @@ from pbem.games.reef_encounter.setup import setup
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.turn import apply_order
 from pbem.games.reef_encounter.view import view
-from pbem.i18n.msg import msg
+from pbem.i18n.msg import N_
 
 
 class ReefEncounter:
@@ -30,9 +30,8 @@ class ReefEncounter:
     name: ClassVar[str] = "reef"
     title: ClassVar[str] = "Reef Encounter"
     # A msgid of the game's catalogue too: the host shows it translated (gettext(about)).
-    about: ClassVar[str] = str(msg("Richard Breese, 2004; rules from the French, Italian and "
-                                   "English rulebooks, board layouts and coral tiles as "
-                                   "printed."))
+    about: ClassVar[str] = N_("Richard Breese, 2004; rules from the French, Italian and "
+                              "English rulebooks, board layouts and coral tiles as printed.")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     bench_goal: ClassVar[int] = 200  # random 4-player games/s for bench/engine.py (issue 15)
