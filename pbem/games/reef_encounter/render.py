@@ -312,6 +312,17 @@ def score_terms(parrotfish: Iterable[str] | Mapping[str, int] | None,
     return f"{' + '.join(terms)} = {total}"
 
 
+def tie_lines(explanation: Iterable[Any], players: Iterable[Mapping[str, Any]],
+              tr: Translator = ENGLISH) -> list[str]:
+    """The explanation's words on ties (scoring.final_outcome): not its first line (the coral
+    values), not its last (the final ranking), not a player's own score line ("Purple: ...",
+    in any language; the status's final scoring already shows those)."""
+    lines = [str(line) for line in explanation]
+    names = [tr(cmsg("player", str(p.get("colour", "")).capitalize())) for p in players]
+    return [line for line in lines[1:-1]
+            if not any(line.startswith((f"{n}:", f"{n} :")) for n in names)]
+
+
 def _in_language(helper: Callable[..., Any]) -> Callable[..., Any]:
     """``helper`` as a template calls it: in the render's language."""
     @pass_context
@@ -325,6 +336,7 @@ def template_helpers() -> dict[str, Callable[..., Any]]:
     worded: dict[str, Callable[..., Any]] = {
         "board_grid": board_grid, "colour_name": colour_name, "counts": counts,
         "message": message, "order_words": order_words, "seat_label": seat_label,
-        "reef_svg": reef_svg, "player_label": player_label, "score_terms": score_terms}
+        "reef_svg": reef_svg, "player_label": player_label, "score_terms": score_terms,
+        "tie_lines": tie_lines}
     return {"colour_letter": colour_letter, "total": total,
             **{name: _in_language(f) for name, f in worded.items()}}
