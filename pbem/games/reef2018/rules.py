@@ -1,7 +1,9 @@
 """Setup and turns: every rule of the French rulebook (see RULINGS-ADDENDUM.md for the gaps).
 
 Each function takes a state it may not change and returns a new one with the events, or raises
-:class:`IllegalOrder` saying which rule the order breaks.
+:class:`IllegalOrder` saying which rule the order breaks. A turn is one order (one take or one
+play, however many lines it is written on), so there are no independent later lines to check:
+the one reason is the whole answer, and an error has no step within a line to count.
 """
 
 from __future__ import annotations

@@ -143,7 +143,8 @@ def _every_bad_line(state: State, seat: int, order: Order, failed: _Failed) -> I
                 break
             failed = _Failed(keep[again.index], again.why)
             errors.append(_illegal(state, seat, order, failed.index, failed.why,
-                                   note=" (checked without the steps above that break a rule)"))
+                                   note=" (checked without the steps above that break a rule)",
+                                   suggest=_legal_instead(state, seat, rest, again.index)))
     return errors[0] if len(errors) == 1 else IllegalOrders(errors)
 
 
@@ -166,13 +167,13 @@ def _left_out_with(order: Order, bad: int) -> set[int]:
 
 
 def _illegal(state: State, seat: int, order: Order, index: int, why: Refused,
-             note: str = "") -> IllegalOrder:
+             note: str = "", suggest: list[str] | None = None) -> IllegalOrder:
     """The error for step ``index``: its line, its place in that line, why, and the nearest
-    cells where it would have been legal."""
+    cells where it would have been legal (``suggest``, when found with bad steps left out)."""
     step = order.steps[index]
     line = order.lines[index] if index < len(order.lines) else None
     number = step_in_line(order.lines, index)
-    cells = _legal_instead(state, seat, order, index)
+    cells = _legal_instead(state, seat, order, index) if suggest is None else suggest
     hint = (f"the nearest cell{'s' if len(cells) > 1 else ''} where this would be legal: "
             f"{', '.join(cells)}" if cells else None)
     return IllegalOrder(f"step {number} ({describe(step)}): {why}{note}", step=number,
