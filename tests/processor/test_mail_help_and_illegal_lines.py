@@ -50,11 +50,11 @@ class Served:
     @property
     def rules(self) -> Any:
         with self.factory() as s:
-            return registry.get(api.get_game(s, self.game_id).game_type)
+            return registry.get(api.get_game(s, self.tag).game_type)
 
     def state(self) -> Any:
         with self.factory() as s:
-            return api.current_state(s, api.get_game(s, self.game_id))
+            return api.current_state(s, api.get_game(s, self.tag))
 
     def deliver(self) -> None:
         api.deliver_outbox(self.factory, SmtpSender(self.smtp.settings), HOST)
