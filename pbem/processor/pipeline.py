@@ -779,8 +779,10 @@ class _Handler:
                                           else said)
         lines = [f"{where}{_clip(msg, 1000)}"]
         hint = getattr(err, "hint", None)
-        if hint and where:
-            lines.append(f"{'Suggestion' if isinstance(err, IllegalOrder) else 'Hint'}: {hint}")
+        if hint and isinstance(err, IllegalOrder):  # never part of its message
+            lines.append(f"Suggestion: {hint}")
+        elif hint and where:  # else the syntax message already ends with it
+            lines.append(f"Hint: {hint}")
         guess = suggestion(err) if isinstance(err, OrderSyntaxError) else None
         if guess and where:
             lines.append(f"Suggestion: {guess}")
