@@ -15,6 +15,7 @@ from pbem.engine.chance import Chance
 from pbem.engine.errors import IllegalOrder
 from pbem.games.reef_encounter.board import rock_cells
 from pbem.games.reef_encounter.nearest import distance
+from pbem.games.riff.state import area_row
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
 from pbem.processor import api
@@ -210,3 +211,23 @@ def test_das_riff_answers_every_bad_line_before_a_card_turns(
     assert 'Line 5 of your mail ("shark my blue female"):' in flat
     assert flat.count("(checked without the lines above that break a rule)") == 2
     assert riff.rules.to_json(riff.state()) == riff.rules.to_json(state)
+    # "buy 8 near": the nearest face-up cards this player could buy instead, checked here by
+    # playing "buy <place>" on every place (a face-down card's would depend on what it is).
+    said = re.search(r"Suggestion: the nearest places? where this would be legal: (.+)", text)
+    assert said is not None, text
+    suggested = said[1].split(", ")
+    rows = ("near", "middle", "far middle", "far")
+    places = [(c, r) for c in range(8) for r in range(4)]
+
+    def far(p: tuple[int, int]) -> int:
+        return abs(p[0] - 7) + abs(p[1] - 0)
+
+    legal_places = [p for p in places
+                    if legal(riff.rules, state, seat, f"buy {p[0] + 1} {rows[p[1]]}")
+                    and (slot := state.area[area_row(seat, p[1])][p[0]]) is not None
+                    and slot["up"]]
+    assert legal_places and 1 <= len(suggested) == min(3, len(legal_places))
+    named = [(int(s.split(" ", 1)[0]) - 1, rows.index(s.split(" ", 1)[1])) for s in suggested]
+    assert set(named) <= set(legal_places)
+    assert max(map(far, named)) <= min((far(p) for p in legal_places if p not in named),
+                                       default=99)

@@ -15,7 +15,7 @@ do not otherwise depend on each other before the water flows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from pbem.engine.chance import Chance
@@ -101,8 +101,11 @@ def apply_order(state: State, seat: int, order: Order,
                 break  # its reason may name the card just turned, in a mail sent back
             if not turn.revealed:
                 note = " (checked without the lines above that break a rule)" if errors else ""
+                places = _places_instead(new, turn, step)
+                hint = (f"the nearest place{'s' if len(places) > 1 else ''} where this would be "
+                        f"legal: {', '.join(places)}" if places else None)
                 errors.append(IllegalOrder(f"{err}.{note}", step=step_in_line(order.lines, n),
-                                           line=line))
+                                           line=line, hint=hint))
                 continue
             turn.say(f"{who(seat)}'s line {line or n + 1} could not be played after the turned "
                      "card, so it was skipped.")
@@ -113,6 +116,33 @@ def apply_order(state: State, seat: int, order: Order,
         raise errors[0] if len(errors) == 1 else IllegalOrders(errors)
     end_turn(new, turn, chance)
     return new, turn.events
+
+
+def _places_instead(state: State, turn: Turn, step: Step) -> list[str]:
+    """Up to 3 places of the fishing area nearest the one a failed buy, flip or shark names
+    (columns and rows apart, as the status draws them) where that same line would be legal.
+    Only places whose legality shows nothing hidden: a buy or a shark on face-up cards, a flip
+    on face-down ones (it costs one worm of any colour, whatever the card is)."""
+    if not isinstance(step, Buy | Flip | SharkArea):
+        return []
+    typed = step.place
+    places = sorted((Place(c, d) for c in range(COLUMNS) for d in range(len(COST))),
+                    key=lambda p: abs(p.column - typed.column) + abs(p.distance - typed.distance))
+    found: list[str] = []
+    for other in places:
+        slot = state.area[area_row(turn.seat, other.distance)][other.column]
+        if other == typed or slot is None or slot["up"] == isinstance(step, Flip):
+            continue
+        trial = Turn(turn.seat, set(turn.flipped), turn.revealed, turn.fresh_pearls,
+                     turn.fresh_sharks)
+        try:
+            do_step(state.copy(), trial, replace(step, place=other), Chance("suggest a place"))
+        except (RuleError, CannotPay):
+            continue
+        found.append(str(other))
+        if len(found) == 3:
+            break
+    return found
 
 
 def end_turn(state: State, turn: Turn, chance: Chance) -> None:
