@@ -91,7 +91,7 @@ class ReefEncounter:
         return moves.default_order(state, seat)
 
     def help_text(self, state: State | None = None, lang: str = "en") -> str:
-        return help_text(lang)
+        return help_text(state, lang)
 
     def canonical_order(self, state: State, seat: Seat, text: str, lang: str) -> str:
         """The order with ``lang``'s words (colours, keywords) in English, line for line."""

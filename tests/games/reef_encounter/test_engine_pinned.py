@@ -24,7 +24,7 @@ from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.orders import Cell, Order
 from pbem.games.reef_encounter.state import State
 
-PINNED = "36ecdd31eefdc7b6af95ec8e0ade4c16abbf070f18ec09d2c8d4845702d4651b"
+PINNED = "a62369457ae74c90ba5faef4e6500584e0985768d152c1310e951116af435753"
 DATA_PINNED = "571868cead11d8c3d302321c31f353f629a40fd205e7871965d21ece1c481861"
 GAMES = 24
 

@@ -26,6 +26,7 @@ from pbem.games.reef_encounter.orders import Order
 from pbem.i18n.translate import LANGUAGES, translator
 from tests.games.reef_encounter.test_language import step_strategy
 from tests.games.reef_encounter.test_render import check_golden, render, sample_view
+from tests.games.test_help_examples import played
 
 FOREIGN = [lang for lang in LANGUAGES if lang != "en"]
 
@@ -145,10 +146,31 @@ def test_every_help_example_reads_in_every_language(lang: str) -> None:
             assert parse_order(canonical_order(part, lang)).steps, (lang, part)
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_games_help_shows_its_own_cells_and_polyps_in_every_language(lang: str) -> None:
+    state = played("reef", 3, 4)
+    text = GAME.help_text(state, lang)
+    english = GAME.help_text(state)
+    # The cells of the English help (each example cell moved the same way in every language).
+    cells = set(re.findall(r"\b[1-4][A-G][1-6]\b", text))
+    assert len(cells) > 10
+    assert cells <= set(re.findall(r"\b[1-4][A-G][1-6]\b", english))
+    missing = ({1, 2, 3, 4} - set(state.boards)).pop()
+    assert not re.search(rf"\b{missing}[A-G][1-6]\b", text)
+    assert ", ".join(map(str, state.boards)) + "." in text
+    attack = next(ln for ln in text.splitlines() if re.match(r"  \w+ \w+ ?: [1-4][A-G][1-6] ", ln))
+    cell = re.findall(r"\b([1-4])([A-G])([1-6])\b", attack)[0]
+    victim = state.polyps[f"{cell[0]}:{cell[1]}{cell[2]}"]
+    assert translator(lang, "reef").pgettext("colour", victim) in attack
+    for example in (m[1] for ln in text.splitlines() if (m := EXAMPLE.match(ln))):
+        for part in example.split(" / "):
+            assert parse_order(canonical_order(part, lang)).steps, (lang, part)
+
+
 @pytest.mark.parametrize("lang", FOREIGN)
 def test_the_help_is_translated(lang: str) -> None:
-    english = help_text("en").splitlines()
-    local = help_text(lang).splitlines()
+    english = help_text(lang="en").splitlines()
+    local = help_text(lang=lang).splitlines()
     same = [ln for ln in local if ln.strip() and ln in english and len(ln.split()) > 3]
     assert same == []
 

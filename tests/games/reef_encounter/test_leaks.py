@@ -106,3 +106,17 @@ def test_a_french_and_a_german_seat_see_nothing_of_bens_screen(
             assert "Violet a placé un polype blanc sur 2D1." in mails_a[ANN][0]
             assert "3 gris, 5 blanc" not in mails_a[ANN][0] + mails_a[ANN][1]
             assert "Du spielst" in mails_a[CY][0]  # Cy's in German
+
+
+def test_bad_lines_suggestions_and_help_show_no_one_elses_holdings(
+        tables: tuple[Table, Table]) -> None:
+    """Ann's refused mail (every bad line, the nearest legal cells) and her help are the same
+    whatever Ben holds: both are computed from the table and Ann's own holdings only."""
+    a, b = tables
+    orders = "shrimp new 1D5\nmove shrimp 2A4 to 2A5\nlarva white: 2A1\ntake pink"
+    ra, text_a = a.send(0, orders)
+    rb, text_b = b.send(0, orders)
+    assert ra.status == rb.status == "rejected"
+    assert "Suggestion: the nearest cells where this would be legal:" in text_a
+    assert text_a == text_b
+    assert a.send(0, "help")[1] == b.send(0, "help")[1]
