@@ -115,8 +115,8 @@ def mail_bytes(msg: EmailMessage) -> bytes:
         for swapped_part, payload, _ in swapped:
             swapped_part.set_payload(payload)
     for _, payload, token in swapped:
-        head, found, tail = raw.partition(token)
-        if not found:  # never guess: the plain way
+        if raw.count(token) != 1:  # never guess (a body quoting the token): the plain way
             return bytes(msg)
+        head, _, tail = raw.partition(token)
         raw = head + payload.encode("ascii") + tail
     return raw
