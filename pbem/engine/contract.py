@@ -108,7 +108,10 @@ class Game(Protocol[S, Ord]):
     def apply(self, state: S, seat: Seat, order: Ord, chance: Chance) -> Applied[S]:
         """Check the whole order and return the new state, or raise :class:`IllegalOrder`.
 
-        Atomic: ``state`` is never changed, whatever happens.
+        Atomic: ``state`` is never changed, whatever happens. ``IllegalOrder.line`` is the
+        order text's line and ``step`` counts within that line, as the player wrote it. A game
+        whose later lines can be checked without the bad one may raise
+        :class:`IllegalOrders` with every bad line (its docstring says when it does).
         """
         ...
 
@@ -136,8 +139,14 @@ class Game(Protocol[S, Ord]):
         """The safe order played for a seat whose deadline passed."""
         ...
 
-    def help_text(self) -> str:
-        """The full order language with examples, sent in reply to ``help``."""
+    def help_text(self, state: S | None = None, lang: str = "en") -> str:
+        """The full order language with examples, sent in reply to ``help``.
+
+        With ``state`` (the player's game, when the host knows it) the examples name this
+        game's own places and pieces; without it, generic ones. Examples may show only what
+        every seat may see: help is answered without a secret. ``lang`` is the player's
+        language (translations may use it; English otherwise).
+        """
         ...
 
     def template_dirs(self) -> Sequence[Path]:

@@ -262,14 +262,14 @@ def resign(ctx: Context, argument: str) -> Reply:
     ctx.session.add(seat)
     # Logged like an operator's action: visible in `game log`, checked by `game replay`.
     admin.log_admin(ctx.session, ctx.rules, game, ctx.state,
-                    f"resign seat {seat.index}: {seat.name}",
+                    f"resign seat {seat.index + 1}: {seat.name}",
                     [Event(f"{seat.name} resigned; the game plays their default orders from "
                            "now on.")], seat=seat.index)
     queued = _tell_operator(ctx, [
-        f"{seat.name} (seat {seat.index}, {seat.address}) resigned from [{game.tag}] "
+        f"{seat.name} (seat {seat.index + 1}, {seat.address}) resigned from [{game.tag}] "
         f"({ctx.rules.title}) at {clock.when(ctx.host.clock())}.",
         "The game plays the default orders for that seat from now on. To give it to a new "
-        f"player: pbem seat takeover {game.tag} {seat.index} --name NAME --address ADDRESS"])
+        f"player: pbem seat takeover {game.tag} {seat.index + 1} --name NAME --address ADDRESS"])
     queued += _tell_others(ctx, [
         f"{seat.name} has resigned from [{game.tag}]. From now on the game plays its default "
         "orders for them."])

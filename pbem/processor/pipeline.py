@@ -21,7 +21,7 @@ from sqlmodel import Session, select
 
 from pbem.engine import registry
 from pbem.engine.contract import takes_orders
-from pbem.engine.errors import IllegalOrder, OrderSyntaxError
+from pbem.engine.errors import IllegalOrder, IllegalOrders, OrderSyntaxError
 from pbem.engine.every_error import every_syntax_error, suggestion
 from pbem.engine.replay import play
 from pbem.mail import authresults
@@ -520,6 +520,12 @@ class _Handler:
         self.s.flush()
         return _finish(self.row, status, reason, [q])
 
+    def help_for(self, rules: Any, game: Game) -> str:
+        """The game's help with examples from this game's state (public places only: the
+        game's help shows nothing hidden, as help is answered without a secret)."""
+        snapshot = queries.latest_snapshot(self.s, game.id or 0)
+        return str(rules.help_text(rules.from_json(json.loads(snapshot.state_json))))
+
     def find_game(self, letter: Letter) -> Game | None:
         return identify_game(self.s, self.mail.subject or "", letter)
 
@@ -574,7 +580,7 @@ class _Handler:
             return self.stranger("ignored", "help", [
                 f"Help for {rules.title} [{game.tag}]",
                 *([rules.about] if getattr(rules, "about", "") else []), "",
-                rules.help_text(), "",
+                self.help_for(rules, game), "",
                 "Write your orders one per line, with a line \"secret <your secret>\".",
                 "Start the mail with \"check\" to see what would happen without playing.",
                 "", *commands.HELP_LINES,
@@ -690,6 +696,8 @@ class _Handler:
             if isinstance(err, OrderSyntaxError):  # every bad line, in one reply
                 errors = list(every_syntax_error(rules, state, seat.index, letter.order_text,
                                                  err))
+            elif isinstance(err, IllegalOrders):  # the game checked the other lines too
+                errors = list(err.errors)
             return self.notice("ignored" if dry else "rejected", f"{type(err).__name__}: {err}",
                                self.error_lines(rules, state, seat, letter, errors, echo, dry),
                                game, point=self.refusal(letter, errors, dry))
@@ -746,7 +754,9 @@ class _Handler:
                 else "Your orders were NOT played; nothing changed.")
         lines = [head, *echo]
         if len(errors) > 1:
-            lines += ["", f"{len(errors)} lines of your mail could not be read:"]
+            illegal = all(isinstance(e, IllegalOrder) for e in errors)
+            lines += ["", f"{len(errors)} lines of your mail "
+                      f"{'break a rule' if illegal else 'could not be read'}:"]
         prose = False
         for err in errors:
             reason, prose_line = self.reason_lines(letter, err)
@@ -775,12 +785,16 @@ class _Handler:
             column = getattr(err, "column", None) if isinstance(err, OrderSyntaxError) else None
             at = f", column {column}" if column and column > 1 else ""  # 1 adds nothing
             where = f"Line {number}{at} of your mail (\"{_clip(text)}\"): "
-        # The message is written to be followed by the quoted text, which `where` already shows.
-        msg = _clip(err.message.rstrip(": ") if isinstance(err, OrderSyntaxError) and where
-                    else str(err), 1000)
-        lines = [f"{where}{msg}"]
+        # A syntax message is written to be followed by the quoted text, which `where` already
+        # shows; `where` also says the line, so the message goes without it.
+        said = str(getattr(err, "message", err))
+        msg = str(err) if not where else (said.rstrip(": ") if isinstance(err, OrderSyntaxError)
+                                          else said)
+        lines = [f"{where}{_clip(msg, 1000)}"]
         hint = getattr(err, "hint", None)
-        if hint and where:
+        if hint and isinstance(err, IllegalOrder):  # never part of its message
+            lines.append(f"Suggestion: {hint}")
+        elif hint and where:  # else the syntax message already ends with it
             lines.append(f"Hint: {hint}")
         guess = suggestion(err) if isinstance(err, OrderSyntaxError) else None
         if guess and where:
