@@ -120,3 +120,20 @@ def test_bad_lines_suggestions_and_help_show_no_one_elses_holdings(
     assert "Suggestion: the nearest cells where this would be legal:" in text_a
     assert text_a == text_b
     assert a.send(0, "help")[1] == b.send(0, "help")[1]
+
+
+def test_a_french_seats_bad_lines_suggestions_and_help_show_no_one_elses_holdings(
+        french_tables: tuple[Table, Table]) -> None:
+    """The same refused mail and help as above, for Ann writing and reading French."""
+    a, b = french_tables
+    orders = ("crevette nouvelle 1D5\ndéplacer crevette 2A4 vers 2A5\nlarve blanche : 2A1\n"
+              "prendre rose")
+    ra, text_a = a.send(0, orders)
+    rb, text_b = b.send(0, orders)
+    assert ra.status == rb.status == "rejected"
+    assert "les cases les plus proches où ce serait permis :" in text_a
+    assert "where this would be legal" not in text_a
+    assert text_a == text_b
+    help_a, help_b = a.send(0, "aide")[1], b.send(0, "aide")[1]
+    assert "Les plateaux de cette partie" in help_a
+    assert help_a == help_b
