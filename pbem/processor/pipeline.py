@@ -761,8 +761,8 @@ class _Handler:
                                self.error_lines(rules, state, seat, letter, errors, echo, dry),
                                game, point=self.refusal(letter, errors, dry))
         tr = self.tr
-        names = [s.name for s in queries.seats(self.s, game.id or 0)]
         if dry:
+            names = [s.name for s in queries.seats(self.s, game.id or 0)]
             shown = [f"  - {e.render(tr, names)}" for e in applied.events
                      if e.visible(seat.index)]
             return self.notice("ignored", "dry run", [
