@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from pbem.engine.chance import Chance, Draw
+from pbem.i18n.msg import Msg
 
 Seat = int
 """Seats are numbered 0..n-1 in turn order as set up; the host maps them to people."""
@@ -32,6 +33,12 @@ class Event:
 
     text: str
     visible_to: frozenset[Seat] | None = None
+    msg: Msg | None = None  # the sentence as data, rendered per seat's language
+    kind: str = ""  # a stable snake_case name of what happened ("polyp_placed")
+
+    @classmethod
+    def of(cls, kind: str, m: Msg, visible_to: frozenset[Seat] | None = None) -> Event:
+        return cls(str(m), visible_to, m, kind)
 
     def visible(self, seat: Seat | None) -> bool:
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
@@ -40,12 +47,16 @@ class Event:
         return {
             "text": self.text,
             "visible_to": None if self.visible_to is None else sorted(self.visible_to),
+            "kind": self.kind,
+            "msg": None if self.msg is None else self.msg.to_json(),
         }
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Event:
         vis = d.get("visible_to")
-        return cls(str(d["text"]), None if vis is None else frozenset(int(s) for s in vis))
+        m = d.get("msg")
+        return cls(str(d["text"]), None if vis is None else frozenset(int(s) for s in vis),
+                   None if m is None else Msg.from_json(m), str(d.get("kind", "")))
 
 
 @dataclass
@@ -62,13 +73,13 @@ class Outcome:
 
     scores: dict[Seat, int]
     ranking: list[list[Seat]]
-    explanation: list[str] = field(default_factory=list)
+    explanation: Sequence[str | Msg] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "scores": {str(k): v for k, v in self.scores.items()},
             "ranking": self.ranking,
-            "explanation": self.explanation,
+            "explanation": [str(e) for e in self.explanation],
         }
 
 
@@ -136,7 +147,7 @@ class Game(Protocol[S, Ord]):
         """The safe order played for a seat whose deadline passed."""
         ...
 
-    def help_text(self) -> str:
+    def help_text(self, state: S | None = None, lang: str = "en") -> str:
         """The full order language with examples, sent in reply to ``help``."""
         ...
 

@@ -5,6 +5,8 @@ Both are ValueErrors whose message is written for the player and quotes what the
 
 from __future__ import annotations
 
+from pbem.i18n.msg import Msg
+
 
 class GameError(ValueError):
     """Base of every error a player's order can raise."""
@@ -19,14 +21,14 @@ class OrderSyntaxError(GameError):
 
     def __init__(
         self,
-        message: str,
+        message: str | Msg,
         *,
         line: int | None = None,
         column: int | None = None,
         text: str | None = None,
-        hint: str | None = None,
+        hint: str | Msg | None = None,
     ) -> None:
-        super().__init__(message)
+        super().__init__(str(message))
         self.message = message
         self.line = line
         self.column = column
@@ -66,11 +68,12 @@ class IllegalOrder(GameError):
     ``line`` is the 1-based line of the order text the step came from, when known.
     """
 
-    def __init__(self, message: str, *, step: int | None = None, line: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | Msg, *, step: int | None = None,
+                 line: int | None = None) -> None:
+        super().__init__(str(message))
         self.message = message
         self.step = step
         self.line = line
 
     def __str__(self) -> str:
-        return self.message
+        return str(self.message)

@@ -72,7 +72,7 @@ def _typed_word(err: OrderSyntaxError) -> str | None:
         rest = err.text[err.column - 1:].split()
         if rest:
             return rest[0]
-    for quoted in re.findall(r'"([^"\s]+)"', err.message):  # 'the order "plya"'
+    for quoted in re.findall(r'"([^"\s]+)"', str(err.message)):  # 'the order "plya"'
         if err.text and quoted in (w.strip(":;,.") for w in err.text.split()):
             return quoted
     return None

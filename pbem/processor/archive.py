@@ -148,7 +148,7 @@ def build(session: Session, game: Game, viewer: Viewer = Viewer()) -> Archive:
                 f"{place}. " + ", ".join(f"{names[s]} ({outcome.scores.get(s, 0)})"
                                          for s in group)
                 for place, group in enumerate(outcome.ranking, start=1)]
-            archive.explanation = [_scrub(x, viewer) for x in outcome.explanation]
+            archive.explanation = [_scrub(str(x), viewer) for x in outcome.explanation]
     return archive
 
 

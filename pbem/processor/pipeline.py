@@ -763,7 +763,7 @@ class _Handler:
             at = f", column {column}" if column and column > 1 else ""  # 1 adds nothing
             where = f"Line {number}{at} of your mail (\"{_clip(text)}\"): "
         # The message is written to be followed by the quoted text, which `where` already shows.
-        msg = _clip(err.message.rstrip(": ") if isinstance(err, OrderSyntaxError) and where
+        msg = _clip(str(err.message).rstrip(": ") if isinstance(err, OrderSyntaxError) and where
                     else str(err), 1000)
         lines = [f"{where}{msg}"]
         hint = getattr(err, "hint", None)

@@ -54,7 +54,10 @@ def _new_environment(game: Any | None) -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    # English until a seat's translations are installed (issue 16: templates use _()).
+    env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
     if game is not None:
         env.globals.update(game.template_helpers())
     return env

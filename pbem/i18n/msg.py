@@ -1,0 +1,97 @@
+"""Messages as data: a sentence's English msgid and its named fields, rendered per language.
+
+A game or the host never builds a sentence by joining translated fragments: it makes one
+:class:`Msg` per sentence, with ``{name}`` placeholders (``str.format``) filled from ``fields``.
+``str(msg)`` is the English sentence, so code and tests that read text keep working; a
+:class:`pbem.i18n.Translator` renders the same message in another language. The extraction
+keywords (see ``pbem.i18n.catalogues``) are ``msg``, ``nmsg:1,2`` and ``cmsg:1c,2``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SeatRef:
+    """A seat named in a message: rendered as that seat's player name (the host knows the
+    names), or "Player N" (1-based) when no names are given."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A translatable sentence with named fields; ``str(msg)`` is its English form."""
+
+    id: str  # the English msgid, with {name} placeholders (str.format)
+    # JSON-able values: str, int, Msg, SeatRef, or lists of these. Not hashed (a dict is not
+    # hashable); equal messages still compare equal.
+    fields: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    plural: str | None = None  # the English plural msgid; fields["n"] chooses the form
+    context: str | None = None  # msgctxt (pgettext), e.g. "colour", "order keyword"
+
+    def __str__(self) -> str:
+        from pbem.i18n.translate import ENGLISH  # the English translator needs no catalogue
+
+        return ENGLISH(self)
+
+    def render(self, lang: str = "en", names: Sequence[str] = (),
+               domain: str | None = None) -> str:
+        """This message in ``lang`` (a shortcut for ``translator(lang, domain)(self, names)``)."""
+        from pbem.i18n.translate import translator
+
+        return translator(lang, domain)(self, names)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id,
+                               "fields": {k: _encode(v) for k, v in self.fields.items()}}
+        if self.plural is not None:
+            out["plural"] = self.plural
+        if self.context is not None:
+            out["context"] = self.context
+        return out
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Msg:
+        return cls(str(d["id"]), {str(k): _decode(v) for k, v in d.get("fields", {}).items()},
+                   d.get("plural"), d.get("context"))
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return {"$msg": value.to_json()}
+    if isinstance(value, SeatRef):
+        return {"$seat": value.seat}
+    if isinstance(value, list | tuple):
+        return [_encode(v) for v in value]
+    return value
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, dict):
+        if "$msg" in value:
+            return Msg.from_json(value["$msg"])
+        if "$seat" in value:
+            return SeatRef(int(value["$seat"]))
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    return value
+
+
+def msg(id: str, /, **fields: Any) -> Msg:
+    """A sentence to translate: ``msg("{seat} took {colour}.", seat=SeatRef(0), colour=...)``."""
+    return Msg(id, fields)
+
+
+def nmsg(singular: str, plural: str, n: int, /, **fields: Any) -> Msg:
+    """A sentence with plural forms chosen by ``n`` (available to the text as ``{n}``)."""
+    return Msg(singular, {**fields, "n": n}, plural=plural)
+
+
+def cmsg(context: str, id: str, /, **fields: Any) -> Msg:
+    """A word or sentence whose translation depends on ``context`` (gettext's msgctxt), e.g.
+    ``cmsg("colour", "pink")``."""
+    return Msg(id, fields, context=context)

@@ -1,0 +1,259 @@
+"""Translators: gettext catalogues (Babel ``.po`` files read at run time) per language and domain.
+
+The host's catalogue is ``pbem/locale/<lang>/LC_MESSAGES/pbem.po``; a game's is
+``<its package>/locale/<lang>/LC_MESSAGES/game.po``, merged over the host's. The ``.po`` files
+are compiled in memory (Babel ``read_po`` then ``write_mo``) once per process, so no binary
+``.mo`` is committed and a catalogue edit needs no build step.
+"""
+
+from __future__ import annotations
+
+import gettext as gettext_module
+import io
+import threading
+from collections.abc import Sequence
+from datetime import UTC, datetime, tzinfo
+from functools import cache
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from babel import Locale
+from babel.dates import format_date, format_time
+from babel.lists import format_list
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+import pbem
+from pbem.i18n.msg import Msg, SeatRef
+
+LANGUAGES: tuple[str, ...] = ("en", "fr", "it", "nl", "de")
+"""Every language a seat may choose; English is the source language (msgids are English)."""
+
+HOST_DOMAIN = "pbem"
+GAME_CATALOGUE = "game"  # a game's catalogue file name: <pkg>/locale/<lang>/LC_MESSAGES/game.po
+
+
+def host_locale_dir() -> Path:
+    return Path(pbem.__file__).parent / "locale"
+
+
+class Translator:
+    """Renders messages, words and dates in one language (with one game's words, if any)."""
+
+    def __init__(self, lang: str, translations: gettext_module.NullTranslations) -> None:
+        self.lang = lang
+        self._translations = translations
+        self.locale = Locale.parse(lang)
+
+    def __repr__(self) -> str:
+        return f"Translator({self.lang!r})"
+
+    # -- words -------------------------------------------------------------------------------
+    def gettext(self, s: str) -> str:
+        return self._translations.gettext(s)
+
+    def ngettext(self, s: str, p: str, n: int) -> str:
+        return self._translations.ngettext(s, p, n)
+
+    def pgettext(self, ctx: str, s: str) -> str:
+        return self._translations.pgettext(ctx, s)
+
+    def npgettext(self, ctx: str, s: str, p: str, n: int) -> str:
+        return self._translations.npgettext(ctx, s, p, n)
+
+    # -- sentences ---------------------------------------------------------------------------
+    def __call__(self, m: Msg | str, names: Sequence[str] = ()) -> str:
+        """``m`` in this language; a plain string is looked up as a msgid (old English texts,
+        not in the catalogue, come back unchanged). ``names`` are the players' names by seat,
+        for :class:`SeatRef` fields."""
+        if isinstance(m, str):
+            return self.gettext(m) if m else m
+        pattern = self._pattern(m)
+        values = {k: self._value(v, names) for k, v in m.fields.items()}
+        try:
+            return pattern.format_map(values)
+        except (KeyError, IndexError, ValueError):
+            # A translation naming a field the message lacks: the English sentence is safer
+            # than a crash or a half-filled one (the catalogue check catches most of these).
+            return self._english_pattern(m).format_map(_Lenient(values))
+
+    def _pattern(self, m: Msg) -> str:
+        if m.plural is not None:
+            n = int(m.fields.get("n", 1))
+            if m.context is not None:
+                return self.npgettext(m.context, m.id, m.plural, n)
+            return self.ngettext(m.id, m.plural, n)
+        if m.context is not None:
+            return self.pgettext(m.context, m.id)
+        return self.gettext(m.id)
+
+    @staticmethod
+    def _english_pattern(m: Msg) -> str:
+        if m.plural is not None and int(m.fields.get("n", 1)) != 1:
+            return m.plural
+        return m.id
+
+    def _value(self, value: Any, names: Sequence[str]) -> Any:
+        if isinstance(value, Msg):
+            return self(value, names)
+        if isinstance(value, SeatRef):
+            return self.seat_name(value.seat, names)
+        if isinstance(value, list | tuple):
+            return self.join([str(self._value(v, names)) for v in value])
+        return value
+
+    def seat_name(self, seat: int, names: Sequence[str] = ()) -> str:
+        if 0 <= seat < len(names):
+            return names[seat]
+        return self(Msg("Player {n}", {"n": seat + 1}))
+
+    def join(self, items: Sequence[str]) -> str:
+        """A list as this language writes it ("a, b and c"; "a, b et c")."""
+        if not items:
+            return ""
+        if self.lang == "en":
+            return ", ".join(items)  # the English texts have always listed with commas
+        return format_list(list(items), locale=self.locale)
+
+    # -- dates -------------------------------------------------------------------------------
+    def date(self, when: datetime, tz: str | None = None) -> str:
+        """A day in this language, in the seat's time zone (e.g. "23 novembre 2026")."""
+        local = _aware(when).astimezone(zone(tz))
+        if self.lang == "en":
+            return local.strftime("%Y-%m-%d")
+        return format_date(local, "long", locale=self.locale)
+
+    def datetime(self, when: datetime, tz: str | None = None) -> str:
+        """A moment in this language and the seat's time zone, with the zone's abbreviation
+        (English keeps the host's long-standing ``2026-11-23 16:12 UTC``)."""
+        local = _aware(when).astimezone(zone(tz))
+        abbrev = local.strftime("%Z") or (tz or "UTC")
+        if self.lang == "en":
+            return f"{local:%Y-%m-%d %H:%M} {abbrev}"
+        day = format_date(local, "long", locale=self.locale)
+        clock = format_time(local, "HH:mm", locale=self.locale)
+        pattern = self.locale.datetime_formats.get("long") or "{1} {0}"
+        return f"{pattern.format(clock, day)} {abbrev}"
+
+
+class _Lenient(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def zone(name: str | None) -> tzinfo:
+    """The IANA time zone ``name`` (UTC when None); raises ValueError for an unknown name."""
+    if not name or name == "UTC":
+        return UTC
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as e:
+        raise ValueError(f"unknown time zone {name!r}") from e
+
+
+def valid_zone(name: str) -> bool:
+    try:
+        zone(name)
+    except ValueError:
+        return False
+    return True
+
+
+# -- loading -----------------------------------------------------------------------------------
+_lock = threading.Lock()
+
+
+def _compile(po: Path, lang: str) -> bytes | None:
+    """The ``.mo`` bytes of one ``.po`` file, translated entries only (an empty msgstr would
+    otherwise translate to the empty string)."""
+    if not po.is_file():
+        return None
+    with po.open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    for message in list(catalog):
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.fuzzy or not all(strings):
+            catalog.delete(message.id, context=message.context)
+    out = io.BytesIO()
+    write_mo(out, catalog)
+    return out.getvalue()
+
+
+@cache
+def _mo(path: str, lang: str) -> bytes | None:
+    return _compile(Path(path), lang)
+
+
+def _translations(path: Path, lang: str) -> Translations | None:
+    data = _mo(str(path), lang)
+    return None if data is None else Translations(io.BytesIO(data))
+
+
+def game_locale_dir(domain: str) -> Path | None:
+    """The ``locale`` folder of the game called ``domain`` (found through the registry)."""
+    from pbem.i18n.domains import game_package_dir
+
+    try:
+        from pbem.engine.registry import get
+
+        game = get(domain)
+    except KeyError:
+        return None
+    folder = game_package_dir(game)
+    return None if folder is None else folder / "locale"
+
+
+_translators: dict[tuple[str, str | None], Translator] = {}
+
+
+def translator(lang: str, domain: str | None = None) -> Translator:
+    """The translator for ``lang`` (one of :data:`LANGUAGES`; others fall back to English):
+    the host's catalogue, with game ``domain``'s catalogue (its ``name``) merged over it."""
+    key = (lang, domain)
+    found = _translators.get(key)
+    if found is not None:
+        return found
+    with _lock:
+        found = _translators.get(key)
+        if found is None:
+            found = _translators[key] = _build(lang if lang in LANGUAGES else "en", domain)
+    return found
+
+
+def _build(lang: str, domain: str | None) -> Translator:
+    merged: gettext_module.NullTranslations
+    host = _translations(host_locale_dir() / lang / "LC_MESSAGES" / f"{HOST_DOMAIN}.po", lang)
+    game = None
+    if domain is not None:
+        folder = game_locale_dir(domain)
+        if folder is not None:
+            game = _translations(folder / lang / "LC_MESSAGES" / f"{GAME_CATALOGUE}.po", lang)
+    if host is None and game is None:
+        merged = gettext_module.NullTranslations()
+    elif host is None:
+        merged = game  # type: ignore[assignment]
+    else:
+        merged = host
+        if game is not None:
+            merged.merge(game)  # the game's words win over the host's
+    return Translator(lang, merged)
+
+
+def reset_cache() -> None:
+    """Forget compiled catalogues (tests that edit a catalogue; a process reads them once)."""
+    with _lock:
+        _translators.clear()
+        _mo.cache_clear()
+
+
+ENGLISH = Translator("en", gettext_module.NullTranslations())
+"""English needs no catalogue: msgids are the English text."""
+
