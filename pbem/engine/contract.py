@@ -8,14 +8,18 @@ nothing that seat may not see.
 
 from __future__ import annotations
 
+import inspect
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from pbem.engine.chance import Chance, Draw
 from pbem.i18n.msg import Msg
+
+if TYPE_CHECKING:
+    from pbem.i18n.translate import Translator
 
 Seat = int
 """Seats are numbered 0..n-1 in turn order as set up; the host maps them to people."""
@@ -29,34 +33,49 @@ Ord = TypeVar("Ord")
 
 @dataclass(frozen=True)
 class Event:
-    """Something that happened, in words. ``visible_to`` None means everyone may read it."""
+    """Something that happened. ``visible_to`` None means everyone may read it.
+
+    A game makes events with :meth:`of`: a stable snake_case ``kind`` (``polyp_placed``) and a
+    :class:`~pbem.i18n.Msg` whose fields are the data (cells as "2F3", colours as
+    ``cmsg("colour", "pink")``, seats as ``SeatRef``); each seat's mail renders ``msg`` in its
+    language. ``text`` is the English sentence, kept for old readers; entries logged before
+    events carried data have only ``text``, which every language shows as stored.
+    """
 
     text: str
     visible_to: frozenset[Seat] | None = None
-    msg: Msg | None = None  # the sentence as data, rendered per seat's language
-    kind: str = ""  # a stable snake_case name of what happened ("polyp_placed")
+    msg: Msg | None = None
+    kind: str = ""
 
     @classmethod
-    def of(cls, kind: str, m: Msg, visible_to: frozenset[Seat] | None = None) -> Event:
-        return cls(str(m), visible_to, m, kind)
+    def of(cls, kind: str, message: Msg, visible_to: Iterable[Seat] | None = None) -> Event:
+        return cls(str(message), None if visible_to is None else frozenset(visible_to),
+                   message, kind)
 
     def visible(self, seat: Seat | None) -> bool:
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
+    def render(self, tr: Translator, names: Sequence[str] = ()) -> str:
+        """This event in ``tr``'s language (its stored English text if it carries no msg)."""
+        return self.text if self.msg is None else tr(self.msg, names)
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "text": self.text,
             "visible_to": None if self.visible_to is None else sorted(self.visible_to),
-            "kind": self.kind,
-            "msg": None if self.msg is None else self.msg.to_json(),
         }
+        if self.kind:
+            out["kind"] = self.kind
+        if self.msg is not None:
+            out["msg"] = self.msg.to_json()
+        return out
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Event:
         vis = d.get("visible_to")
-        m = d.get("msg")
+        message = d.get("msg")
         return cls(str(d["text"]), None if vis is None else frozenset(int(s) for s in vis),
-                   None if m is None else Msg.from_json(m), str(d.get("kind", "")))
+                   None if message is None else Msg.from_json(message), str(d.get("kind", "")))
 
 
 @dataclass
@@ -73,14 +92,19 @@ class Outcome:
 
     scores: dict[Seat, int]
     ranking: list[list[Seat]]
+    # Sentences on the scoring; a Msg is rendered in each reader's language.
     explanation: Sequence[str | Msg] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "scores": {str(k): v for k, v in self.scores.items()},
             "ranking": self.ranking,
-            "explanation": [str(e) for e in self.explanation],
+            "explanation": [str(line) for line in self.explanation],
         }
+        if any(isinstance(line, Msg) for line in self.explanation):
+            out["explanation_msgs"] = [line.to_json() if isinstance(line, Msg) else line
+                                       for line in self.explanation]
+        return out
 
 
 @runtime_checkable
@@ -148,7 +172,10 @@ class Game(Protocol[S, Ord]):
         ...
 
     def help_text(self, state: S | None = None, lang: str = "en") -> str:
-        """The full order language with examples, sent in reply to ``help``."""
+        """The full order language with examples, sent in reply to ``help``, in ``lang``
+        (build it with ``pbem.i18n.translator(lang, self.name)`` or a ``{% trans %}``
+        template). ``state``, when given, lets the examples come from the player's own board.
+        """
         ...
 
     def template_dirs(self) -> Sequence[Path]:
@@ -168,6 +195,59 @@ class Game(Protocol[S, Ord]):
     # Whether ``seat``, though not in ``waiting_for``, may send orders now: standing orders
     # that hold up no one (e.g. a preference the rules read later). ``apply`` then decides
     # which of its orders such a seat may give, and the host logs and mails it as any order.
+    #
+    #   def canonical_order(self, state: S, seat: Seat, text: str, lang: str) -> str
+    # Orders in the seat's language: the same lines (line for line, so the line numbers of
+    # errors stay right) with that language's words (colours, keywords, commands) replaced by
+    # the English canonical ones; English words are always accepted too. The host calls it
+    # (see :func:`canonical_order`) before ``parse`` when the seat's language is not English,
+    # and logs the canonical text, so history and replay read the same in every language.
+    # Localized keywords come from the game's catalogue with context "order keyword"
+    # (``pgettext("order keyword", "take")``); a msgstr may list alternatives with "|", and
+    # accents are optional when matching.
+    #
+    #   def localise_order(self, text: str, lang: str) -> str
+    # The inverse: a canonical (English) order written in ``lang``'s words, so bots and help
+    # examples can "write in the seat's language" (see :func:`localise_order`).
+
+
+def canonical_order(game: Any, state: Any, seat: Seat, text: str, lang: str) -> str:
+    """``text`` with the seat's-language words made English, if the game knows how."""
+    hook = getattr(game, "canonical_order", None)
+    if hook is None or lang == "en":
+        return text
+    return str(hook(state, seat, text, lang))
+
+
+def localise_order(game: Any, text: str, lang: str) -> str:
+    """A canonical order in ``lang``'s words, if the game knows how; else unchanged."""
+    hook = getattr(game, "localise_order", None)
+    if hook is None or lang == "en":
+        return text
+    return str(hook(text, lang))
+
+
+def help_text(game: Any, state: Any = None, lang: str = "en") -> str:
+    """A game's help in ``lang``, whichever of the contract's help signatures it has (games
+    written before ``state`` and ``lang`` existed take no arguments)."""
+    params = _help_params(type(game))
+    kwargs: dict[str, Any] = {}
+    if "state" in params:
+        kwargs["state"] = state
+    if "lang" in params:
+        kwargs["lang"] = lang
+    return str(game.help_text(**kwargs))
+
+
+_help_signatures: dict[Any, frozenset[str]] = {}
+
+
+def _help_params(cls: Any) -> frozenset[str]:
+    found = _help_signatures.get(cls)
+    if found is None:
+        sig = inspect.signature(cls.help_text)
+        found = _help_signatures[cls] = frozenset(sig.parameters) - {"self"}
+    return found
 
 
 def takes_orders(game: Any, state: Any, seat: Seat) -> bool:

@@ -1,11 +1,13 @@
 """The small error taxonomy players meet (after python-chess): syntax vs. illegal order.
 
 Both are ValueErrors whose message is written for the player and quotes what they typed.
+A message or hint may be a :class:`~pbem.i18n.Msg`: ``str(err)`` stays English, and the host
+renders ``err.message``/``err.hint`` in the seat's language.
 """
 
 from __future__ import annotations
 
-from pbem.i18n.msg import Msg
+from pbem.i18n.msg import Msg, msg
 
 
 class GameError(ValueError):
@@ -56,7 +58,8 @@ class OrderSyntaxErrors(OrderSyntaxError):
 
     def __init__(self, errors: list[OrderSyntaxError]) -> None:
         first = errors[0]
-        super().__init__(f"{len(errors)} lines could not be read; the first: {first.message}",
+        super().__init__(msg("{count} lines could not be read; the first: {first}",
+                             count=len(errors), first=first.message),
                          line=first.line, column=first.column, text=first.text,
                          hint=first.hint)
         self.errors = errors

@@ -1,0 +1,10 @@
+"""Every player in their own language: messages as data, gettext catalogues read with Babel.
+
+See ``msg`` (sentences with fields), ``translate`` (per-language translators, dates) and
+``catalogues`` (extract/update/check every domain's ``.po`` files).
+"""
+
+from pbem.i18n.msg import Msg, SeatRef, cmsg, msg, nmsg
+from pbem.i18n.translate import LANGUAGES, Translator, translator
+
+__all__ = ["LANGUAGES", "Msg", "SeatRef", "Translator", "cmsg", "msg", "nmsg", "translator"]

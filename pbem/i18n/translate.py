@@ -26,7 +26,7 @@ from babel.messages.pofile import read_po
 from babel.support import Translations
 
 import pbem
-from pbem.i18n.msg import Msg, SeatRef
+from pbem.i18n.msg import Msg, SeatRef, msg
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "it", "nl", "de")
 """Every language a seat may choose; English is the source language (msgids are English)."""
@@ -107,7 +107,7 @@ class Translator:
     def seat_name(self, seat: int, names: Sequence[str] = ()) -> str:
         if 0 <= seat < len(names):
             return names[seat]
-        return self(Msg("Player {n}", {"n": seat + 1}))
+        return self(msg("Player {n}", n=seat + 1))
 
     def join(self, items: Sequence[str]) -> str:
         """A list as this language writes it ("a, b and c"; "a, b et c")."""

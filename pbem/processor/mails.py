@@ -110,7 +110,7 @@ def ranking_lines(outcome: Outcome, seats: list[Seat]) -> list[str]:
 
 def outcome_lines(outcome: Outcome, seats: list[Seat]) -> list[str]:
     """The ranking followed by the game's explanation of the scores."""
-    return ranking_lines(outcome, seats) + [str(x) for x in outcome.explanation]
+    return ranking_lines(outcome, seats) + [str(line) for line in outcome.explanation]
 
 
 def events_since_last_turn(entries: list[LogEntry], seat: int) -> list[str]:
@@ -147,7 +147,7 @@ def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat
         deadline=when(due) if seat.index in waiting and (due := deadline_of(game, seat))
         else None,
         outcome=ranking_lines(outcome, all_seats) if outcome is not None else [],
-        explanation=[str(x) for x in outcome.explanation] if outcome is not None else [],
+        explanation=[str(line) for line in outcome.explanation] if outcome is not None else [],
         secret=secret, names=[s.name for s in all_seats], mail_mode=seat.mail_mode,
         example_order=_example_order(rules, state, seat.index) if seat.index in waiting
         and outcome is None else None,

@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from pbem.engine import registry
+from pbem.engine.contract import help_text as game_help
 from pbem.engine.contract import takes_orders
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.every_error import every_syntax_error, suggestion
@@ -565,7 +566,7 @@ class _Handler:
             return self.stranger("ignored", "help", [
                 f"Help for {rules.title} [{game.tag}]",
                 *([rules.about] if getattr(rules, "about", "") else []), "",
-                rules.help_text(), "",
+                game_help(rules, None, "en"), "",
                 "Write your orders one per line, with a line \"secret <your secret>\".",
                 "Start the mail with \"check\" to see what would happen without playing.",
                 "", *commands.HELP_LINES,

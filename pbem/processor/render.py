@@ -17,6 +17,8 @@ import css_inline
 import jinja2
 
 import pbem
+from pbem.i18n import jinja as i18n_jinja
+from pbem.i18n.translate import ENGLISH, Translator, translator
 
 
 def templates_dir() -> Path:
@@ -54,13 +56,16 @@ def _new_environment(game: Any | None) -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
-        extensions=["jinja2.ext.i18n"],
     )
-    # English until a seat's translations are installed (issue 16: templates use _()).
-    env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
+    i18n_jinja.install(env)  # {% trans %} and _(); each render passes its seat's language
     if game is not None:
         env.globals.update(game.template_helpers())
     return env
+
+
+def language_context(tr: Translator) -> dict[str, Any]:
+    """What a render adds to its context to speak ``tr``'s language (see pbem.i18n.jinja)."""
+    return i18n_jinja.functions(tr)
 
 
 @dataclass
@@ -85,12 +90,15 @@ class StatusMail:
     waiting_names: list[str] = field(default_factory=list)  # names only, for the subject
     example_order: str | None = None  # a legal order, shown first in the mover's mail
     mail_mode: str = "every"  # the seat's mail setting, shown in every status
+    lang: str = "en"  # the seat's language: the whole mail is rendered in it
+    timezone: str = "UTC"  # the seat's time zone, for the dates it reads
 
 
 def render_status(game: Any, mail: StatusMail) -> tuple[str, str]:
-    """The plain-text and HTML bodies of one seat's status email."""
+    """The plain-text and HTML bodies of one seat's status email, in the seat's language."""
     env = environment(game)
-    ctx = {**mail.__dict__, "game_name": game.name}
+    ctx = {**mail.__dict__, "game_name": game.name,
+           **language_context(translator(mail.lang, game.name))}
     text = env.get_template("layout.txt.j2").render(ctx)
     html = _INLINER.inline(env.get_template("layout.html.j2").render(ctx))
     return text, html
@@ -100,6 +108,7 @@ def render_status(game: Any, mail: StatusMail) -> tuple[str, str]:
 _INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
 
 
-def render_notice(lines: list[str], tag: str | None = None) -> str:
+def render_notice(lines: list[str], tag: str | None = None, tr: Translator = ENGLISH) -> str:
     """A short plain note (unknown sender, help, errors before any game is known)."""
-    return environment().get_template("notice.txt.j2").render(lines=lines, tag=tag)
+    return environment().get_template("notice.txt.j2").render(
+        lines=lines, tag=tag, **language_context(tr))

@@ -137,7 +137,7 @@ class TestCards:
     def default_order(self, state: CardsState, seat: Seat) -> str:
         return f"play {min(state.hands[seat])}"
 
-    def help_text(self) -> str:
+    def help_text(self, state: CardsState | None = None, lang: str = "en") -> str:
         return "play N — play card N from your hand, e.g. \"play 7\"."
 
     def template_dirs(self) -> Sequence[Path]:

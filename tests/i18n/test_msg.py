@@ -1,0 +1,72 @@
+"""Messages as data: English by str(), JSON round trip, and rendering through real catalogues."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from pbem.engine.contract import Event
+from pbem.engine.errors import IllegalOrder, OrderSyntaxError, OrderSyntaxErrors
+from pbem.i18n import SeatRef, cmsg, msg, nmsg, translator
+from pbem.processor.render import environment, language_context
+
+
+def test_str_is_english_with_fields_seats_and_nested_words() -> None:
+    m = msg("{seat} took the {colour} tile.", seat=SeatRef(1), colour=cmsg("colour", "pink"))
+    assert str(m) == "Player 2 took the pink tile."
+    assert translator("en")(m, ["Ann", "Bob"]) == "Bob took the pink tile."
+
+
+def test_plural_forms_follow_n() -> None:
+    one = nmsg("{n} polyp", "{n} polyps", 1)
+    many = nmsg("{n} polyp", "{n} polyps", 3)
+    assert (str(one), str(many)) == ("1 polyp", "3 polyps")
+
+
+def test_json_round_trip_keeps_nested_messages_and_seats() -> None:
+    m = msg("{who} chose {items}.", who=SeatRef(0),
+            items=[cmsg("colour", "pink"), cmsg("colour", "white")])
+    back = type(m).from_json(json.loads(json.dumps(m.to_json())))
+    assert back == m and str(back) == "Player 1 chose pink, white."
+
+
+def test_events_keep_english_text_and_read_old_entries() -> None:
+    e = Event.of("seat_named", msg("{seat} joined.", seat=SeatRef(0)), visible_to=[0])
+    assert e.text == "Player 1 joined." and e.kind == "seat_named"
+    assert Event.from_json(json.loads(json.dumps(e.to_json()))) == e
+    old = Event.from_json({"text": "Ann joined.", "visible_to": None})
+    assert old.msg is None and old.render(translator("fr")) == "Ann joined."
+    assert "kind" not in old.to_json() and "msg" not in old.to_json()  # old logs stay as they were
+
+
+def test_french_comes_from_the_host_catalogue() -> None:
+    fr = translator("fr")
+    assert fr(msg("Player {n}", n=2)) == "Joueur 2"
+    assert fr.seat_name(0) == "Joueur 1"
+    assert translator("xx").lang == "en"  # an unknown language falls back to English
+
+
+def test_errors_take_messages_and_stay_english_as_text() -> None:
+    err = OrderSyntaxError(msg("unknown order {word}", word="plya"), line=2, text="plya 3",
+                           hint=msg("orders are: {orders}", orders="play"))
+    assert str(err) == 'line 2: unknown order plya "plya 3" — orders are: play'
+    assert str(IllegalOrder(msg("no such card {n}", n=7))) == "no such card 7"
+    both = OrderSyntaxErrors([err, err])
+    assert str(both.message).startswith("2 lines could not be read; the first: unknown order")
+    assert translator("fr")(both.message).startswith("2 lignes n'ont pas pu être lues")
+
+
+def test_dates_in_the_seats_language_and_time_zone() -> None:
+    moment = datetime(2026, 11, 23, 16, 5, tzinfo=UTC)
+    assert translator("en").datetime(moment, "UTC") == "2026-11-23 16:05 UTC"
+    assert translator("fr").datetime(moment, "Europe/Paris") == "23 novembre 2026, 17:05 CET"
+    assert translator("de").date(moment, "Europe/Berlin") == "23. November 2026"
+    assert translator("nl").datetime(moment, "Europe/Amsterdam").startswith("23 november 2026")
+
+
+def test_templates_translate_per_render_on_one_cached_environment() -> None:
+    env = environment()
+    template = env.from_string("{% trans n=2 %}Player {{ n }}{% endtrans %}|{{ _('Player {n}') }}")
+    assert template.render(**language_context(translator("en"))) == "Player 2|Player {n}"
+    assert template.render(**language_context(translator("fr"))).endswith("|Joueur {n}")
+    assert environment() is env
