@@ -147,11 +147,13 @@ def _describe(cur: _Cursor, colours: Sequence[str]) -> Describe:
         cur.i += 1
         return Describe(word)
     colour = sex = None
-    if word in colours:
-        colour = _colour(cur, colours)
-    if cur.peek() in ("male", "female"):
-        sex = _sex(cur)
     fish = cur.accept("fish")
+    for _ in range(2):  # colour and sex in either order ("red male", "mâle rouge")
+        if colour is None and cur.peek() in colours:
+            colour = _colour(cur, colours)
+        elif sex is None and cur.peek() in ("male", "female"):
+            sex = _sex(cur)
+    fish = cur.accept("fish") or fish
     if colour is None and sex is None and not fish:
         raise cur.fail(msg("expected a card: fish, red fish, red male, coral, pearl, shark or "
                            "water"))
@@ -180,12 +182,24 @@ def _boat(cur: _Cursor, colours: Sequence[str]) -> Step:
     return Boat(_paying(cur, colours))
 
 
-def _attach(cur: _Cursor, colours: Sequence[str]) -> Step:
-    fish = [(_colour(cur, colours), _sex(cur))]
+def _fish(cur: _Cursor, colours: Sequence[str]) -> tuple[str, str]:
+    """A fish: colour and sex, in either order ("red male", "male red": languages that put the
+    adjective after the noun write "mâle rouge"), maybe with "fish" before or after."""
     cur.accept("fish")
+    if cur.peek() in SEX_WORDS:
+        sex = _sex(cur)
+        colour = _colour(cur, colours)
+    else:
+        colour = _colour(cur, colours)
+        sex = _sex(cur)
+    cur.accept("fish")
+    return colour, sex
+
+
+def _attach(cur: _Cursor, colours: Sequence[str]) -> Step:
+    fish = [_fish(cur, colours)]
     if cur.accept("and"):
-        fish.append((_colour(cur, colours), _sex(cur)))
-        cur.accept("fish")
+        fish.append(_fish(cur, colours))
     if not cur.accept("to", "on"):
         raise cur.fail(msg("expected \"to coral N\""))
     cur.accept("coral")
@@ -200,9 +214,8 @@ def _attach(cur: _Cursor, colours: Sequence[str]) -> Step:
 
 def _shark(cur: _Cursor, colours: Sequence[str]) -> Step:
     if cur.accept("my", "own"):
-        colour = _colour(cur, colours)
-        sex = _sex(cur)
-        cur.accept("fish")
+        cur.accept("own")  # "my own red male"
+        colour, sex = _fish(cur, colours)
         return SharkOwn(colour, sex)
     return SharkArea(_place(cur))
 

@@ -35,11 +35,13 @@ def cell_text(cell: Mapping[str, Any] | None, pgettext: PGettext = _english) -> 
     if not cell.get("up"):
         return "[##]"
     if cell["kind"] == "fish":
-        sex = pgettext("sex abbreviation", "M" if cell["sex"] == "m" else "F")
+        code = "M" if cell["sex"] == "m" else "F"  # (a variable: not a msgid to extract)
+        sex = pgettext("sex abbreviation", code)
         return f"{abbreviation(cell['colour'], pgettext)}{sex}"
     if cell["kind"] == "water":
         return "~~~~"
-    return str(pgettext("card", cell["kind"]))[:WIDTH - 1]
+    kind = cell["kind"]  # coral, pearl, shark: at most 5 letters in the grid
+    return str(pgettext("card abbreviation", kind))[:WIDTH - 1]
 
 
 def area_grid(view: Mapping[str, Any], pgettext: PGettext = _english) -> str:
@@ -93,9 +95,10 @@ def fish_list(fish: Sequence[str], pgettext: PGettext = _english) -> str:
 
 def card_text(card: Mapping[str, Any], pgettext: PGettext = _english) -> str:
     """A face-up card of the view: "red male fish", "coral"."""
-    if card["kind"] != "fish":
-        return str(pgettext("card", card["kind"]))
-    colour = pgettext("colour", card["colour"])
+    kind, colour_name = card["kind"], card["colour"]
+    if kind != "fish":
+        return str(pgettext("card", kind))
+    colour = pgettext("colour", colour_name)
     if card["sex"] == "m":
         return str(pgettext("fish", "%(colour)s male fish", colour=colour))
     return str(pgettext("fish", "%(colour)s female fish", colour=colour))

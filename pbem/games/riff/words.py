@@ -31,7 +31,8 @@ def place(p: Place) -> Msg:
 
 
 def sex(code: str) -> Msg:
-    return cmsg("sex", "male" if code == "m" else "female")
+    word = "male" if code == "m" else "female"  # (a variable: not a msgid to extract)
+    return cmsg("sex", word)
 
 
 def fish(colour_name: str, code: str) -> Msg:
@@ -85,4 +86,6 @@ VOCABULARY: tuple[Msg, ...] = (
     cmsg("row", "near"), cmsg("row", "middle"), cmsg("row", "far middle"), cmsg("row", "far"),
     cmsg("sex", "male"), cmsg("sex", "female"),
     cmsg("card", "coral"), cmsg("card", "pearl"), cmsg("card", "shark"), cmsg("card", "water"),
+    cmsg("card abbreviation", "coral"), cmsg("card abbreviation", "pearl"),
+    cmsg("card abbreviation", "shark"),
 )
