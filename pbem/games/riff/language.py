@@ -296,11 +296,8 @@ def _parse_step(part: tuple[int, str], number: int, raw: str,
 def _verb_hint(verb: str) -> Msg:
     """The form of the nearest order word, in English or in any language's words (the host
     has already turned the seat's own keywords into English; a misspelt one is still close
-    to its own language's word)."""
-    close = difflib.get_close_matches(verb, list(FORMS), n=1, cutoff=0.5)
-    if close:
-        return msg("did you mean: {form}", form=FORMS[close[0]])
-    words = verb_words()
+    to its own language's word: "achter" -> "acheter")."""
+    words = {**verb_words(), **{form: form for form in FORMS}}
     close = difflib.get_close_matches(fold(verb), list(words), n=1, cutoff=0.5)
     if close:
         return msg("did you mean: {form}", form=FORMS[words[close[0]]])
