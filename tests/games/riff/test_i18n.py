@@ -132,6 +132,7 @@ def test_a_french_syntax_error_and_its_suggestion_are_french() -> None:
     with pytest.raises(OrderSyntaxError) as caught:
         GAME.parse(state, 0, GAME.canonical_order(state, 0, "achter 3 proche", "fr"))
     err = caught.value
+    assert err.hint is not None
     assert _french(err.message) == "ordre inconnu 'achter'"
     assert _french(err.hint) == ("vouliez-vous dire : acheter 3 proche  (ou : acheter 5 milieu "
                                  "payant rouge rouge ; acheter 4 loin si corail ou rouge "
@@ -140,6 +141,7 @@ def test_a_french_syntax_error_and_its_suggestion_are_french() -> None:
         GAME.parse(state, 0, GAME.canonical_order(state, 0, "acheter 3 ici", "fr"))
     assert _french(caught.value.message) == ("une rangée est attendue : proche, milieu, "
                                              "loin milieu ou loin")
+    assert caught.value.hint is not None
     assert _french(caught.value.hint).startswith("la forme est : acheter 3 proche")
 
 
