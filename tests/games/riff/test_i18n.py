@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import pbem.games.riff as GAME_PACKAGE
 from pbem.engine.chance import Chance
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.games.riff import GAME
@@ -22,6 +26,7 @@ from pbem.games.riff.orders import Attach, Buy, Describe, Pass, Place, Prefer, S
 from pbem.games.riff.state import State
 from pbem.i18n.msg import Msg
 from pbem.i18n.translate import LANGUAGES, translator
+from pbem.processor.render import StatusMail, render_status
 from tests.games.riff.positions import FULL, build
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
@@ -135,8 +140,8 @@ def test_a_french_syntax_error_and_its_suggestion_are_french() -> None:
     assert err.hint is not None
     assert _french(err.message) == "ordre inconnu 'achter'"
     assert _french(err.hint) == ("vouliez-vous dire : acheter 3 proche  (ou : acheter 5 milieu "
-                                 "payant rouge rouge ; acheter 4 loin si corail ou rouge "
-                                 "poisson)")
+                                 "payant rouge rouge ; acheter 4 loin si corail ou poisson "
+                                 "rouge)")
     with pytest.raises(OrderSyntaxError) as caught:
         GAME.parse(state, 0, GAME.canonical_order(state, 0, "acheter 3 ici", "fr"))
     assert _french(caught.value.message) == ("une rangée est attendue : proche, milieu, "
@@ -164,3 +169,48 @@ def test_events_render_in_french_with_the_players_names() -> None:
     assert f"{['Ann', 'Ben'][seat]} a acheté un bateau, sous la colonne 2." in said
     assert any(s.startswith("Dés pour le tour de ") for s in said), said
     assert not any("Player" in s or "Joueur" in s for s in said), said
+
+
+def english_sentences(*pots: Path) -> list[str]:
+    """The literal stretches of four words or more of every msgid in these templates (the
+    English a mail must not hold once it is in another language); placeholders split them."""
+    found: list[str] = []
+    for pot in pots:
+        with pot.open("rb") as f:
+            for m in read_po(f):
+                ids = m.id if isinstance(m.id, tuple | list) else (m.id,)
+                for msgid in ids:
+                    for part in re.split(r"\{[^}]*\}|%\(\w+\)s|<[^>]+>|\n", str(msgid)):
+                        part = part.strip(" .,;:()\"'")
+                        if len(part.split()) >= 4:
+                            found.append(part)
+    return found
+
+
+def english_left(text: str, sentences: list[str]) -> list[str]:
+    flat = " ".join(text.split())
+    return [s for s in sentences if " ".join(s.split()) in flat]
+
+
+GAME_POT = Path(GAME_PACKAGE.__file__).parent / "locale" / "game.pot"
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+@pytest.mark.parametrize("turns", [0, 12, 400])
+def test_the_status_in_another_language_holds_no_english_sentence_of_the_game(
+        lang: str, turns: int) -> None:
+    state, _ = _bot_orders(3, turns)
+    assert turns < 400 or state.phase == "over"
+    sentences = english_sentences(GAME_POT)
+    assert len(sentences) > 100
+    for seat in (0, 1):
+        mail = StatusMail(title="Das Riff", tag="riff-1", seat=seat, seat_name="Ann",
+                          view=GAME.view(state, seat), names=["Ann", "Ben"],
+                          your_turn=seat == state.to_move, lang=lang)
+        text, html = render_status(GAME, mail)
+        assert english_left(text, sentences) == [], text
+        assert english_left(html, sentences) == []
+        # ... which the same mail in English is full of (the scan does find them).
+        english, _ = render_status(GAME, replace(mail, lang="en"))
+        assert len(english_left(english, sentences)) >= 5
+        assert "Player" not in text and "Joueur 1 (Ann)" in text if lang == "fr" else True
