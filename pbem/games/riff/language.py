@@ -28,7 +28,7 @@ from pbem.games.riff.orders import (
     SharkOwn,
     Step,
 )
-from pbem.i18n.msg import Msg, msg
+from pbem.i18n.msg import Msg, cmsg, msg
 
 # Each form's example, in the order language of the reader's language (the catalogue
 # translates the orders in it with the same words canonical_order reads).
@@ -301,4 +301,4 @@ def _verb_hint(verb: str) -> Msg:
     close = difflib.get_close_matches(fold(verb), list(words), n=1, cutoff=0.5)
     if close:
         return msg("did you mean: {form}", form=FORMS[words[close[0]]])
-    return msg("orders start with {verbs}", verbs=list(FORMS))
+    return msg("orders start with {verbs}", verbs=[cmsg("order verb", f) for f in FORMS])

@@ -88,4 +88,9 @@ VOCABULARY: tuple[Msg, ...] = (
     cmsg("card", "coral"), cmsg("card", "pearl"), cmsg("card", "shark"), cmsg("card", "water"),
     cmsg("card abbreviation", "coral"), cmsg("card abbreviation", "pearl"),
     cmsg("card abbreviation", "shark"),
+    # The words that start an order, as the seat's language writes them (for "orders start
+    # with ..."; the order keywords' msgstrs list alternatives, these one word each).
+    cmsg("order verb", "prefer"), cmsg("order verb", "buy"), cmsg("order verb", "flip"),
+    cmsg("order verb", "boat"), cmsg("order verb", "attach"), cmsg("order verb", "shark"),
+    cmsg("order verb", "pass"),
 )

@@ -214,3 +214,13 @@ def test_the_status_in_another_language_holds_no_english_sentence_of_the_game(
         english, _ = render_status(GAME, replace(mail, lang="en"))
         assert len(english_left(english, sentences)) >= 5
         assert "Player" not in text and "Joueur 1 (Ann)" in text if lang == "fr" else True
+
+
+def test_an_order_word_far_from_every_language_lists_the_seats_own_words() -> None:
+    with pytest.raises(OrderSyntaxError) as caught:
+        read("xyz 3 proche", "fr")
+    assert caught.value.hint is not None
+    assert _french(caught.value.hint) == ("les ordres commencent par préférer, acheter, "
+                                          "retourner, bateau, attacher, requin et passer")
+    assert str(caught.value.hint) == ("orders start with prefer, buy, flip, boat, attach, "
+                                      "shark, pass")
