@@ -26,7 +26,10 @@ from pbem.games.riff.orders import Attach, Buy, Describe, Pass, Place, Prefer, S
 from pbem.games.riff.state import State
 from pbem.i18n.msg import Msg
 from pbem.i18n.translate import LANGUAGES, translator
+from pbem.processor import api
 from pbem.processor.render import StatusMail, render_status
+from pbem.store import SessionFactory
+from tests.games.riff.mailtable import Table, seat_table, speak
 from tests.games.riff.positions import FULL, build
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
@@ -224,3 +227,31 @@ def test_an_order_word_far_from_every_language_lists_the_seats_own_words() -> No
                                           "retourner, bateau, attacher, requin et passer")
     assert str(caught.value.hint) == ("orders start with prefer, buy, flip, boat, attach, "
                                       "shark, pass")
+
+
+@pytest.fixture
+def french_table(factory: SessionFactory) -> Table:
+    """Ann (seat 0) and Ben at a full position; Ann reads and writes French."""
+    table = seat_table(factory, lambda: build(FULL, players=[{"worms": {"red": 2}}, {}]))
+    speak(table, 0, "fr")
+    return table
+
+
+def test_a_french_seats_bad_orders_are_answered_in_french_with_a_french_suggestion(
+        french_table: Table) -> None:
+    result, reply = french_table.send(0, "achter 3 proche\npasser")
+    assert result.status == "rejected", reply
+    assert "> achter 3 proche" in reply  # the player's own words are quoted
+    assert "ordre inconnu 'achter'" in reply, reply
+    assert "acheter 3 proche  (ou : acheter 5 milieu payant rouge rouge" in reply, reply
+    assert "unknown order" not in reply and "did you mean" not in reply
+    result, reply = french_table.send(0, "# mon tour\nretourner 7 milieu")
+    assert result.status == "rejected", reply
+    assert "> retourner 7 milieu" in reply
+    assert "7 milieu : vous n'avez pas de bateau dans la colonne 7" in reply, reply
+    result, reply = french_table.send(0, "acheter 1 proche")  # and a good one is played
+    assert result.status == "applied", reply
+    assert "Ann a acheté la carte" in reply, reply
+    with french_table.factory() as s:
+        log = api.game_log(s, api.get_game(s, french_table.game_id))
+    assert log[-1].text == "buy 1 near"  # the log keeps the canonical English order
