@@ -255,3 +255,10 @@ def test_a_french_seats_bad_orders_are_answered_in_french_with_a_french_suggesti
     with french_table.factory() as s:
         log = api.game_log(s, api.get_game(s, french_table.game_id))
     assert log[-1].text == "buy 1 near"  # the log keeps the canonical English order
+
+
+def test_a_french_seats_help_is_the_french_help(french_table: Table) -> None:
+    result, reply = french_table.send(0, "aide")
+    assert "DAS RIFF — COMMENT ÉCRIRE VOS ORDRES" in reply, reply
+    assert "  acheter 5 milieu si corail ou poisson rouge" in reply
+    assert "HOW TO WRITE YOUR ORDERS" not in reply
