@@ -258,7 +258,7 @@ def test_a_french_seats_bad_orders_are_answered_in_french_with_a_french_suggesti
 
 
 def test_a_french_seats_help_is_the_french_help(french_table: Table) -> None:
-    result, reply = french_table.send(0, "aide")
+    _, reply = french_table.send(0, "aide")
     assert "DAS RIFF — COMMENT ÉCRIRE VOS ORDRES" in reply, reply
     assert "  acheter 5 milieu si corail ou poisson rouge" in reply
     assert "HOW TO WRITE YOUR ORDERS" not in reply
