@@ -20,7 +20,7 @@ from pbem.games.riff.setup import setup
 from pbem.games.riff.state import State
 from pbem.games.riff.turn import apply_order, end_reason
 from pbem.games.riff.view import view
-from pbem.i18n.msg import Msg, SeatRef, msg
+from pbem.i18n.msg import N_, Msg, SeatRef, msg
 
 PUBLIC_DRAWS = frozenset({"die 1", "die 2", "start player"})
 
@@ -30,7 +30,7 @@ class Riff:
 
     name: ClassVar[str] = "riff"
     title: ClassVar[str] = "Das Riff"
-    about: ClassVar[str] = (
+    about: ClassVar[str] = N_(
         "Christine & Wolfgang Lehmann, Kosmos 2000; rules from the French rulebook. The card "
         "mix is a reconstruction: no public list of the reef cards exists, so the counts of "
         "each card, the 21 breeding cards and the colour names keep every known total but "
