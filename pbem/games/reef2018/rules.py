@@ -1,7 +1,9 @@
 """Setup and turns: every rule of the French rulebook (see RULINGS-ADDENDUM.md for the gaps).
 
 Each function takes a state it may not change and returns a new one with the events, or raises
-:class:`IllegalOrder` saying which rule the order breaks.
+:class:`IllegalOrder` saying which rule the order breaks. A turn is one order (one take or one
+play, however many lines it is written on), so there are no independent later lines to check:
+the one reason is the whole answer, and an error has no step within a line to count.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from collections import Counter
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder
-from pbem.games.reef2018.cards import CENTRE, COLOURS, MAX_HEIGHT, cards, square_name
+from pbem.games.reef2018.cards import CENTRE, COLOURS, MAX_HEIGHT, SIZE, cards, square_name
 from pbem.games.reef2018.orders import Order, Play, Start, TakeDeck, TakeMarket
 from pbem.games.reef2018.scoring import score_card, score_in_hand
 from pbem.games.reef2018.state import Seat, State
@@ -194,7 +196,7 @@ def _play(state: State, seat: int, order: Play) -> list[Event]:
         stack = mine.reef[square]
         if len(stack) >= MAX_HEIGHT:
             raise IllegalOrder(f"the stack on {square_name(square)} is already {MAX_HEIGHT} "
-                               "high: no piece may go on it")
+                               "high: no piece may go on it", hint=_room_near(mine.reef, square))
         stack.append(colour)
         heights.append(len(stack))
         state.supply[colour] -= 1
@@ -222,6 +224,18 @@ def _play(state: State, seat: int, order: Play) -> list[Event]:
         events.append(Event(f"The {' and '.join(empty)} supply is used up: the game ends at "
                             "the end of this round."))
     return events
+
+
+def _room_near(reef: list[list[str]], square: int) -> str | None:
+    """The (at most 3) squares nearest ``square`` that still take a piece, after the pieces
+    this order placed before: where that piece would be legal."""
+    def far(other: int) -> int:
+        return abs(other % SIZE - square % SIZE) + abs(other // SIZE - square // SIZE)
+    free = sorted((sq for sq, stack in enumerate(reef) if len(stack) < MAX_HEIGHT), key=far)[:3]
+    if not free:
+        return None
+    return (f"the nearest square{'s' if len(free) > 1 else ''} where it would be legal: "
+            + ", ".join(square_name(sq) for sq in free))
 
 
 def _count(colours: Counter[str]) -> str:

@@ -107,7 +107,7 @@ class Riff:
         return moves.default_order(state, seat)
 
     def help_text(self, state: State | None = None, lang: str = "en") -> str:
-        return help_text(lang)
+        return help_text(state, lang)
 
     def template_dirs(self) -> Sequence[Path]:
         return []

@@ -2,10 +2,19 @@
 
 One message per paragraph (the catalogue translates each, its example orders written with the
 order words of that language: see keywords.py); the English text is the msgids themselves.
+
+The examples use the shipped colour names. A game may rename its colours (the option
+``colour_names``); for such a game the examples are written in its own colours, which its
+parser reads (shipped names would not parse there).
 """
 
 from __future__ import annotations
 
+import re
+
+from pbem.games.riff.components import default_options
+from pbem.games.riff.keywords import words
+from pbem.games.riff.state import State
 from pbem.i18n.msg import Msg, msg
 from pbem.i18n.translate import translator
 
@@ -83,12 +92,45 @@ turned in a check is an example, not the real card)."""),
 )
 
 
-def help_text(lang: str = "en") -> str:
-    """The whole help in ``lang`` (English for a language without a catalogue)."""
+_LEFT = 28  # where the help's right-hand column starts
+
+
+def help_text(state: State | None = None, lang: str = "en") -> str:
+    """The whole help in ``lang`` (English for a language without a catalogue), in
+    ``state``'s colour names (the shipped ones when None): a game that renamed its colours
+    (option ``colour_names``) gets examples its parser reads."""
     if lang == "en":  # msgids are the English text (and no catalogue is read at import)
-        return "\n\n".join(str(p) for p in PARAGRAPHS) + "\n"
-    tr = translator(lang, "riff")
-    return "\n\n".join(tr(p) for p in PARAGRAPHS) + "\n"
+        base = "\n\n".join(str(p) for p in PARAGRAPHS) + "\n"
+    else:
+        tr = translator(lang, "riff")
+        base = "\n\n".join(tr(p) for p in PARAGRAPHS) + "\n"
+    if state is None:
+        return base
+    shipped: list[str] = default_options()["colour_names"]
+    if list(state.colours) == shipped:
+        return base
+    if lang != "en":  # the help's examples write the first order word of each colour
+        table = words(lang)
+        shipped = [table[c][0] if c in table else c for c in shipped]
+    renamed = dict(zip(shipped, state.colours, strict=False))
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, renamed)) + r")\b")
+    lines = []
+    for line in base.split("\n"):
+        new = pattern.sub(lambda m: renamed[m[1]], line)
+        example = re.match(r"(  \S.*?)( {2,})(\S.*)$", line)
+        if new != line and example and len(example[1]) < _LEFT:  # keep the right column
+            left = pattern.sub(lambda m: renamed[m[1]], example[1])
+            right = pattern.sub(lambda m: renamed[m[1]], example[3])
+            new = f"{left}{' ' * max(2, _LEFT - len(left))}{right}"
+        lines.append(new)
+    colours = msg("This game's colours: {colours}.", colours=list(state.colours))
+    said = str(colours) if lang == "en" else translator(lang, "riff")(colours)
+    first = "\n\n".join([str(PARAGRAPHS[0]) if lang == "en" else
+                         translator(lang, "riff")(PARAGRAPHS[0]),
+                         str(PARAGRAPHS[1]) if lang == "en" else
+                         translator(lang, "riff")(PARAGRAPHS[1])])
+    text = "\n".join(lines)
+    return text.replace(first, f"{first}\n\n{said}", 1) if first in text else text
 
 
-HELP_TEXT = help_text("en")
+HELP_TEXT = help_text()

@@ -124,6 +124,13 @@ def test_a_misread_order_comes_with_the_nearest_valid_form(table: Table) -> None
     assert "Hint: take 17  (or: take deck, take deck token on 23)" in reply
 
 
+def test_a_full_stack_comes_with_the_nearest_squares_that_take_the_piece(table: Table) -> None:
+    # A1 holds RRRY (4 high); B1 and A2 are one step away and empty, C1 the first of those
+    # two steps away (B2 and A3 are as near but come later, row by row).
+    reply = refused(table, "play 17: purple A1, purple A2")
+    assert "Suggestion: the nearest squares where it would be legal: B1, A2, C1" in reply
+
+
 def test_the_hand_limit(factory: SessionFactory) -> None:
     table = seat_table(factory, "reef2018", full_hand)
     for orders in ("take 25", "take deck, token on 14"):
@@ -191,6 +198,7 @@ def test_help_answers_with_the_whole_order_language(table: Table) -> None:
     result, reply = table.send(0, "help")
     assert result.status == "ignored"
     assert "REEF — HOW TO WRITE YOUR ORDER" in reply
-    for example in ("take 17", "take deck", "take deck, token on 23",
+    # The market examples name cards of this game's market (25, 14, 41).
+    for example in ("take 14", "take deck", "take deck, token on 41",
                     "play 17: red B2, yellow B2", "start: red B2, yellow C2, green B3, purple C3"):
         assert example in reply
