@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from pbem.bots import _maildir_order
 from pbem.cli import app
 from pbem.engine import registry
 from pbem.processor import api
@@ -39,8 +40,10 @@ def pbem(*args: str, code: int = 0) -> str:
 
 def outbox(home: Path) -> list[EmailMessage]:
     box = mailbox.Maildir(home / "outbox", create=False)
+    # Maildir keys hold unpadded microseconds ("M5" is earlier than "M123"): sort as numbers,
+    # in the order the mails were written.
     return [message_from_bytes(box.get_bytes(k), policy=policy.default)
-            for k in sorted(box.iterkeys())]
+            for k in sorted(box.iterkeys(), key=_maildir_order)]
 
 
 def body(msg: EmailMessage) -> str:

@@ -175,14 +175,13 @@ class Game(Protocol[S, Ord]):
         ...
 
     def help_text(self, state: S | None = None, lang: str = "en") -> str:
-        """The full order language with examples, sent in reply to ``help``, in ``lang``
-        (build it with ``pbem.i18n.translator(lang, self.name)`` or a ``{% trans %}``
-        template).
+        """The full order language with examples, sent in reply to ``help``.
 
         With ``state`` (the player's game, when the host knows it) the examples name this
         game's own places and pieces; without it, generic ones. Examples may show only what
         every seat may see: help is answered without a secret. ``lang`` is the player's
-        language (translations may use it; English otherwise).
+        language: build the text with ``pbem.i18n.translator(lang, self.name)`` or a
+        ``{% trans %}`` template.
         """
         ...
 
