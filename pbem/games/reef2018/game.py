@@ -9,8 +9,8 @@ from typing import Any, ClassVar
 
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Applied, Outcome, Seat, View
-from pbem.games.reef2018 import moves, rules
-from pbem.games.reef2018.help import HELP_TEXT
+from pbem.games.reef2018 import moves, rules, words
+from pbem.games.reef2018.help import help_text
 from pbem.games.reef2018.language import parse_order
 from pbem.games.reef2018.orders import Order
 from pbem.games.reef2018.render import template_helpers
@@ -73,8 +73,14 @@ class Reef:
     def default_order(self, state: State, seat: Seat) -> str:
         return moves.default_order(state, seat)
 
-    def help_text(self) -> str:
-        return HELP_TEXT
+    def help_text(self, state: State | None = None, lang: str = "en") -> str:
+        return help_text(lang)
+
+    def canonical_order(self, state: State, seat: Seat, text: str, lang: str) -> str:
+        return words.canonical_order(text, lang)
+
+    def localise_order(self, text: str, lang: str) -> str:
+        return words.localise_order(text, lang)
 
     def template_dirs(self) -> Sequence[Path]:
         return []
