@@ -120,6 +120,10 @@ def _patterns(tr: Translator) -> list[str]:
         label = tr(msg("highest {colour}: +{points} per {scored}", colour="Y", points=2,
                        scored="P")) if i == 2 else symbol
         width = 22 if i == 2 else 12
-        out.append(f"  {label.ljust(width)}{lines[0]}")
-        out += [" " * (2 + width) + line for line in lines[1:]]
+        if len(label) < width:
+            out.append(f"  {label.ljust(width)}{lines[0]}")
+            lines = lines[1:]
+        else:
+            out.append(f"  {label}")
+        out += [" " * (2 + width) + line for line in lines]
     return out

@@ -22,7 +22,7 @@ from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 from pbem.games.reef2018.words import localise_order
-from pbem.i18n.msg import Msg, SeatRef, cmsg, msg
+from pbem.i18n.msg import Msg, cmsg, msg
 from pbem.i18n.translate import ENGLISH, Translator
 
 COLUMNS = "ABCD"
@@ -118,7 +118,7 @@ def reef_svg(view: Mapping[str, Any], names: list[str] | None = None,
     for i, p in enumerate(players):
         ox, oy = 30 + i * bw, 40
         seat = int(p.get("seat", i))
-        who = tr(msg("{player}", player=SeatRef(seat)), names or ())
+        who = tr.seat_name(seat, names or ())
         parts.append(f'<text x="{ox}" y="16" font-size="13" font-weight="bold">'
                      f'{escape(who)}</text>')
         for c, letter in enumerate(COLUMNS):

@@ -31,9 +31,13 @@ KEYWORDS: tuple[Msg, ...] = (
     cmsg("order keyword", "green"), cmsg("order keyword", "purple"),
 )
 ENGLISH = frozenset(k.id for k in KEYWORDS)
+# The colours as words in sentences (``cmsg("colour", name)`` in the rules), for the extractor.
+COLOUR_WORDS: tuple[Msg, ...] = (cmsg("colour", "red"), cmsg("colour", "yellow"),
+                                 cmsg("colour", "green"), cmsg("colour", "purple"))
 
-# A word: letters only, not glued to digits (squares like B2 and cards like R17 stay whole).
-_WORD = re.compile(r"(?<![\w#])[^\W\d_]+(?!\w)")
+# A word: letters only, not glued to digits (squares like B2 and cards like R17 stay whole)
+# nor inside a {placeholder} (the catalogue's order examples carry some).
+_WORD = re.compile(r"(?<![\w#{])[^\W\d_]+(?![\w}])")
 
 
 def fold(word: str) -> str:
@@ -69,11 +73,15 @@ def _swap(text: str, table: dict[str, str], key: str) -> str:
     return "\n".join(_WORD.sub(one, line) for line in text.split("\n"))
 
 
+# An elided article (French l'offre, Italian dall'offerta) is a word of its own.
+_ELISION = re.compile(r"(?<=[^\W\d_])['’](?=[^\W\d_])")
+
+
 def canonical_order(text: str, lang: str) -> str:
     """The same lines with ``lang``'s words for Reef's keywords and colours in English."""
     if lang == "en":
         return text
-    return _swap(text, _to_english(lang), "fold")
+    return _swap(_ELISION.sub(" ", text), _to_english(lang), "fold")
 
 
 def localise_order(text: str, lang: str) -> str:
