@@ -156,7 +156,7 @@ def _pieces(words: list[str]) -> list[tuple[str | None, int]]:
 
 
 def _play(words: list[str]) -> Play:
-    words = [w for w in words if w != "card"]
+    words = [w for w in words if w not in _FILLER]  # "play the card 17"
     if not words:
         raise _Bad(msg("play which card? its number, then where its corals go"))
     card = _card(words[0])
