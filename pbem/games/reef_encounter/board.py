@@ -68,20 +68,27 @@ def extra_growth_cells() -> frozenset[str]:
     return frozenset(f"{b.id}:{b.extra_growth}" for b in components().boards)
 
 
-@cache
-def _boards_of_cells() -> dict[str, int]:
-    return {k: b for b, cells in rock_cells().items() for k in cells}
+class _BoardOf(dict[str, int]):
+    """Cell key -> board id, filled on first sight: a plain dict lookup on the hot paths."""
+
+    def __missing__(self, cell_key: str) -> int:
+        board = self[cell_key] = int(cell_key.split(":", 1)[0])
+        return board
+
+
+BOARD_OF = _BoardOf()
 
 
 def board_of(cell_key: str) -> int:
     """The board id of a cell key ("2:D4" -> 2)."""
-    board = _boards_of_cells().get(cell_key)
-    return board if board is not None else int(cell_key.split(":", 1)[0])
+    return BOARD_OF[cell_key]
 
 
 def check_rock(state: State, cell_key: str) -> None:
     """Refuse a cell that is not rock on a board in play."""
-    board = board_of(cell_key)
+    board = BOARD_OF[cell_key]
+    if board in state.boards and cell_key in neighbours():  # the usual case, at once
+        return
     if board not in state.boards:
         in_play = ", ".join(str(b) for b in sorted(state.boards))
         raise Refused(f"board {board} is not in this game (boards in play: {in_play})")
@@ -98,12 +105,32 @@ def group(state: State, cell_key: str) -> set[str]:
     near = neighbours()
     seen = {cell_key}
     todo = [cell_key]
+    add, push, pop, get = seen.add, todo.append, todo.pop, polyps.get
+    while todo:
+        for n in near[pop()]:
+            if n not in seen and get(n) == colour:
+                add(n)
+                push(n)
+    return seen
+
+
+def coral_reaches(state: State, cell_key: str, size: int) -> bool:
+    """Has the coral holding ``cell_key`` at least ``size`` polyps? (Stops counting there.)"""
+    polyps = state.polyps
+    colour = polyps.get(cell_key)
+    if colour is None:
+        return size <= 0
+    near = neighbours()
+    seen = {cell_key}
+    todo = [cell_key]
     while todo:
         for n in near[todo.pop()]:
             if n not in seen and polyps.get(n) == colour:
                 seen.add(n)
+                if len(seen) >= size:
+                    return True
                 todo.append(n)
-    return seen
+    return len(seen) >= size
 
 
 def coral(state: State, cell_key: str) -> list[str]:
@@ -134,10 +161,11 @@ def corals_of_colour_next_to(state: State, cell_key: str, colour: str) -> list[s
 
 def joins_two_shrimp_corals(state: State, cell_key: str, colour: str) -> bool:
     """Would a ``colour`` polyp here connect two corals of its colour that both hold a shrimp?"""
-    polyps = state.polyps
-    if len(state.shrimps) < 2 or sum(
-            1 for n in neighbours()[cell_key] if polyps.get(n) == colour) < 2:
+    if len(state.shrimps) < 2:
         return False  # cheap exits: fewer than two shrimps, or fewer than two such neighbours
+    polyps = state.polyps
+    if [polyps.get(n) for n in neighbours()[cell_key]].count(colour) < 2:
+        return False
     held = 0
     for cells in corals_of_colour_next_to(state, cell_key, colour):
         if coral_shrimp(state, cells) is not None:
@@ -159,6 +187,12 @@ def protector(state: State, cell_key: str) -> str | None:
 def seat_shrimps_on_board(state: State, seat: int, board: int) -> int:
     prefix = f"{board}:"
     return sum(1 for k, s in state.shrimps.items() if s == seat and k.startswith(prefix))
+
+
+@cache
+def rock_count(boards: tuple[int, ...]) -> int:
+    """How many rock cells these boards have together."""
+    return sum(len(rock_cells()[b]) for b in boards)
 
 
 # --- coral tiles -------------------------------------------------------------------------------

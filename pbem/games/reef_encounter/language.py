@@ -19,6 +19,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from pbem.engine.errors import OrderSyntaxError
+from pbem.games.reef_encounter.canonical import read_canonical
 from pbem.games.reef_encounter.orders import (
     Alga,
     Cell,
@@ -309,6 +310,14 @@ def parse_order(text: str) -> Order:
     ``larva white: 2F3 consumed 2G4`` gives Larva(white), Place(2F3), Place(2G4, consumed).
     The setup answer may be split over lines; it becomes one step where its first part was.
     """
+    canonical = read_canonical(text)  # the common case, without lark (same steps, same lines)
+    if canonical is not None:
+        return canonical
+    return parse_with_grammar(text)
+
+
+def parse_with_grammar(text: str) -> Order:
+    """Any text the grammar reads, with worded errors: parse_order's long way."""
     steps: list[Step] = []
     lines: list[int] = []
     fish: tuple[str, _Line] | None = None

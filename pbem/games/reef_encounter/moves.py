@@ -14,8 +14,9 @@ import random
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter.algae import check_alga, uncovered
 from pbem.games.reef_encounter.board import (
+    BOARD_OF,
     Refused,
-    board_of,
+    coral_reaches,
     coral_shrimp,
     group,
     neighbours,
@@ -50,15 +51,21 @@ _NO_CHANCE = Chance("bot")  # never drawn from: the bot stops before action 10
 
 
 def cell(cell_key: str) -> Cell:
-    board, rest = cell_key.split(":")
-    return Cell(int(board), rest[0], int(rest[1:]))
+    found = _CELLS.get(cell_key)
+    if found is None:
+        board, rest = cell_key.split(":")
+        found = _CELLS[cell_key] = Cell(int(board), rest[0], int(rest[1:]))
+    return found
+
+
+_CELLS: dict[str, Cell] = {}  # cell key -> its (immutable) Cell, made once
 
 
 def edible_corals(state: State, seat: int) -> list[str]:
     """Cells of this seat's shrimps that guard a coral the parrotfish may eat now."""
     out = []
     for k, s in state.shrimps.items():
-        if s == seat and k in state.polyps and len(group(state, k)) >= MIN_CORAL:
+        if s == seat and k in state.polyps and coral_reaches(state, k, MIN_CORAL):
             out.append(k)
     return sorted(out)
 
@@ -71,14 +78,24 @@ def _setup_answer(state: State, seat: int, rng: random.Random) -> str:
     return f"parrotfish {fish}; larvae {first} {second}\n"
 
 
+class _QuietTurn(Turn):
+    """The bot's turn: the rules' events are thrown away, so they are not even kept."""
+
+    def say(self, text: str) -> None:
+        pass
+
+    def tell(self, text: str) -> None:
+        pass
+
+
 class _Builder:
-    """A turn under construction on a scratch state."""
+    """A turn under construction on a scratch state (a copy for this seat's turn)."""
 
     def __init__(self, state: State, seat: int, rng: random.Random) -> None:
-        self.state = state.copy()
+        self.state = state.copy_for(seat)
         self.seat = seat
         self.rng = rng
-        self.turn = Turn(seat, final=state.phase == "final")
+        self.turn: Turn = _QuietTurn(seat, final=state.phase == "final")
         self.steps: list[Step] = []
 
     def do(self, step: Step) -> None:
@@ -92,8 +109,9 @@ class _Builder:
         boards = st.boards
         near = neighbours()
         if self.rng.random() < 0.75:
-            own = [k for k, c in st.polyps.items() if c == colour and board_of(k) in boards]
-            cands = sorted({n for k in own for n in near[k] if st.polyps.get(n) != colour})
+            polyps = st.polyps
+            own = [k for k, c in polyps.items() if c == colour and BOARD_OF[k] in boards]
+            cands = sorted({n for k in own for n in near[k] if polyps.get(n) != colour})
             self.rng.shuffle(cands)
             for k in cands:
                 if self._ok(k, colour):
@@ -152,12 +170,14 @@ class _Builder:
         seen: set[str] = set()
         full = {b for b in st.boards
                 if seat_shrimps_on_board(st, self.seat, b) >= MAX_PER_BOARD}
+        boards = st.boards
         for k in sorted(st.polyps):
-            if k in seen or board_of(k) not in st.boards:
+            # A coral lies on one board: on a full board each of its cells is skipped alike.
+            if k in seen or BOARD_OF[k] not in boards or BOARD_OF[k] in full:
                 continue
             cells = group(st, k)
             seen |= cells
-            if coral_shrimp(st, cells) is not None or board_of(k) in full:
+            if coral_shrimp(st, cells) is not None:
                 continue
             size = len(cells) + self.rng.random()
             if best is None or size > best[0]:
@@ -167,7 +187,7 @@ class _Builder:
 
     def attempt(self, step: Step) -> bool:
         """Apply ``step`` if the rules accept it; otherwise leave everything as it was."""
-        state, turn = self.state.copy(), copy.copy(self.turn)
+        state, turn = self.state.copy_for(self.seat), copy.copy(self.turn)
         turn.done, turn.events = set(turn.done), list(turn.events)
         try:
             self.do(step)
@@ -188,7 +208,7 @@ class _Builder:
             rest = self.rng.choice(rock_cells()[board])
             if rest not in st.polyps and self.attempt(MoveShrimp(cell(source), cell(rest))):
                 source = rest
-        polyps = sorted(k for k in st.polyps if board_of(k) in st.boards)
+        polyps = sorted(k for k in st.polyps if BOARD_OF[k] in st.boards)
         for target in self.rng.sample(polyps, min(5, len(polyps))):
             if self.attempt(MoveShrimp(cell(source), cell(target))):
                 return

@@ -107,13 +107,27 @@ class State:
 
         Written out by hand: deepcopy is far too slow for the rules' hot path.
         """
+        return self._copy([s.copy() for s in self.seats])
+
+    def copy_for(self, seat: int) -> State:
+        """A copy for one seat's turn: only that seat's holdings are copied, the others shared.
+
+        A turn changes no other seat's holdings (every rule writes to ``seats[turn.seat]``
+        only), and no state is changed once an order has been applied to it, so sharing them
+        is safe and saves copying what a turn never touches.
+        """
+        seats = list(self.seats)
+        seats[seat] = seats[seat].copy()
+        return self._copy(seats)
+
+    def _copy(self, seats: list[Seat]) -> State:
         return State(
             self.players, list(self.boards), dict(self.polyps), dict(self.shrimps),
             dict(self.bonus), self.coral_face, list(self.flipped_tiles),
             [{"colour": s["colour"], "polyps": list(s["polyps"]), "larva": s["larva"]}
              for s in self.open_sea],
             dict(self.larva_supply), dict(self.alga_supply), dict(self.bag),
-            [s.copy() for s in self.seats], self.to_move, self.phase, self.start_player,
+            seats, self.to_move, self.phase, self.start_player,
             self.advanced, self.alga_space, dict(self.cylinders), list(self.final_turns),
             self.end_reason, self.turn,
         )

@@ -50,7 +50,9 @@ def draw(state: State, chance: Chance, label: str) -> str | None:
     _bonus_into_empty_bag(state)
     if not state.bag:
         return None
-    pool = [c for c in sorted(state.bag) for _ in range(state.bag[c])]
+    pool: list[str] = []
+    for c in sorted(state.bag):
+        pool += [c] * state.bag[c]
     colour = chance.choice(label, pool)
     take_from_bag(state, colour)
     return colour

@@ -13,7 +13,7 @@ from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder
 from pbem.games.reef_encounter.algae import all_covered, play_alga
-from pbem.games.reef_encounter.board import Refused, key, name, rock_cells
+from pbem.games.reef_encounter.board import Refused, key, name, rock_cells, rock_count
 from pbem.games.reef_encounter.context import Turn, who
 from pbem.games.reef_encounter.language import format_step
 from pbem.games.reef_encounter.opensea import check_take, take
@@ -60,7 +60,7 @@ def apply_order(state: State, seat: int, order: Order, chance: Chance
         return _setup_answer(state, seat, order)
     if seat != state.to_move:
         raise IllegalOrder(f"it is {who(state, state.to_move)}'s turn, not yours")
-    new = state.copy()
+    new = state.copy_for(seat)
     turn = Turn(seat, final=state.phase == "final")
     pending_take: str | None = None
     for i, step in enumerate(order.steps):
@@ -242,6 +242,8 @@ def _place(state: State, turn: Turn, step: Place) -> None:
 
 
 def _rock_full(state: State) -> bool:
+    if len(state.polyps) < rock_count(tuple(state.boards)):
+        return False  # fewer polyps than rock cells in play: some rock cell is surely empty
     return all(k in state.polyps for b in state.boards for k in rock_cells()[b])
 
 

@@ -24,20 +24,22 @@ def reveal(state: State, row: int, column: int, chance: Chance) -> str:
     """Turn the face-down card at (row, column) face up; returns its face."""
     slot = state.area[row][column]
     assert slot is not None and not slot["up"]
-    unseen: list[tuple[int, int]] = [(r, c) for r in range(ROWS) for c in range(COLUMNS)
-                                     if (s := state.area[r][c]) is not None and not s["up"]]
+    unseen: list[tuple[int, int]] = [(r, c) for r, cells in enumerate(state.area)
+                                     for c, s in enumerate(cells)
+                                     if s is not None and not s["up"]]
     n = len(unseen) + len(state.pile)
-    k = chance.choice("turned reef card", list(range(n)))
-    if k < len(unseen):
+    k = chance.choice("turned reef card", range(n))
+    card: str = slot["card"]
+    if k < len(unseen):  # slots are never changed in place (states share them): new dicts
         r, c = unseen[k]
         other = state.area[r][c]
         assert other is not None
-        slot["card"], other["card"] = other["card"], slot["card"]
+        state.area[r][c] = {"card": card, "up": False}
+        card = other["card"]
     else:
         j = k - len(unseen)
-        slot["card"], state.pile[j] = state.pile[j], slot["card"]
-    slot["up"] = True
-    card: str = slot["card"]
+        card, state.pile[j] = state.pile[j], card
+    state.area[row][column] = {"card": card, "up": True}
     return card
 
 
@@ -69,7 +71,7 @@ def flow(state: State, chance: Chance) -> list[str]:
 
 
 def gaps(state: State) -> int:
-    return sum(s is None for row in state.area for s in row)
+    return sum(row.count(None) for row in state.area)
 
 
 def refill(state: State, chance: Chance) -> list[str]:
@@ -86,6 +88,8 @@ def refill(state: State, chance: Chance) -> list[str]:
         _merge_discard(state, chance)
     filled = 0
     for r in range(ROWS):
+        if not state.area[r].count(None):  # a full row (most are)
+            continue
         for c in range(COLUMNS):
             if state.area[r][c] is not None or not state.pile:
                 continue

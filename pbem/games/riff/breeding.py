@@ -44,7 +44,7 @@ def turn_breeding_card(state: State, index: int, chance: Chance) -> str | None:
     if not state.breeding_pile:
         state.breeding_open[index] = None
         return None
-    k = chance.choice("breeding card turned", list(range(len(state.breeding_pile))))
+    k = chance.choice("breeding card turned", range(len(state.breeding_pile)))
     card = state.breeding_pile.pop(k)
     state.breeding_open[index] = card
     return card

@@ -148,6 +148,7 @@ def cross_colours(card: str) -> tuple[str, ...]:
     return tuple(card.split("+"))
 
 
+@cache  # pure; named in most events
 def card_name(card: str) -> str:
     """A reef card for people: "red male fish", "coral", "water"."""
     if card.startswith("fish:"):

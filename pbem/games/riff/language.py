@@ -233,11 +233,27 @@ def parse_order(text: str, colours: Sequence[str]) -> Order:
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].split("//", 1)[0]
         for part in _parts(line):
-            steps.append(_parse_step(part, number, raw, colours))
+            steps.append(_known_step(part, number, raw, colours))
             lines.append(number)
     if not steps:
         raise OrderSyntaxError("no orders found", hint="write \"pass\" to buy nothing")
     return Order(tuple(steps), tuple(lines))
+
+
+_STEPS: dict[tuple[str, tuple[str, ...]], Step] = {}  # a line's text -> its (frozen) step
+_STEPS_KEPT = 4096
+
+
+def _known_step(part: tuple[int, str], number: int, raw: str, colours: Sequence[str]) -> Step:
+    """``_parse_step``, remembered by the line's text: the same lines come back turn after
+    turn. Only steps are kept; a line in error is read afresh (its message names its place)."""
+    key = (part[1], tuple(colours))
+    step = _STEPS.get(key)
+    if step is None:
+        step = _parse_step(part, number, raw, colours)
+        if len(_STEPS) < _STEPS_KEPT:
+            _STEPS[key] = step
+    return step
 
 
 def _parts(line: str) -> list[tuple[int, str]]:

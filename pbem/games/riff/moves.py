@@ -3,16 +3,24 @@
 The bot tries the rules' own step functions on a scratch copy, so every line it writes was
 legal when written; after a card turns the rules skip what no longer fits, so the mail stays
 legal whatever the real card is.
+
+Speed (bench/engine.py): the scratch copy shares the area's slots; the candidates' fixed part
+(the plan) is kept while tried steps fail (a failed step changes nothing); a step the rules
+would surely refuse for want of worms, boats or a free coral is skipped without raising. None
+of this changes a random call: seeded bots write the same orders as before
+(tests/games/riff/test_behaviour_pin.py).
 """
 
 from __future__ import annotations
 
 import random
-from functools import cache
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import TypeVar
 
-from pbem.engine.chance import Chance
+from pbem.engine.chance import Chance, Draw
 from pbem.games.riff import worms
-from pbem.games.riff.breeding import colour_fits_a_cross, open_crosses
 from pbem.games.riff.components import cross_colours
 from pbem.games.riff.orders import (
     Attach,
@@ -24,9 +32,10 @@ from pbem.games.riff.orders import (
     Step,
 )
 from pbem.games.riff.state import Player, State, area_row
-from pbem.games.riff.turn import RuleError, Turn, do_step
+from pbem.games.riff.turn import BOAT_COST, COST, RuleError, Turn, do_step
 
 MAX_LINES = 6
+T = TypeVar("T")
 
 
 def default_order(state: State, seat: int) -> str:
@@ -36,6 +45,7 @@ def default_order(state: State, seat: int) -> str:
     return "pass"
 
 
+@cache  # the same few steps come back in every bot's order
 def _text(step: Step) -> str:
     if isinstance(step, Buy):
         cond = ""
@@ -58,20 +68,38 @@ def _text(step: Step) -> str:
     raise AssertionError(step)
 
 
-def _wanted(card: str, player: Player, fitting: set[str]) -> bool:
+@cache
+def _fish_key(card: str) -> tuple[str, str] | None:
+    """(colour, "colour:sex") of a fish card, None for any other card."""
+    if not card.startswith("fish:"):
+        return None
+    _, colour, sex = card.split(":")
+    return colour, f"{colour}:{sex}"
+
+
+def _wanted(card: str, player: Player, fitting: frozenset[str]) -> bool:
     """Whether a face-up card helps the bot now (``fitting``: colours of the open crosses)."""
     if card == "coral":
         return sum(c.cross is None for c in player.corals) < 2
-    if card.startswith("fish:"):
-        _, colour, sex = card.split(":")
-        return colour in fitting and player.fish.count(f"{colour}:{sex}") < 2
+    fish = _fish_key(card)
+    if fish is not None:
+        return fish[0] in fitting and player.fish.count(fish[1]) < 2
     return card in ("pearl", "shark")
 
 
+def _place_buys(column: int, distance: int) -> tuple[tuple[Buy, bool], tuple[Buy, bool]]:
+    buy = Buy(Place(column, distance))
+    return (buy, False), (buy, True)
+
+
+# One shared (frozen) buy per place, as (buy, False) face down and (buy, True) face up:
+# candidates are many, the bot picks one.
+_PLACES = tuple(tuple(_place_buys(c, d) for d in range(4)) for c in range(8))
+
+
 @cache
-def _buy(column: int, distance: int) -> Buy:
-    """One shared (frozen) step per place: candidates are many, the bot picks one."""
-    return Buy(Place(column, distance))
+def _attach(fish: tuple[tuple[str, str], ...], coral: int) -> Attach:
+    return Attach(fish, coral)
 
 
 @cache
@@ -84,33 +112,74 @@ def _parent_pairs(card: str) -> tuple[tuple[str, str], ...]:
     return ((a, b), (b, a))
 
 
-def _candidates(state: State, seat: int, rng: random.Random,
-                fresh_sharks: int = 0) -> list[Step]:
-    player = state.players[seat]
-    crosses = open_crosses(state)
-    fitting = {c for card in crosses for c in card.split("+")}
-    found: list[Step] = []
-    # Lists, not sets: a bot's order must not depend on string hashing (replays).
-    males = [*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":m")), None]
-    females = [*dict.fromkeys(f[:-2] for f in player.fish if f.endswith(":f")), None]
+@lru_cache(maxsize=4096)
+def _offer(crosses: tuple[str, ...]) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+    """The colours of the open crosses, and the (male, female) pairs that complete one."""
+    return (frozenset(c for card in crosses for c in card.split("+")),
+            frozenset(p for card in crosses for p in _parent_pairs(card)))
+
+
+@lru_cache(maxsize=8192)
+def _attachable(male: str | None, female: str | None, males: tuple[str | None, ...],
+                females: tuple[str | None, ...],
+                crosses: tuple[str, ...]) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """The fish (colour, sex) a coral holding ``male``/``female`` may take from the unattached
+    ``males``/``females`` (each ending in None: none of that sex) for an open cross."""
+    fitting, pairs = _offer(crosses)
+    found: list[tuple[tuple[str, str], ...]] = []
     # What breeding.fits says, as lookups: one parent fits if its colour is on an open
     # cross; two if they are the two colours of a cross, or both the colour of a one-colour one.
-    pairs = {p for card in crosses for p in _parent_pairs(card)}
-    for coral_i, coral in enumerate(player.corals):
-        if coral.cross is not None:
-            continue
-        for m in [None] if coral.male else males:
-            for f in [None] if coral.female else females:
-                if m is None and f is None:
-                    continue
-                male, female = m or coral.male, f or coral.female
-                if ((male, female) in pairs if male and female
-                        else (male or female) in fitting):
-                    fish = tuple((c, s) for c, s in ((m, "m"), (f, "f")) if c is not None)
-                    found += [Attach(fish, coral_i)] * 4
-    rows = [state.area[area_row(seat, distance)] for distance in range(4)]
+    for m in [None] if male else males:
+        for f in [None] if female else females:
+            if m is None and f is None:
+                continue
+            both = m or male, f or female
+            if (both in pairs if both[0] and both[1] else (both[0] or both[1]) in fitting):
+                found.append(tuple((c, s) for c, s in ((m, "m"), (f, "f")) if c is not None))
+    return tuple(found)
+
+
+@lru_cache(maxsize=4096)
+def _sexes(fish: tuple[str, ...]) -> tuple[tuple[str | None, ...], tuple[str | None, ...]]:
+    """The colours of the unattached males and females, first seen first, each ending in None.
+    Tuples, not sets: a bot's order must not depend on string hashing (replays)."""
+    return ((*dict.fromkeys(f[:-2] for f in fish if f.endswith(":m")), None),
+            (*dict.fromkeys(f[:-2] for f in fish if f.endswith(":f")), None))
+
+
+_BOAT = Boat()
+
+
+@dataclass
+class _Plan:
+    """What ``_candidates`` finds that needs no random call: it stays the same until the
+    scratch state changes, and a step the bot tries often fails (changing nothing)."""
+
+    found: list[Step]  # the attaches
+    places: list[tuple[Buy, bool]]  # a buy and True (wanted, face up) or False (face down)
+    boat: bool
+    sharks: bool
+    ups: list[tuple[int, int]]  # (distance, column) of the face-up cards, for a shark
+    chase: list[Step]  # own fish a shark may chase
+
+
+def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
+    player = state.players[seat]
+    crosses = tuple(c for c in state.breeding_open if c is not None)
+    fitting = _offer(crosses)[0]
+    found: list[Step] = []
+    fish = player.fish
+    if fish:
+        males, females = _sexes(tuple(fish))
+        for coral_i, coral in enumerate(player.corals):
+            if coral.cross is None:
+                for pair in _attachable(coral.male, coral.female, males, females, crosses):
+                    found += [_attach(pair, coral_i)] * 4
+    rows = state.area if seat == 0 else state.area[::-1]  # by distance from the seat
     wanted: dict[str, bool] = {}
-    for column in range(player.boats):
+    places: list[tuple[Buy, bool]] = []
+    boats = player.boats
+    for column in range(boats):
         for distance in range(4):
             slot = rows[distance][column]
             if slot is None:
@@ -121,23 +190,101 @@ def _candidates(state: State, seat: int, rng: random.Random,
                 if ok is None:
                     ok = wanted[card] = _wanted(card, player, fitting)
                 if ok:
-                    buy = _buy(column, distance)
-                    found += (buy, buy)
-            elif rng.random() < 0.3:
-                found.append(_buy(column, distance))
-    if player.boats < 8 and rng.random() < 0.5:
-        found.append(Boat())
-    if player.sharks > fresh_sharks and rng.random() < 0.3:
+                    places.append(_PLACES[column][distance][1])
+            else:
+                places.append(_PLACES[column][distance][0])
+    sharks = player.sharks > fresh_sharks
+    ups: list[tuple[int, int]] = []
+    chase: list[Step] = []
+    if sharks:
         ups = [(d, c) for d in range(4) for c in range(8)
                if (s := rows[d][c]) is not None and s["up"]]
-        if ups:
-            d, c = rng.choice(ups)
-            found.append(SharkArea(Place(c, d)))
-        for key in dict.fromkeys(player.fish):
+        for key in dict.fromkeys(fish):
             colour, sex = key.split(":")
-            if not colour_fits_a_cross(state, colour):
-                found.append(SharkOwn(colour, sex))
+            if colour not in fitting:  # colour_fits_a_cross, from the offer above
+                chase.append(SharkOwn(colour, sex))
+    return _Plan(found, places, boats < 8, sharks, ups, chase)
+
+
+def _choices(plan: _Plan, rng: random.Random) -> list[Step]:
+    """The plan's candidates, with its random calls: a face-down card now and then, a boat
+    half the time, a shark now and then."""
+    found = list(plan.found)
+    draw = rng.random
+    for buy, up in plan.places:
+        if up:
+            found += (buy, buy)
+        elif draw() < 0.3:
+            found.append(buy)
+    if plan.boat and draw() < 0.5:
+        found.append(_BOAT)
+    if plan.sharks and draw() < 0.3:
+        if plan.ups:
+            d, c = rng.choice(plan.ups)
+            found.append(SharkArea(Place(c, d)))
+        found += plan.chase
     return found
+
+
+def _candidates(state: State, seat: int, rng: random.Random,
+                fresh_sharks: int = 0) -> list[Step]:
+    return _choices(_plan(state, seat, fresh_sharks), rng)
+
+
+class _ScratchChance(Chance):
+    """The bot's chance, seeded only at its first draw: most turns of the bot turn no hidden
+    card, and seeding costs more than the rest of such a turn's checks."""
+
+    def __init__(self, seed: str) -> None:  # Chance.__init__ runs at the first draw
+        self.seed = seed
+        self._replay = None
+        self.draws: list[Draw] = []
+        self._ready = False
+
+    def _seed(self) -> None:
+        if not self._ready:
+            Chance.__init__(self, self.seed)
+            self._ready = True
+
+    def choice(self, label: str, options: Sequence[T]) -> T:
+        self._seed()
+        return super().choice(label, options)
+
+    def shuffle(self, label: str, items: Sequence[T]) -> list[T]:
+        self._seed()
+        return super().shuffle(label, items)
+
+
+class _ScratchTurn(Turn):
+    """A turn on the bot's scratch copy: its events are never read, so none are kept."""
+
+    def say(self, text: str) -> None:
+        pass
+
+
+def _refused(state: State, turn: Turn, step: Step) -> bool:
+    """Whether do_step would surely refuse a face-up buy or a boat: no boat left, a fish
+    without a free coral (when the option asks for one), or worms.pay's refusal (the rules
+    picking the worms): fewer worms (of the fish's colour) than the cost and too few pearls."""
+    player = state.players[turn.seat]
+    if isinstance(step, Buy):
+        row = area_row(turn.seat, step.place.distance)
+        slot = state.area[row][step.place.column]
+        if slot is None or not slot["up"]:
+            return False
+        fish = _fish_key(slot["card"])
+        if (fish and not state.options["may_buy_fish_without_a_free_coral"]
+                and all(c.cross is not None for c in player.corals)):
+            return True
+        cost = 1 if (row, step.place.column) in turn.flipped else COST[step.place.distance]
+        have = player.worms.get(fish[0], 0) if fish else sum(player.worms.values())
+    elif isinstance(step, Boat):
+        if state.boats_left <= 0:
+            return True
+        cost, have = BOAT_COST, sum(player.worms.values())
+    else:
+        return False
+    return cost - min(cost, have) > player.pearls - turn.fresh_pearls
 
 
 def _face_up(state: State, seat: int, place: Place) -> bool:
@@ -153,13 +300,16 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         rng.shuffle(colours)
         return "prefer " + " ".join(colours[:rng.randint(1, len(colours))])
     scratch = state.copy()
-    turn = Turn(seat)
-    chance = Chance(f"bot/{rng.random()}")
+    turn = _ScratchTurn(seat)
+    chance = _ScratchChance(f"bot/{rng.random()}")
     lines: list[str] = []
     if rng.random() < 0.05:
         lines.append("prefer " + " ".join(rng.sample(state.colours, 3)))
+    plan = None  # until the scratch state changes
     for _ in range(MAX_LINES):
-        options = _candidates(scratch, seat, rng, turn.fresh_sharks)
+        if plan is None:
+            plan = _plan(scratch, seat, turn.fresh_sharks)
+        options = _choices(plan, rng)
         if not options:
             break
         step = rng.choice(options)
@@ -167,15 +317,18 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         # (its paid turn stays if the buy then fails): only that one is tried on a copy.
         if isinstance(step, Buy) and not _face_up(scratch, seat, step.place):
             trial = scratch.copy()
-            trial_turn = Turn(seat, set(turn.flipped), turn.revealed,
-                              fresh_pearls=turn.fresh_pearls, fresh_sharks=turn.fresh_sharks)
+            trial_turn = _ScratchTurn(seat, set(turn.flipped), turn.revealed,
+                                      fresh_pearls=turn.fresh_pearls,
+                                      fresh_sharks=turn.fresh_sharks)
+        elif _refused(scratch, turn, step):
+            continue  # do_step would refuse it, changing nothing: spare its error message
         else:
             trial, trial_turn = scratch, turn
         try:
             do_step(trial, trial_turn, step, chance)
         except (RuleError, ValueError):
             continue
-        scratch, turn = trial, trial_turn
+        scratch, turn, plan = trial, trial_turn, None
         lines.append(_text(step))
     return "\n".join(lines) or "pass"
 

@@ -2,8 +2,10 @@
 
 The fishing area is ``area[row][column]``: row 0 lies next to seat 0 (its near row; seat 1's
 far row), column 0 at the sea end (where the boats lie), column 7 at the reef end (the pile).
-A slot is None (a gap) or ``{"card": id, "up": bool}``. Hidden: face-down cards and the
-reef and breeding piles (see view.py); everything a player owns is public.
+A slot is None (a gap) or ``{"card": id, "up": bool}``; a slot is never changed in place (a
+turned card is a new dict in its row), so copies share slots and copy only the rows. Hidden:
+face-down cards and the reef and breeding piles (see view.py); everything a player owns is
+public.
 """
 
 from __future__ import annotations
@@ -109,9 +111,10 @@ class State:
         return cls(players=players, **raw)
 
     def copy(self) -> State:
-        """An independent copy (by hand: deepcopy is far too slow for the rules' hot path)."""
+        """An independent copy (by hand: deepcopy is far too slow for the rules' hot path);
+        slots are shared, as they are never changed in place."""
         return State(
-            self.options, [[None if s is None else dict(s) for s in row] for row in self.area],
+            self.options, [row[:] for row in self.area],
             list(self.pile), list(self.discard), list(self.breeding_open),
             list(self.breeding_pile), self.boats_left, dict(self.worm_supply),
             [p.copy() for p in self.players], self.to_move, self.turn, list(self.dice),

@@ -9,6 +9,7 @@ mail would show the hidden card to its sender for free (RULINGS-ADDENDUM.md).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
@@ -55,6 +56,7 @@ class Turn:
         self.events.append(Event(text))
 
 
+@cache  # the box's facts never change; asked at every coral bought or tried
 def max_corals() -> int:
     return int(known()["max_corals_per_player"])
 
@@ -179,9 +181,10 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
     row = area_row(turn.seat, place.distance)
     paying = step.paying
     if not slot["up"]:  # a middle card face down: the first worm turns it
-        do_flip(state, turn, place, None if paying is None else paying[:1], chance)
+        card = do_flip(state, turn, place, None if paying is None else paying[:1], chance)
         paying = None if paying is None else paying[1:]
-    card = slot["card"]
+    else:
+        card = slot["card"]
     if step.condition is not None and not any(d.matches(card) for d in step.condition):
         turn.say(f"{who(turn.seat)} left the {card_name(card)} on {place} (not what the "
                  "order asked for).")

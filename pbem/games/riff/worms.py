@@ -8,6 +8,8 @@ standing preference (``prefer ...``, sent in any mail, in turn or not) or else t
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pbem.engine.chance import Chance
 from pbem.games.riff.breeding import open_crosses
 from pbem.games.riff.components import cross_colours
@@ -25,19 +27,26 @@ def default_preference(state: State, seat: int) -> list[str]:
     owned = [f.split(":")[0] for f in player.fish]
     owned += [c for coral in player.corals if coral.cross is None
               for c in (coral.male, coral.female) if c is not None]
+    return list(_preference_order(tuple(owned), tuple(open_crosses(state)),
+                                  tuple(state.colours)))
+
+
+@lru_cache(maxsize=4096)  # asked at every turn, from the same few holdings and offers
+def _preference_order(owned: tuple[str, ...], crosses: tuple[str, ...],
+                      game_colours: tuple[str, ...]) -> tuple[str, ...]:
     partners: list[str] = []
     wanted: list[str] = []
-    for card in open_crosses(state):
+    for card in crosses:
         colours = cross_colours(card)
         wanted += colours
         for mine in owned:
             if mine in colours:
                 partners += [c for c in colours if c != mine] or [mine]
     order: list[str] = []
-    for c in partners + wanted + state.colours:
+    for c in partners + wanted + list(game_colours):
         if c not in order:
             order.append(c)
-    return order
+    return tuple(order)
 
 
 def preference(state: State, seat: int) -> list[str]:
@@ -141,16 +150,17 @@ def pay(state: State, seat: int, cost: int, colour: str | None,
 def _choose(state: State, seat: int, cost: int, colour: str | None,
             pearls_to_play: int) -> list[str] | None:
     player = state.players[seat]
+    if colour is not None:  # as the loop below would pick: that colour while it lasts
+        tokens = [colour] * min(cost, max(0, player.worms.get(colour, 0)))
+        pearls = cost - len(tokens)
+        return None if pearls > pearls_to_play else tokens + ["pearl"] * pearls
     left = dict(player.worms)
-    tokens: list[str] = []
+    tokens = []
     for _ in range(cost):
-        if colour is not None:
-            pick = colour if left.get(colour, 0) > 0 else None
-        else:
-            pick, most = None, 0  # the colour held most; on a tie, the first in colour order
-            for c in state.colours:
-                if left.get(c, 0) > most:
-                    pick, most = c, left[c]
+        pick, most = None, 0  # the colour held most; on a tie, the first in colour order
+        for c in state.colours:
+            if left.get(c, 0) > most:
+                pick, most = c, left[c]
         if pick is None:
             break
         left[pick] -= 1

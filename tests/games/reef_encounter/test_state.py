@@ -37,3 +37,16 @@ def test_copy_is_independent_of_the_original() -> None:
     other.polyps["2:A2"] = "pink"
     assert state.seats[0].screen == {"pink": 2}
     assert "2:A2" not in state.polyps
+
+
+def test_copy_for_a_turn_copies_that_seat_and_shares_the_others() -> None:
+    state = _sample()
+    turn = state.copy_for(1)
+    assert turn == state
+    assert turn.seats[0] is state.seats[0]  # a turn never writes to another seat
+    assert turn.seats[1] is not state.seats[1]
+    turn.seats[1].screen["white"] = 3
+    turn.polyps["4:C4"] = "pink"
+    turn.open_sea[0]["polyps"].append("white")
+    assert state.seats[1].screen == {} and "4:C4" not in state.polyps
+    assert state.open_sea[0]["polyps"] == ["grey", "pink"]

@@ -1,0 +1,71 @@
+"""Pins the engine's whole observable behaviour across speed work (issue 15): seeded games of
+bot orders, default orders and out-of-turn preferences, with each order's text, parse, draws,
+events, the exact ``to_json`` text (key order included) and both seats' views folded into one
+digest. The digest was taken from the engine before any speed work; a change to the rules,
+the bot's random calls or the state's JSON shows here as a different digest."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+from pbem.engine.chance import Chance
+from pbem.engine.errors import IllegalOrder
+from pbem.games.riff import GAME
+
+FLIPPED = {"face_down_at_sea_edge_counts_as_water": True,
+           "completed_corals_count_toward_limit": False,
+           "may_buy_fish_without_a_free_coral": False}
+GAMES = 12
+DIGEST = "19d56cb944700f1b8d574e91d600a5cc8f0ccc34b5b499a2b17fc077119142d0"
+
+
+def _dump(data: object) -> bytes:
+    return json.dumps(data, ensure_ascii=False).encode("utf-8")
+
+
+def play_digest(games: int) -> str:
+    digest = hashlib.sha256()
+    for i in range(games):
+        seed = f"pin-{i}"
+        options = dict(FLIPPED) if i % 2 else {}
+        chance = Chance(f"{seed}/setup")
+        state = GAME.setup(2, options, chance)
+        digest.update(_dump([d.to_json() for d in chance.draws]))
+        digest.update(_dump(GAME.to_json(state)))
+        rng = random.Random(seed)
+        n = 0
+        while waiting := GAME.waiting_for(state):
+            assert n < 1000
+            seat = min(waiting) if rng.random() < 0.85 else 1 - state.to_move
+            text = (GAME.default_order(state, seat) if rng.random() < 0.1
+                    else GAME.random_order(state, seat, rng))
+            digest.update(text.encode("utf-8"))
+            order = GAME.parse(state, seat, text)
+            digest.update(repr(order).encode("utf-8"))
+            chance = Chance(f"{seed}/{n}")
+            before = _dump(GAME.to_json(state))
+            try:
+                applied = GAME.apply(state, seat, order, chance)
+            except IllegalOrder as err:  # a bot order must never be refused
+                raise AssertionError(f"{seed} order {n}: {text!r}: {err}") from None
+            assert _dump(GAME.to_json(state)) == before, "apply changed its input"
+            state = applied.state
+            digest.update(_dump([d.to_json() for d in chance.draws]))
+            digest.update(_dump([e.to_json() for e in applied.events]))
+            digest.update(_dump(GAME.to_json(state)))
+            if n % 7 == 0:
+                for viewer in (None, 0, 1):
+                    digest.update(_dump(GAME.view(state, viewer)))
+            n += 1
+        outcome = GAME.outcome(state)
+        assert outcome is not None
+        digest.update(repr(outcome).encode("utf-8"))
+        digest.update(_dump(GAME.to_json(GAME.from_json(json.loads(_dump(GAME.to_json(
+            state)))))))
+    return digest.hexdigest()
+
+
+def test_seeded_games_play_exactly_as_before() -> None:
+    assert play_digest(GAMES) == DIGEST
