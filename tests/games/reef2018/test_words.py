@@ -16,6 +16,7 @@ from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.games.reef2018 import GAME
 from pbem.games.reef2018.help import EXAMPLES
 from pbem.games.reef2018.language import parse_order
+from pbem.games.reef2018.orders import Order
 from pbem.games.reef2018.state import State
 from pbem.games.reef2018.words import KEYWORDS, alternatives, canonical_order, fold
 from pbem.i18n.domains import game_domain
@@ -30,7 +31,7 @@ READER_WORDS = {"take", "draw", "pick", "buy", "play", "place", "grow", "start",
                 "purple", "r", "y", "g", "p"}
 
 
-def read(text: str, lang: str) -> object:
+def read(text: str, lang: str) -> Order:
     return parse_order(canonical_order(text, lang))
 
 
