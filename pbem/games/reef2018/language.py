@@ -19,6 +19,7 @@ import re
 from pbem.engine.errors import OrderSyntaxError
 from pbem.games.reef2018.cards import COLOURS, square_name
 from pbem.games.reef2018.orders import Order, Play, Start, TakeDeck, TakeMarket
+from pbem.games.reef2018.words import ENGLISH
 from pbem.i18n.msg import Msg, cmsg, msg
 
 # The nearest valid form of each order, as examples in the player's language (the catalogue's
@@ -74,6 +75,12 @@ def parse_order(text: str) -> Order:
                                hint=FORMS[keyword]) from None
 
 
+def typed(word: str) -> Msg | str:
+    """A word of the order quoted back: a keyword in the reader's language (the player wrote
+    it so; canonical_order made it English), any other word as typed."""
+    return Msg(word, {}, context="order keyword") if word in ENGLISH else word
+
+
 class _Bad(Exception):
     """A reason, raised inside the reader and turned into an OrderSyntaxError with the line."""
 
@@ -96,7 +103,7 @@ def _words(line: str) -> list[str]:
 def _card(word: str | None) -> int:
     match = _CARD.match(word or "")
     if not match:
-        raise _Bad(msg('"{word}" is not a card number', word=word) if word
+        raise _Bad(msg('"{word}" is not a card number', word=typed(word)) if word
                    else msg("the card number is missing"))
     number = int(match.group(1))
     if not 1 <= number <= 60:
@@ -108,7 +115,8 @@ def square(word: str) -> int:
     """'b2' -> 5; raises with the reason for anything else."""
     match = _SQUARE.match(word)
     if not match:
-        raise _Bad(msg('"{word}" is not a square (columns A-D, rows 1-4, like B2)', word=word))
+        raise _Bad(msg('"{word}" is not a square (columns A-D, rows 1-4, like B2)',
+                       word=typed(word)))
     column, row = "abcd".find(match.group(1)), int(match.group(2))
     if column < 0 or not 1 <= row <= 4:
         raise _Bad(msg("{square} is not on your reef (A1 to D4)", square=word.upper()))

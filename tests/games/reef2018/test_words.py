@@ -164,6 +164,9 @@ def test_a_french_error_names_the_french_form() -> None:
     err = caught.value
     assert fr(err.message) == "E2 n'est pas sur votre récif (A1 à D4)"
     assert err.hint is not None and fr(err.hint) == "jouer 17: rouge B2, jaune B2"
+    with pytest.raises(OrderSyntaxError) as caught:  # a word quoted as the player wrote it
+        read("prendre pioche rouge", "fr")
+    assert fr(caught.value.message) == "« rouge » n'est pas un numéro de carte"
     with pytest.raises(OrderSyntaxError) as caught:
         read("danser la macarena", "fr")
     assert fr(caught.value.message) == "je ne connais pas l'ordre « danser »"
