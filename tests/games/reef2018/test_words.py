@@ -21,6 +21,8 @@ from pbem.games.reef2018.state import State
 from pbem.games.reef2018.words import KEYWORDS, alternatives, canonical_order, fold
 from pbem.i18n.domains import game_domain
 from pbem.i18n.translate import LANGUAGES, translator
+from pbem.processor.render import environment, language_context
+from tests.games.reef2018.english_left import english_left
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 # Every word the English reader knows (language.py): a translation may be one of them only
@@ -189,3 +191,41 @@ def test_an_illegal_order_is_explained_in_each_language() -> None:
         example = re.split(r"[,:] ", said[lang], maxsplit=1)[1]
         assert read(example[example.index(GAME.localise_order("start", lang)):],
                     lang) == parse_order("start: red B2, yellow C2, green B3, purple C3")
+
+
+def game_part(position: State, seat: int, lang: str) -> str:
+    """What Reef's own templates write into one seat's mail (status, prompt, end)."""
+    env = environment(GAME)
+    tr = translator(lang, GAME.name)
+    outcome = GAME.outcome(position)
+    names = ["Ann", "Ben", "Cy"]
+    ctx = {"view": GAME.view(position, seat), "seat": seat, "names": names,
+           "outcome": ["1. Ann"] if outcome else [],
+           "explanation": [tr(x, names) for x in (outcome.explanation if outcome else [])],
+           **language_context(tr)}
+    out = []
+    for name in ("status", "prompt", "outcome"):
+        for ext in ("txt", "html"):
+            out.append(env.get_template(f"reef2018/{name}.{ext}.j2").render(ctx))
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_games_words_in_a_mail_are_all_translated(lang: str) -> None:
+    """Reef's part of status mails (setup, play, the end; text and HTML) in ``lang``: the scan
+    of english_left.py finds no English sentence, where in English it finds them."""
+    rng = random.Random(7)
+    state = GAME.setup(3, {"advanced": True}, Chance("scan"))
+    shown = []
+    while GAME.waiting_for(state):
+        shown.append(state)
+        seat = min(GAME.waiting_for(state))
+        state = GAME.apply(state, seat, GAME.parse(state, seat, GAME.random_order(
+            state, seat, rng)), Chance("x")).state
+    for position in [*shown[::9], state]:
+        for seat in (0, 1):
+            text = game_part(position, seat, lang)
+            assert english_left(text, "reef2018", lang) == [], text
+    assert english_left(GAME.help_text(lang=lang), "reef2018", lang) == []
+    assert "FINAL SCORING" in game_part(state, 0, "en")
+    assert len(english_left(game_part(state, 0, "en"), "reef2018", lang)) > 10  # it can tell
