@@ -36,6 +36,14 @@ def colours_and(names: list[str]) -> Msg:
                last=colour_word(names[-1]))
 
 
+def either(cards: list[int], word: str) -> Msg:
+    """'14 and 41', '14, 41 or 52': tied cards, listed as each language lists them."""
+    first = [str(c) for c in cards[:-1]]
+    if word == "and":
+        return msg("{first} and {last}", first=first, last=cards[-1])
+    return msg("{first} or {last}", first=first, last=cards[-1])
+
+
 def numbers(cards: list[int]) -> str:
     return ", ".join(str(c) for c in cards)
 
@@ -175,7 +183,7 @@ def _take_deck(state: State, seat: int, token_on: int | None) -> list[Event]:
         if len(cheapest) > 1:
             raise IllegalOrder(msg(
                 "cards {cards} tie as the cheapest in the market: say which gets your token, "
-                "e.g. {example}", cards=" and ".join(str(c) for c in cheapest),
+                "e.g. {example}", cards=either(cheapest, "and"),
                 example=cmsg("order example", "take deck, token on {card}", card=cheapest[0])))
         token_on = cheapest[0]
     elif token_on not in state.market:
@@ -183,7 +191,7 @@ def _take_deck(state: State, seat: int, token_on: int | None) -> list[Event]:
     elif token_on not in cheapest:
         raise IllegalOrder(msg("your token goes on the market card with the lowest printed "
                                "value: {cards}, not {card}",
-                               cards=" or ".join(str(c) for c in cheapest), card=token_on))
+                               cards=either(cheapest, "or"), card=token_on))
     card = state.deck.pop(0)
     mine.hand.append(card)
     mine.add_points(-1, ledger.token_onto(token_on))
