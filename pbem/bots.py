@@ -2,7 +2,8 @@
 
 A bot is a seat that reads the mail the host sends it and answers like a person would: it
 learns its secret from the welcome email, and when the game waits for it, it replies to its
-newest email with an order from the game's ``random_order`` and its ``secret`` line. The driver
+newest email with an order from the game's ``random_order`` and its ``secret`` line, written in
+its seat's language (the game's ``localise_order``, the host's command words). The driver
 runs the loop a mail server and people would: host inbox → one processing pass → host outbox →
 each bot reads its new mail → bots' replies go into the host inbox, until the game's outcome.
 
@@ -26,16 +27,23 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pbem.engine import registry
-from pbem.engine.contract import Outcome
+from pbem.engine.contract import Outcome, localise_order
+from pbem.i18n import msg, translator
 from pbem.mail.inbound import Inbox, MaildirInbox
 from pbem.mail.outbound import Sender
 from pbem.processor import api
 from pbem.processor.host import Host
+from pbem.processor.words import word
 from pbem.store import queries
 from pbem.store.db import SessionFactory
 from pbem.store.tables import InboundMessage, OutboundMessage
 
-SECRET_RE = re.compile(r"Your secret is: (\S+)")
+
+def secret_pattern(lang: str) -> re.Pattern[str]:
+    """How the welcome mail in ``lang`` gives the secret (``Votre secret est : X``)."""
+    shown = translator(lang)(msg("Your secret is: {secret}", secret="\0"))
+    before, _, after = shown.partition("\0")
+    return re.compile(re.escape(before) + r"(\S+)" + re.escape(after.rstrip(".")))
 TAG_RE = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.-]*)\]")
 # Game-agnostic nonsense: every game's parser refuses it, so the demo can show an error reply.
 NONSENSE_ORDER = "dance the macarena"
@@ -129,13 +137,14 @@ class Bot:
     name: str
     address: str
     rng: random.Random
+    lang: str = "en"  # the seat's language: the bot reads and writes it
     secret: str | None = None
     last: Mail | None = None  # the newest mail, the one to reply to
     unanswered: bool = False  # a mail arrived since the bot last wrote
     received: list[Mail] = field(default_factory=list)
 
     def read(self, mail: Mail) -> None:
-        found = SECRET_RE.search(mail.text)
+        found = secret_pattern(self.lang).search(mail.text)
         if found:
             self.secret = found.group(1)
         self.received.append(mail)
@@ -159,7 +168,7 @@ class Bot:
             refs = str(original["References"] or "").split()
             msg["References"] = " ".join([*refs, str(original["Message-ID"])][-10:])
         quoted = "\n".join(f"> {line}".rstrip() for line in self.last.text.splitlines()[:40])
-        msg.set_content("\n".join([*body_lines, f"secret {self.secret}", "",
+        msg.set_content("\n".join([*body_lines, f"{word('secret', self.lang)} {self.secret}", "",
                                    f"On {original['Date']}, {original['From']} wrote:", quoted])
                         + "\n")
         return msg
@@ -197,9 +206,10 @@ def play_out(factory: SessionFactory, tag: str, inbox: Inbox, sender: Sender,
     with factory() as s:
         game = api.get_game(s, tag)
         rules: Any = registry.get(game.game_type)
-        seats = [(seat.index, seat.name, seat.address)
+        seats = [(seat.index, seat.name, seat.address, seat.language)
                  for seat in queries.seats(s, game.id or 0)]
-    bots = {i: Bot(i, name, addr, random.Random(f"{seed}/{i}")) for i, name, addr in seats}
+    bots = {i: Bot(i, name, addr, random.Random(f"{seed}/{i}"), lang)
+            for i, name, addr, lang in seats}
     by_address = {b.address: b for b in bots.values()}
     mails: list[Mail] = []
     expected: dict[str, _Expect] = {}
@@ -230,12 +240,14 @@ def play_out(factory: SessionFactory, tag: str, inbox: Inbox, sender: Sender,
             bot = bots[index]
             if not bot.unanswered:
                 continue  # its reply is in flight; the next pass handles it
-            order = rules.random_order(state, index, bot.rng)
+            # Written as a player of the seat's language would (the host reads it back).
+            order = localise_order(rules, rules.random_order(state, index, bot.rng), bot.lang)
             if showcase and not labels:
                 showcase_seat = index
             if index == showcase_seat and len(labels) < 2:
                 # The first bot to move first sends a dry run, then an unreadable order.
-                label, lines, status = (("check", ["check", *order.splitlines()], "ignored")
+                label, lines, status = (("check", [word("check", bot.lang), *order.splitlines()],
+                                         "ignored")
                                         if not labels else
                                         ("nonsense", [NONSENSE_ORDER], "rejected"))
                 labels[_send(mailroom, bot, lines, expected,

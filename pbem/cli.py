@@ -158,7 +158,12 @@ def doctor() -> None:
 def game_new(
     game_type: Annotated[str, typer.Argument(help="The game, e.g. one listed by `pbem games`.")],
     seat: Annotated[list[str], typer.Option("--seat", "-s",
-                    help='A player as "Name <address>", in turn order; repeat per seat.')],
+                    help='A player as "Name <address>", in turn order; repeat per seat. '
+                    'Add " lang=fr" for a seat whose language differs from --lang.')],
+    lang: Annotated[str, typer.Option(
+        "--lang", help="The game's language (en, fr, it, nl, de): every seat's mail is in it "
+        "unless the seat says otherwise (lang=.. in --seat, or the player's 'language' "
+        "command).")] = "en",
     option: Annotated[list[str] | None, typer.Option("--option", "-o",
                       help="A game option as name=value, e.g. advanced=yes; repeatable. "
                       "A wrong name lists the game's options.")] = None,
@@ -183,9 +188,11 @@ def game_new(
 
     cfg = _config()
     try:
-        seats = [operator_input.seat(text) for text in seat]
+        split = [operator_input.seat_language(text) for text in seat]
+        seats = [operator_input.seat(text) for text, _ in split]
     except operator_input.InputError as exc:
         raise _fail(str(exc)) from exc
+    languages = [own for _, own in split]
     from pbem.processor import game_options
 
     try:
@@ -200,15 +207,16 @@ def game_new(
                                             host=Host.from_config(cfg),
                                             clocks=_clock_settings(cfg, deadline_hours,
                                                                    reminder_hours, timeout,
-                                                                   vacation_days))
+                                                                   vacation_days),
+                                            language=lang, languages=languages)
         except (KeyError, ValueError) as exc:
             raise _fail(str(exc).strip('"')) from exc
         session.commit()
         console.print(f"game [bold]{game.tag}[/bold] created ({game_type}); "
                       "welcome emails are queued — run `pbem process` to send them.")
-        table = Table("seat", "name", "address")
+        table = Table("seat", "name", "address", "language")
         for i, (name, address) in enumerate(seats):
-            table.add_row(str(i), name, address)
+            table.add_row(str(i), name, address, languages[i] or lang)
         console.print(table)
         del secrets  # mailed to each player; never printed
 

@@ -50,9 +50,16 @@ class Chance:
 
     def __init__(self, seed: str, replay: Sequence[Draw] | None = None) -> None:
         self.seed = seed
-        self._rng = _seeded(seed)
+        self._rng_or_none: random.Random | None = None  # seeded at the first live draw
         self._replay = list(replay) if replay is not None else None
         self.draws: list[Draw] = []
+
+    @property
+    def _rng(self) -> random.Random:
+        # Seeding costs more than most orders' rules, and most orders draw nothing.
+        if self._rng_or_none is None:
+            self._rng_or_none = _seeded(self.seed)
+        return self._rng_or_none
 
     @classmethod
     def replaying(cls, draws: Sequence[Draw]) -> Chance:

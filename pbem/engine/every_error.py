@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from pbem.engine.errors import OrderSyntaxError, OrderSyntaxErrors
+from pbem.i18n.msg import Msg, msg
 
 MAX_ERRORS = 12  # a 500-line mail of prose gets a readable answer, not 500 reasons
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
@@ -56,23 +57,39 @@ def _renumbered(err: OrderSyntaxError, alive: list[int]) -> OrderSyntaxError:
                             hint=err.hint)
 
 
-def suggestion(err: OrderSyntaxError) -> str | None:
-    """The word of the game's hint nearest to the player's word: ``did you mean "pink"?``"""
-    typed = _typed_word(err)
+def suggestion(err: OrderSyntaxError, hint: str | None = None, message: str | None = None,
+               typed_text: str | None = None) -> Msg | None:
+    """The word of the game's hint nearest to the player's word: ``did you mean "pink"?``
+
+    ``hint`` and ``message`` are the error's as the player reads them (in their language),
+    ``typed_text`` the line as they typed it (before the game made its words English)."""
+    typed = _typed_word(err, typed_text)
     if not typed:
         return None
-    known = {w.lower() for w in _WORD.findall(f"{err.hint or ''} {err.message}")}
+    hint = str(err.hint or "") if hint is None else hint
+    message = str(err.message) if message is None else message
+    known = {w.lower() for w in _WORD.findall(f"{hint} {message}")}
     known.discard(typed.lower())
     match = difflib.get_close_matches(typed.lower(), sorted(known), n=1, cutoff=0.6)
-    return f"did you mean \"{match[0]}\"?" if match else None
+    return msg("did you mean \"{word}\"?", word=match[0]) if match else None
 
 
-def _typed_word(err: OrderSyntaxError) -> str | None:
+def _typed_word(err: OrderSyntaxError, typed_text: str | None = None) -> str | None:
     if err.text and err.column:
         rest = err.text[err.column - 1:].split()
         if rest:
-            return rest[0]
+            return _as_typed(rest[0], err.text, typed_text)
     for quoted in re.findall(r'"([^"\s]+)"', str(err.message)):  # 'the order "plya"'
         if err.text and quoted in (w.strip(":;,.") for w in err.text.split()):
-            return quoted
+            return _as_typed(quoted, err.text, typed_text)
     return None
+
+
+def _as_typed(word: str, canonical: str, typed: str | None) -> str:
+    """The player's own word at ``word``'s place (canonical_order keeps the words' order)."""
+    if not typed or typed == canonical:
+        return word
+    ours, theirs = canonical.split(), typed.split()
+    if len(ours) == len(theirs) and word in ours:
+        return theirs[ours.index(word)]
+    return word

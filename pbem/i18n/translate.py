@@ -19,7 +19,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel import Locale
-from babel.dates import format_date, format_time
+from babel.dates import format_date, format_datetime, format_time
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -37,6 +37,9 @@ GAME_CATALOGUE = "game"  # a game's catalogue file name: <pkg>/locale/<lang>/LC_
 
 def host_locale_dir() -> Path:
     return Path(pbem.__file__).parent / "locale"
+
+
+Moment = datetime  # (inside Translator, ``datetime`` names its method)
 
 
 class Translator:
@@ -136,6 +139,15 @@ class Translator:
         clock = format_time(local, "HH:mm", locale=self.locale)
         pattern = self.locale.datetime_formats.get("long") or "{1} {0}"
         return f"{pattern.format(clock, day)} {abbrev}"
+
+
+    def short_datetime(self, when: Moment, tz: str | None = None) -> str:
+        """A moment short enough for a subject line: ``Thu 26 Nov 18:00 UTC``."""
+        local = _aware(when).astimezone(zone(tz))
+        abbrev = local.strftime("%Z") or (tz or "UTC")
+        if self.lang == "en":
+            return f"{local:%a} {local.day} {local:%b %H:%M} {abbrev}"
+        return f"{format_datetime(local, 'EEE d MMM HH:mm', locale=self.locale)} {abbrev}"
 
 
 class _Lenient(dict[str, Any]):

@@ -10,6 +10,7 @@ commits.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from sqlmodel import Session
@@ -19,8 +20,10 @@ from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.hashing import canonical_json, state_hash
 from pbem.engine.replay import play
+from pbem.i18n import msg
 from pbem.processor import clock, history, mails, operator_input
 from pbem.processor.host import Host
+from pbem.processor.lang import Line, seat_tr
 from pbem.processor.movelog import record_move
 from pbem.processor.secrets import hash_secret, new_salt, new_secret
 from pbem.store import queries
@@ -73,7 +76,7 @@ def log_admin(session: Session, rules: Any, game: Game, state: Any, text: str,
 
 
 def _status_all(session: Session, host: Host, rules: Any, game: Game, state: Any,
-                intro: list[str], skip: int | None = None) -> list[OutboundMessage]:
+                intro: Sequence[Line], skip: int | None = None) -> list[OutboundMessage]:
     out = [mails.queue_status(session, host, rules, game, state, s, intro=intro)
            for s in queries.seats(session, game.id or 0) if s.index != skip]
     session.flush()
@@ -81,10 +84,10 @@ def _status_all(session: Session, host: Host, rules: Any, game: Game, state: Any
 
 
 def _notice_all(session: Session, host: Host, rules: Any, game: Game,
-                lines: list[str]) -> None:
+                lines: Sequence[Line]) -> None:
     for s in queries.seats(session, game.id or 0):
         mails.queue_notice(session, host, to=s.address, subj=mails.subject(game, rules.title),
-                           lines=lines, kind="notice", game=game)
+                           lines=lines, kind="notice", game=game, seat=s, rules=rules)
     session.flush()
 
 
@@ -131,20 +134,24 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
         clock.restart_clock(game, host.clock())
         session.add(game)
     log_admin(session, rules, game, state, f"takeover seat {seat.index}: {old_name} → {name}",
-              [Event(f"{name} takes over from {old_name}.")],  # players know seats by name
-              seat=seat.index)
+              [Event.of("seat_taken_over", msg("{name} takes over from {old_name}.",
+                                               name=name, old_name=old_name))],
+              seat=seat.index)  # players know seats by name
     mails.queue_status(session, host, rules, game, state, seat, secret=secret, kind="welcome",
-                       intro=[f"Welcome to {rules.title} [{game.tag}]! You take over the seat "
-                              f"of {old_name}.",
-                              f"Your secret is: {secret}",
-                              "Keep it private: put it in every mail you send."])
+                       intro=[msg("Welcome to {title} [{tag}]! You take over the seat of "
+                                  "{old_name}.", title=rules.title, tag=game.tag,
+                                  old_name=old_name),
+                              msg("Your secret is: {secret}", secret=secret),
+                              msg("Keep it private: put it in every mail you send.")])
     if old_address != address:
+        # The seat's language, as its old player chose it.
         mails.queue_notice(session, host, to=old_address, kind="notice", game=game,
-                           subj=mails.subject(game, rules.title), lines=[
-                               f"{name} has taken over your seat in [{game.tag}], by decision "
-                               "of the game's host.",
-                               "Mail from this address no longer plays in this game. Thank "
-                               "you for playing!"])
+                           subj=mails.subject(game, rules.title), tr=seat_tr(seat, rules),
+                           lines=[
+                               msg("{name} has taken over your seat in [{tag}], by decision "
+                                   "of the game's host.", name=name, tag=game.tag),
+                               msg("Mail from this address no longer plays in this game. "
+                                   "Thank you for playing!")])
     session.flush()
     return secret
 
@@ -160,13 +167,14 @@ def drop(session: Session, host: Host, game: Game, seat_index: int) -> None:
     session.add(seat)
     state = _state(session, rules, game)
     log_admin(session, rules, game, state, f"drop seat {seat.index}: {seat.name}",
-              [Event(f"{seat.name} was dropped from the game by its host; the game plays "
-                     "its default orders for that seat from now on.")], seat=seat.index)
-    mails.queue_notice(session, host, to=seat.address, kind="notice", game=game,
-                       subj=mails.subject(game, rules.title), lines=[
-                           f"The game's host has dropped you from [{game.tag}]. The game plays "
-                           "its default orders for your seat from now on, and mail from you "
-                           "no longer plays in it."])
+              [Event.of("seat_dropped", msg(
+                  "{name} was dropped from the game by its host; the game plays its default "
+                  "orders for that seat from now on.", name=seat.name))], seat=seat.index)
+    mails.queue_notice(session, host, to=seat.address, kind="notice", game=game, seat=seat,
+                       rules=rules, subj=mails.subject(game, rules.title), lines=[msg(
+                           "The game's host has dropped you from [{tag}]. The game plays its "
+                           "default orders for your seat from now on, and mail from you no "
+                           "longer plays in it.", tag=game.tag)])
     _settle(session, host, rules, game, state, state)
 
 
@@ -180,12 +188,17 @@ def pause(session: Session, host: Host, game: Game, reason: str = "") -> None:
     game.status = "paused"
     session.add(game)
     why = f": {reason.strip()}" if reason.strip() else ""
+    # The operator's reason is quoted as written (the operator's words are not translated).
     log_admin(session, rules, game, _state(session, rules, game), f"pause{why}",
-              [Event(f"The game's host paused the game{why}.")])
+              [Event.of("game_paused", msg("The game's host paused the game: {reason}.",
+                                           reason=reason.strip()) if why else
+                        msg("The game's host paused the game."))])
     _notice_all(session, host, rules, game, [
-        f"The game's host has paused [{game.tag}]{why}.",
-        "Orders sent meanwhile are not played. You will get a new status mail when the "
-        "game goes on."])
+        msg("The game's host has paused [{tag}]: {reason}.", tag=game.tag,
+            reason=reason.strip()) if why else
+        msg("The game's host has paused [{tag}].", tag=game.tag),
+        msg("Orders sent meanwhile are not played. You will get a new status mail when the "
+            "game goes on.")])
 
 
 def resume(session: Session, host: Host, game: Game) -> None:
@@ -197,10 +210,10 @@ def resume(session: Session, host: Host, game: Game) -> None:
     session.add(game)
     state = _state(session, rules, game)
     log_admin(session, rules, game, state, "resume",
-              [Event("The game's host resumed the game.")])
+              [Event.of("game_resumed", msg("The game's host resumed the game."))])
     state = _settle(session, host, rules, game, state, state)
-    _status_all(session, host, rules, game, state, [f"[{game.tag}] goes on: the game's host "
-                                                    "has resumed it."])
+    _status_all(session, host, rules, game, state, [msg(
+        "[{tag}] goes on: the game's host has resumed it.", tag=game.tag)])
 
 
 def archive(session: Session, host: Host, game: Game, *, abandon: bool = False) -> None:
@@ -219,12 +232,14 @@ def archive(session: Session, host: Host, game: Game, *, abandon: bool = False) 
     state = _state(session, rules, game)
     if abandon and rules.outcome(state) is None:
         log_admin(session, rules, game, state, "abandon",
-                  [Event("The game's host abandoned the game; it ends without a result.")])
+                  [Event.of("game_abandoned", msg(
+                      "The game's host abandoned the game; it ends without a result."))])
         _notice_all(session, host, rules, game, [
-            f"The game's host has abandoned [{game.tag}]: it ends here, without a result, "
-            "and takes no more orders.", "Thank you for playing!"])
+            msg("The game's host has abandoned [{tag}]: it ends here, without a result, and "
+                "takes no more orders.", tag=game.tag), msg("Thank you for playing!")])
     else:
-        log_admin(session, rules, game, state, "archive", [Event("The game was archived.")])
+        log_admin(session, rules, game, state, "archive",
+                  [Event.of("game_archived", msg("The game was archived."))])
 
 
 # --- moves -------------------------------------------------------------------------------------
@@ -246,8 +261,10 @@ def force(session: Session, host: Host, game: Game, seat_index: int, text: str) 
         applied, record = play(rules, state, seat.index, text, f"{game.seed}/{index}")
     except (OrderSyntaxError, IllegalOrder) as exc:
         raise AdminError(f"the orders were not played: {exc}") from exc
-    told = [Event(f"The game's host entered orders for {seat.name}."),
-            Event(f"The orders entered for you: {text}", frozenset({seat.index}))]
+    told = [Event.of("orders_forced", msg("The game's host entered orders for {name}.",
+                                          name=seat.name)),
+            Event.of("forced_orders_shown", msg("The orders entered for you: {order}",
+                                                order=text), {seat.index})]
     record_move(session, rules, game, index=index, kind=history.FORCED, seat=seat.index,
                 text=text, record=record, state=applied.state, told=told)
     after = _settle(session, host, rules, game, state, applied.state)
@@ -278,10 +295,11 @@ def undo(session: Session, host: Host, game: Game) -> list[int]:
         game.status = "active"
     clock.restart_clock(game, host.clock())
     session.add(game)
-    note = (f"The game's host undid the last turn ({who}: log {listed}); those moves no "
-            "longer count and the game is back where it was before them.")
+    note = msg("The game's host undid the last turn ({who}: log {listed}); those moves no "
+               "longer count and the game is back where it was before them.", who=who,
+               listed=listed)
     log_admin(session, rules, game, state,
               f"undo {' '.join(map(str, numbers))} (the last turn: {who})",
-              [Event(note)], snapshot=True)
+              [Event.of("turn_undone", note)], snapshot=True)
     _status_all(session, host, rules, game, state, [note])
     return numbers

@@ -20,6 +20,7 @@ from sqlmodel import Session, col, select
 from pbem.engine import registry
 from pbem.engine.hashing import canonical_json, state_hash
 from pbem.engine.replay import ReplayMismatch, draws_to_json, start
+from pbem.i18n import LANGUAGES, Msg, msg
 from pbem.mail.inbound import Inbox
 from pbem.mail.outbound import Sender
 from pbem.processor import game_options, history, mails, operator_input
@@ -79,13 +80,22 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
                 options: Mapping[str, Any] | None = None, seed: str | None = None,
                 tag: str | None = None, host: Host | None = None, *,
                 clocks: ClockSettings | None = None,
-                now: datetime | None = None) -> tuple[Game, list[str]]:
+                now: datetime | None = None, language: str = "en",
+                languages: Sequence[str | None] = ()) -> tuple[Game, list[str]]:
     """Set up a game and its seats; returns the game and each seat's secret (shown once).
 
     With ``host`` given, every player is queued a welcome email holding their secret.
     ``clocks`` sets deadlines (none by default); the first wait starts at ``now``.
+    ``language`` is the game's default language; ``languages`` a seat's own (by seat, None
+    or missing: the game's).
     """
     rules = registry.get(game_type)
+    for lang in (language, *languages):
+        if lang is not None and lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang!r}; the host speaks "
+                             f"{', '.join(LANGUAGES)}")
+    if len(languages) > len(seats):
+        raise ValueError("more seat languages than seats")
     clocks = clocks or ClockSettings()
     clocks.check()
     if not rules.min_players <= len(seats) <= rules.max_players:
@@ -106,7 +116,7 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
                 options_json=canonical_json(setup.options), seed=seed,
                 deadline_hours=clocks.deadline_hours, reminder_hours=clocks.reminder_hours,
                 timeout_policy=clocks.timeout_policy, vacation_days=clocks.vacation_days,
-                turn_started_at=now or (host.clock() if host else utcnow()))
+                turn_started_at=now or (host.clock() if host else utcnow()), language=language)
     session.add(game)
     session.flush()
     assert game.id is not None
@@ -121,15 +131,20 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
     for index, (name, address) in enumerate(seats):
         secret, salt = new_secret(), new_salt()
         secrets.append(secret)
+        own = languages[index] if index < len(languages) else None
         session.add(Seat(game_id=game.id, index=index, name=name, address=address.lower(),
-                         secret_salt=salt, secret_hash=hash_secret(secret, salt)))
+                         secret_salt=salt, secret_hash=hash_secret(secret, salt),
+                         language=own or language))
     session.flush()
     if host is not None:
         for seat, secret in zip(queries.seats(session, game.id), secrets, strict=True):
             mails.queue_status(session, host, rules, game, state, seat, secret=secret,
-                               intro=[f"Welcome to {rules.title}! Your secret is: {secret}",
-                                      "Keep it private: put it in every mail you send.",
-                                      *([rules.about] if getattr(rules, "about", "") else [])],
+                               intro=[msg("Welcome to {title}! Your secret is: {secret}",
+                                          title=rules.title, secret=secret),
+                                      msg("Keep it private: put it in every mail you send."),
+                                      # a game translates its about text in its catalogue
+                                      *([Msg(rules.about)] if getattr(rules, "about", "")
+                                        else [])],
                                kind="welcome")
     return game, secrets
 

@@ -31,9 +31,10 @@ from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from pbem.engine import registry
-from pbem.engine.contract import Event
+from pbem.engine.contract import Event, localise_order
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.replay import play
+from pbem.i18n import Msg, msg, nmsg
 from pbem.processor import mails
 from pbem.processor.deadlines import (
     autoplayed,
@@ -47,6 +48,7 @@ from pbem.processor.deadlines import (
     when,
 )
 from pbem.processor.host import Host
+from pbem.processor.lang import seat_tr
 from pbem.processor.movelog import record_move
 from pbem.store import queries
 from pbem.store.db import SessionFactory
@@ -84,11 +86,11 @@ class Autoplay:
 
     state: Any
     played: list[tuple[Seat, str]] = field(default_factory=list)
-    failed: list[tuple[Seat, str]] = field(default_factory=list)  # (seat, why) → game paused
+    failed: list[tuple[Seat, Msg]] = field(default_factory=list)  # (seat, why) → game paused
 
 
 def play_default(session: Session, rules: Any, game: Game, state: Any, seat: Seat,
-                 why: str, now: datetime) -> tuple[Any, str]:
+                 why: Msg, now: datetime) -> tuple[Any, str]:
     """Play the game's default order for ``seat`` through the same log path as a real order.
 
     ``why`` is told to everyone; the order itself only to the seat (it may reveal a hand).
@@ -98,7 +100,9 @@ def play_default(session: Session, rules: Any, game: Game, state: Any, seat: Sea
     index = queries.next_log_index(session, game.id or 0)
     text = rules.default_order(state, seat.index)
     applied, record = play(rules, state, seat.index, text, f"{game.seed}/{index}")
-    told = [Event(why), Event(f"The order played for you: {text}", frozenset({seat.index}))]
+    told = [Event.of("default_played", why),
+            Event.of("default_order_shown", msg("The order played for you: {order}", order=text),
+                     {seat.index})]
     record_move(session, rules, game, index=index, kind=TIMEOUT_KIND, seat=seat.index,
                 text=text, record=record, state=applied.state, told=told, created=now)
     return applied.state, text
@@ -126,16 +130,18 @@ def settle(session: Session, rules: Any, game: Game, before: Any, after: Any,
             break
         seat = due[0]
         pending.discard(seat.index)
-        gone = {"resigned": "has resigned", "dropped": "was dropped from the game"}
-        why = (f"{seat.name} {gone[seat.status]}; the game played its default order for them."
-               if autoplayed(seat) else
-               f"{seat.name} sent no orders by the deadline; the game played its default "
-               "order for them.")
+        why = (msg("{name} has resigned; the game played its default order for them.",
+                   name=seat.name) if seat.status == "resigned" else
+               msg("{name} was dropped from the game; the game played its default order for "
+                   "them.", name=seat.name) if autoplayed(seat) else
+               msg("{name} sent no orders by the deadline; the game played its default order "
+                   "for them.", name=seat.name))
         try:
             new, text = play_default(session, rules, game, result.state, seat, why, now)
         except (OrderSyntaxError, IllegalOrder, ValueError) as exc:
             log.exception("default order failed in game %s", game.tag)
-            result.failed.append((seat, f"the game's default order failed: {exc}"))
+            result.failed.append((seat, msg("the game's default order failed: {error}",
+                                            error=str(exc))))
             game.status = "paused"
             session.add(game)
             break
@@ -144,7 +150,8 @@ def settle(session: Session, rules: Any, game: Game, before: Any, after: Any,
         result.state = new
     else:
         game.status = "paused"
-        result.failed.append((due[0], f"more than {MAX_AUTOPLAYS} default orders in a row"))
+        result.failed.append((due[0], msg("more than {count} default orders in a row",
+                                          count=MAX_AUTOPLAYS)))
     session.add(game)
     return result
 
@@ -273,7 +280,9 @@ def tell_autoplay(session: Session, host: Host, rules: Any, game: Game, result: 
     if result.failed:
         queued += pause_mails(session, host, rules, game, result.state,
                               [s for s, _ in result.failed], now,
-                              reason="; ".join(why for _, why in result.failed))
+                              reason=result.failed[0][1] if len(result.failed) == 1 else
+                              msg("{first}; {second}", first=result.failed[0][1],
+                                  second=result.failed[1][1]))
         return queued
     if not result.played:
         return queued
@@ -281,7 +290,8 @@ def tell_autoplay(session: Session, host: Host, rules: Any, game: Game, result: 
     for seat in queries.seats(session, game.id or 0):
         if seat.index == skip_seat:
             continue
-        intro = ([f"Your deadline passed, so the game played for you: {played_for[seat.index]}"]
+        intro = ([msg("Your deadline passed, so the game played for you: {order}",
+                      order=localise_order(rules, played_for[seat.index], seat.language))]
                  if seat.index in played_for and not autoplayed(seat) else [])
         update = mails.queue_update(session, host, rules, game, result.state, seat,
                                     mover=", ".join(s.name for s, _ in result.played),
@@ -304,13 +314,14 @@ def remind(session: Session, host: Host, rules: Any, game: Game, state: Any,
         deadline = deadline_of(game, seat)
         assert deadline is not None
         hours = max(0, int((deadline - now).total_seconds() // 3600))
+        tr = seat_tr(seat, rules)
         mails.queue_status(session, host, rules, game, state, seat, kind="reminder", intro=[
-            f"Reminder: your orders for [{game.tag}] are due by {when(deadline)} "
-            f"(in about {hours} hour{'s' if hours != 1 else ''}).",
-            "If none arrive by then, " + (
-                "the game plays its default order for you."
-                if game.timeout_policy == "default" else
-                "the game pauses until its host steps in."),
+            nmsg("Reminder: your orders for [{tag}] are due by {when} (in about {n} hour).",
+                 "Reminder: your orders for [{tag}] are due by {when} (in about {n} hours).",
+                 hours, tag=game.tag, when=tr.datetime(deadline, seat.timezone)),
+            msg("If none arrive by then, the game plays its default order for you.")
+            if game.timeout_policy == "default" else
+            msg("If none arrive by then, the game pauses until its host steps in."),
         ])
     if due:
         game.reminded_at = now
@@ -324,11 +335,11 @@ def pause_for_timeout(session: Session, host: Host, rules: Any, game: Game, stat
     session.add(game)
     names = ", ".join(s.name for s in late)
     pause_mails(session, host, rules, game, state, late, now,
-                reason=f"{names} sent no orders by the deadline")
+                reason=msg("{names} sent no orders by the deadline", names=names))
 
 
 def pause_mails(session: Session, host: Host, rules: Any, game: Game, state: Any,
-                late: list[Seat], now: datetime, reason: str) -> list[Any]:
+                late: list[Seat], now: datetime, reason: Msg) -> list[Any]:
     """The game is paused: tell the operator (if one is configured) and every seat."""
     queued: list[Any] = []
     names = ", ".join(s.name for s in late)
@@ -347,11 +358,11 @@ def pause_mails(session: Session, host: Host, rules: Any, game: Game, state: Any
                     reason)
     for seat in queries.seats(session, game.id or 0):
         queued.append(mails.queue_notice(
-            session, host, to=seat.address, kind="notice", game=game,
+            session, host, to=seat.address, kind="notice", game=game, seat=seat, rules=rules,
             subj=mails.subject(game, rules.title), lines=[
-                f"Game [{game.tag}] is paused: {reason}.",
-                "The game's host has been told. You will get a new status mail when it "
-                "goes on.",
+                msg("Game [{tag}] is paused: {reason}.", tag=game.tag, reason=reason),
+                msg("The game's host has been told. You will get a new status mail when it "
+                    "goes on."),
             ]))
     session.flush()
     return queued

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from pbem.i18n import Translator, msg
+from pbem.i18n.translate import ENGLISH
 from pbem.store.tables import Game, Seat
 
 
@@ -61,21 +63,26 @@ def reminder_of(game: Game, seat: Seat) -> datetime | None:
 
 
 def waiting_lines(game: Game, seats: list[Seat], waiting: frozenset[int],
-                  now: datetime) -> list[str]:
-    """Who the game waits for and until when, one line per seat."""
+                  now: datetime, tr: Translator = ENGLISH, tz: str | None = None) -> list[str]:
+    """Who the game waits for and until when, one line per seat (in ``tr``'s language and
+    the reader's time zone ``tz``)."""
     lines = []
     for seat in seats:
         if seat.index not in waiting:
             continue
         due = deadline_of(game, seat)
-        line = f"  {seat.name}: " + (f"until {when(due)}" if due else "no deadline")
+        until = tr(msg("until {when}", when=tr.datetime(due, tz))) if due \
+            else tr(msg("no deadline"))
         if seat.vacation_until is not None and aware(seat.vacation_until) > now:
-            line += f" (on vacation until {when(seat.vacation_until)})"
-        lines.append(line)
+            until = tr(msg("{until} (on vacation until {when})", until=until,
+                           when=tr.datetime(seat.vacation_until, tz)))
+        lines.append(f"  {seat.name}: {until}")
     return lines
 
 
-def waiting_label(game: Game, seat: Seat) -> str:
+def waiting_label(game: Game, seat: Seat, tr: Translator = ENGLISH, tz: str | None = None
+                  ) -> str:
     """A seat's name with its deadline, for the "Waiting for:" line of status mails."""
     due = deadline_of(game, seat)
-    return f"{seat.name} (until {when(due)})" if due else seat.name
+    return tr(msg("{name} (until {when})", name=seat.name, when=tr.datetime(due, tz))) if due \
+        else seat.name

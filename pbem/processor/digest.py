@@ -13,10 +13,12 @@ from datetime import datetime, timedelta
 from sqlmodel import Session, col, select
 
 from pbem.engine import registry
+from pbem.i18n import msg
 from pbem.processor import mails
 from pbem.processor.deadlines import aware
 from pbem.processor.history import MOVE_KINDS
 from pbem.processor.host import Host
+from pbem.processor.lang import seat_tr
 from pbem.store import queries
 from pbem.store.db import SessionFactory
 from pbem.store.tables import Game, LogEntry, Seat
@@ -58,20 +60,24 @@ def digest_one(session: Session, host: Host, seat_id: int, now: datetime) -> int
         select(LogEntry).where(LogEntry.game_id == seat.game_id, LogEntry.kind != "setup",
                                *([col(LogEntry.created) > since] if since else []))
         .order_by(col(LogEntry.index))).all()
-    lines = [ev.text for e in entries if e.seat != seat.index or e.kind not in MOVE_KINDS
+    rules = registry.get(game.game_type)
+    tr = seat_tr(seat, rules)
+    names = [s.name for s in queries.seats(session, game.id or 0)]
+    lines = [ev.render(tr, names) for e in entries
+             if e.seat != seat.index or e.kind not in MOVE_KINDS
              for ev in queries.entry_events(e) if ev.visible(seat.index)]
     seat.digest_at = now
     session.add(seat)
     if not lines:
         return 0
-    rules = registry.get(game.game_type)
     turn = queries.moves_made(session, game.id or 0, MOVE_KINDS) + 1
-    mails.queue_notice(session, host, to=seat.address, kind="digest", game=game,
-                       subj=mails.subject(game, f"Daily digest — Turn {turn}"), lines=[
-                           f"{rules.title} [{game.tag}]: what happened since your last "
-                           "digest, as you may see it:", "",
+    mails.queue_notice(session, host, to=seat.address, kind="digest", game=game, seat=seat,
+                       rules=rules, subj=mails.subject(
+                           game, msg("Daily digest — Turn {turn}", turn=turn), tr), lines=[
+                           msg("{title} [{tag}]: what happened since your last digest, as you "
+                               "may see it:", title=rules.title, tag=game.tag), "",
                            *(f"  - {line}" for line in lines), "",
-                           "Your mail setting is \"mail digest\": full status mails come when "
-                           "it is your move. Send \"status\" for the board now, or "
-                           "\"mail every\" for a full status after every move."])
+                           msg("Your mail setting is \"mail digest\": full status mails come "
+                               "when it is your move. Send \"status\" for the board now, or "
+                               "\"mail every\" for a full status after every move.")])
     return 1

@@ -3,26 +3,30 @@
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
+from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlmodel import Session
 
-from pbem.engine.contract import Outcome
+from pbem.engine.contract import Outcome, localise_order
+from pbem.i18n import Msg, Translator, msg
+from pbem.i18n.translate import ENGLISH
 from pbem.mail.compose import compose
 from pbem.mail.pictures import Picture, inline_pictures
 from pbem.mail.redact import redact
-from pbem.processor.deadlines import aware, deadline_of, waiting_label, when
+from pbem.processor.deadlines import aware, deadline_of, waiting_label
 from pbem.processor.history import MOVE_KINDS
 from pbem.processor.host import Host
+from pbem.processor.lang import Line, footer, render, render_lines, seat_tr
 from pbem.processor.render import StatusMail, render_notice, render_status
 from pbem.store import queries
 from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat
 
 
-def subject(game: Game, title: str) -> str:
+def subject(game: Game, title: Line, tr: Translator = ENGLISH) -> str:
     """``[tag] what this mail is for``: the tag keeps the game's thread findable."""
-    return f"[{game.tag}] {title}"
+    return f"[{game.tag}] {render(title, tr)}"
 
 
 _REPLY_PREFIX = re.compile(r"^\s*((re|aw|sv|antw|fwd?|tr)\s*(\[\d+\])?\s*:\s*)+", re.I)
@@ -37,24 +41,26 @@ def reply_subject(original: str | None, game: Game | None) -> str:
     return f"Re: {rest or 'your mail'}"
 
 
-def due_day(moment: datetime) -> str:
+def due_day(moment: datetime, tr: Translator = ENGLISH, tz: str | None = None) -> str:
     """A deadline short enough for a phone's subject line: ``Thu 26 Nov 18:00 UTC``."""
-    at = aware(moment).astimezone(UTC)
-    return f"{at:%a} {at.day} {at:%b %H:%M} UTC"
+    return tr.short_datetime(aware(moment), tz)
 
 
-def winners(outcome: Outcome, seats: list[Seat]) -> str:
+def winners(outcome: Outcome, seats: list[Seat]) -> Msg:
     names = {s.index: s.name for s in seats}
     best = [names.get(s, f"seat {s + 1}") for s in (outcome.ranking[0] if outcome.ranking
                                                     else [])]
     if len(best) == 1:
-        return f"{best[0]} wins"
-    return f"{' and '.join(best)} share first place" if best else "no winner"
+        return msg("{name} wins", name=best[0])
+    if best:  # "Ann and Bob", "Ann, Bob and Cy"
+        return msg("{first} and {second} share first place", first=", ".join(best[:-1]),
+                   second=best[-1])
+    return msg("no winner")
 
 
 def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str, mover: str | None,
-                   point: str | None, due: datetime | None, outcome: Outcome | None,
-                   seats: list[Seat]) -> str:
+                   point: Line | None, due: datetime | None, outcome: Outcome | None,
+                   seats: list[Seat], tr: Translator = ENGLISH) -> str:
     """What this status is for, readable in a phone's inbox list.
 
     ``turn`` is the number of the next move (moves counted from 1; talk and the host's notes
@@ -62,18 +68,26 @@ def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str, mover:
     ``Turn 9 — your move (due Thu 26 Nov 18:00 UTC)``, ``Turn 8 — Bob moved``,
     ``Orders accepted``, ``Game over — Alice wins``.
     """
+    now: Msg
     if outcome is not None:
-        return subject(game, f"Game over — {winners(outcome, seats)}")
-    if mail.your_turn:
-        now = f"Turn {turn} — your move" + (f" (due {due_day(due)})" if due else "")
+        return subject(game, msg("Game over — {winners}", winners=winners(outcome, seats)), tr)
+    if mail.your_turn and due:
+        now = msg("Turn {turn} — your move (due {due})", turn=turn,
+                  due=due_day(due, tr, mail.timezone))
+    elif mail.your_turn:
+        now = msg("Turn {turn} — your move", turn=turn)
     elif mover:
-        now = f"Turn {turn - 1} — {mover} moved"
+        now = msg("Turn {turn} — {mover} moved", turn=turn - 1, mover=mover)
+    elif mail.waiting_names:
+        now = msg("Turn {turn} — waiting for {names}", turn=turn,
+                  names=", ".join(mail.waiting_names))
     else:
-        now = f"Turn {turn} — waiting for {', '.join(mail.waiting_names) or 'nobody'}"
-    lead = point or {"welcome": f"Welcome to {mail.title}", "reminder": "Reminder"}.get(kind)
+        now = msg("Turn {turn} — waiting for nobody", turn=turn)
+    lead = point or {"welcome": msg("Welcome to {title}", title=mail.title),
+                     "reminder": msg("Reminder")}.get(kind)
     if lead and not mail.your_turn and point:
-        return subject(game, lead)
-    return subject(game, f"{lead}: {now}" if lead else now)
+        return subject(game, lead, tr)
+    return subject(game, msg("{lead}: {now}", lead=lead, now=now) if lead else now, tr)
 
 
 def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, text: str,
@@ -108,12 +122,14 @@ def ranking_lines(outcome: Outcome, seats: list[Seat]) -> list[str]:
     return lines
 
 
-def outcome_lines(outcome: Outcome, seats: list[Seat]) -> list[str]:
+def outcome_lines(outcome: Outcome, seats: list[Seat], tr: Translator = ENGLISH) -> list[str]:
     """The ranking followed by the game's explanation of the scores."""
-    return ranking_lines(outcome, seats) + [str(line) for line in outcome.explanation]
+    names = [s.name for s in seats]
+    return ranking_lines(outcome, seats) + render_lines(outcome.explanation, tr, names)
 
 
-def events_since_last_turn(entries: list[LogEntry], seat: int) -> list[str]:
+def events_since_last_turn(entries: list[LogEntry], seat: int, tr: Translator = ENGLISH,
+                           names: list[str] | None = None) -> list[str]:
     """What ``seat`` may read of what happened since its last turn.
 
     That is everything logged after its own last move (its order, or one played for it at a
@@ -126,47 +142,53 @@ def events_since_last_turn(entries: list[LogEntry], seat: int) -> list[str]:
             start = i if i == len(entries) - 1 else i + 1
     out = []
     for e in entries[start:]:
-        out += [ev.text for ev in queries.entry_events(e) if ev.visible(seat)]
+        out += [ev.render(tr, names or []) for ev in queries.entry_events(e) if ev.visible(seat)]
     return out
 
 
 def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat,
-                intro: list[str] | None = None, secret: str | None = None) -> StatusMail:
+                intro: Sequence[Line] | None = None, secret: str | None = None) -> StatusMail:
     all_seats = queries.seats(session, game.id or 0)
     waiting = rules.waiting_for(state)
     outcome = rules.outcome(state)
+    tr = seat_tr(seat, rules)
+    names = [s.name for s in all_seats]
     return StatusMail(
         title=rules.title, tag=game.tag, seat=seat.index, seat_name=seat.name,
-        view=rules.view(state, seat.index), intro=intro or [],
+        view=rules.view(state, seat.index), intro=render_lines(intro or [], tr, names),
         events=events_since_last_turn(
             queries.log_since_last_order(session, game.id or 0, seat.index, MOVE_KINDS),
-            seat.index),
-        waiting=[waiting_label(game, s) for s in all_seats if s.index in waiting],
+            seat.index, tr, names),
+        waiting=[waiting_label(game, s, tr, seat.timezone) for s in all_seats
+                 if s.index in waiting],
         waiting_names=[s.name for s in all_seats if s.index in waiting],
         your_turn=seat.index in waiting,
-        deadline=when(due) if seat.index in waiting and (due := deadline_of(game, seat))
-        else None,
+        deadline=tr.datetime(due, seat.timezone) if seat.index in waiting
+        and (due := deadline_of(game, seat)) else None,
         outcome=ranking_lines(outcome, all_seats) if outcome is not None else [],
-        explanation=[str(line) for line in outcome.explanation] if outcome is not None else [],
-        secret=secret, names=[s.name for s in all_seats], mail_mode=seat.mail_mode,
-        example_order=_example_order(rules, state, seat.index) if seat.index in waiting
-        and outcome is None else None,
+        explanation=render_lines(outcome.explanation, tr, names) if outcome is not None
+        else [],
+        secret=secret, names=names, mail_mode=seat.mail_mode,
+        example_order=_example_order(rules, state, seat.index, tr.lang)
+        if seat.index in waiting and outcome is None else None,
+        lang=tr.lang, timezone=seat.timezone or "UTC", footer=footer(tr),
     )
 
 
-def _example_order(rules: Any, state: Any, seat: int) -> str | None:
-    """The game's safe default order, shown at the top of the mover's mail."""
+def _example_order(rules: Any, state: Any, seat: int, lang: str = "en") -> str | None:
+    """The game's safe default order (in the seat's words), shown at the top of the mover's
+    mail."""
     try:
-        return str(rules.default_order(state, seat))
+        return localise_order(rules, str(rules.default_order(state, seat)), lang)
     except Exception:  # a courtesy line must never stop a status mail
         return None
 
 
 def queue_status(session: Session, host: Host, rules: Any, game: Game, state: Any, seat: Seat,
-                 *, intro: list[str] | None = None, secret: str | None = None,
+                 *, intro: Sequence[Line] | None = None, secret: str | None = None,
                  in_reply_to: str | None = None, references: list[str] | None = None,
                  kind: str = "status", mover: str | None = None,
-                 point: str | None = None) -> OutboundMessage:
+                 point: Line | None = None) -> OutboundMessage:
     """One seat's status mail. ``mover`` names who just moved (others' subjects say so);
     ``point`` replaces the subject's lead, e.g. ``Orders accepted`` in the reply to a move."""
     mail = status_mail(session, rules, game, state, seat, intro, secret)
@@ -175,7 +197,7 @@ def queue_status(session: Session, host: Host, rules: Any, game: Game, state: An
         game, mail, turn=queries.moves_made(session, game.id or 0, MOVE_KINDS) + 1, kind=kind,
         mover=mover, point=point,
         due=deadline_of(game, seat) if mail.your_turn else None, outcome=rules.outcome(state),
-        seats=queries.seats(session, game.id or 0))
+        seats=queries.seats(session, game.id or 0), tr=seat_tr(seat, rules))
     return queue(session, host, to=seat.address, to_name=seat.name,
                  subj=subj, text=text, html=html, kind=kind,
                  game_id=game.id, in_reply_to=in_reply_to, references=references,
@@ -183,14 +205,14 @@ def queue_status(session: Session, host: Host, rules: Any, game: Game, state: An
 
 
 MAIL_MODES = {
-    "every": "a full status after every move",
-    "turn": "a full status when it is your move; a one-line note on the others' moves",
-    "digest": "a full status when it is your move; one summary a day of everything else",
+    "every": msg("a full status after every move"),
+    "turn": msg("a full status when it is your move; a one-line note on the others' moves"),
+    "digest": msg("a full status when it is your move; one summary a day of everything else"),
 }
 
 
 def queue_update(session: Session, host: Host, rules: Any, game: Game, state: Any, seat: Seat,
-                 *, mover: str | None = None, intro: list[str] | None = None
+                 *, mover: str | None = None, intro: Sequence[Line] | None = None
                  ) -> OutboundMessage | None:
     """What ``seat`` gets after someone else's move, as its mail setting says.
 
@@ -206,23 +228,31 @@ def queue_update(session: Session, host: Host, rules: Any, game: Game, state: An
         return None
     seats = queries.seats(session, game.id or 0)
     turn = queries.moves_made(session, game.id or 0, MOVE_KINDS)
-    who = mover or "The game"
-    names = ", ".join(s.name for s in seats if s.index in waiting) or "nobody"
+    tr = seat_tr(seat, rules)
+    who = mover or tr(msg("The game"))
+    names = ", ".join(s.name for s in seats if s.index in waiting) or tr(msg("nobody"))
     return queue_notice(
-        session, host, to=seat.address, kind="status", game=game,
-        subj=subject(game, f"Turn {turn} — {who} moved"),
-        lines=[f"Turn {turn}: {who} moved. Waiting for: {names}.",
+        session, host, to=seat.address, kind="status", game=game, seat=seat, rules=rules,
+        subj=subject(game, msg("Turn {turn} — {mover} moved", turn=turn, mover=who), tr),
+        lines=[msg("Turn {turn}: {mover} moved. Waiting for: {names}.", turn=turn, mover=who,
+                   names=names),
                "",
-               "Your mail setting is \"mail turn\": full status mails come when it is your "
-               "move. Send \"status\" for the board now, or \"mail every\" for a full status "
-               "after every move."])
+               msg("Your mail setting is \"mail turn\": full status mails come when it is your "
+                   "move. Send \"status\" for the board now, or \"mail every\" for a full "
+                   "status after every move.")])
 
 
-def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: list[str],
+def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Sequence[Line],
                  kind: str, game: Game | None = None, in_reply_to: str | None = None,
                  references: list[str] | None = None,
-                 secret: str | None = None) -> OutboundMessage:
-    text = render_notice(lines, game.tag if game else None)
+                 secret: str | None = None, seat: Seat | None = None, rules: Any = None,
+                 tr: Translator | None = None) -> OutboundMessage:
+    """A short note. To a ``seat`` it is in the seat's language (``tr`` overrides) and ends
+    with the language footer; otherwise English (a stranger's language is unknown)."""
+    tr = tr or seat_tr(seat, rules)
+    names = [s.name for s in queries.seats(session, game.id or 0)] if game and seat else []
+    text = render_notice(render_lines(lines, tr, names), game.tag if game else None, tr,
+                         footer=footer(tr) if seat is not None else None)
     return queue(session, host, to=to, to_name="", subj=subj, text=text, kind=kind,
                  game_id=game.id if game else None, in_reply_to=in_reply_to,
                  references=references, secret=secret)

@@ -51,6 +51,23 @@ def address(text: str, what: str = "address") -> str:
     return (checked.ascii_email or checked.normalized).lower()
 
 
+_SEAT_LANG = re.compile(r"\s+lang=(\S*)\s*$")
+
+
+def seat_language(text: str) -> tuple[str, str | None]:
+    """``"Name <address> lang=fr"`` as (``"Name <address>"``, ``"fr"``); no ``lang=``: None."""
+    from pbem.i18n import LANGUAGES
+
+    found = _SEAT_LANG.search(text)
+    if found is None:
+        return text, None
+    lang = found[1].lower()
+    if lang not in LANGUAGES:
+        raise InputError(f"seat {text!r}: unknown language {found[1]!r}; write lang= with one "
+                         f"of {', '.join(LANGUAGES)}")
+    return text[:found.start()], lang
+
+
 def seat(text: str) -> tuple[str, str]:
     """``"Name <address>"`` (or a bare address) as (name, address); the name defaults to the
     address."""

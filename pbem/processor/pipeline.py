@@ -20,17 +20,19 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from pbem.engine import registry
+from pbem.engine.contract import canonical_order, localise_order, takes_orders
 from pbem.engine.contract import help_text as game_help
-from pbem.engine.contract import takes_orders
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.every_error import every_syntax_error, suggestion
 from pbem.engine.replay import play
+from pbem.i18n import Msg, Translator, msg, nmsg
 from pbem.mail import authresults
 from pbem.mail.addresses import deliverable
 from pbem.mail.reading import IncomingMail, read_message, text_safe
 from pbem.mail.redact import MARK, blank, redact
-from pbem.processor import bounces, clock, commands, mails, talk
+from pbem.processor import bounces, clock, commands, mails, talk, words
 from pbem.processor.host import Host
+from pbem.processor.lang import Line, seat_tr
 from pbem.processor.movelog import record_move
 from pbem.processor.secrets import check_secret
 from pbem.store import queries
@@ -41,9 +43,22 @@ from pbem.store.tables import Game, InboundMessage, LogEntry, Seat, utcnow
 log = logging.getLogger(__name__)
 
 TAG_RE = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.-]*)\]")
-DRY_RUN = {"check", "preview"}
 ECHO_LINES = 40  # order lines quoted back in a reply
 ECHO_CHARS = 200  # of each line: a 750 KB line gets no 750 KB answer
+
+
+def _english_free(err: OrderSyntaxError, tr: Translator) -> str:
+    """An unlocated syntax error as ``str(err)`` says it, in ``tr``'s language."""
+    parts = []
+    if err.line is not None:
+        parts.append(tr(msg("line {line}, column {column}: ", line=err.line, column=err.column)
+                        if err.column is not None else msg("line {line}: ", line=err.line)))
+    parts.append(tr(err.message))
+    if err.text:
+        parts.append(f' "{err.text.strip()}"')
+    if err.hint:
+        parts.append(f" — {tr(err.hint)}")
+    return "".join(parts)
 
 
 def _clip(text: str, limit: int = ECHO_CHARS) -> str:
@@ -80,8 +95,6 @@ class Letter:
         return "\n".join(t for _, t in self.orders)
 
 
-ORDERS_START = ("orders", "orders:")
-ORDERS_END = ("end", "end.", "end orders")
 
 
 def read_letter(body: str) -> Letter:
@@ -94,25 +107,38 @@ def read_letter(body: str) -> Letter:
     """
     letter = Letter()
     lines = body.splitlines()
-    letter.marked = any(raw.strip().lower() in ORDERS_START for raw in lines)
+    letter.marked = any(_orders_start(raw) for raw in lines)
     inside = done = False
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
             continue
-        if letter.marked and not done and line.lower() in (ORDERS_END if inside
-                                                            else ORDERS_START):
+        if letter.marked and not done and (_orders_end(line) if inside
+                                           else _orders_start(line)):
             inside, done = not inside, inside
             continue
         if _host_line(letter, line):
             continue
-        if (inside or not letter.marked) and line.lower().startswith("say "):
-            letter.talk.append(line[4:])
+        first, _, said = line.partition(" ")
+        if (inside or not letter.marked) and said.strip() and words.is_word(first, "say"):
+            letter.talk.append(said)
         elif inside or not letter.marked:
             letter.orders.append((number, line))
         else:
             letter.ignored += 1
     return letter
+
+
+def _orders_start(line: str) -> bool:
+    """A line ``orders`` (``orders:``; ``ordres``, ``Befehle``… in the other languages)."""
+    return words.is_word(line.strip().rstrip(":"), "orders")
+
+
+def _orders_end(line: str) -> bool:
+    """A line ``end`` (``end.``, ``end orders``; ``fin``, ``Ende``… in the other languages)."""
+    parts = line.strip().rstrip(".").split()
+    return bool(parts) and words.is_word(parts[0], "end") and (
+        len(parts) == 1 or (len(parts) == 2 and words.is_word(parts[1], "orders")))
 
 
 _GREETINGS = frozenset((
@@ -129,20 +155,23 @@ def looks_like_prose(line: str) -> bool:
 def _host_line(letter: Letter, line: str) -> bool:
     """Read ``line`` into ``letter`` if it is the host's (game, secret, a command)."""
     word, _, rest = line.partition(" ")
-    low = word.lower()
-    if low == "game" and rest.strip() and letter.game_tag is None:
+    free = not letter.orders and letter.command is None  # a command comes before any order
+    if words.is_word(word, "game") and rest.strip() and letter.game_tag is None:
         letter.game_tag = rest.strip()
-    elif (low == "secret" and rest.strip().lower() == "new" and not letter.orders
-          and letter.command is None):
+    elif (words.is_word(word, "secret") and words.is_word(rest, "new") and free):
         letter.command, letter.argument = "secret", "new"  # rotate: see commands.rotate
-    elif low == "secret" and rest.strip():
+    elif words.is_word(word, "secret") and rest.strip():
         letter.secret = rest.strip()
-    elif not letter.orders and letter.command is None and line.lower() in (
-        *DRY_RUN, "help", "status", "waiting", "resign", "log"
-    ):
-        letter.command = "check" if line.lower() in DRY_RUN else line.lower()
-    elif not letter.orders and letter.command is None and low in ("vacation", "log", "mail"):
-        letter.command, letter.argument = low, rest.strip()
+    elif free and not rest.strip() and (
+            line.lower() == "preview" or words.is_word(line, "check")):
+        letter.command = "check"
+    elif free and not rest.strip() and (
+            command := next((c for c in ("help", "status", "waiting", "resign", "log")
+                             if words.is_word(line, c)), None)):
+        letter.command = command
+    elif free and (command := next((c for c in ("vacation", "log", "mail", "language",
+                                                "timezone") if words.is_word(word, c)), None)):
+        letter.command, letter.argument = command, rest.strip()
     else:
         return False
     return True
@@ -481,6 +510,13 @@ class _Handler:
         self.sender = (mail.from_addr or "").lower()
         self.refs = [*list(mail.references or []), mid]
         self.said = talk.Said()  # table talk this mail delivered, told in its reply
+        self.seat: Seat | None = None  # the seat the mail speaks for, once known
+        self.rules: Any = None
+
+    @property
+    def tr(self) -> Translator:
+        """The language of the replies: the seat's, once its address or secret names it."""
+        return seat_tr(self.seat, self.rules)
 
     def reply_subject(self, game: Game | None, *, echo: bool = True) -> str:
         """``Re:`` the sender's subject for a seat that proved its secret; otherwise a fixed
@@ -489,7 +525,7 @@ class _Handler:
             return f"[{game.tag}] about your mail" if game else "About your mail to the game host"
         return mails.reply_subject(self.mail.subject, game)
 
-    def stranger(self, status: str, reason: str, lines: list[str], game: Game | None,
+    def stranger(self, status: str, reason: str, lines: list[Line], game: Game | None,
                  kind: str = "stranger") -> Result:
         """A rate-limited note to a sender who proved nothing (no seat, no or wrong secret,
         asking for help); nothing else changes. Never sent to an address we cannot parse."""
@@ -501,18 +537,20 @@ class _Handler:
         else:
             queued.append(mails.queue_notice(
                 self.s, self.host, to=self.sender, subj=self.reply_subject(game, echo=False),
-                lines=lines, kind=kind, game=game, in_reply_to=self.mid, references=self.refs))
+                lines=lines, kind=kind, game=game, in_reply_to=self.mid, references=self.refs,
+                tr=self.tr))
             self.s.flush()
         return _finish(self.row, status, reason, queued)
 
-    def notice(self, status: str, reason: str, lines: list[str], game: Game,
-               point: str | None = None) -> Result:
+    def notice(self, status: str, reason: str, lines: list[Line], game: Game,
+               point: Line | None = None) -> Result:
         """A threaded reply; ``point`` gives it a subject of its own (``[tag] point``)."""
-        subj = mails.subject(game, point) if point else self.reply_subject(game)
+        subj = mails.subject(game, point, self.tr) if point else self.reply_subject(game)
         lines = [*lines, *([""] if lines and self.said.lines else []), *self.said.lines]
         q = mails.queue_notice(self.s, self.host, to=self.sender, subj=subj,
                                lines=lines, kind="reply", game=game, in_reply_to=self.mid,
-                               references=self.refs)
+                               references=self.refs, seat=self.seat, rules=self.rules,
+                               tr=self.tr)
         self.s.flush()
         return _finish(self.row, status, reason, [q])
 
@@ -562,14 +600,20 @@ class _Handler:
                 "with.",
             ], game)
         rules = registry.get(game.game_type)
+        self.rules = rules
+        # Until a secret proves which, the address's seat speaks for the language.
+        self.seat = candidates[0] if len({c.language for c in candidates}) == 1 else None
         if letter.command == "help":  # needs no secret: limited like a stranger's note
+            tr = self.tr
             return self.stranger("ignored", "help", [
-                f"Help for {rules.title} [{game.tag}]",
-                *([rules.about] if getattr(rules, "about", "") else []), "",
-                game_help(rules, None, "en"), "",
-                "Write your orders one per line, with a line \"secret <your secret>\".",
-                "Start the mail with \"check\" to see what would happen without playing.",
-                "", *commands.HELP_LINES,
+                msg("Help for {title} [{tag}]", title=rules.title, tag=game.tag),
+                *([msg(rules.about)] if getattr(rules, "about", "") else []), "",
+                game_help(rules, None, tr.lang), "",
+                msg("Write your orders one per line, with a line \"{secret}\".",
+                    secret=f"{words.word('secret', tr.lang)} " + tr(msg("<your secret>"))),
+                msg("Start the mail with \"{check}\" to see what would happen without "
+                    "playing.", check=words.word("check", tr.lang)),
+                "", *commands.help_lines(tr),
             ], game, kind="help")
         if self.host.trusted_authserv_id:
             checked = authresults.verdict(self.raw, self.sender, self.host.trusted_authserv_id)
@@ -581,17 +625,22 @@ class _Handler:
                     "from its servers (SPF). If you did send it, ask the game's host."], game)
         seat = self.authenticate(letter, candidates)
         if seat is None:
+            secret_word = words.word("secret", self.tr.lang)
+            lines: list[Line]
             if letter.secret is None:
-                lines = ["Your mail had no \"secret\" line, so nothing was played.",
-                         "Add a line \"secret <your secret>\" (from your first email from the "
-                         "game) and send your orders again."]
+                lines = [msg("Your mail had no \"{secret}\" line, so nothing was played.",
+                             secret=secret_word),
+                         msg("Add a line \"{line}\" (from your first email from the game) "
+                             "and send your orders again.",
+                             line=f"{secret_word} " + self.tr(msg("<your secret>")))]
                 reason = "no secret"
             else:
-                lines = ["The secret in your mail does not match your seat, so nothing was "
-                         "played. Check the secret in your first email from the game, or ask "
-                         "the game's host to issue a new one."]
+                lines = [msg("The secret in your mail does not match your seat, so nothing "
+                             "was played. Check the secret in your first email from the game, "
+                             "or ask the game's host to issue a new one.")]
                 reason = "wrong secret"
             return self.stranger("rejected", reason, lines, game, kind="auth")
+        self.seat = seat
         self.row.seat = seat.index
         bounces.clear(self.s, seat)
         locked = queries.lock_game(self.s, game.id or 0)
@@ -603,40 +652,44 @@ class _Handler:
                 self.said = talk.say(self.s, self.host, game, seat, letter.talk)
             except talk.TalkError as err:
                 return self.notice("rejected", "bad say", [
-                    str(err), "Nothing was sent, and nothing else in your mail was done."],
-                    game, point="Message not sent")
+                    err.message, msg("Nothing was sent, and nothing else in your mail was "
+                                     "done.")], game, point=msg("Message not sent"))
             if not letter.orders and letter.command is None:
-                return self.notice("applied", "talk", [], game, point="Message sent")
+                return self.notice("applied", "talk", [], game, point=msg("Message sent"))
         if letter.command == "status":
             q = mails.queue_status(self.s, self.host, rules, game, state, seat, kind="reply",
-                                   intro=["Your status, as you asked."], in_reply_to=self.mid,
-                                   references=self.refs)
+                                   intro=[msg("Your status, as you asked.")],
+                                   in_reply_to=self.mid, references=self.refs)
             self.s.flush()
             return _finish(self.row, "ignored", "status", [q])
         if letter.command in commands.COMMANDS:
             return self.command(rules, game, state, seat, letter)
         if seat.status != "active":
-            return self.notice("rejected", f"seat {seat.status}", [
-                f"Your seat in [{game.tag}] is {seat.status}, so your orders were not played."],
-                game)
+            return self.notice("rejected", f"seat {seat.status}", [msg(
+                "Your seat in [{tag}] is {status}, so your orders were not played.",
+                tag=game.tag, status=commands.status_word(seat.status))], game)
         if game.status == "paused":  # the mail stays stored (inbound, status rejected)
             return self.notice("rejected", "game paused", [
-                f"Game [{game.tag}] is paused by its host, so your orders were not played.",
-                "Your mail is kept. Everyone gets a new status mail when the game goes on; "
-                "please send your orders again then."], game)
+                msg("Game [{tag}] is paused by its host, so your orders were not played.",
+                    tag=game.tag),
+                msg("Your mail is kept. Everyone gets a new status mail when the game goes on; "
+                    "please send your orders again then.")], game)
         if game.status != "active":
-            return self.notice("rejected", f"game {game.status}", [
-                f"Game [{game.tag}] is {game.status}; it takes no orders now."], game)
+            return self.notice("rejected", f"game {game.status}", [msg(
+                "Game [{tag}] is {status}; it takes no orders now.", tag=game.tag,
+                status=commands.status_word(game.status))], game)
         if not letter.orders:
             return self.notice("rejected", "no orders", [
-                "Your mail held no orders, so nothing was played.",
-                "Send \"help\" to get the list of orders."], game)
+                msg("Your mail held no orders, so nothing was played."),
+                msg("Send \"{help}\" to get the list of orders.",
+                    help=words.word("help", self.tr.lang))], game)
         if not takes_orders(rules, state, seat.index):
             waiting = rules.waiting_for(state)
             names = [s.name for s in queries.seats(self.s, game.id or 0) if s.index in waiting]
             return self.notice("rejected", "not your turn", [
-                "It is not your turn, so nothing was played.",
-                f"Waiting for: {', '.join(names) or 'nobody'}."], game)
+                msg("It is not your turn, so nothing was played."),
+                msg("Waiting for: {names}.", names=", ".join(names)) if names
+                else msg("Waiting for: nobody.")], game)
         return self.play(rules, game, state, seat, letter)
 
     def command(self, rules: Any, game: Game, state: Any, seat: Seat,
@@ -646,14 +699,16 @@ class _Handler:
                              letter.command, letter.argument)
         lines = reply.lines
         if letter.orders:  # a command and orders in one mail: only the command is done
-            lines = [*lines, "", "The other lines of your mail were not read as orders; send "
-                     "orders in a mail of their own."]
+            lines = [*lines, "", msg("The other lines of your mail were not read as orders; "
+                                     "send orders in a mail of their own.")]
         lines += [*([""] if self.said.lines else []), *self.said.lines]
         # To the seat's registered address (the sender's, as authenticated), never elsewhere:
-        # a reply may carry a new secret.
+        # a reply may carry a new secret. In the seat's language as it is now (a "language"
+        # command's reply already speaks the new one).
         q = mails.queue_notice(self.s, self.host, to=seat.address, subj=self.reply_subject(game),
                                lines=lines, kind="reply", game=game, in_reply_to=self.mid,
-                               references=self.refs, secret=reply.secret)
+                               references=self.refs, secret=reply.secret, seat=seat,
+                               rules=rules)
         self.s.flush()
         return _finish(self.row, reply.status, reply.reason, [q, *reply.queued])
 
@@ -672,28 +727,37 @@ class _Handler:
         dry = letter.command == "check"
         # A dry run must not reveal the real chance outcomes of the next entry.
         seed = f"preview/{pysecrets.token_hex(8)}" if dry else f"{game.seed}/{index}"
-        echo = [f"> {_clip(t)}" for _, t in letter.orders[:ECHO_LINES]]
+        echo: list[Line] = [f"> {_clip(t)}" for _, t in letter.orders[:ECHO_LINES]]
         if len(letter.orders) > ECHO_LINES:  # a 10,000-line mail gets no 10,000-line answer
-            echo.append(f"> ... ({len(letter.orders) - ECHO_LINES} more lines not shown)")
+            echo.append(msg("> ... ({count} more lines not shown)",
+                            count=len(letter.orders) - ECHO_LINES))
+        # The seat's words made English, line for line: the log keeps the canonical text, so
+        # history and replay read the same in every language.
+        text = canonical_order(rules, state, seat.index, letter.order_text, seat.language)
         try:
-            applied, record = play(rules, state, seat.index, letter.order_text, seed)
+            applied, record = play(rules, state, seat.index, text, seed)
         except (OrderSyntaxError, IllegalOrder) as err:
             errors: list[Exception] = [err]
             if isinstance(err, OrderSyntaxError):  # every bad line, in one reply
-                errors = list(every_syntax_error(rules, state, seat.index, letter.order_text,
-                                                 err))
+                errors = list(every_syntax_error(rules, state, seat.index, text, err))
             return self.notice("ignored" if dry else "rejected", f"{type(err).__name__}: {err}",
                                self.error_lines(rules, state, seat, letter, errors, echo, dry),
                                game, point=self.refusal(letter, errors, dry))
+        tr = self.tr
+        names = [s.name for s in queries.seats(self.s, game.id or 0)]
         if dry:
-            shown = [f"  - {e.text}" for e in applied.events if e.visible(seat.index)]
+            shown = [f"  - {e.render(tr, names)}" for e in applied.events
+                     if e.visible(seat.index)]
             return self.notice("ignored", "dry run", [
-                "check: these orders are legal. Nothing was played.", *echo, "",
-                "If you send them without \"check\", this would happen (any chance outcomes "
-                "below are examples, not the real draws):", *(shown or ["  (nothing visible)"]),
-            ], game, point="Check: orders legal")
+                msg("{check}: these orders are legal. Nothing was played.",
+                    check=words.word("check", tr.lang)), *echo, "",
+                msg("If you send them without \"{check}\", this would happen (any chance "
+                    "outcomes below are examples, not the real draws):",
+                    check=words.word("check", tr.lang)),
+                *(shown or ["  " + tr(msg("(nothing visible)"))]),
+            ], game, point=msg("Check: orders legal"))
         record_move(self.s, rules, game, index=index, kind="order", seat=seat.index,
-                    text=letter.order_text, record=record, state=applied.state,
+                    text=text, record=record, state=applied.state,
                     source_message_id=self.row.id)
         # The clock restarts for a new wait; resigned seats whose turn came are played for.
         settled = clock.settle(self.s, rules, game, state, applied.state, self.host.clock())
@@ -703,11 +767,14 @@ class _Handler:
             if other.id == seat.id:
                 queued.append(mails.queue_status(
                     self.s, self.host, rules, game, applied.state, other, kind="reply",
-                    intro=["Done. Your orders were played:", *echo, *(
-                        [f"({letter.ignored} line(s) outside \"orders\" ... \"end\" "
-                         "were left unread.)"] if letter.ignored else []), *self.said.lines],
+                    intro=[msg("Done. Your orders were played:"), *echo, *(
+                        [msg("({count} line(s) outside \"{orders}\" ... \"{end}\" were left "
+                             "unread.)", count=letter.ignored,
+                             orders=words.word("orders", tr.lang),
+                             end=words.word("end", tr.lang))]
+                        if letter.ignored else []), *self.said.lines],
                     in_reply_to=self.mid,
-                    references=self.refs, point="Orders accepted"))
+                    references=self.refs, point=msg("Orders accepted")))
             else:
                 update = mails.queue_update(self.s, self.host, rules, game, applied.state,
                                             other, mover=seat.name)
@@ -719,58 +786,86 @@ class _Handler:
         return _finish(self.row, "applied", f"log entry {index}", queued)
 
     @staticmethod
-    def refusal(letter: Letter, errors: list[Exception], dry: bool) -> str:
+    def refusal(letter: Letter, errors: list[Exception], dry: bool) -> Msg:
         """``Order refused: line 3`` (lines of the player's mail) when the game says where."""
         numbers = [str(letter.orders[line - 1][0]) for e in errors
                    if (line := getattr(e, "line", None)) is not None
                    and 1 <= line <= len(letter.orders)]
-        where = (f": line{'s' if len(numbers) > 1 else ''} {', '.join(numbers)}"
-                 if numbers else "")
-        return f"{'Check: order' if dry else 'Order'} refused{where}"
+        if not numbers:
+            return msg("Check: order refused") if dry else msg("Order refused")
+        if dry:
+            return nmsg("Check: order refused: line {lines}", "Check: order refused: lines "
+                        "{lines}", len(numbers), lines=", ".join(numbers))
+        return nmsg("Order refused: line {lines}", "Order refused: lines {lines}", len(numbers),
+                    lines=", ".join(numbers))
 
     def error_lines(self, rules: Any, state: Any, seat: Seat, letter: Letter,
-                    errors: list[Exception], echo: list[str], dry: bool) -> list[str]:
-        head = ("check: these orders would NOT be accepted." if dry
-                else "Your orders were NOT played; nothing changed.")
-        lines = [head, *echo]
+                    errors: list[Exception], echo: list[Line], dry: bool) -> list[Line]:
+        tr = self.tr
+        head = (msg("{check}: these orders would NOT be accepted.",
+                    check=words.word("check", tr.lang)) if dry
+                else msg("Your orders were NOT played; nothing changed."))
+        lines: list[Line] = [head, *echo]
         if len(errors) > 1:
-            lines += ["", f"{len(errors)} lines of your mail could not be read:"]
+            lines += ["", msg("{count} lines of your mail could not be read:",
+                              count=len(errors))]
         prose = False
         for err in errors:
-            reason, prose_line = self.reason_lines(letter, err)
+            reason, prose_line = self.reason_lines(letter, err, tr)
             lines += ["", *reason]
             prose = prose or prose_line
         if prose:
-            lines += ["", "That line reads like a note, not an order. To write greetings or "
-                      "notes around your orders, put a line \"orders\" before them and a line "
-                      "\"end\" after them: only the lines between are read."]
+            lines += ["", msg("That line reads like a note, not an order. To write greetings "
+                              "or notes around your orders, put a line \"{orders}\" before "
+                              "them and a line \"{end}\" after them: only the lines between "
+                              "are read.", orders=words.word("orders", tr.lang),
+                              end=words.word("end", tr.lang))]
         lines.append("")
         try:
-            lines.append(f"A legal order now would be, for example: "
-                         f"{rules.default_order(state, seat.index)}")
+            example = localise_order(rules, str(rules.default_order(state, seat.index)),
+                                     tr.lang)
+            lines.append(msg("A legal order now would be, for example: {order}",
+                             order=example))
         except Exception:  # a hint is a courtesy; never let it block the reply
             log.debug("default_order failed", exc_info=True)
-        lines.append("Send \"help\" for the full list of orders.")
+        lines.append(msg("Send \"{help}\" for the full list of orders.",
+                         help=words.word("help", tr.lang)))
         return lines
 
     @staticmethod
-    def reason_lines(letter: Letter, err: Exception) -> tuple[list[str], bool]:
-        """One error's lines (where, why, hint, a suggestion); and whether its line is prose."""
+    def reason_lines(letter: Letter, err: Exception, tr: Translator | None = None
+                     ) -> tuple[list[Line], bool]:
+        """One error's lines (where, why, hint, a suggestion) in ``tr``'s language, quoting
+        the player's own line; and whether that line is prose."""
+        tr = tr or seat_tr(None)
         line = getattr(err, "line", None)
-        where = text = ""
-        if line is not None and 1 <= line <= len(letter.orders):
+        text = ""
+        located = line is not None and 1 <= line <= len(letter.orders)
+        if isinstance(err, OrderSyntaxError):
+            why = tr(err.message) if located else _english_free(err, tr)
+        elif isinstance(err, IllegalOrder):
+            why = tr(err.message)
+        else:
+            why = str(err)
+        if located:
+            assert line is not None
             number, text = letter.orders[line - 1]
             column = getattr(err, "column", None) if isinstance(err, OrderSyntaxError) else None
-            at = f", column {column}" if column and column > 1 else ""  # 1 adds nothing
-            where = f"Line {number}{at} of your mail (\"{_clip(text)}\"): "
-        # The message is written to be followed by the quoted text, which `where` already shows.
-        msg = _clip(str(err.message).rstrip(": ") if isinstance(err, OrderSyntaxError) and where
-                    else str(err), 1000)
-        lines = [f"{where}{msg}"]
+            # The message is written to be followed by the quoted text, which the head shows.
+            reason = _clip(why.rstrip(": ") if isinstance(err, OrderSyntaxError) else why, 1000)
+            head = (msg("Line {number}, column {column} of your mail (\"{text}\"): {reason}",
+                        number=number, column=column, text=_clip(text), reason=reason)
+                    if column and column > 1 else  # column 1 adds nothing
+                    msg("Line {number} of your mail (\"{text}\"): {reason}", number=number,
+                        text=_clip(text), reason=reason))
+            lines: list[Line] = [head]
+        else:
+            lines = [_clip(why, 1000)]
         hint = getattr(err, "hint", None)
-        if hint and where:
-            lines.append(f"Hint: {hint}")
-        guess = suggestion(err) if isinstance(err, OrderSyntaxError) else None
-        if guess and where:
-            lines.append(f"Suggestion: {guess}")
-        return lines, bool(where) and not letter.marked and looks_like_prose(text)
+        if hint and located:
+            lines.append(msg("Hint: {hint}", hint=tr(hint)))
+        if isinstance(err, OrderSyntaxError) and located:
+            guess = suggestion(err, tr(hint) if hint else "", tr(err.message), text)
+            if guess:
+                lines.append(msg("Suggestion: {guess}", guess=guess))
+        return lines, located and not letter.marked and looks_like_prose(text)

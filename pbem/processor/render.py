@@ -92,6 +92,7 @@ class StatusMail:
     mail_mode: str = "every"  # the seat's mail setting, shown in every status
     lang: str = "en"  # the seat's language: the whole mail is rendered in it
     timezone: str = "UTC"  # the seat's time zone, for the dates it reads
+    footer: str = ""  # the seat's language and how to change it (pbem.processor.lang.footer)
 
 
 def render_status(game: Any, mail: StatusMail) -> tuple[str, str]:
@@ -108,7 +109,9 @@ def render_status(game: Any, mail: StatusMail) -> tuple[str, str]:
 _INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
 
 
-def render_notice(lines: list[str], tag: str | None = None, tr: Translator = ENGLISH) -> str:
-    """A short plain note (unknown sender, help, errors before any game is known)."""
+def render_notice(lines: list[str], tag: str | None = None, tr: Translator = ENGLISH,
+                  footer: str | None = None) -> str:
+    """A short plain note (unknown sender, help, errors before any game is known); a seat's
+    note ends with its language ``footer``."""
     return environment().get_template("notice.txt.j2").render(
-        lines=lines, tag=tag, **language_context(tr))
+        lines=lines, tag=tag, footer=footer, **language_context(tr))

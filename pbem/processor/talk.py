@@ -14,9 +14,12 @@ from sqlmodel import Session
 
 from pbem.engine.contract import Event
 from pbem.engine.hashing import canonical_json
+from pbem.i18n import Msg, msg
 from pbem.processor import mails
 from pbem.processor.history import TALK
 from pbem.processor.host import Host
+from pbem.processor.lang import Line, seat_tr
+from pbem.processor.words import is_word, word
 from pbem.store import queries
 from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat
 
@@ -26,36 +29,44 @@ PREVIEW = 40  # characters of a message shown in its mail's subject
 class TalkError(ValueError):
     """A ``say`` line that cannot be delivered; the message says how to write it."""
 
+    def __init__(self, message: Msg) -> None:
+        super().__init__(str(message))
+        self.message = message
+
 
 @dataclass
 class Said:
     """What the speaker's reply says about the messages sent, and the mails queued."""
 
-    lines: list[str] = field(default_factory=list)
+    lines: list[Line] = field(default_factory=list)
     queued: list[OutboundMessage] = field(default_factory=list)
 
 
 def listeners(seats: list[Seat], speaker: Seat, line: str) -> tuple[list[Seat] | None, str]:
     """The seats a ``say`` line (without its ``say``) goes to (None: every other seat), and
-    its text."""
+    its text. ``to`` may be written in any of the host's languages (``à``, ``an``…)."""
     rest = line.strip()
     targets: list[Seat] | None = None
     head, colon, tail = rest.partition(":")
-    if rest.lower().startswith("to ") and colon:
-        name = head[3:].strip()
+    first, _, name = head.strip().partition(" ")
+    say_to = f"{word('say', speaker.language)} {word('to', speaker.language)}"
+    if colon and name.strip() and is_word(first, "to"):
+        name = name.strip()
         target = _seat_named(seats, name)
         if target is None:
             others = [s for s in seats if s.index != speaker.index]
-            raise TalkError(
-                f"\"say to {name}: ...\": there is no player {name} in this game. Write "
-                f"\"say to NAME: your text\" with one of: "
-                f"{', '.join(f'{s.name} ({s.index + 1})' for s in others)}.")
+            raise TalkError(msg(
+                "\"{say_to} {name}: ...\": there is no player {name} in this game. Write "
+                "\"{say_to} NAME: your text\" with one of: {players}.", say_to=say_to,
+                name=name, players=", ".join(f"{s.name} ({s.index + 1})" for s in others)))
         if target.index == speaker.index:
-            raise TalkError("\"say to ...\" names your own seat; name another player.")
+            raise TalkError(msg("\"{say_to} ...\" names your own seat; name another player.",
+                                say_to=say_to))
         targets, rest = [target], tail.strip()
     if not rest:
-        raise TalkError("\"say\" needs a text: write \"say your text\" for everyone, or "
-                        "\"say to NAME: your text\" for one player.")
+        raise TalkError(msg("\"{say}\" needs a text: write \"{say} your text\" for everyone, "
+                            "or \"{say_to} NAME: your text\" for one player.",
+                            say=word("say", speaker.language), say_to=say_to))
     return targets, rest
 
 
@@ -81,14 +92,20 @@ def say(session: Session, host: Host, game: Game, speaker: Seat, lines: list[str
         for t in targets:
             if t.mail_mode == "digest":  # the day's digest carries it (its event is theirs)
                 continue
-            to_whom = "to everyone" if everyone else "to you only"
+            lang = t.language
             out.queued.append(mails.queue_notice(
-                session, host, to=t.address, kind="talk", game=game,
-                subj=mails.subject(game, f"{speaker.name} says: {_preview(text)}"),
-                lines=[f"{speaker.name} ({to_whom}), in [{game.tag}]:", "", text, "",
-                       "To answer, reply with a line \"say <your text>\" (to everyone) or "
-                       f"\"say to {speaker.name}: <your text>\", and your secret line."]))
-        out.lines.append(f"Sent to {audience}: {text}")
+                session, host, to=t.address, kind="talk", game=game, seat=t,
+                subj=mails.subject(game, msg("{name} says: {text}", name=speaker.name,
+                                             text=_preview(text)), seat_tr(t)),
+                lines=[msg("{name} (to everyone), in [{tag}]:", name=speaker.name,
+                           tag=game.tag) if everyone else
+                       msg("{name} (to you only), in [{tag}]:", name=speaker.name,
+                           tag=game.tag), "", text, "",
+                       msg("To answer, reply with a line \"{say} <your text>\" (to everyone) "
+                           "or \"{say} {to} {name}: <your text>\", and your secret line.",
+                           say=word("say", lang), to=word("to", lang), name=speaker.name)]))
+        out.lines.append(msg("Sent to everyone: {text}", text=text) if everyone else
+                         msg("Sent to {names}: {text}", names=audience, text=text))
     session.flush()
     return out
 
@@ -101,8 +118,10 @@ def _record(session: Session, game: Game, speaker: Seat, targets: list[Seat], te
             audience: str) -> None:
     """A ``talk`` log entry only the speaker and ``targets`` may read; the state is unchanged."""
     last = queries.last_entry(session, game.id or 0)
-    event = Event(f"{speaker.name} to {audience}: \"{text}\"",
-                  visible_to=frozenset({speaker.index, *(t.index for t in targets)}))
+    said = (msg("{name} to everyone: \"{text}\"", name=speaker.name, text=text)
+            if audience == "everyone" else
+            msg("{name} to {names}: \"{text}\"", name=speaker.name, names=audience, text=text))
+    event = Event.of("talk", said, {speaker.index, *(t.index for t in targets)})
     session.add(LogEntry(game_id=game.id or 0, index=last.index + 1, kind=TALK,
                          seat=speaker.index, text=f"say to {audience}: {text}",
                          draws_json="[]", events_json=canonical_json([event.to_json()]),

@@ -38,6 +38,7 @@ class Game(SQLModel, table=True):
     # None: nothing will. Any change to the game, its seats or its log resets it to
     # CLOCK_CHECK_NOW (pbem.store.clockdue), so a pass costs only for the games it concerns.
     clock_due_at: datetime | None = Field(default=CLOCK_CHECK_NOW, index=True)
+    language: str = "en"  # the default language of its seats (the operator's choice)
 
 
 class Seat(SQLModel, table=True):
@@ -63,6 +64,10 @@ class Seat(SQLModel, table=True):
     # show`, told to the operator); cleared when the seat next proves its secret.
     bounced_at: datetime | None = None
     bounce_reason: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    # The language of every mail the seat gets (pbem.i18n.LANGUAGES) and the IANA time zone
+    # its dates are shown in; the player's "language" and "timezone" commands change them.
+    language: str = "en"
+    timezone: str = "UTC"
 
 
 class InboundMessage(SQLModel, table=True):

@@ -58,7 +58,7 @@ def test_three_bad_lines_get_three_reasons_in_one_reply(factory: SessionFactory,
 def test_a_suggestion_comes_from_the_hint_nearest_the_typed_word() -> None:
     err = OrderSyntaxError('"pnik" is not a coral colour', line=1, column=7, text="larva pnik",
                            hint="coral colours are grey, orange, pink, white, yellow")
-    assert suggestion(err) == 'did you mean "pink"?'
+    assert str(suggestion(err)) == 'did you mean "pink"?'
     far = OrderSyntaxError('"zzz" is not a coral colour', line=1, column=7, text="larva zzz",
                            hint="coral colours are grey, orange, pink, white, yellow")
     assert suggestion(far) is None  # nothing near: no guess rather than a wrong one

@@ -73,3 +73,36 @@ def test_concurrent_first_runs_on_an_empty_database_do_not_race(db_url: str) -> 
     engine = init(db_url)
     assert {"game", "seat", "inboundmessage"} <= set(inspect(engine).get_table_names())
     engine.dispose()
+
+
+def test_0008_gives_existing_seats_english_and_utc_and_goes_back(db_url: str) -> None:
+    """Games and seats made before languages existed read English and UTC after 0008."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+
+    from pbem.store.db import MIGRATIONS
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    command.upgrade(cfg, "0007")
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO game (game_type, tag, options_json, seed, status, created, "
+            "timeout_policy, vacation_days) VALUES ('x', 'x-1', '{}', 's', 'active', "
+            "CURRENT_TIMESTAMP, 'pause', 14)"))
+        conn.execute(text(
+            "INSERT INTO seat (game_id, \"index\", name, address, secret_salt, secret_hash, "
+            "status, vacation_days_used, mail_mode, bounce_reason) SELECT id, 0, 'Ann', "
+            "'ann@example.org', 's', 'h', 'active', 0, 'every', '' FROM game"))
+    command.upgrade(cfg, "0008")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT language FROM game")).scalar_one() == "en"
+        assert tuple(conn.execute(text("SELECT language, timezone FROM seat")).one()) == (
+            "en", "UTC")
+    command.downgrade(cfg, "0007")
+    assert "language" not in {c["name"] for c in inspect(engine).get_columns("seat")}
+    command.upgrade(cfg, "head")
+    engine.dispose()

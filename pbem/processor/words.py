@@ -1,0 +1,78 @@
+"""The host's command words in every language: ``aide`` = ``help``, ``langue`` = ``language``.
+
+A player may write a command in any of the host's languages (or in English) whatever their
+seat's language: the seat is not known until the secret is checked, and the words of the
+languages do not collide with one another's commands. A translation may list alternatives
+with "|" ("langue|langage"); accents are optional ("verifier" = "vérifier").
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import cache
+
+from pbem.i18n import LANGUAGES, cmsg, translator
+
+CONTEXT = "host command"
+
+# Listed so the extractor finds every word (context "host command"); the host reads them.
+WORDS = [
+    cmsg("host command", "help"),
+    cmsg("host command", "check"),
+    cmsg("host command", "status"),
+    cmsg("host command", "log"),
+    cmsg("host command", "waiting"),
+    cmsg("host command", "vacation"),
+    cmsg("host command", "until"),
+    cmsg("host command", "off"),
+    cmsg("host command", "resign"),
+    cmsg("host command", "secret"),
+    cmsg("host command", "new"),
+    cmsg("host command", "mail"),
+    cmsg("host command", "every"),
+    cmsg("host command", "turn"),
+    cmsg("host command", "digest"),
+    cmsg("host command", "say"),
+    cmsg("host command", "to"),
+    cmsg("host command", "orders"),
+    cmsg("host command", "end"),
+    cmsg("host command", "game"),
+    cmsg("host command", "language"),
+    cmsg("host command", "timezone"),
+]
+ENGLISH_WORDS = frozenset(w.id for w in WORDS)
+
+
+def plain(word: str) -> str:
+    """Lower case without accents: how command words are compared."""
+    decomposed = unicodedata.normalize("NFKD", word.strip().lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@cache
+def variants(english: str) -> frozenset[str]:
+    """Every way to write the command ``english`` (in plain form)."""
+    found = {plain(english)}
+    for lang in LANGUAGES:
+        found |= {plain(alt) for alt in translator(lang).pgettext(CONTEXT, english).split("|")
+                  if alt.strip()}
+    return frozenset(found)
+
+
+def is_word(typed: str, english: str) -> bool:
+    """Whether ``typed`` is the command ``english`` in some language."""
+    return plain(typed) in variants(english)
+
+
+def canonical(typed: str) -> str | None:
+    """The English command ``typed`` stands for, if it is one."""
+    low = plain(typed)
+    for english in ENGLISH_WORDS:
+        if low in variants(english):
+            return english
+    return None
+
+
+def word(english: str, lang: str) -> str:
+    """The command ``english`` as a seat of ``lang`` is told to write it (its first form)."""
+    return translator(lang).pgettext(CONTEXT, english).split("|")[0]
