@@ -167,7 +167,7 @@ def test_check_shows_what_would_happen_and_changes_nothing(table: Table) -> None
     assert result.status == "ignored"
     assert table.state_json() == before
     assert reply.startswith("check: these orders are legal. Nothing was played.")
-    assert "  - Player 1 played card 33: red on A2 (1 high), green on A3 (1 high)." in reply
+    assert "  - Ann played card 33: red on A2 (1 high), green on A3 (1 high)." in reply
 
 
 def test_check_of_a_bad_order_says_it_would_be_refused(table: Table) -> None:
@@ -182,7 +182,7 @@ def test_a_good_order_is_played(table: Table) -> None:
     result, reply = table.send(0, "take 25")
     assert result.status == "applied", reply
     assert "Done. Your orders were played:\n> take 25" in reply
-    assert "  - Player 1 took card 25 from the market; card 52 from the deck takes its place." \
+    assert "  - Ann took card 25 from the market; card 52 from the deck takes its place." \
         in reply
     assert table.state().seats[0].hand == [17, 33, 25]
 
