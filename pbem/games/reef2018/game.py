@@ -17,6 +17,7 @@ from pbem.games.reef2018.render import template_helpers
 from pbem.games.reef2018.scoring import final_outcome
 from pbem.games.reef2018.state import State
 from pbem.games.reef2018.view import view
+from pbem.i18n.msg import msg
 
 
 class Reef:
@@ -24,10 +25,12 @@ class Reef:
 
     name: ClassVar[str] = "reef2018"
     title: ClassVar[str] = "Reef"
-    about: ClassVar[str] = (
+    # A message (str() of it is the English text) so the catalogue holds it for the host's
+    # help and welcome mails in other languages.
+    about: ClassVar[str] = str(msg(
         "Emerson Matsuuchi, Next Move Games 2018; rules from the French rulebook. The 60 "
         "cards are a public transcription (GitHub ethomas2/reef, python/reef/_types.py), "
-        "not checked against the printed cards.")
+        "not checked against the printed cards."))
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     bench_goal: ClassVar[int] = 200  # random 4-player games/s for bench/engine.py
