@@ -4,8 +4,11 @@ canonical before they are logged, and a whole bot game by real IMAP/SMTP in two 
 
 from __future__ import annotations
 
+import email
 import re
 from collections.abc import Iterator
+from email import policy
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -278,3 +281,113 @@ def test_bots_in_two_languages_play_a_whole_game_over_imap_and_smtp(
     assert all(re.fullmatch(r"play \d+", e.text) for e in entries) and len(entries) == 6
     with factory() as s:
         assert api.replay_game(s, api.get_game(s, tag)).entries == 6
+
+
+def test_game_new_sets_the_game_language_and_each_seats_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    runner = CliRunner()
+    assert runner.invoke(app, ["init"]).exit_code == 0
+    made = runner.invoke(app, ["game", "new", "testcards", "--lang", "fr",
+                               "--seat", "Ann <ann@players.test>",
+                               "--seat", "Ben <ben@players.test> lang=de"])
+    assert made.exit_code == 0, made.output
+    factory = api.connect(f"sqlite:///{tmp_path / 'data' / 'pbem.sqlite'}")
+    with factory() as s:
+        game = api.get_game(s, "testcards-1")
+        assert game.language == "fr"
+        assert [(x.name, x.language) for x in queries.seats(s, game.id or 0)] == [
+            ("Ann", "fr"), ("Ben", "de")]
+    assert runner.invoke(app, ["process"]).exit_code == 0
+    welcomes = {}
+    for path in (tmp_path / "data" / "outbox" / "new").iterdir():
+        mail = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+        assert isinstance(mail, EmailMessage)
+        part = mail.get_body(("plain",))
+        assert part is not None
+        welcomes[str(mail["To"])] = (str(mail["Subject"]), str(part.get_content()))
+    ann_subject, ann = welcomes["Ann <ann@players.test>"]
+    ben_subject, ben = welcomes["Ben <ben@players.test>"]
+    assert ann_subject.startswith("[testcards-1] Bienvenue dans Test Cards")
+    assert "Bienvenue dans Test Cards ! Votre secret est : " in ann
+    assert ben_subject.startswith("[testcards-1] Willkommen bei Test Cards")
+    assert "Willkommen bei Test Cards! Ihr Geheimnis ist: " in ben
+    for bad, said in ((["--lang", "xx"], "unknown language 'xx'; the host speaks en, fr, it, "
+                                          "nl, de"),
+                      (["--seat", "Cy <cy@players.test> lang=klingon"],
+                       "unknown language 'klingon'; write lang= with one of en, fr, it, nl, "
+                       "de")):
+        seats = ["--seat", "Ann <ann@players.test>", "--seat", "Ben <ben@players.test>"]
+        failed = runner.invoke(app, ["game", "new", "testcards", *seats, *bad])
+        assert failed.exit_code == 1 and said in " ".join(failed.output.split()), failed.output
+
+
+def _mails_to(factory: SessionFactory, address: str, after: int) -> list[tuple[str, str]]:
+    from pbem.store.tables import OutboundMessage
+
+    with factory() as s:
+        rows = s.exec(select(OutboundMessage).where(col(OutboundMessage.id) > after,
+                                                    OutboundMessage.to_addr == address)
+                      .order_by(col(OutboundMessage.id))).all()
+    out = []
+    for r in rows:
+        mail = email.message_from_bytes(r.raw, policy=policy.default)
+        assert isinstance(mail, EmailMessage)
+        part = mail.get_body(("plain",))
+        assert part is not None
+        out.append((str(mail["Subject"]), str(part.get_content())))
+    return out
+
+
+def _last_outbound(factory: SessionFactory) -> int:
+    from pbem.store.tables import OutboundMessage
+
+    with factory() as s:
+        return s.exec(select(OutboundMessage.id).order_by(
+            col(OutboundMessage.id).desc())).first() or 0
+
+
+def test_reminders_and_the_hosts_notices_in_the_seats_language(
+        factory: SessionFactory) -> None:
+    from datetime import timedelta
+
+    from pbem.processor import admin
+    from pbem.processor.clock import run_clocks
+
+    host = Host(from_address="games@host.test")
+    with factory() as s:
+        game, secrets = api.create_game(
+            s, "testcards", [("Ann", "ann@players.test"), ("Ben", "ben@players.test")],
+            seed="remind", host=host, language="it",
+            clocks=ClockSettings(deadline_hours=48, reminder_hours=12))
+        s.commit()
+        table = Table(factory, "testcards", game.id or 0, game.tag, secrets)
+        due = deadline_of(game, queries.seats(s, game.id or 0)[0])
+    assert due is not None
+    table.send(0, "fuso Europe/Rome")
+    start = _last_outbound(factory)
+    report = run_clocks(factory, host, due - timedelta(hours=11))
+    assert report.reminders == 2
+    [(subject, text)] = _mails_to(factory, "ann@players.test", start)
+    assert subject.startswith(f"[{table.tag}] Promemoria: Turno 1 — tocca a te (entro ")
+    when = translator("it").datetime(due, "Europe/Rome")
+    assert (f"Promemoria: i tuoi ordini per [{table.tag}] sono attesi entro {when} (tra circa "
+            "11 ore).") in text
+    assert "Se non arriva nessun ordine entro allora, la partita gioca per te il suo ordine " \
+        "predefinito." in text
+    assert english_left(text) == []
+    start = _last_outbound(factory)
+    with factory() as s:
+        admin.pause(s, host, api.get_game(s, table.game_id), "server move")
+        s.commit()
+    [(_, note)] = _mails_to(factory, "ben@players.test", start)
+    # The operator's reason is quoted as written; the sentence around it is Italian.
+    assert f"Il gestore ha messo in pausa [{table.tag}]: server move." in note
+    assert "Gli ordini inviati nel frattempo non vengono giocati." in note
+    assert note.rstrip().endswith("\"lingua nl\" (Nederlands) e \"lingua de\" (Deutsch).")
+    assert english_left(note) == []
