@@ -4,7 +4,7 @@ See ``msg`` (sentences with fields), ``translate`` (per-language translators, da
 ``catalogues`` (extract/update/check every domain's ``.po`` files).
 """
 
-from pbem.i18n.msg import Msg, SeatRef, cmsg, msg, nmsg
+from pbem.i18n.msg import N_, Msg, SeatRef, cmsg, msg, nmsg
 from pbem.i18n.translate import LANGUAGES, Translator, translator
 
-__all__ = ["LANGUAGES", "Msg", "SeatRef", "Translator", "cmsg", "msg", "nmsg", "translator"]
+__all__ = ["LANGUAGES", "N_", "Msg", "SeatRef", "Translator", "cmsg", "msg", "nmsg", "translator"]

@@ -95,3 +95,9 @@ def cmsg(context: str, id: str, /, **fields: Any) -> Msg:
     """A word or sentence whose translation depends on ``context`` (gettext's msgctxt), e.g.
     ``cmsg("colour", "pink")``."""
     return Msg(id, fields, context=context)
+
+
+def N_(text: str, /) -> str:
+    """Marks ``text`` for the catalogue without translating it here (gettext's "noop"): for
+    English texts kept as data and translated where shown, e.g. a game's ``about``."""
+    return text

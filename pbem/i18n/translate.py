@@ -74,6 +74,8 @@ class Translator:
         if isinstance(m, str):
             return self.gettext(m) if m else m
         pattern = self._pattern(m)
+        if not m.fields:
+            return pattern  # nothing to fill: a text with braces of its own stays whole
         values = {k: self._value(v, names) for k, v in m.fields.items()}
         try:
             return pattern.format_map(values)

@@ -8,6 +8,7 @@ seat's translator, in the seat's language and time zone.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Any
 
 from babel import Locale
@@ -35,6 +36,7 @@ def render_lines(lines: Iterable[Line], tr: Translator, names: Sequence[str] = (
     return [render(line, tr, names) for line in lines]
 
 
+@cache
 def language_name(lang: str, in_lang: str | None = None) -> str:
     """``français``: a language's own name (or its name in ``in_lang``)."""
     return Locale.parse(lang).get_display_name(in_lang or lang) or lang

@@ -391,3 +391,26 @@ def test_reminders_and_the_hosts_notices_in_the_seats_language(
     assert "Gli ordini inviati nel frattempo non vengono giocati." in note
     assert note.rstrip().endswith("\"lingua nl\" (Nederlands) e \"lingua de\" (Deutsch).")
     assert english_left(note) == []
+
+
+def test_a_french_digest_and_table_talk(factory: SessionFactory) -> None:
+    from datetime import timedelta
+
+    from pbem.processor.digest import send_digests
+
+    host = Host(from_address="games@host.test")
+    table = seat_table(factory, "testcards")
+    result, reply = table.send(1, "langue fr\n")
+    result, reply = table.send(1, "courrier résumé")  # "mail digest", in French
+    assert result.reason == "mail digest"
+    assert "Votre réglage du courrier dans [" in reply and "« courrier résumé » : un état " \
+        "complet quand c'est à vous de jouer ; un résumé par jour de tout le reste." in reply
+    table.send(0, "say hello Ben")
+    start = _last_outbound(factory)
+    assert send_digests(factory, host, host.clock() + timedelta(days=1, minutes=1)) == 1
+    [(subject, digest)] = _mails_to(factory, "ben@players.test", start)
+    assert subject == f"[{table.tag}] Résumé du jour — Tour 1"
+    assert "Test Cards [" in digest and "] : ce qui s'est passé depuis votre dernier résumé" \
+        in digest
+    assert "  - Ann à tout le monde : « hello Ben »" in digest
+    assert english_left(digest) == []

@@ -70,3 +70,10 @@ def test_templates_translate_per_render_on_one_cached_environment() -> None:
     assert template.render(**language_context(translator("en"))) == "Player 2|Player {n}"
     assert template.render(**language_context(translator("fr"))).endswith("|Joueur {n}")
     assert environment() is env
+
+
+def test_a_text_without_fields_is_looked_up_and_kept_whole() -> None:
+    """A game's ``about`` goes through its catalogue as it is, braces and all."""
+    assert str(msg("Sets {like} these are shown as written.")) == \
+        "Sets {like} these are shown as written."
+    assert translator("fr")(msg("Player {n}")) == "Joueur {n}"
