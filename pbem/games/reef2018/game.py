@@ -17,7 +17,7 @@ from pbem.games.reef2018.render import template_helpers
 from pbem.games.reef2018.scoring import final_outcome
 from pbem.games.reef2018.state import State
 from pbem.games.reef2018.view import view
-from pbem.i18n.msg import msg
+from pbem.i18n.msg import N_
 
 
 class Reef:
@@ -25,12 +25,11 @@ class Reef:
 
     name: ClassVar[str] = "reef2018"
     title: ClassVar[str] = "Reef"
-    # A message (str() of it is the English text) so the catalogue holds it for the host's
-    # help and welcome mails in other languages.
-    about: ClassVar[str] = str(msg(
+    # N_: in the catalogue, for the host's help and welcome mails in other languages.
+    about: ClassVar[str] = N_(
         "Emerson Matsuuchi, Next Move Games 2018; rules from the French rulebook. The 60 "
         "cards are a public transcription (GitHub ethomas2/reef, python/reef/_types.py), "
-        "not checked against the printed cards."))
+        "not checked against the printed cards.")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     bench_goal: ClassVar[int] = 200  # random 4-player games/s for bench/engine.py
@@ -77,7 +76,7 @@ class Reef:
         return moves.default_order(state, seat)
 
     def help_text(self, state: State | None = None, lang: str = "en") -> str:
-        return help_text(lang)
+        return help_text(lang, state)
 
     def canonical_order(self, state: State, seat: Seat, text: str, lang: str) -> str:
         return words.canonical_order(text, lang)

@@ -7,6 +7,7 @@ back (tests/games/reef2018/test_words.py parses each one in every language).
 
 from __future__ import annotations
 
+from pbem.games.reef2018.state import State
 from pbem.games.reef2018.words import GAME_NAME, localise_order
 from pbem.i18n.msg import Msg, msg
 from pbem.i18n.translate import Translator, translator
@@ -28,8 +29,21 @@ EXAMPLES = (
 )
 
 
-def help_text(lang: str = "en") -> str:
+def examples(state: State | None = None) -> tuple[str, ...]:
+    """:data:`EXAMPLES`, with a game in progress naming cards of its (face-up) market: the
+    lowest to take, the highest for the token; the play examples keep card 17 (a hand is
+    hidden, and help is answered without a secret)."""
+    market = sorted(state.market) if state is not None and state.market else []
+    if not market:
+        return EXAMPLES
+    take, token = market[0], market[-1]
+    return (EXAMPLES[0], EXAMPLES[1], f"take {take}", "take deck",
+            f"take deck, token on {token}", f"take deck paying {token}", *EXAMPLES[6:])
+
+
+def help_text(lang: str = "en", state: State | None = None) -> str:
     tr = translator(lang, GAME_NAME)
+    shown = examples(state)
 
     def ex(order: str) -> str:
         return localise_order(order, lang)
@@ -61,32 +75,32 @@ def help_text(lang: str = "en") -> str:
         colours=", ".join(ex(c) for c in ("red", "yellow", "green", "purple")))).split("\n")
     out.append("")
     out.append(tr(msg("SETUP (once, at the start; everybody answers at the same time)")))
-    out.append("  " + ex(EXAMPLES[0]))
+    out.append("  " + ex(shown[0]))
     out += indented(msg(
         "your 4 starting corals, one of each colour, one on each central square\n"
         "(B2 C2 B3 C3) in the order you like.\n"
         "Advanced variant (if the game was set up with it): any squares but the\n"
-        "4 central ones, stacking allowed, e.g.  {example}", example=ex(EXAMPLES[1])), " " * 6)
+        "4 central ones, stacking allowed, e.g.  {example}", example=ex(shown[1])), " " * 6)
     out.append("")
     out.append(tr(msg("YOUR TURN: exactly one of these")))
-    out += entry("A", EXAMPLES[2], msg(
-        "take card 17 from the market, with any point tokens\n"
-        "on it; the deck's top card takes its place"))
-    out += entry(" ", EXAMPLES[3], msg(
+    out += entry("A", shown[2], msg(
+        "take card {card} from the market, with any point tokens\n"
+        "on it; the deck's top card takes its place", card=shown[2].split()[-1]))
+    out += entry(" ", shown[3], msg(
         "take the deck's top card, paying one of your points\n"
         "as a token onto the market card with the lowest\n"
         "printed value (not allowed with 0 points)"))
-    out += entry(" ", EXAMPLES[4], msg(
+    out += entry(" ", shown[4], msg(
         "the same, naming the card for the token when several\n"
-        "tie as the cheapest (also: {example})", example=ex(EXAMPLES[5])))
+        "tie as the cheapest (also: {example})", example=ex(shown[5])))
     out += indented(msg("You may not take a card while you hold 4."), PARAGRAPH)
-    out += entry("B", EXAMPLES[6], msg(
+    out += entry("B", shown[6], msg(
         "play card 17 from your hand: its two corals go on\n"
         "the squares named, in the order written (here the\n"
         "{second} ends on top of the {first}). A coral goes on an\n"
         "empty square or on a stack; no stack grows above 4.",
         first=ex("red"), second=ex("yellow")))
-    out += entry(" ", EXAMPLES[7], msg(
+    out += entry(" ", shown[7], msg(
         "without colours the card's corals go in printed order"))
     out += indented(msg(
         "If a supply cannot give a coral, name only the corals it can give. Then the card's\n"

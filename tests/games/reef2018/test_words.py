@@ -229,3 +229,15 @@ def test_the_games_words_in_a_mail_are_all_translated(lang: str) -> None:
     assert english_left(GAME.help_text(lang=lang), "reef2018", lang) == []
     assert "FINAL SCORING" in game_part(state, 0, "en")
     assert len(english_left(game_part(state, 0, "en"), "reef2018", lang)) > 10  # it can tell
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_help_for_a_game_in_progress_names_its_market_cards(lang: str) -> None:
+    state = next(p for p in POSITIONS if p.phase == "play")
+    low, high = min(state.market), max(state.market)
+    shown = GAME.help_text(state, lang)
+    for english in (f"take {low}", f"take deck, token on {high}", f"take deck paying {high}"):
+        local = GAME.localise_order(english, lang)
+        assert local in shown, (lang, local)
+        assert read(local, lang) == parse_order(english)
+    assert "17" in GAME.help_text(None, lang)  # without a game: card 17, as the English did
