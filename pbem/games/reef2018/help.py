@@ -16,9 +16,9 @@ EXAMPLE_WIDTH = 27  # an example and its description share a line when it fits t
 DESCRIPTION = " " * 32
 PARAGRAPH = " " * 5
 
-# Host commands are the host catalogue's words: built without cmsg so the game's catalogue
-# does not repeat (and perhaps contradict) them.
-CHECK = Msg("check", {}, context="order keyword")
+# Host commands are the host catalogue's words (context "host command", the first of its
+# alternatives is the written form), so the game's catalogue does not repeat them.
+HOST_COMMANDS = "host command"
 
 # The examples, in English; each help in another language shows them in its words.
 EXAMPLES = (
@@ -118,8 +118,14 @@ def help_text(lang: str = "en", state: State | None = None) -> str:
         "most stacks 4 high, then shared."), "  ")
     out.append("")
     out.append(tr(msg('Start your email with "{check}" to see what would happen without '
-                      "playing.", check=CHECK)))
+                      "playing.", check=_host_command(tr, "check"))))
     return "\n".join(out) + "\n"
+
+
+def _host_command(tr: Translator, english: str) -> str:
+    """A host command as the host tells its players to write it (its catalogue's words)."""
+    look_up = tr.pgettext  # not extracted: the word is the host catalogue's, not ours
+    return look_up(HOST_COMMANDS, english).split("|")[0]
 
 
 def _patterns(tr: Translator) -> list[str]:

@@ -157,6 +157,8 @@ def test_the_help_is_translated(lang: str) -> None:
     same = [ln for ln in local if ln in english and len(ln.split()) > 3]
     assert same == []  # no English sentence left (short lines are symbols like "THE END")
     assert local[0] == translator(lang, "reef2018")("REEF — HOW TO WRITE YOUR ORDER")
+    check = translator(lang).pgettext("host command", "check").split("|")[0]
+    assert check != "check" and check in local[-1]  # the host's word for its command
 
 
 def test_a_french_error_names_the_french_form() -> None:
