@@ -16,6 +16,8 @@ from rich.progress import Progress
 from rich.table import Table
 from typer.core import TyperGroup
 
+from pbem import cli_seats
+from pbem.cli_seats import number as seat_number
 from pbem.config import Config, ConfigError, load
 from pbem.engine import registry
 from pbem.engine.replay import ReplayMismatch
@@ -216,7 +218,7 @@ def game_new(
                       "welcome emails are queued — run `pbem process` to send them.")
         table = Table("seat", "name", "address", "language")
         for i, (name, address) in enumerate(seats):
-            table.add_row(str(i), name, address, languages[i] or lang)
+            table.add_row(str(seat_number(i)), name, address, languages[i] or lang)
         console.print(table)
         del secrets  # mailed to each player; never printed
 
@@ -329,7 +331,7 @@ def game_list(status: Annotated[str | None, typer.Option(help="Only games in thi
 @game_app.command("show")
 def game_show(
     game: Annotated[str, typer.Argument(help="Game id or tag.")],
-    as_seat: Annotated[int, typer.Option("--as", help="Seat number (0 = first).")] = 0,
+    as_seat: Annotated[int, typer.Option("--as", help=cli_seats.HELP)] = 1,
     html: Annotated[bool, typer.Option(help="Print the HTML part instead.")] = False,
 ) -> None:
     """Print exactly the status email a seat would be sent now (and, on stderr, any seat
@@ -338,13 +340,13 @@ def game_show(
     with _factory(cfg)() as session:
         try:
             row = api.get_game(session, game)
-            text, html_part = api.show_game(session, row, as_seat)
+            text, html_part = api.show_game(session, row, cli_seats.index(session, row, as_seat))
         except LookupError as exc:
             raise _fail(str(exc)) from exc
         bouncing = api.bouncing_seats(session, row)
     print(html_part if html else text)
     for seat in bouncing:
-        err.print(f"[yellow]bouncing:[/yellow] seat {seat.index} {escape(seat.name)} "
+        err.print(f"[yellow]bouncing:[/yellow] seat {seat_number(seat.index)} {escape(seat.name)} "
                   f"<{escape(seat.address)}> since {seat.bounced_at:%Y-%m-%d %H:%M} UTC: "
                   f"{escape(seat.bounce_reason)}")
 
@@ -365,7 +367,7 @@ def game_log(game: Annotated[str, typer.Argument(help="Game id or tag.")]) -> No
             draws = json.loads(e.draws_json or "[]")
             text = escape(e.text.strip()) + (f" (undone by #{undone[e.index]})"
                                              if e.index in undone else "")
-            table.add_row(str(e.index), e.kind, "" if e.seat is None else str(e.seat),
+            table.add_row(str(e.index), e.kind, "" if e.seat is None else str(seat_number(e.seat)),
                           text, str(len(draws)), e.state_hash[:12])
         console.print(table)
 
@@ -389,12 +391,13 @@ def game_replay(game: Annotated[str, typer.Argument(help="Game id or tag.")]) ->
 
 @seat_app.command("secret")
 def seat_secret(game: Annotated[str, typer.Argument(help="Game id or tag.")],
-                seat: Annotated[int, typer.Argument(help="Seat number (0 = first).")]) -> None:
+                seat: Annotated[int, typer.Argument(help=cli_seats.HELP)]) -> None:
     """Issue a new secret for a seat and print it (give it to the player privately)."""
     cfg = _config()
     with _factory(cfg)() as session:
         try:
-            secret = api.reissue_secret(session, api.get_game(session, game), seat)
+            row = api.get_game(session, game)
+            secret = api.reissue_secret(session, row, cli_seats.index(session, row, seat))
         except LookupError as exc:
             raise _fail(str(exc)) from exc
         session.commit()

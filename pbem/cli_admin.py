@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 from sqlmodel import Session
 
+from pbem import cli_seats
 from pbem.cli import _config, _factory, _fail, console, game_app, seat_app
 from pbem.config import Config
 from pbem.engine.replay import ReplayMismatch
@@ -23,7 +24,7 @@ from pbem.processor.host import Host
 from pbem.store.tables import Game
 
 GameArg = Annotated[str, typer.Argument(help="Game id or tag.")]
-SeatArg = Annotated[int, typer.Argument(help="Seat number (0 = first).")]
+SeatArg = Annotated[int, typer.Argument(help=cli_seats.HELP)]
 SENDING = "mails are queued — run `pbem process` to send them."
 
 
@@ -47,7 +48,7 @@ def seat_takeover(
 ) -> None:
     """Give a seat to a new player: they are mailed a full status and a fresh secret."""
     def act(s: Session, host: Host, g: Game) -> str:
-        admin.takeover(s, host, g, seat, name, address)
+        admin.takeover(s, host, g, cli_seats.index(s, g, seat), name, address)
         return f"{name} <{address}> now holds seat {seat} of {g.tag}; {SENDING}"
     _run(game, act)
 
@@ -56,7 +57,7 @@ def seat_takeover(
 def seat_drop(game: GameArg, seat: SeatArg) -> None:
     """Drop a seat: the game plays its default orders for it from now on."""
     def act(s: Session, host: Host, g: Game) -> str:
-        admin.drop(s, host, g, seat)
+        admin.drop(s, host, g, cli_seats.index(s, g, seat))
         return f"seat {seat} of {g.tag} dropped; {SENDING}"
     _run(game, act)
 
@@ -104,7 +105,7 @@ def game_force(game: GameArg, seat: SeatArg,
                                                      "write them (newlines allowed).")]) -> None:
     """Enter orders for a seat whose turn it is (logged as forced by the host)."""
     def act(s: Session, host: Host, g: Game) -> str:
-        index = admin.force(s, host, g, seat, orders)
+        index = admin.force(s, host, g, cli_seats.index(s, g, seat), orders)
         return f"orders played for seat {seat} of {g.tag} as log entry {index}; {SENDING}"
     _run(game, act)
 
@@ -128,7 +129,7 @@ def game_export(
     output: Annotated[Path | None, typer.Option("--output", "-o",
                       help="Write to this file instead of standard output.")] = None,
     as_seat: Annotated[int | None, typer.Option(
-        "--as", help="html: show what this seat saw (0 = first); default: the spectators' "
+        "--as", help="html: show what this seat saw (1 = first); default: the spectators' "
         "view, nothing hidden from the table.", show_default=False)] = None,
     addresses: Annotated[bool, typer.Option(
         "--addresses", help="html: show players' addresses (off: names only).")] = False,

@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from pbem import cli_seats
 from pbem.cli import _config, _factory, _fail, app, console, err
 from pbem.config import Config
 from pbem.processor import api, archive, site
@@ -50,8 +51,9 @@ def export_html(game: str, as_seat: int | None, addresses: bool) -> tuple[str, s
     with _factory(cfg)() as session:
         try:
             row = api.get_game(session, game)
+            seat = None if as_seat is None else cli_seats.index(session, row, as_seat)
             page = archive.render_page(archive.build(
-                session, row, archive.Viewer(seat=as_seat, addresses=addresses)))
+                session, row, archive.Viewer(seat=seat, addresses=addresses)))
         except LookupError as exc:
             raise _fail(str(exc)) from exc
         return page, row.tag

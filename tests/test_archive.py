@@ -203,7 +203,7 @@ def test_as_seat_shows_that_seats_view_and_its_own_orders_only(
         played: Played, tmp_path: Path) -> None:
     export = played.exported_json()
     public = text_of(played.export(tmp_path / "public.html"))
-    mine = text_of(played.export(tmp_path / "seat1.html", "--as", "1"))
+    mine = text_of(played.export(tmp_path / "seat2.html", "--as", "2"))
     assert "Shown as seen by spectators" in public
     assert f"Shown as seen by {export['seats'][1]['name']} (seat 2)" in mine
     for e in export["log"]:
@@ -224,6 +224,11 @@ def test_as_seat_shows_that_seats_view_and_its_own_orders_only(
     assert "Your hand: none" in public and re.search(r"Your hand: \d", mine)
     out = played.pbem("game", "export", played.tag, "--format", "html", "--as", "7", code=1)
     assert f"game {played.tag} has no seat 7" in out
+    out = " ".join(played.pbem("game", "export", played.tag, "--format", "html", "--as", "0",
+                               code=1).split())
+    names = [s["name"] for s in export["seats"]]
+    assert (f"has no seat 0 (seats count from 1); its seats are: 1 ({names[0]}), "
+            f"2 ({names[1]}), 3 ({names[2]})") in out
 
 
 def test_a_tampered_log_is_shown_as_failed_with_the_steps_that_replay(tmp_path: Path) -> None:
@@ -249,9 +254,9 @@ def test_the_hosts_entries_are_steps_too_and_an_undone_move_is_marked(
     monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("PBEM_CONFIG", raising=False)
     tag = new_game()
-    cli("game", "force", tag, "0", f"play {lowest(tag, 0)}")
+    cli("game", "force", tag, "1", f"play {lowest(tag, 1)}")
     cli("game", "undo", tag)
-    cli("seat", "takeover", tag, "1", "--name", "Carl", "--address", "carl@players.test")
+    cli("seat", "takeover", tag, "2", "--name", "Carl", "--address", "carl@players.test")
     cli("game", "pause", tag, "--reason", "mail to carl@players.test bounced")
     cli("game", "export", tag, "--format", "html", "-o", str(tmp_path / "g.html"))
     page = (tmp_path / "g.html").read_text(encoding="utf-8")

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from pbem.bots import _maildir_order
 from pbem.cli import app
 from pbem.engine import registry
 from pbem.processor import api
@@ -39,8 +40,10 @@ def pbem(*args: str, code: int = 0) -> str:
 
 def outbox(home: Path) -> list[EmailMessage]:
     box = mailbox.Maildir(home / "outbox", create=False)
+    # Maildir keys hold unpadded microseconds ("M5" is earlier than "M123"): sort as numbers,
+    # in the order the mails were written.
     return [message_from_bytes(box.get_bytes(k), policy=policy.default)
-            for k in sorted(box.iterkeys())]
+            for k in sorted(box.iterkeys(), key=_maildir_order)]
 
 
 def body(msg: EmailMessage) -> str:
@@ -104,6 +107,13 @@ def test_a_short_game_from_the_command_line(home: Path) -> None:
     assert "replay ok" in pbem("game", "replay", "testcards-1")
     shown = pbem("game", "show", "testcards-1", "--as", "1")
     assert "Test Cards" in shown or "testcards-1" in shown
+    # Seats count from 1 here as in the mails; a wrong number names the seats there are.
+    for wrong in ("0", "3"):
+        out = " ".join(pbem("game", "show", "testcards-1", "--as", wrong, code=1).split())
+        assert f"has no seat {wrong}" in out and "its seats are: 1 (Alice), 2 (Bob)" in out
+    assert "seats count from 1" in pbem("seat", "secret", "testcards-1", "0", code=1)
+    log = pbem("game", "log", "testcards-1")
+    assert re.search(r"│ 1\s+│ order\s+│ [12]\s+│", log), log  # the log's seats: 1 and 2
     assert "queued" not in pbem("outbox", "list", "--status", "queued").split("\n", 3)[-1]
 
 

@@ -29,14 +29,17 @@ def lowest(tag: str, seat: int) -> int:
 
 def test_force_pause_resume_abandon(home: Path) -> None:  # noqa: F811
     tag = new_game()
-    card = lowest(tag, 1)
-    assert f"orders played for seat 1 of {tag} as log entry 1" in pbem(
-        "game", "force", tag, "1", f"play {card}")
-    out = " ".join(pbem("game", "force", tag, "1", "play 1", code=1).split())
-    assert "it is not the turn of seat 1 (Bob)" in out
-    out = pbem("game", "force", tag, "0", "play 99", code=1)
+    card = lowest(tag, 2)  # seats are numbered from 1, as in the players' mails
+    assert f"orders played for seat 2 of {tag} as log entry 1" in pbem(
+        "game", "force", tag, "2", f"play {card}")
+    out = " ".join(pbem("game", "force", tag, "2", "play 1", code=1).split())
+    assert "it is not the turn of seat 2 (Bob)" in out
+    out = pbem("game", "force", tag, "1", "play 99", code=1)
     assert "the orders were not played: you have no card 99" in " ".join(out.split())
-    assert "has no seat 5" in pbem("game", "force", tag, "5", "play 1", code=1)
+    for wrong in ("5", "0"):
+        out = " ".join(pbem("game", "force", tag, wrong, "play 1", code=1).split())
+        assert f"has no seat {wrong}" in out and "its seats are: 1 (Alice), 2 (Bob)" in out
+    assert "seats count from 1" in pbem("game", "force", tag, "0", "play 1", code=1)
     assert f"{tag} paused" in pbem("game", "pause", tag, "--reason", "rules question")
     assert "is paused; cannot pause it" in " ".join(pbem("game", "pause", tag, code=1).split())
     assert f"{tag} resumed" in pbem("game", "resume", tag)
@@ -53,7 +56,7 @@ def test_force_pause_resume_abandon(home: Path) -> None:  # noqa: F811
 
 def test_export_then_import_and_a_tampered_export(home: Path, tmp_path: Path) -> None:  # noqa: F811
     tag = new_game()
-    pbem("game", "force", tag, "0", f"play {lowest(tag, 0)}")
+    pbem("game", "force", tag, "1", f"play {lowest(tag, 1)}")
     pbem("game", "undo", tag)
     text = pbem("game", "export", tag, "--format", "text")
     assert "#1 " in text and "forced Alice" in text and "(undone by #2)" in text
@@ -75,7 +78,7 @@ def test_export_then_import_and_a_tampered_export(home: Path, tmp_path: Path) ->
     assert "--format must be json, text or html, not 'xml'" in pbem(
         "game", "export", tag, "--format", "xml", code=1)
     assert "--as and --addresses go with --format html" in pbem(
-        "game", "export", tag, "--as", "0", code=1)
+        "game", "export", tag, "--as", "1", code=1)
 
 
 def test_admin_commands_have_help() -> None:
@@ -94,8 +97,8 @@ def test_admin_commands_have_help() -> None:
 
 def test_replay_names_a_tampered_admin_entry(home: Path) -> None:  # noqa: F811
     tag = new_game()
-    pbem("game", "force", tag, "0", f"play {lowest(tag, 0)}")
     pbem("game", "force", tag, "1", f"play {lowest(tag, 1)}")
+    pbem("game", "force", tag, "2", f"play {lowest(tag, 2)}")
     pbem("game", "undo", tag)
     assert "replay ok: 3 entries" in pbem("game", "replay", tag)
     with sqlite3.connect(home / "pbem.sqlite") as db:  # revoke the older move instead

@@ -73,20 +73,20 @@ def test_game_new_takes_names_in_any_script_and_bare_addresses(home: Path) -> No
     ("carol\r\nBcc: v@evil.test", "holds a line break or control character"),
     ("carol", "--address 'carol' is not a valid email address: An email address must have "
      "an @-sign."),
-    (BOB, f"{BOB} already holds seat 1 (Bob) of testcards-1; each seat needs its own address"),
+    (BOB, f"{BOB} already holds seat 2 (Bob) of testcards-1; each seat needs its own address"),
 ])
 def test_seat_takeover_refuses_a_bad_address(home: Path, address: str, says: str  # noqa: F811
                                              ) -> None:
     tag = new_game()
     pbem("process")
-    out = pbem("seat", "takeover", tag, "0", "--name", "Carol", "--address", address, code=1)
+    out = pbem("seat", "takeover", tag, "1", "--name", "Carol", "--address", address, code=1)
     assert says in one_line(out)
     assert "takeover" not in pbem("game", "log", tag)
 
 
 def test_seat_takeover_by_the_same_player_at_a_new_case_is_fine(home: Path) -> None:  # noqa: F811
     tag = new_game()
-    assert "now holds seat 0" in pbem("seat", "takeover", tag, "0", "--name", "Alice",
+    assert "now holds seat 1" in pbem("seat", "takeover", tag, "1", "--name", "Alice",
                                       "--address", ALICE.upper())
 
 
@@ -110,7 +110,7 @@ def test_bad_tags(tag: str) -> None:
 
 def test_seat_takeover_refuses_a_name_that_could_add_headers(home: Path) -> None:  # noqa: F811
     tag = new_game()
-    out = pbem("seat", "takeover", tag, "0", "--name", "Carol\r\nBcc: v@evil.test",
+    out = pbem("seat", "takeover", tag, "1", "--name", "Carol\r\nBcc: v@evil.test",
                "--address", "carol@players.test", code=1)
     assert ("give the newcomer's name (one plain line) and email address, e.g. --name "
             "\"Carol\" --address carol@example.org") in one_line(out)

@@ -143,7 +143,10 @@ class Game(Protocol[S, Ord]):
     def apply(self, state: S, seat: Seat, order: Ord, chance: Chance) -> Applied[S]:
         """Check the whole order and return the new state, or raise :class:`IllegalOrder`.
 
-        Atomic: ``state`` is never changed, whatever happens.
+        Atomic: ``state`` is never changed, whatever happens. ``IllegalOrder.line`` is the
+        order text's line and ``step`` counts within that line, as the player wrote it. A game
+        whose later lines can be checked without the bad one may raise
+        :class:`IllegalOrders` with every bad line (its docstring says when it does).
         """
         ...
 
@@ -172,9 +175,13 @@ class Game(Protocol[S, Ord]):
         ...
 
     def help_text(self, state: S | None = None, lang: str = "en") -> str:
-        """The full order language with examples, sent in reply to ``help``, in ``lang``
-        (build it with ``pbem.i18n.translator(lang, self.name)`` or a ``{% trans %}``
-        template). ``state``, when given, lets the examples come from the player's own board.
+        """The full order language with examples, sent in reply to ``help``.
+
+        With ``state`` (the player's game, when the host knows it) the examples name this
+        game's own places and pieces; without it, generic ones. Examples may show only what
+        every seat may see: help is answered without a secret. ``lang`` is the player's
+        language: build the text with ``pbem.i18n.translator(lang, self.name)`` or a
+        ``{% trans %}`` template.
         """
         ...
 

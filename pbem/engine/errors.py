@@ -7,6 +7,8 @@ renders ``err.message``/``err.hint`` in the seat's language.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pbem.i18n.msg import Msg, msg
 
 
@@ -66,17 +68,44 @@ class OrderSyntaxErrors(OrderSyntaxError):
 
 
 class IllegalOrder(GameError):
-    """The order reads fine but breaks a rule; ``step`` is the 1-based failing step.
+    """The order reads fine but breaks a rule.
 
-    ``line`` is the 1-based line of the order text the step came from, when known.
+    ``line`` is the 1-based line of the order text the failing step came from, when known;
+    ``step`` is the failing step's 1-based place within that line as the player wrote it (see
+    :func:`step_in_line`), or within the whole order when there is no line. ``message`` says
+    why (a game may start it with "step 2 (...)"); ``hint`` suggests what would be legal,
+    computed from the input (e.g. the nearest cells where that step could go).
     """
 
     def __init__(self, message: str | Msg, *, step: int | None = None,
-                 line: int | None = None) -> None:
+                 line: int | None = None, hint: str | Msg | None = None) -> None:
         super().__init__(str(message))
         self.message = message
         self.step = step
         self.line = line
+        self.hint = hint
 
     def __str__(self) -> str:
         return str(self.message)
+
+
+class IllegalOrders(IllegalOrder):
+    """Several lines break a rule; ``errors`` holds one error per bad line, first first
+    (the exception itself reads as the first).
+
+    Raised by a game that can check later lines without the bad one (its docstring says
+    when); nothing of such an order is ever applied.
+    """
+
+    def __init__(self, errors: list[IllegalOrder]) -> None:
+        first = errors[0]
+        super().__init__(first.message, step=first.step, line=first.line, hint=first.hint)
+        self.errors = errors
+
+
+def step_in_line(lines: Sequence[int], index: int) -> int:
+    """The 1-based place of step ``index`` (0-based, of the whole order) within its line:
+    the 2nd step written on line 3 is step 2, whatever came on lines 1 and 2."""
+    if index >= len(lines):
+        return index + 1
+    return sum(1 for line in lines[:index + 1] if line == lines[index])

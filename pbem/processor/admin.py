@@ -47,7 +47,7 @@ def _lock(session: Session, game: Game, allowed: tuple[str, ...], doing: str) ->
 def _seat(session: Session, game: Game, index: int) -> Seat:
     seat = next((s for s in queries.seats(session, game.id or 0) if s.index == index), None)
     if seat is None:
-        raise AdminError(f"game {game.tag} has no seat {index}")
+        raise AdminError(f"game {game.tag} has no seat {index + 1}")
     return seat
 
 
@@ -121,7 +121,7 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
     taken = [s for s in queries.seat_by_address(session, game.id or 0, address)
              if s.index != seat.index]
     if taken:
-        raise AdminError(f"{address} already holds seat {taken[0].index} ({taken[0].name}) of "
+        raise AdminError(f"{address} already holds seat {taken[0].index + 1} ({taken[0].name}) of "
                          f"{game.tag}; each seat needs its own address")
     old_name, old_address = seat.name, seat.address
     secret, salt = new_secret(), new_salt()
@@ -133,7 +133,7 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
     if seat.index in rules.waiting_for(state):  # the newcomer gets a whole deadline
         clock.restart_clock(game, host.clock())
         session.add(game)
-    log_admin(session, rules, game, state, f"takeover seat {seat.index}: {old_name} → {name}",
+    log_admin(session, rules, game, state, f"takeover seat {seat.index + 1}: {old_name} → {name}",
               [Event.of("seat_taken_over", msg("{name} takes over from {old_name}.",
                                                name=name, old_name=old_name))],
               seat=seat.index)  # players know seats by name
@@ -162,11 +162,11 @@ def drop(session: Session, host: Host, game: Game, seat_index: int) -> None:
     rules = registry.get(game.game_type)
     seat = _seat(session, game, seat_index)
     if seat.status == "dropped":
-        raise AdminError(f"seat {seat_index} ({seat.name}) is already dropped")
+        raise AdminError(f"seat {seat_index + 1} ({seat.name}) is already dropped")
     seat.status = "dropped"
     session.add(seat)
     state = _state(session, rules, game)
-    log_admin(session, rules, game, state, f"drop seat {seat.index}: {seat.name}",
+    log_admin(session, rules, game, state, f"drop seat {seat.index + 1}: {seat.name}",
               [Event.of("seat_dropped", msg(
                   "{name} was dropped from the game by its host; the game plays its default "
                   "orders for that seat from now on.", name=seat.name))], seat=seat.index)
@@ -255,7 +255,7 @@ def force(session: Session, host: Host, game: Game, seat_index: int, text: str) 
     seat = _seat(session, game, seat_index)
     state = _state(session, rules, game)
     if seat.index not in rules.waiting_for(state):
-        raise AdminError(f"it is not the turn of seat {seat.index} ({seat.name})")
+        raise AdminError(f"it is not the turn of seat {seat.index + 1} ({seat.name})")
     index = queries.next_log_index(session, game.id or 0)
     try:
         applied, record = play(rules, state, seat.index, text, f"{game.seed}/{index}")

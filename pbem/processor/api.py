@@ -175,7 +175,7 @@ def show_game(session: Session, game: Game, seat_index: int) -> tuple[str, str]:
     rules = registry.get(game.game_type)
     seat = next((s for s in queries.seats(session, game.id or 0) if s.index == seat_index), None)
     if seat is None:
-        raise LookupError(f"game {game.tag} has no seat {seat_index}")
+        raise LookupError(f"game {game.tag} has no seat {seat_index + 1}")
     mail = mails.status_mail(session, rules, game, current_state(session, game), seat)
     return render_status(rules, mail)
 
@@ -215,7 +215,7 @@ def replay_game(session: Session, game: Game,
 def reissue_secret(session: Session, game: Game, seat_index: int) -> str:
     seat = next((s for s in queries.seats(session, game.id or 0) if s.index == seat_index), None)
     if seat is None:
-        raise LookupError(f"game {game.tag} has no seat {seat_index}")
+        raise LookupError(f"game {game.tag} has no seat {seat_index + 1}")
     secret, salt = new_secret(), new_salt()
     seat.secret_salt, seat.secret_hash = salt, hash_secret(secret, salt)
     session.add(seat)

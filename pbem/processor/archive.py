@@ -100,7 +100,7 @@ def build(session: Session, game: Game, viewer: Viewer = Viewer()) -> Archive:
     rules = registry.get(game.game_type)
     seats = queries.seats(session, game.id or 0)
     if viewer.seat is not None and not 0 <= viewer.seat < len(seats):
-        raise LookupError(f"game {game.tag} has no seat {viewer.seat}")
+        raise LookupError(f"game {game.tag} has no seat {viewer.seat + 1}")
     names = [display_name(s, viewer) for s in seats]
     entries = queries.log(session, game.id or 0)
     undone = history.revoked(entries)

@@ -37,7 +37,7 @@ def record(session: Session, host: Host, mail: IncomingMail) -> tuple[str, list[
             said.append(f"{bounce.recipient} ({why}): no seat")
             continue
         for seat, game in rows:
-            said.append(f"{bounce.recipient} ({why}): seat {seat.index} of [{game.tag}]")
+            said.append(f"{bounce.recipient} ({why}): seat {seat.index + 1} of [{game.tag}]")
             first = seat.bounced_at is None
             seat.bounced_at, seat.bounce_reason = host.clock(), why[:300]
             session.add(seat)
@@ -45,7 +45,7 @@ def record(session: Session, host: Host, mail: IncomingMail) -> tuple[str, list[
                 queued.append(mails.queue_notice(
                     session, host, to=host.operator_address, kind="operator", game=game,
                     subj=mails.subject(game, "a player's address bounces"), lines=[
-                        f"Mail to {seat.name} <{seat.address}>, seat {seat.index} of "
+                        f"Mail to {seat.name} <{seat.address}>, seat {seat.index + 1} of "
                         f"[{game.tag}], bounced: {why}.",
                         "The game goes on; this player may not be getting its mails. "
                         f"`pbem game show {game.tag}` lists bouncing seats.",

@@ -396,16 +396,16 @@ def resign(ctx: Context, argument: str) -> Reply:
     ctx.session.add(seat)
     # Logged like an operator's action: visible in `game log`, checked by `game replay`.
     admin.log_admin(ctx.session, ctx.rules, game, ctx.state,
-                    f"resign seat {seat.index}: {seat.name}",
+                    f"resign seat {seat.index + 1}: {seat.name}",
                     [Event.of("seat_resigned", msg(
                         "{name} resigned; the game plays their default orders from now on.",
                         name=seat.name))], seat=seat.index)
     # The operator's notes stay English: the host's operator reads the host's language.
     queued = _tell_operator(ctx, [
-        f"{seat.name} (seat {seat.index}, {seat.address}) resigned from [{game.tag}] "
+        f"{seat.name} (seat {seat.index + 1}, {seat.address}) resigned from [{game.tag}] "
         f"({ctx.rules.title}) at {clock.when(ctx.host.clock())}.",
         "The game plays the default orders for that seat from now on. To give it to a new "
-        f"player: pbem seat takeover {game.tag} {seat.index} --name NAME --address ADDRESS"])
+        f"player: pbem seat takeover {game.tag} {seat.index + 1} --name NAME --address ADDRESS"])
     queued += _tell_others(ctx, [msg(
         "{name} has resigned from [{tag}]. From now on the game plays its default orders for "
         "them.", name=seat.name, tag=game.tag)])

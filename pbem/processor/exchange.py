@@ -86,7 +86,7 @@ def export_text(session: Session, game: Game) -> str:
     undone = history.revoked(queries.log(session, game.id or 0))
     lines = [f"{rules.title} [{game.tag}] — {game.status}",
              f"options: {game.options_json}", "",
-             *[f"seat {s.index}: {s.name} <{s.address}> ({s.status})" for s in seats], ""]
+             *[f"seat {s.index + 1}: {s.name} <{s.address}> ({s.status})" for s in seats], ""]
     for e in queries.log(session, game.id or 0):
         who = f" {names.get(e.seat, e.seat)}" if e.seat is not None else ""
         head = f"#{e.index} {e.created:%Y-%m-%d %H:%M} {e.kind}{who}"

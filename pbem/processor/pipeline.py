@@ -22,7 +22,7 @@ from sqlmodel import Session, select
 from pbem.engine import registry
 from pbem.engine.contract import canonical_order, localise_order, takes_orders
 from pbem.engine.contract import help_text as game_help
-from pbem.engine.errors import IllegalOrder, OrderSyntaxError
+from pbem.engine.errors import IllegalOrder, IllegalOrders, OrderSyntaxError
 from pbem.engine.every_error import every_syntax_error, suggestion
 from pbem.engine.replay import play
 from pbem.i18n import Msg, Translator, msg, nmsg
@@ -554,6 +554,12 @@ class _Handler:
         self.s.flush()
         return _finish(self.row, status, reason, [q])
 
+    def help_for(self, rules: Any, game: Game, lang: str = "en") -> str:
+        """The game's help in ``lang`` with examples from this game's state (public places
+        only: the game's help shows nothing hidden, as help is answered without a secret)."""
+        snapshot = queries.latest_snapshot(self.s, game.id or 0)
+        return game_help(rules, rules.from_json(json.loads(snapshot.state_json)), lang)
+
     def find_game(self, letter: Letter) -> Game | None:
         return identify_game(self.s, self.mail.subject or "", letter)
 
@@ -608,7 +614,7 @@ class _Handler:
             return self.stranger("ignored", "help", [
                 msg("Help for {title} [{tag}]", title=rules.title, tag=game.tag),
                 *([msg(rules.about)] if getattr(rules, "about", "") else []), "",
-                game_help(rules, None, tr.lang), "",
+                self.help_for(rules, game, tr.lang), "",
                 msg("Write your orders one per line, with a line \"{secret}\".",
                     secret=f"{words.word('secret', tr.lang)} " + tr(msg("<your secret>"))),
                 msg("Start the mail with \"{check}\" to see what would happen without "
@@ -740,6 +746,8 @@ class _Handler:
             errors: list[Exception] = [err]
             if isinstance(err, OrderSyntaxError):  # every bad line, in one reply
                 errors = list(every_syntax_error(rules, state, seat.index, text, err))
+            elif isinstance(err, IllegalOrders):  # the game checked the other lines too
+                errors = list(err.errors)
             return self.notice("ignored" if dry else "rejected", f"{type(err).__name__}: {err}",
                                self.error_lines(rules, state, seat, letter, errors, echo, dry),
                                game, point=self.refusal(letter, errors, dry))
@@ -807,8 +815,10 @@ class _Handler:
                 else msg("Your orders were NOT played; nothing changed."))
         lines: list[Line] = [head, *echo]
         if len(errors) > 1:
-            lines += ["", msg("{count} lines of your mail could not be read:",
-                              count=len(errors))]
+            illegal = all(isinstance(e, IllegalOrder) for e in errors)
+            lines += ["", msg("{count} lines of your mail break a rule:", count=len(errors))
+                      if illegal else
+                      msg("{count} lines of your mail could not be read:", count=len(errors))]
         prose = False
         for err in errors:
             reason, prose_line = self.reason_lines(letter, err, tr)
@@ -862,7 +872,9 @@ class _Handler:
         else:
             lines = [_clip(why, 1000)]
         hint = getattr(err, "hint", None)
-        if hint and located:
+        if hint and isinstance(err, IllegalOrder):  # never part of its message
+            lines.append(msg("Suggestion: {guess}", guess=tr(hint)))
+        elif hint and located:  # else the syntax message already ends with it
             lines.append(msg("Hint: {hint}", hint=tr(hint)))
         if isinstance(err, OrderSyntaxError) and located:
             guess = suggestion(err, tr(hint) if hint else "", tr(err.message), text)

@@ -64,7 +64,7 @@ def test_takeover_mails_newcomer_a_secret_and_tells_the_old_address(
     assert "You take over the seat of Bob." in sent[0][1]
     assert "It is your turn." in sent[0][1]
     assert "Carol has taken over your seat" in sent[1][1]
-    assert entries(factory, table)[-1] == ("admin", 1, "takeover seat 1: Bob → Carol")
+    assert entries(factory, table)[-1] == ("admin", 1, "takeover seat 2: Bob → Carol")
     # Bob's old secret and address no longer play; Carol's do.
     assert play(factory, host, table, BOB, 1) == "rejected"
     assert play(factory, host, table, CAROL, 1, secret) == "applied"
@@ -136,7 +136,7 @@ def test_force_plays_for_a_seat_and_says_so(factory: SessionFactory, host: Host,
     assert "The game's host entered orders for Bob." in sent[ALICE]
     assert f"The orders entered for you: play {card}" in sent[BOB]
     assert "The orders entered for you" not in sent[ALICE]
-    with pytest.raises(admin.AdminError, match=r"it is not the turn of seat 1 \(Bob\)"):
+    with pytest.raises(admin.AdminError, match=r"it is not the turn of seat 2 \(Bob\)"):
         act(factory, host, table, "force", 1, "play 1")
     with pytest.raises(admin.AdminError, match="the orders were not played: you have no card"):
         act(factory, host, table, "force", 0, "play 99")
@@ -173,10 +173,10 @@ def test_drop_plays_the_default_for_the_seat_when_due(factory: SessionFactory, h
     low = hand(factory, table, 1)[0]
     act(factory, host, table, "drop", 1)
     log = entries(factory, table)
-    assert log[1] == ("admin", 1, "drop seat 1: Bob")
+    assert log[1] == ("admin", 1, "drop seat 2: Bob")
     assert log[2] == ("timeout", 1, f"play {low}")  # Bob's turn: his default played at once
     assert any("The game's host has dropped you" in t for to, t in queued(factory) if to == BOB)
-    with pytest.raises(admin.AdminError, match=r"seat 1 \(Bob\) is already dropped"):
+    with pytest.raises(admin.AdminError, match=r"seat 2 \(Bob\) is already dropped"):
         act(factory, host, table, "drop", 1)
     assert replay_ok(factory, table) == 2
 

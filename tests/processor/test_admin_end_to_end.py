@@ -100,8 +100,8 @@ def log_rows(host: Host) -> list[str]:
 
 def test_takeover_by_mail_shows_in_log_and_replays(host: Host) -> None:
     host.send_lowest_card(ALICE)
-    out = host.pbem("seat", "takeover", host.tag, "1", "--name", "Carol", "--address", CAROL)
-    assert f"Carol <{CAROL}> now holds seat 1 of {host.tag}" in out
+    out = host.pbem("seat", "takeover", host.tag, "2", "--name", "Carol", "--address", CAROL)
+    assert f"Carol <{CAROL}> now holds seat 2 of {host.tag}" in out
     host.pbem("process")
     welcome = host.last_to(CAROL)
     assert "You take over the seat of Bob." in welcome and "It is your turn." in welcome
@@ -117,8 +117,8 @@ def test_takeover_by_mail_shows_in_log_and_replays(host: Host) -> None:
     assert "Carol takes over from Bob." in host.last_to(ALICE)
 
     rows = log_rows(host)
-    assert any(r.startswith("│ 2 │ admin │ 1 │ takeover seat 1: Bob → Carol") for r in rows), rows
-    assert any(r.startswith("│ 3 │ order │ 1 │ play") for r in rows), rows
+    assert any(r.startswith("│ 2 │ admin │ 2 │ takeover seat 2: Bob → Carol") for r in rows), rows
+    assert any(r.startswith("│ 3 │ order │ 2 │ play") for r in rows), rows
     assert "replay ok: 3 entries" in host.pbem("game", "replay", host.tag)
 
 
@@ -135,7 +135,7 @@ def test_undo_by_mail_shows_in_log_and_replays(host: Host) -> None:
     host.send_lowest_card(BOB)
 
     rows = log_rows(host)
-    assert any(r.startswith(f"│ 1 │ order │ 0 │ play {first} (undone by #2)") for r in rows), rows
+    assert any(r.startswith(f"│ 1 │ order │ 1 │ play {first} (undone by #2)") for r in rows), rows
     assert any(r.startswith("│ 2 │ admin │ │ undo 1 (the last turn: Alice)") for r in rows), rows
     assert "replay ok: 4 entries" in host.pbem("game", "replay", host.tag)
     assert "nothing to undo" not in host.pbem("game", "undo", host.tag)

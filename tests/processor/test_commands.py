@@ -145,13 +145,13 @@ def test_resign_plays_defaults_for_the_seat_from_then_on(factory: SessionFactory
     assert log_kinds(factory, table) == [("setup", None), ("admin", 1), ("timeout", 1)]
     with factory() as s:
         resigned = api.game_log(s, api.get_game(s, table.game_id))[1]
-        assert resigned.text == "resign seat 1: Bob"
+        assert resigned.text == "resign seat 2: Bob"
     (note,) = [m for m in outbound(factory) if m.to == OPERATOR]
     assert note.kind == "operator"
     assert note.msg["Subject"] == f"[{table.tag}] Test Cards: a seat resigned"
-    assert (f"Bob (seat 1, {BOB}) resigned from [{table.tag}] (Test Cards) at 2026-11-23 12:00 "
+    assert (f"Bob (seat 2, {BOB}) resigned from [{table.tag}] (Test Cards) at 2026-11-23 12:00 "
             "UTC. The game plays the default orders for that seat from now on. To give it to a "
-            f"new player: pbem seat takeover {table.tag} 1 --name NAME --address ADDRESS"
+            f"new player: pbem seat takeover {table.tag} 2 --name NAME --address ADDRESS"
             in flat(note.text))
     assert bob_low not in hand(factory, table, 1)
     assert any("Bob has resigned; the game played its default order for them." in t

@@ -52,9 +52,9 @@ EXPECTED: dict[str, Expect] = {
     # delivery status reports: the failed recipients' seats are marked bouncing
     "bounce-dsn-with-original.eml": Expect("ignored", "gone@players.test (5.1.1): no seat", 0),
     "dsn-report-from-person-address.eml": Expect(
-        "ignored", "alice@players.test (5.1.1): seat 0 of [reef-12]", 0),
+        "ignored", "alice@players.test (5.1.1): seat 1 of [reef-12]", 0),
     "dsn-seat-bounces.eml": Expect("ignored", "bob@players.test (5.1.1 smtp; 550 5.1.1 "
-                                   "<bob@players.test>: mailbox unavailable): seat 1", 0),
+                                   "<bob@players.test>: mailbox unavailable): seat 2", 0),
     "empty-return-path.eml": Expect("ignored", "empty Return-Path", 0),
     "list-unsubscribe-only.eml": Expect("ignored", "List-Unsubscribe header", 0),
     "mailing-list.eml": Expect("ignored", "Precedence: list", 0),

@@ -298,9 +298,9 @@ def test_a_bounce_marks_the_seat_tells_the_operator_and_shows_in_game_show(
     result = process_raw(factory, corpus.load("dsn-seat-bounces.eml"), host)
     assert result.status == "ignored"
     assert "bob@players.test (5.1.1 smtp; 550 5.1.1 <bob@players.test>: mailbox " \
-        "unavailable): seat 1 of [reef-12]" in result.reason
+        "unavailable): seat 2 of [reef-12]" in result.reason
     (told,) = outbound(factory)
-    assert told.to_addr == "op@host.test" and "Bob <bob@players.test>, seat 1" in text_of(told)
+    assert told.to_addr == "op@host.test" and "Bob <bob@players.test>, seat 2" in text_of(told)
     process_raw(factory, corpus.load("dsn-seat-bounces.eml").replace(b"dsn-bob", b"dsn-b2"),
                 host)
     assert len(outbound(factory)) == 1  # told once, not at every bounce
@@ -315,7 +315,7 @@ def test_a_bounce_marks_the_seat_tells_the_operator_and_shows_in_game_show(
     shown = CliRunner().invoke(app, ["game", "show", "reef-12"])
     assert shown.exit_code == 0, shown.output
     said = " ".join(shown.output.split())
-    assert "bouncing: seat 1 Bob <bob@players.test> since" in said
+    assert "bouncing: seat 2 Bob <bob@players.test> since" in said
     assert "UTC: 5.1.1 smtp; 550 5.1.1 <bob@players.test>: mailbox unavailable" in said
     listed = CliRunner().invoke(app, ["game", "list"])
     assert listed.exit_code == 0 and "mail bounces: Bob" in " ".join(listed.output.split())

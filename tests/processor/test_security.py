@@ -163,10 +163,10 @@ def test_only_the_admin_cli_sees_or_moves_past_the_secrets(
         with factory() as s:
             game = api.list_games(s)[0]
             bob_hand = sorted(api.current_state(s, game).hands[1])
-        shown = runner.invoke(app, ["game", "show", game.tag, "--as", "1"])
+        shown = runner.invoke(app, ["game", "show", game.tag, "--as", "2"])
         assert shown.exit_code == 0
         assert f"Your hand: {', '.join(map(str, bob_hand))}" in shown.output
-        reissued = runner.invoke(app, ["seat", "secret", game.tag, "1"])
+        reissued = runner.invoke(app, ["seat", "secret", game.tag, "2"])
         assert reissued.exit_code == 0, reissued.output
         new_secret = reissued.output.strip().rsplit(" ", 1)[-1]
         host = Host()

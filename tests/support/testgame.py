@@ -138,6 +138,7 @@ class TestCards:
         return f"play {min(state.hands[seat])}"
 
     def help_text(self, state: CardsState | None = None, lang: str = "en") -> str:
+        # Hands are hidden and help needs no secret: the same example for every game.
         return "play N — play card N from your hand, e.g. \"play 7\"."
 
     def template_dirs(self) -> Sequence[Path]:

@@ -1,7 +1,9 @@
 """Setup and turns: every rule of the French rulebook (see RULINGS-ADDENDUM.md for the gaps).
 
 Each function takes a state it may not change and returns a new one with the events, or raises
-:class:`IllegalOrder` saying which rule the order breaks.
+:class:`IllegalOrder` saying which rule the order breaks. A turn is one order (one take or one
+play, however many lines it is written on), so there are no independent later lines to check:
+the one reason is the whole answer, and an error has no step within a line to count.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder
 from pbem.games.reef2018 import ledger
-from pbem.games.reef2018.cards import CENTRE, COLOURS, MAX_HEIGHT, cards, square_name
+from pbem.games.reef2018.cards import CENTRE, COLOURS, MAX_HEIGHT, SIZE, cards, square_name
 from pbem.games.reef2018.orders import Order, Play, Start, TakeDeck, TakeMarket
 from pbem.games.reef2018.scoring import score_card, score_in_hand
 from pbem.games.reef2018.state import Seat, State
@@ -233,7 +235,8 @@ def _play(state: State, seat: int, order: Play) -> list[Event]:
         stack = mine.reef[square]
         if len(stack) >= MAX_HEIGHT:
             raise IllegalOrder(msg("the stack on {square} is already {n} high: no piece may "
-                                   "go on it", square=square_name(square), n=MAX_HEIGHT))
+                                   "go on it", square=square_name(square), n=MAX_HEIGHT),
+                               hint=_room_near(mine.reef, square))
         stack.append(colour)
         heights.append(len(stack))
         state.supply[colour] -= 1
@@ -273,6 +276,19 @@ def _play(state: State, seat: int, order: Play) -> list[Event]:
             "The {colours} supply is used up: the game ends at the end of this round.",
             colours=colours_and(empty))))
     return events
+
+
+def _room_near(reef: list[list[str]], square: int) -> Msg | None:
+    """The (at most 3) squares nearest ``square`` that still take a piece, after the pieces
+    this order placed before: where that piece would be legal."""
+    def far(other: int) -> int:
+        return abs(other % SIZE - square % SIZE) + abs(other // SIZE - square // SIZE)
+    free = sorted((sq for sq, stack in enumerate(reef) if len(stack) < MAX_HEIGHT), key=far)[:3]
+    if not free:
+        return None
+    return nmsg("the nearest square where it would be legal: {squares}",
+                "the nearest squares where it would be legal: {squares}", len(free),
+                squares=[square_name(sq) for sq in free])
 
 
 def _colours_for(order: Play, due: list[str], printed: tuple[str, str]

@@ -11,7 +11,7 @@ from pbem.engine.chance import Chance, Draw
 from pbem.engine.contract import Applied, Outcome, Seat, View
 from pbem.games.reef_encounter import moves
 from pbem.games.reef_encounter.components import components
-from pbem.games.reef_encounter.help import HELP_TEXT
+from pbem.games.reef_encounter.help import help_text
 from pbem.games.reef_encounter.language import parse_order
 from pbem.games.reef_encounter.orders import Order
 from pbem.games.reef_encounter.render import template_helpers
@@ -87,8 +87,8 @@ class ReefEncounter:
     def default_order(self, state: State, seat: Seat) -> str:
         return moves.default_order(state, seat)
 
-    def help_text(self) -> str:
-        return HELP_TEXT
+    def help_text(self, state: State | None = None, lang: str = "en") -> str:
+        return help_text(state)
 
     def template_dirs(self) -> Sequence[Path]:
         return []

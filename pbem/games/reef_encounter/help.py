@@ -1,4 +1,18 @@
-"""The ``help`` reply: Reef Encounter's whole order language, with examples."""
+"""The ``help`` reply: Reef Encounter's whole order language, with examples.
+
+The examples are written for boards 2, 1 and 3. For a game in progress they are moved onto
+that game's own boards (a 3-player game may have no board 1), each cell onto the nearest rock
+cell of its board, and the parrotfish and attack examples onto polyps really on the reef —
+all public: help is answered without a secret.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pbem.games.reef_encounter.board import board_of, name
+from pbem.games.reef_encounter.nearest import nearest
+from pbem.games.reef_encounter.state import State
 
 HELP_TEXT = """\
 REEF ENCOUNTER — HOW TO WRITE YOUR ORDERS
@@ -8,8 +22,8 @@ Capitals, extra spaces, commas, colons and full stops do not matter. Lines start
 with # or // are comments; blank lines are ignored. You may also put several actions
 on one line separated by ";".
 
-Cells are board + column + row: 2F4 is board 2, column F, row 4 (2 f 4 and 2-F-4 work
-too). Columns are A-G from left to right, rows 1-6 from top to bottom.
+Cells are board + column + row: {ex} is board {exb}, column {exc}, row {exr} ({spaced} and
+{dashed} work too). Columns are A-G from left to right, rows 1-6 from top to bottom.{boards}
 Coral colours: grey, orange, pink, white, yellow (or g, o, p, w, y).
 Alga colours:  blue, green, purple, red (or b, g, p, r).
 Coral tiles are numbered 1 to 10, as in your status email.
@@ -48,14 +62,14 @@ YOUR TURN (actions 1-10 of the rules)
                                   sea with its polyps (compulsory, always last)
 
 ATTACKING: PLACE A POLYP ON THE ENEMY POLYP'S CELL
-  larva orange: 2D3               if 2D3 holds a pink polyp, your orange polyp eats it and
+  larva {att}: 2D3{pad}if 2D3 holds a {victim} polyp, your {att} polyp eats it and
                                   takes its place (the eaten polyp goes in front of your
                                   screen as consumed). You may attack when:
-                                  - a coral tile shows orange on top of pink (orange
-                                    dominates pink; see "Coral tiles" in your status),
-                                  - an orange coral of at least two polyps is next to 2D3,
-                                  - no shrimp guards the pink coral (on 2D3 or next to it).
-  larva orange: 2D3 2D4           attack twice in one larva action, one cell after another
+                                  - a coral tile shows {att} on top of {victim} ({att}
+                                    dominates {victim}; see "Coral tiles" in your status),
+                                  - an {att} coral of at least two polyps is next to 2D3,
+                                  - no shrimp guards the {victim} coral (on 2D3 or next to it).
+  larva {att}: 2D3 2D4{pad2}attack twice in one larva action, one cell after another
 
 A WHOLE TURN, FOR EXAMPLE
   eat 2F4
@@ -68,3 +82,64 @@ A WHOLE TURN, FOR EXAMPLE
 
 Start your email with "check" to see what would happen without playing.
 """
+
+_CELL = re.compile(r"\b([1-4])([A-G])([1-6])\b")
+_GENERIC_BOARDS = (2, 1, 3)  # the boards the examples are written for, in this order
+_LEFT = 34  # where the help's right-hand column starts
+
+
+def help_text(state: State | None) -> str:
+    """The help, its examples on ``state``'s boards and polyps (generic when None: boards 2,
+    1 and 3 as printed, sand cells moved onto rock)."""
+    boards = list(_GENERIC_BOARDS) if state is None else list(state.boards)
+    polyps = {} if state is None else state.polyps
+    cells = _Cells(boards, polyps)
+    eat = cells.polyp_near("2:F4")
+    attacked = cells.polyp_near("2:D3", other_than=polyps.get(eat))
+    victim = polyps.get(attacked, "pink")
+    att = next(c for c in ("orange", "pink", "white", "yellow", "grey") if c != victim)
+    text = _CELL.sub(lambda m: name(cells.place(f"{m[1]}:{m[2]}{m[3]}")), HELP_TEXT)
+    ex = name(eat)
+    in_play = ", ".join(str(b) for b in boards)
+    return text.format(
+        ex=ex, exb=ex[0], exc=ex[1], exr=ex[2:], spaced=f"{ex[0]} {ex[1].lower()} {ex[2:]}",
+        dashed=f"{ex[0]}-{ex[1]}-{ex[2:]}", att=att, victim=victim,
+        pad=" " * max(1, _LEFT - len(f"  larva {att}: {name(attacked)}")),
+        pad2=" " * max(1, _LEFT - len(f"  larva {att}: {name(attacked)} 2D4")),
+        boards="" if state is None else f"\nThis game's boards: {in_play}. The examples "
+        "below use them.")
+
+
+class _Cells:
+    """Where each generic example cell goes: the same spot on the board standing in for its
+    board, or the nearest rock cell there not used by another example (sand is never shown);
+    the parrotfish and attack examples on polyps really on the reef."""
+
+    def __init__(self, boards: list[int], polyps: dict[str, str]) -> None:
+        self.boards = {g: boards[i % len(boards)] for i, g in enumerate(_GENERIC_BOARDS)}
+        self.polyps = polyps
+        self.fixed: dict[str, str] = {}
+        self.used: set[str] = set()
+
+    def _spot(self, generic: str) -> str:
+        return f"{self.boards[int(generic[0])]}:{generic.split(':')[1]}"
+
+    def place(self, generic: str) -> str:
+        if generic not in self.fixed:
+            spot = self._spot(generic)
+            self.fixed[generic] = next(
+                (k for k in nearest(spot, [board_of(spot)]) if k not in self.used), spot)
+        self.used.add(self.fixed[generic])
+        return self.fixed[generic]
+
+    def polyp_near(self, generic: str, other_than: str | None = None) -> str:
+        """The polyp nearest the example's spot on its board (of another colour than
+        ``other_than``); the spot itself when that board holds none."""
+        spot = self._spot(generic)
+        for k in nearest(spot, [board_of(spot)]):
+            colour = self.polyps.get(k)
+            if colour is not None and colour != other_than and k not in self.used:
+                self.fixed[generic] = k
+                self.used.add(k)
+                return k
+        return self.place(generic)

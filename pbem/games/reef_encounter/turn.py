@@ -4,21 +4,37 @@ Turn structure (RULINGS.md): action 1 only first; 2, 3, 4 and 10 at most once; 3
 5-8 repeatable; action 5 anywhere, even between two placements; every other action is finished
 before the next begins; a larva cube is followed by at least one placement; action 10 is
 compulsory and last; no shrimp of the player is left on bare rock. In a final turn the only
-action is action 1. The first failing step is reported with its line and the reason.
+action is action 1.
+
+A failing step is reported with its line, its place within that line and the reason, and —
+when the step names a cell — the nearest cells of this game's boards where that same step
+would have been legal. Then the later lines are checked too, without the bad step and the rest
+of its line (the legal steps before it on that line stay), so one reply can name every bad
+line. That is sound only for lines that do not build on the bad step, so the check also leaves
+out the placement lines that continue a bad larva cube (they would all fail for want of it) and
+stops at the first turn-structure error that may come from the leaving out (a larva cube left
+without placements, placements without a larva cube). A later line that fails for want of
+something a bad step would have done (a shrimp it would have moved, a cube it would have
+traded) is still reported, marked as checked without the bad steps. Nothing of an order with an
+illegal step is ever applied.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
-from pbem.engine.errors import IllegalOrder
+from pbem.engine.errors import IllegalOrder, IllegalOrders, step_in_line
 from pbem.games.reef_encounter.algae import all_covered, play_alga
 from pbem.games.reef_encounter.board import Refused, key, name, rock_cells, rock_count
 from pbem.games.reef_encounter.context import Turn, who
 from pbem.games.reef_encounter.language import format_step
+from pbem.games.reef_encounter.nearest import nearest
 from pbem.games.reef_encounter.opensea import check_take, take
 from pbem.games.reef_encounter.orders import (
     Alga,
+    Cell,
     ConsumedForLarva,
     Eat,
     Larva,
@@ -42,6 +58,20 @@ from pbem.games.reef_encounter.words import a
 
 MAX_FROM_SCREEN = 4
 SHRIMPS = 4
+MAX_ERRORS = 12  # as many bad lines as a reply lists
+SUGGESTED = 3  # at most this many cells suggested for a bad cell
+
+
+class OutOfPlace(Refused):
+    """A step out of the turn's structure around larva actions: when the later lines are
+    checked without a bad one, this may come from the leaving out, so the check stops."""
+
+
+class _Failed(Exception):
+    def __init__(self, index: int, why: Refused) -> None:
+        super().__init__(str(why))
+        self.index = index
+        self.why = why
 
 
 def describe(step: Step) -> str:
@@ -60,6 +90,20 @@ def apply_order(state: State, seat: int, order: Order, chance: Chance
         return _setup_answer(state, seat, order)
     if seat != state.to_move:
         raise IllegalOrder(f"it is {who(state, state.to_move)}'s turn, not yours")
+    try:
+        new, turn, pending_take = _steps(state, seat, order, chance)
+    except _Failed as failed:
+        raise _every_bad_line(state, seat, order, failed) from None
+    try:
+        _finish(new, turn, pending_take, chance)
+    except Refused as why:
+        raise IllegalOrder(f"your turn cannot end like this: {why}") from None
+    return new, turn.events
+
+
+def _steps(state: State, seat: int, order: Order, chance: Chance
+           ) -> tuple[State, Turn, str | None]:
+    """Every step on a copy of ``state``; the turn's end is not checked. Raises _Failed."""
     new = state.copy_for(seat)
     turn = Turn(seat, final=state.phase == "final")
     pending_take: str | None = None
@@ -76,15 +120,94 @@ def apply_order(state: State, seat: int, order: Order, chance: Chance
                 do_step(new, turn, step, chance)
             turn.steps += 1
         except Refused as why:
-            line = order.lines[i] if i < len(order.lines) else None
-            raise IllegalOrder(f"step {i + 1} ({describe(step)}): {why}", step=i + 1,
-                               line=line) from None
-    try:
-        _finish(new, turn, pending_take, chance)
-    except Refused as why:
-        raise IllegalOrder(f"your turn cannot end like this: {why}",
-                           step=len(order.steps)) from None
-    return new, turn.events
+            raise _Failed(i, why) from None
+    return new, turn, pending_take
+
+
+def _every_bad_line(state: State, seat: int, order: Order, failed: _Failed) -> IllegalOrder:
+    """The first illegal step, then each later bad line found with the bad steps left out
+    (see the module's docstring for which steps are left out and when the check stops)."""
+    errors = [_illegal(state, seat, order, failed.index, failed.why)]
+    left_out: set[int] = set()
+    while len(errors) < MAX_ERRORS and failed.index < len(order.lines):
+        left_out |= _left_out_with(order, failed.index)
+        keep = [i for i in range(len(order.steps)) if i not in left_out]
+        if not keep or keep[-1] < failed.index:
+            break
+        rest = Order(tuple(order.steps[i] for i in keep), tuple(order.lines[i] for i in keep))
+        try:
+            _steps(state, seat, rest, Chance("check the later lines"))
+            break
+        except _Failed as again:
+            if isinstance(again.why, OutOfPlace):
+                break
+            failed = _Failed(keep[again.index], again.why)
+            errors.append(_illegal(state, seat, order, failed.index, failed.why,
+                                   note=" (checked without the steps above that break a rule)",
+                                   suggest=_legal_instead(state, seat, rest, again.index)))
+    return errors[0] if len(errors) == 1 else IllegalOrders(errors)
+
+
+def _left_out_with(order: Order, bad: int) -> set[int]:
+    """Step ``bad`` and the rest of its line (the steps before it on the line were legal and
+    stay); for a bad larva cube also the following lines that only place polyps for it
+    (shrimp moves may stand between them)."""
+    line = order.lines[bad]
+    out = {i for i in range(bad, len(order.steps)) if order.lines[i] == line}
+    if not isinstance(order.steps[bad], Larva):
+        return out
+    for later in sorted({n for n in order.lines if n > line}):
+        steps = [i for i, n in enumerate(order.lines) if n == later]
+        kinds = {type(order.steps[i]) for i in steps}
+        if kinds == {Place}:
+            out.update(steps)
+        elif kinds != {MoveShrimp}:
+            break
+    return out
+
+
+def _illegal(state: State, seat: int, order: Order, index: int, why: Refused,
+             note: str = "", suggest: list[str] | None = None) -> IllegalOrder:
+    """The error for step ``index``: its line, its place in that line, why, and the nearest
+    cells where it would have been legal (``suggest``, when found with bad steps left out)."""
+    step = order.steps[index]
+    line = order.lines[index] if index < len(order.lines) else None
+    number = step_in_line(order.lines, index)
+    cells = _legal_instead(state, seat, order, index) if suggest is None else suggest
+    hint = (f"the nearest cell{'s' if len(cells) > 1 else ''} where this would be legal: "
+            f"{', '.join(cells)}" if cells else None)
+    return IllegalOrder(f"step {number} ({describe(step)}): {why}{note}", step=number,
+                        line=line, hint=hint)
+
+
+def _legal_instead(state: State, seat: int, order: Order, index: int) -> list[str]:
+    """Up to SUGGESTED cells of this game's boards, nearest to the cell the failing step
+    names, on which that step (after the steps before it) would be legal."""
+    step = order.steps[index]
+    fields = {Place: ("cell",), Eat: ("cell",), NewShrimp: ("cell",),
+              MoveShrimp: ("target", "source")}.get(type(step), ())
+    for field in fields:
+        typed = getattr(step, field)
+        if typed is None:
+            continue
+        found: list[str] = []
+        for k in nearest(key(typed), state.boards):
+            if k == key(typed):
+                continue
+            board, spot = k.split(":")
+            other: Step = replace(step, **{field: Cell(int(board), spot[0],  # type: ignore[arg-type]
+                                                        int(spot[1:]))})
+            trial = Order((*order.steps[:index], other), order.lines[:index + 1])
+            try:
+                _steps(state, seat, trial, Chance("suggest a cell"))
+            except _Failed:
+                continue
+            found.append(name(k))
+            if len(found) == SUGGESTED:
+                break
+        if found:
+            return found
+    return []
 
 
 def _setup_answer(state: State, seat: int, order: Order) -> tuple[State, list[Event]]:
@@ -126,8 +249,9 @@ def _check_normal_action(turn: Turn, action: int) -> None:
 def _close_larva(state: State, turn: Turn) -> None:
     """End the open larva action; it must have placed at least one polyp."""
     if turn.larva_action is not None and turn.placed == 0:
-        raise Refused(f"the {turn.larva_colour} larva cube of action {turn.larva_action} must be "
-                      "followed by at least one polyp placement before any other action")
+        raise OutOfPlace(f"the {turn.larva_colour} larva cube of action {turn.larva_action} "
+                         "must be followed by at least one polyp placement before any other "
+                         "action")
     turn.larva_action = None
 
 
@@ -215,9 +339,9 @@ def _place(state: State, turn: Turn, step: Place) -> None:
         if turn.final:
             raise Refused("in your final turn the only action is action 1: eat a coral (or pass)")
         if 2 in turn.done:
-            raise Refused("polyps are placed right after their larva cube; another action came "
-                          "in between (only shrimp moves may)")
-        raise Refused("play a larva cube first, e.g. \"larva white: 2F3\"")
+            raise OutOfPlace("polyps are placed right after their larva cube; another action "
+                             "came in between (only shrimp moves may)")
+        raise OutOfPlace("play a larva cube first, e.g. \"larva white: 2F3\"")
     colour = turn.larva_colour
     seat = state.seats[turn.seat]
     if step.consumed:

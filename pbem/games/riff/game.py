@@ -11,7 +11,7 @@ from pbem.engine.chance import Chance, Draw
 from pbem.engine.contract import Applied, Outcome, Seat, View
 from pbem.games.riff import moves
 from pbem.games.riff.components import default_options
-from pbem.games.riff.help import HELP_TEXT
+from pbem.games.riff.help import help_text
 from pbem.games.riff.language import parse_order
 from pbem.games.riff.orders import Order
 from pbem.games.riff.render import template_helpers
@@ -93,8 +93,8 @@ class Riff:
     def default_order(self, state: State, seat: Seat) -> str:
         return moves.default_order(state, seat)
 
-    def help_text(self) -> str:
-        return HELP_TEXT
+    def help_text(self, state: State | None = None, lang: str = "en") -> str:
+        return help_text(state)
 
     def template_dirs(self) -> Sequence[Path]:
         return []

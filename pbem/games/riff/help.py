@@ -1,4 +1,16 @@
-"""The ``help`` reply: Das Riff's whole order language, with examples."""
+"""The ``help`` reply: Das Riff's whole order language, with examples.
+
+The examples use the shipped colour names. A game may rename its colours (the option
+``colour_names``); for such a game the examples are written in its own colours, which its
+parser reads (shipped names would not parse there).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pbem.games.riff.components import default_options
+from pbem.games.riff.state import State
 
 HELP_TEXT = """\
 DAS RIFF — HOW TO WRITE YOUR ORDERS
@@ -84,3 +96,29 @@ A WHOLE TURN, FOR EXAMPLE
 Start your email with "check" to see what would happen without playing (a card
 turned in a check is an example, not the real card).
 """
+
+_LEFT = 28  # where the help's right-hand column starts
+
+
+def help_text(state: State | None) -> str:
+    """The help, in ``state``'s colour names (the shipped ones when None)."""
+    if state is None:
+        return HELP_TEXT
+    shipped: list[str] = default_options()["colour_names"]
+    renamed = dict(zip(shipped, state.colours, strict=False))
+    if all(a == b for a, b in renamed.items()):
+        return HELP_TEXT
+    words = re.compile(r"\b(" + "|".join(map(re.escape, renamed)) + r")\b")
+    lines = []
+    for line in HELP_TEXT.split("\n"):
+        new = words.sub(lambda m: renamed[m[1]], line)
+        example = re.match(r"(  \S.*?)( {2,})(\S.*)$", line)
+        if new != line and example and len(example[1]) < _LEFT:  # keep the right column
+            left = words.sub(lambda m: renamed[m[1]], example[1])
+            right = words.sub(lambda m: renamed[m[1]], example[3])
+            new = f"{left}{' ' * max(2, _LEFT - len(left))}{right}"
+        lines.append(new)
+    colours = ", ".join(state.colours)
+    return "\n".join(lines).replace(
+        "\nWrite your whole turn", f"\nThis game's colours: {colours}.\n\nWrite your whole turn",
+        1)

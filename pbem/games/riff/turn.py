@@ -4,16 +4,23 @@ the refill (4), the dice for the next turn; or, from the seat not to move, only 
 A line that breaks a rule rejects the whole mail, except after a hidden card has been turned
 in it: from then on a line that cannot be done is skipped and said so, because rejecting the
 mail would show the hidden card to its sender for free (RULINGS-ADDENDUM.md).
+
+A rejected mail names every bad line it can without a peek: after the first bad line the
+later lines are checked on, without the bad ones (the rest of a bad line is not checked), until
+a line would turn a hidden card — a mail that is sent back must show no card turned for it, so
+the check stops there. A later line that fails for want of what a bad line would have done (a
+fish it would have bought) is still reported, marked as checked without the bad lines; lines
+do not otherwise depend on each other before the water flows.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
-from pbem.engine.errors import IllegalOrder
+from pbem.engine.errors import IllegalOrder, IllegalOrders, step_in_line
 from pbem.games.riff import area, worms
 from pbem.games.riff.breeding import colour_fits_a_cross, complete, fits, open_crosses
 from pbem.games.riff.components import card_name, cross_colours, known
@@ -76,24 +83,66 @@ def apply_order(state: State, seat: int, order: Order,
             if not isinstance(step, Prefer):
                 raise IllegalOrder(
                     "It is not your turn: only \"prefer\" lines (your worm colours, most "
-                    "wanted first) are read from you now.", step=n + 1,
+                    "wanted first) are read from you now.", step=step_in_line(order.lines, n),
                     line=order.lines[n] if n < len(order.lines) else None)
             do_prefer(new, turn, step)
         return new, turn.events
     for text in worms.opponent_pick(new):
         turn.say(text)
+    errors: list[IllegalOrder] = []
     for n, step in enumerate(order.steps):
         line = order.lines[n] if n < len(order.lines) else None
+        if errors and (line is None or line == errors[-1].line):
+            continue  # the rest of a bad line is not checked; nor anything without lines
         try:  # every step checks before it changes anything (a buy's paid turn stays)
             do_step(new, turn, step, chance)
         except (RuleError, CannotPay) as err:
+            if errors and turn.revealed:
+                break  # its reason may name the card just turned, in a mail sent back
             if not turn.revealed:
-                raise IllegalOrder(f"{err}.", step=n + 1, line=line) from None
+                note = " (checked without the lines above that break a rule)" if errors else ""
+                places = _places_instead(new, turn, step)
+                hint = (f"the nearest place{'s' if len(places) > 1 else ''} where this would be "
+                        f"legal: {', '.join(places)}" if places else None)
+                errors.append(IllegalOrder(f"{err}.{note}", step=step_in_line(order.lines, n),
+                                           line=line, hint=hint))
+                continue
             turn.say(f"{who(seat)}'s line {line or n + 1} could not be played after the turned "
                      "card, so it was skipped.")
             turn.events.append(Event(f"Why: {err}.", frozenset({seat})))
+        if errors and turn.revealed:
+            break  # checking on would turn hidden cards for a mail that is sent back
+    if errors:
+        raise errors[0] if len(errors) == 1 else IllegalOrders(errors)
     end_turn(new, turn, chance)
     return new, turn.events
+
+
+def _places_instead(state: State, turn: Turn, step: Step) -> list[str]:
+    """Up to 3 places of the fishing area nearest the one a failed buy, flip or shark names
+    (columns and rows apart, as the status draws them) where that same line would be legal.
+    Only places whose legality shows nothing hidden: a buy or a shark on face-up cards, a flip
+    on face-down ones (it costs one worm of any colour, whatever the card is)."""
+    if not isinstance(step, Buy | Flip | SharkArea):
+        return []
+    typed = step.place
+    places = sorted((Place(c, d) for c in range(COLUMNS) for d in range(len(COST))),
+                    key=lambda p: abs(p.column - typed.column) + abs(p.distance - typed.distance))
+    found: list[str] = []
+    for other in places:
+        slot = state.area[area_row(turn.seat, other.distance)][other.column]
+        if other == typed or slot is None or slot["up"] == isinstance(step, Flip):
+            continue
+        trial = Turn(turn.seat, set(turn.flipped), turn.revealed, turn.fresh_pearls,
+                     turn.fresh_sharks)
+        try:
+            do_step(state.copy(), trial, replace(step, place=other), Chance("suggest a place"))
+        except (RuleError, CannotPay):
+            continue
+        found.append(str(other))
+        if len(found) == 3:
+            break
+    return found
 
 
 def end_turn(state: State, turn: Turn, chance: Chance) -> None:

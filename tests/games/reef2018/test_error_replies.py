@@ -124,6 +124,13 @@ def test_a_misread_order_comes_with_the_nearest_valid_form(table: Table) -> None
     assert "Hint: take 17  (or: take deck, take deck token on 23)" in reply
 
 
+def test_a_full_stack_comes_with_the_nearest_squares_that_take_the_piece(table: Table) -> None:
+    # A1 holds RRRY (4 high); B1 and A2 are one step away and empty, C1 the first of those
+    # two steps away (B2 and A3 are as near but come later, row by row).
+    reply = refused(table, "play 17: purple A1, purple A2")
+    assert "Suggestion: the nearest squares where it would be legal: B1, A2, C1" in reply
+
+
 def test_the_hand_limit(factory: SessionFactory) -> None:
     table = seat_table(factory, "reef2018", full_hand)
     for orders in ("take 25", "take deck, token on 14"):
@@ -191,7 +198,8 @@ def test_help_answers_with_the_whole_order_language(table: Table) -> None:
     result, reply = table.send(0, "help")
     assert result.status == "ignored"
     assert "REEF — HOW TO WRITE YOUR ORDER" in reply
-    for example in ("take 17", "take deck", "take deck, token on 23",
+    # The market examples name cards of this game's market (25, 14, 41).
+    for example in ("take 14", "take deck", "take deck, token on 41",
                     "play 17: red B2, yellow B2", "start: red B2, yellow C2, green B3, purple C3"):
         assert example in reply
 
@@ -214,6 +222,9 @@ FRENCH_CASES = [
      "la carte 9 n'est pas dans votre main ; vous avez 17, 33", None),
     ("a colour the card does not give", "jouer 33 : jaune A2, vert A3",
      "la carte 33 donne rouge et vert, pas jaune", None),
+    ("a full stack", "jouer 17 : violet A1, violet A2",
+     "la pile en A1 a déjà 4 de haut : aucune pièce ne peut y aller",
+     "Suggestion : les cases les plus proches où elle serait permise : B1, A2 et C1"),
 ]
 
 
@@ -255,7 +266,9 @@ def test_help_in_french(french: Table) -> None:
     assert result.status == "ignored"
     assert "REEF — COMMENT ÉCRIRE VOTRE ORDRE" in reply
     assert "règles d'après le livret de règles français" in reply  # the game's about, too
-    for example in ("prendre 17", "prendre pioche", "prendre pioche, jeton sur 23",
+    # The market examples name cards of this game's market (25, 14, 41), as in English.
+    for example in ("prendre 14", "prendre pioche", "prendre pioche, jeton sur 41",
                     "jouer 17: rouge B2, jaune B2",
                     "départ: rouge B2, jaune C2, vert B3, violet C3"):
         assert example in reply
+

@@ -75,7 +75,7 @@ def test_an_alga_on_a_tile_needs_a_shrimp_on_the_open_sea_board() -> None:
 def test_only_one_alga_per_turn_on_a_coral_tile() -> None:
     err = refused(_state(), 0, "alga blue on tile 7 paying pink\nalga purple on tile 8 paying "
                                "pink\ntake white")
-    assert str(err) == ("step 2 (alga purple on tile 8 paying pink): only one alga per turn may "
+    assert str(err) == ("step 1 (alga purple on tile 8 paying pink): only one alga per turn may "
                         "go on a coral tile")
 
 

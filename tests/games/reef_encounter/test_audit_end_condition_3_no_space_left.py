@@ -37,7 +37,7 @@ def test_end_condition_3_stops_the_game_at_the_placement_taking_the_last_rock_sp
 
 def test_end_condition_3_refuses_the_rest_of_the_turn_even_action_10() -> None:
     err = refused(_all_but("2:D1"), 0, "larva grey: 2D1\ntake white")
-    assert str(err) == ("step 3 (take white): the game ended earlier in this turn; nothing more "
+    assert str(err) == ("step 1 (take white): the game ended earlier in this turn; nothing more "
                         "may be done")
 
 

@@ -132,7 +132,7 @@ W1 W W W W . ~
 ~ . . . . . ~
 """
     err = refused(_with(picture), 0, "move shrimp 2A2 2B2\neat 2B2\ntake white")
-    assert str(err) == ("step 2 (eat 2B2): action 1 (the parrotfish eats) may only be the first "
+    assert str(err) == ("step 1 (eat 2B2): action 1 (the parrotfish eats) may only be the first "
                         "action of a turn")
 
 
@@ -194,7 +194,7 @@ W1 W W W W W ~
 """
     state = build({2: picture}, players=3, seats={0: {"sea_shrimp": True, "fish_shrimps": 2}})
     err = refused(state, 0, "eat 2A2\ntake pink")
-    assert str(err) == ("step 2 (take pink): the game ended earlier in this turn; nothing more "
+    assert str(err) == ("step 1 (take pink): the game ended earlier in this turn; nothing more "
                         "may be done")
     new = play(state, 0, "eat 2A2").state
     assert (new.phase, new.final_turns, new.to_move) == ("final", [1, 2], 1)

@@ -43,7 +43,7 @@ def test_end_when_all_coral_tiles_are_covered_then_a_final_round() -> None:
 
 def test_the_game_ends_at_once_so_nothing_may_follow_the_ending_step() -> None:
     err = refused(_covering(), 0, "alga blue on tile 7 paying pink\ntake pink")
-    assert str(err) == ("step 2 (take pink): the game ended earlier in this turn; nothing more "
+    assert str(err) == ("step 1 (take pink): the game ended earlier in this turn; nothing more "
                         "may be done")
 
 

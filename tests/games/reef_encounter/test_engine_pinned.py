@@ -23,7 +23,7 @@ from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.orders import Cell, Order
 from pbem.games.reef_encounter.state import State
 
-PINNED = "a97f008de16c75efa6d0cb940d4678dff4964284d2852aa19516b7a4a00f3a61"
+PINNED = "54f5e7d3ce26e020df96e563882551c5376364e37da3cd83fbdf5c12b384a2f9"
 GAMES = 24
 
 

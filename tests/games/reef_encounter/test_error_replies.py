@@ -91,7 +91,7 @@ CASES = [
      'Line 1 of your mail ("larva white: 2F4"): step 2 (2F4): 2F4 already holds a white polyp '
      "(a coral never attacks its own colour)"),
     ("occupied by one's own shrimp", "move shrimp 2D2 to 2E2\nlarva white: 2E2\ntake white",
-     'Line 2 of your mail ("larva white: 2E2"): step 3 (2E2): your shrimp stands on 2E2; move '
+     'Line 2 of your mail ("larva white: 2E2"): step 2 (2E2): your shrimp stands on 2E2; move '
      "it away first (action 5)"),
     ("attack on a dominating colour", "larva white: 2E5\ntake white",
      'Line 1 of your mail ("larva white: 2E5"): step 2 (2E5): white cannot attack pink here — '
@@ -113,7 +113,7 @@ CASES = [
      'Line 1 of your mail ("larva yellow: 2D1"): step 1 (larva yellow): you have no yellow '
      "larva cube (your larva cubes, as your status lists them: pink, white)"),
     ("a larva cube with no polyp", "larva white:\ntake white",
-     'Line 2 of your mail ("take white"): step 2 (take white): the white larva cube of action 2 '
+     'Line 2 of your mail ("take white"): step 1 (take white): the white larva cube of action 2 '
      "must be followed by at least one polyp placement"),
     ("shrimp left on bare rock", "move shrimp 2D2 to 2E2\ntake white",
      "your turn cannot end like this: your shrimp on 2E2 stands on bare rock; by the end of "
@@ -129,10 +129,10 @@ CASES = [
      'Line 1 of your mail ("eat 4C6"): step 1 (eat 4C6): the pink coral on 4C6 is guarded by '
      "green's shrimp, not yours"),
     ("eating after another action", "larva white: 2D1\neat 4C6\ntake white",
-     'Line 2 of your mail ("eat 4C6"): step 3 (eat 4C6): action 1 (the parrotfish eats) may '
+     'Line 2 of your mail ("eat 4C6"): step 1 (eat 4C6): action 1 (the parrotfish eats) may '
      "only be the first action of a turn"),
     ("a second new shrimp", "shrimp new 2C3\nshrimp new 2E5\ntake white",
-     'Line 2 of your mail ("shrimp new 2E5"): step 2 (shrimp new 2E5): you may put in a new '
+     'Line 2 of your mail ("shrimp new 2E5"): step 1 (shrimp new 2E5): you may put in a new '
      "shrimp (action 4) only once per turn"),
     ("a second shrimp on a coral", "shrimp new 2G4\ntake white",
      'Line 1 of your mail ("shrimp new 2G4"): step 1 (shrimp new 2G4): 2G4 already holds a '
@@ -141,7 +141,7 @@ CASES = [
      "your turn cannot end like this: every turn ends with action 10: take a larva cube and its "
      'polyps from the open sea, e.g. "take pink"'),
     ("anything after action 10", "take white\nlarva white: 2D1",
-     'Line 2 of your mail ("larva white: 2D1"): step 2 (larva white): action 10 (take) ends the '
+     'Line 2 of your mail ("larva white: 2D1"): step 1 (larva white): action 10 (take) ends the '
      "turn; nothing may follow it"),
     ("the setup answer once play has begun", "parrotfish pink; larvae white yellow",
      'Line 1 of your mail ("parrotfish pink; larvae white yellow"): step 1 (parrotfish pink; '

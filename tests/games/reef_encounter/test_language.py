@@ -12,7 +12,7 @@ from pbem.engine.errors import OrderSyntaxError
 
 pytest.importorskip("pbem.games.reef_encounter.orders", reason="no orders.py yet")
 
-from pbem.games.reef_encounter.help import HELP_TEXT
+from pbem.games.reef_encounter.help import help_text
 from pbem.games.reef_encounter.language import (
     ALGA_COLOURS,
     CORAL_COLOURS,
@@ -122,7 +122,7 @@ def test_a_move_between_placements_keeps_them_apart() -> None:
 def test_every_help_example_reads() -> None:
     # Examples sit at 2 or 5 spaces (after an action number); prose is indented deeper.
     pattern = re.compile(r"^(?:  \d{1,2} {1,2}|  |     )(?=\S)(.+?)(?:\s{3,}.*)?$")
-    examples = [m[1] for ln in HELP_TEXT.splitlines() if (m := pattern.match(ln))]
+    examples = [m[1] for ln in help_text(None).splitlines() if (m := pattern.match(ln))]
     assert len(examples) > 20
     for example in examples:
         for part in example.split(" / "):

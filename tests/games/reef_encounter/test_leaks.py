@@ -76,3 +76,17 @@ def test_a_spectators_and_others_status_on_request_are_identical(
         ra, _ = a.send(seat, "status")
         rb, _ = b.send(seat, "status")
         assert a.bodies(ra) == b.bodies(rb)
+
+
+def test_bad_lines_suggestions_and_help_show_no_one_elses_holdings(
+        tables: tuple[Table, Table]) -> None:
+    """Ann's refused mail (every bad line, the nearest legal cells) and her help are the same
+    whatever Ben holds: both are computed from the table and Ann's own holdings only."""
+    a, b = tables
+    orders = "shrimp new 1D5\nmove shrimp 2A4 to 2A5\nlarva white: 2A1\ntake pink"
+    ra, text_a = a.send(0, orders)
+    rb, text_b = b.send(0, orders)
+    assert ra.status == rb.status == "rejected"
+    assert "Suggestion: the nearest cells where this would be legal:" in text_a
+    assert text_a == text_b
+    assert a.send(0, "help")[1] == b.send(0, "help")[1]

@@ -86,7 +86,7 @@ def test_action_1_may_only_be_the_first_action_of_a_turn() -> None:
     state.seats[0].larva = {"grey": 1}
     state.seats[0].screen = {"grey": 1}
     err = refused(state, 0, "larva grey: 2A4\neat 2A2\ntake white")
-    assert str(err) == ("step 3 (eat 2A2): action 1 (the parrotfish eats) may only be the first "
+    assert str(err) == ("step 1 (eat 2A2): action 1 (the parrotfish eats) may only be the first "
                         "action of a turn")
     err = refused(state, 0, "move shrimp 2A2 to 2B2\neat 2A2\ntake white")
     assert err.step == 2

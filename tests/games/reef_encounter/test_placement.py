@@ -103,7 +103,7 @@ def test_a_larva_cube_needs_to_be_owned() -> None:
 def test_a_larva_cube_must_be_followed_by_at_least_one_placement() -> None:
     state = build({2: GREY_PAIR}, seats=_me())
     err = refused(state, 0, "larva grey\ntake white")
-    assert str(err) == ("step 2 (take white): the grey larva cube of action 2 must be followed "
+    assert str(err) == ("step 1 (take white): the grey larva cube of action 2 must be followed "
                         "by at least one polyp placement before any other action")
     err = refused(state, 0, "larva grey\nlarva white: 2F5\ntake white")
     assert err.step == 2

@@ -40,7 +40,7 @@ def test_a_new_shrimp_goes_on_a_polyp() -> None:
 
 def test_action_4_only_once_per_turn() -> None:
     err = refused(build({2: CORALS}, seats=_me()), 0, "shrimp new 2B2\nshrimp new 2C4\ntake pink")
-    assert str(err) == ("step 2 (shrimp new 2C4): you may put in a new shrimp (action 4) only "
+    assert str(err) == ("step 1 (shrimp new 2C4): you may put in a new shrimp (action 4) only "
                         "once per turn")
 
 

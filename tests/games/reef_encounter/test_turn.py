@@ -56,9 +56,9 @@ def test_action_10_is_compulsory() -> None:
 
 def test_action_10_is_the_last_action() -> None:
     err = refused(_state(), 0, "take pink\nlarva white: 2D2")
-    assert str(err) == "step 2 (larva white): action 10 (take) ends the turn; nothing may follow it"
+    assert str(err) == "step 1 (larva white): action 10 (take) ends the turn; nothing may follow it"
     err = refused(_state(), 0, "take pink\ntake white")
-    assert err.step == 2 and err.line == 2
+    assert err.step == 1 and err.line == 2  # the first step of line 2
 
 
 def test_actions_2_and_3_once_each_and_3_may_repeat_the_colour_of_2() -> None:
@@ -66,13 +66,13 @@ def test_actions_2_and_3_once_each_and_3_may_repeat_the_colour_of_2() -> None:
     new = play(state, 0, "larva white: 2D2\nlarva white: 2A2\ntake pink").state
     assert new.polyps["2:D2"] == new.polyps["2:A2"] == "white"
     err = refused(state, 0, "larva white: 2D2\nlarva white: 2A2\nlarva grey: 2F4\ntake pink")
-    assert str(err) == ("step 5 (larva grey): you have already played two larva cubes this turn "
+    assert str(err) == ("step 1 (larva grey): you have already played two larva cubes this turn "
                         "(actions 2 and 3)")
 
 
 def test_an_action_is_finished_before_the_next_begins() -> None:
     err = refused(_state(), 0, "larva white: 2D2\nconsumed pink for larva\nplace 2A2\ntake pink")
-    assert str(err) == ("step 4 (2A2): polyps are placed right after their larva cube; another "
+    assert str(err) == ("step 1 (2A2): polyps are placed right after their larva cube; another "
                         "action came in between (only shrimp moves may)")
 
 
@@ -142,8 +142,8 @@ def test_a_refused_order_leaves_the_state_unchanged_and_names_step_and_line() ->
     before = state.to_json()
     err = refused(state, 0, "larva white: 2D2\n# comment\nshrimp new 2D2\nlarva grey: 2A1\n"
                             "take pink")
-    assert (err.step, err.line) == (5, 4)
-    assert str(err) == "step 5 (2A1): 2A1 is sand; nothing can stand there"
+    assert (err.step, err.line) == (2, 4)  # the 2nd step of line 4, as the player wrote it
+    assert str(err) == "step 2 (2A1): 2A1 is sand; nothing can stand there"
     assert state.to_json() == before
 
 

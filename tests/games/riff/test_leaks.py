@@ -66,3 +66,23 @@ def test_both_players_mails_are_identical_until_the_card_turns(
         assert "[##]" in mails_a[ANN][0]
     for seat in (0, 1):  # and a status on request
         assert a.bodies(a.send(seat, "status")[0]) == b.bodies(b.send(seat, "status")[0])
+
+
+@pytest.mark.parametrize("orders", ["buy 8 near\nflip 3 far middle\nattach red male to coral 4",
+                                    "buy 8 near\nbuy 3 far middle paying red red",
+                                    "buy 8 near\nbuy 3 far middle if red fish\nshark 4 far"])
+def test_a_mail_sent_back_for_bad_lines_shows_nothing_of_the_hidden_card(
+        tables: tuple[Table, Table], orders: str) -> None:
+    """Every bad line is listed only up to a line that would turn a hidden card: checking on
+    would show, in the reply, what that card is (e.g. whether red worms pay for it)."""
+    a, b = tables
+    ra, text_a = a.send(0, orders)
+    rb, text_b = b.send(0, orders)
+    assert ra.status == rb.status == "rejected"
+    assert text_a == text_b
+    assert 'Line 1 of your mail ("buy 8 near")' in text_a and "Line 2" not in text_a
+    assert "Line 3" not in text_a
+    assert a.state_json() != b.state_json()  # the games still differ: nothing was turned
+    assert a.state().area[2][2]["up"] is False and b.state().area[2][2]["up"] is False
+    help_a, help_b = a.send(0, "help")[1], b.send(0, "help")[1]
+    assert help_a == help_b  # help from the game's own state names nothing hidden
