@@ -1,7 +1,7 @@
 """Pipeline benchmark: the real pipeline (parse, apply, log, snapshot, render and queue every
 seat's email, send) over real mail servers and over Maildirs.
 
-    python bench/pipeline.py                  # the goals of issue 15: reef + clocks (~1 minute)
+    python bench/pipeline.py                  # the goals of issue 15: reef, clocks, flat (~2 min)
     python bench/pipeline.py --db postgresql+psycopg://postgres@127.0.0.1:5432/test
     python bench/pipeline.py all              # every part below (~3 more minutes)
     python bench/pipeline.py servers --games 20 --rounds 10
@@ -11,10 +11,14 @@ seat's email, send) over real mail servers and over Maildirs.
 - ``reef`` (default): Reef Encounter, 4 players, orders in by IMAP (pymap, in-process) and
   every mail out by SMTP (aiosmtpd), then the same orders through the fair peer
   (bench/peer.py: fetch over IMAP, parse one line, update one row in one commit, send a mail
-  of the same mean size to each seat over one SMTP connection). Prints the time per order by
-  stage and ``overhead vs peer`` (goal <= 1.5x).
+  of the same mean size to each seat over one SMTP connection), round by round in turn with
+  the pipeline so both meet the same machine load. Prints the time per order by stage, the
+  CPU time of both, and ``overhead vs peer`` (goal <= 1.5x).
 - ``clocks`` (default): a clock pass with 10 and with 1,000 timed games none of which is due
   (goal <= 1.2x), and the case-blind tag lookup at both sizes.
+- ``flat`` (default): an order's cost with 10 and with 1,000 idle games in the database, and
+  a status mail of a seat after 10 and after 1,000 default orders played at deadlines (the
+  log a status reads must not grow with them); the sizes take turns mail by mail.
 - ``servers``: the bench's two-seat test game; orders go in by IMAP (pymap, in-process) and
   every reply out by SMTP (aiosmtpd, in-process). Prints orders/s and p50/p95 per-order
   latency (fetch → committed) and per-email send time, next to the raw mail I/O floor of the
@@ -235,14 +239,17 @@ def report(label: str, run: Run, games: int, floor: float, send_times: list[floa
 
 # -- goals (issue 15): Reef Encounter against the fair peer, and the clock pass -------------
 
-STAGES = ("fetch", "parse", "rules", "store", "render", "compose", "send")
+STAGES = ("fetch", "parse", "rules", "store", "render", "pictures", "compose", "redact", "send")
 
 
 class Stages:
     """Seconds spent in each stage while ``on``, by wrapping the functions that do it.
 
-    store is every SQL statement and commit (engine events and the dialect's commit), so it
-    includes the flushes wherever they happen; the rest is the host's own Python ("other")."""
+    fetch is IMAP; parse reads the mail and its orders; store is every SQL statement and
+    commit (engine events and the dialect's commit), so it includes the flushes wherever they
+    happen; render is the templates; pictures the PNGs of their SVGs; compose builds and
+    serialises the MIME; redact blanks secrets (the inbound mail, each mail once sent); the
+    rest is the host's own Python ("other": ORM objects, clocks, bookkeeping)."""
 
     def __init__(self) -> None:
         self.seconds = dict.fromkeys(STAGES, 0.0)
@@ -261,7 +268,9 @@ class Stages:
         return wrapper
 
     def patch(self, owner: object, name: str, stage: str) -> None:
-        original = getattr(owner, name)
+        original = getattr(owner, name, None)
+        if original is None:  # an older tree without this step: nothing to time
+            return
         setattr(owner, name, self.timed(stage, original))
         self._undo.append(lambda: setattr(owner, name, original))
 
@@ -284,7 +293,7 @@ class Stages:
     def install(self, factory: SessionFactory, rules: object) -> None:
         from sqlalchemy import event
 
-        from pbem.processor import mails, outbox
+        from pbem.processor import mails, outbox, pipeline
 
         engine = factory().get_bind()
         t0: list[float] = []
@@ -303,12 +312,17 @@ class Stages:
         ImapInbox.fetch = self.timed_iter("fetch", original_fetch)  # type: ignore[method-assign,assignment]
         self._undo.append(lambda: setattr(ImapInbox, "fetch", original_fetch))
         self.patch(ImapInbox, "mark_processed", "fetch")
+        self.patch(pipeline, "read_message", "parse")
         self.patch(rules, "parse", "parse")
         self.patch(rules, "apply", "rules")
         self.patch(mails, "render_status", "render")
         self.patch(mails, "render_notice", "render")
+        self.patch(mails, "inline_pictures", "pictures")
         self.patch(mails, "compose", "compose")
+        self.patch(mails, "mail_bytes", "compose")
         self.patch(outbox, "as_email", "compose")
+        for module in (mails, outbox, pipeline):
+            self.patch(module, "redact", "redact")
 
     def uninstall(self) -> None:
         for undo in reversed(self._undo):
@@ -350,43 +364,53 @@ def bench_reef(args: argparse.Namespace) -> None:
     rules = registry.get("reef")
     imap, smtp = PymapServer().start(), SmtpTestServer(auth=False).start()
     stages = Stages()
+    ref = peer.PeerRun()
+    cpu = 0.0
     try:
-        with fresh_db(args.db) as factory:
+        with fresh_db(args.db) as factory, fresh_db(args.db) as peer_factory:
             tables = reef_tables(factory, args.reef_games)
+            engine = peer_factory().get_bind()
+            peer.prepare(engine, [t.tag for t in tables])  # type: ignore[arg-type]
+            seats = {t.tag: t.addresses for t in tables}
             feeder = imap.client()
             inbox = ImapInbox(imap.settings, batch_size=50)
             sender = TimedSender(SmtpSender(smtp.settings))
             api.process_inbox(factory, inbox, sender, HOST)  # the welcome mails: not timed
-            welcomed = len(smtp.received)
             stages.install(factory, rules)
             rng, raws, busy, orders, sent = random.Random(7), [], 0.0, 0, 0
+            sizes: list[int] = []
             sender.times.clear()
+            # Interleaved, round by round: on a shared machine the load changes by the
+            # minute, and both sides of the ratio should meet the same load.
             for _ in range(args.reef_rounds):
                 wave_raws = reef_wave(factory, tables, rng)
                 raws += wave_raws
                 for raw in wave_raws:
                     feeder.append("INBOX", raw)
-                stages.on, seen, t0 = True, 0, time.perf_counter()
+                before = len(smtp.received)
+                stages.on, seen = True, 0
+                t0, c0 = time.perf_counter(), time.process_time()
                 while seen < len(wave_raws):
                     done = api.process_inbox(factory, inbox, sender, HOST, limit=100_000)
                     seen += len(done.results)
                     orders += sum(1 for r in done.results if r.status == "applied")
                     sent += done.delivery.sent
                 busy += time.perf_counter() - t0
+                cpu += time.process_time() - c0
                 stages.on = False
+                wave_sizes = [len(r.raw) for r in smtp.received[before:]]
+                sizes += wave_sizes
+                # The peer: the same orders, mails of this round's mean size.
+                for raw in wave_raws:
+                    feeder.append("INBOX", raw)
+                ref.add(peer.drain(engine, imap.settings, smtp.settings, seats,  # type: ignore[arg-type]
+                                   round(statistics.mean(wave_sizes))))
             stages.uninstall()
             stages.seconds["send"] = sum(sender.times)
             inbox.close()
-            out = smtp.received[welcomed:]
             assert orders == len(raws), f"only {orders} of {len(raws)} orders applied"
-            size = round(statistics.mean(len(r.raw) for r in out))
-        with fresh_db(args.db) as peer_factory:
-            engine = peer_factory().get_bind()
-            peer.prepare(engine, [t.tag for t in tables])  # type: ignore[arg-type]
-            for raw in raws:
-                feeder.append("INBOX", raw)
-            seats = {t.tag: t.addresses for t in tables}
-            ref = peer.drain(engine, imap.settings, smtp.settings, seats, size)  # type: ignore[arg-type]
+            assert ref.orders == len(raws), f"the peer took {ref.orders} of {len(raws)}"
+            size = round(statistics.mean(sizes))
         feeder.logout()
     finally:
         stages.uninstall()
@@ -403,6 +427,9 @@ def bench_reef(args: argparse.Namespace) -> None:
     parts = [f"{k} {ms(v / orders)}" for k, v in stages.seconds.items()]
     parts.append(f"other {ms((busy - counted) / orders)}")
     print(f"[reef] per order by stage: {', '.join(parts)}")
+    print(f"[reef] CPU time (this process, servers included): pipeline {ms(cpu / orders)}, "
+          f"peer {ms(ref.cpu / ref.orders)} per order: {cpu / ref.cpu:.2f}x (less swayed by "
+          "the machine's load than the wall clock)")
     print(f"overhead vs peer: {busy / ref.seconds:.2f}x  (goal <= 1.5x; {db})")
 
 
@@ -450,6 +477,76 @@ def bench_clocks(args: argparse.Namespace) -> None:
           f"({lookup_s[1000] / lookup_s[10]:.2f}x)")
     print(f"clock pass, 1,000 vs 10 timed games: {pass_s[1000] / pass_s[10]:.2f}x  "
           "(goal <= 1.2x)")
+
+
+def pad_defaults(factory: SessionFactory, tag: str, entries: int) -> None:
+    """``entries`` default orders played at deadlines (kind ``timeout``), every seat's: a
+    table whose seats never mail an order, as a status mail after them reads the log."""
+    with factory() as s:
+        game = api.get_game(s, tag)
+        snap = queries.latest_snapshot(s, game.id or 0)
+        setup = queries.log(s, game.id or 0)[0]
+        events = canonical_json([{"text": "Seat 1's deadline passed; its default was played.",
+                                  "visible_to": None}])
+        for i in range(1, entries + 1):
+            s.add(LogEntry(game_id=game.id or 0, index=i, kind="timeout", seat=i % 2,
+                           text="play 7", draws_json="[]", events_json=events,
+                           state_hash=setup.state_hash))
+            s.add(Snapshot(game_id=game.id or 0, log_index=i, state_json=snap.state_json))
+        s.commit()
+
+
+def timed_mail(factory: SessionFactory, table: Table, seat: int, body: str,
+               expect: str) -> float:
+    """The cost of one mail from ``seat`` through the whole pipeline."""
+    raw = order_mail(table.addresses[seat], table.tag, table.secrets[seat], body)
+    t0 = time.perf_counter()
+    result = process_raw(factory, raw, HOST)
+    cost = time.perf_counter() - t0
+    assert result.status == expect, result.reason
+    return cost
+
+
+def bench_flat(args: argparse.Namespace) -> None:
+    """An order's cost beside 10 and 1,000 idle games; a status after 10 and 1,000 default
+    orders played at deadlines. The two sizes take turns, mail by mail, so a change in the
+    machine's load meets both."""
+    rng = random.Random(5)
+    idle: dict[int, list[float]] = {10: [], 1000: []}
+    status: dict[int, list[float]] = {10: [], 1000: []}
+    with contextlib.ExitStack() as stack:
+        games: dict[int, tuple[SessionFactory, list[Table]]] = {}
+        timeouts: dict[int, tuple[SessionFactory, Table]] = {}
+        for count in (10, 1000):
+            factory = stack.enter_context(fresh_db(args.db))
+            make_games(factory, count, 5)  # idle: nobody writes to them
+            # the games ordered in: a fresh one every 4 orders (the test game's deck is short)
+            games[count] = (factory, make_games(factory, (args.flat_mails + 3) // 4, 5))
+            factory = stack.enter_context(fresh_db(args.db))
+            (table,) = make_games(factory, 1, 5)
+            pad_defaults(factory, table.tag, count)
+            timeouts[count] = (factory, table)
+        for n in range(args.flat_mails):
+            for count in ((10, 1000) if n % 2 else (1000, 10)):
+                factory, tables = games[count]
+                table = tables[n // 4]
+                for seat in (0, 1):  # seat 0's order is timed, seat 1's answer is not
+                    with factory() as s:
+                        state = api.current_state(s, api.get_game(s, table.tag))
+                    cost = timed_mail(factory, table, seat,
+                                      GAME.random_order(state, seat, rng), "applied")
+                    if seat == 0:
+                        idle[count].append(cost)
+                factory, table = timeouts[count]
+                status[count].append(timed_mail(factory, table, 0, "status", "ignored"))
+    p50 = {k: statistics.median(v) for k, v in idle.items()}
+    s50 = {k: statistics.median(v) for k, v in status.items()}
+    print(f"[flat] order beside 10 / 1,000 idle games: p50 {ms(p50[10])} / {ms(p50[1000])}; "
+          f"status after 10 / 1,000 default orders: p50 {ms(s50[10])} / {ms(s50[1000])} "
+          f"({args.flat_mails} of each, interleaved)")
+    print(f"order cost, 1,000 vs 10 idle games: {p50[1000] / p50[10]:.2f}x  (goal <= 1.2x)")
+    print(f"status after 1,000 vs 10 default orders (deadline seats): "
+          f"{s50[1000] / s50[10]:.2f}x  (goal <= 1.2x)")
 
 
 # -- servers: pymap IMAP in, aiosmtpd SMTP out --------------------------------------------------
@@ -698,11 +795,12 @@ def bench_backlog(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("part", nargs="?", default="goals",
-                        choices=["goals", "reef", "clocks", "all", "servers", "maildir",
+                        choices=["goals", "reef", "clocks", "flat", "all", "servers", "maildir",
                                  "history", "backlog", "backlog-child"])
     parser.add_argument("--reef-games", type=int, default=8)
     parser.add_argument("--reef-rounds", type=int, default=12)
     parser.add_argument("--clock-passes", type=int, default=50)
+    parser.add_argument("--flat-mails", type=int, default=20)
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--history-orders", type=int, default=20)
@@ -721,6 +819,7 @@ def main() -> None:
     print(f"database: {'PostgreSQL' if args.db else 'SQLite'}; python {sys.version.split()[0]}")
     started = time.perf_counter()
     for part, run, goal in (("reef", bench_reef, True), ("clocks", bench_clocks, True),
+                            ("flat", bench_flat, True),
                             ("servers", bench_servers, False), ("maildir", bench_maildir, False),
                             ("history", bench_history, False), ("backlog", bench_backlog, False)):
         if args.part in ("all", part) or (goal and args.part == "goals"):

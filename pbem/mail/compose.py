@@ -8,7 +8,7 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
-from pbem.mail.pictures import Picture
+from pbem.mail.pictures import Picture, base64_lines
 
 _UNSAFE = re.compile(r"[\r\n\x00-\x1f\x7f]")
 
@@ -74,6 +74,49 @@ def compose(
             part = msg.get_body(("html",))
             assert isinstance(part, EmailMessage)
             for n, pic in enumerate(pictures, start=1):
-                part.add_related(pic.png, maintype="image", subtype="png", cid=f"<{pic.cid}>",
+                # The headers as for the PNG itself; the body is its base64, encoded once
+                # for every seat's mail (the content manager would encode it per mail).
+                part.add_related(b"", maintype="image", subtype="png", cid=f"<{pic.cid}>",
                                  disposition="inline", filename=f"board{n}.png")
+                related = part.get_payload()
+                assert isinstance(related, list)
+                image = related[-1]
+                assert isinstance(image, EmailMessage)
+                image.set_payload(base64_lines(pic.png, msg.policy.max_line_length or 78))
     return msg
+
+
+SPLICE_MIN = 4096  # a base64 body shorter than this is not worth splicing
+
+
+def mail_bytes(msg: EmailMessage) -> bytes:
+    """``bytes(msg)``, byte for byte, without the generator walking big base64 bodies.
+
+    The generator writes a body line by line (a 100 kB picture is ~1,300 writes), then the
+    whole text is encoded; each such body is swapped for a one-line token while the rest is
+    written, then put back in place. Only bodies it would write unchanged (base64 text
+    with \n line ends, under a \n line separator) are spliced."""
+    if msg.policy.linesep != "\n":
+        return bytes(msg)
+    swapped: list[tuple[EmailMessage, str, bytes]] = []
+    try:
+        for part in msg.walk():
+            payload = None if part.is_multipart() else part.get_payload()
+            if (not isinstance(payload, str) or len(payload) < SPLICE_MIN
+                    or str(part.get("Content-Transfer-Encoding", "")).lower() != "base64"
+                    or not payload.isascii() or "\r" in payload):
+                continue
+            mark = f"pbem-splice-{len(swapped)}-{id(part):x}" + (
+                "\n" if payload.endswith("\n") else "")
+            part.set_payload(mark)
+            swapped.append((part, payload, mark.encode("ascii")))
+        raw = bytes(msg)
+    finally:
+        for swapped_part, payload, _ in swapped:
+            swapped_part.set_payload(payload)
+    for _, payload, token in swapped:
+        if raw.count(token) != 1:  # never guess (a body quoting the token): the plain way
+            return bytes(msg)
+        head, _, tail = raw.partition(token)
+        raw = head + payload.encode("ascii") + tail
+    return raw

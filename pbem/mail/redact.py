@@ -70,17 +70,44 @@ def _redact_part(part: Message, tokens: list[str]) -> bool:
 _PLAIN_CHARSETS = re.compile(rb"^(us-ascii|utf-8|iso-8859-\d+|windows-125\d|cp125\d)$")
 _CONTENT_TYPE = re.compile(rb"^content-type:[^\n]*(?:\r?\n[ \t][^\n]*)*", re.MULTILINE)
 _CHARSET = re.compile(rb"charset\s*=\s*\"?([^\s\";]*)")
+# A part redact never reads (it blanks text parts only): a picture's base64 hides no secret.
+_NOT_TEXT = re.compile(rb"^content-type:[ \t]*(?:image|audio|video|application|font|model)/",
+                       re.MULTILINE)
+_BLANK_LINE = re.compile(rb"\r?\n\r?\n")
+_BASE64_LINES = re.compile(rb"(?:[A-Za-z0-9+/=]+\r?\n)+")
+
+
+def _readable(raw: bytes) -> tuple[bytes, bool]:
+    """``raw`` without the base64 bodies of parts redact never reads (a status mail's
+    picture: most of its bytes), to look for secrets in; and whether a part that may be text
+    is base64 (its words unreadable in the raw bytes: only a full parse can tell).
+
+    Headers and bodies alternate between blank lines: a stretch naming base64 with no
+    non-text Content-Type is taken for a text part's headers; one with a non-text type is a
+    picture's, and the base64 lines after it are left out. When a body shows the word (a
+    text body, or a base64 one by chance) the answer is only a needless full parse."""
+    pieces, after_picture, text_base64 = [], False, False
+    for piece in _BLANK_LINE.split(raw):
+        if after_picture and (lines := _BASE64_LINES.match(piece)) is not None:
+            piece = piece[lines.end():]
+        low = piece.lower()
+        after_picture = b"base64" in low and _NOT_TEXT.search(low) is not None
+        text_base64 = text_base64 or (b"base64" in low and not after_picture)
+        pieces.append(piece)
+    return b"\n\n".join(pieces), text_base64
 
 
 def might_hold_secret(raw: bytes, tokens: Iterable[str] = ()) -> bool:
-    """False only when :func:`redact` would surely find nothing to blank: no base64 part, only
-    ASCII-compatible charsets, and neither the bytes nor their quoted-printable decoding show
-    a secret. Parsing a 50 kB mail costs ~100x more than this look, and most mails hold none."""
-    lowered = raw.lower()
+    """False only when :func:`redact` would surely find nothing to blank: no base64 text part
+    (a status mail's picture is base64, its text is not), only ASCII-compatible charsets, and
+    neither the bytes nor their quoted-printable decoding show a secret. Parsing a 50 kB mail
+    costs ~100x more than this look, and most mails hold none."""
+    readable, text_base64 = _readable(raw)
+    lowered = readable.lower()
     charsets = [c for h in _CONTENT_TYPE.findall(lowered) for c in _CHARSET.findall(h)]
-    if b"base64" in lowered or any(not _PLAIN_CHARSETS.match(c) for c in charsets):
+    if text_base64 or any(not _PLAIN_CHARSETS.match(c) for c in charsets):
         return True
-    for view in (raw, quopri.decodestring(raw)):
+    for view in (readable, quopri.decodestring(readable)):
         text = view.decode("utf-8", errors="surrogateescape")
         if blank(text, tokens) != text:
             return True

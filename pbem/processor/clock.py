@@ -287,7 +287,8 @@ def tell_autoplay(session: Session, host: Host, rules: Any, game: Game, result: 
     if not result.played:
         return queued
     played_for = {s.index: text for s, text in result.played}
-    for seat in queries.seats(session, game.id or 0):
+    seats = queries.seats(session, game.id or 0)
+    for seat in seats:
         if seat.index == skip_seat:
             continue
         intro = ([msg("Your deadline passed, so the game played for you: {order}",
@@ -295,7 +296,7 @@ def tell_autoplay(session: Session, host: Host, rules: Any, game: Game, result: 
                  if seat.index in played_for and not autoplayed(seat) else [])
         update = mails.queue_update(session, host, rules, game, result.state, seat,
                                     mover=", ".join(s.name for s, _ in result.played),
-                                    intro=intro)
+                                    intro=intro, seats=seats)
         queued += [update] if update is not None else []
     session.flush()
     return queued

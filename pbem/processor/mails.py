@@ -12,7 +12,7 @@ from sqlmodel import Session
 from pbem.engine.contract import Outcome, localise_order
 from pbem.i18n import Msg, Translator, msg
 from pbem.i18n.translate import ENGLISH
-from pbem.mail.compose import compose
+from pbem.mail.compose import compose, mail_bytes
 from pbem.mail.pictures import Picture, inline_pictures
 from pbem.mail.redact import redact
 from pbem.processor.deadlines import aware, deadline_of, waiting_label
@@ -105,7 +105,7 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
                   text=text, html=html, in_reply_to=in_reply_to, references=references,
                   auto_reply=auto_reply, message_id_domain=host.message_id_domain,
                   pictures=pictures)
-    raw = bytes(msg)
+    raw = mail_bytes(msg)
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
                           raw_once_sent=redact(raw, [secret]) if secret else None)
     session.add(row)
@@ -147,8 +147,11 @@ def events_since_last_turn(entries: list[LogEntry], seat: int, tr: Translator = 
 
 
 def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat,
-                intro: Sequence[Line] | None = None, secret: str | None = None) -> StatusMail:
-    all_seats = queries.seats(session, game.id or 0)
+                intro: Sequence[Line] | None = None, secret: str | None = None,
+                seats: list[Seat] | None = None) -> StatusMail:
+    """``seats``: the game's seats when the caller has read them (one read per move, not
+    one per mail)."""
+    all_seats = seats if seats is not None else queries.seats(session, game.id or 0)
     waiting = rules.waiting_for(state)
     outcome = rules.outcome(state)
     tr = seat_tr(seat, rules)
@@ -188,16 +191,22 @@ def queue_status(session: Session, host: Host, rules: Any, game: Game, state: An
                  *, intro: Sequence[Line] | None = None, secret: str | None = None,
                  in_reply_to: str | None = None, references: list[str] | None = None,
                  kind: str = "status", mover: str | None = None,
-                 point: Line | None = None) -> OutboundMessage:
+                 point: Line | None = None, seats: list[Seat] | None = None,
+                 moves: int | None = None) -> OutboundMessage:
     """One seat's status mail. ``mover`` names who just moved (others' subjects say so);
-    ``point`` replaces the subject's lead, e.g. ``Orders accepted`` in the reply to a move."""
-    mail = status_mail(session, rules, game, state, seat, intro, secret)
+    ``point`` replaces the subject's lead, e.g. ``Orders accepted`` in the reply to a move;
+    ``seats`` and ``moves`` (the game's seats, how many moves it has made), if the caller
+    has them: a move's mails read them once."""
+    if moves is None:
+        moves = queries.moves_made(session, game.id or 0, MOVE_KINDS)
+    seats = seats if seats is not None else queries.seats(session, game.id or 0)
+    mail = status_mail(session, rules, game, state, seat, intro, secret, seats)
     text, html = render_status(rules, mail)
     subj = status_subject(
-        game, mail, turn=queries.moves_made(session, game.id or 0, MOVE_KINDS) + 1, kind=kind,
+        game, mail, turn=moves + 1, kind=kind,
         mover=mover, point=point,
         due=deadline_of(game, seat) if mail.your_turn else None, outcome=rules.outcome(state),
-        seats=queries.seats(session, game.id or 0), tr=seat_tr(seat, rules))
+        seats=seats, tr=seat_tr(seat, rules))
     return queue(session, host, to=seat.address, to_name=seat.name,
                  subj=subj, text=text, html=html, kind=kind,
                  game_id=game.id, in_reply_to=in_reply_to, references=references,
@@ -212,7 +221,8 @@ MAIL_MODES = {
 
 
 def queue_update(session: Session, host: Host, rules: Any, game: Game, state: Any, seat: Seat,
-                 *, mover: str | None = None, intro: Sequence[Line] | None = None
+                 *, mover: str | None = None, intro: Sequence[Line] | None = None,
+                 seats: list[Seat] | None = None, moves: int | None = None
                  ) -> OutboundMessage | None:
     """What ``seat`` gets after someone else's move, as its mail setting says.
 
@@ -223,11 +233,12 @@ def queue_update(session: Session, host: Host, rules: Any, game: Game, state: An
     waiting = rules.waiting_for(state)
     if (seat.mail_mode == "every" or seat.index in waiting or rules.outcome(state) is not None
             or intro):  # an intro says something to this seat (e.g. its default was played)
-        return queue_status(session, host, rules, game, state, seat, mover=mover, intro=intro)
+        return queue_status(session, host, rules, game, state, seat, mover=mover, intro=intro,
+                            seats=seats, moves=moves)
     if seat.mail_mode == "digest":
         return None
-    seats = queries.seats(session, game.id or 0)
-    turn = queries.moves_made(session, game.id or 0, MOVE_KINDS)
+    seats = seats if seats is not None else queries.seats(session, game.id or 0)
+    turn = moves if moves is not None else queries.moves_made(session, game.id or 0, MOVE_KINDS)
     tr = seat_tr(seat, rules)
     who = mover or tr(msg("The game"))
     names = ", ".join(s.name for s in seats if s.index in waiting) or tr(msg("nobody"))

@@ -57,6 +57,7 @@ class _Claimed:
     id: int
     raw: bytes
     to_addr: str
+    once_sent: bytes | None = None  # the row's raw_once_sent, read with it at the claim
 
 
 def as_email(raw: bytes) -> EmailMessage:
@@ -105,7 +106,7 @@ def _claim_batch(factory: SessionFactory, now: datetime, skip: set[int], lease: 
                            col(OutboundMessage.next_attempt_at) <= now)
                     .values(next_attempt_at=until))
                 if claimed.rowcount == 1:
-                    got.append(_Claimed(row.id or 0, row.raw, row.to_addr))
+                    got.append(_Claimed(row.id or 0, row.raw, row.to_addr, row.raw_once_sent))
                 else:
                     skip.add(row.id or 0)
             if got:
@@ -115,23 +116,31 @@ def _claim_batch(factory: SessionFactory, now: datetime, skip: set[int], lease: 
 
 def _mark_one(session: Session, host: Host, claimed: _Claimed, error: SendError | None) -> str:
     """Record one send's outcome in ``session``; returns sent | retrying | failed."""
+    if error is None:
+        # A secret is kept only until it is sent: the blanked copy made when it was
+        # queued, else (a player's own words echoed back) whatever reads as one. The mail
+        # as sent is in hand: a sent row is marked without reading its ~100 kB back, and
+        # its bytes are written again only when blanking changed them.
+        kept = claimed.once_sent if claimed.once_sent is not None else redact(claimed.raw)
+        values: dict[str, object] = {"status": "sent", "sent_at": utcnow(),
+                                     "attempts": col(OutboundMessage.attempts) + 1,
+                                     "raw_once_sent": None}
+        if kept != claimed.raw:
+            values["raw"] = kept
+        session.exec(update(OutboundMessage)
+                     .where(col(OutboundMessage.id) == claimed.id).values(values))
+        return "sent"
+    # A failure: the row itself decides (its attempts so far, when to try again).
     row = session.get(OutboundMessage, claimed.id)
     assert row is not None
     row.attempts += 1
-    if error is None:
-        row.status, row.sent_at, outcome = "sent", utcnow(), "sent"
-        # A secret is kept only until it is sent: the blanked copy made when it was
-        # queued, else (a player's own words echoed back) whatever reads as one.
-        row.raw = row.raw_once_sent if row.raw_once_sent is not None else redact(row.raw)
-        row.raw_once_sent = None
+    row.last_error = error.args[0] if error.args else type(error).__name__
+    if error.transient and row.attempts < host.send_attempts:
+        delay = host.retry_base_seconds * 2 ** (row.attempts - 1)
+        row.next_attempt_at = utcnow() + timedelta(seconds=delay)
+        outcome = "retrying"
     else:
-        row.last_error = error.args[0] if error.args else type(error).__name__
-        if error.transient and row.attempts < host.send_attempts:
-            delay = host.retry_base_seconds * 2 ** (row.attempts - 1)
-            row.next_attempt_at = utcnow() + timedelta(seconds=delay)
-            outcome = "retrying"
-        else:
-            row.status, outcome = "failed", "failed"
+        row.status, outcome = "failed", "failed"
     session.add(row)
     return outcome
 

@@ -31,6 +31,7 @@ from pbem.mail.addresses import deliverable
 from pbem.mail.reading import IncomingMail, read_message, text_safe
 from pbem.mail.redact import MARK, blank, redact
 from pbem.processor import bounces, clock, commands, mails, talk, words
+from pbem.processor.history import MOVE_KINDS
 from pbem.processor.host import Host
 from pbem.processor.lang import Line, seat_tr
 from pbem.processor.movelog import record_move
@@ -512,6 +513,10 @@ class _Handler:
         self.said = talk.Said()  # table talk this mail delivered, told in its reply
         self.seat: Seat | None = None  # the seat the mail speaks for, once known
         self.rules: Any = None
+        # The row's game and seat, written with its outcome: one UPDATE of the row per mail,
+        # not one more for each (autoflush before the next query would write them at once).
+        self.game_id: int | None = None
+        self.seat_index: int | None = None
 
     @property
     def tr(self) -> Translator:
@@ -565,6 +570,10 @@ class _Handler:
 
     def run(self) -> Result:
         result = self.route()
+        if self.game_id is not None:
+            self.row.game_id = self.game_id
+        if self.seat_index is not None:
+            self.row.seat = self.seat_index
         result.queued += [q.id for q in self.said.queued if q.id is not None]
         return result
 
@@ -596,7 +605,7 @@ class _Handler:
                 "game's emails, keeping its tag such as [name-12] in the subject, or add a "
                 "line \"game name-12\" to your mail.",
             ], None)
-        self.row.game_id = game.id
+        self.game_id = game.id
         candidates = queries.seat_by_address(self.s, game.id or 0, self.sender)
         if not candidates:
             return self.stranger("rejected", "unknown sender", [
@@ -647,7 +656,7 @@ class _Handler:
                 reason = "wrong secret"
             return self.stranger("rejected", reason, lines, game, kind="auth")
         self.seat = seat
-        self.row.seat = seat.index
+        self.seat_index = seat.index
         bounces.clear(self.s, seat)
         locked = queries.lock_game(self.s, game.id or 0)
         assert locked is not None
@@ -752,8 +761,8 @@ class _Handler:
                                self.error_lines(rules, state, seat, letter, errors, echo, dry),
                                game, point=self.refusal(letter, errors, dry))
         tr = self.tr
-        names = [s.name for s in queries.seats(self.s, game.id or 0)]
         if dry:
+            names = [s.name for s in queries.seats(self.s, game.id or 0)]
             shown = [f"  - {e.render(tr, names)}" for e in applied.events
                      if e.visible(seat.index)]
             return self.notice("ignored", "dry run", [
@@ -771,7 +780,10 @@ class _Handler:
         settled = clock.settle(self.s, rules, game, state, applied.state, self.host.clock())
         applied.state = settled.state
         queued = []
-        for other in queries.seats(self.s, game.id or 0):
+        # Read once for every seat's mail of this move.
+        seats = queries.seats(self.s, game.id or 0)
+        moves = queries.moves_made(self.s, game.id or 0, MOVE_KINDS)
+        for other in seats:
             if other.id == seat.id:
                 queued.append(mails.queue_status(
                     self.s, self.host, rules, game, applied.state, other, kind="reply",
@@ -782,10 +794,12 @@ class _Handler:
                              end=words.word("end", tr.lang))]
                         if letter.ignored else []), *self.said.lines],
                     in_reply_to=self.mid,
-                    references=self.refs, point=msg("Orders accepted")))
+                    references=self.refs, point=msg("Orders accepted"), seats=seats,
+                    moves=moves))
             else:
                 update = mails.queue_update(self.s, self.host, rules, game, applied.state,
-                                            other, mover=seat.name)
+                                            other, mover=seat.name, seats=seats,
+                                            moves=moves)
                 queued += [update] if update is not None else []
         queued += clock.tell_autoplay(self.s, self.host, rules, game,
                                       clock.Autoplay(settled.state, failed=settled.failed),

@@ -3,7 +3,10 @@ secret either."""
 
 from __future__ import annotations
 
-from pbem.mail.compose import compose
+from email.message import EmailMessage
+
+from pbem.mail.compose import compose, mail_bytes
+from pbem.mail.pictures import inline_pictures
 from pbem.mail.redact import MARK, might_hold_secret, redact
 
 SECRET = "Zq8v-LmN3xTr0pQa7sWd1e"
@@ -34,3 +37,34 @@ def test_a_base64_part_or_a_known_token_always_takes_the_full_path() -> None:
     assert SECRET.encode() not in redact(raw)
     assert might_hold_secret(mail(f"your code is {SECRET}"), [SECRET])
     assert not might_hold_secret(mail(f"your code is {SECRET}"))
+
+
+def picture_mail(text: str) -> bytes:
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200">'
+           '<rect width="90" height="40" fill="#3a7"/></svg>')
+    html, pictures = inline_pictures(f"<p>{text}</p>{svg}", "host.test")
+    return mail_bytes(compose(from_addr="games@host.test", to_addr="ann@players.test",
+                              subject="[g-1] Test", text=text, html=html, pictures=pictures))
+
+
+def test_a_pictures_base64_is_not_read_but_the_text_around_it_is() -> None:
+    raw = picture_mail('Send your orders with a line "secret <your secret>".')
+    assert b"image/png" in raw and b"base64" in raw.lower()
+    assert not might_hold_secret(raw)
+    assert redact(raw) is raw
+    leaky = picture_mail(f"Your orders were played.\nsecret {SECRET}\n")
+    assert might_hold_secret(leaky)
+    assert SECRET.encode() not in redact(leaky) and MARK.encode() in redact(leaky)
+
+
+def test_a_base64_text_part_after_a_picture_takes_the_full_path() -> None:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "games@host.test", "ann@players.test", "x"
+    msg.set_content("plain")
+    msg.add_attachment(bytes(range(256)) * 40, maintype="image", subtype="png",
+                       filename="board.png")
+    msg.add_attachment(("日本語 " * 30 + f"secret {SECRET}\n").encode(), maintype="text",
+                       subtype="plain", cte="base64", filename="notes.txt")
+    raw = bytes(msg)
+    assert might_hold_secret(raw)
+    assert SECRET.encode() not in redact(raw)

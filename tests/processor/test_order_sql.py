@@ -1,0 +1,76 @@
+"""What one order costs the database: the inbound row written once more after its insert, the
+seats read once per move (not once per mail), and each sent mail marked without its bytes read
+back. The SQL is counted as the engine runs it."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import event
+
+from pbem.mail.outbound import MaildirSender
+from pbem.processor.outbox import deliver_outbox
+from pbem.store import OutboundMessage, SessionFactory
+from tests.support.seated import HOST, seat_table
+
+
+@contextmanager
+def statements(factory: SessionFactory) -> Iterator[list[str]]:
+    engine = factory().get_bind()
+    seen: list[str] = []
+
+    def record(_conn: object, _cursor: object, sql: str, *_a: object) -> None:
+        seen.append(" ".join(sql.split()))
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+
+
+def test_an_order_writes_its_inbound_row_twice_and_reads_the_seats_once(
+        factory: SessionFactory) -> None:
+    table = seat_table(factory, "reef", players=4)
+    rng = random.Random(4)
+    for _ in range(3):  # past the setup answers: orders that change the board
+        state = table.state()
+        for seat in sorted(table.rules.waiting_for(state)):
+            with statements(factory) as sql:
+                result, _ = table.send(seat, table.rules.random_order(state, seat, rng))
+            assert result.status == "applied", result.reason
+            assert len(result.queued) >= 1
+            inbound = [s for s in sql if re.match(r"(INSERT INTO|UPDATE) inbound_?message",
+                                                  s, re.I)]
+            assert [s.split()[0] for s in inbound] == ["INSERT", "UPDATE"], inbound
+            # a game's seats (not the sender's, looked up by address)
+            seat_reads = [s for s in sql if re.match(r"SELECT .* FROM seat WHERE", s, re.I)
+                          and "seat.address" not in s.partition(" WHERE ")[2]]
+            assert len(seat_reads) <= 2, seat_reads  # the move's mails, and its clock
+            state = table.state()
+
+
+def test_a_sent_mail_is_marked_without_reading_or_rewriting_its_bytes(
+        factory: SessionFactory, tmp_path: Path) -> None:
+    table = seat_table(factory, "reef", players=4)
+    state = table.state()
+    seat = min(table.rules.waiting_for(state))
+    result, _ = table.send(seat, table.rules.default_order(state, seat))
+    assert result.status == "applied" and len(result.queued) >= 2
+    with statements(factory) as sql:
+        done = deliver_outbox(factory, MaildirSender(tmp_path / "out"), HOST)
+    assert done.sent == len(result.queued)
+    marks = [s for s in sql if re.match(r"UPDATE outboundmessage SET .*\bsent_at\s*=", s, re.I)]
+    assert len(marks) == done.sent  # one mark per mail, each in its own commit
+    assert not [s for s in marks if re.search(r"[ ,]raw\s*=", s)]  # nothing to blank: kept
+    claims = [s for s in sql if re.match(r"SELECT .* FROM outboundmessage", s, re.I)]
+    assert len(claims) == 2  # one batch claimed, then an empty claim ends the pass
+    with factory() as s:
+        for q in result.queued:
+            row = s.get(OutboundMessage, q)
+            assert row is not None and row.status == "sent" and row.attempts == 1
+            assert row.sent_at is not None and row.raw_once_sent is None
