@@ -12,9 +12,10 @@ from pbem.games.reef2018.words import GAME_NAME, localise_order
 from pbem.i18n.msg import Msg, msg
 from pbem.i18n.translate import Translator, translator
 
-EXAMPLE_WIDTH = 27  # an example and its description share a line when it fits this wide
+EXAMPLE_WIDTH = 27  # the example column; its description shares the line when 3 spaces
+GAP = 3             # still part them (the help's readers split example from description so)
 DESCRIPTION = " " * 32
-PARAGRAPH = " " * 5
+PARAGRAPH = " " * 6  # deeper than the examples (5), so no paragraph line reads as one
 
 # Host commands are the host catalogue's words (context "host command", the first of its
 # alternatives is the written form), so the game's catalogue does not repeat them.
@@ -51,7 +52,7 @@ def help_text(lang: str = "en", state: State | None = None) -> str:
     def entry(label: str, order: str, description: Msg) -> list[str]:
         example = ex(order)
         lines = tr(description).split("\n")
-        if len(example) < EXAMPLE_WIDTH:
+        if len(example) + GAP <= EXAMPLE_WIDTH:
             head = [f"  {label}  {example.ljust(EXAMPLE_WIDTH)}{lines[0]}"]
             lines = lines[1:]
         else:
