@@ -244,6 +244,7 @@ def queue_update(session: Session, host: Host, rules: Any, game: Game, state: An
     names = ", ".join(s.name for s in seats if s.index in waiting) or tr(msg("nobody"))
     return queue_notice(
         session, host, to=seat.address, kind="status", game=game, seat=seat, rules=rules,
+        names=[s.name for s in seats],
         subj=subject(game, msg("Turn {turn} — {mover} moved", turn=turn, mover=who), tr),
         lines=[msg("Turn {turn}: {mover} moved. Waiting for: {names}.", turn=turn, mover=who,
                    names=names),
@@ -257,11 +258,13 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
                  kind: str, game: Game | None = None, in_reply_to: str | None = None,
                  references: list[str] | None = None,
                  secret: str | None = None, seat: Seat | None = None, rules: Any = None,
-                 tr: Translator | None = None) -> OutboundMessage:
+                 tr: Translator | None = None, names: list[str] | None = None
+                 ) -> OutboundMessage:
     """A short note. To a ``seat`` it is in the seat's language (``tr`` overrides) and ends
     with the language footer; otherwise English (a stranger's language is unknown)."""
     tr = tr or seat_tr(seat, rules)
-    names = [s.name for s in queries.seats(session, game.id or 0)] if game and seat else []
+    if names is None:  # the players' names, for the seats a message names
+        names = [s.name for s in queries.seats(session, game.id or 0)] if game and seat else []
     text = render_notice(render_lines(lines, tr, names), game.tag if game else None, tr,
                          footer=footer(tr) if seat is not None else None)
     return queue(session, host, to=to, to_name="", subj=subj, text=text, kind=kind,
