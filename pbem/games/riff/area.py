@@ -9,8 +9,10 @@ seed) shows an example, never the real card (see RULINGS-ADDENDUM.md).
 from __future__ import annotations
 
 from pbem.engine.chance import Chance
-from pbem.games.riff.components import card_name
+from pbem.engine.contract import Event
+from pbem.games.riff import words as w
 from pbem.games.riff.state import COLUMNS, ROWS, State
+from pbem.i18n.msg import msg
 
 RESHUFFLE_AT = 7  # a discard of 7 or more cards goes back into the pile
 
@@ -43,9 +45,9 @@ def reveal(state: State, row: int, column: int, chance: Chance) -> str:
     return card
 
 
-def flow(state: State, chance: Chance) -> list[str]:
+def flow(state: State, chance: Chance) -> list[Event]:
     """Step 3: every row slides toward the sea; water cards reaching the sea end go."""
-    said: list[str] = []
+    said: list[Event] = []
     face_down_is_water = bool(state.options["face_down_at_sea_edge_counts_as_water"])
     for r in range(ROWS):
         # With the option, a face-down card already lying at the sea end counts as water;
@@ -56,13 +58,15 @@ def flow(state: State, chance: Chance) -> list[str]:
         while cards:
             first = cards[0]
             if first["up"] and first["card"] == "water":
-                said.append(f"A water card left the sea end of row {r + 1}.")
+                said.append(Event.of("water_left", msg(
+                    "A water card left the sea end of row {row}.", row=r + 1)))
             elif not first["up"] and face_down_is_water and first is at_sea_end:
                 state.area[r] = cards + [None] * (COLUMNS - len(cards))
                 card = reveal(state, r, 0, chance)
                 cards = [s for s in state.area[r] if s is not None]
-                said.append(f"A face-down card ({card_name(card)}) left the sea end of "
-                            f"row {r + 1}.")
+                said.append(Event.of("face_down_left", msg(
+                    "A face-down card ({card}) left the sea end of row {row}.",
+                    card=w.card(card), row=r + 1)))
             else:
                 break
             state.discard.append(cards.pop(0)["card"])
@@ -74,17 +78,19 @@ def gaps(state: State) -> int:
     return sum(row.count(None) for row in state.area)
 
 
-def refill(state: State, chance: Chance) -> list[str]:
+def refill(state: State, chance: Chance) -> list[Event]:
     """Step 4: a discard of 7+ joins the pile; gaps fill from the pile (with the discard
     shuffled in first when the pile cannot fill them all)."""
-    said: list[str] = []
+    said: list[Event] = []
     if len(state.discard) >= RESHUFFLE_AT:
-        said.append(f"The discard ({len(state.discard)} cards) was shuffled into the pile.")
+        said.append(Event.of("discard_shuffled", msg(
+            "The discard ({n} cards) was shuffled into the pile.", n=len(state.discard))))
         _merge_discard(state, chance)
     need = gaps(state)
     if need > len(state.pile) and state.discard:
-        said.append(f"The pile could not fill the area: the discard "
-                    f"({len(state.discard)} cards) was shuffled in.")
+        said.append(Event.of("discard_shuffled_in", msg(
+            "The pile could not fill the area: the discard ({n} cards) was shuffled in.",
+            n=len(state.discard))))
         _merge_discard(state, chance)
     filled = 0
     for r in range(ROWS):
@@ -98,9 +104,11 @@ def refill(state: State, chance: Chance) -> list[str]:
                 reveal(state, r, c, chance)
             filled += 1
     if filled:
-        said.append(f"{filled} card(s) from the pile refilled the fishing area.")
+        said.append(Event.of("area_refilled", msg(
+            "{n} card(s) from the pile refilled the fishing area.", n=filled)))
     if gaps(state):
-        said.append(f"The pile is empty: {gaps(state)} place(s) stay empty.")
+        said.append(Event.of("pile_empty", msg("The pile is empty: {n} place(s) stay empty.",
+                                               n=gaps(state))))
     return said
 
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 from functools import cache
 
 from pbem.engine.chance import Chance
-from pbem.games.riff.components import cross_colours, cross_name
+from pbem.engine.contract import Event
+from pbem.games.riff import words as w
+from pbem.games.riff.components import cross_colours
 from pbem.games.riff.state import Coral, State
+from pbem.i18n.msg import SeatRef, msg
 
 
 def open_crosses(state: State) -> list[str]:
@@ -50,7 +53,7 @@ def turn_breeding_card(state: State, index: int, chance: Chance) -> str | None:
     return card
 
 
-def complete(state: State, seat: int, coral_index: int, chance: Chance) -> list[str]:
+def complete(state: State, seat: int, coral_index: int, chance: Chance) -> list[Event]:
     """The coral's parents complete an open cross: both fish to the discard, the breeding
     card onto the coral (used up for good), a new breeding card turned."""
     coral = state.players[seat].corals[coral_index]
@@ -62,9 +65,13 @@ def complete(state: State, seat: int, coral_index: int, chance: Chance) -> list[
     state.discard += [f"fish:{coral.male}:m", f"fish:{coral.female}:f"]
     coral.male = coral.female = None
     coral.cross = card
-    said = [f"Player {seat + 1} completed the cross {cross_name(card)} on coral "
-            f"{coral_index + 1} ({state.players[seat].crosses()} in all)."]
+    said = [Event.of("cross_completed", msg(
+        "{player} completed the cross {cross} on coral {number} ({n} in all).",
+        player=SeatRef(seat), cross=w.cross(card), number=coral_index + 1,
+        n=state.players[seat].crosses()))]
     new = turn_breeding_card(state, i, chance)
-    said.append(f"New breeding card on offer: {cross_name(new)}." if new else
-                "The breeding pile is empty: one place on offer stays empty.")
+    said.append(Event.of("breeding_card_turned", msg("New breeding card on offer: {cross}.",
+                                                     cross=w.cross(new))) if new else
+                Event.of("breeding_pile_empty", msg(
+                    "The breeding pile is empty: one place on offer stays empty.")))
     return said

@@ -12,13 +12,15 @@ from pbem.engine.contract import Applied, Outcome, Seat, View
 from pbem.games.riff import moves
 from pbem.games.riff.components import default_options
 from pbem.games.riff.help import help_text
+from pbem.games.riff.keywords import canonical_order, localise_order
 from pbem.games.riff.language import parse_order
 from pbem.games.riff.orders import Order
 from pbem.games.riff.render import template_helpers
 from pbem.games.riff.setup import setup
 from pbem.games.riff.state import State
-from pbem.games.riff.turn import apply_order
+from pbem.games.riff.turn import apply_order, end_reason
 from pbem.games.riff.view import view
+from pbem.i18n.msg import N_, Msg, SeatRef, msg
 
 PUBLIC_DRAWS = frozenset({"die 1", "die 2", "start player"})
 
@@ -28,7 +30,7 @@ class Riff:
 
     name: ClassVar[str] = "riff"
     title: ClassVar[str] = "Das Riff"
-    about: ClassVar[str] = (
+    about: ClassVar[str] = N_(
         "Christine & Wolfgang Lehmann, Kosmos 2000; rules from the French rulebook. The card "
         "mix is a reconstruction: no public list of the reef cards exists, so the counts of "
         "each card, the 21 breeding cards and the colour names keep every known total but "
@@ -62,6 +64,14 @@ class Riff:
     def parse(self, state: State, seat: Seat, text: str) -> Order:
         return parse_order(text, state.colours)
 
+    def canonical_order(self, state: State, seat: Seat, text: str, lang: str) -> str:
+        """The seat's words (colours, rows, commands) as the English ones, line for line."""
+        return canonical_order(text, lang)
+
+    def localise_order(self, text: str, lang: str) -> str:
+        """An English order in ``lang``'s words (bots write in their seat's language)."""
+        return localise_order(text, lang)
+
     def apply(self, state: State, seat: Seat, order: Order, chance: Chance) -> Applied[State]:
         new, events = apply_order(state, seat, order, chance)
         return Applied(new, events)
@@ -73,13 +83,16 @@ class Riff:
         if state.phase != "over":
             return None
         scores = {i: p.crosses() for i, p in enumerate(state.players)}
+        words: list[str | Msg]
         if state.winner is None:
             ranking = [[0, 1]]
-            words = [f"A draw: {state.end_reason}, with {scores[0]} completed crosses each."]
+            words = [msg("A draw: {reason}, with {n} completed crosses each.",
+                         reason=end_reason(state), n=scores[0])]
         else:
             ranking = [[state.winner], [1 - state.winner]]
-            words = [f"Player {state.winner + 1} wins: {state.end_reason}."]
-        return Outcome(scores, ranking, [*words, "Scores are completed crosses."])
+            words = [msg("{player} wins: {reason}.", player=SeatRef(state.winner),
+                         reason=end_reason(state))]
+        return Outcome(scores, ranking, [*words, msg("Scores are completed crosses.")])
 
     def to_json(self, state: State) -> dict[str, Any]:
         return state.to_dict()
@@ -94,7 +107,7 @@ class Riff:
         return moves.default_order(state, seat)
 
     def help_text(self, state: State | None = None, lang: str = "en") -> str:
-        return help_text(state)
+        return help_text(state, lang)
 
     def template_dirs(self) -> Sequence[Path]:
         return []

@@ -1,4 +1,7 @@
-"""The ``help`` reply: Das Riff's whole order language, with examples.
+"""The ``help`` reply: Das Riff's whole order language, with examples, in each language.
+
+One message per paragraph (the catalogue translates each, its example orders written with the
+order words of that language: see keywords.py); the English text is the msgids themselves.
 
 The examples use the shipped colour names. A game may rename its colours (the option
 ``colour_names``); for such a game the examples are written in its own colours, which its
@@ -10,38 +13,35 @@ from __future__ import annotations
 import re
 
 from pbem.games.riff.components import default_options
+from pbem.games.riff.keywords import words
 from pbem.games.riff.state import State
+from pbem.i18n.msg import Msg, msg
+from pbem.i18n.translate import translator
 
-HELP_TEXT = """\
-DAS RIFF — HOW TO WRITE YOUR ORDERS
-
-The card mix is a reconstruction: no public list of the 60 reef cards exists, so the
+PARAGRAPHS: tuple[Msg, ...] = (
+    msg("""DAS RIFF — HOW TO WRITE YOUR ORDERS"""),
+    msg("""The card mix is a reconstruction: no public list of the 60 reef cards exists, so the
 counts of fish, corals, pearls, sharks and water cards, the 21 breeding cards and the
 colour names keep every known total but are our best guess. A group owning the game
 can set its own counts as game options (see RULINGS-ADDENDUM.md); your status email
-says which rulings apply.
-
-Write your whole turn in one email, one action per line, in the order you do them.
+says which rulings apply."""),
+    msg("""Write your whole turn in one email, one action per line, in the order you do them.
 Capitals, commas and full stops do not matter; lines starting with # are comments;
-several actions may share a line separated by ";".
-
-PLACES are a column and a row, as your status email draws them: columns 1-8 from
+several actions may share a line separated by ";"."""),
+    msg("""PLACES are a column and a row, as your status email draws them: columns 1-8 from
 the sea end (where the boats lie) to the reef end; rows seen from YOUR side:
 near (costs 1 worm), middle and far middle (2 each), far (3). "3 near" and
-"near 3" are the same place. You fish only in columns where you have a boat.
-
-THE DICE. Your status email shows the dice for the next turn. Their two worms go to
+"near 3" are the same place. You fish only in columns where you have a boat."""),
+    msg("""THE DICE. Your status email shows the dice for the next turn. Their two worms go to
 the player to move at once; the other player takes one worm of a dice colour when
 the mover's turn is played, by their standing preference (below). A colour that is
-out of the supply is replaced by the first preferred colour still there.
-
-  prefer red blue green     your worm colours, most wanted first (the rest follow
+out of the supply is replaced by the first preferred colour still there."""),
+    msg("""  prefer red blue green     your worm colours, most wanted first (the rest follow
                             the default: colours your fish need, then colours of
                             the open crosses). Valid in ANY of your mails, also
                             when it is not your turn: a mail holding only "prefer"
-                            lines is read at once and changes nothing else.
-
-YOUR TURN
+                            lines is read at once and changes nothing else."""),
+    msg("""YOUR TURN
   buy 3 near                buy the card on 3 near: 1 worm; a fish in its colour,
                             anything else in any colours (a pearl replaces any worm)
   buy 4 far                 3 worms; a face-up middle card costs 2
@@ -69,56 +69,68 @@ YOUR TURN
   shark 4 far               your shark chases any face-up card of the fishing area
   shark my blue female      ... or one of your own fish whose colour fits no open
                             cross (a fish on a coral too)
-  pass                      buy nothing (also: done, nothing)
-
-At most 5 corals each (completed ones count, unless the game's options say not).
-Pearls and sharks you buy are kept for a later turn.
-
-AFTER YOUR LINES the water flows (cards slide toward the sea, water cards reaching
+  pass                      buy nothing (also: done, nothing)"""),
+    msg("""At most 5 corals each (completed ones count, unless the game's options say not).
+Pearls and sharks you buy are kept for a later turn."""),
+    msg("""AFTER YOUR LINES the water flows (cards slide toward the sea, water cards reaching
 the sea end are discarded), the area is refilled from the pile (a discard of 7 or
-more is shuffled in first), and the dice are rolled for your opponent.
-
-ONCE A HIDDEN CARD TURNS (a flip, a buy of a face-down card, a new breeding card),
+more is shuffled in first), and the dice are rolled for your opponent."""),
+    msg("""ONCE A HIDDEN CARD TURNS (a flip, a buy of a face-down card, a new breeding card),
 the rest of your mail is played as far as it can be: a line that no longer fits is
 skipped and the reply says why. Before that, a line that breaks a rule sends the
-whole mail back unplayed, with the reason.
-
-THE END. The first to complete 5 crosses wins. If the game reaches its turn limit
+whole mail back unplayed, with the reason."""),
+    msg("""THE END. The first to complete 5 crosses wins. If the game reaches its turn limit
 (an option, 160 turns unless set), the player with more completed crosses wins;
-equal is a draw.
-
-A WHOLE TURN, FOR EXAMPLE
+equal is a draw."""),
+    msg("""A WHOLE TURN, FOR EXAMPLE
   buy 2 near
   buy 1 middle if coral or fish
   attach red male and yellow female to coral 1
-  boat
+  boat"""),
+    msg("""Start your email with "check" to see what would happen without playing (a card
+turned in a check is an example, not the real card)."""),
+)
 
-Start your email with "check" to see what would happen without playing (a card
-turned in a check is an example, not the real card).
-"""
 
 _LEFT = 28  # where the help's right-hand column starts
 
 
-def help_text(state: State | None) -> str:
-    """The help, in ``state``'s colour names (the shipped ones when None)."""
+def help_text(state: State | None = None, lang: str = "en") -> str:
+    """The whole help in ``lang`` (English for a language without a catalogue), in
+    ``state``'s colour names (the shipped ones when None): a game that renamed its colours
+    (option ``colour_names``) gets examples its parser reads."""
+    if lang == "en":  # msgids are the English text (and no catalogue is read at import)
+        base = "\n\n".join(str(p) for p in PARAGRAPHS) + "\n"
+    else:
+        tr = translator(lang, "riff")
+        base = "\n\n".join(tr(p) for p in PARAGRAPHS) + "\n"
     if state is None:
-        return HELP_TEXT
+        return base
     shipped: list[str] = default_options()["colour_names"]
+    if list(state.colours) == shipped:
+        return base
+    if lang != "en":  # the help's examples write the first order word of each colour
+        table = words(lang)
+        shipped = [table[c][0] if c in table else c for c in shipped]
     renamed = dict(zip(shipped, state.colours, strict=False))
-    if all(a == b for a, b in renamed.items()):
-        return HELP_TEXT
-    words = re.compile(r"\b(" + "|".join(map(re.escape, renamed)) + r")\b")
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, renamed)) + r")\b")
     lines = []
-    for line in HELP_TEXT.split("\n"):
-        new = words.sub(lambda m: renamed[m[1]], line)
+    for line in base.split("\n"):
+        new = pattern.sub(lambda m: renamed[m[1]], line)
         example = re.match(r"(  \S.*?)( {2,})(\S.*)$", line)
         if new != line and example and len(example[1]) < _LEFT:  # keep the right column
-            left = words.sub(lambda m: renamed[m[1]], example[1])
-            right = words.sub(lambda m: renamed[m[1]], example[3])
+            left = pattern.sub(lambda m: renamed[m[1]], example[1])
+            right = pattern.sub(lambda m: renamed[m[1]], example[3])
             new = f"{left}{' ' * max(2, _LEFT - len(left))}{right}"
         lines.append(new)
-    colours = ", ".join(state.colours)
-    return "\n".join(lines).replace(
-        "\nWrite your whole turn", f"\nThis game's colours: {colours}.\n\nWrite your whole turn",
-        1)
+    colours = msg("This game's colours: {colours}.", colours=list(state.colours))
+    said = str(colours) if lang == "en" else translator(lang, "riff")(colours)
+    first = "\n\n".join([str(PARAGRAPHS[0]) if lang == "en" else
+                         translator(lang, "riff")(PARAGRAPHS[0]),
+                         str(PARAGRAPHS[1]) if lang == "en" else
+                         translator(lang, "riff")(PARAGRAPHS[1])])
+    text = "\n".join(lines)
+    return text.replace(first, f"{first}\n\n{said}", 1) if first in text else text
+
+
+HELP_TEXT = help_text()

@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable, Sequence
 
 from pbem.engine.errors import OrderSyntaxError
+from pbem.games.riff import words as w
+from pbem.games.riff.keywords import fold, verb_words
 from pbem.games.riff.orders import (
     Attach,
     Boat,
@@ -26,15 +28,19 @@ from pbem.games.riff.orders import (
     SharkOwn,
     Step,
 )
+from pbem.i18n.msg import Msg, cmsg, msg
 
-FORMS = {
-    "prefer": "prefer red blue green (worm colours, most wanted first)",
-    "buy": "buy 3 near  (or: buy 5 middle paying red red; buy 4 far if coral or red fish)",
-    "flip": "flip 5 middle  (or: flip 2 far middle paying blue)",
-    "boat": "boat  (or: boat paying red blue green)",
-    "attach": "attach red male to coral 2  (or: attach red male and blue female to coral 1)",
-    "shark": "shark 4 far  (or: shark my red male)",
-    "pass": "pass",
+# Each form's example, in the order language of the reader's language (the catalogue
+# translates the orders in it with the same words canonical_order reads).
+FORMS: dict[str, Msg] = {
+    "prefer": msg("prefer red blue green (worm colours, most wanted first)"),
+    "buy": msg("buy 3 near  (or: buy 5 middle paying red red; buy 4 far if coral or red fish)"),
+    "flip": msg("flip 5 middle  (or: flip 2 far middle paying blue)"),
+    "boat": msg("boat  (or: boat paying red blue green)"),
+    "attach": msg("attach red male to coral 2  (or: attach red male and blue female to "
+                  "coral 1)"),
+    "shark": msg("shark 4 far  (or: shark my red male)"),
+    "pass": msg("pass"),
 }
 SEX_WORDS = {"male": "m", "female": "f", "m": "m", "f": "f"}
 KINDS = ("fish", "coral", "pearl", "shark", "water")
@@ -42,8 +48,8 @@ _TOKEN = re.compile(r"[^\s,:.!]+")
 
 
 class _Fail(Exception):
-    def __init__(self, message: str, at: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: Msg, at: int) -> None:
+        super().__init__(str(message))
         self.message = message
         self.at = at  # index of the offending token
 
@@ -59,7 +65,7 @@ class _Cursor:
     def take(self) -> str:
         word = self.peek()
         if word is None:
-            raise _Fail("the line ends too early", self.i)
+            raise _Fail(msg("the line ends too early"), self.i)
         self.i += 1
         return word
 
@@ -69,7 +75,7 @@ class _Cursor:
             return True
         return False
 
-    def fail(self, message: str) -> _Fail:
+    def fail(self, message: Msg) -> _Fail:
         return _Fail(message, self.i)
 
     def done(self) -> bool:
@@ -79,8 +85,10 @@ class _Cursor:
 def _colour(cur: _Cursor, colours: Sequence[str]) -> str:
     word = cur.peek()
     if word is None or word not in colours:
-        found = f", found {word!r}" if word else ""
-        raise cur.fail(f"expected a colour ({', '.join(colours)}){found}")
+        if word:
+            raise cur.fail(msg("expected a colour ({colours}), found {word!r}",
+                               colours=w.colours(colours), word=word))
+        raise cur.fail(msg("expected a colour ({colours})", colours=w.colours(colours)))
     cur.i += 1
     return word
 
@@ -88,7 +96,7 @@ def _colour(cur: _Cursor, colours: Sequence[str]) -> str:
 def _sex(cur: _Cursor) -> str:
     word = cur.peek()
     if word not in SEX_WORDS:
-        raise cur.fail("expected male or female")
+        raise cur.fail(msg("expected male or female"))
     cur.i += 1
     return SEX_WORDS[word]
 
@@ -108,14 +116,14 @@ def _place(cur: _Cursor) -> Place:
     row = _row(cur)
     word = cur.peek()
     if word is None or not word.isdigit() or not 1 <= int(word) <= 8:
-        raise cur.fail("expected a column number 1-8" + ("" if word is None else
-                                                         f", found {word!r}"))
+        raise cur.fail(msg("expected a column number 1-8") if word is None else
+                       msg("expected a column number 1-8, found {word!r}", word=word))
     cur.i += 1
     column = int(word) - 1
     if row is None:
         row = _row(cur)
         if row is None:
-            raise cur.fail("expected a row: near, middle, far middle or far")
+            raise cur.fail(msg("expected a row: near, middle, far middle or far"))
     return Place(column, row)
 
 
@@ -129,7 +137,7 @@ def _paying(cur: _Cursor, colours: Sequence[str]) -> tuple[str, ...] | None:
         else:
             out.append(_colour(cur, colours))
     if not out:
-        raise cur.fail("\"paying\" needs worm colours or \"pearl\"")
+        raise cur.fail(msg("\"paying\" needs worm colours or \"pearl\""))
     return tuple(out)
 
 
@@ -139,14 +147,16 @@ def _describe(cur: _Cursor, colours: Sequence[str]) -> Describe:
         cur.i += 1
         return Describe(word)
     colour = sex = None
-    if word in colours:
-        colour = _colour(cur, colours)
-    if cur.peek() in ("male", "female"):
-        sex = _sex(cur)
     fish = cur.accept("fish")
+    for _ in range(2):  # colour and sex in either order ("red male", "mâle rouge")
+        if colour is None and cur.peek() in colours:
+            colour = _colour(cur, colours)
+        elif sex is None and cur.peek() in ("male", "female"):
+            sex = _sex(cur)
+    fish = cur.accept("fish") or fish
     if colour is None and sex is None and not fish:
-        raise cur.fail("expected a card: fish, red fish, red male, coral, pearl, shark "
-                       "or water")
+        raise cur.fail(msg("expected a card: fish, red fish, red male, coral, pearl, shark or "
+                           "water"))
     return Describe("fish", colour, sex)
 
 
@@ -172,29 +182,40 @@ def _boat(cur: _Cursor, colours: Sequence[str]) -> Step:
     return Boat(_paying(cur, colours))
 
 
-def _attach(cur: _Cursor, colours: Sequence[str]) -> Step:
-    fish = [(_colour(cur, colours), _sex(cur))]
+def _fish(cur: _Cursor, colours: Sequence[str]) -> tuple[str, str]:
+    """A fish: colour and sex, in either order ("red male", "male red": languages that put the
+    adjective after the noun write "mâle rouge"), maybe with "fish" before or after."""
     cur.accept("fish")
+    if cur.peek() in SEX_WORDS:
+        sex = _sex(cur)
+        colour = _colour(cur, colours)
+    else:
+        colour = _colour(cur, colours)
+        sex = _sex(cur)
+    cur.accept("fish")
+    return colour, sex
+
+
+def _attach(cur: _Cursor, colours: Sequence[str]) -> Step:
+    fish = [_fish(cur, colours)]
     if cur.accept("and"):
-        fish.append((_colour(cur, colours), _sex(cur)))
-        cur.accept("fish")
+        fish.append(_fish(cur, colours))
     if not cur.accept("to", "on"):
-        raise cur.fail("expected \"to coral N\"")
+        raise cur.fail(msg("expected \"to coral N\""))
     cur.accept("coral")
     word = cur.peek()
     if word is None or not word.isdigit() or not 1 <= int(word) <= 9:
-        raise cur.fail("expected a coral number (as in your status email)")
+        raise cur.fail(msg("expected a coral number (as in your status email)"))
     cur.i += 1
     if len(fish) == 2 and fish[0][1] == fish[1][1]:
-        raise _Fail("a coral takes one male and one female", 0)
+        raise _Fail(msg("a coral takes one male and one female"), 0)
     return Attach(tuple(fish), int(word) - 1)
 
 
 def _shark(cur: _Cursor, colours: Sequence[str]) -> Step:
     if cur.accept("my", "own"):
-        colour = _colour(cur, colours)
-        sex = _sex(cur)
-        cur.accept("fish")
+        cur.accept("own")  # "my own red male"
+        colour, sex = _fish(cur, colours)
         return SharkOwn(colour, sex)
     return SharkArea(_place(cur))
 
@@ -204,10 +225,10 @@ def _prefer(cur: _Cursor, colours: Sequence[str]) -> Step:
     while not cur.done():
         colour = _colour(cur, colours)
         if colour in found:
-            raise _Fail(f"{colour} is named twice", cur.i - 1)
+            raise _Fail(msg("{colour} is named twice", colour=w.colour(colour)), cur.i - 1)
         found.append(colour)
     if not found:
-        raise cur.fail("name worm colours, most wanted first")
+        raise cur.fail(msg("name worm colours, most wanted first"))
     return Prefer(tuple(found))
 
 
@@ -236,7 +257,7 @@ def parse_order(text: str, colours: Sequence[str]) -> Order:
             steps.append(_known_step(part, number, raw, colours))
             lines.append(number)
     if not steps:
-        raise OrderSyntaxError("no orders found", hint="write \"pass\" to buy nothing")
+        raise OrderSyntaxError(msg("no orders found"), hint=msg("write \"pass\" to buy nothing"))
     return Order(tuple(steps), tuple(lines))
 
 
@@ -272,19 +293,28 @@ def _parse_step(part: tuple[int, str], number: int, raw: str,
     tokens = [(offset + m.start(), m.group().lower()) for m in _TOKEN.finditer(text)]
     verb = tokens[0][1]
     if verb not in VERBS:
-        close = difflib.get_close_matches(verb, list(FORMS), n=1, cutoff=0.5)
-        hint = f"did you mean: {FORMS[close[0]]}" if close else (
-            "orders start with " + ", ".join(FORMS))
-        raise OrderSyntaxError(f"unknown order {verb!r}", line=number,
+        hint = _verb_hint(verb)
+        raise OrderSyntaxError(msg("unknown order {verb!r}", verb=verb), line=number,
                                column=tokens[0][0] + 1, text=raw, hint=hint)
     form, read = VERBS[verb]
     cur = _Cursor(tokens[1:])
     try:
         step = read(cur, colours)
         if not cur.done():
-            raise cur.fail(f"unexpected {cur.peek()!r}")
+            raise cur.fail(msg("unexpected {word!r}", word=cur.peek()))
     except _Fail as fail:
         at = tokens[1 + fail.at][0] + 1 if 1 + fail.at < len(tokens) else len(raw) + 1
         raise OrderSyntaxError(fail.message, line=number, column=at, text=raw,
-                               hint=f"the form is: {FORMS[form]}") from None
+                               hint=msg("the form is: {form}", form=FORMS[form])) from None
     return step
+
+
+def _verb_hint(verb: str) -> Msg:
+    """The form of the nearest order word, in English or in any language's words (the host
+    has already turned the seat's own keywords into English; a misspelt one is still close
+    to its own language's word: "achter" -> "acheter")."""
+    words = {**verb_words(), **{form: form for form in FORMS}}
+    close = difflib.get_close_matches(fold(verb), list(words), n=1, cutoff=0.5)
+    if close:
+        return msg("did you mean: {form}", form=FORMS[words[close[0]]])
+    return msg("orders start with {verbs}", verbs=[cmsg("order verb", f) for f in FORMS])

@@ -20,6 +20,7 @@ from functools import cache, lru_cache
 from typing import TypeVar
 
 from pbem.engine.chance import Chance, Draw
+from pbem.engine.contract import Event
 from pbem.games.riff import worms
 from pbem.games.riff.components import cross_colours
 from pbem.games.riff.orders import (
@@ -33,6 +34,7 @@ from pbem.games.riff.orders import (
 )
 from pbem.games.riff.state import Player, State, area_row
 from pbem.games.riff.turn import BOAT_COST, COST, RuleError, Turn, do_step
+from pbem.i18n.msg import Msg
 
 MAX_LINES = 6
 T = TypeVar("T")
@@ -258,7 +260,10 @@ class _ScratchChance(Chance):
 class _ScratchTurn(Turn):
     """A turn on the bot's scratch copy: its events are never read, so none are kept."""
 
-    def say(self, text: str) -> None:
+    def say(self, kind: str, message: Msg) -> None:
+        pass
+
+    def tell(self, events: list[Event]) -> None:
         pass
 
 

@@ -22,8 +22,9 @@ from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder, IllegalOrders, step_in_line
 from pbem.games.riff import area, worms
+from pbem.games.riff import words as w
 from pbem.games.riff.breeding import colour_fits_a_cross, complete, fits, open_crosses
-from pbem.games.riff.components import card_name, cross_colours, known
+from pbem.games.riff.components import known
 from pbem.games.riff.orders import (
     Attach,
     Boat,
@@ -38,7 +39,8 @@ from pbem.games.riff.orders import (
     Step,
 )
 from pbem.games.riff.state import COLUMNS, Coral, State, area_row
-from pbem.games.riff.worms import CannotPay, who
+from pbem.games.riff.worms import CannotPay
+from pbem.i18n.msg import Msg, SeatRef, msg, nmsg
 
 COST = (1, 2, 2, 3)  # by distance from the player: near, the two middle rows, far
 BOAT_COST = 3
@@ -47,6 +49,10 @@ WIN = 5  # completed crosses
 
 class RuleError(ValueError):
     """A line breaks a rule; the message is written for the player."""
+
+    def __init__(self, message: Msg) -> None:
+        super().__init__(str(message))
+        self.message = message
 
 
 @dataclass
@@ -59,8 +65,11 @@ class Turn:
     fresh_sharks: int = 0
     events: list[Event] = field(default_factory=list)
 
-    def say(self, text: str) -> None:
-        self.events.append(Event(text))
+    def say(self, kind: str, message: Msg) -> None:
+        self.events.append(Event.of(kind, message))
+
+    def tell(self, events: list[Event]) -> None:
+        self.events += events
 
 
 @cache  # the box's facts never change; asked at every coral bought or tried
@@ -75,20 +84,19 @@ def max_boats_each() -> int:
 def apply_order(state: State, seat: int, order: Order,
                 chance: Chance) -> tuple[State, list[Event]]:
     if state.phase == "over":
-        raise IllegalOrder("The game is over.")
+        raise IllegalOrder(msg("The game is over."))
     new = state.copy()
     turn = Turn(seat)
     if seat != state.to_move:
         for n, step in enumerate(order.steps):
             if not isinstance(step, Prefer):
-                raise IllegalOrder(
+                raise IllegalOrder(msg(
                     "It is not your turn: only \"prefer\" lines (your worm colours, most "
-                    "wanted first) are read from you now.", step=step_in_line(order.lines, n),
+                    "wanted first) are read from you now."), step=step_in_line(order.lines, n),
                     line=order.lines[n] if n < len(order.lines) else None)
             do_prefer(new, turn, step)
         return new, turn.events
-    for text in worms.opponent_pick(new):
-        turn.say(text)
+    turn.tell(worms.opponent_pick(new))
     errors: list[IllegalOrder] = []
     for n, step in enumerate(order.steps):
         line = order.lines[n] if n < len(order.lines) else None
@@ -100,16 +108,22 @@ def apply_order(state: State, seat: int, order: Order,
             if errors and turn.revealed:
                 break  # its reason may name the card just turned, in a mail sent back
             if not turn.revealed:
-                note = " (checked without the lines above that break a rule)" if errors else ""
+                reason = (msg("{reason}. (checked without the lines above that break a rule)",
+                              reason=err.message) if errors
+                          else msg("{reason}.", reason=err.message))
                 places = _places_instead(new, turn, step)
-                hint = (f"the nearest place{'s' if len(places) > 1 else ''} where this would be "
-                        f"legal: {', '.join(places)}" if places else None)
-                errors.append(IllegalOrder(f"{err}.{note}", step=step_in_line(order.lines, n),
+                hint = (nmsg("the nearest place where this would be legal: {places}",
+                             "the nearest places where this would be legal: {places}",
+                             len(places), places=places) if places else None)
+                errors.append(IllegalOrder(reason, step=step_in_line(order.lines, n),
                                            line=line, hint=hint))
                 continue
-            turn.say(f"{who(seat)}'s line {line or n + 1} could not be played after the turned "
-                     "card, so it was skipped.")
-            turn.events.append(Event(f"Why: {err}.", frozenset({seat})))
+            turn.say("line_skipped", msg(
+                "{player}'s line {line} could not be played after the turned card, so it was "
+                "skipped.", player=SeatRef(seat), line=line or n + 1))
+            turn.events.append(Event.of("line_skipped_why", msg("Why: {reason}.",
+                                                                reason=err.message),
+                                        frozenset({seat})))
         if errors and turn.revealed:
             break  # checking on would turn hidden cards for a mail that is sent back
     if errors:
@@ -118,7 +132,7 @@ def apply_order(state: State, seat: int, order: Order,
     return new, turn.events
 
 
-def _places_instead(state: State, turn: Turn, step: Step) -> list[str]:
+def _places_instead(state: State, turn: Turn, step: Step) -> list[Msg]:
     """Up to 3 places of the fishing area nearest the one a failed buy, flip or shark names
     (columns and rows apart, as the status draws them) where that same line would be legal.
     Only places whose legality shows nothing hidden: a buy or a shark on face-up cards, a flip
@@ -128,7 +142,7 @@ def _places_instead(state: State, turn: Turn, step: Step) -> list[str]:
     typed = step.place
     places = sorted((Place(c, d) for c in range(COLUMNS) for d in range(len(COST))),
                     key=lambda p: abs(p.column - typed.column) + abs(p.distance - typed.distance))
-    found: list[str] = []
+    found: list[Msg] = []
     for other in places:
         slot = state.area[area_row(turn.seat, other.distance)][other.column]
         if other == typed or slot is None or slot["up"] == isinstance(step, Flip):
@@ -139,7 +153,7 @@ def _places_instead(state: State, turn: Turn, step: Step) -> list[str]:
             do_step(state.copy(), trial, replace(step, place=other), Chance("suggest a place"))
         except (RuleError, CannotPay):
             continue
-        found.append(str(other))
+        found.append(w.place(other))
         if len(found) == 3:
             break
     return found
@@ -151,27 +165,29 @@ def end_turn(state: State, turn: Turn, chance: Chance) -> None:
     seat = turn.seat
     if state.players[seat].crosses() >= WIN:
         state.phase, state.winner = "over", seat
-        state.end_reason = f"{who(seat)} completed {WIN} crosses"
+        state.end_reason = str(end_reason(state))
         state.dice, state.taken = [], []
-        turn.say(f"{who(seat)} wins with {WIN} completed crosses.")
+        turn.say("game_won", msg("{player} wins with {n} completed crosses.",
+                                 player=SeatRef(seat), n=WIN))
         return
-    for text in area.flow(state, chance) + area.refill(state, chance):
-        turn.say(text)
+    turn.tell(area.flow(state, chance) + area.refill(state, chance))
     state.turn += 1
     if state.turn >= int(state.options["turn_limit"]):
         a, b = (p.crosses() for p in state.players)
         state.phase = "over"
         state.winner = None if a == b else (0 if a > b else 1)
-        state.end_reason = (f"the turn limit ({state.options['turn_limit']} turns) was "
-                            "reached")
+        state.end_reason = str(end_reason(state))
         state.dice, state.taken = [], []
-        turn.say(f"The turn limit is reached: {state.end_reason}; "
-                 + ("a draw." if state.winner is None else
-                    f"{who(state.winner)} has more completed crosses and wins."))
+        if state.winner is None:
+            turn.say("turn_limit_draw", msg("The turn limit is reached: {reason}; a draw.",
+                                            reason=end_reason(state)))
+        else:
+            turn.say("turn_limit_won", msg(
+                "The turn limit is reached: {reason}; {player} has more completed crosses "
+                "and wins.", reason=end_reason(state), player=SeatRef(state.winner)))
         return
     state.to_move = 1 - seat
-    for text in worms.roll(state, chance):
-        turn.say(text)
+    turn.tell(worms.roll(state, chance))
 
 
 def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
@@ -195,32 +211,38 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
 
 def do_prefer(state: State, turn: Turn, step: Prefer) -> None:
     state.players[turn.seat].prefer = list(step.colours)
-    turn.say(f"{who(turn.seat)} now prefers {', '.join(step.colours)} worms.")
+    turn.say("preference_set", msg("{player} now prefers {colours} worms.",
+                                   player=SeatRef(turn.seat), colours=w.colours(step.colours)))
 
 
 def _slot(state: State, turn: Turn, place: Place, *, need_boat: bool = True) -> dict[str, str]:
     if need_boat and place.column >= state.players[turn.seat].boats:
-        raise RuleError(f"{place}: you have no boat in column {place.column + 1} (your boats "
-                        f"lie under columns 1-{state.players[turn.seat].boats})")
+        raise RuleError(msg("{place}: you have no boat in column {column} (your boats lie "
+                            "under columns 1-{boats})", place=w.place(place),
+                            column=place.column + 1, boats=state.players[turn.seat].boats))
     slot = state.area[area_row(turn.seat, place.distance)][place.column]
     if slot is None:
-        raise RuleError(f"{place}: there is no card there")
+        raise RuleError(msg("{place}: there is no card there", place=w.place(place)))
     return slot
 
 
 def do_flip(state: State, turn: Turn, place: Place, paying: tuple[str, ...] | None,
             chance: Chance) -> str:
     if place.distance not in (1, 2):
-        raise RuleError(f"{place}: only cards of the two middle rows are face down")
+        raise RuleError(msg("{place}: only cards of the two middle rows are face down",
+                            place=w.place(place)))
     slot = _slot(state, turn, place)
     if slot["up"]:
-        raise RuleError(f"{place}: the card is already face up ({card_name(slot['card'])})")
-    worms.pay(state, turn.seat, 1, None, paying, f"turning {place}", turn.fresh_pearls)
+        raise RuleError(msg("{place}: the card is already face up ({card})",
+                            place=w.place(place), card=w.card(slot["card"])))
+    worms.pay(state, turn.seat, 1, None, paying, msg("turning {place}", place=w.place(place)),
+              turn.fresh_pearls)
     row = area_row(turn.seat, place.distance)
     card = area.reveal(state, row, place.column, chance)
     turn.flipped.add((row, place.column))
     turn.revealed = True
-    turn.say(f"{who(turn.seat)} turned {place}: a {card_name(card)}.")
+    turn.say("card_turned", msg("{player} turned {place}: a {card}.", player=SeatRef(turn.seat),
+                                place=w.place(place), card=w.card(card)))
     return card
 
 
@@ -235,13 +257,15 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
     else:
         card = slot["card"]
     if step.condition is not None and not any(d.matches(card) for d in step.condition):
-        turn.say(f"{who(turn.seat)} left the {card_name(card)} on {place} (not what the "
-                 "order asked for).")
+        turn.say("card_left", msg("{player} left the {card} on {place} (not what the order "
+                                  "asked for).", player=SeatRef(turn.seat), card=w.card(card),
+                                  place=w.place(place)))
         return
     cost = 1 if (row, place.column) in turn.flipped else COST[place.distance]
     _may_own(state, turn.seat, card, place)
     colour = card.split(":")[1] if card.startswith("fish:") else None
-    worms.pay(state, turn.seat, cost, colour, paying, f"the {card_name(card)} on {place}",
+    worms.pay(state, turn.seat, cost, colour, paying,
+              msg("the {card} on {place}", card=w.card(card), place=w.place(place)),
               turn.fresh_pearls)
     state.area[row][place.column] = None
     player = state.players[turn.seat]
@@ -255,78 +279,89 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
     elif card == "shark":
         player.sharks += 1
         turn.fresh_sharks += 1
-    turn.say(f"{who(turn.seat)} bought the {card_name(card)} on {place}"
-             + (f" as coral {len(player.corals)}." if card == "coral" else "."))
+    if card == "coral":
+        turn.say("card_bought", msg("{player} bought the {card} on {place} as coral {number}.",
+                                    player=SeatRef(turn.seat), card=w.card(card),
+                                    place=w.place(place), number=len(player.corals)))
+    else:
+        turn.say("card_bought", msg("{player} bought the {card} on {place}.",
+                                    player=SeatRef(turn.seat), card=w.card(card),
+                                    place=w.place(place)))
 
 
 def _may_own(state: State, seat: int, card: str, place: Place) -> None:
     player = state.players[seat]
     if card == "water":
-        raise RuleError(f"{place}: a water card shows nothing to fish")
+        raise RuleError(msg("{place}: a water card shows nothing to fish", place=w.place(place)))
     if card == "coral":
         count_done = bool(state.options["completed_corals_count_toward_limit"])
         held = sum(1 for c in player.corals if count_done or c.cross is None)
         if held >= max_corals():
-            raise RuleError(f"{place}: you hold {max_corals()} corals already, the most "
-                            "allowed")
+            raise RuleError(msg("{place}: you hold {n} corals already, the most allowed",
+                                place=w.place(place), n=max_corals()))
     if (card.startswith("fish:") and not state.options["may_buy_fish_without_a_free_coral"]
             and all(c.cross is not None for c in player.corals)):
-        raise RuleError(f"{place}: you need a coral without a completed cross before "
-                        "you buy fish (option may_buy_fish_without_a_free_coral)")
+        raise RuleError(msg("{place}: you need a coral without a completed cross before you "
+                            "buy fish (option may_buy_fish_without_a_free_coral)",
+                            place=w.place(place)))
 
 
 def do_boat(state: State, turn: Turn, step: Boat) -> None:
     player = state.players[turn.seat]
     if state.boats_left <= 0:
-        raise RuleError("all 15 boats are in play")
+        raise RuleError(msg("all 15 boats are in play"))
     if player.boats >= max_boats_each():
-        raise RuleError(f"you have a boat under every one of the {COLUMNS} columns")
-    worms.pay(state, turn.seat, BOAT_COST, None, step.paying, "a boat", turn.fresh_pearls)
+        raise RuleError(msg("you have a boat under every one of the {n} columns", n=COLUMNS))
+    worms.pay(state, turn.seat, BOAT_COST, None, step.paying, msg("a boat"), turn.fresh_pearls)
     state.boats_left -= 1
     player.boats += 1
-    turn.say(f"{who(turn.seat)} bought a boat, under column {player.boats}.")
+    turn.say("boat_bought", msg("{player} bought a boat, under column {column}.",
+                                player=SeatRef(turn.seat), column=player.boats))
 
 
 def do_attach(state: State, turn: Turn, step: Attach, chance: Chance) -> None:
     player = state.players[turn.seat]
     if step.coral >= len(player.corals):
-        raise RuleError(f"you have no coral {step.coral + 1} (you have "
-                        f"{len(player.corals)})")
+        raise RuleError(msg("you have no coral {number} (you have {n})",
+                            number=step.coral + 1, n=len(player.corals)))
     coral = player.corals[step.coral]
     if coral.cross is not None:
-        raise RuleError(f"coral {step.coral + 1} is used up: it holds a completed cross")
+        raise RuleError(msg("coral {number} is used up: it holds a completed cross",
+                            number=step.coral + 1))
     fish = list(player.fish)
     male, female = coral.male, coral.female
     for colour, sex in step.fish:
-        name = f"{colour} {'male' if sex == 'm' else 'female'}"
         if f"{colour}:{sex}" not in fish:
-            raise RuleError(f"you have no {name} fish that is not on a coral")
+            raise RuleError(msg("you have no {fish} fish that is not on a coral",
+                                fish=w.fish(colour, sex)))
         fish.remove(f"{colour}:{sex}")
         if (male if sex == "m" else female) is not None:
-            raise RuleError(f"coral {step.coral + 1} already has a "
-                            f"{'male' if sex == 'm' else 'female'}")
+            raise RuleError(msg("coral {number} already has a {sex}", number=step.coral + 1,
+                                sex=w.sex(sex)))
         if sex == "m":
             male = colour
         else:
             female = colour
     if not any(fits(male, female, c) for c in open_crosses(state)):
-        offer = ", ".join("+".join(cross_colours(c)) for c in open_crosses(state))
-        raise RuleError(f"these parents on coral {step.coral + 1} make none of the open "
-                        f"crosses ({offer or 'none open'})")
+        offer = [w.cross_card(c) for c in open_crosses(state)]
+        raise RuleError(msg("these parents on coral {number} make none of the open crosses "
+                            "({offer})", number=step.coral + 1,
+                            offer=offer or msg("none open")))
     player.fish = fish
     coral.male, coral.female = male, female
-    names = " and ".join(f"{c} {'male' if s == 'm' else 'female'}" for c, s in step.fish)
-    turn.say(f"{who(turn.seat)} put the {names} on coral {step.coral + 1}.")
+    turn.say("fish_attached", msg("{player} put the {fish} on coral {number}.",
+                                  player=SeatRef(turn.seat),
+                                  fish=w.joined([w.fish(c, s) for c, s in step.fish]),
+                                  number=step.coral + 1))
     said = complete(state, turn.seat, step.coral, chance)
-    for text in said:
-        turn.say(text)
+    turn.tell(said)
     turn.revealed = turn.revealed or bool(said)  # a hidden breeding card was turned
 
 
 def _shark_to_play(sharks: int, turn: Turn) -> None:
     if sharks - turn.fresh_sharks < 1:
-        raise RuleError("you have no shark to play" + (
-            " (a shark bought this turn is played on a later turn)" if sharks else ""))
+        raise RuleError(msg("you have no shark to play (a shark bought this turn is played "
+                            "on a later turn)") if sharks else msg("you have no shark to play"))
 
 
 def do_shark_area(state: State, turn: Turn, step: SharkArea) -> None:
@@ -334,22 +369,24 @@ def do_shark_area(state: State, turn: Turn, step: SharkArea) -> None:
     _shark_to_play(player.sharks, turn)
     slot = _slot(state, turn, step.place, need_boat=False)
     if not slot["up"]:
-        raise RuleError(f"{step.place}: a shark chases only face-up cards")
+        raise RuleError(msg("{place}: a shark chases only face-up cards",
+                            place=w.place(step.place)))
     row = area_row(turn.seat, step.place.distance)
     state.area[row][step.place.column] = None
     state.discard += [slot["card"], "shark"]
     player.sharks -= 1
-    turn.say(f"{who(turn.seat)}'s shark chased the {card_name(slot['card'])} from "
-             f"{step.place}.")
+    turn.say("shark_chased_card", msg("{player}'s shark chased the {card} from {place}.",
+                                      player=SeatRef(turn.seat), card=w.card(slot["card"]),
+                                      place=w.place(step.place)))
 
 
 def do_shark_own(state: State, turn: Turn, step: SharkOwn) -> None:
     player = state.players[turn.seat]
-    name = f"{step.colour} {'male' if step.sex == 'm' else 'female'}"
+    name = w.fish(step.colour, step.sex)
     _shark_to_play(player.sharks, turn)
     if colour_fits_a_cross(state, step.colour):
-        raise RuleError(f"your {name} fish still fits an open cross; a shark chases only "
-                        "your fish whose colour fits none")
+        raise RuleError(msg("your {fish} fish still fits an open cross; a shark chases only "
+                            "your fish whose colour fits none", fish=name))
     key = f"{step.colour}:{step.sex}"
     if key in player.fish:
         player.fish.remove(key)
@@ -357,11 +394,19 @@ def do_shark_own(state: State, turn: Turn, step: SharkOwn) -> None:
         coral = next((c for c in player.corals if c.cross is None and
                       (c.male if step.sex == "m" else c.female) == step.colour), None)
         if coral is None:
-            raise RuleError(f"you have no {name} fish")
+            raise RuleError(msg("you have no {fish} fish", fish=name))
         if step.sex == "m":
             coral.male = None
         else:
             coral.female = None
     state.discard += [f"fish:{key}", "shark"]
     player.sharks -= 1
-    turn.say(f"{who(turn.seat)}'s shark chased their own {name} fish.")
+    turn.say("shark_chased_own", msg("{player}'s shark chased their own {fish} fish.",
+                                     player=SeatRef(turn.seat), fish=name))
+
+
+def end_reason(state: State) -> Msg:
+    """Why the game ended, from the state (a win by crosses, or the turn limit)."""
+    if state.winner is not None and state.players[state.winner].crosses() >= WIN:
+        return msg("{player} completed {n} crosses", player=SeatRef(state.winner), n=WIN)
+    return msg("the turn limit ({n} turns) was reached", n=state.options["turn_limit"])

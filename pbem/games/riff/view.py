@@ -45,7 +45,9 @@ def view(state: State, seat: int | None) -> View:
             "worm_total": sum(p.worms.values()), "pearls": p.pearls, "sharks": p.sharks,
             "fish": sorted(p.fish, key=lambda f: (state.colours.index(f.split(":")[0]), f)),
             "corals": [{"number": n + 1, "male": c.male, "female": c.female,
-                        "cross": None if c.cross is None else cross_name(c.cross)}
+                        "cross": None if c.cross is None else cross_name(c.cross),
+                        "cross_colours": None if c.cross is None else list(
+                            cross_colours(c.cross))}
                        for n, c in enumerate(p.corals)],
             "crosses": p.crosses(),
             "prefer": worms.preference(state, i), "prefer_set": p.prefer is not None,
@@ -54,6 +56,7 @@ def view(state: State, seat: int | None) -> View:
         "phase": state.phase, "turn": state.turn, "to_move": state.to_move,
         "you": seat, "colours": list(state.colours),
         "rows": rows, "pile": len(state.pile), "discard": [card_name(c) for c in state.discard],
+        "discard_cards": [_card(c) for c in state.discard],
         "breeding": [None if c is None else {"name": cross_name(c),
                                              "colours": list(cross_colours(c))}
                      for c in state.breeding_open],
@@ -61,6 +64,9 @@ def view(state: State, seat: int | None) -> View:
         "worm_supply": {c: state.worm_supply[c] for c in state.colours},
         "dice": list(state.dice), "taken": list(state.taken),
         "players": players, "winner": state.winner, "end_reason": state.end_reason,
+        # Why the game ended, as data for the templates' own sentences (see turn.end_reason).
+        "ended_by_limit": state.phase == "over" and (
+            state.winner is None or state.players[state.winner].crosses() < WIN),
         "win": WIN, "turn_limit": state.options["turn_limit"],
         "rulings": {k: state.options[k] for k in (
             "face_down_at_sea_edge_counts_as_water", "completed_corals_count_toward_limit",

@@ -11,13 +11,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 from pbem.engine.chance import Chance
+from pbem.engine.contract import Event
+from pbem.games.riff import words as w
 from pbem.games.riff.breeding import open_crosses
 from pbem.games.riff.components import cross_colours
 from pbem.games.riff.state import State
-
-
-def who(seat: int) -> str:
-    return f"Player {seat + 1}"
+from pbem.i18n.msg import Msg, SeatRef, msg, nmsg
 
 
 def default_preference(state: State, seat: int) -> list[str]:
@@ -61,29 +60,36 @@ def _take(state: State, seat: int, colour: str) -> None:
     worms[colour] = worms.get(colour, 0) + 1
 
 
-def roll(state: State, chance: Chance) -> list[str]:
+def roll(state: State, chance: Chance) -> list[Event]:
     """Roll both dice for ``state.to_move``, who takes the two worms shown (a colour out of
     the supply is replaced by the first of the mover's preferred colours still there)."""
     mover = state.to_move
     state.dice = [chance.choice("die 1", state.colours), chance.choice("die 2", state.colours)]
     state.taken = []
-    said = [f"Dice for {who(mover)}'s turn: {state.dice[0]} and {state.dice[1]}."]
+    player = SeatRef(mover)
+    said = [Event.of("dice_rolled", msg("Dice for {player}'s turn: {first} and {second}.",
+                                        player=player, first=w.colour(state.dice[0]),
+                                        second=w.colour(state.dice[1])))]
     for colour in state.dice:
         got = colour if state.worm_supply[colour] > 0 else next(
             (c for c in preference(state, mover) if state.worm_supply[c] > 0), None)
         if got is None:
-            said.append(f"No worm is left in the supply for {who(mover)}.")
+            said.append(Event.of("supply_empty", msg(
+                "No worm is left in the supply for {player}.", player=player)))
             continue
         _take(state, mover, got)
         state.taken.append(got)
         if got != colour:
-            said.append(f"{colour} worms are out: {who(mover)} took a {got} worm instead.")
+            said.append(Event.of("worm_replaced", msg(
+                "{colour} worms are out: {player} took a {got} worm instead.",
+                colour=w.colour(colour), player=player, got=w.colour(got))))
     if state.taken:
-        said.append(f"{who(mover)} took {' and '.join(state.taken)} worms.")
+        said.append(Event.of("worms_taken", msg("{player} took {colours} worms.", player=player,
+                                                colours=w.joined(w.colours(state.taken)))))
     return said
 
 
-def opponent_pick(state: State) -> list[str]:
+def opponent_pick(state: State) -> list[Event]:
     """The opponent of ``to_move`` takes one worm of a dice colour, by their preference."""
     seat = 1 - state.to_move
     order = preference(state, seat)
@@ -91,21 +97,29 @@ def opponent_pick(state: State) -> list[str]:
     spare = [c for c in order if state.worm_supply[c] > 0]
     if rolled:
         _take(state, seat, rolled[0])
-        return [f"{who(seat)} took a {rolled[0]} worm (one of the dice's colours, by "
-                "preference)."]
+        return [Event.of("worm_picked", msg(
+            "{player} took a {colour} worm (one of the dice's colours, by preference).",
+            player=SeatRef(seat), colour=w.colour(rolled[0])))]
     if spare:
         _take(state, seat, spare[0])
-        return [f"{' and '.join(sorted(set(state.dice)))} worms are out: {who(seat)} took a "
-                f"{spare[0]} worm instead (by preference)."]
-    return [f"No worm is left in the supply for {who(seat)}."]
+        return [Event.of("worm_picked_instead", msg(
+            "{colours} worms are out: {player} took a {colour} worm instead (by preference).",
+            colours=w.joined(w.colours(sorted(set(state.dice)))), player=SeatRef(seat),
+            colour=w.colour(spare[0])))]
+    return [Event.of("supply_empty", msg("No worm is left in the supply for {player}.",
+                                         player=SeatRef(seat)))]
 
 
 class CannotPay(ValueError):
     """The player lacks the worms or pearls; the message says what is missing."""
 
+    def __init__(self, message: Msg) -> None:
+        super().__init__(str(message))
+        self.message = message
+
 
 def pay(state: State, seat: int, cost: int, colour: str | None,
-        paying: tuple[str, ...] | None, what: str, fresh_pearls: int = 0) -> list[str]:
+        paying: tuple[str, ...] | None, what: Msg, fresh_pearls: int = 0) -> list[str]:
     """Take ``cost`` worms (of ``colour`` if given; a pearl replaces any worm) and return
     them to the supply (pearls to the discard). ``paying`` names them; None: the rules pick
     (worms of the colour, else the colours held most; pearls only when worms run out).
@@ -115,28 +129,36 @@ def pay(state: State, seat: int, cost: int, colour: str | None,
     if paying is None:
         tokens = _choose(state, seat, cost, colour, pearls)
         if tokens is None:
-            need = f"{cost} {colour} worm(s)" if colour else f"{cost} worm(s)"
-            have = (player.worms.get(colour, 0) if colour
-                    else sum(player.worms.values()))
-            raise CannotPay(f"{what} costs {need} (a pearl replaces any worm); you have "
-                            f"{have}{' ' + colour if colour else ''} and "
-                            f"{pearls} pearl(s) to play")
+            if colour:
+                raise CannotPay(msg(
+                    "{what} costs {cost} {colour} worm(s) (a pearl replaces any worm); you "
+                    "have {have} {colour} and {pearls} pearl(s) to play", what=what, cost=cost,
+                    colour=w.colour(colour), have=player.worms.get(colour, 0), pearls=pearls))
+            raise CannotPay(msg(
+                "{what} costs {cost} worm(s) (a pearl replaces any worm); you have {have} and "
+                "{pearls} pearl(s) to play", what=what, cost=cost,
+                have=sum(player.worms.values()), pearls=pearls))
     else:
         tokens = list(paying)
         if len(tokens) != cost:
-            raise CannotPay(f"{what} costs {cost} worm(s), but you named {len(tokens)}")
+            raise CannotPay(msg("{what} costs {cost} worm(s), but you named {n}", what=what,
+                                cost=cost, n=len(tokens)))
         wrong = [t for t in tokens if colour and t not in (colour, "pearl")]
-        if wrong:
-            raise CannotPay(f"{what} must be paid in {colour} worms (or pearls), not "
-                            f"{wrong[0]}")
+        if wrong and colour:
+            raise CannotPay(msg("{what} must be paid in {colour} worms (or pearls), not {wrong}",
+                                what=what, colour=w.colour(colour), wrong=w.colour(wrong[0])))
         named: dict[str, int] = {}
         for t in tokens:
             named[t] = named.get(t, 0) + 1
         for t, n in named.items():
             have = pearls if t == "pearl" else player.worms.get(t, 0)
+            if have < n and t == "pearl":
+                raise CannotPay(nmsg("{what}: you named {n} pearl but have {have}",
+                                     "{what}: you named {n} pearls but have {have}", n,
+                                     what=what, have=have))
             if have < n:
-                raise CannotPay(f"{what}: you named {n} {t}{'s' if t == 'pearl' else ''}"
-                                f"{'' if t == 'pearl' else ' worm(s)'} but have {have}")
+                raise CannotPay(msg("{what}: you named {n} {colour} worm(s) but have {have}",
+                                    what=what, n=n, colour=w.colour(t), have=have))
     for t in tokens:
         if t == "pearl":
             player.pearls -= 1

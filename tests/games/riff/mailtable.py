@@ -11,13 +11,17 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from sqlmodel import select
+
 from pbem.games.riff import GAME
 from pbem.games.riff.state import State
 from pbem.store import SessionFactory
+from pbem.store.tables import Seat
 from tests.support import seated
 from tests.support.seated import ANN, BEN, HOST, Table
 
-__all__ = ["ANN", "BEN", "HOST", "PLAYERS", "Table", "seat_table", "state_json"]
+__all__ = ["ANN", "BEN", "HOST", "PLAYERS", "Table", "language", "seat_table", "speak",
+           "state_json"]
 
 PLAYERS = seated.PLAYERS[:2]  # a two-player game
 
@@ -30,3 +34,20 @@ def seat_table(factory: SessionFactory, position: Callable[[], State] | None = N
 
 def state_json(state: State) -> str:
     return json.dumps(GAME.to_json(state), sort_keys=True)
+
+
+def speak(table: Table, seat: int, lang: str) -> None:
+    """``seat`` reads and writes ``lang`` from now on (as after its "language" command)."""
+    with table.factory() as s:
+        row = s.exec(select(Seat).where(Seat.game_id == table.game_id,
+                                        Seat.index == seat)).one()
+        row.language = lang
+        s.add(row)
+        s.commit()
+
+
+def language(table: Table, seat: int) -> str:
+    with table.factory() as s:
+        lang: str = s.exec(select(Seat).where(Seat.game_id == table.game_id,
+                                              Seat.index == seat)).one().language
+    return lang

@@ -18,7 +18,11 @@ FLIPPED = {"face_down_at_sea_edge_counts_as_water": True,
            "completed_corals_count_toward_limit": False,
            "may_buy_fish_without_a_free_coral": False}
 GAMES = 12
-DIGEST = "19d56cb944700f1b8d574e91d600a5cc8f0ccc34b5b499a2b17fc077119142d0"
+# Retaken for issue 16 (events carry a kind and their message as data, the view adds
+# discard_cards, ended_by_limit and each coral's cross_colours, the explanation is messages):
+# with those additions taken out, the games still give the digest taken before the speed work,
+# 19d56cb944700f1b8d574e91d600a5cc8f0ccc34b5b499a2b17fc077119142d0.
+DIGEST = "14fff349fe67a0b3ecd13bf54132893147f41afe4857e1f30be9d0f36918095d"
 
 
 def _dump(data: object) -> bytes:

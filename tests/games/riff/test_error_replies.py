@@ -176,8 +176,8 @@ def test_the_seat_not_to_move_may_send_nothing_else(table: Table) -> None:
 def test_after_a_turned_card_lines_are_skipped_and_the_reply_says_why(table: Table) -> None:
     result, reply = table.send(0, "buy 1 middle paying red blue\nbuy 1 near")
     assert result.status == "applied", reply
-    assert "  - Player 1 turned 1 middle: a " in reply
-    assert "  - Player 1's line 2 could not be played after the turned card, so it was " \
+    assert "  - Ann turned 1 middle: a " in reply  # events name the players (issue 16)
+    assert "  - Ann's line 2 could not be played after the turned card, so it was " \
            "skipped." in reply
     assert "  - Why: the red female fish on 1 near costs 1 red worm(s)" in reply
 
@@ -191,7 +191,7 @@ def test_check_turns_no_real_card(table: Table) -> None:
         result, reply = table.send(0, "check\nflip 1 middle")
         assert result.status == "ignored"
         assert reply.startswith("check: these orders are legal. Nothing was played.")
-        shown.add(reply.split("  - Player 1 turned 1 middle: a ")[1].split(".")[0])
+        shown.add(reply.split("  - Ann turned 1 middle: a ")[1].split(".")[0])
     assert state_json(table.state()) == before
     assert len(shown) > 1
 

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from pbem.games.riff import GAME
 from pbem.games.riff.state import State
 from pbem.store import SessionFactory, init, session_factory
 from tests.games.riff.invariants import violations
-from tests.games.riff.mailtable import ANN, BEN, Table, seat_table
+from tests.games.riff.mailtable import ANN, BEN, Table, language, seat_table, speak
 from tests.games.riff.positions import FULL, build
 
 HIDDEN = (2, 2)  # area row 2 = Ann's far-middle row, column 3: "[coral]"
@@ -30,12 +31,16 @@ def position(swap: bool) -> State:
     return state
 
 
-@pytest.fixture
-def tables(tmp_path: Path) -> Iterator[tuple[Table, Table]]:
+@pytest.fixture(params=["en", "fr"])
+def tables(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Table, Table]]:
+    """The two games; Ben's seat in English, then in French (his mails and orders)."""
     engines = [init(f"sqlite:///{tmp_path / name}.sqlite") for name in ("a", "b")]
     factories: list[SessionFactory] = [session_factory(e) for e in engines]
-    yield (seat_table(factories[0], lambda: position(False)),
-           seat_table(factories[1], lambda: position(True)))
+    pair = (seat_table(factories[0], lambda: position(False)),
+            seat_table(factories[1], lambda: position(True)))
+    for table in pair:
+        speak(table, 1, request.param)
+    yield pair
     for e in engines:
         e.dispose()
 
@@ -56,7 +61,10 @@ def test_both_players_mails_are_identical_until_the_card_turns(
              (1, "pass"),
              (0, "buy 3 near\nboat"),
              (1, "prefer red")]
+    ben = language(a, 1)
     for seat, orders in turns:
+        if seat == 1:
+            orders = GAME.localise_order(orders, ben)
         ra, text_a = a.send(seat, orders)
         rb, text_b = b.send(seat, orders)
         assert ra.status == rb.status == "applied", (text_a, text_b)
@@ -64,6 +72,7 @@ def test_both_players_mails_are_identical_until_the_card_turns(
         assert set(mails_a) == {ANN, BEN}
         assert mails_a == mails_b, f"a mail differs after {orders!r}"
         assert "[##]" in mails_a[ANN][0]
+        assert ("LA ZONE DE PÊCHE" if ben == "fr" else "THE FISHING AREA") in mails_a[BEN][0]
     for seat in (0, 1):  # and a status on request
         assert a.bodies(a.send(seat, "status")[0]) == b.bodies(b.send(seat, "status")[0])
 

@@ -359,7 +359,7 @@ def test_the_water_slides_cards_toward_the_sea_and_face_down_cards_stay_down() -
 def test_water_cards_reaching_the_sea_end_are_discarded() -> None:
     picture = FULL.replace("redF  greM  coral pearl", ".     ~~~~  ~~~~  pearl")
     state = build(picture)
-    said = flow(state, Chance("f"))
+    said = [e.text for e in flow(state, Chance("f"))]
     assert [s["card"] if s else None for s in state.area[0]][:2] == ["pearl", "fish:yellow:m"]
     assert state.discard[-2:] == ["water", "water"] and len(said) == 2
     assert state.area[0][5:] == [None, None, None]
@@ -367,7 +367,7 @@ def test_water_cards_reaching_the_sea_end_are_discarded() -> None:
 
 def test_face_down_cards_at_the_sea_end_may_count_as_water() -> None:
     state = build(FULL, options={"face_down_at_sea_edge_counts_as_water": True})
-    said = flow(state, Scripted({"turned reef card": [0, 7]}))  # each keeps its own face
+    said = [e.text for e in flow(state, Scripted({"turned reef card": [0, 7]}))]  # own faces
     assert said[0] == "A face-down card (blue male fish) left the sea end of row 2."
     assert [s.split(")")[1] for s in said] == [" left the sea end of row 2.",
                                                " left the sea end of row 3."]
@@ -381,7 +381,7 @@ def test_a_discard_of_seven_or_more_is_shuffled_into_the_pile() -> None:
     state = build(FULL.replace("redF  greM", ".     .   "),
                   discard=["water"] * 4 + ["pearl", "shark", "shark"])
     pile = len(state.pile)
-    said = refill(state, Chance("r"))
+    said = [e.text for e in refill(state, Chance("r"))]
     assert state.discard == [] and len(state.pile) == pile + 7 - 2
     assert "The discard (7 cards) was shuffled into the pile." in said
 
@@ -397,7 +397,7 @@ def test_a_discard_of_fewer_than_seven_stays() -> None:
 def test_when_the_pile_runs_short_pile_and_discard_are_shuffled_together() -> None:
     state = build(FULL.replace("redF  greM  coral", ".     .     .    "), pile=["pearl"])
     state.discard = state.discard[:4]  # fewer than 7: only the pile's shortage shuffles it
-    said = refill(state, Chance("r"))
+    said = [e.text for e in refill(state, Chance("r"))]
     assert any("The pile could not fill the area" in s for s in said)
     assert all(s is not None for s in state.area[0])
 
