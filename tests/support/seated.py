@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import email
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage
@@ -103,11 +103,12 @@ class Table:
 
 def seat_table(factory: SessionFactory, game_name: str, position: Callable[[], Any] | None = None,
                players: int = 2, options: dict[str, Any] | None = None,
-               seed: str = "table") -> Table:
-    """Ann, Ben (, Cy, Di) at a new game (no welcome mail), at ``position`` if given."""
+               seed: str = "table", languages: Sequence[str | None] = ()) -> Table:
+    """Ann, Ben (, Cy, Di) at a new game (no welcome mail), at ``position`` if given;
+    ``languages`` are the seats' own languages, by seat (None: the game's, English)."""
     with factory() as s:
         game, secrets = api.create_game(s, game_name, PLAYERS[:players], seed=seed,
-                                        options=options)
+                                        options=options, languages=languages)
         s.commit()
         assert game.id is not None
         table = Table(factory, game_name, game.id, game.tag, secrets)

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 
+from pbem.i18n.msg import Msg, cmsg, msg
+
 COLOURS = ("red", "yellow", "green", "purple")
 SIZE = 4
 SQUARES = SIZE * SIZE
@@ -70,29 +72,42 @@ class Card:
         return self.kind == "highest"
 
     def describe(self) -> str:
-        """The pattern in words, for status mails and the final scoring."""
+        """The pattern in words (English), for status mails and the final scoring."""
+        return str(self.description())
+
+    def description(self) -> Msg:
+        """The pattern in words, as a message (rendered in each reader's language)."""
         if self.highest:
             centre, scored = self.cells[0].colour, self.cells[1].colour
-            return (f"{self.points} per {scored} top next to your highest {centre} stack "
-                    "(8 neighbours)")
+            return msg("{points} per {scored} top next to your highest {centre} stack "
+                       "(8 neighbours)", points=self.points, scored=cmsg("colour", scored),
+                       centre=cmsg("colour", centre))
         if len(self.cells) == 1:
-            return f"{self.points} per {_words(self.cells[0], ' top')}"
-        pieces = ", ".join(_words(c) for c in self.cells)
-        return f"{self.points} per {KIND_WORDS.get(self.kind, self.kind)}: {pieces}"
+            return msg("{points} per {piece}", points=self.points,
+                       piece=_words(self.cells[0], top=True))
+        return msg("{points} per {shape}: {pieces}", points=self.points,
+                   shape=KIND_WORDS.get(self.kind, self.kind),
+                   pieces=[_words(c) for c in self.cells])
 
 
-KIND_WORDS = {"pair": "pair side by side", "square": "2×2 square", "line3": "line of 3",
-              "corner3": "corner of 3", "diagonal3": "diagonal of 3",
-              "diagonal-pair": "diagonal pair"}
+KIND_WORDS: dict[str, Msg | str] = {
+    "pair": msg("pair side by side"), "square": msg("2×2 square"), "line3": msg("line of 3"),
+    "corner3": msg("corner of 3"), "diagonal3": msg("diagonal of 3"),
+    "diagonal-pair": msg("diagonal pair")}
 
 
-def _words(cell: PatternCell, noun: str = "") -> str:
-    """'purple exactly 2 high', or with noun ' top': 'purple top exactly 2 high'."""
-    colour = ("top of any colour" if noun else "any colour") if cell.colour == ANY \
-        else cell.colour + noun
+def _words(cell: PatternCell, top: bool = False) -> Msg:
+    """'purple exactly 2 high', or with ``top``: 'purple top exactly 2 high'."""
+    if cell.colour == ANY:
+        colour = msg("top of any colour") if top else msg("any colour")
+    else:
+        colour = (msg("{colour} top", colour=cmsg("colour", cell.colour)) if top
+                  else cmsg("colour", cell.colour))
     if cell.height is None:
         return colour
-    return f"{colour} {'at least ' if cell.plus else 'exactly '}{cell.height} high"
+    if cell.plus:
+        return msg("{piece} at least {height} high", piece=colour, height=cell.height)
+    return msg("{piece} exactly {height} high", piece=colour, height=cell.height)
 
 
 def _cell(text: str) -> PatternCell:

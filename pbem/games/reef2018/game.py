@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Applied, Outcome, Seat, View
-from pbem.games.reef2018 import moves, rules
+from pbem.games.reef2018 import moves, rules, words
 from pbem.games.reef2018.help import help_text
 from pbem.games.reef2018.language import parse_order
 from pbem.games.reef2018.orders import Order
@@ -17,6 +17,7 @@ from pbem.games.reef2018.render import template_helpers
 from pbem.games.reef2018.scoring import final_outcome
 from pbem.games.reef2018.state import State
 from pbem.games.reef2018.view import view
+from pbem.i18n.msg import N_
 
 
 class Reef:
@@ -24,7 +25,8 @@ class Reef:
 
     name: ClassVar[str] = "reef2018"
     title: ClassVar[str] = "Reef"
-    about: ClassVar[str] = (
+    # N_: in the catalogue, for the host's help and welcome mails in other languages.
+    about: ClassVar[str] = N_(
         "Emerson Matsuuchi, Next Move Games 2018; rules from the French rulebook. The 60 "
         "cards are a public transcription (GitHub ethomas2/reef, python/reef/_types.py), "
         "not checked against the printed cards.")
@@ -74,7 +76,13 @@ class Reef:
         return moves.default_order(state, seat)
 
     def help_text(self, state: State | None = None, lang: str = "en") -> str:
-        return help_text(state)
+        return help_text(lang, state)
+
+    def canonical_order(self, state: State, seat: Seat, text: str, lang: str) -> str:
+        return words.canonical_order(text, lang)
+
+    def localise_order(self, text: str, lang: str) -> str:
+        return words.localise_order(text, lang)
 
     def template_dirs(self) -> Sequence[Path]:
         return []

@@ -7,6 +7,9 @@ the game is over), cards as ``card_view`` writes them (``{"id", "corals", "point
 "text", "pattern": rows of labels, "highest"?}``), ``market`` (``{"card", "tokens"}``),
 ``deck_top``, ``deck_count``, ``supply`` and, for a seat, ``you`` (``{"hand", "to_move",
 "example"?}``). Missing keys draw nothing, so a template never fails on an older view.
+
+Words are in the reader's language: each helper takes a translator (``tr``), which the
+templates' helpers (:func:`template_helpers`) take from the render's context.
 """
 
 from __future__ import annotations
@@ -14,17 +17,32 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup, escape
+
+from pbem.games.reef2018.words import localise_order
+from pbem.i18n.msg import Msg, cmsg, msg
+from pbem.i18n.translate import ENGLISH, Translator
 
 COLUMNS = "ABCD"
 FILL = {"red": "#d33030", "yellow": "#f2d21b", "green": "#2e9e44", "purple": "#8a3fb8",
         "any": "#ffffff"}
 INK = {"yellow": "#000", "any": "#000"}
 CELL = 34
+REEFS_LABEL = msg("The reefs: top colour and stack height of each square")
 
 
-def seat_label(seat: int | None) -> str:
-    return "nobody" if seat is None else f"player {int(seat) + 1}"
+def seat_label(seat: int | None, tr: Translator = ENGLISH) -> str:
+    return tr(msg("nobody")) if seat is None else tr(msg("player {n}", n=int(seat) + 1))
+
+
+def said(data: Any, tr: Translator = ENGLISH) -> str:
+    """A message the view carries as data (``Msg.to_json``), in ``tr``'s language; a plain
+    string (a view written before messages) as it is."""
+    if isinstance(data, Mapping) and "id" in data:
+        return tr(Msg.from_json(data))
+    return "" if data is None else str(data)
 
 
 def cell_text(cell: Mapping[str, Any]) -> str:
@@ -41,34 +59,45 @@ def reef_grid(player: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def corals(card: Mapping[str, Any]) -> str:
-    return " + ".join(str(c) for c in card.get("corals", []))
+def corals(card: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
+    return " + ".join(tr(cmsg("colour", str(c))) for c in card.get("corals", []))
 
 
-def pattern_lines(card: Mapping[str, Any]) -> list[str]:
+def card_text(card: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
+    """The card's pattern in words."""
+    return said(card.get("description", card.get("text", "")), tr)
+
+
+def pattern_lines(card: Mapping[str, Any], tr: Translator = ENGLISH) -> list[str]:
     """The card's pattern as drawn on it (one orientation; every rotation counts)."""
     high = card.get("highest")
     if high:
-        return [f"highest {str(high['centre'])[0].upper()}: +{card.get('points')} per "
-                f"{str(high['scored'])[0].upper()} around it"]
+        return [tr(msg("highest {colour}: +{points} per {scored} around it",
+                       colour=str(high["centre"])[0].upper(), points=card.get("points"),
+                       scored=str(high["scored"])[0].upper()))]
     return [" ".join(f"{label or '.':<3}" for label in row).rstrip()
             for row in card.get("pattern", [])]
 
 
-def card_block(card: Mapping[str, Any], indent: str = "    ") -> str:
+def card_block(card: Mapping[str, Any], indent: str = "    ", tr: Translator = ENGLISH) -> str:
     """A card in a few lines: number, corals, points, pattern in words and drawn."""
-    head = (f"Card {card.get('id')}: gives {corals(card)}; {card.get('points')} points — "
-            f"{card.get('text', '')}")
-    return "\n".join([head] + [indent + line for line in pattern_lines(card)])
+    head = tr(msg("Card {card}: gives {corals}; {points} points — {text}", card=card.get("id"),
+                  corals=corals(card, tr), points=card.get("points"), text=card_text(card, tr)))
+    return "\n".join([head] + [indent + line for line in pattern_lines(card, tr)])
 
 
-def _square(x: float, y: float, cell: Mapping[str, Any], size: int) -> str:
+def _stack_words(cell: Mapping[str, Any], tr: Translator) -> str:
+    stack = [tr(cmsg("colour", str(c))) for c in cell.get("stack", [])]
+    return " / ".join(stack) if stack else tr(msg("empty"))
+
+
+def _square(x: float, y: float, cell: Mapping[str, Any], size: int, tr: Translator) -> str:
     top = cell.get("top")
     height = int(cell.get("height", 0))
     fill = FILL.get(str(top), "#e8f4f8") if top else "#e8f4f8"
     parts = [f'<rect x="{x:.0f}" y="{y:.0f}" width="{size}" height="{size}" fill="{fill}" '
              f'stroke="#456" stroke-width="1"><title>'
-             f'{escape(" / ".join(cell.get("stack", [])) or "empty")}</title></rect>']
+             f'{escape(_stack_words(cell, tr))}</title></rect>']
     if top:
         parts.append(f'<text x="{x + size / 2:.0f}" y="{y + size / 2 + 5:.0f}" '
                      f'font-size="15" font-weight="bold" text-anchor="middle" '
@@ -76,7 +105,8 @@ def _square(x: float, y: float, cell: Mapping[str, Any], size: int) -> str:
     return "".join(parts)
 
 
-def reef_svg(view: Mapping[str, Any], names: list[str] | None = None) -> Markup:
+def reef_svg(view: Mapping[str, Any], names: list[str] | None = None,
+             tr: Translator = ENGLISH) -> Markup:
     """Every player's reef side by side: each square coloured by its top piece, its stack
     height written in it."""
     players = list(view.get("players", []))
@@ -84,11 +114,11 @@ def reef_svg(view: Mapping[str, Any], names: list[str] | None = None) -> Markup:
     width, height = max(len(players), 1) * bw + 20, 4 * CELL + 60
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" font-family="sans-serif" role="img" '
-             'aria-label="The reefs: top colour and stack height of each square">']
+             f'aria-label="{escape(tr(REEFS_LABEL))}">']
     for i, p in enumerate(players):
         ox, oy = 30 + i * bw, 40
         seat = int(p.get("seat", i))
-        who = names[seat] if names and seat < len(names) else f"Player {seat + 1}"
+        who = tr.seat_name(seat, names or ())
         parts.append(f'<text x="{ox}" y="16" font-size="13" font-weight="bold">'
                      f'{escape(who)}</text>')
         for c, letter in enumerate(COLUMNS):
@@ -98,12 +128,12 @@ def reef_svg(view: Mapping[str, Any], names: list[str] | None = None) -> Markup:
             parts.append(f'<text x="{ox - 10}" y="{oy + r * CELL + CELL / 2 + 4:.0f}" '
                          f'font-size="10" text-anchor="middle">{r + 1}</text>')
             for c, cell in enumerate(row):
-                parts.append(_square(ox + c * CELL, oy + r * CELL, cell, CELL))
+                parts.append(_square(ox + c * CELL, oy + r * CELL, cell, CELL, tr))
     parts.append("</svg>")
     return Markup("\n".join(parts))
 
 
-def card_svg(card: Mapping[str, Any]) -> Markup:
+def card_svg(card: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
     """A card's pattern as a little picture: coloured squares, heights written in them."""
     size = 22
     high = card.get("highest")
@@ -116,7 +146,7 @@ def card_svg(card: Mapping[str, Any]) -> Markup:
     height = len(cells) * size + 2
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" font-family="sans-serif" role="img" '
-             f'aria-label="{escape(str(card.get("text", "")))}">']
+             f'aria-label="{escape(card_text(card, tr))}">']
     for r, row in enumerate(cells):
         for c, cell in enumerate(row):
             if not cell:
@@ -136,7 +166,42 @@ def _colour(label: str) -> str:
     return {"R": "red", "Y": "yellow", "G": "green", "P": "purple"}.get(label[:1], "any")
 
 
+def supply_words(supply: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
+    """'red 12, yellow 10, ...': each colour's pieces left."""
+    return ", ".join(f"{tr(cmsg('colour', str(c)))} {n}" for c, n in supply.items())
+
+
+def order_words(order: str, tr: Translator = ENGLISH) -> str:
+    """An English (canonical) order in the reader's words, as they would write it."""
+    return localise_order(order, tr.lang)
+
+
+def strong(text: str) -> Markup:
+    return Markup("<strong>{}</strong>").format(text)
+
+
+def code(text: str) -> Markup:
+    return Markup("<code>{}</code>").format(text)
+
+
+def _in_language(helper: Callable[..., Any]) -> Callable[..., Any]:
+    """``helper`` for templates: its words in the render's language (the context's ``tr``)."""
+    @pass_context
+    def call(*args: Any, **kwargs: Any) -> Any:
+        tr: Any = ENGLISH
+        if args and isinstance(args[0], Context):  # from a template (else: called directly)
+            tr = args[0].get("tr")
+            args = args[1:]
+        return helper(*args, **kwargs, tr=tr if isinstance(tr, Translator) else ENGLISH)
+    return call
+
+
 def template_helpers() -> dict[str, Callable[..., Any]]:
-    return {"reef_grid": reef_grid, "card_block": card_block, "card_svg": card_svg,
-            "reef_svg": reef_svg, "seat_label": seat_label, "corals": corals,
-            "pattern_lines": pattern_lines}
+    words: dict[str, Callable[..., Any]] = {
+        "card_block": card_block, "card_svg": card_svg, "reef_svg": reef_svg,
+        "seat_label": seat_label, "corals": corals, "pattern_lines": pattern_lines,
+        "card_text": card_text, "said": said, "supply_words": supply_words,
+        "order_words": order_words}
+    plain: dict[str, Callable[..., Any]] = {"reef_grid": reef_grid, "strong": strong,
+                                            "code": code}
+    return plain | {name: _in_language(f) for name, f in words.items()}

@@ -13,10 +13,12 @@ from collections import Counter
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder
+from pbem.games.reef2018 import ledger
 from pbem.games.reef2018.cards import CENTRE, COLOURS, MAX_HEIGHT, SIZE, cards, square_name
 from pbem.games.reef2018.orders import Order, Play, Start, TakeDeck, TakeMarket
 from pbem.games.reef2018.scoring import score_card, score_in_hand
 from pbem.games.reef2018.state import Seat, State
+from pbem.i18n.msg import Msg, SeatRef, cmsg, msg, nmsg
 
 SUPPLY = {2: 18, 3: 24, 4: 28}  # pieces of each colour in play, by player count
 START_TOKENS = 3
@@ -24,8 +26,28 @@ HAND_LIMIT = 4
 MARKET = 3
 
 
-def player(seat: int) -> str:
-    return f"Player {seat + 1}"
+def colour_word(name: str) -> Msg:
+    return cmsg("colour", name)
+
+
+def colours_and(names: list[str]) -> Msg:
+    """'red', 'red and green' (a supply may run out of two colours with one card)."""
+    if len(names) == 1:
+        return colour_word(names[0])
+    return msg("{first} and {last}", first=[colour_word(c) for c in names[:-1]],
+               last=colour_word(names[-1]))
+
+
+def either(cards: list[int], word: str) -> Msg:
+    """'14 and 41', '14, 41 or 52': tied cards, listed as each language lists them."""
+    first = [str(c) for c in cards[:-1]]
+    if word == "and":
+        return msg("{first} and {last}", first=first, last=cards[-1])
+    return msg("{first} or {last}", first=first, last=cards[-1])
+
+
+def numbers(cards: list[int]) -> str:
+    return ", ".join(str(c) for c in cards)
 
 
 def setup(players: int, advanced: bool, chance: Chance) -> State:
@@ -36,7 +58,7 @@ def setup(players: int, advanced: bool, chance: Chance) -> State:
     seats = []
     for _ in range(players):
         seat = Seat()
-        seat.add_points(START_TOKENS, "3 one-point tokens at the start")
+        seat.add_points(START_TOKENS, ledger.START)
         seat.hand = sorted(deck[:2])
         del deck[:2]
         seats.append(seat)
@@ -51,16 +73,17 @@ def setup(players: int, advanced: bool, chance: Chance) -> State:
 
 def apply_order(state: State, seat: int, order: Order) -> tuple[State, list[Event]]:
     if state.phase == "over":
-        raise IllegalOrder("the game is over")
+        raise IllegalOrder(msg("the game is over"))
     if state.phase == "setup":
         if not isinstance(order, Start):
-            raise IllegalOrder("first place your 4 starting corals, e.g. "
-                               + _start_example(state.advanced))
+            raise IllegalOrder(msg("first place your 4 starting corals, e.g. {example}",
+                                   example=_start_example(state.advanced)))
         return _start(state, seat, order)
     if isinstance(order, Start):
-        raise IllegalOrder("the starting corals are already placed")
+        raise IllegalOrder(msg("the starting corals are already placed"))
     if seat != state.to_move:
-        raise IllegalOrder(f"it is {player(state.to_move)}'s turn, not yours")
+        raise IllegalOrder(msg("it is {player}'s turn, not yours",
+                               player=SeatRef(state.to_move)))
     new = state.copy(only_seat=seat)
     if isinstance(order, TakeMarket):
         events = _take_market(new, seat, order.card)
@@ -73,40 +96,45 @@ def apply_order(state: State, seat: int, order: Order) -> tuple[State, list[Even
     return new, events
 
 
-def _start_example(advanced: bool) -> str:
+def _start_example(advanced: bool) -> Msg:
     if advanced:
-        return "start: red A1, yellow D1, green A4, purple D4"
-    return "start: red B2, yellow C2, green B3, purple C3"
+        return cmsg("order example", "start: red A1, yellow D1, green A4, purple D4")
+    return cmsg("order example", "start: red B2, yellow C2, green B3, purple C3")
 
 
 def _start(state: State, seat: int, order: Start) -> tuple[State, list[Event]]:
     if state.seats[seat].answered_setup:
-        raise IllegalOrder("you have already placed your starting corals")
+        raise IllegalOrder(msg("you have already placed your starting corals"))
     colours = sorted(c for c, _ in order.pieces)
     if colours != sorted(COLOURS):
-        raise IllegalOrder("the 4 starting corals are one of each colour: red, yellow, green, "
-                           f"purple (you named {', '.join(c for c, _ in order.pieces)})")
+        raise IllegalOrder(msg("the 4 starting corals are one of each colour: {colours} (you "
+                               "named {named})", colours=[colour_word(c) for c in COLOURS],
+                               named=[colour_word(c) for c, _ in order.pieces]))
     squares = [s for _, s in order.pieces]
     if state.advanced:
         inside = [square_name(s) for s in squares if s in CENTRE]
         if inside:
-            raise IllegalOrder(f"in the advanced variant no starting coral goes on the 4 "
-                               f"central squares (B2, C2, B3, C3): {', '.join(inside)}")
+            raise IllegalOrder(msg("in the advanced variant no starting coral goes on the 4 "
+                                   "central squares (B2, C2, B3, C3): {squares}",
+                                   squares=", ".join(inside)))
     elif sorted(squares) != list(CENTRE):
-        raise IllegalOrder("the starting corals go one on each of the 4 central squares "
-                           "B2, C2, B3, C3")
+        raise IllegalOrder(msg("the starting corals go one on each of the 4 central squares "
+                               "B2, C2, B3, C3"))
     new = state.copy(only_seat=seat)
     mine = new.seats[seat]
     for colour, square in order.pieces:
         mine.reef[square].append(colour)
     mine.answered_setup = True
-    placed = ", ".join(f"{c} {square_name(s)}" for c, s in order.pieces)
-    events = [Event(f"You placed your starting corals: {placed}.", frozenset({seat}))]
+    placed = [msg("{colour} {square}", colour=colour_word(c), square=square_name(s))
+              for c, s in order.pieces]
+    events = [Event.of("start_placed", msg("You placed your starting corals: {pieces}.",
+                                           pieces=placed), frozenset({seat}))]
     if all(s.answered_setup for s in new.seats):
         new.phase = "play"
         new.to_move = new.start_player
-        events.append(Event(f"Every reef is started. {player(new.start_player)} has the "
-                            "starfish board and plays first."))
+        events.append(Event.of("reefs_started", msg(
+            "Every reef is started. {player} has the starfish board and plays first.",
+            player=SeatRef(new.start_player))))
     return new, events
 
 
@@ -117,52 +145,62 @@ def _cheapest(state: State) -> list[int]:
 
 def _check_hand_room(state: State, seat: int) -> None:
     if len(state.seats[seat].hand) >= HAND_LIMIT:
-        raise IllegalOrder(f"you already hold {HAND_LIMIT} cards, the limit: play a card instead")
+        raise IllegalOrder(msg("you already hold {n} cards, the limit: play a card instead",
+                               n=HAND_LIMIT))
 
 
 def _take_market(state: State, seat: int, card: int) -> list[Event]:
     _check_hand_room(state, seat)
     if card not in state.market:
-        raise IllegalOrder(f"card {card} is not in the market; it holds "
-                           + ", ".join(str(c) for c in state.market))
+        raise IllegalOrder(msg("card {card} is not in the market; it holds {cards}",
+                               card=card, cards=numbers(state.market)))
     slot = state.market.index(card)
     mine = state.seats[seat]
     tokens = state.market_tokens[slot]
     mine.hand.append(card)
-    text = f"{player(seat)} took card {card} from the market"
-    if tokens:
-        mine.add_points(tokens, f"{tokens} token{'s' if tokens > 1 else ''} on card {card}")
-        text += f" with the {tokens} point{'s' if tokens > 1 else ''} on it"
     new_card = state.deck.pop(0)
+    fields = {"player": SeatRef(seat), "card": card, "new": new_card}
+    if tokens:
+        mine.add_points(tokens, ledger.tokens_on(tokens, card))
+        said = nmsg("{player} took card {card} from the market with the {n} point on it; "
+                    "card {new} from the deck takes its place.",
+                    "{player} took card {card} from the market with the {n} points on it; "
+                    "card {new} from the deck takes its place.", tokens, **fields)
+    else:
+        said = msg("{player} took card {card} from the market; card {new} from the deck "
+                   "takes its place.", **fields)
     state.market[slot] = new_card
     state.market_tokens[slot] = 0
-    return [Event(f"{text}; card {new_card} from the deck takes its place.")]
+    return [Event.of("card_taken", said)]
 
 
 def _take_deck(state: State, seat: int, token_on: int | None) -> list[Event]:
     _check_hand_room(state, seat)
     mine = state.seats[seat]
     if mine.score < 1:
-        raise IllegalOrder("taking the deck's top card costs a one-point token and you have "
-                           "none: take a market card or play a card")
+        raise IllegalOrder(msg("taking the deck's top card costs a one-point token and you "
+                               "have none: take a market card or play a card"))
     cheapest = _cheapest(state)
     if token_on is None:
         if len(cheapest) > 1:
-            raise IllegalOrder("cards " + " and ".join(str(c) for c in cheapest) + " tie as the "
-                               "cheapest in the market: say which gets your token, e.g. "
-                               f"take deck, token on {cheapest[0]}")
+            raise IllegalOrder(msg(
+                "cards {cards} tie as the cheapest in the market: say which gets your token, "
+                "e.g. {example}", cards=either(cheapest, "and"),
+                example=cmsg("order example", "take deck, token on {card}", card=cheapest[0])))
         token_on = cheapest[0]
     elif token_on not in state.market:
-        raise IllegalOrder(f"card {token_on} is not in the market")
+        raise IllegalOrder(msg("card {card} is not in the market", card=token_on))
     elif token_on not in cheapest:
-        raise IllegalOrder(f"your token goes on the market card with the lowest printed value: "
-                           f"{' or '.join(str(c) for c in cheapest)}, not {token_on}")
+        raise IllegalOrder(msg("your token goes on the market card with the lowest printed "
+                               "value: {cards}, not {card}",
+                               cards=either(cheapest, "or"), card=token_on))
     card = state.deck.pop(0)
     mine.hand.append(card)
-    mine.add_points(-1, f"a token onto card {token_on} for the deck's top card")
+    mine.add_points(-1, ledger.token_onto(token_on))
     state.market_tokens[state.market.index(token_on)] += 1
-    return [Event(f"{player(seat)} took card {card} from the top of the deck, paying a "
-                  f"one-point token onto card {token_on}.")]
+    return [Event.of("deck_taken", msg(
+        "{player} took card {card} from the top of the deck, paying a one-point token onto "
+        "card {token_on}.", player=SeatRef(seat), card=card, token_on=token_on))]
 
 
 def pieces_due(state: State, seat: int, card: int) -> list[str]:
@@ -185,9 +223,10 @@ def pieces_due(state: State, seat: int, card: int) -> list[str]:
 def _play(state: State, seat: int, order: Play) -> list[Event]:
     mine = state.seats[seat]
     if order.card not in mine.hand:
-        raise IllegalOrder(f"card {order.card} is not in your hand; you hold "
-                           + (", ".join(str(c) for c in mine.hand) or "no card")
-                           + (" (take a card first)" if not mine.hand else ""))
+        raise IllegalOrder(msg("card {card} is not in your hand; you hold {cards}",
+                               card=order.card, cards=numbers(mine.hand)) if mine.hand else
+                           msg("card {card} is not in your hand; you hold no card (take a "
+                               "card first)", card=order.card))
     card = cards()[order.card]
     due = pieces_due(state, seat, order.card)
     placed = _colours_for(order, due, card.corals)
@@ -195,38 +234,51 @@ def _play(state: State, seat: int, order: Play) -> list[Event]:
     for colour, square in placed:
         stack = mine.reef[square]
         if len(stack) >= MAX_HEIGHT:
-            raise IllegalOrder(f"the stack on {square_name(square)} is already {MAX_HEIGHT} "
-                               "high: no piece may go on it", hint=_room_near(mine.reef, square))
+            raise IllegalOrder(msg("the stack on {square} is already {n} high: no piece may "
+                                   "go on it", square=square_name(square), n=MAX_HEIGHT),
+                               hint=_room_near(mine.reef, square))
         stack.append(colour)
         heights.append(len(stack))
         state.supply[colour] -= 1
     mine.hand.remove(order.card)
     mine.played.append(order.card)
-    where = ", ".join(f"{c} on {square_name(s)} ({h} high)"
-                      for (c, s), h in zip(placed, heights, strict=True))
-    events = [Event(f"{player(seat)} played card {order.card}: {where}." if placed else
-                    f"{player(seat)} played card {order.card} but no coral was left to place.")]
+    who = SeatRef(seat)
+    where = [msg("{colour} on {square} ({height} high)", colour=colour_word(c),
+                 square=square_name(s), height=h)
+             for (c, s), h in zip(placed, heights, strict=True)]
+    events = [Event.of("card_played", msg("{player} played card {card}: {placements}.",
+                                          player=who, card=order.card, placements=where)
+                       if placed else
+                       msg("{player} played card {card} but no coral was left to place.",
+                           player=who, card=order.card))]
     if len(due) < 2:
         short = Counter(card.corals) - Counter(due)
-        events.append(Event(f"{_count(short)} could not be taken (short supply or a full "
-                            "reef)."))
+        events.append(Event.of("corals_short", msg(
+            "{corals} could not be taken (short supply or a full reef).",
+            corals=[msg("{n} {colour}", n=n, colour=colour_word(c))
+                    for c, n in sorted(short.items())])))
     scored = score_card(mine.reef, order.card)
     if scored.points:
-        mine.add_points(scored.points, f"card {order.card}: {scored.times} × {card.points}")
-        events.append(Event(f"{player(seat)} scores {scored.points} for card {order.card} "
-                            f"({scored.times} × {card.points}, {scored.where})."))
+        mine.add_points(scored.points, ledger.card_scored(order.card, scored.times,
+                                                           card.points))
+        events.append(Event.of("card_scored", msg(
+            "{player} scores {points} for card {card} ({times} × {value}, {where}).",
+            player=who, points=scored.points, card=order.card, times=scored.times,
+            value=card.points, where=scored.where)))
     else:
-        events.append(Event(f"Card {order.card}'s pattern is not on {player(seat)}'s reef: "
-                            "no points."))
+        events.append(Event.of("card_not_scored", msg(
+            "Card {card}'s pattern is not on {player}'s reef: no points.", card=order.card,
+            player=who)))
     empty = [c for c in COLOURS if state.supply[c] == 0]
     if empty and not state.last_round:
         state.last_round = True
-        events.append(Event(f"The {' and '.join(empty)} supply is used up: the game ends at "
-                            "the end of this round."))
+        events.append(Event.of("supply_out", msg(
+            "The {colours} supply is used up: the game ends at the end of this round.",
+            colours=colours_and(empty))))
     return events
 
 
-def _room_near(reef: list[list[str]], square: int) -> str | None:
+def _room_near(reef: list[list[str]], square: int) -> Msg | None:
     """The (at most 3) squares nearest ``square`` that still take a piece, after the pieces
     this order placed before: where that piece would be legal."""
     def far(other: int) -> int:
@@ -234,12 +286,9 @@ def _room_near(reef: list[list[str]], square: int) -> str | None:
     free = sorted((sq for sq, stack in enumerate(reef) if len(stack) < MAX_HEIGHT), key=far)[:3]
     if not free:
         return None
-    return (f"the nearest square{'s' if len(free) > 1 else ''} where it would be legal: "
-            + ", ".join(square_name(sq) for sq in free))
-
-
-def _count(colours: Counter[str]) -> str:
-    return ", ".join(f"{n} {c}" for c, n in sorted(colours.items())).capitalize()
+    return nmsg("the nearest square where it would be legal: {squares}",
+                "the nearest squares where it would be legal: {squares}", len(free),
+                squares=[square_name(sq) for sq in free])
 
 
 def _colours_for(order: Play, due: list[str], printed: tuple[str, str]
@@ -248,20 +297,32 @@ def _colours_for(order: Play, due: list[str], printed: tuple[str, str]
     remaining due pieces in printed order."""
     if len(order.pieces) != len(due):
         if len(due) < 2:
-            what = (f"only {len(due)} of its corals can be placed ({', '.join(due)})" if due
-                    else "none of its corals can be placed")
-            raise IllegalOrder(f"card {order.card} gives {printed[0]} and {printed[1]} but "
-                               f"{what}: name {len(due)} square{'s' if len(due) != 1 else ''}")
-        raise IllegalOrder(f"card {order.card} gives two corals ({printed[0]} and "
-                           f"{printed[1]}): name a square for each")
+            gives = {"card": order.card, "first": colour_word(printed[0]),
+                     "second": colour_word(printed[1])}
+            if due:
+                raise IllegalOrder(nmsg(
+                    "card {card} gives {first} and {second} but only {n} of its corals can be "
+                    "placed ({due}): name {n} square",
+                    "card {card} gives {first} and {second} but only {n} of its corals can be "
+                    "placed ({due}): name {n} squares", len(due),
+                    due=[colour_word(c) for c in due], **gives))
+            raise IllegalOrder(msg("card {card} gives {first} and {second} but none of its "
+                                   "corals can be placed: name 0 squares", **gives))
+        raise IllegalOrder(msg("card {card} gives two corals ({first} and {second}): name a "
+                               "square for each", card=order.card, first=colour_word(printed[0]),
+                               second=colour_word(printed[1])))
     left = list(due)
-    for colour, _ in order.pieces:
-        if colour is not None:
-            if colour not in left:
-                raise IllegalOrder(f"card {order.card} gives {printed[0]} and {printed[1]}, "
-                                   + (f"not {colour}" if colour not in printed else
-                                      f"and the {colour} is named twice or not in the supply"))
-            left.remove(colour)
+    for named, _ in order.pieces:
+        if named is not None:
+            if named not in left:
+                gives = {"card": order.card, "first": colour_word(printed[0]),
+                         "second": colour_word(printed[1]), "named": colour_word(named)}
+                raise IllegalOrder(
+                    msg("card {card} gives {first} and {second}, not {named}", **gives)
+                    if named not in printed else
+                    msg("card {card} gives {first} and {second}, and the {named} is named "
+                        "twice or not in the supply", **gives))
+            left.remove(named)
     out = []
     for colour, square in order.pieces:
         if colour is None:
@@ -275,21 +336,27 @@ def _next(state: State, seat: int) -> list[Event]:
     next player to the left moves."""
     reason = ""
     if not state.deck:
-        reason = "the deck ran out"
+        reason = ledger.DECK_OUT
     elif state.last_round and seat == state.last_in_round():
-        reason = "a coral supply ran out and the round is over"
+        reason = ledger.SUPPLY_OUT
     if not reason:
         state.to_move = (seat + 1) % state.players
         return []
     state.phase = "over"
     state.end_reason = reason
     state.seats = [s.copy() for s in state.seats]  # every seat's hand now scores
-    events = [Event(f"The game ends: {reason}. Cards still in hand score their pattern once.")]
+    events = [Event.of("game_ends", msg(
+        "The game ends: {reason}. Cards still in hand score their pattern once.",
+        reason=ledger.end_reason(reason)))]
     for i, s in enumerate(state.seats):
         for card in sorted(s.hand):
             points = score_in_hand(s.reef, card)
             if points:
-                s.add_points(points, f"card {card} in hand at the end")
-            events.append(Event(f"{player(i)}'s card {card} in hand: "
-                                + (f"{points} points." if points else "its pattern is not there.")))
+                s.add_points(points, ledger.in_hand(card))
+            events.append(Event.of("hand_scored", nmsg(
+                "{player}'s card {card} in hand: {n} point.",
+                "{player}'s card {card} in hand: {n} points.", points, player=SeatRef(i),
+                card=card) if points else msg(
+                "{player}'s card {card} in hand: its pattern is not there.", player=SeatRef(i),
+                card=card)))
     return events

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pbem.engine.contract import Outcome
 from pbem.games.reef2018.cards import MAX_HEIGHT, NEIGHBOURS, cards, placements, square_name
 from pbem.games.reef2018.state import State
+from pbem.i18n.msg import Msg, SeatRef, cmsg, msg, nmsg
 
 Reef = list[list[str]]
 
@@ -65,7 +66,7 @@ class Scored:
 
     times: int
     points: int
-    where: str  # e.g. "at B2-C2, A4-B4" or "around C3 (4 high)"
+    where: Msg | str  # e.g. "found at B2-C2, A4-B4" or "around C3 (4 high)"
 
 
 def highest_centres(reef: Reef, colour: str) -> list[int]:
@@ -91,18 +92,21 @@ def score_card(reef: Reef, card_id: int) -> Scored:
             if best_square < 0 or n > best_n:
                 best_n, best_square = n, square
         if best_square < 0:
-            return Scored(0, 0, f"no {centre} stack")
-        where = f"around {square_name(best_square)} ({len(reef[best_square])} high)"
+            return Scored(0, 0, msg("no {colour} stack", colour=cmsg("colour", centre)))
+        where = msg("around {square} ({height} high)", square=square_name(best_square),
+                    height=len(reef[best_square]))
         return Scored(best_n, best_n * card.points, where)
     masks = occurrences(reef, card_id)
     times = len(masks) if len(card.cells) == 1 else max_disjoint(masks)
     return Scored(times, times * card.points, _where(masks) if times else "")
 
 
-def _where(masks: list[int]) -> str:
-    shown = ["-".join(square_name(s) for s in range(16) if m >> s & 1) for m in masks[:6]]
-    more = f" and {len(masks) - 6} more" if len(masks) > 6 else ""
-    return "found at " + ", ".join(shown) + more
+def _where(masks: list[int]) -> Msg:
+    shown = ", ".join("-".join(square_name(s) for s in range(16) if m >> s & 1)
+                      for m in masks[:6])
+    if len(masks) > 6:
+        return msg("found at {squares} and {n} more", squares=shown, n=len(masks) - 6)
+    return msg("found at {squares}", squares=shown)
 
 
 def score_in_hand(reef: Reef, card_id: int) -> int:
@@ -119,7 +123,7 @@ def full_stacks(reef: Reef) -> int:
     return sum(1 for stack in reef if len(stack) == MAX_HEIGHT)
 
 
-TIE_BREAKERS = ("most covered squares", "most stacks 4 high")
+TIE_BREAKERS = (msg("most covered squares"), msg("most stacks 4 high"))
 
 
 def final_outcome(state: State) -> Outcome:
@@ -128,41 +132,42 @@ def final_outcome(state: State) -> Outcome:
     scores = {i: state.seats[i].score for i in seats}
     breakers = {i: (covered(state.seats[i].reef), full_stacks(state.seats[i].reef))
                 for i in seats}
-    lines = [f"{_name(i)}: {scores[i]} points; {breakers[i][0]} squares covered, "
-             f"{breakers[i][1]} {'stack' if breakers[i][1] == 1 else 'stacks'} 4 high."
-             for i in seats]
+    lines: list[str | Msg] = [nmsg(
+        "{player}: {points} points; {covered} squares covered, {n} stack 4 high.",
+        "{player}: {points} points; {covered} squares covered, {n} stacks 4 high.",
+        breakers[i][1], player=SeatRef(i), points=scores[i], covered=breakers[i][0])
+        for i in seats]
     ranking: list[list[int]] = []
     for score in sorted(set(scores.values()), reverse=True):
         tied = [i for i in seats if scores[i] == score]
         if len(tied) > 1:
-            lines.append(f"{_names(tied)} tie on {score} points.")
+            lines.append(msg("{players} tie on {points} points.", players=_names(tied),
+                             points=score))
         ranking += _break_ties(tied, 0, breakers, lines)
     return Outcome(scores, ranking, lines)
 
 
 def _break_ties(tied: list[int], k: int, breakers: dict[int, tuple[int, int]],
-                lines: list[str]) -> list[list[int]]:
+                lines: list[str | Msg]) -> list[list[int]]:
     if len(tied) == 1:
         return [tied]
     if k == len(TIE_BREAKERS):
-        lines.append(f"{_names(tied)} are still equal after both tie-breakers and share "
-                     "their place.")
+        lines.append(msg("{players} are still equal after both tie-breakers and share their "
+                         "place.", players=_names(tied)))
         return [tied]
     counts = {i: breakers[i][k] for i in tied}
     if len(set(counts.values())) == 1:
         return _break_ties(tied, k + 1, breakers, lines)
-    lines.append(f"Tie-breaker {k + 1} ({TIE_BREAKERS[k]}): " + ", ".join(
-        f"{_name(i)} {counts[i]}" for i in tied) + ".")
+    lines.append(msg("Tie-breaker {k} ({rule}): {counts}.", k=k + 1, rule=TIE_BREAKERS[k],
+                     counts=[msg("{player} {n}", player=SeatRef(i), n=counts[i])
+                             for i in tied]))
     groups: list[list[int]] = []
     for value in sorted(set(counts.values()), reverse=True):
         groups += _break_ties([i for i in tied if counts[i] == value], k + 1, breakers, lines)
     return groups
 
 
-def _name(seat: int) -> str:
-    return f"Player {seat + 1}"
-
-
-def _names(seats: list[int]) -> str:
-    names = [_name(i) for i in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def _names(seats: list[int]) -> Msg:
+    """'Player 1 and Player 2', 'Player 1, Player 2 and Player 3' (names, once rendered)."""
+    return msg("{first} and {last}", first=[SeatRef(i) for i in seats[:-1]],
+               last=SeatRef(seats[-1]))

@@ -9,18 +9,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.reef2018 import moves
+from pbem.games.reef2018 import ledger, moves
 from pbem.games.reef2018.cards import COLOURS, SIZE, cards
 from pbem.games.reef2018.scoring import covered, full_stacks, score_in_hand
 from pbem.games.reef2018.state import State
+from pbem.i18n.msg import Msg
 
 _EMPTY_REEF: list[list[str]] = [[] for _ in range(SIZE * SIZE)]
 
 
 def card_view(card_id: int) -> dict[str, Any]:
     card = cards()[card_id]
+    description = card.description()
     view: dict[str, Any] = {"id": card.id, "corals": list(card.corals), "points": card.points,
-                            "kind": card.kind, "text": card.describe()}
+                            "kind": card.kind, "text": str(description),
+                            "description": description.to_json()}
     if card.highest:
         view["highest"] = {"centre": card.cells[0].colour, "scored": card.cells[1].colour}
         view["pattern"] = []
@@ -32,6 +35,11 @@ def card_view(card_id: int) -> dict[str, Any]:
             rows[c.dy][c.dx] = c.label()
         view["pattern"] = rows
     return view
+
+
+def _json(m: Msg | str) -> dict[str, Any] | str:
+    """A message as view data (JSON), for the templates to render in the reader's language."""
+    return m.to_json() if isinstance(m, Msg) else m
 
 
 def reef_view(reef: list[list[str]]) -> list[list[dict[str, Any]]]:
@@ -57,7 +65,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         }
         if over:
             p["hand"] = [card_view(c) | {"scored": score_in_hand(s.reef, c)} for c in s.hand]
-            p["ledger"] = [{"points": int(n), "why": str(why)} for n, why in s.ledger]
+            p["ledger"] = [{"points": int(n), "why": str(why), "reason": _json(ledger.why(why))}
+                           for n, why in s.ledger]
         players.append(p)
     result: dict[str, Any] = {
         "phase": state.phase,
@@ -67,6 +76,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "advanced": state.advanced,
         "last_round": state.last_round,
         "end_reason": state.end_reason,
+        "end": _json(ledger.end_reason(state.end_reason)) if state.end_reason else None,
         "supply": {c: state.supply[c] for c in COLOURS},
         "deck_count": len(state.deck),
         "deck_top": card_view(state.deck[0]) if state.deck else None,

@@ -6,6 +6,7 @@ shared."""
 from __future__ import annotations
 
 from pbem.engine.chance import Chance
+from pbem.engine.contract import Outcome
 from pbem.games.reef2018 import GAME
 from pbem.games.reef2018.language import parse_order
 from pbem.games.reef2018.scoring import final_outcome
@@ -109,6 +110,11 @@ R R R RRRR
 """
 
 
+def english(out: Outcome) -> list[str]:
+    """The explanation's lines in English (they are messages, rendered per seat's language)."""
+    return [str(line) for line in out.explanation]
+
+
 def test_most_points_wins() -> None:
     out = final_outcome(_over([EMPTY, EMPTY], [5, 9]))
     assert out.ranking == [[1], [0]] and out.scores == {0: 5, 1: 9}
@@ -117,20 +123,20 @@ def test_most_points_wins() -> None:
 def test_tie_broken_by_most_covered_squares() -> None:
     out = final_outcome(_over([NARROW_TALL, WIDE], [7, 7]))
     assert out.ranking == [[1], [0]]
-    assert "Tie-breaker 1 (most covered squares): Player 1 2, Player 2 5." in out.explanation
+    assert "Tie-breaker 1 (most covered squares): Player 1 2, Player 2 5." in english(out)
 
 
 def test_then_by_most_stacks_four_high() -> None:
     out = final_outcome(_over([WIDE, WIDE_TALL], [7, 7]))
     assert out.ranking == [[1], [0]]
-    assert "Tie-breaker 2 (most stacks 4 high): Player 1 0, Player 2 1." in out.explanation
+    assert "Tie-breaker 2 (most stacks 4 high): Player 1 0, Player 2 1." in english(out)
 
 
 def test_then_shared() -> None:
     out = final_outcome(_over([WIDE_TALL, SAME_AS_WIDE_TALL, EMPTY], [7, 7, 2]))
     assert out.ranking == [[0, 1], [2]]
     assert ("Player 1 and Player 2 are still equal after both tie-breakers and share their "
-            "place.") in out.explanation
+            "place.") in english(out)
 
 
 def test_the_score_is_the_sum_of_its_ledger() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.games.reef2018.state import State
-from pbem.store import SessionFactory
+from pbem.store import SessionFactory, queries
 from tests.games.reef2018.positions import build
 from tests.support.seated import Table, seat_table
 
@@ -174,7 +174,7 @@ def test_check_shows_what_would_happen_and_changes_nothing(table: Table) -> None
     assert result.status == "ignored"
     assert table.state_json() == before
     assert reply.startswith("check: these orders are legal. Nothing was played.")
-    assert "  - Player 1 played card 33: red on A2 (1 high), green on A3 (1 high)." in reply
+    assert "  - Ann played card 33: red on A2 (1 high), green on A3 (1 high)." in reply
 
 
 def test_check_of_a_bad_order_says_it_would_be_refused(table: Table) -> None:
@@ -189,7 +189,7 @@ def test_a_good_order_is_played(table: Table) -> None:
     result, reply = table.send(0, "take 25")
     assert result.status == "applied", reply
     assert "Done. Your orders were played:\n> take 25" in reply
-    assert "  - Player 1 took card 25 from the market; card 52 from the deck takes its place." \
+    assert "  - Ann took card 25 from the market; card 52 from the deck takes its place." \
         in reply
     assert table.state().seats[0].hand == [17, 33, 25]
 
@@ -202,3 +202,73 @@ def test_help_answers_with_the_whole_order_language(table: Table) -> None:
     for example in ("take 14", "take deck", "take deck, token on 41",
                     "play 17: red B2, yellow B2", "start: red B2, yellow C2, green B3, purple C3"):
         assert example in reply
+
+
+# Ann writes French (issue 16): her orders are read in French, and every reply is French,
+# quotes her own line and suggests the nearest valid form in French.
+FRENCH_CASES = [
+    ("a square off the reef", "jouer 17 : violet E2, violet A2",
+     "Ligne 1 de votre courriel (« jouer 17 : violet E2, violet A2 ») : E2 n'est pas sur "
+     "votre récif (A1 à D4)", "Indice : jouer 17: rouge B2, jaune B2"),
+    ("an unknown order", "danser la macarena",
+     "Ligne 1 de votre courriel (« danser la macarena ») : je ne connais pas l'ordre "
+     "« danser »", "Indice : écrivez l'un de : prendre 17  (ou : prendre pioche, prendre "
+     "pioche jeton sur 23) ; jouer 17: rouge B2, jaune B2 ; départ: rouge B2, jaune C2, "
+     "vert B3, violet C3"),
+    ("the deck's token on a tie", "prendre la pioche",
+     "les cartes 14 et 41 sont à égalité pour la plus faible valeur de l'offre : dites "
+     "laquelle reçoit votre jeton, p. ex. prendre pioche, jeton sur 14", None),
+    ("a card not in hand", "jouer la carte 9 : rouge A1, rouge A2",
+     "la carte 9 n'est pas dans votre main ; vous avez 17, 33", None),
+    ("a colour the card does not give", "jouer 33 : jaune A2, vert A3",
+     "la carte 33 donne rouge et vert, pas jaune", None),
+    ("a full stack", "jouer 17 : violet A1, violet A2",
+     "la pile en A1 a déjà 4 de haut : aucune pièce ne peut y aller",
+     "Suggestion : les cases les plus proches où elle serait permise : B1, A2 et C1"),
+]
+
+
+@pytest.fixture
+def french(factory: SessionFactory) -> Table:
+    return seat_table(factory, "reef2018", position, languages=["fr"])
+
+
+@pytest.mark.parametrize(("what", "orders", "why", "hint"), FRENCH_CASES,
+                         ids=[c[0] for c in FRENCH_CASES])
+def test_a_french_seat_is_answered_in_french(french: Table, what: str, orders: str, why: str,
+                                             hint: str | None) -> None:
+    reply = refused(french, orders)
+    assert reply.startswith("Vos ordres n'ont PAS été joués ; rien n'a changé.")
+    assert f"> {orders}" in reply  # her own words
+    assert reason(reply) == why, reply
+    if hint is not None:
+        assert hint in reply.splitlines(), reply
+
+
+def test_a_french_order_is_played_and_logged_in_english(french: Table,
+                                                        factory: SessionFactory) -> None:
+    result, reply = french.send(0, "Vérifier\njouer 33 : rouge A2, vert A3")
+    assert result.status == "ignored"
+    assert "  - Ann a joué la carte 33 : rouge en A2 (1 de haut) et vert en A3 (1 de haut)." \
+        in reply
+    result, reply = french.send(0, "prendre la carte 25 de l'offre")
+    assert result.status == "applied", reply
+    assert ("  - Ann a pris la carte 25 de l'offre ; la carte 52 de la pioche la remplace."
+            in reply)
+    assert french.state().seats[0].hand == [17, 33, 25]
+    with factory() as s:
+        last = queries.last_entry(s, french.game_id)
+    assert last.text.strip() == "take the card 25 from the market"  # the canonical words
+
+
+def test_help_in_french(french: Table) -> None:
+    result, reply = french.send(0, "aide")
+    assert result.status == "ignored"
+    assert "REEF — COMMENT ÉCRIRE VOTRE ORDRE" in reply
+    assert "règles d'après le livret de règles français" in reply  # the game's about, too
+    # The market examples name cards of this game's market (25, 14, 41), as in English.
+    for example in ("prendre 14", "prendre pioche", "prendre pioche, jeton sur 41",
+                    "jouer 17: rouge B2, jaune B2",
+                    "départ: rouge B2, jaune C2, vert B3, violet C3"):
+        assert example in reply
+

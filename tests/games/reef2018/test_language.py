@@ -10,7 +10,6 @@ import pytest
 from pbem.engine.chance import Chance
 from pbem.engine.errors import OrderSyntaxError
 from pbem.games.reef2018 import GAME
-from pbem.games.reef2018.help import help_text
 from pbem.games.reef2018.language import format_order, parse_order
 from pbem.games.reef2018.orders import Play, Start, TakeDeck, TakeMarket
 
@@ -78,5 +77,5 @@ def test_the_help_text_examples_read() -> None:
                     "play 17: red B2, yellow B2", "play 17: B2, C4",
                     "start: red B2, yellow C2, green B3, purple C3",
                     "start: red A1, yellow A1, green D4, purple B1"):
-        assert example in help_text(None)
+        assert example in GAME.help_text()
         parse_order(example)

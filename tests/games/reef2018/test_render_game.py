@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -21,6 +20,7 @@ from pbem.games.reef2018 import GAME
 from pbem.games.reef2018.render import card_block, reef_grid
 from pbem.games.reef2018.view import card_view, reef_view
 from pbem.store import init, session_factory
+from tests.games.reef2018.english_left import english_left
 from tests.games.reef2018.positions import reef
 from tests.support.seated import ANN, BEN, seat_table
 
@@ -38,17 +38,19 @@ def check_golden(name: str, text: str) -> None:
     assert text == path.read_text(encoding="utf-8")
 
 
-@pytest.fixture(scope="module")
-def emails(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[str, str]]]:
-    """Named emails of one 2-player game from seed "table", played by seeded bots."""
-    engine = init(f"sqlite:///{tmp_path_factory.mktemp('golden') / 'g.sqlite'}")
-    table = seat_table(session_factory(engine), "reef2018")
+def play(tmp: Path, languages: list[str | None]) -> dict[str, tuple[str, str]]:
+    """Named emails of one 2-player game from seed "table", played by seeded bots, each
+    writing in its seat's language."""
+    engine = init(f"sqlite:///{tmp / 'g.sqlite'}")
+    table = seat_table(session_factory(engine), "reef2018", languages=languages)
     rng = random.Random(2026)
     picked: dict[str, tuple[str, str]] = {}
     turn = 0
     while GAME.waiting_for(state := table.state()):
         seat = min(GAME.waiting_for(state))
-        result, reply = table.send(seat, GAME.random_order(state, seat, rng))
+        order = GAME.random_order(state, seat, rng)
+        lang = languages[seat] if seat < len(languages) else None
+        result, reply = table.send(seat, GAME.localise_order(order, lang) if lang else order)
         assert result.status == "applied", reply
         mails = table.bodies(result)
         me, other = (ANN, BEN) if seat == 0 else (BEN, ANN)
@@ -61,8 +63,19 @@ def emails(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple
         if not GAME.waiting_for(table.state()):
             picked["final_to_ann"] = mails[ANN]
             picked["final_to_ben"] = mails[BEN]
-    yield picked
     engine.dispose()
+    return picked
+
+
+@pytest.fixture(scope="module")
+def emails(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, str]]:
+    return play(tmp_path_factory.mktemp("golden"), [])
+
+
+@pytest.fixture(scope="module")
+def emails_fr(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, str]]:
+    """The same game with Ann writing and reading French (Ben English)."""
+    return play(tmp_path_factory.mktemp("golden-fr"), ["fr", None])
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -71,6 +84,30 @@ def test_emails_of_a_fixed_seed_game_match_the_golden_files(
     text, html = emails[name]
     check_golden(f"game2_{name}.txt", text)
     check_golden(f"game2_{name}.html", html)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_french_seats_emails_match_the_golden_files(
+        emails_fr: dict[str, tuple[str, str]], emails: dict[str, tuple[str, str]],
+        name: str) -> None:
+    """Ann reads French, Ben English: the same game (the same orders, in her words), Ann's
+    mails in French, Ben's as in the English game but for the events Ann's orders made."""
+    text, html = emails_fr[name]
+    check_golden(f"game2fr_{name}.txt", text)
+    check_golden(f"game2fr_{name}.html", html)
+    if name.endswith("to_ann"):
+        assert english_left(text, "reef2018", "fr") == []
+        assert english_left(html, "reef2018", "fr") == []
+
+
+def test_the_french_golden_emails_say_what_matters(
+        emails_fr: dict[str, tuple[str, str]]) -> None:
+    final, final_html = emails_fr["final_to_ann"]
+    assert "DÉCOMPTE FINAL  (chaque changement de chaque score)" in final
+    assert final.count("    +3  3 jetons de 1 point au début") == 2
+    assert "Décompte final" in final_html
+    ben, _ = emails_fr["final_to_ben"]
+    assert "FINAL SCORING" in ben and "DÉCOMPTE" not in ben
 
 
 def test_the_golden_emails_say_what_matters(emails: dict[str, tuple[str, str]]) -> None:
@@ -108,8 +145,9 @@ def test_the_reefs_picture_is_well_formed_svg() -> None:
 
 
 def test_golden_files_are_all_used() -> None:
-    names = {p.name for p in GOLDEN.glob("game2_*")}
-    assert names == {f"game2_{n}.{ext}" for n in NAMES for ext in ("txt", "html")}
+    names = {p.name for p in GOLDEN.glob("game2*")}
+    assert names == {f"game2{lang}_{n}.{ext}" for lang in ("", "fr") for n in NAMES
+                     for ext in ("txt", "html")}
 
 
 def test_a_reef_grid_shows_top_colour_and_height() -> None:
