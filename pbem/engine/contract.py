@@ -31,7 +31,6 @@ S = TypeVar("S")
 Ord = TypeVar("Ord")
 
 
-@dataclass(frozen=True)
 class Event:
     """Something that happened. ``visible_to`` None means everyone may read it.
 
@@ -40,17 +39,51 @@ class Event:
     ``cmsg("colour", "pink")``, seats as ``SeatRef``); each seat's mail renders ``msg`` in its
     language. ``text`` is the English sentence, kept for old readers; entries logged before
     events carried data have only ``text``, which every language shows as stored.
+
+    Immutable. ``text`` is rendered from ``msg`` on first use: the rules make many events that
+    only a log ever reads, and rendering each eagerly doubled the rules' time (bench/engine.py).
     """
 
-    text: str
-    visible_to: frozenset[Seat] | None = None
-    msg: Msg | None = None
-    kind: str = ""
+    __slots__ = ("_text", "kind", "msg", "visible_to")
+    _text: str | None
+    visible_to: frozenset[Seat] | None
+    msg: Msg | None
+    kind: str
+
+    def __init__(self, text: str | None = None, visible_to: frozenset[Seat] | None = None,
+                 msg: Msg | None = None, kind: str = "") -> None:
+        if text is None and msg is None:
+            raise ValueError("an event needs a text or a msg")
+        for name, value in (("_text", text), ("visible_to", visible_to), ("msg", msg),
+                            ("kind", kind)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Event is immutable")
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            object.__setattr__(self, "_text", str(self.msg))
+        assert self._text is not None
+        return self._text
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.text, self.visible_to, self.msg, self.kind)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Event) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.visible_to, self.kind))
+
+    def __repr__(self) -> str:
+        return (f"Event(text={self.text!r}, visible_to={self.visible_to!r}, "
+                f"msg={self.msg!r}, kind={self.kind!r})")
 
     @classmethod
     def of(cls, kind: str, message: Msg, visible_to: Iterable[Seat] | None = None) -> Event:
-        return cls(str(message), None if visible_to is None else frozenset(visible_to),
-                   message, kind)
+        return cls(None, None if visible_to is None else frozenset(visible_to), message, kind)
 
     def visible(self, seat: Seat | None) -> bool:
         return self.visible_to is None or (seat is not None and seat in self.visible_to)

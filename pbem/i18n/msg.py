@@ -81,9 +81,25 @@ def _decode(value: Any) -> Any:
     return value
 
 
+# Messages without fields (a colour, a piece's name) are made thousands of times per game by
+# the rules and bots: one shared instance each (they are immutable). Bounded, in case an id
+# ever comes from input.
+_PLAIN: dict[tuple[str | None, str], Msg] = {}
+_PLAIN_MAX = 4096
+
+
+def _plain(context: str | None, id: str) -> Msg:
+    m = _PLAIN.get((context, id))
+    if m is None:
+        m = Msg(id, {}, context=context)
+        if len(_PLAIN) < _PLAIN_MAX:
+            _PLAIN[(context, id)] = m
+    return m
+
+
 def msg(id: str, /, **fields: Any) -> Msg:
     """A sentence to translate: ``msg("{seat} took {colour}.", seat=SeatRef(0), colour=...)``."""
-    return Msg(id, fields)
+    return Msg(id, fields) if fields else _plain(None, id)
 
 
 def nmsg(singular: str, plural: str, n: int, /, **fields: Any) -> Msg:
@@ -94,7 +110,7 @@ def nmsg(singular: str, plural: str, n: int, /, **fields: Any) -> Msg:
 def cmsg(context: str, id: str, /, **fields: Any) -> Msg:
     """A word or sentence whose translation depends on ``context`` (gettext's msgctxt), e.g.
     ``cmsg("colour", "pink")``."""
-    return Msg(id, fields, context=context)
+    return Msg(id, fields, context=context) if fields else _plain(context, id)
 
 
 def N_(text: str, /) -> str:
