@@ -12,6 +12,7 @@ import unicodedata
 from functools import cache
 
 from pbem.i18n import LANGUAGES, cmsg, translator
+from pbem.i18n.wordforms import forms
 
 CONTEXT = "host command"
 
@@ -54,8 +55,7 @@ def variants(english: str) -> frozenset[str]:
     """Every way to write the command ``english`` (in plain form)."""
     found = {plain(english)}
     for lang in LANGUAGES:
-        found |= {plain(alt) for alt in translator(lang).pgettext(CONTEXT, english).split("|")
-                  if alt.strip()}
+        found |= {plain(alt) for alt in forms(translator(lang), CONTEXT, english)}
     return frozenset(found)
 
 
@@ -75,4 +75,4 @@ def canonical(typed: str) -> str | None:
 
 def word(english: str, lang: str) -> str:
     """The command ``english`` as a seat of ``lang`` is told to write it (its first form)."""
-    return translator(lang).pgettext(CONTEXT, english).split("|")[0]
+    return forms(translator(lang), CONTEXT, english)[0]

@@ -10,11 +10,11 @@ line, and leaves squares, numbers and punctuation as typed.
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import cache
 
 from pbem.i18n.msg import Msg, cmsg
 from pbem.i18n.translate import translator
+from pbem.i18n.wordforms import fold, forms
 
 GAME_NAME = "reef2018"
 
@@ -40,16 +40,9 @@ COLOUR_WORDS: tuple[Msg, ...] = (cmsg("colour", "red"), cmsg("colour", "yellow")
 _WORD = re.compile(r"(?<![\w#{])[^\W\d_]+(?![\w}])")
 
 
-def fold(word: str) -> str:
-    """Lower case without accents: 'Vérifier' -> 'verifier'."""
-    decomposed = unicodedata.normalize("NFD", word.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def alternatives(lang: str, keyword: str) -> list[str]:
     """The words for ``keyword`` in ``lang``, the written form first."""
-    text = translator(lang, GAME_NAME).pgettext("order keyword", keyword)
-    return [w.strip() for w in text.split("|") if w.strip()] or [keyword]
+    return forms(translator(lang, GAME_NAME), "order keyword", keyword)
 
 
 @cache

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import itertools
 import re
-import unicodedata
 from collections.abc import Iterator
 from functools import cache
 
 from pbem.i18n.msg import Msg, cmsg
 from pbem.i18n.translate import LANGUAGES, translator
+from pbem.i18n.wordforms import fold, forms
 
 DOMAIN = "reef"
 
@@ -67,16 +67,9 @@ _TOKEN = re.compile(r"(?P<cell>[0-9]+[ -]*[^\W\d_][ -]*[0-9]+)(?![^\W\d_])|(?P<w
 _JOINER = re.compile(r"[ \t-]+")  # what may stand between the words of one phrase
 
 
-def fold(word: str) -> str:
-    """A word as matching sees it: lower case (casefolded: ß = ss), accents dropped."""
-    decomposed = unicodedata.normalize("NFD", word.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def alternatives(lang: str, english: str) -> list[str]:
     """The words ``lang`` writes for the English order word ``english``, preferred first."""
-    text = translator(lang, DOMAIN).pgettext("order keyword", english)
-    return [w.strip() for w in text.split("|") if w.strip()]
+    return forms(translator(lang, DOMAIN), "order keyword", english)
 
 
 @cache

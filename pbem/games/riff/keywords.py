@@ -15,6 +15,7 @@ from functools import cache
 
 from pbem.i18n.msg import Msg, cmsg
 from pbem.i18n.translate import LANGUAGES, translator
+from pbem.i18n.wordforms import forms
 
 DOMAIN = "riff"
 KEYWORD = "order keyword"
@@ -77,8 +78,7 @@ def words(lang: str) -> dict[str, tuple[str, ...]]:
     tr = translator(lang, DOMAIN)
     out: dict[str, tuple[str, ...]] = {}
     for k in KEYWORDS:
-        alternatives = [a.strip() for a in tr.pgettext(KEYWORD, k.id).split("|") if a.strip()]
-        out[k.id] = tuple(alternatives) or (k.id,)
+        out[k.id] = tuple(forms(tr, KEYWORD, k.id))
     return out
 
 

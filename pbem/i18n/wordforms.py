@@ -1,0 +1,24 @@
+"""Words a player types, matched against a catalogue's words: one folding and one reading of a
+msgstr's alternatives for the host's command words and every game's order words.
+
+A catalogue may give several words for one English word, separated by "|" (``langue|langage``),
+the first being the one written back to players.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from pbem.i18n.translate import Translator
+
+
+def fold(word: str) -> str:
+    """A word as matching sees it: lower case (casefolded: ß = ss), accents dropped."""
+    decomposed = unicodedata.normalize("NFD", word.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def forms(tr: Translator, context: str, english: str) -> list[str]:
+    """The words ``tr``'s language has for ``english`` in ``context``, the written one first
+    (``english`` itself where the catalogue gives none)."""
+    return [w.strip() for w in tr.pgettext(context, english).split("|") if w.strip()] or [english]
