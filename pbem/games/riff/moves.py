@@ -20,7 +20,6 @@ from functools import cache, lru_cache
 from typing import TypeVar
 
 from pbem.engine.chance import Chance, Draw
-from pbem.engine.contract import Event
 from pbem.games.riff import worms
 from pbem.games.riff.components import cross_colours
 from pbem.games.riff.orders import (
@@ -33,8 +32,7 @@ from pbem.games.riff.orders import (
     Step,
 )
 from pbem.games.riff.state import Player, State, area_row
-from pbem.games.riff.turn import BOAT_COST, COST, RuleError, Turn, do_step
-from pbem.i18n.msg import Msg
+from pbem.games.riff.turn import BOAT_COST, COST, QuietTurn, RuleError, Turn, do_step
 
 MAX_LINES = 6
 T = TypeVar("T")
@@ -257,16 +255,6 @@ class _ScratchChance(Chance):
         return super().shuffle(label, items)
 
 
-class _ScratchTurn(Turn):
-    """A turn on the bot's scratch copy: its events are never read, so none are kept."""
-
-    def say(self, kind: str, message: Msg) -> None:
-        pass
-
-    def tell(self, events: list[Event]) -> None:
-        pass
-
-
 def _refused(state: State, turn: Turn, step: Step) -> bool:
     """Whether do_step would surely refuse a face-up buy or a boat: no boat left, a fish
     without a free coral (when the option asks for one), or worms.pay's refusal (the rules
@@ -305,7 +293,7 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         rng.shuffle(colours)
         return "prefer " + " ".join(colours[:rng.randint(1, len(colours))])
     scratch = state.copy()
-    turn = _ScratchTurn(seat)
+    turn = QuietTurn(seat)
     chance = _ScratchChance(f"bot/{rng.random()}")
     lines: list[str] = []
     if rng.random() < 0.05:
@@ -322,7 +310,7 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         # (its paid turn stays if the buy then fails): only that one is tried on a copy.
         if isinstance(step, Buy) and not _face_up(scratch, seat, step.place):
             trial = scratch.copy()
-            trial_turn = _ScratchTurn(seat, set(turn.flipped), turn.revealed,
+            trial_turn = QuietTurn(seat, set(turn.flipped), turn.revealed,
                                       fresh_pearls=turn.fresh_pearls,
                                       fresh_sharks=turn.fresh_sharks)
         elif _refused(scratch, turn, step):

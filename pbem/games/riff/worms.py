@@ -8,6 +8,7 @@ standing preference (``prefer ...``, sent in any mail, in turn or not) or else t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from pbem.engine.chance import Chance
@@ -111,19 +112,25 @@ def opponent_pick(state: State) -> list[Event]:
 
 
 class CannotPay(ValueError):
-    """The player lacks the worms or pearls; the message says what is missing."""
+    """The player lacks the worms or pearls; the message says what is missing (rendered only
+    when read: the bot's tries fail often, and nobody reads those)."""
 
     def __init__(self, message: Msg) -> None:
-        super().__init__(str(message))
+        super().__init__()
         self.message = message
+
+    def __str__(self) -> str:
+        return str(self.message)
 
 
 def pay(state: State, seat: int, cost: int, colour: str | None,
-        paying: tuple[str, ...] | None, what: Msg, fresh_pearls: int = 0) -> list[str]:
+        paying: tuple[str, ...] | None, what: Callable[[], Msg],
+        fresh_pearls: int = 0) -> list[str]:
     """Take ``cost`` worms (of ``colour`` if given; a pearl replaces any worm) and return
     them to the supply (pearls to the discard). ``paying`` names them; None: the rules pick
     (worms of the colour, else the colours held most; pearls only when worms run out).
-    ``fresh_pearls`` were bought this turn: they may be played only on a later turn."""
+    ``fresh_pearls`` were bought this turn: they may be played only on a later turn.
+    ``what`` names the thing paid for, made only for an error message."""
     player = state.players[seat]
     pearls = player.pearls - fresh_pearls
     if paying is None:
@@ -132,21 +139,21 @@ def pay(state: State, seat: int, cost: int, colour: str | None,
             if colour:
                 raise CannotPay(msg(
                     "{what} costs {cost} {colour} worm(s) (a pearl replaces any worm); you "
-                    "have {have} {colour} and {pearls} pearl(s) to play", what=what, cost=cost,
+                    "have {have} {colour} and {pearls} pearl(s) to play", what=what(), cost=cost,
                     colour=w.colour(colour), have=player.worms.get(colour, 0), pearls=pearls))
             raise CannotPay(msg(
                 "{what} costs {cost} worm(s) (a pearl replaces any worm); you have {have} and "
-                "{pearls} pearl(s) to play", what=what, cost=cost,
+                "{pearls} pearl(s) to play", what=what(), cost=cost,
                 have=sum(player.worms.values()), pearls=pearls))
     else:
         tokens = list(paying)
         if len(tokens) != cost:
-            raise CannotPay(msg("{what} costs {cost} worm(s), but you named {n}", what=what,
+            raise CannotPay(msg("{what} costs {cost} worm(s), but you named {n}", what=what(),
                                 cost=cost, n=len(tokens)))
         wrong = [t for t in tokens if colour and t not in (colour, "pearl")]
         if wrong and colour:
             raise CannotPay(msg("{what} must be paid in {colour} worms (or pearls), not {wrong}",
-                                what=what, colour=w.colour(colour), wrong=w.colour(wrong[0])))
+                                what=what(), colour=w.colour(colour), wrong=w.colour(wrong[0])))
         named: dict[str, int] = {}
         for t in tokens:
             named[t] = named.get(t, 0) + 1
@@ -155,10 +162,10 @@ def pay(state: State, seat: int, cost: int, colour: str | None,
             if have < n and t == "pearl":
                 raise CannotPay(nmsg("{what}: you named {n} pearl but have {have}",
                                      "{what}: you named {n} pearls but have {have}", n,
-                                     what=what, have=have))
+                                     what=what(), have=have))
             if have < n:
                 raise CannotPay(msg("{what}: you named {n} {colour} worm(s) but have {have}",
-                                    what=what, n=n, colour=w.colour(t), have=have))
+                                    what=what(), n=n, colour=w.colour(t), have=have))
     for t in tokens:
         if t == "pearl":
             player.pearls -= 1
