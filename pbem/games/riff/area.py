@@ -54,6 +54,9 @@ def flow(state: State, chance: Chance) -> list[Event]:
         # cards sliding in after it are judged by their face (else a whole face-down row
         # would drain at every flow).
         at_sea_end = state.area[r][0]
+        if at_sea_end is not None and None not in state.area[r] and (
+                at_sea_end["card"] != "water" if at_sea_end["up"] else not face_down_is_water):
+            continue  # a full row whose sea-end card stays: nothing moves (most rows)
         cards = [s for s in state.area[r] if s is not None]
         while cards:
             first = cards[0]

@@ -163,6 +163,19 @@ class _Plan:
     chase: list[Step]  # own fish a shark may chase
 
 
+def _slot_order(seat: int, boats: int) -> tuple[tuple[int, int, tuple[Buy, bool],
+                                                    tuple[Buy, bool]], ...]:
+    """(row, column, face-down candidate, face-up candidate) of the places under the seat's
+    boats, column by column, nearest first: the order the bot has always listed them in."""
+    return tuple((area_row(seat, d), c, *_PLACES[c][d]) for c in range(boats) for d in range(4))
+
+
+_SLOT_ORDER = tuple(tuple(_slot_order(seat, boats) for boats in range(9)) for seat in range(2))
+# (distance, column, row) of every place, distance first then column, for a shark's target.
+_SHARK_ORDER = tuple(tuple((d, c, area_row(seat, d)) for d in range(4) for c in range(8))
+                     for seat in range(2))
+
+
 def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
     player = state.players[seat]
     crosses = tuple(c for c in state.breeding_open if c is not None)
@@ -175,30 +188,29 @@ def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
             if coral.cross is None:
                 for pair in _attachable(coral.male, coral.female, males, females, crosses):
                     found += [_attach(pair, coral_i)] * 4
-    rows = state.area if seat == 0 else state.area[::-1]  # by distance from the seat
+    area = state.area
     wanted: dict[str, bool] = {}
     places: list[tuple[Buy, bool]] = []
     boats = player.boats
-    for column in range(boats):
-        for distance in range(4):
-            slot = rows[distance][column]
-            if slot is None:
-                continue
-            if slot["up"]:
-                card = slot["card"]
-                ok = wanted.get(card)
-                if ok is None:
-                    ok = wanted[card] = _wanted(card, player, fitting)
-                if ok:
-                    places.append(_PLACES[column][distance][1])
-            else:
-                places.append(_PLACES[column][distance][0])
+    for row, column, down, up in _SLOT_ORDER[seat][boats]:
+        slot = area[row][column]
+        if slot is None:
+            continue
+        if slot["up"]:
+            card = slot["card"]
+            ok = wanted.get(card)
+            if ok is None:
+                ok = wanted[card] = _wanted(card, player, fitting)
+            if ok:
+                places.append(up)
+        else:
+            places.append(down)
     sharks = player.sharks > fresh_sharks
     ups: list[tuple[int, int]] = []
     chase: list[Step] = []
     if sharks:
-        ups = [(d, c) for d in range(4) for c in range(8)
-               if (s := rows[d][c]) is not None and s["up"]]
+        ups = [(d, c) for d, c, row in _SHARK_ORDER[seat]
+               if (s := area[row][c]) is not None and s["up"]]
         for key in dict.fromkeys(fish):
             colour, sex = key.split(":")
             if colour not in fitting:  # colour_fits_a_cross, from the offer above
@@ -292,7 +304,7 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         colours = list(state.colours)
         rng.shuffle(colours)
         return "prefer " + " ".join(colours[:rng.randint(1, len(colours))])
-    scratch = state.copy()
+    scratch = state.copy_for(seat)  # the bot plays only its own steps
     turn = QuietTurn(seat)
     chance = _ScratchChance(f"bot/{rng.random()}")
     lines: list[str] = []
@@ -309,7 +321,7 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         # Every step checks before it changes anything, except a buy of a face-down card
         # (its paid turn stays if the buy then fails): only that one is tried on a copy.
         if isinstance(step, Buy) and not _face_up(scratch, seat, step.place):
-            trial = scratch.copy()
+            trial = scratch.copy_for(seat)
             trial_turn = QuietTurn(seat, set(turn.flipped), turn.revealed,
                                       fresh_pearls=turn.fresh_pearls,
                                       fresh_sharks=turn.fresh_sharks)

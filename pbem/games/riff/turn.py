@@ -41,7 +41,7 @@ from pbem.games.riff.orders import (
 )
 from pbem.games.riff.state import COLUMNS, Coral, State, area_row
 from pbem.games.riff.worms import CannotPay
-from pbem.i18n.msg import Msg, SeatRef, msg, nmsg
+from pbem.i18n.msg import Msg, msg, nmsg
 
 COST = (1, 2, 2, 3)  # by distance from the player: near, the two middle rows, far
 BOAT_COST = 3
@@ -141,7 +141,7 @@ def apply_order(state: State, seat: int, order: Order,
                 continue
             turn.say("line_skipped", msg(
                 "{player}'s line {line} could not be played after the turned card, so it was "
-                "skipped.", player=SeatRef(seat), line=line or n + 1))
+                "skipped.", player=w.seat(seat), line=line or n + 1))
             turn.events.append(Event.of("line_skipped_why", msg("Why: {reason}.",
                                                                 reason=err.message),
                                         frozenset({seat})))
@@ -189,7 +189,7 @@ def end_turn(state: State, turn: Turn, chance: Chance) -> None:
         state.end_reason = str(end_reason(state))
         state.dice, state.taken = [], []
         turn.say("game_won", msg("{player} wins with {n} completed crosses.",
-                                 player=SeatRef(seat), n=WIN))
+                                 player=w.seat(seat), n=WIN))
         return
     turn.tell(area.flow(state, chance) + area.refill(state, chance))
     state.turn += 1
@@ -205,7 +205,7 @@ def end_turn(state: State, turn: Turn, chance: Chance) -> None:
         else:
             turn.say("turn_limit_won", msg(
                 "The turn limit is reached: {reason}; {player} has more completed crosses "
-                "and wins.", reason=end_reason(state), player=SeatRef(state.winner)))
+                "and wins.", reason=end_reason(state), player=w.seat(state.winner)))
         return
     state.to_move = 1 - seat
     turn.tell(worms.roll(state, chance))
@@ -234,7 +234,7 @@ def do_prefer(state: State, turn: Turn, step: Prefer) -> None:
     state.players[turn.seat].prefer = list(step.colours)
     if turn.loud:
         turn.say("preference_set", msg("{player} now prefers {colours} worms.",
-                                       player=SeatRef(turn.seat), colours=w.colours(step.colours)))
+                                       player=w.seat(turn.seat), colours=w.colours(step.colours)))
 
 
 def _slot(state: State, turn: Turn, place: Place, *, need_boat: bool = True) -> dict[str, str]:
@@ -264,7 +264,7 @@ def do_flip(state: State, turn: Turn, place: Place, paying: tuple[str, ...] | No
     turn.flipped.add((row, place.column))
     turn.revealed = True
     if turn.loud:
-        turn.say("card_turned", msg("{player} turned {place}: a {card}.", player=SeatRef(turn.seat),
+        turn.say("card_turned", msg("{player} turned {place}: a {card}.", player=w.seat(turn.seat),
                                     place=w.place(place), card=w.card(card)))
     return card
 
@@ -282,7 +282,7 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
     if step.condition is not None and not any(d.matches(card) for d in step.condition):
         if turn.loud:
             turn.say("card_left", msg("{player} left the {card} on {place} (not what the order "
-                                      "asked for).", player=SeatRef(turn.seat), card=w.card(card),
+                                      "asked for).", player=w.seat(turn.seat), card=w.card(card),
                                       place=w.place(place)))
         return
     cost = 1 if (row, place.column) in turn.flipped else COST[place.distance]
@@ -306,12 +306,12 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
     if card == "coral":
         if turn.loud:
             turn.say("card_bought", msg("{player} bought the {card} on {place} as coral {number}.",
-                                        player=SeatRef(turn.seat), card=w.card(card),
+                                        player=w.seat(turn.seat), card=w.card(card),
                                         place=w.place(place), number=len(player.corals)))
     else:
         if turn.loud:
             turn.say("card_bought", msg("{player} bought the {card} on {place}.",
-                                        player=SeatRef(turn.seat), card=w.card(card),
+                                        player=w.seat(turn.seat), card=w.card(card),
                                         place=w.place(place)))
 
 
@@ -344,7 +344,7 @@ def do_boat(state: State, turn: Turn, step: Boat) -> None:
     player.boats += 1
     if turn.loud:
         turn.say("boat_bought", msg("{player} bought a boat, under column {column}.",
-                                    player=SeatRef(turn.seat), column=player.boats))
+                                    player=w.seat(turn.seat), column=player.boats))
 
 
 def do_attach(state: State, turn: Turn, step: Attach, chance: Chance) -> None:
@@ -376,10 +376,10 @@ def do_attach(state: State, turn: Turn, step: Attach, chance: Chance) -> None:
                             "({offer})", number=step.coral + 1,
                             offer=offer or msg("none open")))
     player.fish = fish
-    coral.male, coral.female = male, female
+    player.corals[step.coral] = Coral(male, female, coral.cross)
     if turn.loud:
         turn.say("fish_attached", msg("{player} put the {fish} on coral {number}.",
-                                      player=SeatRef(turn.seat),
+                                      player=w.seat(turn.seat),
                                       fish=w.joined([w.fish(c, s) for c, s in step.fish]),
                                       number=step.coral + 1))
     said = complete(state, turn.seat, step.coral, chance, loud=turn.loud)
@@ -407,7 +407,7 @@ def do_shark_area(state: State, turn: Turn, step: SharkArea) -> None:
     player.sharks -= 1
     if turn.loud:
         turn.say("shark_chased_card", msg("{player}'s shark chased the {card} from {place}.",
-                                          player=SeatRef(turn.seat), card=w.card(slot["card"]),
+                                          player=w.seat(turn.seat), card=w.card(slot["card"]),
                                           place=w.place(step.place)))
 
 
@@ -422,23 +422,22 @@ def do_shark_own(state: State, turn: Turn, step: SharkOwn) -> None:
     if key in player.fish:
         player.fish.remove(key)
     else:
-        coral = next((c for c in player.corals if c.cross is None and
-                      (c.male if step.sex == "m" else c.female) == step.colour), None)
-        if coral is None:
+        at = next((i for i, c in enumerate(player.corals) if c.cross is None and
+                   (c.male if step.sex == "m" else c.female) == step.colour), None)
+        if at is None:
             raise RuleError(msg("you have no {fish} fish", fish=name))
-        if step.sex == "m":
-            coral.male = None
-        else:
-            coral.female = None
+        coral = player.corals[at]
+        player.corals[at] = (Coral(None, coral.female) if step.sex == "m"
+                             else Coral(coral.male, None))
     state.discard += [f"fish:{key}", "shark"]
     player.sharks -= 1
     if turn.loud:
         turn.say("shark_chased_own", msg("{player}'s shark chased their own {fish} fish.",
-                                         player=SeatRef(turn.seat), fish=name))
+                                         player=w.seat(turn.seat), fish=name))
 
 
 def end_reason(state: State) -> Msg:
     """Why the game ended, from the state (a win by crosses, or the turn limit)."""
     if state.winner is not None and state.players[state.winner].crosses() >= WIN:
-        return msg("{player} completed {n} crosses", player=SeatRef(state.winner), n=WIN)
+        return msg("{player} completed {n} crosses", player=w.seat(state.winner), n=WIN)
     return msg("the turn limit ({n} turns) was reached", n=state.options["turn_limit"])

@@ -10,7 +10,14 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from pbem.games.riff.orders import ROW_WORDS, Place
-from pbem.i18n.msg import Msg, cmsg, msg
+from pbem.i18n.msg import Msg, SeatRef, cmsg, msg
+
+_SEATS = (SeatRef(0), SeatRef(1))
+
+
+def seat(n: int) -> SeatRef:
+    """The seat as messages name it (one shared instance each)."""
+    return _SEATS[n]
 
 
 @lru_cache(maxsize=4096)  # immutable messages: one per word, shared by every event

@@ -17,7 +17,7 @@ from pbem.games.riff import words as w
 from pbem.games.riff.breeding import open_crosses
 from pbem.games.riff.components import cross_colours
 from pbem.games.riff.state import State
-from pbem.i18n.msg import Msg, SeatRef, msg, nmsg
+from pbem.i18n.msg import Msg, msg, nmsg
 
 
 def default_preference(state: State, seat: int) -> list[str]:
@@ -67,7 +67,7 @@ def roll(state: State, chance: Chance) -> list[Event]:
     mover = state.to_move
     state.dice = [chance.choice("die 1", state.colours), chance.choice("die 2", state.colours)]
     state.taken = []
-    player = SeatRef(mover)
+    player = w.seat(mover)
     said = [Event.of("dice_rolled", msg("Dice for {player}'s turn: {first} and {second}.",
                                         player=player, first=w.colour(state.dice[0]),
                                         second=w.colour(state.dice[1])))]
@@ -95,20 +95,20 @@ def opponent_pick(state: State) -> list[Event]:
     seat = 1 - state.to_move
     order = preference(state, seat)
     rolled = [c for c in order if c in state.dice and state.worm_supply[c] > 0]
-    spare = [c for c in order if state.worm_supply[c] > 0]
+    spare = [] if rolled else [c for c in order if state.worm_supply[c] > 0]
     if rolled:
         _take(state, seat, rolled[0])
         return [Event.of("worm_picked", msg(
             "{player} took a {colour} worm (one of the dice's colours, by preference).",
-            player=SeatRef(seat), colour=w.colour(rolled[0])))]
+            player=w.seat(seat), colour=w.colour(rolled[0])))]
     if spare:
         _take(state, seat, spare[0])
         return [Event.of("worm_picked_instead", msg(
             "{colours} worms are out: {player} took a {colour} worm instead (by preference).",
-            colours=w.joined(w.colours(sorted(set(state.dice)))), player=SeatRef(seat),
+            colours=w.joined(w.colours(sorted(set(state.dice)))), player=w.seat(seat),
             colour=w.colour(spare[0])))]
     return [Event.of("supply_empty", msg("No worm is left in the supply for {player}.",
-                                         player=SeatRef(seat)))]
+                                         player=w.seat(seat)))]
 
 
 class CannotPay(ValueError):
