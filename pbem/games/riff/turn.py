@@ -16,7 +16,7 @@ do not otherwise depend on each other before the water flows.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from typing import ClassVar
 
 from pbem.engine.chance import Chance
@@ -264,9 +264,28 @@ def do_flip(state: State, turn: Turn, place: Place, paying: tuple[str, ...] | No
     turn.flipped.add((row, place.column))
     turn.revealed = True
     if turn.loud:
-        turn.say("card_turned", msg("{player} turned {place}: a {card}.", player=w.seat(turn.seat),
-                                    place=w.place(place), card=w.card(card)))
+        turn.events.append(_card_turned(turn.seat, place, card))
     return card
+
+
+# Events are immutable, and the same few come back game after game: the commonest are made
+# once each (making each afresh was a third of the rules' time in bench/engine.py).
+@lru_cache(maxsize=4096)
+def _card_turned(seat: int, place: Place, card: str) -> Event:
+    return Event.of("card_turned", msg("{player} turned {place}: a {card}.", player=w.seat(seat),
+                                       place=w.place(place), card=w.card(card)))
+
+
+@lru_cache(maxsize=4096)
+def _card_bought(seat: int, card: str, place: Place, coral: int) -> Event:
+    """``coral``: the number of the coral bought (0 for any other card)."""
+    if coral:
+        return Event.of("card_bought", msg(
+            "{player} bought the {card} on {place} as coral {number}.", player=w.seat(seat),
+            card=w.card(card), place=w.place(place), number=coral))
+    return Event.of("card_bought", msg("{player} bought the {card} on {place}.",
+                                       player=w.seat(seat), card=w.card(card),
+                                       place=w.place(place)))
 
 
 def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
@@ -303,16 +322,9 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
     elif card == "shark":
         player.sharks += 1
         turn.fresh_sharks += 1
-    if card == "coral":
-        if turn.loud:
-            turn.say("card_bought", msg("{player} bought the {card} on {place} as coral {number}.",
-                                        player=w.seat(turn.seat), card=w.card(card),
-                                        place=w.place(place), number=len(player.corals)))
-    else:
-        if turn.loud:
-            turn.say("card_bought", msg("{player} bought the {card} on {place}.",
-                                        player=w.seat(turn.seat), card=w.card(card),
-                                        place=w.place(place)))
+    if turn.loud:
+        turn.events.append(_card_bought(turn.seat, card, place,
+                                        len(player.corals) if card == "coral" else 0))
 
 
 def _may_own(state: State, seat: int, card: str, place: Place) -> None:

@@ -68,15 +68,12 @@ def roll(state: State, chance: Chance) -> list[Event]:
     state.dice = [chance.choice("die 1", state.colours), chance.choice("die 2", state.colours)]
     state.taken = []
     player = w.seat(mover)
-    said = [Event.of("dice_rolled", msg("Dice for {player}'s turn: {first} and {second}.",
-                                        player=player, first=w.colour(state.dice[0]),
-                                        second=w.colour(state.dice[1])))]
+    said = [_dice_rolled(mover, state.dice[0], state.dice[1])]
     for colour in state.dice:
         got = colour if state.worm_supply[colour] > 0 else next(
             (c for c in preference(state, mover) if state.worm_supply[c] > 0), None)
         if got is None:
-            said.append(Event.of("supply_empty", msg(
-                "No worm is left in the supply for {player}.", player=player)))
+            said.append(_supply_empty(mover))
             continue
         _take(state, mover, got)
         state.taken.append(got)
@@ -85,9 +82,36 @@ def roll(state: State, chance: Chance) -> list[Event]:
                 "{colour} worms are out: {player} took a {got} worm instead.",
                 colour=w.colour(colour), player=player, got=w.colour(got))))
     if state.taken:
-        said.append(Event.of("worms_taken", msg("{player} took {colours} worms.", player=player,
-                                                colours=w.joined(w.colours(state.taken)))))
+        said.append(_worms_taken(mover, tuple(state.taken)))
     return said
+
+
+# Events are immutable, and the same few come back every turn: the commonest are made once
+# each (making each afresh was a third of the rules' time in bench/engine.py).
+@lru_cache(maxsize=1024)
+def _dice_rolled(seat: int, first: str, second: str) -> Event:
+    return Event.of("dice_rolled", msg("Dice for {player}'s turn: {first} and {second}.",
+                                       player=w.seat(seat), first=w.colour(first),
+                                       second=w.colour(second)))
+
+
+@lru_cache(maxsize=1024)
+def _worms_taken(seat: int, taken: tuple[str, ...]) -> Event:
+    return Event.of("worms_taken", msg("{player} took {colours} worms.", player=w.seat(seat),
+                                       colours=w.joined(w.colours(taken))))
+
+
+@lru_cache(maxsize=1024)
+def _worm_picked(seat: int, colour: str) -> Event:
+    return Event.of("worm_picked", msg(
+        "{player} took a {colour} worm (one of the dice's colours, by preference).",
+        player=w.seat(seat), colour=w.colour(colour)))
+
+
+@lru_cache(maxsize=16)
+def _supply_empty(seat: int) -> Event:
+    return Event.of("supply_empty", msg("No worm is left in the supply for {player}.",
+                                        player=w.seat(seat)))
 
 
 def opponent_pick(state: State) -> list[Event]:
@@ -98,17 +122,14 @@ def opponent_pick(state: State) -> list[Event]:
     spare = [] if rolled else [c for c in order if state.worm_supply[c] > 0]
     if rolled:
         _take(state, seat, rolled[0])
-        return [Event.of("worm_picked", msg(
-            "{player} took a {colour} worm (one of the dice's colours, by preference).",
-            player=w.seat(seat), colour=w.colour(rolled[0])))]
+        return [_worm_picked(seat, rolled[0])]
     if spare:
         _take(state, seat, spare[0])
         return [Event.of("worm_picked_instead", msg(
             "{colours} worms are out: {player} took a {colour} worm instead (by preference).",
             colours=w.joined(w.colours(sorted(set(state.dice)))), player=w.seat(seat),
             colour=w.colour(spare[0])))]
-    return [Event.of("supply_empty", msg("No worm is left in the supply for {player}.",
-                                         player=w.seat(seat)))]
+    return [_supply_empty(seat)]
 
 
 class CannotPay(ValueError):
