@@ -31,7 +31,7 @@ from pbem.games.riff.orders import (
     SharkOwn,
     Step,
 )
-from pbem.games.riff.state import Player, State, area_row
+from pbem.games.riff.state import Coral, Player, Slot, State, area_row
 from pbem.games.riff.turn import BOAT_COST, COST, QuietTurn, RuleError, Turn, do_step
 
 MAX_LINES = 6
@@ -159,8 +159,20 @@ class _Plan:
     places: list[tuple[Buy, bool]]  # a buy and True (wanted, face up) or False (face down)
     boat: bool
     sharks: bool
-    ups: list[tuple[int, int]]  # (distance, column) of the face-up cards, for a shark
     chase: list[Step]  # own fish a shark may chase
+    area: list[list[Slot]]  # the scratch state's, unchanged while the plan stands
+    seat: int
+    _ups: list[tuple[int, int]] | None = None
+
+    @property
+    def ups(self) -> list[tuple[int, int]]:
+        """(distance, column) of the face-up cards, for a shark: listed only when a shark is
+        drawn for."""
+        if self._ups is None:
+            area = self.area
+            self._ups = [(d, c) for d, c, row in _SHARK_ORDER[self.seat]
+                         if (s := area[row][c]) is not None and s["up"]]
+        return self._ups
 
 
 def _slot_order(seat: int, boats: int) -> tuple[tuple[int, int, tuple[Buy, bool],
@@ -176,18 +188,33 @@ _SHARK_ORDER = tuple(tuple((d, c, area_row(seat, d)) for d in range(4) for c in 
                      for seat in range(2))
 
 
-def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
-    player = state.players[seat]
-    crosses = tuple(c for c in state.breeding_open if c is not None)
-    fitting = _offer(crosses)[0]
+@lru_cache(maxsize=256)
+def _open(breeding_open: tuple[str | None, ...]) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The open crosses, and their colours."""
+    crosses = tuple(c for c in breeding_open if c is not None)
+    return crosses, _offer(crosses)[0]
+
+
+@lru_cache(maxsize=8192)
+def _attaches(fish: tuple[str, ...], corals: tuple[Coral, ...],
+              crosses: tuple[str, ...]) -> tuple[Step, ...]:
+    """Every attach of the unattached ``fish`` to the ``corals`` for an open cross, each four
+    times (the bot favours them): the same holdings and offers come back turn after turn."""
     found: list[Step] = []
-    fish = player.fish
     if fish:
-        males, females = _sexes(tuple(fish))
-        for coral_i, coral in enumerate(player.corals):
+        males, females = _sexes(fish)
+        for coral_i, coral in enumerate(corals):
             if coral.cross is None:
                 for pair in _attachable(coral.male, coral.female, males, females, crosses):
                     found += [_attach(pair, coral_i)] * 4
+    return tuple(found)
+
+
+def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
+    player = state.players[seat]
+    crosses, fitting = _open(tuple(state.breeding_open))
+    fish = player.fish
+    found = list(_attaches(tuple(fish), tuple(player.corals), crosses)) if fish else []
     area = state.area
     wanted: dict[str, bool] = {}
     places: list[tuple[Buy, bool]] = []
@@ -206,16 +233,13 @@ def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
         else:
             places.append(down)
     sharks = player.sharks > fresh_sharks
-    ups: list[tuple[int, int]] = []
     chase: list[Step] = []
     if sharks:
-        ups = [(d, c) for d, c, row in _SHARK_ORDER[seat]
-               if (s := area[row][c]) is not None and s["up"]]
         for key in dict.fromkeys(fish):
             colour, sex = key.split(":")
             if colour not in fitting:  # colour_fits_a_cross, from the offer above
                 chase.append(SharkOwn(colour, sex))
-    return _Plan(found, places, boats < 8, sharks, ups, chase)
+    return _Plan(found, places, boats < 8, sharks, chase, area, seat)
 
 
 def _choices(plan: _Plan, rng: random.Random) -> list[Step]:
