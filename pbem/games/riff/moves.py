@@ -87,14 +87,8 @@ def _wanted(card: str, player: Player, fitting: frozenset[str]) -> bool:
     return card in ("pearl", "shark")
 
 
-def _place_buys(column: int, distance: int) -> tuple[tuple[Buy, bool], tuple[Buy, bool]]:
-    buy = Buy(Place(column, distance))
-    return (buy, False), (buy, True)
-
-
-# One shared (frozen) buy per place, as (buy, False) face down and (buy, True) face up:
-# candidates are many, the bot picks one.
-_PLACES = tuple(tuple(_place_buys(c, d) for d in range(4)) for c in range(8))
+# One shared (frozen) buy per place: candidates are many, the bot picks one.
+_PLACES = tuple(tuple(Buy(Place(c, d)) for d in range(4)) for c in range(8))
 
 
 @cache
@@ -155,8 +149,12 @@ class _Plan:
     """What ``_candidates`` finds that needs no random call: it stays the same until the
     scratch state changes, and a step the bot tries often fails (changing nothing)."""
 
-    found: list[Step]  # the attaches
-    places: list[tuple[Buy, bool]]  # a buy and True (wanted, face up) or False (face down)
+    # The attaches (each four times), then the places in order: a wanted face-up card twice,
+    # a face-down card (a random call) once now and then. ``found`` holds the candidates
+    # before the first face-down place; ``places`` the rest: each face-down buy, and each run
+    # of face-up ones as one tuple (kept in order: the bot's pick is an index).
+    found: list[Step]
+    places: list[Buy | tuple[Buy, ...]]
     boat: bool
     sharks: bool
     chase: list[Step]  # own fish a shark may chase
@@ -175,11 +173,10 @@ class _Plan:
         return self._ups
 
 
-def _slot_order(seat: int, boats: int) -> tuple[tuple[int, int, tuple[Buy, bool],
-                                                    tuple[Buy, bool]], ...]:
-    """(row, column, face-down candidate, face-up candidate) of the places under the seat's
-    boats, column by column, nearest first: the order the bot has always listed them in."""
-    return tuple((area_row(seat, d), c, *_PLACES[c][d]) for c in range(boats) for d in range(4))
+def _slot_order(seat: int, boats: int) -> tuple[tuple[int, int, Buy], ...]:
+    """(row, column, buy) of the places under the seat's boats, column by column, nearest
+    first: the order the bot has always listed them in."""
+    return tuple((area_row(seat, d), c, _PLACES[c][d]) for c in range(boats) for d in range(4))
 
 
 _SLOT_ORDER = tuple(tuple(_slot_order(seat, boats) for boats in range(9)) for seat in range(2))
@@ -217,9 +214,11 @@ def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
     found = list(_attaches(tuple(fish), tuple(player.corals), crosses)) if fish else []
     area = state.area
     wanted: dict[str, bool] = {}
-    places: list[tuple[Buy, bool]] = []
+    places: list[Buy | tuple[Buy, ...]] = []
+    run: list[Buy] = []  # the face-up buys since the last face-down one
+    before = True  # no face-down place yet: the run goes to ``found``
     boats = player.boats
-    for row, column, down, up in _SLOT_ORDER[seat][boats]:
+    for row, column, buy in _SLOT_ORDER[seat][boats]:
         slot = area[row][column]
         if slot is None:
             continue
@@ -229,9 +228,19 @@ def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
             if ok is None:
                 ok = wanted[card] = _wanted(card, player, fitting)
             if ok:
-                places.append(up)
+                run += (buy, buy)
         else:
-            places.append(down)
+            if before:
+                found += run
+                before = False
+            elif run:
+                places.append(tuple(run))
+            places.append(buy)
+            run = []
+    if before:
+        found += run
+    elif run:
+        places.append(tuple(run))
     sharks = player.sharks > fresh_sharks
     chase: list[Step] = []
     if sharks:
@@ -247,9 +256,9 @@ def _choices(plan: _Plan, rng: random.Random) -> list[Step]:
     half the time, a shark now and then."""
     found = list(plan.found)
     draw = rng.random
-    for buy, up in plan.places:
-        if up:
-            found += (buy, buy)
+    for buy in plan.places:
+        if isinstance(buy, tuple):
+            found += buy
         elif draw() < 0.3:
             found.append(buy)
     if plan.boat and draw() < 0.5:
