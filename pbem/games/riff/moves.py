@@ -4,11 +4,12 @@ The bot tries the rules' own step functions on a scratch copy, so every line it 
 legal when written; after a card turns the rules skip what no longer fits, so the mail stays
 legal whatever the real card is.
 
-Speed (bench/engine.py): the scratch copy shares the area's slots; the candidates' fixed part
-(the plan) is kept while tried steps fail (a failed step changes nothing); a step the rules
-would surely refuse for want of worms, boats or a free coral is skipped without raising. None
-of this changes a random call: seeded bots write the same orders as before
-(tests/games/riff/test_behaviour_pin.py).
+Speed (bench/engine.py): the scratch copy shares the area's slots, the corals and the other
+player; the candidates' fixed part (the plan) is kept while tried steps fail (a failed step
+changes nothing); a step the rules would surely refuse for want of worms, boats or a free coral
+is skipped without raising; the scratch turn makes no messages (turn.QuietTurn) and the scratch
+chance records no draws. None of this changes a random call: seeded bots write the same orders
+as before (tests/games/riff/test_behaviour_pin.py).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TypeVar
 
-from pbem.engine.chance import Chance, Draw
+from pbem.engine.chance import Chance
 from pbem.games.riff import worms
 from pbem.games.riff.components import cross_colours
 from pbem.games.riff.orders import (
@@ -277,27 +278,14 @@ def _candidates(state: State, seat: int, rng: random.Random,
 
 
 class _ScratchChance(Chance):
-    """The bot's chance, seeded only at its first draw: most turns of the bot turn no hidden
-    card, and seeding costs more than the rest of such a turn's checks."""
-
-    def __init__(self, seed: str) -> None:  # Chance.__init__ runs at the first draw
-        self.seed = seed
-        self._replay = None
-        self.draws: list[Draw] = []
-        self._ready = False
-
-    def _seed(self) -> None:
-        if not self._ready:
-            Chance.__init__(self, self.seed)
-            self._ready = True
+    """The bot's chance (Chance seeds only at its first draw: most turns of the bot turn no
+    hidden card). Its draws are never read, so none are recorded: the same numbers as
+    Chance.choice, without the record."""
 
     def choice(self, label: str, options: Sequence[T]) -> T:
-        self._seed()
-        return super().choice(label, options)
-
-    def shuffle(self, label: str, items: Sequence[T]) -> list[T]:
-        self._seed()
-        return super().shuffle(label, items)
+        if not options:
+            raise ValueError(f"chance {label!r}: nothing to choose from")
+        return options[self._rng.randrange(len(options))]
 
 
 def _refused(state: State, turn: Turn, step: Step) -> bool:
@@ -356,8 +344,8 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         if isinstance(step, Buy) and not _face_up(scratch, seat, step.place):
             trial = scratch.copy_for(seat)
             trial_turn = QuietTurn(seat, set(turn.flipped), turn.revealed,
-                                      fresh_pearls=turn.fresh_pearls,
-                                      fresh_sharks=turn.fresh_sharks)
+                                   fresh_pearls=turn.fresh_pearls,
+                                   fresh_sharks=turn.fresh_sharks)
         elif _refused(scratch, turn, step):
             continue  # do_step would refuse it, changing nothing: spare its error message
         else:
