@@ -12,7 +12,7 @@ from sqlmodel import Session
 from pbem.engine.contract import Outcome, localise_order
 from pbem.i18n import Msg, Translator, msg
 from pbem.i18n.translate import ENGLISH
-from pbem.mail.compose import compose, mail_bytes
+from pbem.mail.compose import compose_bytes
 from pbem.mail.pictures import Picture, inline_pictures
 from pbem.mail.redact import redact
 from pbem.processor.deadlines import aware, deadline_of, waiting_label
@@ -100,12 +100,11 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
     pictures: list[Picture] = []
     if html is not None:
         html, pictures = inline_pictures(html, host.message_id_domain)
-    msg = compose(from_addr=host.from_address, from_name=host.from_name, to_addr=to,
-                  to_name=to_name, subject=subj,
-                  text=text, html=html, in_reply_to=in_reply_to, references=references,
-                  auto_reply=auto_reply, message_id_domain=host.message_id_domain,
-                  pictures=pictures)
-    raw = mail_bytes(msg)
+    raw = compose_bytes(from_addr=host.from_address, from_name=host.from_name, to_addr=to,
+                        to_name=to_name, subject=subj,
+                        text=text, html=html, in_reply_to=in_reply_to, references=references,
+                        auto_reply=auto_reply, message_id_domain=host.message_id_domain,
+                        pictures=pictures)
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
                           raw_once_sent=redact(raw, [secret]) if secret else None)
     session.add(row)
