@@ -320,6 +320,7 @@ class Stages:
         self.patch(mails, "inline_pictures", "pictures")
         self.patch(mails, "compose", "compose")
         self.patch(mails, "mail_bytes", "compose")
+        self.patch(mails, "compose_bytes", "compose")
         self.patch(outbox, "as_email", "compose")
         for module in (mails, outbox, pipeline):
             self.patch(module, "redact", "redact")
