@@ -144,7 +144,8 @@ class SmtpSender:
         try:
             if raw is not None:
                 await smtp._ehlo_or_helo_if_needed()
-                if max(raw, default=0) > 127 and not smtp.supports_extension("8BITMIME"):
+                # isascii, not max(raw): one C pass instead of ~100,000 ints (~5 ms a mail)
+                if not raw.isascii() and not smtp.supports_extension("8BITMIME"):
                     msg, raw = _parsed(raw), None  # re-encode 8-bit parts for this server
             if raw is not None:
                 sender, recipients = envelope(raw)
