@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -99,7 +100,7 @@ def test_one_pass_sends_over_one_smtp_connection_and_one_event_loop(
     loops: set[int] = set()
     real_connect = aiosmtplib.SMTP.connect
 
-    async def counted(self: aiosmtplib.SMTP, *a: object, **k: object) -> object:
+    async def counted(self: aiosmtplib.SMTP, *a: Any, **k: Any) -> object:
         connects.append(self)
         loops.add(id(asyncio.get_running_loop()))
         return await real_connect(self, *a, **k)
