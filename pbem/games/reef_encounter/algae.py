@@ -57,7 +57,6 @@ def check_alga(state: State, turn: Turn, colour: str, tile: int | None, paid: st
 
 def play_alga(state: State, turn: Turn, colour: str, tile: int | None, paid: str) -> None:
     check_alga(state, turn, colour, tile, paid)
-    me = who(state, turn.seat)
     remove(state.seats[turn.seat].consumed, paid)
     to_bag(state, paid)
     remove(state.alga_supply, colour)
@@ -70,6 +69,9 @@ def play_alga(state: State, turn: Turn, colour: str, tile: int | None, paid: str
         state.cylinders[str(tile)] = colour
         turn.alga_on_tile = True
         turned = _flip_showing(state, colour, tile)
+    if not turn.loud:
+        return
+    me = who(state, turn.seat)
     flipped = ", ".join(str(t) for t in turned)
     fields = {"player": me, "seat": SeatRef(turn.seat), "paid": hue(paid), "colour": hue(colour),
               "tile": tile, "flipped": flipped}

@@ -53,3 +53,14 @@ def check_attack(state: State, cell_key: str, colour: str) -> str:
                       msg("the {target} polyp on {cell} is protected by {owner}'s shrimp on "
                           "{guard}", **g))
     return target
+
+
+def can_attack(state: State, cell_key: str, colour: str, target: str) -> bool:
+    """Whether check_attack would accept it (``target`` is the polyp on ``cell_key``)."""
+    if target == colour or not dominates(state, colour, target)[0]:
+        return False
+    polyps, near = state.polyps, neighbours()
+    attackers = [n for n in near[cell_key] if polyps.get(n) == colour]
+    if not any(polyps.get(m) == colour for n in attackers for m in near[n]):
+        return False  # no attacker, or none in a coral of two or more
+    return protector(state, cell_key) is None

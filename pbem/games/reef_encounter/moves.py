@@ -24,6 +24,7 @@ from pbem.games.reef_encounter.board import (
     seat_shrimps_on_board,
     visible,
 )
+from pbem.games.reef_encounter.botdice import Dice
 from pbem.games.reef_encounter.context import Turn
 from pbem.games.reef_encounter.language import format_order
 from pbem.games.reef_encounter.orders import (
@@ -42,7 +43,7 @@ from pbem.games.reef_encounter.orders import (
     Take,
 )
 from pbem.games.reef_encounter.parrotfish import MIN_CORAL
-from pbem.games.reef_encounter.placement import check_place
+from pbem.games.reef_encounter.placement import placeable
 from pbem.games.reef_encounter.shrimps import MAX_PER_BOARD
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.turn import MAX_FROM_SCREEN, do_step
@@ -80,7 +81,9 @@ def _setup_answer(state: State, seat: int, rng: random.Random) -> str:
 
 
 class _QuietTurn(Turn):
-    """The bot's turn: the rules' events are thrown away, so they are not even kept."""
+    """The bot's turn: the rules' events are thrown away, so they are not even made."""
+
+    loud = False
 
     def say(self, kind: str, message: Msg) -> None:
         pass
@@ -95,7 +98,7 @@ class _Builder:
     def __init__(self, state: State, seat: int, rng: random.Random) -> None:
         self.state = state.copy_for(seat)
         self.seat = seat
-        self.rng = rng
+        self.rng = Dice(rng)
         self.turn: Turn = _QuietTurn(seat, final=state.phase == "final")
         self.steps: list[Step] = []
 
@@ -130,11 +133,7 @@ class _Builder:
         return None
 
     def _ok(self, k: str, colour: str) -> bool:
-        try:
-            check_place(self.state, self.seat, k, colour)
-        except Refused:
-            return False
-        return True
+        return placeable(self.state, k, colour)
 
     def play_larva(self) -> None:
         me = self.state.seats[self.seat]
@@ -270,9 +269,10 @@ class _Builder:
 def random_steps(state: State, seat: int, rng: random.Random) -> Order:
     """A random legal turn for ``seat`` as steps (not for the setup step)."""
     b = _Builder(state, seat, rng)
+    dice = b.rng
     edible = edible_corals(state, seat)
-    if edible and rng.random() < 0.9:
-        b.do(Eat(cell(rng.choice(edible))))
+    if edible and dice.random() < 0.9:
+        b.do(Eat(cell(dice.choice(edible))))
     if b.turn.final:
         if not b.steps:
             b.steps.append(Pass())
@@ -281,11 +281,11 @@ def random_steps(state: State, seat: int, rng: random.Random) -> Order:
               b.consumed_for_larva, b.larva_for_polyp, b.withdraw_shrimp, b.move_shrimp]
     weights = {b.play_larva: 0.8, b.new_shrimp: 0.8, b.alga: 0.35, b.consumed_for_larva: 0.2,
                b.larva_for_polyp: 0.15, b.withdraw_shrimp: 0.03, b.move_shrimp: 0.1}
-    rng.shuffle(extras)
+    dice.shuffle(extras)
     for action in extras:
         if b.turn.ended:
             break
-        if rng.random() < weights[action]:
+        if dice.random() < weights[action]:
             action()
     if not b.turn.ended:
         b.steps.append(b.take())

@@ -65,15 +65,20 @@ def eat(state: State, turn: Turn, cell_key: str) -> None:
     to_bag(state, colour, back)
     eaten = len(polyps) - back
     me.parrotfish.extend([colour] * eaten)
+    first = not me.sea_shrimp
+    if first:
+        me.sea_shrimp = True
+    else:
+        me.fish_shrimps += 1
+    if not turn.loud:
+        return
     f = {"player": who(state, turn.seat), "seat": SeatRef(turn.seat), "size": len(polyps),
          "colour": hue(colour), "cell": name(cell_key), "back": back}
-    if not me.sea_shrimp:
-        me.sea_shrimp = True
+    if first:
         turn.say("coral_eaten", msg("{player}'s parrotfish ate the {size}-polyp {colour} coral "
                                     "at {cell}: {back} polyps went back into the bag, its "
                                     "shrimp went to the open-sea board.", **f))
     else:
-        me.fish_shrimps += 1
         turn.say("coral_eaten", msg("{player}'s parrotfish ate the {size}-polyp {colour} coral "
                                     "at {cell}: {back} polyps went back into the bag, its "
                                     "shrimp went into the parrotfish.", **f))

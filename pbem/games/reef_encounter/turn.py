@@ -281,7 +281,6 @@ def _close_larva(state: State, turn: Turn) -> None:
 def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
     """Apply one step to ``state`` (a scratch copy) or raise Refused."""
     seat = state.seats[turn.seat]
-    me = who(state, turn.seat)
     if isinstance(step, Place):
         _place(state, turn, step)
     elif isinstance(step, MoveShrimp):
@@ -310,8 +309,10 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
         add(state.larva_supply, step.colour)
         turn.larva_action, turn.larva_colour = action, step.colour
         turn.from_screen = turn.placed = 0
-        f = {"player": me, "seat": SeatRef(turn.seat), "colour": hue(step.colour),
-             "action": action}
+        if not turn.loud:
+            return
+        f = {"player": who(state, turn.seat), "seat": SeatRef(turn.seat),
+             "colour": hue(step.colour), "action": action}
         turn.say("larva_played", msg("{player} played an {colour} larva cube (action {action}).",
                                      **f) if vowel(step.colour) else
                  msg("{player} played a {colour} larva cube (action {action}).", **f))
@@ -332,7 +333,10 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
         to_bag(state, step.colour)
         remove(state.larva_supply, step.colour)
         add(seat.larva, step.colour)
-        f = {"player": me, "seat": SeatRef(turn.seat), "colour": hue(step.colour)}
+        if not turn.loud:
+            return
+        f = {"player": who(state, turn.seat), "seat": SeatRef(turn.seat),
+             "colour": hue(step.colour)}
         turn.say("consumed_for_larva",
                  msg("{player} traded a consumed {colour} polyp for an {colour} larva cube.", **f)
                  if vowel(step.colour) else
@@ -357,7 +361,10 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
         remove(seat.larva, step.colour)
         add(state.larva_supply, step.colour)
         add(seat.screen, step.colour)
-        f = {"player": me, "seat": SeatRef(turn.seat), "colour": hue(step.colour)}
+        if not turn.loud:
+            return
+        f = {"player": who(state, turn.seat), "seat": SeatRef(turn.seat),
+             "colour": hue(step.colour)}
         turn.say("larva_for_polyp",
                  msg("{player} traded an {colour} larva cube for an {colour} polyp.", **f)
                  if vowel(step.colour) else
