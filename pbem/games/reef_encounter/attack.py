@@ -13,10 +13,11 @@ from pbem.games.reef_encounter.board import (
     neighbours,
     protector,
 )
+from pbem.games.reef_encounter.context import seat_ref
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.words import colour as hue
 from pbem.games.reef_encounter.words import vowel
-from pbem.i18n.msg import SeatRef, msg
+from pbem.i18n.msg import msg
 
 
 def check_attack(state: State, cell_key: str, colour: str) -> str:
@@ -47,7 +48,7 @@ def check_attack(state: State, cell_key: str, colour: str) -> str:
     if guard is not None:
         owner = state.shrimps[guard]
         g = {"owner": hue(state.seats[owner].colour),
-             "seat": SeatRef(owner), "guard": name(guard), **f}
+             "seat": seat_ref(owner), "guard": name(guard), **f}
         raise Refused(msg("the {target} polyp on {cell} is protected by {owner}'s shrimp on it",
                           **g) if guard == cell_key else
                       msg("the {target} polyp on {cell} is protected by {owner}'s shrimp on "

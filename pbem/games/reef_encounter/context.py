@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from pbem.engine.contract import Event
 from pbem.games.reef_encounter.state import State
-from pbem.i18n.msg import Msg, cmsg
+from pbem.i18n.msg import Msg, SeatRef, cmsg
 
 
 @dataclass
@@ -45,3 +45,11 @@ def who(state: State, seat: int) -> Msg:
 
 
 _WHO: dict[str, Msg] = {}  # seat colour -> its (immutable) player name, made once
+
+
+def seat_ref(seat: int) -> SeatRef:
+    """``SeatRef(seat)``, made once per seat: every event of a turn names its seat."""
+    return _SEAT_REFS[seat] if 0 <= seat < len(_SEAT_REFS) else SeatRef(seat)
+
+
+_SEAT_REFS = tuple(SeatRef(i) for i in range(8))

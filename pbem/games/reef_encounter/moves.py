@@ -17,8 +17,6 @@ from pbem.games.reef_encounter.board import (
     BOARD_OF,
     Refused,
     coral_reaches,
-    coral_shrimp,
-    group,
     neighbours,
     rock_cells,
     seat_shrimps_on_board,
@@ -171,13 +169,23 @@ class _Builder:
         full = {b for b in st.boards
                 if seat_shrimps_on_board(st, self.seat, b) >= MAX_PER_BOARD}
         boards = st.boards
-        for k in sorted(st.polyps):
+        polyps, shrimps, near = st.polyps, st.shrimps, neighbours()
+        for k in sorted(polyps):
             # A coral lies on one board: on a full board each of its cells is skipped alike.
-            if k in seen or BOARD_OF[k] not in boards or BOARD_OF[k] in full:
+            if k in seen:
                 continue
-            cells = group(st, k)
-            seen |= cells
-            if coral_shrimp(st, cells) is not None:
+            board = BOARD_OF[k]
+            if board not in boards or board in full:
+                continue
+            colour = polyps[k]
+            seen.add(k)
+            cells = [k]
+            for c in cells:  # grows as it goes: the coral traced breadth first (as group())
+                for n in near[c]:
+                    if n not in seen and polyps.get(n) == colour:
+                        seen.add(n)
+                        cells.append(n)
+            if any(c in shrimps for c in cells):
                 continue
             size = len(cells) + self.rng.random()
             if best is None or size > best[0]:

@@ -18,12 +18,12 @@ from pbem.games.reef_encounter.board import (
     name,
     neighbours,
 )
-from pbem.games.reef_encounter.context import Turn, who
+from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, bonus_ready, use_bonus
 from pbem.games.reef_encounter.words import colour as hue
 from pbem.games.reef_encounter.words import vowel
-from pbem.i18n.msg import SeatRef, msg
+from pbem.i18n.msg import msg
 
 
 def check_place(state: State, seat: int, cell_key: str, colour: str) -> str | None:
@@ -72,7 +72,7 @@ def place(state: State, turn: Turn, cell_key: str, colour: str) -> None:
 
 def _say_placed(state: State, turn: Turn, cell_key: str, colour: str, target: str | None
                 ) -> None:
-    f = {"player": who(state, turn.seat), "seat": SeatRef(turn.seat), "colour": hue(colour),
+    f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat), "colour": hue(colour),
          "cell": name(cell_key)}
     if target is None:
         turn.say("polyp_placed", msg("{player} placed an {colour} polyp on {cell}.", **f)

@@ -15,10 +15,10 @@ from pbem.games.reef_encounter.board import (
     name,
     seat_shrimps_on_board,
 )
-from pbem.games.reef_encounter.context import Turn, who
+from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.words import colour as hue
-from pbem.i18n.msg import SeatRef, msg
+from pbem.i18n.msg import msg
 
 MAX_PER_BOARD = 2
 
@@ -34,7 +34,7 @@ def _check_target(state: State, seat: int, cell_key: str, moving_from: str | Non
             raise Refused(msg("the {colour} coral on {cell} already has a shrimp ({owner}'s, on "
                               "{holder}); one shrimp per coral",
                               colour=hue(state.polyps[cell_key]), cell=name(cell_key),
-                              owner=hue(state.seats[owner].colour), seat=SeatRef(owner),
+                              owner=hue(state.seats[owner].colour), seat=seat_ref(owner),
                               holder=name(holder)))
     board = board_of(cell_key)
     mine = seat_shrimps_on_board(state, seat, board)
@@ -60,7 +60,7 @@ def new_shrimp(state: State, turn: Turn, cell_key: str) -> None:
     if turn.loud:
         turn.say("shrimp_placed", msg("{player} put a new shrimp on the {colour} coral at "
                                       "{cell}.", player=who(state, turn.seat),
-                                      seat=SeatRef(turn.seat),
+                                      seat=seat_ref(turn.seat),
                                       colour=hue(state.polyps[cell_key]), cell=name(cell_key)))
 
 
@@ -74,7 +74,7 @@ def move_shrimp(state: State, turn: Turn, source: str, target: str | None) -> No
         if turn.loud:
             turn.say("shrimp_home", msg("{player} took the shrimp on {cell} back behind the "
                                         "screen.", player=who(state, turn.seat),
-                                        seat=SeatRef(turn.seat), cell=name(source)))
+                                        seat=seat_ref(turn.seat), cell=name(source)))
         return
     if target == source:
         raise Refused(msg("the shrimp is already on {cell}", cell=name(source)))
@@ -83,7 +83,7 @@ def move_shrimp(state: State, turn: Turn, source: str, target: str | None) -> No
     state.shrimps[target] = turn.seat
     if turn.loud:
         turn.say("shrimp_moved", msg("{player} moved the shrimp on {cell} to {target}.",
-                                     player=who(state, turn.seat), seat=SeatRef(turn.seat),
+                                     player=who(state, turn.seat), seat=seat_ref(turn.seat),
                                      cell=name(source), target=name(target)))
 
 
