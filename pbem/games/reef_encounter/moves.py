@@ -112,26 +112,24 @@ class _Builder:
         near = neighbours()
         if self.rng.random() < 0.75:
             polyps = st.polyps
-            own = [k for k, c in polyps.items() if c == colour and BOARD_OF[k] in boards]
-            cands = sorted({n for k in own for n in near[k] if polyps.get(n) != colour})
+            get = polyps.get
+            cands = sorted({n for k, c in polyps.items() if c == colour and BOARD_OF[k] in boards
+                            for n in near[k] if get(n) != colour})
             self.rng.shuffle(cands)
             for k in cands:
-                if self._ok(k, colour):
+                if placeable(st, k, colour):
                     return k
         for _ in range(3):
             board = self.rng.choice(boards)
             k = self.rng.choice(rock_cells()[board])
-            if self._ok(k, colour):
+            if placeable(st, k, colour):
                 return k
         every = [k for b in boards for k in rock_cells()[b]]
         self.rng.shuffle(every)
         for k in every:
-            if self._ok(k, colour):
+            if placeable(st, k, colour):
                 return k
         return None
-
-    def _ok(self, k: str, colour: str) -> bool:
-        return placeable(self.state, k, colour)
 
     def play_larva(self) -> None:
         me = self.state.seats[self.seat]
