@@ -9,6 +9,7 @@ random games reach an end in a sensible number of turns.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter.algae import check_alga, uncovered
@@ -270,6 +271,16 @@ class _Builder:
         return Take(str(self.rng.choice(sea)["colour"]))
 
 
+# The optional actions of a random turn, each with how likely it is tried when its turn comes.
+_EXTRAS: tuple[tuple[Callable[[_Builder], None], float], ...] = (
+    (_Builder.play_larva, 0.8), (_Builder.play_larva, 0.8),
+    (_Builder.new_shrimp, 0.8), (_Builder.new_shrimp, 0.8),
+    (_Builder.alga, 0.35), (_Builder.alga, 0.35),
+    (_Builder.consumed_for_larva, 0.2), (_Builder.larva_for_polyp, 0.15),
+    (_Builder.withdraw_shrimp, 0.03), (_Builder.move_shrimp, 0.1),
+)
+
+
 def random_steps(state: State, seat: int, rng: random.Random) -> Order:
     """A random legal turn for ``seat`` as steps (not for the setup step)."""
     b = _Builder(state, seat, rng)
@@ -281,16 +292,13 @@ def random_steps(state: State, seat: int, rng: random.Random) -> Order:
         if not b.steps:
             b.steps.append(Pass())
         return Order(tuple(b.steps))
-    extras = [b.play_larva, b.play_larva, b.new_shrimp, b.new_shrimp, b.alga, b.alga,
-              b.consumed_for_larva, b.larva_for_polyp, b.withdraw_shrimp, b.move_shrimp]
-    weights = {b.play_larva: 0.8, b.new_shrimp: 0.8, b.alga: 0.35, b.consumed_for_larva: 0.2,
-               b.larva_for_polyp: 0.15, b.withdraw_shrimp: 0.03, b.move_shrimp: 0.1}
+    extras = list(_EXTRAS)
     dice.shuffle(extras)
-    for action in extras:
+    for action, weight in extras:
         if b.turn.ended:
             break
-        if dice.random() < weights[action]:
-            action()
+        if dice.random() < weight:
+            action(b)
     if not b.turn.ended:
         b.steps.append(b.take())
     return Order(tuple(b.steps))
