@@ -167,7 +167,9 @@ class _Builder:
         full = {b for b in st.boards
                 if seat_shrimps_on_board(st, self.seat, b) >= MAX_PER_BOARD}
         boards = st.boards
-        polyps, shrimps, near = st.polyps, st.shrimps, neighbours()
+        polyps, near = st.polyps, neighbours()
+        held = st.shrimps.keys()
+        get, mark = polyps.get, seen.add
         for k in sorted(polyps):
             # A coral lies on one board: on a full board each of its cells is skipped alike.
             if k in seen:
@@ -176,14 +178,15 @@ class _Builder:
             if board not in boards or board in full:
                 continue
             colour = polyps[k]
-            seen.add(k)
+            mark(k)
             cells = [k]
+            grow = cells.append
             for c in cells:  # grows as it goes: the coral traced breadth first (as group())
                 for n in near[c]:
-                    if n not in seen and polyps.get(n) == colour:
-                        seen.add(n)
-                        cells.append(n)
-            if any(c in shrimps for c in cells):
+                    if n not in seen and get(n) == colour:
+                        mark(n)
+                        grow(n)
+            if not held.isdisjoint(cells):  # a shrimp guards it already
                 continue
             size = len(cells) + self.rng.random()
             if best is None or size > best[0]:
