@@ -123,7 +123,7 @@ def _start(state: State, seat: int, order: Start) -> tuple[State, list[Event]]:
     new = state.copy(only_seat=seat)
     mine = new.seats[seat]
     for colour, square in order.pieces:
-        mine.reef[square].append(colour)
+        mine.place(square, colour)
     mine.answered_setup = True
     placed = [msg("{colour} {square}", colour=colour_word(c), square=square_name(s))
               for c, s in order.pieces]
@@ -232,13 +232,11 @@ def _play(state: State, seat: int, order: Play) -> list[Event]:
     placed = _colours_for(order, due, card.corals)
     heights = []
     for colour, square in placed:
-        stack = mine.reef[square]
-        if len(stack) >= MAX_HEIGHT:
+        if len(mine.reef[square]) >= MAX_HEIGHT:
             raise IllegalOrder(msg("the stack on {square} is already {n} high: no piece may "
                                    "go on it", square=square_name(square), n=MAX_HEIGHT),
                                hint=_room_near(mine.reef, square))
-        stack.append(colour)
-        heights.append(len(stack))
+        heights.append(mine.place(square, colour))
         state.supply[colour] -= 1
     mine.hand.remove(order.card)
     mine.played.append(order.card)
