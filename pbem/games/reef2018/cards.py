@@ -188,4 +188,5 @@ def neighbours(square: int) -> tuple[int, ...]:
 
 
 NEIGHBOURS = tuple(neighbours(s) for s in range(SQUARES))
+SQUARE_NAMES = tuple(square_name(s) for s in range(SQUARES))  # 'A1' .. 'D4'
 CENTRE = tuple(sorted((1 * SIZE + 1, 1 * SIZE + 2, 2 * SIZE + 1, 2 * SIZE + 2)))  # B2 C2 B3 C3
