@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import sys
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -173,6 +174,23 @@ def placements(card_id: int) -> tuple[tuple[int, tuple[Need, ...]], ...]:
                     mask |= 1 << square
                 out.append((mask, needs))
     return tuple(out)
+
+
+Check = tuple[int, str | None, int, int]  # a Need written out: square, colour (None: any),
+# and the lowest and highest height that square's stack may have
+
+
+@cache
+def checks(card_id: int) -> tuple[tuple[int, tuple[Check, ...]], ...]:
+    """:func:`placements` with each need's PatternCell.accepts written out as plain values,
+    for scoring, which runs on every played card: calling accepts per square was most of it."""
+    def check(square: int, cell: PatternCell) -> Check:
+        colour = None if cell.colour == ANY else cell.colour
+        if cell.height is None:
+            return square, colour, 1, sys.maxsize
+        return square, colour, cell.height, sys.maxsize if cell.plus else cell.height
+    return tuple((mask, tuple(check(sq, cell) for sq, cell in needs))
+                 for mask, needs in placements(card_id))
 
 
 def square_name(square: int) -> str:

@@ -19,7 +19,7 @@ from pbem.games.reef2018.cards import (
     NEIGHBOURS,
     Card,
     cards,
-    placements,
+    checks,
     square_name,
 )
 from pbem.games.reef2018.state import State
@@ -31,10 +31,11 @@ Reef = list[list[str]]
 def occurrences(reef: Reef, card_id: int) -> list[int]:
     """The bitmask of every placement of the card's pattern present on ``reef``."""
     found = []
-    for mask, needs in placements(card_id):
-        for square, need in needs:
+    for mask, needs in checks(card_id):
+        for square, colour, lowest, highest in needs:
             stack = reef[square]
-            if not stack or not need.accepts(stack[-1], len(stack)):
+            if (not stack or (colour is not None and stack[-1] != colour)
+                    or not lowest <= len(stack) <= highest):
                 break
         else:
             found.append(mask)

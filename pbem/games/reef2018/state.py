@@ -18,7 +18,7 @@ from typing import Any
 FORMAT = 1
 
 
-@dataclass
+@dataclass(slots=True)
 class Seat:
     reef: list[list[str]] = field(default_factory=lambda: [[] for _ in range(16)])
     hand: list[int] = field(default_factory=list)
@@ -51,7 +51,7 @@ class Seat:
         self.ledger.append([points, why])
 
 
-@dataclass
+@dataclass(slots=True)
 class State:
     players: int
     supply: dict[str, int]
