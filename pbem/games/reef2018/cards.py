@@ -176,14 +176,15 @@ def placements(card_id: int) -> tuple[tuple[int, tuple[Need, ...]], ...]:
     return tuple(out)
 
 
-Check = tuple[int, str | None, int, int]  # a Need written out: square, colour (None: any),
-# and the lowest and highest height that square's stack may have
+# A Need written out: the square, the colour of its top (None: any), and the lowest and the
+# highest its stack may be.
+Check = tuple[int, str | None, int, int]
 
 
 @cache
 def checks(card_id: int) -> tuple[tuple[int, tuple[Check, ...]], ...]:
     """:func:`placements` with each need's PatternCell.accepts written out as plain values,
-    for scoring, which runs on every played card: calling accepts per square was most of it."""
+    for scoring, which runs on every played card (no method call per square checked)."""
     def check(square: int, cell: PatternCell) -> Check:
         colour = None if cell.colour == ANY else cell.colour
         if cell.height is None:

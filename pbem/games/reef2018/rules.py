@@ -27,7 +27,7 @@ MARKET = 3
 
 
 # Message parts shared, not made anew for each event (they are immutable): a random game's
-# turns make thousands of the same few, and making them was a good part of the rules' time.
+# turns make hundreds of the same few, and each Msg or SeatRef costs a few microseconds.
 _SEATS = tuple(SeatRef(i) for i in range(max(SUPPLY)))
 _PLACED: dict[tuple[str, int, int], Msg] = {}  # (colour, square, height) -> its message
 _NOT_SCORED: dict[tuple[int, int], Msg] = {}  # (card, seat) -> its message
