@@ -60,8 +60,10 @@ app.add_typer(seat_app, name="seat")
 app.add_typer(outbox_app, name="outbox")
 app.add_typer(quarantine_app, name="quarantine")
 
-console = Console()
-err = Console(stderr=True)
+# Lines are not folded at the terminal's width: the paths, addresses and tags they hold stay
+# whole for copying (the terminal wraps them for the eye). Tables still fit the width.
+console = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
 
 ConfigOpt = Annotated[
     Path | None,
