@@ -17,7 +17,9 @@ import functools
 import hashlib
 import html as htmllib
 import re
+import subprocess
 from dataclasses import dataclass
+from pathlib import Path
 
 import resvg_py
 
@@ -29,6 +31,9 @@ SCALE = 1.5
 # resvg maps "sans-serif" to Arial, absent on Debian: its labels would vanish. .ci/run installs
 # fonts-dejavu-core.
 FONT = "DejaVu Sans"
+# Where fontconfig is missing, Debian's fonts-dejavu-core puts them here.
+_DEJAVU = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+           "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
 
 
 @dataclass(frozen=True)
@@ -52,11 +57,31 @@ def svg_size(svg: str) -> tuple[int, int]:
         return int(float(box[2])), int(float(box[3]))
 
 
+@functools.cache
+def font_files() -> tuple[str, ...]:
+    """FONT's regular and bold files, or () to let resvg load every system font: resvg reads
+    the fonts it is given on every call, so two files beat a machine's whole collection."""
+    found = []
+    for style, fallback in zip(("", ":bold"), _DEJAVU, strict=True):
+        try:
+            path = subprocess.run(["fc-match", "--format=%{file}", FONT + style],
+                                  capture_output=True, text=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            path = ""
+        path = path if "dejavusans" in Path(path).name.lower() else fallback
+        if Path(path).is_file():
+            found.append(path)
+    return tuple(found) if len(found) == 2 else ()
+
+
 @functools.lru_cache(maxsize=32)
 def png_of(svg: str) -> bytes:
     """The PNG of ``svg``; kept, since every seat's mail of one move shows the same board."""
+    fonts = font_files()
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=SCALE, background="#ffffff",
-                                       font_family=FONT, sans_serif_family=FONT))
+                                       font_family=FONT, sans_serif_family=FONT,
+                                       skip_system_fonts=bool(fonts),
+                                       font_files=list(fonts) or None))
 
 
 @functools.lru_cache(maxsize=32)

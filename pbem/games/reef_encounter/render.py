@@ -45,6 +45,7 @@ FILL = {
 }
 SAND, ROCK, SEA = "#ecdcae", "#dcd6c8", "#cfe8f3"  # light rock: grey polyps stand out
 CELL = 26
+GRID = "#8f8979"  # a whole-pixel line of this is as light as the old half-pixel #7a7466
 
 
 def _tr(ctx: Context) -> Translator:
@@ -138,37 +139,57 @@ def _polyp(tr: Translator, x: float, y: float, colour: str, r: float = 9) -> str
             f'stroke="#333" stroke-width="1"><title>{escape(_word(tr, colour))}</title></circle>')
 
 
+# Axis-aligned cells drawn without anti-aliasing: the same look (their edges fall on whole
+# pixels, under the grid lines) for a fraction of the rasteriser's time (pbem/mail/pictures.py).
+CRISP = 'shape-rendering="crispEdges"'
+
+
+def grid_path(ox: int, oy: int, cols: int, rows: int, cell: int, colour: str) -> str:
+    """A board's grid lines as one crisp path: 2/3 unit is one whole pixel in the mail's PNG
+    (drawn at 1.5x) and in a browser. Stroking each cell with an anti-aliased hairline cost
+    more than the rest of the board (bench/pipeline.py's pictures stage)."""
+    d = "".join(f"M{ox + c * cell} {oy}v{rows * cell}" for c in range(cols + 1))
+    d += "".join(f"M{ox} {oy + r * cell}h{cols * cell}" for r in range(rows + 1))
+    return (f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="0.67" '
+            f'{CRISP}/>')
+
+
 def _board_svg(tr: Translator, board: Mapping[str, Any], ox: int, oy: int,
                shrimp_fill: Mapping[int, str] | None = None) -> list[str]:
+    """A board's labels, its cells, the grid over them, then the pieces on top."""
     title = tr(msg("Board {number}", number=str(board.get("number", "?"))))
     out = [f'<text x="{ox}" y="{oy - 18}" font-size="13" font-weight="bold">'
            f'{escape(title)}</text>']
     for c, letter in enumerate(COLUMNS):
         out.append(f'<text x="{ox + c * CELL + CELL / 2:.0f}" y="{oy - 4}" font-size="10" '
                    f'text-anchor="middle">{letter}</text>')
-    for r, row in enumerate(board.get("rows", [])):
+    rows = list(board.get("rows", []))
+    pieces: list[str] = []
+    for r, row in enumerate(rows):
         out.append(f'<text x="{ox - 8}" y="{oy + r * CELL + 17}" font-size="10" '
                    f'text-anchor="middle">{r + 1}</text>')
         for c, cell in enumerate(row):
             x, y = ox + c * CELL, oy + r * CELL
             fill = SAND if cell.get("sand") else ROCK
             out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" '
-                       f'stroke="#7a7466" stroke-width="0.5"/>')
+                       f'{CRISP}/>')
             cx, cy = x + CELL / 2, y + CELL / 2
             if cell.get("polyp"):
-                out.append(_polyp(tr, cx, cy, str(cell["polyp"])))
+                pieces.append(_polyp(tr, cx, cy, str(cell["polyp"])))
             elif cell.get("extra_growth") and not cell.get("sand"):
-                out.append(f'<text x="{cx:.0f}" y="{cy + 5:.0f}" font-size="15" fill="#c0392b" '
-                           'text-anchor="middle">✶</text>')
+                pieces.append(f'<text x="{cx:.0f}" y="{cy + 5:.0f}" font-size="15" '
+                              'fill="#c0392b" text-anchor="middle">✶</text>')
             if cell.get("shrimp") is not None:
                 n = int(cell["shrimp"]) + 1
                 fill = (shrimp_fill or {}).get(n - 1, "#222")
                 label = escape(tr(msg("shrimp of player {n}", n=n)))
-                out.append(f'<circle cx="{x + CELL - 6}" cy="{y + 6}" r="6" fill="{fill}" '
-                           f'stroke="#000" stroke-width="0.8"><title>{label}'
-                           f'</title></circle><text x="{x + CELL - 6}" y="{y + 9}" '
-                           f'font-size="9" fill="#000" text-anchor="middle">{n}</text>')
-    return out
+                pieces.append(f'<circle cx="{x + CELL - 6}" cy="{y + 6}" r="6" fill="{fill}" '
+                              f'stroke="#000" stroke-width="0.8"><title>{label}'
+                              f'</title></circle><text x="{x + CELL - 6}" y="{y + 9}" '
+                              f'font-size="9" fill="#000" text-anchor="middle">{n}</text>')
+    if rows:
+        out.append(grid_path(ox, oy, len(rows[0]), len(rows), CELL, GRID))
+    return out + pieces
 
 
 def _sea_svg(tr: Translator, sea: list[Mapping[str, Any]], oy: int) -> list[str]:
