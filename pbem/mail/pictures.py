@@ -34,6 +34,10 @@ FONT = "DejaVu Sans"
 # Where fontconfig is missing, Debian's fonts-dejavu-core puts them here.
 _DEJAVU = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
            "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+# A character outside what DejaVu Sans draws (Latin, Greek, Cyrillic; punctuation, arrows,
+# shapes, dingbats), say a player's name in Chinese: that picture gets every system font, so
+# resvg can fall back to one that has it.
+_BEYOND_DEJAVU = re.compile("[^\u0000-\u052f\u2000-\u27ff]")
 
 
 @dataclass(frozen=True)
@@ -77,7 +81,7 @@ def font_files() -> tuple[str, ...]:
 @functools.lru_cache(maxsize=32)
 def png_of(svg: str) -> bytes:
     """The PNG of ``svg``; kept, since every seat's mail of one move shows the same board."""
-    fonts = font_files()
+    fonts = () if _BEYOND_DEJAVU.search(svg) else font_files()
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=SCALE, background="#ffffff",
                                        font_family=FONT, sans_serif_family=FONT,
                                        skip_system_fonts=bool(fonts),

@@ -17,7 +17,8 @@ import pytest
 from sqlmodel import col, select
 
 from pbem.engine import registry
-from pbem.mail.pictures import SCALE, png_of, svg_size
+from pbem.mail import pictures
+from pbem.mail.pictures import SCALE, font_files, png_of, svg_size
 from pbem.processor.mails import status_mail
 from pbem.processor.render import render_status
 from pbem.store import OutboundMessage, SessionFactory, queries
@@ -167,3 +168,23 @@ def test_the_png_shows_every_label_piece_and_grid_line(factory: SessionFactory,
             lines += 1
     if svgs:  # the pictures of this game: their labels, pieces and grids were all looked at
         assert labels >= 10 and lines >= 1, (game, labels, pieces, lines)
+
+
+@pytest.mark.parametrize(("label", "own_fonts"), [("Ann ✶ ▲ Zoë Жанна", True), ("李娜", False)])
+def test_a_picture_gets_the_system_fonts_when_dejavu_lacks_its_characters(
+        monkeypatch: pytest.MonkeyPatch, label: str, own_fonts: bool) -> None:
+    """resvg is given DejaVu's two files (fast), unless a label needs a character DejaVu does
+    not draw: then every system font, so that a fallback font can draw it."""
+    if not font_files():
+        pytest.skip("DejaVu Sans is not installed: every picture gets the system fonts")
+    seen: dict[str, Any] = {}
+
+    def spy(**kwargs: Any) -> bytes:
+        seen.update(kwargs)
+        return b""
+
+    monkeypatch.setattr(pictures.resvg_py, "svg_to_bytes", spy)
+    png_of.__wrapped__(f'<svg xmlns="http://www.w3.org/2000/svg" width="90" height="20">'
+                       f'<text x="2" y="15">{label}</text></svg>')
+    assert seen["skip_system_fonts"] is own_fonts
+    assert (seen["font_files"] is not None) is own_fonts
