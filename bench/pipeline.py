@@ -312,6 +312,7 @@ class Stages:
         ImapInbox.fetch = self.timed_iter("fetch", original_fetch)  # type: ignore[method-assign,assignment]
         self._undo.append(lambda: setattr(ImapInbox, "fetch", original_fetch))
         self.patch(ImapInbox, "mark_processed", "fetch")
+        self.patch(ImapInbox, "mark_all_processed", "fetch")
         self.patch(pipeline, "read_message", "parse")
         self.patch(rules, "parse", "parse")
         self.patch(rules, "apply", "rules")
@@ -320,6 +321,7 @@ class Stages:
         self.patch(mails, "inline_pictures", "pictures")
         self.patch(mails, "compose", "compose")
         self.patch(mails, "mail_bytes", "compose")
+        self.patch(mails, "compose_bytes", "compose")
         self.patch(outbox, "as_email", "compose")
         for module in (mails, outbox, pipeline):
             self.patch(module, "redact", "redact")

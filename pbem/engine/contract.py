@@ -54,9 +54,13 @@ class Event:
                  msg: Msg | None = None, kind: str = "") -> None:
         if text is None and msg is None:
             raise ValueError("an event needs a text or a msg")
-        for name, value in (("_text", text), ("visible_to", visible_to), ("msg", msg),
-                            ("kind", kind)):
-            object.__setattr__(self, name, value)
+        # One call per slot, no loop over pairs: the rules make an event or two per order,
+        # and the loop was half of making one (bench/engine.py).
+        set_slot = object.__setattr__
+        set_slot(self, "_text", text)
+        set_slot(self, "visible_to", visible_to)
+        set_slot(self, "msg", msg)
+        set_slot(self, "kind", kind)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Event is immutable")

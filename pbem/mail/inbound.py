@@ -12,7 +12,7 @@ import os
 import re
 import ssl
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -277,29 +277,33 @@ class ImapInbox:
         """Make sure a connection (and so the current UIDVALIDITY) is there."""
         self._call(lambda c: None)
 
-    def _move(self, key: str, folder: str) -> None:
-        uid = self._uid(key)
-        if uid is None:
+    def _move(self, keys: Sequence[str], folder: str) -> None:
+        uids = [uid for uid in map(self._uid, keys) if uid is not None]
+        if not uids:
             return
 
         def move(c: IMAPClient) -> None:
             if "MOVE" in self._caps:
-                c.move([uid], folder)
+                c.move(uids, folder)
                 return
-            c.copy([uid], folder)
-            c.delete_messages([uid])
+            c.copy(uids, folder)
+            c.delete_messages(uids)
             if "UIDPLUS" in self._caps:
-                c.uid_expunge([uid])
+                c.uid_expunge(uids)
             else:
                 c.expunge()
 
         self._call(move)
 
     def mark_processed(self, key: str) -> None:
-        self._move(key, self.settings.processed_folder)
+        self._move([key], self.settings.processed_folder)
+
+    def mark_all_processed(self, keys: Sequence[str]) -> None:
+        """Move several handled messages at once: one command, not one round trip each."""
+        self._move(keys, self.settings.processed_folder)
 
     def mark_failed(self, key: str) -> None:
-        self._move(key, self.settings.failed_folder)
+        self._move([key], self.settings.failed_folder)
 
     def wait(self, timeout: float) -> bool:
         """True at once if mail is waiting; else IDLE (or poll) until some arrives.

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Protocol
 
 import aiosmtplib
-from aiosmtplib.email import extract_recipients, extract_sender
+from aiosmtplib.email import extract_recipients, extract_sender, parse_address
 
 from pbem.mail.settings import SmtpSettings
 
@@ -61,6 +61,40 @@ def _parsed(raw: bytes) -> EmailMessage:
     msg = email.message_from_bytes(raw, policy=policy.default)
     assert isinstance(msg, EmailMessage)
     return msg
+
+
+def wire_size(raw: bytes) -> int | None:
+    """How many bytes DATA puts on the wire for ``raw`` (every line end made CRLF, a last one
+    added), counted instead of built; None when a lone CR makes the count unsure."""
+    crlf = 0
+    if b"\r" in raw:  # stored mail is LF-ended: no count needed
+        crlf = raw.count(b"\r\n")
+        if raw.count(b"\r") != crlf:
+            return None
+    size = len(raw) + raw.count(b"\n") - crlf
+    return size if raw.endswith(b"\n") else size + 2
+
+
+async def _transaction(smtp: aiosmtplib.SMTP, sender: str, recipients: list[str], raw: bytes,
+                       options: list[str]) -> None:
+    """``smtp.sendmail`` with the message's SIZE given, not worked out by converting a copy
+    of the whole mail's line ends (aiosmtplib converts them again for DATA): the same
+    commands, checks and refusals. On any error the caller drops the connection, so no RSET."""
+    encoding = "utf-8" if "SMTPUTF8" in options else "ascii"
+    for address in (sender, *recipients):  # all checked before any command, as sendmail does
+        parse_address(address)
+    if encoding == "utf-8" and not smtp.supports_extension("smtputf8"):
+        raise aiosmtplib.SMTPNotSupported("SMTPUTF8 is not supported by this server")
+    await smtp.mail(sender, options=options, encoding=encoding)
+    refused = []
+    for address in recipients:
+        try:
+            await smtp.rcpt(address, encoding=encoding)
+        except aiosmtplib.SMTPRecipientRefused as exc:
+            refused.append(exc)
+    if len(refused) == len(recipients):
+        raise aiosmtplib.SMTPRecipientsRefused(refused)
+    await smtp.data(raw)
 
 
 @contextmanager
@@ -144,7 +178,8 @@ class SmtpSender:
         try:
             if raw is not None:
                 await smtp._ehlo_or_helo_if_needed()
-                if max(raw, default=0) > 127 and not smtp.supports_extension("8BITMIME"):
+                # isascii, not max(raw): one C pass instead of ~100,000 ints (~5 ms a mail)
+                if not raw.isascii() and not smtp.supports_extension("8BITMIME"):
                     msg, raw = _parsed(raw), None  # re-encode 8-bit parts for this server
             if raw is not None:
                 sender, recipients = envelope(raw)
@@ -153,7 +188,11 @@ class SmtpSender:
                 options = ["BODY=8BITMIME"] if smtp.supports_extension("8BITMIME") else []
                 if not (sender + "".join(recipients)).isascii():
                     options.append("SMTPUTF8")
-                await smtp.sendmail(sender, recipients, raw, mail_options=options)
+                size = wire_size(raw) if smtp.supports_extension("SIZE") else None
+                if size is None:
+                    await smtp.sendmail(sender, recipients, raw, mail_options=options)
+                else:
+                    await _transaction(smtp, sender, recipients, raw, [f"SIZE={size}", *options])
             else:
                 assert msg is not None
                 await smtp.send_message(msg)

@@ -244,18 +244,28 @@ def _handle_fetched(factory: SessionFactory, raw: bytes, host: Host) -> Result:
     raise AssertionError("unreachable")
 
 
+# Handled mails moved out of an IMAP inbox per command: a crash before the move only has
+# these fetched again, each then a duplicate of its recorded Message-ID.
+MOVE_BATCH = 50
+
+
 def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, host: Host,
                   limit: int = 100,
                   after_commit: Callable[[Result], None] | None = None) -> Pass:
     """One pass: fetch, process each mail in its own transaction, then send the queue.
 
     The inbox mark comes after the commit, so a crash in between refetches a message whose
-    Message-ID is already recorded: it is then a duplicate and changes nothing. A database or
-    disk fault that outlasts the retries ends the pass with ``fault`` set: that mail and the
-    ones after it stay in the inbox (a bad message is quarantined; a bad moment is not).
+    Message-ID is already recorded: it is then a duplicate and changes nothing. An inbox that
+    can (IMAP) moves its handled mail in groups of up to MOVE_BATCH, one command each, not
+    one round trip per mail: the same reasoning covers a crash before the group's move. A
+    database or disk fault that outlasts the retries ends the pass with ``fault`` set: that
+    mail and the ones after it stay in the inbox (a bad message is quarantined; a bad moment
+    is not).
     """
     results = []
     fault = ""
+    move_all = getattr(inbox, "mark_all_processed", None)
+    handled: list[str] = []
     for fetched in inbox.fetch(limit):
         try:
             result = _handle_fetched(factory, fetched.raw, host)
@@ -268,8 +278,16 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
             after_commit(result)
         if result.status == "quarantined":
             inbox.mark_failed(fetched.key)
-        else:
+        elif move_all is None:
             inbox.mark_processed(fetched.key)
+        else:
+            handled.append(fetched.key)
+            if len(handled) >= MOVE_BATCH:
+                move_all(handled)
+                handled = []
+    if handled:
+        assert move_all is not None
+        move_all(handled)
     clocks = ClockReport()
     delivery = Delivery()
     try:

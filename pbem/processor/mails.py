@@ -12,14 +12,14 @@ from sqlmodel import Session
 from pbem.engine.contract import Outcome, localise_order
 from pbem.i18n import Msg, Translator, msg
 from pbem.i18n.translate import ENGLISH
-from pbem.mail.compose import compose, mail_bytes
+from pbem.mail.compose import compose_bytes
 from pbem.mail.pictures import Picture, inline_pictures
 from pbem.mail.redact import redact
 from pbem.processor.deadlines import aware, deadline_of, waiting_label
 from pbem.processor.history import MOVE_KINDS
 from pbem.processor.host import Host
 from pbem.processor.lang import Line, footer, render, render_lines, seat_tr
-from pbem.processor.render import StatusMail, render_notice, render_status
+from pbem.processor.render import StatusMail, has_public_part, render_notice, render_status
 from pbem.store import queries
 from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat
 
@@ -100,12 +100,11 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
     pictures: list[Picture] = []
     if html is not None:
         html, pictures = inline_pictures(html, host.message_id_domain)
-    msg = compose(from_addr=host.from_address, from_name=host.from_name, to_addr=to,
-                  to_name=to_name, subject=subj,
-                  text=text, html=html, in_reply_to=in_reply_to, references=references,
-                  auto_reply=auto_reply, message_id_domain=host.message_id_domain,
-                  pictures=pictures)
-    raw = mail_bytes(msg)
+    raw = compose_bytes(from_addr=host.from_address, from_name=host.from_name, to_addr=to,
+                        to_name=to_name, subject=subj,
+                        text=text, html=html, in_reply_to=in_reply_to, references=references,
+                        auto_reply=auto_reply, message_id_domain=host.message_id_domain,
+                        pictures=pictures)
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
                           raw_once_sent=redact(raw, [secret]) if secret else None)
     session.add(row)
@@ -148,9 +147,10 @@ def events_since_last_turn(entries: list[LogEntry], seat: int, tr: Translator = 
 
 def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat,
                 intro: Sequence[Line] | None = None, secret: str | None = None,
-                seats: list[Seat] | None = None) -> StatusMail:
+                seats: list[Seat] | None = None, public: dict[str, Any] | None = None
+                ) -> StatusMail:
     """``seats``: the game's seats when the caller has read them (one read per move, not
-    one per mail)."""
+    one per mail); ``public``: the spectator's view, ``rules.view(state, None)``, likewise."""
     all_seats = seats if seats is not None else queries.seats(session, game.id or 0)
     waiting = rules.waiting_for(state)
     outcome = rules.outcome(state)
@@ -175,7 +175,14 @@ def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat
         example_order=_example_order(rules, state, seat.index, tr.lang)
         if seat.index in waiting and outcome is None else None,
         lang=tr.lang, timezone=seat.timezone or "UTC", footer=footer(tr),
+        public=public_view(rules, state) if public is None else public,
     )
+
+
+def public_view(rules: Any, state: Any) -> dict[str, Any] | None:
+    """The spectator's view, which the public part of every seat's status is drawn from (None
+    when the game's status has no such part)."""
+    return rules.view(state, None) if has_public_part(rules) else None
 
 
 def _example_order(rules: Any, state: Any, seat: int, lang: str = "en") -> str | None:
@@ -192,15 +199,17 @@ def queue_status(session: Session, host: Host, rules: Any, game: Game, state: An
                  in_reply_to: str | None = None, references: list[str] | None = None,
                  kind: str = "status", mover: str | None = None,
                  point: Line | None = None, seats: list[Seat] | None = None,
-                 moves: int | None = None) -> OutboundMessage:
+                 moves: int | None = None, public: dict[str, Any] | None = None
+                 ) -> OutboundMessage:
     """One seat's status mail. ``mover`` names who just moved (others' subjects say so);
     ``point`` replaces the subject's lead, e.g. ``Orders accepted`` in the reply to a move;
-    ``seats`` and ``moves`` (the game's seats, how many moves it has made), if the caller
-    has them: a move's mails read them once."""
+    ``seats``, ``moves`` and ``public`` (the game's seats, how many moves it has made, the
+    spectator's view: :func:`public_view`), if the caller has them: a move's mails make
+    them once."""
     if moves is None:
         moves = queries.moves_made(session, game.id or 0, MOVE_KINDS)
     seats = seats if seats is not None else queries.seats(session, game.id or 0)
-    mail = status_mail(session, rules, game, state, seat, intro, secret, seats)
+    mail = status_mail(session, rules, game, state, seat, intro, secret, seats, public)
     text, html = render_status(rules, mail)
     subj = status_subject(
         game, mail, turn=moves + 1, kind=kind,
@@ -222,8 +231,8 @@ MAIL_MODES = {
 
 def queue_update(session: Session, host: Host, rules: Any, game: Game, state: Any, seat: Seat,
                  *, mover: str | None = None, intro: Sequence[Line] | None = None,
-                 seats: list[Seat] | None = None, moves: int | None = None
-                 ) -> OutboundMessage | None:
+                 seats: list[Seat] | None = None, moves: int | None = None,
+                 public: dict[str, Any] | None = None) -> OutboundMessage | None:
     """What ``seat`` gets after someone else's move, as its mail setting says.
 
     Its own move, the end of the game and mail to ``every`` seats are full statuses; a
@@ -234,7 +243,7 @@ def queue_update(session: Session, host: Host, rules: Any, game: Game, state: An
     if (seat.mail_mode == "every" or seat.index in waiting or rules.outcome(state) is not None
             or intro):  # an intro says something to this seat (e.g. its default was played)
         return queue_status(session, host, rules, game, state, seat, mover=mover, intro=intro,
-                            seats=seats, moves=moves)
+                            seats=seats, moves=moves, public=public)
     if seat.mail_mode == "digest":
         return None
     seats = seats if seats is not None else queries.seats(session, game.id or 0)

@@ -783,6 +783,7 @@ class _Handler:
         # Read once for every seat's mail of this move.
         seats = queries.seats(self.s, game.id or 0)
         moves = queries.moves_made(self.s, game.id or 0, MOVE_KINDS)
+        public = mails.public_view(rules, applied.state)  # the board all seats see alike
         for other in seats:
             if other.id == seat.id:
                 queued.append(mails.queue_status(
@@ -795,11 +796,11 @@ class _Handler:
                         if letter.ignored else []), *self.said.lines],
                     in_reply_to=self.mid,
                     references=self.refs, point=msg("Orders accepted"), seats=seats,
-                    moves=moves))
+                    moves=moves, public=public))
             else:
                 update = mails.queue_update(self.s, self.host, rules, game, applied.state,
                                             other, mover=seat.name, seats=seats,
-                                            moves=moves)
+                                            moves=moves, public=public)
                 queued += [update] if update is not None else []
         queued += clock.tell_autoplay(self.s, self.host, rules, game,
                                       clock.Autoplay(settled.state, failed=settled.failed),

@@ -4,17 +4,27 @@ Templates receive only ``view`` output (never a raw state), so a seat's email ca
 that seat may not see. A game supplies ``<game>/status.*.j2`` (and optionally ``prompt.*.j2``);
 it may also replace the end-of-game part, ``outcome.*.j2``, when its status already shows the
 final scoring (see templates/outcome.txt.j2).
+
+A game may also supply ``<game>/public.*.j2``: the part of its status every seat sees alike
+(the board, the scores). It is rendered from the spectator's view (``view(state, None)``, never
+a seat's) once per distinct view, language and player names, and its status template shows it
+as ``public_txt`` / ``public_html``: a move's four mails draw the board once, not four times.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import css_inline
 import jinja2
+from markupsafe import Markup
 
 import pbem
 from pbem.i18n import jinja as i18n_jinja
@@ -93,16 +103,89 @@ class StatusMail:
     lang: str = "en"  # the seat's language: the whole mail is rendered in it
     timezone: str = "UTC"  # the seat's time zone, for the dates it reads
     footer: str = ""  # the seat's language and how to change it (pbem.processor.lang.footer)
+    # The spectator's view (seat None): the part every seat's mail shares is drawn from it.
+    # None: the game's status template draws that part from this seat's own ``view``.
+    public: dict[str, Any] | None = None
 
 
 def render_status(game: Any, mail: StatusMail) -> tuple[str, str]:
     """The plain-text and HTML bodies of one seat's status email, in the seat's language."""
     env = environment(game)
-    ctx = {**mail.__dict__, "game_name": game.name,
-           **language_context(translator(mail.lang, game.name))}
+    speech = language_context(translator(mail.lang, game.name))
+    ctx = {**mail.__dict__, "game_name": game.name, **speech}
+    if mail.public is not None:
+        ctx.update(public_parts(env, game.name, mail.public, mail.names, speech))
     text = env.get_template("layout.txt.j2").render(ctx)
-    html = _INLINER.inline(env.get_template("layout.html.j2").render(ctx))
-    return text, html
+    public_html = ctx.get("public_html")
+    if public_html is None:
+        return text, _INLINER.inline(env.get_template("layout.html.j2").render(ctx))
+    # The shared part has its styles inlined once too: this mail's own HTML is inlined with a
+    # mark in its place, then the part (kept, styled) goes where the mark is.
+    html = env.get_template("layout.html.j2").render({**ctx, "public_html": Markup(_SLOT)})
+    styles = _STYLE.findall(html)
+    if html.count(_SLOT) != 1 or len(styles) != 1:  # not the layout this expects: the long way
+        return text, _INLINER.inline(html.replace(_SLOT, public_html))
+    parts = ctx["public_parts"]
+    styled = parts.get(styles[0])
+    if styled is None:
+        styled = parts[styles[0]] = _INLINER.inline_fragment(public_html, styles[0])
+    return text, _INLINER.inline(html).replace(_SLOT, styled, 1)
+
+
+_SLOT = "<!--pbem-public-part-->"
+_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
+
+
+_PUBLIC_KEPT = 16  # distinct public parts kept: a few moves' worth, in every language
+_public: OrderedDict[tuple[int, str, tuple[str, ...], str], dict[str, Any]] = OrderedDict()
+_public_lock = threading.Lock()
+
+
+def _public_templates(env: jinja2.Environment, game_name: str
+                      ) -> tuple[jinja2.Template, jinja2.Template] | None:
+    try:
+        return (env.get_template(f"{game_name}/public.txt.j2"),
+                env.get_template(f"{game_name}/public.html.j2"))
+    except jinja2.TemplateNotFound:
+        return None
+
+
+def has_public_part(game: Any) -> bool:
+    """Whether ``game``'s status has a public part (so its mails want the spectator's view)."""
+    return _public_templates(environment(game), game.name) is not None
+
+
+def public_parts(env: jinja2.Environment, game_name: str, public: dict[str, Any],
+                 names: list[str], speech: dict[str, Any]) -> dict[str, Any]:
+    """``public_txt`` and ``public_html``: the game's public part (``<game>/public.*.j2``) drawn
+    from the spectator's view ``public``, or nothing if the game has none.
+
+    Kept by its whole input (the view as JSON, the language, the names): a render reads
+    nothing else, so a kept part is the part this mail would have drawn itself."""
+    templates = _public_templates(env, game_name)
+    if templates is None:
+        return {}
+    try:
+        seen = json.dumps(public, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError):  # not JSON (a game's own types): drawn for this mail only
+        seen = None
+    key = (id(env), str(speech["lang"]), tuple(names), seen or "")
+    if seen is not None:
+        with _public_lock:
+            found = _public.get(key)
+            if found is not None:
+                _public.move_to_end(key)
+                return found
+    ctx = {"view": public, "names": names, "game_name": game_name, **speech}
+    text, html = (t.render(ctx) for t in templates)
+    # public_parts: the HTML part with its styles inlined, by style sheet (render_status)
+    parts = {"public_txt": text, "public_html": Markup(html), "public_parts": {}}
+    if seen is not None:
+        with _public_lock:
+            _public[key] = parts
+            while len(_public) > _PUBLIC_KEPT:
+                _public.popitem(last=False)
+    return parts
 
 
 # Mail clients (Gmail, Outlook) drop <style>: css-inline moves each rule onto its elements.

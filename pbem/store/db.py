@@ -14,6 +14,10 @@ from sqlmodel import Session, create_engine
 from pbem.store.faults import is_transient
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+# Set in a SQLite connection's info while its commits do not wait for the disk (see
+# commit_unsynced); WAL_ON when the connection is in WAL mode.
+_UNSYNCED = "pbem_unsynced"
+_WAL_ON = "pbem_wal"
 
 SessionFactory = Callable[[], Session]
 
@@ -35,17 +39,53 @@ def make_engine(url: str) -> Engine:
 
     if engine.dialect.name == "sqlite":
         @event.listens_for(engine, "connect")
-        def _fk_on(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+        def _fk_on(dbapi_conn, record):  # type: ignore[no-untyped-def]
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA busy_timeout=30000")
             # WAL: a commit is one append and readers never block the writer. FULL (not
             # WAL's usual NORMAL) syncs every commit, so a mail moved after its commit
             # can never be lost with it on power failure.
-            cur.execute("PRAGMA journal_mode=WAL")
+            mode = cur.execute("PRAGMA journal_mode=WAL").fetchone()
+            record.info[_WAL_ON] = bool(mode) and str(mode[0]).lower() == "wal"
             cur.execute("PRAGMA synchronous=FULL")
             cur.close()
+
+        @event.listens_for(engine, "reset")
+        def _synced_again(dbapi_conn, record, _state):  # type: ignore[no-untyped-def]
+            # Back in the pool after commit_unsynced: FULL again before anyone else's
+            # commit. Should this fail, the pool discards the connection instead.
+            if record.info.pop(_UNSYNCED, False):
+                dbapi_conn.rollback()  # the PRAGMA is refused inside a transaction
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA synchronous=FULL")
+                cur.close()
     return engine
+
+
+def commit_unsynced(session: Session) -> None:
+    """Let the transaction ``session`` is about to begin commit without waiting for the disk.
+
+    Only for a record whose loss costs a repeat and never a loss or a double: the outbox's
+    mark of a sent mail (pbem.processor.outbox). Call it before the session's first
+    statement. PostgreSQL: ``SET LOCAL synchronous_commit = off``, for this transaction only.
+    SQLite in WAL mode: ``synchronous=NORMAL`` on this connection until it goes back to the
+    pool. Either way the commit is at once visible to everyone and survives the process
+    dying; only a power failure (or operating system crash) within the next moment can
+    undo it, never corrupt anything, and never a commit made after it (the log is one
+    sequence: the next synced commit makes every earlier one durable).
+    """
+    conn = session.connection()
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("SET LOCAL synchronous_commit = off")
+        return
+    if conn.dialect.name != "sqlite" or not conn.info.get(_WAL_ON):
+        return  # outside WAL, NORMAL could corrupt on power failure: keep FULL
+    dbapi = conn.connection.dbapi_connection
+    if dbapi is None or getattr(dbapi, "in_transaction", True):
+        return  # the PRAGMA is refused inside a transaction: keep FULL
+    conn.info[_UNSYNCED] = True  # before the PRAGMA: the pool's reset restores FULL
+    conn.exec_driver_sql("PRAGMA synchronous=NORMAL")
 
 
 # pg_advisory_lock key for schema migrations (any constant: it only has to be the same for

@@ -7,7 +7,15 @@ from email.message import EmailMessage
 
 from pbem.mail.compose import compose, mail_bytes
 from pbem.mail.pictures import inline_pictures
-from pbem.mail.redact import MARK, might_hold_secret, redact
+from pbem.mail.redact import (
+    _BASE64_LINES,
+    MARK,
+    _base64_lead,
+    blank,
+    might_hold_secret,
+    redact,
+    shows_secret,
+)
 
 SECRET = "Zq8v-LmN3xTr0pQa7sWd1e"
 
@@ -68,3 +76,33 @@ def test_a_base64_text_part_after_a_picture_takes_the_full_path() -> None:
     raw = bytes(msg)
     assert might_hold_secret(raw)
     assert SECRET.encode() not in redact(raw)
+
+
+SHOWN = [
+    f"secret {SECRET}", f"SECRET: {SECRET}", f"\u017fecret {SECRET}",  # the long s matches "s"
+    f"x\nsecret is: <code>{SECRET}</code>", f"> Secret = {SECRET}",
+    f"İstanbul secret {SECRET}",  # "İ" lowers to two characters
+    f"secret {MARK}secret {SECRET}", f"secret secret {SECRET}", f"mysecret {MARK} secret {SECRET}",
+]
+NOT_SHOWN = [
+    "the secret in your mail", "secret new", f"secret {MARK}", "mysecret abcdefghij",
+    "secret <your secret>", "İstanbul", f"secret is: <code>{MARK}</code> and secret short",
+    "secret-removed", "",
+]
+
+
+def test_shows_secret_answers_as_blanking_would() -> None:
+    for text in SHOWN:
+        assert shows_secret(text) and blank(text) != text, text
+    for text in NOT_SHOWN:
+        assert not shows_secret(text) and blank(text) == text, text
+    assert shows_secret(f"your code is {SECRET}", [SECRET])
+
+
+def test_a_pictures_base64_is_skipped_as_the_line_pattern_would() -> None:
+    lines = b"QUJD\nREVG+/==\n"
+    for piece in (lines + b"--b--\n", lines, lines + b"--b--\n" + lines, b"\n" + lines,
+                  lines + b"not base64\n--b--\n", lines.replace(b"\n", b"\r\n") + b"--b\r\n",
+                  b"QUJD", b"--b--\n", lines + b"QUJD"):
+        found = _BASE64_LINES.match(piece)
+        assert _base64_lead(piece) == (found.end() if found else 0), piece

@@ -87,3 +87,43 @@ def test_a_server_that_is_down_is_transient(smtp_server: SmtpTestServer) -> None
     with pytest.raises(SendError, match="unreachable") as err:
         SmtpSender(replace(settings, timeout=2.0)).send(status_mail())
     assert err.value.transient is True
+
+
+@pytest.mark.parametrize("raw", [
+    b"Subject: x\n\nbody\n", b"Subject: x\r\n\r\nbody\r\n", b"Subject: x\n\nno end",
+    b"Subject: x\r\n\r\nmixed\nends\r\n", b"", b"\n", b"\r\n", b".\n..\n"])
+def test_the_declared_size_is_what_data_puts_on_the_wire(raw: bytes) -> None:
+    from aiosmtplib.protocol import normalize_message_line_endings
+
+    from pbem.mail.outbound import wire_size
+
+    assert wire_size(raw) == len(normalize_message_line_endings(raw))
+
+
+def test_a_lone_carriage_return_leaves_the_size_to_aiosmtplib() -> None:
+    from pbem.mail.outbound import wire_size
+
+    assert wire_size(b"Subject: x\r\n\r\nodd\rline\r\n") is None
+    assert wire_size(b"Subject: x\n\nodd\rline\n") is None
+
+
+def test_stored_bytes_refused_for_every_recipient_fail_for_good(
+        smtp_server: SmtpTestServer) -> None:
+    smtp_server.reject("nobody@players.test")
+    with pytest.raises(SendError, match=r"nobody@players.test: 550") as err:
+        SmtpSender(smtp_server.settings).send_bytes(bytes(status_mail("nobody@players.test")))
+    assert err.value.transient is False
+    assert smtp_server.received == []
+
+
+def test_stored_bytes_refused_for_one_recipient_reach_the_others(
+        smtp_server: SmtpTestServer) -> None:
+    """As aiosmtplib's sendmail: the mail goes to the recipients the server takes; only when
+    it refuses every one is the send an error."""
+    smtp_server.reject("nobody@players.test")
+    msg = status_mail()
+    msg["Cc"] = "nobody@players.test"
+    SmtpSender(smtp_server.settings).send_bytes(bytes(msg))
+    (got,) = smtp_server.received
+    assert got.rcpt_tos == ["alice@players.test"]
+    assert got.raw.replace(b"\r\n", b"\n") == bytes(msg).replace(b"\r\n", b"\n")

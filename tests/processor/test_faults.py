@@ -158,3 +158,46 @@ def test_imap_dropping_mid_pass_loses_and_repeats_nothing(
         map(message_id, mails))
     with factory() as s:
         assert len(s.exec(select(LogEntry).where(LogEntry.kind == "order")).all()) == 2
+
+
+def test_imap_handled_mail_moves_in_one_command_per_group_and_a_crash_before_it_repeats_nothing(
+        factory: SessionFactory, host: Host, table: Table, imap_server: PymapServer,
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Handled mails leave the IMAP inbox in groups (one MOVE each, not one per mail); if the
+    pass dies before the group's move, the next pass finds them again and each is only a
+    duplicate of its recorded Message-ID."""
+    from imapclient import IMAPClient
+
+    alice, bob = hand(factory, table, 0), hand(factory, table, 1)
+    mails = [mail(ALICE, f"[{table.tag}]", f"play {alice[0]}\nsecret {table.secrets[0]}"),
+             mail(BOB, f"[{table.tag}]", f"play {bob[0]}\nsecret {table.secrets[1]}"),
+             mail(ALICE, f"[{table.tag}]", f"status\nsecret {table.secrets[0]}")]
+    for raw in mails:
+        imap_server.deliver(raw)
+    moves: list[int] = []
+    real_move = IMAPClient.move
+
+    def dead_before_moving(self: IMAPClient, uids: list[int], folder: str) -> object:
+        raise SystemExit("killed before the move")
+
+    def counted(self: IMAPClient, uids: list[int], folder: str) -> object:
+        moves.append(len(uids))
+        return real_move(self, uids, folder)
+
+    inbox = ImapInbox(imap_server.settings, retry_delay=0.01)
+    try:
+        monkeypatch.setattr(IMAPClient, "move", dead_before_moving)
+        with pytest.raises(SystemExit):
+            api.process_inbox(factory, inbox, None, host)
+        assert len(imap_server.messages("INBOX")) == 3  # committed, not yet moved
+        monkeypatch.setattr(IMAPClient, "move", counted)
+        again = api.process_inbox(factory, inbox, None, host)
+    finally:
+        inbox.close()
+    assert [r.status for r in again.results] == ["duplicate"] * 3
+    assert moves == [3]
+    assert imap_server.messages("INBOX") == []
+    assert sorted(map(message_id, imap_server.messages("pbem/processed"))) == sorted(
+        map(message_id, mails))
+    with factory() as s:
+        assert len(s.exec(select(LogEntry).where(LogEntry.kind == "order")).all()) == 2

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from pbem.mail.outbound import MaildirSender, SendError
 from pbem.processor import api
@@ -12,6 +15,7 @@ from pbem.processor.outbox import deliver_outbox
 from pbem.store import SessionFactory
 from pbem.store.tables import utcnow
 from tests.processor.conftest import ALICE, BOB
+from tests.support.mailservers import SmtpTestServer
 
 
 def welcome(factory: SessionFactory, host: Host) -> None:
@@ -73,3 +77,42 @@ def test_permanent_failure_is_kept_and_can_be_retried(factory: SessionFactory, h
         assert api.outbox_retry(s) == 2
         s.commit()
     assert deliver_outbox(factory, flaky, host).sent == 2
+
+
+def test_one_pass_sends_over_one_smtp_connection_and_one_event_loop(
+        factory: SessionFactory, host: Host, smtp_server: SmtpTestServer,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each mail of a pass goes out on the same connection, in the same event loop, as the
+    stored bytes (never parsed and serialised again)."""
+    import asyncio
+
+    import aiosmtplib
+
+    from pbem.mail.outbound import SmtpSender
+
+    with factory() as s:
+        for g in range(2):  # four welcome mails
+            api.create_game(s, "testcards", [("A", f"a{g}@players.test"),
+                                             ("B", f"b{g}@players.test")], host=host)
+        s.commit()
+        stored = {r.to_addr: r.raw for r in api.outbox_list(s)}
+    connects: list[object] = []
+    loops: set[int] = set()
+    real_connect = aiosmtplib.SMTP.connect
+
+    async def counted(self: aiosmtplib.SMTP, *a: Any, **k: Any) -> object:
+        connects.append(self)
+        loops.add(id(asyncio.get_running_loop()))
+        return await real_connect(self, *a, **k)
+
+    async def refuse(*_a: object, **_k: object) -> None:
+        raise AssertionError("a stored mail was parsed and sent again as a message")
+
+    monkeypatch.setattr(aiosmtplib.SMTP, "connect", counted)
+    monkeypatch.setattr(aiosmtplib.SMTP, "send_message", refuse)
+    sender = SmtpSender(smtp_server.settings)
+    assert deliver_outbox(factory, sender, host).sent == 4
+    assert len(connects) == 1 and len(loops) == 1
+    # as stored, but for the line ends SMTP puts on the wire
+    assert {r.rcpt_tos[0]: r.raw.replace(b"\r\n", b"\n") for r in smtp_server.received} == {
+        to: raw.replace(b"\r\n", b"\n") for to, raw in stored.items()}

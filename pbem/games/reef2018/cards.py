@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import sys
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -175,6 +176,24 @@ def placements(card_id: int) -> tuple[tuple[int, tuple[Need, ...]], ...]:
     return tuple(out)
 
 
+# A Need written out: the square, the colour of its top (None: any), and the lowest and the
+# highest its stack may be.
+Check = tuple[int, str | None, int, int]
+
+
+@cache
+def checks(card_id: int) -> tuple[tuple[int, tuple[Check, ...]], ...]:
+    """:func:`placements` with each need's PatternCell.accepts written out as plain values,
+    for scoring, which runs on every played card (no method call per square checked)."""
+    def check(square: int, cell: PatternCell) -> Check:
+        colour = None if cell.colour == ANY else cell.colour
+        if cell.height is None:
+            return square, colour, 1, sys.maxsize
+        return square, colour, cell.height, sys.maxsize if cell.plus else cell.height
+    return tuple((mask, tuple(check(sq, cell) for sq, cell in needs))
+                 for mask, needs in placements(card_id))
+
+
 def square_name(square: int) -> str:
     """0 -> 'A1', 5 -> 'B2'."""
     return f"{'ABCD'[square % SIZE]}{square // SIZE + 1}"
@@ -188,4 +207,5 @@ def neighbours(square: int) -> tuple[int, ...]:
 
 
 NEIGHBOURS = tuple(neighbours(s) for s in range(SQUARES))
+SQUARE_NAMES = tuple(square_name(s) for s in range(SQUARES))  # 'A1' .. 'D4'
 CENTRE = tuple(sorted((1 * SIZE + 1, 1 * SIZE + 2, 2 * SIZE + 1, 2 * SIZE + 2)))  # B2 C2 B3 C3

@@ -19,6 +19,8 @@ from pbem.games.reef2018.state import State
 from pbem.games.reef2018.view import view
 from pbem.i18n.msg import N_
 
+_ONLY = tuple(frozenset({seat}) for seat in range(4))  # whose turn it is: asked before each order
+
 
 class Reef:
     """Emerson Matsuuchi's Reef (Next Move Games, 2018) for 2-4 players, by email."""
@@ -48,7 +50,7 @@ class Reef:
             return frozenset(i for i, s in enumerate(state.seats) if not s.answered_setup)
         if state.phase == "over":
             return frozenset()
-        return frozenset({state.to_move})
+        return _ONLY[state.to_move]
 
     def parse(self, state: State, seat: Seat, text: str) -> Order:
         return parse_order(text)

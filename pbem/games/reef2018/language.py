@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from pbem.engine.errors import OrderSyntaxError
-from pbem.games.reef2018.cards import COLOURS, square_name
+from pbem.games.reef2018.cards import COLOURS, SQUARE_NAMES, square_name
 from pbem.games.reef2018.orders import Order, Play, Start, TakeDeck, TakeMarket
 from pbem.games.reef2018.words import ENGLISH
 from pbem.i18n.msg import Msg, cmsg, msg
@@ -100,7 +100,14 @@ def _words(line: str) -> list[str]:
     return cleaned.split() or [""]
 
 
+# The usual spellings, looked up before the forgiving patterns below (same answers, faster).
+_CARDS = {str(n): n for n in range(1, 61)}
+_SQUARES = {name.lower(): square for square, name in enumerate(SQUARE_NAMES)}
+
+
 def _card(word: str | None) -> int:
+    if word in _CARDS:
+        return _CARDS[word]
     match = _CARD.match(word or "")
     if not match:
         raise _Bad(msg('"{word}" is not a card number', word=typed(word)) if word
@@ -113,6 +120,8 @@ def _card(word: str | None) -> int:
 
 def square(word: str) -> int:
     """'b2' -> 5; raises with the reason for anything else."""
+    if word in _SQUARES:
+        return _SQUARES[word]
     match = _SQUARE.match(word)
     if not match:
         raise _Bad(msg('"{word}" is not a square (columns A-D, rows 1-4, like B2)',

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from pbem.games.reef2018.cards import CENTRE, COLOURS, MAX_HEIGHT, SQUARES, cards
+from pbem.games.reef2018.cards import CENTRE, COLOURS, MAX_HEIGHT, SQUARE_NAMES, SQUARES, cards
 from pbem.games.reef2018.language import format_order
-from pbem.games.reef2018.orders import Order, Play, Start, TakeDeck, TakeMarket
+from pbem.games.reef2018.orders import Order, Play, Start, TakeMarket
 from pbem.games.reef2018.rules import HAND_LIMIT, pieces_due
 from pbem.games.reef2018.state import State
 
@@ -22,20 +22,25 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         return format_order(Start(tuple(zip(colours, squares, strict=True))))
     mine = state.seats[seat]
     can_take = len(mine.hand) < HAND_LIMIT
+    # The texts are format_order's, written directly rather than through order objects made
+    # only to be written out (test_language.py reads them back and checks).
     if can_take and (not mine.hand or rng.random() < 0.45):
         if mine.score >= 1 and rng.random() < 0.2:
             lowest = min(_points(c) for c in state.market)
-            return format_order(TakeDeck(rng.choice(
-                [c for c in state.market if _points(c) == lowest])))
-        return format_order(TakeMarket(rng.choice(state.market)))
+            token_on = rng.choice([c for c in state.market if _points(c) == lowest])
+            return f"take deck, token on {token_on}"
+        return f"take {rng.choice(state.market)}"
     card = rng.choice(mine.hand)
     heights = [len(s) for s in mine.reef]
-    pieces = []
+    free = [s for s in range(SQUARES) if heights[s] < MAX_HEIGHT]  # in square order
+    parts = []
     for colour in pieces_due(state, seat, card):
-        square = rng.choice([s for s in range(SQUARES) if heights[s] < MAX_HEIGHT])
+        square = rng.choice(free)
         heights[square] += 1
-        pieces.append((colour, square))
-    return format_order(Play(card, tuple(pieces)))
+        if heights[square] == MAX_HEIGHT:
+            free.remove(square)
+        parts.append(f"{colour} {SQUARE_NAMES[square]}")
+    return f"play {card}: {', '.join(parts)}" if parts else f"play {card}"
 
 
 def default_order(state: State, seat: int) -> str:

@@ -26,6 +26,13 @@ HAND_LIMIT = 4
 MARKET = 3
 
 
+# Message parts shared, not made anew for each event (they are immutable): a random game's
+# turns make hundreds of the same few, and each Msg or SeatRef costs a few microseconds.
+_SEATS = tuple(SeatRef(i) for i in range(max(SUPPLY)))
+_PLACED: dict[tuple[str, int, int], Msg] = {}  # (colour, square, height) -> its message
+_NOT_SCORED: dict[tuple[int, int], Msg] = {}  # (card, seat) -> its message
+
+
 def colour_word(name: str) -> Msg:
     return cmsg("colour", name)
 
@@ -83,7 +90,7 @@ def apply_order(state: State, seat: int, order: Order) -> tuple[State, list[Even
         raise IllegalOrder(msg("the starting corals are already placed"))
     if seat != state.to_move:
         raise IllegalOrder(msg("it is {player}'s turn, not yours",
-                               player=SeatRef(state.to_move)))
+                               player=_SEATS[state.to_move]))
     new = state.copy(only_seat=seat)
     if isinstance(order, TakeMarket):
         events = _take_market(new, seat, order.card)
@@ -123,7 +130,7 @@ def _start(state: State, seat: int, order: Start) -> tuple[State, list[Event]]:
     new = state.copy(only_seat=seat)
     mine = new.seats[seat]
     for colour, square in order.pieces:
-        mine.reef[square].append(colour)
+        mine.place(square, colour)
     mine.answered_setup = True
     placed = [msg("{colour} {square}", colour=colour_word(c), square=square_name(s))
               for c, s in order.pieces]
@@ -134,7 +141,7 @@ def _start(state: State, seat: int, order: Start) -> tuple[State, list[Event]]:
         new.to_move = new.start_player
         events.append(Event.of("reefs_started", msg(
             "Every reef is started. {player} has the starfish board and plays first.",
-            player=SeatRef(new.start_player))))
+            player=_SEATS[new.start_player])))
     return new, events
 
 
@@ -159,7 +166,7 @@ def _take_market(state: State, seat: int, card: int) -> list[Event]:
     tokens = state.market_tokens[slot]
     mine.hand.append(card)
     new_card = state.deck.pop(0)
-    fields = {"player": SeatRef(seat), "card": card, "new": new_card}
+    fields = {"player": _SEATS[seat], "card": card, "new": new_card}
     if tokens:
         mine.add_points(tokens, ledger.tokens_on(tokens, card))
         said = nmsg("{player} took card {card} from the market with the {n} point on it; "
@@ -200,7 +207,7 @@ def _take_deck(state: State, seat: int, token_on: int | None) -> list[Event]:
     state.market_tokens[state.market.index(token_on)] += 1
     return [Event.of("deck_taken", msg(
         "{player} took card {card} from the top of the deck, paying a one-point token onto "
-        "card {token_on}.", player=SeatRef(seat), card=card, token_on=token_on))]
+        "card {token_on}.", player=_SEATS[seat], card=card, token_on=token_on))]
 
 
 def pieces_due(state: State, seat: int, card: int) -> list[str]:
@@ -232,20 +239,16 @@ def _play(state: State, seat: int, order: Play) -> list[Event]:
     placed = _colours_for(order, due, card.corals)
     heights = []
     for colour, square in placed:
-        stack = mine.reef[square]
-        if len(stack) >= MAX_HEIGHT:
+        if len(mine.reef[square]) >= MAX_HEIGHT:
             raise IllegalOrder(msg("the stack on {square} is already {n} high: no piece may "
                                    "go on it", square=square_name(square), n=MAX_HEIGHT),
                                hint=_room_near(mine.reef, square))
-        stack.append(colour)
-        heights.append(len(stack))
+        heights.append(mine.place(square, colour))
         state.supply[colour] -= 1
     mine.hand.remove(order.card)
     mine.played.append(order.card)
-    who = SeatRef(seat)
-    where = [msg("{colour} on {square} ({height} high)", colour=colour_word(c),
-                 square=square_name(s), height=h)
-             for (c, s), h in zip(placed, heights, strict=True)]
+    who = _SEATS[seat]
+    where = [_placed(c, s, h) for (c, s), h in zip(placed, heights, strict=True)]
     events = [Event.of("card_played", msg("{player} played card {card}: {placements}.",
                                           player=who, card=order.card, placements=where)
                        if placed else
@@ -266,16 +269,33 @@ def _play(state: State, seat: int, order: Play) -> list[Event]:
             player=who, points=scored.points, card=order.card, times=scored.times,
             value=card.points, where=scored.where)))
     else:
-        events.append(Event.of("card_not_scored", msg(
-            "Card {card}'s pattern is not on {player}'s reef: no points.", card=order.card,
-            player=who)))
-    empty = [c for c in COLOURS if state.supply[c] == 0]
-    if empty and not state.last_round:
+        events.append(Event.of("card_not_scored", _not_scored(order.card, seat)))
+    if not state.last_round and 0 in state.supply.values():
+        empty = [c for c in COLOURS if state.supply[c] == 0]
         state.last_round = True
         events.append(Event.of("supply_out", msg(
             "The {colours} supply is used up: the game ends at the end of this round.",
             colours=colours_and(empty))))
     return events
+
+
+def _placed(colour: str, square: int, height: int) -> Msg:
+    key = (colour, square, height)
+    said = _PLACED.get(key)
+    if said is None:
+        said = _PLACED[key] = msg("{colour} on {square} ({height} high)",
+                                  colour=colour_word(colour), square=square_name(square),
+                                  height=height)
+    return said
+
+
+def _not_scored(card: int, seat: int) -> Msg:
+    said = _NOT_SCORED.get((card, seat))
+    if said is None:
+        said = _NOT_SCORED[(card, seat)] = msg(
+            "Card {card}'s pattern is not on {player}'s reef: no points.", card=card,
+            player=_SEATS[seat])
+    return said
 
 
 def _room_near(reef: list[list[str]], square: int) -> Msg | None:
@@ -355,8 +375,8 @@ def _next(state: State, seat: int) -> list[Event]:
                 s.add_points(points, ledger.in_hand(card))
             events.append(Event.of("hand_scored", nmsg(
                 "{player}'s card {card} in hand: {n} point.",
-                "{player}'s card {card} in hand: {n} points.", points, player=SeatRef(i),
+                "{player}'s card {card} in hand: {n} points.", points, player=_SEATS[i],
                 card=card) if points else msg(
-                "{player}'s card {card} in hand: its pattern is not there.", player=SeatRef(i),
+                "{player}'s card {card} in hand: its pattern is not there.", player=_SEATS[i],
                 card=card)))
     return events

@@ -10,10 +10,18 @@ takes the best one for them (RULINGS-ADDENDUM.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
 
 from pbem.engine.contract import Outcome
-from pbem.games.reef2018.cards import MAX_HEIGHT, NEIGHBOURS, cards, placements, square_name
+from pbem.games.reef2018.cards import (
+    MAX_HEIGHT,
+    NEIGHBOURS,
+    Card,
+    cards,
+    checks,
+    square_name,
+)
 from pbem.games.reef2018.state import State
 from pbem.i18n.msg import Msg, SeatRef, cmsg, msg, nmsg
 
@@ -23,10 +31,11 @@ Reef = list[list[str]]
 def occurrences(reef: Reef, card_id: int) -> list[int]:
     """The bitmask of every placement of the card's pattern present on ``reef``."""
     found = []
-    for mask, needs in placements(card_id):
-        for square, need in needs:
+    for mask, needs in checks(card_id):
+        for square, colour, lowest, highest in needs:
             stack = reef[square]
-            if not stack or not need.accepts(stack[-1], len(stack)):
+            if (not stack or (colour is not None and stack[-1] != colour)
+                    or not lowest <= len(stack) <= highest):
                 break
         else:
             found.append(mask)
@@ -60,8 +69,7 @@ def max_disjoint(masks: list[int]) -> int:
     return best((1 << 16) - 1)
 
 
-@dataclass(frozen=True)
-class Scored:
+class Scored(NamedTuple):
     """What a card's pattern is worth on a reef, and where (for the players to check)."""
 
     times: int
@@ -85,12 +93,8 @@ def score_card(reef: Reef, card_id: int) -> Scored:
     """The card's pattern scored on ``reef`` as when it is played."""
     card = cards()[card_id]
     if card.highest:
-        centre, target = card.cells[0].colour, card.cells[1].colour
-        best_n, best_square = 0, -1
-        for square in highest_centres(reef, centre):
-            n = sum(1 for nb in NEIGHBOURS[square] if reef[nb] and reef[nb][-1] == target)
-            if best_square < 0 or n > best_n:
-                best_n, best_square = n, square
+        centre = card.cells[0].colour
+        best_n, best_square = _around_highest(reef, card)
         if best_square < 0:
             return Scored(0, 0, msg("no {colour} stack", colour=cmsg("colour", centre)))
         where = msg("around {square} ({height} high)", square=square_name(best_square),
@@ -101,18 +105,37 @@ def score_card(reef: Reef, card_id: int) -> Scored:
     return Scored(times, times * card.points, _where(masks) if times else "")
 
 
+def _around_highest(reef: Reef, card: Card) -> tuple[int, int]:
+    """A 'highest' card: the most stacks topped by its scored colour around one of the highest
+    stacks of its centre colour, and that stack's square (-1: no such stack)."""
+    centre, target = card.cells[0].colour, card.cells[1].colour
+    best_n, best_square = 0, -1
+    for square in highest_centres(reef, centre):
+        n = sum(1 for nb in NEIGHBOURS[square] if reef[nb] and reef[nb][-1] == target)
+        if best_square < 0 or n > best_n:
+            best_n, best_square = n, square
+    return best_n, best_square
+
+
+@cache
+def _squares(mask: int) -> str:
+    """'B2-C2': an occurrence's squares (a few hundred placements, named once each)."""
+    return "-".join(square_name(s) for s in range(16) if mask >> s & 1)
+
+
 def _where(masks: list[int]) -> Msg:
-    shown = ", ".join("-".join(square_name(s) for s in range(16) if m >> s & 1)
-                      for m in masks[:6])
+    shown = ", ".join(_squares(m) for m in masks[:6])
     if len(masks) > 6:
         return msg("found at {squares} and {n} more", squares=shown, n=len(masks) - 6)
     return msg("found at {squares}", squares=shown)
 
 
 def score_in_hand(reef: Reef, card_id: int) -> int:
-    """A card still in hand at the end scores its points once if its pattern is there."""
-    scored = score_card(reef, card_id)
-    return cards()[card_id].points if scored.times else 0
+    """A card still in hand at the end scores its points once if its pattern is there (the
+    count and the words of :func:`score_card` are not needed)."""
+    card = cards()[card_id]
+    there = _around_highest(reef, card)[0] if card.highest else occurrences(reef, card_id)
+    return card.points if there else 0
 
 
 def covered(reef: Reef) -> int:

@@ -18,7 +18,7 @@ from typing import Any
 FORMAT = 1
 
 
-@dataclass
+@dataclass(slots=True)
 class Seat:
     reef: list[list[str]] = field(default_factory=lambda: [[] for _ in range(16)])
     hand: list[int] = field(default_factory=list)
@@ -28,8 +28,18 @@ class Seat:
     answered_setup: bool = False
 
     def copy(self) -> Seat:
-        return Seat([list(s) for s in self.reef], list(self.hand), list(self.played),
-                    self.score, [list(e) for e in self.ledger], self.answered_setup)
+        """A copy with lists of its own; the stacks and ledger entries in them are shared, as
+        nothing changes one in place (:meth:`place` replaces a stack). Copying every stack
+        was most of a turn's copying, and a turn adds to one or two."""
+        return Seat(list(self.reef), list(self.hand), list(self.played), self.score,
+                    list(self.ledger), self.answered_setup)
+
+    def place(self, square: int, colour: str) -> int:
+        """A piece on top of a square's stack (a new list: copies share the old one); the
+        stack's new height."""
+        stack = [*self.reef[square], colour]
+        self.reef[square] = stack
+        return len(stack)
 
     def to_dict(self) -> dict[str, Any]:
         return {"reef": [list(s) for s in self.reef], "hand": list(self.hand),
@@ -41,7 +51,7 @@ class Seat:
         self.ledger.append([points, why])
 
 
-@dataclass
+@dataclass(slots=True)
 class State:
     players: int
     supply: dict[str, int]

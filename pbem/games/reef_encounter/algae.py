@@ -10,11 +10,11 @@ last uncovered tile needs a parrotfish holding two polyps or more; covering it e
 from __future__ import annotations
 
 from pbem.games.reef_encounter.board import Refused, flip, tile_ids, visible
-from pbem.games.reef_encounter.context import Turn, who
+from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, remove, to_bag
 from pbem.games.reef_encounter.words import colour as hue
-from pbem.i18n.msg import SeatRef, msg
+from pbem.i18n.msg import msg
 
 
 def uncovered(state: State) -> list[int]:
@@ -57,7 +57,6 @@ def check_alga(state: State, turn: Turn, colour: str, tile: int | None, paid: st
 
 def play_alga(state: State, turn: Turn, colour: str, tile: int | None, paid: str) -> None:
     check_alga(state, turn, colour, tile, paid)
-    me = who(state, turn.seat)
     remove(state.seats[turn.seat].consumed, paid)
     to_bag(state, paid)
     remove(state.alga_supply, colour)
@@ -70,8 +69,11 @@ def play_alga(state: State, turn: Turn, colour: str, tile: int | None, paid: str
         state.cylinders[str(tile)] = colour
         turn.alga_on_tile = True
         turned = _flip_showing(state, colour, tile)
+    if not turn.loud:
+        return
+    me = who(state, turn.seat)
     flipped = ", ".join(str(t) for t in turned)
-    fields = {"player": me, "seat": SeatRef(turn.seat), "paid": hue(paid), "colour": hue(colour),
+    fields = {"player": me, "seat": seat_ref(turn.seat), "paid": hue(paid), "colour": hue(colour),
               "tile": tile, "flipped": flipped}
     if tile is None and turned:
         turn.say("alga_played", msg("{player} paid a consumed {paid} polyp for a {colour} alga "

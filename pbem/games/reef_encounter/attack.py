@@ -13,10 +13,11 @@ from pbem.games.reef_encounter.board import (
     neighbours,
     protector,
 )
+from pbem.games.reef_encounter.context import seat_ref
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.words import colour as hue
 from pbem.games.reef_encounter.words import vowel
-from pbem.i18n.msg import SeatRef, msg
+from pbem.i18n.msg import msg
 
 
 def check_attack(state: State, cell_key: str, colour: str) -> str:
@@ -47,9 +48,20 @@ def check_attack(state: State, cell_key: str, colour: str) -> str:
     if guard is not None:
         owner = state.shrimps[guard]
         g = {"owner": hue(state.seats[owner].colour),
-             "seat": SeatRef(owner), "guard": name(guard), **f}
+             "seat": seat_ref(owner), "guard": name(guard), **f}
         raise Refused(msg("the {target} polyp on {cell} is protected by {owner}'s shrimp on it",
                           **g) if guard == cell_key else
                       msg("the {target} polyp on {cell} is protected by {owner}'s shrimp on "
                           "{guard}", **g))
     return target
+
+
+def can_attack(state: State, cell_key: str, colour: str, target: str) -> bool:
+    """Whether check_attack would accept it (``target`` is the polyp on ``cell_key``)."""
+    if target == colour or not dominates(state, colour, target)[0]:
+        return False
+    polyps, near = state.polyps, neighbours()
+    attackers = [n for n in near[cell_key] if polyps.get(n) == colour]
+    if not any(polyps.get(m) == colour for n in attackers for m in near[n]):
+        return False  # no attacker, or none in a coral of two or more
+    return protector(state, cell_key) is None

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from pbem.engine.contract import Event
 from pbem.games.reef_encounter.state import State
-from pbem.i18n.msg import Msg, cmsg
+from pbem.i18n.msg import Msg, SeatRef, cmsg
 
 
 @dataclass
@@ -22,6 +23,9 @@ class Turn:
     alga_on_tile: bool = False
     ended: bool = False  # the game ended during this turn: nothing more may happen
     events: list[Event] = field(default_factory=list)
+    # False for a turn whose events nobody reads (the bot's scratch turn): the rules then skip
+    # building their messages (``if turn.loud: turn.say(...)``).
+    loud: ClassVar[bool] = True
 
     def say(self, kind: str, message: Msg) -> None:
         self.events.append(Event.of(kind, message))
@@ -33,4 +37,19 @@ class Turn:
 
 def who(state: State, seat: int) -> Msg:
     """A player as events name them: their colour, capitalised ("Purple"), translated."""
-    return cmsg("player", state.seats[seat].colour.capitalize())
+    colour = state.seats[seat].colour
+    found = _WHO.get(colour)
+    if found is None:
+        found = _WHO[colour] = cmsg("player", colour.capitalize())
+    return found
+
+
+_WHO: dict[str, Msg] = {}  # seat colour -> its (immutable) player name, made once
+
+
+def seat_ref(seat: int) -> SeatRef:
+    """``SeatRef(seat)``, made once per seat: every event of a turn names its seat."""
+    return _SEAT_REFS[seat] if 0 <= seat < len(_SEAT_REFS) else SeatRef(seat)
+
+
+_SEAT_REFS = tuple(SeatRef(i) for i in range(8))

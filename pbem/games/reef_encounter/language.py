@@ -418,16 +418,22 @@ def format_order(order: Order) -> str:
     """
     lines: list[str] = []
     open_larva = False  # the last line is a larva line that placements may still extend
+    colon = False  # the last line is a larva line still waiting for its ":"
+    consumed = False  # the last line has said "consumed": its later cells are consumed polyps
     for step in order.steps:
         if isinstance(step, Place) and open_larva:
-            sep = ":" if lines[-1].startswith("larva") and ":" not in lines[-1] else ""
-            last_consumed = " consumed " in f" {lines[-1]} "
-            word = "consumed " if step.consumed and not last_consumed else ""
-            if not step.consumed and last_consumed:
-                lines.append(format_step(step))
+            if not step.consumed and consumed:
+                lines.append(f"place {step.cell}")
+                colon = False
+                consumed = False
                 continue
-            lines[-1] += f"{sep} {word}{step.cell}"
+            word = "consumed " if step.consumed and not consumed else ""
+            lines[-1] += f"{':' if colon else ''} {word}{step.cell}"
+            colon = False
+            consumed = consumed or step.consumed
             continue
         lines.append(format_step(step))
         open_larva = isinstance(step, (Larva, Place))
+        colon = isinstance(step, Larva)
+        consumed = isinstance(step, Place) and step.consumed
     return "\n".join(lines) + "\n"

@@ -8,8 +8,8 @@ random games reach an end in a sensible number of turns.
 
 from __future__ import annotations
 
-import copy
 import random
+from collections.abc import Callable
 
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter.algae import check_alga, uncovered
@@ -17,13 +17,12 @@ from pbem.games.reef_encounter.board import (
     BOARD_OF,
     Refused,
     coral_reaches,
-    coral_shrimp,
-    group,
     neighbours,
     rock_cells,
     seat_shrimps_on_board,
     visible,
 )
+from pbem.games.reef_encounter.botdice import Dice
 from pbem.games.reef_encounter.context import Turn
 from pbem.games.reef_encounter.language import format_order
 from pbem.games.reef_encounter.orders import (
@@ -42,7 +41,7 @@ from pbem.games.reef_encounter.orders import (
     Take,
 )
 from pbem.games.reef_encounter.parrotfish import MIN_CORAL
-from pbem.games.reef_encounter.placement import check_place
+from pbem.games.reef_encounter.placement import placeable
 from pbem.games.reef_encounter.shrimps import MAX_PER_BOARD
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.turn import MAX_FROM_SCREEN, do_step
@@ -80,7 +79,9 @@ def _setup_answer(state: State, seat: int, rng: random.Random) -> str:
 
 
 class _QuietTurn(Turn):
-    """The bot's turn: the rules' events are thrown away, so they are not even kept."""
+    """The bot's turn: the rules' events are thrown away, so they are not even made."""
+
+    loud = False
 
     def say(self, kind: str, message: Msg) -> None:
         pass
@@ -95,7 +96,7 @@ class _Builder:
     def __init__(self, state: State, seat: int, rng: random.Random) -> None:
         self.state = state.copy_for(seat)
         self.seat = seat
-        self.rng = rng
+        self.rng = Dice(rng)
         self.turn: Turn = _QuietTurn(seat, final=state.phase == "final")
         self.steps: list[Step] = []
 
@@ -111,30 +112,24 @@ class _Builder:
         near = neighbours()
         if self.rng.random() < 0.75:
             polyps = st.polyps
-            own = [k for k, c in polyps.items() if c == colour and BOARD_OF[k] in boards]
-            cands = sorted({n for k in own for n in near[k] if polyps.get(n) != colour})
+            get = polyps.get
+            cands = sorted({n for k, c in polyps.items() if c == colour and BOARD_OF[k] in boards
+                            for n in near[k] if get(n) != colour})
             self.rng.shuffle(cands)
             for k in cands:
-                if self._ok(k, colour):
+                if placeable(st, k, colour):
                     return k
         for _ in range(3):
             board = self.rng.choice(boards)
             k = self.rng.choice(rock_cells()[board])
-            if self._ok(k, colour):
+            if placeable(st, k, colour):
                 return k
         every = [k for b in boards for k in rock_cells()[b]]
         self.rng.shuffle(every)
         for k in every:
-            if self._ok(k, colour):
+            if placeable(st, k, colour):
                 return k
         return None
-
-    def _ok(self, k: str, colour: str) -> bool:
-        try:
-            check_place(self.state, self.seat, k, colour)
-        except Refused:
-            return False
-        return True
 
     def play_larva(self) -> None:
         me = self.state.seats[self.seat]
@@ -172,13 +167,26 @@ class _Builder:
         full = {b for b in st.boards
                 if seat_shrimps_on_board(st, self.seat, b) >= MAX_PER_BOARD}
         boards = st.boards
-        for k in sorted(st.polyps):
+        polyps, near = st.polyps, neighbours()
+        held = st.shrimps.keys()
+        get, mark = polyps.get, seen.add
+        for k in sorted(polyps):
             # A coral lies on one board: on a full board each of its cells is skipped alike.
-            if k in seen or BOARD_OF[k] not in boards or BOARD_OF[k] in full:
+            if k in seen:
                 continue
-            cells = group(st, k)
-            seen |= cells
-            if coral_shrimp(st, cells) is not None:
+            board = BOARD_OF[k]
+            if board not in boards or board in full:
+                continue
+            colour = polyps[k]
+            mark(k)
+            cells = [k]
+            grow = cells.append
+            for c in cells:  # grows as it goes: the coral traced breadth first (as group())
+                for n in near[c]:
+                    if n not in seen and get(n) == colour:
+                        mark(n)
+                        grow(n)
+            if not held.isdisjoint(cells):  # a shrimp guards it already
                 continue
             size = len(cells) + self.rng.random()
             if best is None or size > best[0]:
@@ -186,14 +194,13 @@ class _Builder:
         if best is not None:
             self.do(NewShrimp(cell(best[1])))
 
-    def attempt(self, step: Step) -> bool:
-        """Apply ``step`` if the rules accept it; otherwise leave everything as it was."""
-        state, turn = self.state.copy_for(self.seat), copy.copy(self.turn)
-        turn.done, turn.events = set(turn.done), list(turn.events)
+    def attempt(self, step: MoveShrimp) -> bool:
+        """Apply the shrimp move if the rules accept it. A refused shrimp move has changed
+        nothing (do_step and move_shrimp check everything before moving it; tested in
+        test_bot_checks.py), so no backup copy is needed."""
         try:
             self.do(step)
         except Refused:
-            self.state, self.turn = state, turn
             return False
         return True
 
@@ -267,26 +274,34 @@ class _Builder:
         return Take(str(self.rng.choice(sea)["colour"]))
 
 
+# The optional actions of a random turn, each with how likely it is tried when its turn comes.
+_EXTRAS: tuple[tuple[Callable[[_Builder], None], float], ...] = (
+    (_Builder.play_larva, 0.8), (_Builder.play_larva, 0.8),
+    (_Builder.new_shrimp, 0.8), (_Builder.new_shrimp, 0.8),
+    (_Builder.alga, 0.35), (_Builder.alga, 0.35),
+    (_Builder.consumed_for_larva, 0.2), (_Builder.larva_for_polyp, 0.15),
+    (_Builder.withdraw_shrimp, 0.03), (_Builder.move_shrimp, 0.1),
+)
+
+
 def random_steps(state: State, seat: int, rng: random.Random) -> Order:
     """A random legal turn for ``seat`` as steps (not for the setup step)."""
     b = _Builder(state, seat, rng)
+    dice = b.rng
     edible = edible_corals(state, seat)
-    if edible and rng.random() < 0.9:
-        b.do(Eat(cell(rng.choice(edible))))
+    if edible and dice.random() < 0.9:
+        b.do(Eat(cell(dice.choice(edible))))
     if b.turn.final:
         if not b.steps:
             b.steps.append(Pass())
         return Order(tuple(b.steps))
-    extras = [b.play_larva, b.play_larva, b.new_shrimp, b.new_shrimp, b.alga, b.alga,
-              b.consumed_for_larva, b.larva_for_polyp, b.withdraw_shrimp, b.move_shrimp]
-    weights = {b.play_larva: 0.8, b.new_shrimp: 0.8, b.alga: 0.35, b.consumed_for_larva: 0.2,
-               b.larva_for_polyp: 0.15, b.withdraw_shrimp: 0.03, b.move_shrimp: 0.1}
-    rng.shuffle(extras)
-    for action in extras:
+    extras = list(_EXTRAS)
+    dice.shuffle(extras)
+    for action, weight in extras:
         if b.turn.ended:
             break
-        if rng.random() < weights[action]:
-            action()
+        if dice.random() < weight:
+            action(b)
     if not b.turn.ended:
         b.steps.append(b.take())
     return Order(tuple(b.steps))

@@ -11,12 +11,12 @@ from typing import Any
 
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter.board import Refused
-from pbem.games.reef_encounter.context import Turn, who
+from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, draw, polyps_available, remove
 from pbem.games.reef_encounter.words import colour as hue
 from pbem.games.reef_encounter.words import colours
-from pbem.i18n.msg import SeatRef, msg
+from pbem.i18n.msg import msg
 
 FULL = 3
 
@@ -46,7 +46,7 @@ def take(state: State, turn: Turn, colour: str, chance: Chance) -> bool:
     add(me.larva, colour)
     for p in polyps:
         add(me.screen, p)
-    f = {"player": who(state, turn.seat), "seat": SeatRef(turn.seat), "colour": hue(colour),
+    f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat), "colour": hue(colour),
          "polyps": colours(polyps), "n": len(polyps)}
     turn.say("larva_taken", msg("{player} took the {colour} larva cube and {polyps} from the "
                                 "open sea.", **f) if polyps else

@@ -8,11 +8,11 @@ otherwise into the parrotfish. Eating the fourth shrimp ends the game.
 from __future__ import annotations
 
 from pbem.games.reef_encounter.board import Refused, check_rock, coral, coral_shrimp, name
-from pbem.games.reef_encounter.context import Turn, who
+from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import to_bag
 from pbem.games.reef_encounter.words import colour as hue
-from pbem.i18n.msg import SeatRef, msg, nmsg
+from pbem.i18n.msg import msg, nmsg
 
 MIN_CORAL = 5
 
@@ -43,7 +43,7 @@ def check_eat(state: State, seat: int, cell_key: str) -> list[str]:
         owner = state.shrimps[holder]
         raise Refused(msg("the {colour} coral on {cell} is guarded by {owner}'s shrimp, not "
                           "yours", colour=hue(colour), cell=where,
-                          owner=hue(state.seats[owner].colour), seat=SeatRef(owner)))
+                          owner=hue(state.seats[owner].colour), seat=seat_ref(owner)))
     return polyps
 
 
@@ -65,15 +65,20 @@ def eat(state: State, turn: Turn, cell_key: str) -> None:
     to_bag(state, colour, back)
     eaten = len(polyps) - back
     me.parrotfish.extend([colour] * eaten)
-    f = {"player": who(state, turn.seat), "seat": SeatRef(turn.seat), "size": len(polyps),
-         "colour": hue(colour), "cell": name(cell_key), "back": back}
-    if not me.sea_shrimp:
+    first = not me.sea_shrimp
+    if first:
         me.sea_shrimp = True
+    else:
+        me.fish_shrimps += 1
+    if not turn.loud:
+        return
+    f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat), "size": len(polyps),
+         "colour": hue(colour), "cell": name(cell_key), "back": back}
+    if first:
         turn.say("coral_eaten", msg("{player}'s parrotfish ate the {size}-polyp {colour} coral "
                                     "at {cell}: {back} polyps went back into the bag, its "
                                     "shrimp went to the open-sea board.", **f))
     else:
-        me.fish_shrimps += 1
         turn.say("coral_eaten", msg("{player}'s parrotfish ate the {size}-polyp {colour} coral "
                                     "at {cell}: {back} polyps went back into the bag, its "
                                     "shrimp went into the parrotfish.", **f))

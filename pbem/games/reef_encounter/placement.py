@@ -8,8 +8,9 @@ if it would join two shrimp-held corals).
 
 from __future__ import annotations
 
-from pbem.games.reef_encounter.attack import check_attack
+from pbem.games.reef_encounter.attack import can_attack, check_attack
 from pbem.games.reef_encounter.board import (
+    BOARD_OF,
     Refused,
     check_rock,
     extra_growth_cells,
@@ -17,26 +18,25 @@ from pbem.games.reef_encounter.board import (
     name,
     neighbours,
 )
-from pbem.games.reef_encounter.context import Turn, who
+from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, bonus_ready, use_bonus
 from pbem.games.reef_encounter.words import colour as hue
 from pbem.games.reef_encounter.words import vowel
-from pbem.i18n.msg import SeatRef, msg
+from pbem.i18n.msg import msg
 
 
 def check_place(state: State, seat: int, cell_key: str, colour: str) -> str | None:
     """Refuse an illegal placement; return the colour it would eat (None for plain growth)."""
     check_rock(state, cell_key)
-    where = name(cell_key)
     if cell_key in state.shrimps and cell_key not in state.polyps:
         if state.shrimps[cell_key] == seat:
             raise Refused(msg("your shrimp stands on {cell}; move it away first (action 5)",
-                              cell=where))
-        raise Refused(msg("{cell} holds a shrimp; a polyp cannot go there", cell=where))
+                              cell=name(cell_key)))
+        raise Refused(msg("{cell} holds a shrimp; a polyp cannot go there", cell=name(cell_key)))
     target = check_attack(state, cell_key, colour) if cell_key in state.polyps else None
     if joins_two_shrimp_corals(state, cell_key, colour):
-        f = {"cell": where, "colour": hue(colour)}
+        f = {"cell": name(cell_key), "colour": hue(colour)}
         raise Refused(msg("an {colour} polyp on {cell} would join two {colour} corals that both "
                           "hold a shrimp", **f) if vowel(colour) else
                       msg("a {colour} polyp on {cell} would join two {colour} corals that both "
@@ -44,25 +44,46 @@ def check_place(state: State, seat: int, cell_key: str, colour: str) -> str | No
     return target
 
 
+def placeable(state: State, cell_key: str, colour: str) -> bool:
+    """Whether check_place would accept this placement (for any seat), without wording a
+    refusal: the bot tries many cells, and most of its refusals are never read."""
+    if BOARD_OF[cell_key] not in state.boards or cell_key not in neighbours():
+        return False
+    polyps, shrimps = state.polyps, state.shrimps
+    target = polyps.get(cell_key)
+    if target is None:
+        if cell_key in shrimps:
+            return False
+    elif not can_attack(state, cell_key, colour, target):
+        return False
+    return not joins_two_shrimp_corals(state, cell_key, colour)
+
+
 def place(state: State, turn: Turn, cell_key: str, colour: str) -> None:
     """Put a ``colour`` polyp on ``cell_key`` (checked by check_place) with all its effects."""
     target = check_place(state, turn.seat, cell_key, colour)
-    me = who(state, turn.seat)
     state.polyps[cell_key] = colour
-    f = {"player": me, "seat": SeatRef(turn.seat), "colour": hue(colour),
+    if target is not None:
+        add(state.seats[turn.seat].consumed, target)
+    if turn.loud:
+        _say_placed(state, turn, cell_key, colour, target)
+    extra_growth(state, turn, cell_key, colour)
+
+
+def _say_placed(state: State, turn: Turn, cell_key: str, colour: str, target: str | None
+                ) -> None:
+    f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat), "colour": hue(colour),
          "cell": name(cell_key)}
     if target is None:
         turn.say("polyp_placed", msg("{player} placed an {colour} polyp on {cell}.", **f)
                  if vowel(colour) else msg("{player} placed a {colour} polyp on {cell}.", **f))
     else:
-        add(state.seats[turn.seat].consumed, target)
         f["target"] = hue(target)
         turn.say("polyp_attacked",
                  msg("{player} placed an {colour} polyp on {cell}, eating the {target} polyp "
                      "there (now in front of {player}'s screen).", **f) if vowel(colour) else
                  msg("{player} placed a {colour} polyp on {cell}, eating the {target} polyp "
                      "there (now in front of {player}'s screen).", **f))
-    extra_growth(state, turn, cell_key, colour)
 
 
 def extra_growth(state: State, turn: Turn, cell_key: str, colour: str) -> None:
@@ -74,6 +95,7 @@ def extra_growth(state: State, turn: Turn, cell_key: str, colour: str) -> None:
                 and not joins_two_shrimp_corals(state, n, colour) and bonus_ready(state, colour)):
             state.polyps[n] = colour
             use_bonus(state, colour)
-            turn.say("extra_growth", msg("Extra growth: a bonus {colour} polyp grew on {cell}.",
-                                         colour=hue(colour), cell=name(n)))
+            if turn.loud:
+                turn.say("extra_growth", msg("Extra growth: a bonus {colour} polyp grew on "
+                                             "{cell}.", colour=hue(colour), cell=name(n)))
             return

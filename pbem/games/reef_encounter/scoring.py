@@ -12,9 +12,10 @@ from __future__ import annotations
 from pbem.engine.contract import Outcome
 from pbem.games.reef_encounter.board import group, visible
 from pbem.games.reef_encounter.components import components
+from pbem.games.reef_encounter.context import seat_ref
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.words import colour
-from pbem.i18n.msg import Msg, SeatRef, cmsg, msg
+from pbem.i18n.msg import Msg, cmsg, msg
 
 TIE_BREAKERS = (
     msg("consumed polyps in front of the screen"),
@@ -103,9 +104,9 @@ def _breakdown(state: State, seat: int, values: dict[str, int], score: int) -> M
              for c, v in values.items() if c in fish]
     if not parts:
         return msg("{player}: {score} points (an empty parrotfish).", player=_name(state, seat),
-                   seat=SeatRef(seat), score=score)
+                   seat=seat_ref(seat), score=score)
     return msg("{player}: {score} points ({detail}).", player=_name(state, seat),
-               seat=SeatRef(seat), score=score, detail=parts)
+               seat=seat_ref(seat), score=score, detail=parts)
 
 
 def _places(ranking: list[list[int]]) -> list[tuple[int, list[int]]]:

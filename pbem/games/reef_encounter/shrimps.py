@@ -15,27 +15,26 @@ from pbem.games.reef_encounter.board import (
     name,
     seat_shrimps_on_board,
 )
-from pbem.games.reef_encounter.context import Turn, who
+from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.words import colour as hue
-from pbem.i18n.msg import SeatRef, msg
+from pbem.i18n.msg import msg
 
 MAX_PER_BOARD = 2
 
 
 def _check_target(state: State, seat: int, cell_key: str, moving_from: str | None) -> None:
     check_rock(state, cell_key)
-    where = name(cell_key)
     if cell_key in state.shrimps:
-        raise Refused(msg("{cell} already holds a shrimp", cell=where))
+        raise Refused(msg("{cell} already holds a shrimp", cell=name(cell_key)))
     if cell_key in state.polyps:
         holder = coral_shrimp(state, group(state, cell_key))
         if holder is not None and holder != moving_from:
             owner = state.shrimps[holder]
             raise Refused(msg("the {colour} coral on {cell} already has a shrimp ({owner}'s, on "
                               "{holder}); one shrimp per coral",
-                              colour=hue(state.polyps[cell_key]), cell=where,
-                              owner=hue(state.seats[owner].colour), seat=SeatRef(owner),
+                              colour=hue(state.polyps[cell_key]), cell=name(cell_key),
+                              owner=hue(state.seats[owner].colour), seat=seat_ref(owner),
                               holder=name(holder)))
     board = board_of(cell_key)
     mine = seat_shrimps_on_board(state, seat, board)
@@ -58,30 +57,34 @@ def new_shrimp(state: State, turn: Turn, cell_key: str) -> None:
     _check_target(state, turn.seat, cell_key, None)
     me.shrimps_in_hand -= 1
     state.shrimps[cell_key] = turn.seat
-    turn.say("shrimp_placed", msg("{player} put a new shrimp on the {colour} coral at {cell}.",
-                                  player=who(state, turn.seat), seat=SeatRef(turn.seat),
-                                  colour=hue(state.polyps[cell_key]), cell=name(cell_key)))
+    if turn.loud:
+        turn.say("shrimp_placed", msg("{player} put a new shrimp on the {colour} coral at "
+                                      "{cell}.", player=who(state, turn.seat),
+                                      seat=seat_ref(turn.seat),
+                                      colour=hue(state.polyps[cell_key]), cell=name(cell_key)))
 
 
 def move_shrimp(state: State, turn: Turn, source: str, target: str | None) -> None:
     """Action 5: move one's own shrimp to another cell, or home behind the screen."""
     if state.shrimps.get(source) != turn.seat:
         raise Refused(msg("you have no shrimp on {cell}", cell=name(source)))
-    me = who(state, turn.seat)
     if target is None:
         del state.shrimps[source]
         state.seats[turn.seat].shrimps_in_hand += 1
-        turn.say("shrimp_home", msg("{player} took the shrimp on {cell} back behind the screen.",
-                                    player=me, seat=SeatRef(turn.seat), cell=name(source)))
+        if turn.loud:
+            turn.say("shrimp_home", msg("{player} took the shrimp on {cell} back behind the "
+                                        "screen.", player=who(state, turn.seat),
+                                        seat=seat_ref(turn.seat), cell=name(source)))
         return
     if target == source:
         raise Refused(msg("the shrimp is already on {cell}", cell=name(source)))
     _check_target(state, turn.seat, target, source)
     del state.shrimps[source]
     state.shrimps[target] = turn.seat
-    turn.say("shrimp_moved", msg("{player} moved the shrimp on {cell} to {target}.", player=me,
-                                 seat=SeatRef(turn.seat), cell=name(source),
-                                 target=name(target)))
+    if turn.loud:
+        turn.say("shrimp_moved", msg("{player} moved the shrimp on {cell} to {target}.",
+                                     player=who(state, turn.seat), seat=seat_ref(turn.seat),
+                                     cell=name(source), target=name(target)))
 
 
 def shrimps_on_bare_rock(state: State, seat: int) -> list[str]:

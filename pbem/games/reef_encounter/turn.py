@@ -28,7 +28,7 @@ from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder, IllegalOrders, step_in_line
 from pbem.games.reef_encounter.algae import all_covered, play_alga
 from pbem.games.reef_encounter.board import Refused, key, name, rock_cells, rock_count
-from pbem.games.reef_encounter.context import Turn, who
+from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.language import format_step
 from pbem.games.reef_encounter.nearest import nearest
 from pbem.games.reef_encounter.opensea import check_take, take
@@ -56,7 +56,7 @@ from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, remove, take_from_bag, to_bag, use_bonus
 from pbem.games.reef_encounter.words import colour as hue
 from pbem.games.reef_encounter.words import colours, vowel
-from pbem.i18n.msg import Msg, SeatRef, cmsg, msg, nmsg
+from pbem.i18n.msg import Msg, cmsg, msg, nmsg
 
 MAX_FROM_SCREEN = 4
 SHRIMPS = 4
@@ -101,7 +101,7 @@ def apply_order(state: State, seat: int, order: Order, chance: Chance
         return _setup_answer(state, seat, order)
     if seat != state.to_move:
         raise IllegalOrder(msg("it is {player}'s turn, not yours", player=who(state, state.to_move),
-                               seat=SeatRef(state.to_move)))
+                               seat=seat_ref(state.to_move)))
     try:
         new, turn, pending_take = _steps(state, seat, order, chance)
     except _Failed as failed:
@@ -236,7 +236,7 @@ def _setup_answer(state: State, seat: int, order: Order) -> tuple[State, list[Ev
          "second": hue(answer.larvae[1])}
     events = [
         Event.of("setup_answered", msg("{player} has answered the setup step.",
-                                       player=who(state, seat), seat=SeatRef(seat))),
+                                       player=who(state, seat), seat=seat_ref(seat))),
         Event.of("setup_answer", msg("You put an {colour} polyp into your parrotfish and took "
                                      "larva cubes {first} and {second}.", **f)
                  if vowel(answer.parrotfish) else
@@ -244,14 +244,14 @@ def _setup_answer(state: State, seat: int, order: Order) -> tuple[State, list[Ev
                      "{first} and {second}.", **f), visible_to=frozenset({seat})),
     ]
     if new.phase == "play":
-        cubes = [msg("{player}: {cubes}", player=who(new, i), seat=SeatRef(i),
+        cubes = [msg("{player}: {cubes}", player=who(new, i), seat=seat_ref(i),
                      cubes=colours([c for c, n in sorted(s.larva.items()) for _ in range(n)]))
                  for i, s in enumerate(new.seats)]
         events.append(Event.of("setup_done", msg("Everyone has answered. Larva cubes taken — "
                                                  "{cubes}.", cubes=_semicolons(cubes))))
         events.append(Event.of("game_begins", msg("The game begins: {player} plays first.",
                                                   player=who(new, new.to_move),
-                                                  seat=SeatRef(new.to_move))))
+                                                  seat=seat_ref(new.to_move))))
     return new, events
 
 
@@ -281,7 +281,6 @@ def _close_larva(state: State, turn: Turn) -> None:
 def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
     """Apply one step to ``state`` (a scratch copy) or raise Refused."""
     seat = state.seats[turn.seat]
-    me = who(state, turn.seat)
     if isinstance(step, Place):
         _place(state, turn, step)
     elif isinstance(step, MoveShrimp):
@@ -310,8 +309,10 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
         add(state.larva_supply, step.colour)
         turn.larva_action, turn.larva_colour = action, step.colour
         turn.from_screen = turn.placed = 0
-        f = {"player": me, "seat": SeatRef(turn.seat), "colour": hue(step.colour),
-             "action": action}
+        if not turn.loud:
+            return
+        f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat),
+             "colour": hue(step.colour), "action": action}
         turn.say("larva_played", msg("{player} played an {colour} larva cube (action {action}).",
                                      **f) if vowel(step.colour) else
                  msg("{player} played a {colour} larva cube (action {action}).", **f))
@@ -332,7 +333,10 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
         to_bag(state, step.colour)
         remove(state.larva_supply, step.colour)
         add(seat.larva, step.colour)
-        f = {"player": me, "seat": SeatRef(turn.seat), "colour": hue(step.colour)}
+        if not turn.loud:
+            return
+        f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat),
+             "colour": hue(step.colour)}
         turn.say("consumed_for_larva",
                  msg("{player} traded a consumed {colour} polyp for an {colour} larva cube.", **f)
                  if vowel(step.colour) else
@@ -357,7 +361,10 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
         remove(seat.larva, step.colour)
         add(state.larva_supply, step.colour)
         add(seat.screen, step.colour)
-        f = {"player": me, "seat": SeatRef(turn.seat), "colour": hue(step.colour)}
+        if not turn.loud:
+            return
+        f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat),
+             "colour": hue(step.colour)}
         turn.say("larva_for_polyp",
                  msg("{player} traded an {colour} larva cube for an {colour} polyp.", **f)
                  if vowel(step.colour) else
@@ -439,7 +446,7 @@ def _finish(state: State, turn: Turn, take_colour: str | None, chance: Chance) -
     if turn.final:
         state.final_turns.pop(0)
         turn.say("final_turn_played", msg("{player} has played their final turn.",
-                                          player=who(state, turn.seat), seat=SeatRef(turn.seat)))
+                                          player=who(state, turn.seat), seat=seat_ref(turn.seat)))
         _next_final(state)
         if state.phase == "over":
             turn.say("game_over", msg("The game is over: every final turn has been played."))
@@ -468,7 +475,7 @@ def _next_final(state: State) -> None:
 def all_shrimps_eaten(state: State, seat: int) -> Msg:
     """End condition 2, naming the player whose parrotfish ate its fourth shrimp."""
     return msg("{player}'s parrotfish has eaten all four of {player}'s shrimps",
-               player=who(state, seat), seat=SeatRef(seat))
+               player=who(state, seat), seat=seat_ref(seat))
 
 
 def end_message(state: State) -> Msg | None:

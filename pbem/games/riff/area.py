@@ -8,6 +8,8 @@ seed) shows an example, never the real card (see RULINGS-ADDENDUM.md).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.games.riff import words as w
@@ -54,19 +56,19 @@ def flow(state: State, chance: Chance) -> list[Event]:
         # cards sliding in after it are judged by their face (else a whole face-down row
         # would drain at every flow).
         at_sea_end = state.area[r][0]
+        if at_sea_end is not None and None not in state.area[r] and (
+                at_sea_end["card"] != "water" if at_sea_end["up"] else not face_down_is_water):
+            continue  # a full row whose sea-end card stays: nothing moves (most rows)
         cards = [s for s in state.area[r] if s is not None]
         while cards:
             first = cards[0]
             if first["up"] and first["card"] == "water":
-                said.append(Event.of("water_left", msg(
-                    "A water card left the sea end of row {row}.", row=r + 1)))
+                said.append(_water_left(r + 1))
             elif not first["up"] and face_down_is_water and first is at_sea_end:
                 state.area[r] = cards + [None] * (COLUMNS - len(cards))
                 card = reveal(state, r, 0, chance)
                 cards = [s for s in state.area[r] if s is not None]
-                said.append(Event.of("face_down_left", msg(
-                    "A face-down card ({card}) left the sea end of row {row}.",
-                    card=w.card(card), row=r + 1)))
+                said.append(_face_down_left(card, r + 1))
             else:
                 break
             state.discard.append(cards.pop(0)["card"])
@@ -104,12 +106,35 @@ def refill(state: State, chance: Chance) -> list[Event]:
                 reveal(state, r, c, chance)
             filled += 1
     if filled:
-        said.append(Event.of("area_refilled", msg(
-            "{n} card(s) from the pile refilled the fishing area.", n=filled)))
-    if gaps(state):
-        said.append(Event.of("pile_empty", msg("The pile is empty: {n} place(s) stay empty.",
-                                               n=gaps(state))))
+        said.append(_area_refilled(filled))
+    if left := gaps(state):
+        said.append(_pile_empty(left))
     return said
+
+
+# Events are immutable, and the same few come back every turn: the commonest are made once
+# each (making each afresh was a third of the rules' time in bench/engine.py).
+@lru_cache(maxsize=64)
+def _water_left(row: int) -> Event:
+    return Event.of("water_left", msg("A water card left the sea end of row {row}.", row=row))
+
+
+@lru_cache(maxsize=1024)
+def _face_down_left(card: str, row: int) -> Event:
+    return Event.of("face_down_left", msg(
+        "A face-down card ({card}) left the sea end of row {row}.", card=w.card(card),
+        row=row))
+
+
+@lru_cache(maxsize=64)
+def _area_refilled(n: int) -> Event:
+    return Event.of("area_refilled", msg(
+        "{n} card(s) from the pile refilled the fishing area.", n=n))
+
+
+@lru_cache(maxsize=64)
+def _pile_empty(n: int) -> Event:
+    return Event.of("pile_empty", msg("The pile is empty: {n} place(s) stay empty.", n=n))
 
 
 def _merge_discard(state: State, chance: Chance) -> None:

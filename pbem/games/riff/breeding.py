@@ -9,7 +9,7 @@ from pbem.engine.contract import Event
 from pbem.games.riff import words as w
 from pbem.games.riff.components import cross_colours
 from pbem.games.riff.state import Coral, State
-from pbem.i18n.msg import SeatRef, msg
+from pbem.i18n.msg import msg
 
 
 def open_crosses(state: State) -> list[str]:
@@ -53,23 +53,26 @@ def turn_breeding_card(state: State, index: int, chance: Chance) -> str | None:
     return card
 
 
-def complete(state: State, seat: int, coral_index: int, chance: Chance) -> list[Event]:
+def complete(state: State, seat: int, coral_index: int, chance: Chance,
+             loud: bool = True) -> list[Event] | None:
     """The coral's parents complete an open cross: both fish to the discard, the breeding
-    card onto the coral (used up for good), a new breeding card turned."""
+    card onto the coral (used up for good), a new breeding card turned. None if they complete
+    none; the events (none unless ``loud``) if they do."""
     coral = state.players[seat].corals[coral_index]
     i = completing(state, coral)
     if i is None:
-        return []
+        return None
     card = state.breeding_open[i]
     assert card is not None and coral.male is not None and coral.female is not None
     state.discard += [f"fish:{coral.male}:m", f"fish:{coral.female}:f"]
-    coral.male = coral.female = None
-    coral.cross = card
+    state.players[seat].corals[coral_index] = Coral(None, None, card)
+    new = turn_breeding_card(state, i, chance)
+    if not loud:
+        return []
     said = [Event.of("cross_completed", msg(
         "{player} completed the cross {cross} on coral {number} ({n} in all).",
-        player=SeatRef(seat), cross=w.cross(card), number=coral_index + 1,
+        player=w.seat(seat), cross=w.cross(card), number=coral_index + 1,
         n=state.players[seat].crosses()))]
-    new = turn_breeding_card(state, i, chance)
     said.append(Event.of("breeding_card_turned", msg("New breeding card on offer: {cross}.",
                                                      cross=w.cross(new))) if new else
                 Event.of("breeding_pile_empty", msg(

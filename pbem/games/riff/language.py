@@ -247,8 +247,24 @@ VERBS: dict[str, tuple[str, Callable[[_Cursor, Sequence[str]], Step]]] = {
 }
 
 
+_ORDERS: dict[tuple[str, tuple[str, ...]], Order] = {}  # an order's text -> its (frozen) steps
+_ORDERS_KEPT = 4096
+
+
 def parse_order(text: str, colours: Sequence[str]) -> Order:
-    """The steps of ``text``; one action per line (or per ";"-separated part)."""
+    """The steps of ``text``; one action per line (or per ";"-separated part). Remembered by
+    the text: the same short orders ("pass", "buy 1 near") come back game after game; an
+    order in error is read afresh."""
+    key = (text, tuple(colours))
+    order = _ORDERS.get(key)
+    if order is None:
+        order = _parse_order(text, colours)
+        if len(_ORDERS) < _ORDERS_KEPT:
+            _ORDERS[key] = order
+    return order
+
+
+def _parse_order(text: str, colours: Sequence[str]) -> Order:
     steps: list[Step] = []
     lines: list[int] = []
     for number, raw in enumerate(text.splitlines(), start=1):

@@ -4,11 +4,12 @@ The bot tries the rules' own step functions on a scratch copy, so every line it 
 legal when written; after a card turns the rules skip what no longer fits, so the mail stays
 legal whatever the real card is.
 
-Speed (bench/engine.py): the scratch copy shares the area's slots; the candidates' fixed part
-(the plan) is kept while tried steps fail (a failed step changes nothing); a step the rules
-would surely refuse for want of worms, boats or a free coral is skipped without raising. None
-of this changes a random call: seeded bots write the same orders as before
-(tests/games/riff/test_behaviour_pin.py).
+Speed (bench/engine.py): the scratch copy shares the area's slots, the corals and the other
+player; the candidates' fixed part (the plan) is kept while tried steps fail (a failed step
+changes nothing); a step the rules would surely refuse for want of worms, boats or a free coral
+is skipped without raising; the scratch turn makes no messages (turn.QuietTurn) and the scratch
+chance records no draws. None of this changes a random call: seeded bots write the same orders
+as before (tests/games/riff/test_behaviour_pin.py).
 """
 
 from __future__ import annotations
@@ -19,8 +20,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TypeVar
 
-from pbem.engine.chance import Chance, Draw
-from pbem.engine.contract import Event
+from pbem.engine.chance import Chance
 from pbem.games.riff import worms
 from pbem.games.riff.components import cross_colours
 from pbem.games.riff.orders import (
@@ -32,9 +32,8 @@ from pbem.games.riff.orders import (
     SharkOwn,
     Step,
 )
-from pbem.games.riff.state import Player, State, area_row
-from pbem.games.riff.turn import BOAT_COST, COST, RuleError, Turn, do_step
-from pbem.i18n.msg import Msg
+from pbem.games.riff.state import Coral, Player, Slot, State, area_row
+from pbem.games.riff.turn import BOAT_COST, COST, QuietTurn, RuleError, Turn, do_step
 
 MAX_LINES = 6
 T = TypeVar("T")
@@ -89,14 +88,8 @@ def _wanted(card: str, player: Player, fitting: frozenset[str]) -> bool:
     return card in ("pearl", "shark")
 
 
-def _place_buys(column: int, distance: int) -> tuple[tuple[Buy, bool], tuple[Buy, bool]]:
-    buy = Buy(Place(column, distance))
-    return (buy, False), (buy, True)
-
-
-# One shared (frozen) buy per place, as (buy, False) face down and (buy, True) face up:
-# candidates are many, the bot picks one.
-_PLACES = tuple(tuple(_place_buys(c, d) for d in range(4)) for c in range(8))
+# One shared (frozen) buy per place: candidates are many, the bot picks one.
+_PLACES = tuple(tuple(Buy(Place(c, d)) for d in range(4)) for c in range(8))
 
 
 @cache
@@ -157,55 +150,106 @@ class _Plan:
     """What ``_candidates`` finds that needs no random call: it stays the same until the
     scratch state changes, and a step the bot tries often fails (changing nothing)."""
 
-    found: list[Step]  # the attaches
-    places: list[tuple[Buy, bool]]  # a buy and True (wanted, face up) or False (face down)
+    # The attaches (each four times), then the places in order: a wanted face-up card twice,
+    # a face-down card (a random call) once now and then. ``found`` holds the candidates
+    # before the first face-down place; ``places`` the rest: each face-down buy, and each run
+    # of face-up ones as one tuple (kept in order: the bot's pick is an index).
+    found: list[Step]
+    places: list[Buy | tuple[Buy, ...]]
     boat: bool
     sharks: bool
-    ups: list[tuple[int, int]]  # (distance, column) of the face-up cards, for a shark
     chase: list[Step]  # own fish a shark may chase
+    area: list[list[Slot]]  # the scratch state's, unchanged while the plan stands
+    seat: int
+    _ups: list[tuple[int, int]] | None = None
+
+    @property
+    def ups(self) -> list[tuple[int, int]]:
+        """(distance, column) of the face-up cards, for a shark: listed only when a shark is
+        drawn for."""
+        if self._ups is None:
+            area = self.area
+            self._ups = [(d, c) for d, c, row in _SHARK_ORDER[self.seat]
+                         if (s := area[row][c]) is not None and s["up"]]
+        return self._ups
+
+
+def _slot_order(seat: int, boats: int) -> tuple[tuple[int, int, Buy], ...]:
+    """(row, column, buy) of the places under the seat's boats, column by column, nearest
+    first: the order the bot has always listed them in."""
+    return tuple((area_row(seat, d), c, _PLACES[c][d]) for c in range(boats) for d in range(4))
+
+
+_SLOT_ORDER = tuple(tuple(_slot_order(seat, boats) for boats in range(9)) for seat in range(2))
+# (distance, column, row) of every place, distance first then column, for a shark's target.
+_SHARK_ORDER = tuple(tuple((d, c, area_row(seat, d)) for d in range(4) for c in range(8))
+                     for seat in range(2))
+
+
+@lru_cache(maxsize=256)
+def _open(breeding_open: tuple[str | None, ...]) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The open crosses, and their colours."""
+    crosses = tuple(c for c in breeding_open if c is not None)
+    return crosses, _offer(crosses)[0]
+
+
+@lru_cache(maxsize=8192)
+def _attaches(fish: tuple[str, ...], corals: tuple[Coral, ...],
+              crosses: tuple[str, ...]) -> tuple[Step, ...]:
+    """Every attach of the unattached ``fish`` to the ``corals`` for an open cross, each four
+    times (the bot favours them): the same holdings and offers come back turn after turn."""
+    found: list[Step] = []
+    if fish:
+        males, females = _sexes(fish)
+        for coral_i, coral in enumerate(corals):
+            if coral.cross is None:
+                for pair in _attachable(coral.male, coral.female, males, females, crosses):
+                    found += [_attach(pair, coral_i)] * 4
+    return tuple(found)
 
 
 def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
     player = state.players[seat]
-    crosses = tuple(c for c in state.breeding_open if c is not None)
-    fitting = _offer(crosses)[0]
-    found: list[Step] = []
+    crosses, fitting = _open(tuple(state.breeding_open))
     fish = player.fish
-    if fish:
-        males, females = _sexes(tuple(fish))
-        for coral_i, coral in enumerate(player.corals):
-            if coral.cross is None:
-                for pair in _attachable(coral.male, coral.female, males, females, crosses):
-                    found += [_attach(pair, coral_i)] * 4
-    rows = state.area if seat == 0 else state.area[::-1]  # by distance from the seat
+    found = list(_attaches(tuple(fish), tuple(player.corals), crosses)) if fish else []
+    area = state.area
     wanted: dict[str, bool] = {}
-    places: list[tuple[Buy, bool]] = []
+    places: list[Buy | tuple[Buy, ...]] = []
+    run: list[Buy] = []  # the face-up buys since the last face-down one
+    before = True  # no face-down place yet: the run goes to ``found``
     boats = player.boats
-    for column in range(boats):
-        for distance in range(4):
-            slot = rows[distance][column]
-            if slot is None:
-                continue
-            if slot["up"]:
-                card = slot["card"]
-                ok = wanted.get(card)
-                if ok is None:
-                    ok = wanted[card] = _wanted(card, player, fitting)
-                if ok:
-                    places.append(_PLACES[column][distance][1])
-            else:
-                places.append(_PLACES[column][distance][0])
+    for row, column, buy in _SLOT_ORDER[seat][boats]:
+        slot = area[row][column]
+        if slot is None:
+            continue
+        if slot["up"]:
+            card = slot["card"]
+            ok = wanted.get(card)
+            if ok is None:
+                ok = wanted[card] = _wanted(card, player, fitting)
+            if ok:
+                run += (buy, buy)
+        else:
+            if before:
+                found += run
+                before = False
+            elif run:
+                places.append(tuple(run))
+            places.append(buy)
+            run = []
+    if before:
+        found += run
+    elif run:
+        places.append(tuple(run))
     sharks = player.sharks > fresh_sharks
-    ups: list[tuple[int, int]] = []
     chase: list[Step] = []
     if sharks:
-        ups = [(d, c) for d in range(4) for c in range(8)
-               if (s := rows[d][c]) is not None and s["up"]]
         for key in dict.fromkeys(fish):
             colour, sex = key.split(":")
             if colour not in fitting:  # colour_fits_a_cross, from the offer above
                 chase.append(SharkOwn(colour, sex))
-    return _Plan(found, places, boats < 8, sharks, ups, chase)
+    return _Plan(found, places, boats < 8, sharks, chase, area, seat)
 
 
 def _choices(plan: _Plan, rng: random.Random) -> list[Step]:
@@ -213,9 +257,9 @@ def _choices(plan: _Plan, rng: random.Random) -> list[Step]:
     half the time, a shark now and then."""
     found = list(plan.found)
     draw = rng.random
-    for buy, up in plan.places:
-        if up:
-            found += (buy, buy)
+    for buy in plan.places:
+        if isinstance(buy, tuple):
+            found += buy
         elif draw() < 0.3:
             found.append(buy)
     if plan.boat and draw() < 0.5:
@@ -234,37 +278,14 @@ def _candidates(state: State, seat: int, rng: random.Random,
 
 
 class _ScratchChance(Chance):
-    """The bot's chance, seeded only at its first draw: most turns of the bot turn no hidden
-    card, and seeding costs more than the rest of such a turn's checks."""
-
-    def __init__(self, seed: str) -> None:  # Chance.__init__ runs at the first draw
-        self.seed = seed
-        self._replay = None
-        self.draws: list[Draw] = []
-        self._ready = False
-
-    def _seed(self) -> None:
-        if not self._ready:
-            Chance.__init__(self, self.seed)
-            self._ready = True
+    """The bot's chance (Chance seeds only at its first draw: most turns of the bot turn no
+    hidden card). Its draws are never read, so none are recorded: the same numbers as
+    Chance.choice, without the record."""
 
     def choice(self, label: str, options: Sequence[T]) -> T:
-        self._seed()
-        return super().choice(label, options)
-
-    def shuffle(self, label: str, items: Sequence[T]) -> list[T]:
-        self._seed()
-        return super().shuffle(label, items)
-
-
-class _ScratchTurn(Turn):
-    """A turn on the bot's scratch copy: its events are never read, so none are kept."""
-
-    def say(self, kind: str, message: Msg) -> None:
-        pass
-
-    def tell(self, events: list[Event]) -> None:
-        pass
+        if not options:
+            raise ValueError(f"chance {label!r}: nothing to choose from")
+        return options[self._rng.randrange(len(options))]
 
 
 def _refused(state: State, turn: Turn, step: Step) -> bool:
@@ -304,8 +325,8 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         colours = list(state.colours)
         rng.shuffle(colours)
         return "prefer " + " ".join(colours[:rng.randint(1, len(colours))])
-    scratch = state.copy()
-    turn = _ScratchTurn(seat)
+    scratch = state.copy_for(seat)  # the bot plays only its own steps
+    turn = QuietTurn(seat)
     chance = _ScratchChance(f"bot/{rng.random()}")
     lines: list[str] = []
     if rng.random() < 0.05:
@@ -321,10 +342,10 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         # Every step checks before it changes anything, except a buy of a face-down card
         # (its paid turn stays if the buy then fails): only that one is tried on a copy.
         if isinstance(step, Buy) and not _face_up(scratch, seat, step.place):
-            trial = scratch.copy()
-            trial_turn = _ScratchTurn(seat, set(turn.flipped), turn.revealed,
-                                      fresh_pearls=turn.fresh_pearls,
-                                      fresh_sharks=turn.fresh_sharks)
+            trial = scratch.copy_for(seat)
+            trial_turn = QuietTurn(seat, set(turn.flipped), turn.revealed,
+                                   fresh_pearls=turn.fresh_pearls,
+                                   fresh_sharks=turn.fresh_sharks)
         elif _refused(scratch, turn, step):
             continue  # do_step would refuse it, changing nothing: spare its error message
         else:

@@ -21,9 +21,10 @@ COLUMNS = 8
 Slot = dict[str, Any] | None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Coral:
-    """A coral in front of a player, its attached parents (colours) and completed cross."""
+    """A coral in front of a player, its attached parents (colours) and completed cross.
+    Immutable (a changed coral is a new one in its list), so copies share them."""
 
     male: str | None = None
     female: str | None = None
@@ -45,7 +46,7 @@ class Player:
 
     def copy(self) -> Player:
         return Player(self.boats, dict(self.worms), list(self.fish),
-                      [Coral(c.male, c.female, c.cross) for c in self.corals],
+                      list(self.corals),
                       self.pearls, self.sharks,
                       None if self.prefer is None else list(self.prefer))
 
@@ -118,6 +119,18 @@ class State:
             list(self.pile), list(self.discard), list(self.breeding_open),
             list(self.breeding_pile), self.boats_left, dict(self.worm_supply),
             [p.copy() for p in self.players], self.to_move, self.turn, list(self.dice),
+            list(self.taken), self.phase, self.winner, self.end_reason)
+
+    def copy_for(self, seat: int) -> State:
+        """A copy for changes to ``seat``'s holdings and the table only (the mover's steps):
+        the other player is shared, not copied."""
+        players = list(self.players)
+        players[seat] = players[seat].copy()
+        return State(
+            self.options, [row[:] for row in self.area],
+            list(self.pile), list(self.discard), list(self.breeding_open),
+            list(self.breeding_pile), self.boats_left, dict(self.worm_supply),
+            players, self.to_move, self.turn, list(self.dice),
             list(self.taken), self.phase, self.winner, self.end_reason)
 
 

@@ -16,7 +16,8 @@ do not otherwise depend on each other before the water flows.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
+from typing import ClassVar
 
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
@@ -40,7 +41,7 @@ from pbem.games.riff.orders import (
 )
 from pbem.games.riff.state import COLUMNS, Coral, State, area_row
 from pbem.games.riff.worms import CannotPay
-from pbem.i18n.msg import Msg, SeatRef, msg, nmsg
+from pbem.i18n.msg import Msg, msg, nmsg
 
 COST = (1, 2, 2, 3)  # by distance from the player: near, the two middle rows, far
 BOAT_COST = 3
@@ -48,11 +49,15 @@ WIN = 5  # completed crosses
 
 
 class RuleError(ValueError):
-    """A line breaks a rule; the message is written for the player."""
+    """A line breaks a rule; the message is written for the player. Rendered only when read:
+    the bot's tries fail often, and nobody reads those."""
 
     def __init__(self, message: Msg) -> None:
-        super().__init__(str(message))
+        super().__init__()
         self.message = message
+
+    def __str__(self) -> str:
+        return str(self.message)
 
 
 @dataclass
@@ -64,12 +69,28 @@ class Turn:
     fresh_pearls: int = 0
     fresh_sharks: int = 0
     events: list[Event] = field(default_factory=list)
+    # False for a turn whose events nobody reads (the bot's scratch tries, a suggested place):
+    # the rules then build no message for them.
+    loud: ClassVar[bool] = True
 
     def say(self, kind: str, message: Msg) -> None:
         self.events.append(Event.of(kind, message))
 
     def tell(self, events: list[Event]) -> None:
         self.events += events
+
+
+class QuietTurn(Turn):
+    """A turn whose events nobody reads (the bot's scratch tries, a suggested place): none
+    are made or kept."""
+
+    loud: ClassVar[bool] = False
+
+    def say(self, kind: str, message: Msg) -> None:
+        pass
+
+    def tell(self, events: list[Event]) -> None:
+        pass
 
 
 @cache  # the box's facts never change; asked at every coral bought or tried
@@ -120,7 +141,7 @@ def apply_order(state: State, seat: int, order: Order,
                 continue
             turn.say("line_skipped", msg(
                 "{player}'s line {line} could not be played after the turned card, so it was "
-                "skipped.", player=SeatRef(seat), line=line or n + 1))
+                "skipped.", player=w.seat(seat), line=line or n + 1))
             turn.events.append(Event.of("line_skipped_why", msg("Why: {reason}.",
                                                                 reason=err.message),
                                         frozenset({seat})))
@@ -147,8 +168,8 @@ def _places_instead(state: State, turn: Turn, step: Step) -> list[Msg]:
         slot = state.area[area_row(turn.seat, other.distance)][other.column]
         if other == typed or slot is None or slot["up"] == isinstance(step, Flip):
             continue
-        trial = Turn(turn.seat, set(turn.flipped), turn.revealed, turn.fresh_pearls,
-                     turn.fresh_sharks)
+        trial = QuietTurn(turn.seat, set(turn.flipped), turn.revealed, turn.fresh_pearls,
+                          turn.fresh_sharks)
         try:
             do_step(state.copy(), trial, replace(step, place=other), Chance("suggest a place"))
         except (RuleError, CannotPay):
@@ -168,7 +189,7 @@ def end_turn(state: State, turn: Turn, chance: Chance) -> None:
         state.end_reason = str(end_reason(state))
         state.dice, state.taken = [], []
         turn.say("game_won", msg("{player} wins with {n} completed crosses.",
-                                 player=SeatRef(seat), n=WIN))
+                                 player=w.seat(seat), n=WIN))
         return
     turn.tell(area.flow(state, chance) + area.refill(state, chance))
     state.turn += 1
@@ -184,7 +205,7 @@ def end_turn(state: State, turn: Turn, chance: Chance) -> None:
         else:
             turn.say("turn_limit_won", msg(
                 "The turn limit is reached: {reason}; {player} has more completed crosses "
-                "and wins.", reason=end_reason(state), player=SeatRef(state.winner)))
+                "and wins.", reason=end_reason(state), player=w.seat(state.winner)))
         return
     state.to_move = 1 - seat
     turn.tell(worms.roll(state, chance))
@@ -211,8 +232,9 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
 
 def do_prefer(state: State, turn: Turn, step: Prefer) -> None:
     state.players[turn.seat].prefer = list(step.colours)
-    turn.say("preference_set", msg("{player} now prefers {colours} worms.",
-                                   player=SeatRef(turn.seat), colours=w.colours(step.colours)))
+    if turn.loud:
+        turn.say("preference_set", msg("{player} now prefers {colours} worms.",
+                                       player=w.seat(turn.seat), colours=w.colours(step.colours)))
 
 
 def _slot(state: State, turn: Turn, place: Place, *, need_boat: bool = True) -> dict[str, str]:
@@ -235,15 +257,35 @@ def do_flip(state: State, turn: Turn, place: Place, paying: tuple[str, ...] | No
     if slot["up"]:
         raise RuleError(msg("{place}: the card is already face up ({card})",
                             place=w.place(place), card=w.card(slot["card"])))
-    worms.pay(state, turn.seat, 1, None, paying, msg("turning {place}", place=w.place(place)),
-              turn.fresh_pearls)
+    worms.pay(state, turn.seat, 1, None, paying,
+              lambda: msg("turning {place}", place=w.place(place)), turn.fresh_pearls)
     row = area_row(turn.seat, place.distance)
     card = area.reveal(state, row, place.column, chance)
     turn.flipped.add((row, place.column))
     turn.revealed = True
-    turn.say("card_turned", msg("{player} turned {place}: a {card}.", player=SeatRef(turn.seat),
-                                place=w.place(place), card=w.card(card)))
+    if turn.loud:
+        turn.events.append(_card_turned(turn.seat, place, card))
     return card
+
+
+# Events are immutable, and the same few come back game after game: the commonest are made
+# once each (making each afresh was a third of the rules' time in bench/engine.py).
+@lru_cache(maxsize=4096)
+def _card_turned(seat: int, place: Place, card: str) -> Event:
+    return Event.of("card_turned", msg("{player} turned {place}: a {card}.", player=w.seat(seat),
+                                       place=w.place(place), card=w.card(card)))
+
+
+@lru_cache(maxsize=4096)
+def _card_bought(seat: int, card: str, place: Place, coral: int) -> Event:
+    """``coral``: the number of the coral bought (0 for any other card)."""
+    if coral:
+        return Event.of("card_bought", msg(
+            "{player} bought the {card} on {place} as coral {number}.", player=w.seat(seat),
+            card=w.card(card), place=w.place(place), number=coral))
+    return Event.of("card_bought", msg("{player} bought the {card} on {place}.",
+                                       player=w.seat(seat), card=w.card(card),
+                                       place=w.place(place)))
 
 
 def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
@@ -257,15 +299,16 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
     else:
         card = slot["card"]
     if step.condition is not None and not any(d.matches(card) for d in step.condition):
-        turn.say("card_left", msg("{player} left the {card} on {place} (not what the order "
-                                  "asked for).", player=SeatRef(turn.seat), card=w.card(card),
-                                  place=w.place(place)))
+        if turn.loud:
+            turn.say("card_left", msg("{player} left the {card} on {place} (not what the order "
+                                      "asked for).", player=w.seat(turn.seat), card=w.card(card),
+                                      place=w.place(place)))
         return
     cost = 1 if (row, place.column) in turn.flipped else COST[place.distance]
     _may_own(state, turn.seat, card, place)
     colour = card.split(":")[1] if card.startswith("fish:") else None
     worms.pay(state, turn.seat, cost, colour, paying,
-              msg("the {card} on {place}", card=w.card(card), place=w.place(place)),
+              lambda: msg("the {card} on {place}", card=w.card(card), place=w.place(place)),
               turn.fresh_pearls)
     state.area[row][place.column] = None
     player = state.players[turn.seat]
@@ -279,14 +322,9 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
     elif card == "shark":
         player.sharks += 1
         turn.fresh_sharks += 1
-    if card == "coral":
-        turn.say("card_bought", msg("{player} bought the {card} on {place} as coral {number}.",
-                                    player=SeatRef(turn.seat), card=w.card(card),
-                                    place=w.place(place), number=len(player.corals)))
-    else:
-        turn.say("card_bought", msg("{player} bought the {card} on {place}.",
-                                    player=SeatRef(turn.seat), card=w.card(card),
-                                    place=w.place(place)))
+    if turn.loud:
+        turn.events.append(_card_bought(turn.seat, card, place,
+                                        len(player.corals) if card == "coral" else 0))
 
 
 def _may_own(state: State, seat: int, card: str, place: Place) -> None:
@@ -312,11 +350,13 @@ def do_boat(state: State, turn: Turn, step: Boat) -> None:
         raise RuleError(msg("all 15 boats are in play"))
     if player.boats >= max_boats_each():
         raise RuleError(msg("you have a boat under every one of the {n} columns", n=COLUMNS))
-    worms.pay(state, turn.seat, BOAT_COST, None, step.paying, msg("a boat"), turn.fresh_pearls)
+    worms.pay(state, turn.seat, BOAT_COST, None, step.paying, lambda: msg("a boat"),
+              turn.fresh_pearls)
     state.boats_left -= 1
     player.boats += 1
-    turn.say("boat_bought", msg("{player} bought a boat, under column {column}.",
-                                player=SeatRef(turn.seat), column=player.boats))
+    if turn.loud:
+        turn.say("boat_bought", msg("{player} bought a boat, under column {column}.",
+                                    player=w.seat(turn.seat), column=player.boats))
 
 
 def do_attach(state: State, turn: Turn, step: Attach, chance: Chance) -> None:
@@ -348,14 +388,16 @@ def do_attach(state: State, turn: Turn, step: Attach, chance: Chance) -> None:
                             "({offer})", number=step.coral + 1,
                             offer=offer or msg("none open")))
     player.fish = fish
-    coral.male, coral.female = male, female
-    turn.say("fish_attached", msg("{player} put the {fish} on coral {number}.",
-                                  player=SeatRef(turn.seat),
-                                  fish=w.joined([w.fish(c, s) for c, s in step.fish]),
-                                  number=step.coral + 1))
-    said = complete(state, turn.seat, step.coral, chance)
-    turn.tell(said)
-    turn.revealed = turn.revealed or bool(said)  # a hidden breeding card was turned
+    player.corals[step.coral] = Coral(male, female, coral.cross)
+    if turn.loud:
+        turn.say("fish_attached", msg("{player} put the {fish} on coral {number}.",
+                                      player=w.seat(turn.seat),
+                                      fish=w.joined([w.fish(c, s) for c, s in step.fish]),
+                                      number=step.coral + 1))
+    said = complete(state, turn.seat, step.coral, chance, loud=turn.loud)
+    if said is not None:  # a cross was completed: a hidden breeding card was turned
+        turn.tell(said)
+        turn.revealed = True
 
 
 def _shark_to_play(sharks: int, turn: Turn) -> None:
@@ -375,9 +417,10 @@ def do_shark_area(state: State, turn: Turn, step: SharkArea) -> None:
     state.area[row][step.place.column] = None
     state.discard += [slot["card"], "shark"]
     player.sharks -= 1
-    turn.say("shark_chased_card", msg("{player}'s shark chased the {card} from {place}.",
-                                      player=SeatRef(turn.seat), card=w.card(slot["card"]),
-                                      place=w.place(step.place)))
+    if turn.loud:
+        turn.say("shark_chased_card", msg("{player}'s shark chased the {card} from {place}.",
+                                          player=w.seat(turn.seat), card=w.card(slot["card"]),
+                                          place=w.place(step.place)))
 
 
 def do_shark_own(state: State, turn: Turn, step: SharkOwn) -> None:
@@ -391,22 +434,22 @@ def do_shark_own(state: State, turn: Turn, step: SharkOwn) -> None:
     if key in player.fish:
         player.fish.remove(key)
     else:
-        coral = next((c for c in player.corals if c.cross is None and
-                      (c.male if step.sex == "m" else c.female) == step.colour), None)
-        if coral is None:
+        at = next((i for i, c in enumerate(player.corals) if c.cross is None and
+                   (c.male if step.sex == "m" else c.female) == step.colour), None)
+        if at is None:
             raise RuleError(msg("you have no {fish} fish", fish=name))
-        if step.sex == "m":
-            coral.male = None
-        else:
-            coral.female = None
+        coral = player.corals[at]
+        player.corals[at] = (Coral(None, coral.female) if step.sex == "m"
+                             else Coral(coral.male, None))
     state.discard += [f"fish:{key}", "shark"]
     player.sharks -= 1
-    turn.say("shark_chased_own", msg("{player}'s shark chased their own {fish} fish.",
-                                     player=SeatRef(turn.seat), fish=name))
+    if turn.loud:
+        turn.say("shark_chased_own", msg("{player}'s shark chased their own {fish} fish.",
+                                         player=w.seat(turn.seat), fish=name))
 
 
 def end_reason(state: State) -> Msg:
     """Why the game ended, from the state (a win by crosses, or the turn limit)."""
     if state.winner is not None and state.players[state.winner].crosses() >= WIN:
-        return msg("{player} completed {n} crosses", player=SeatRef(state.winner), n=WIN)
+        return msg("{player} completed {n} crosses", player=w.seat(state.winner), n=WIN)
     return msg("the turn limit ({n} turns) was reached", n=state.options["turn_limit"])

@@ -8,6 +8,7 @@ standing preference (``prefer ...``, sent in any mail, in turn or not) or else t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from pbem.engine.chance import Chance
@@ -16,7 +17,7 @@ from pbem.games.riff import words as w
 from pbem.games.riff.breeding import open_crosses
 from pbem.games.riff.components import cross_colours
 from pbem.games.riff.state import State
-from pbem.i18n.msg import Msg, SeatRef, msg, nmsg
+from pbem.i18n.msg import Msg, msg, nmsg
 
 
 def default_preference(state: State, seat: int) -> list[str]:
@@ -66,16 +67,13 @@ def roll(state: State, chance: Chance) -> list[Event]:
     mover = state.to_move
     state.dice = [chance.choice("die 1", state.colours), chance.choice("die 2", state.colours)]
     state.taken = []
-    player = SeatRef(mover)
-    said = [Event.of("dice_rolled", msg("Dice for {player}'s turn: {first} and {second}.",
-                                        player=player, first=w.colour(state.dice[0]),
-                                        second=w.colour(state.dice[1])))]
+    player = w.seat(mover)
+    said = [_dice_rolled(mover, state.dice[0], state.dice[1])]
     for colour in state.dice:
         got = colour if state.worm_supply[colour] > 0 else next(
             (c for c in preference(state, mover) if state.worm_supply[c] > 0), None)
         if got is None:
-            said.append(Event.of("supply_empty", msg(
-                "No worm is left in the supply for {player}.", player=player)))
+            said.append(_supply_empty(mover))
             continue
         _take(state, mover, got)
         state.taken.append(got)
@@ -84,9 +82,36 @@ def roll(state: State, chance: Chance) -> list[Event]:
                 "{colour} worms are out: {player} took a {got} worm instead.",
                 colour=w.colour(colour), player=player, got=w.colour(got))))
     if state.taken:
-        said.append(Event.of("worms_taken", msg("{player} took {colours} worms.", player=player,
-                                                colours=w.joined(w.colours(state.taken)))))
+        said.append(_worms_taken(mover, tuple(state.taken)))
     return said
+
+
+# Events are immutable, and the same few come back every turn: the commonest are made once
+# each (making each afresh was a third of the rules' time in bench/engine.py).
+@lru_cache(maxsize=1024)
+def _dice_rolled(seat: int, first: str, second: str) -> Event:
+    return Event.of("dice_rolled", msg("Dice for {player}'s turn: {first} and {second}.",
+                                       player=w.seat(seat), first=w.colour(first),
+                                       second=w.colour(second)))
+
+
+@lru_cache(maxsize=1024)
+def _worms_taken(seat: int, taken: tuple[str, ...]) -> Event:
+    return Event.of("worms_taken", msg("{player} took {colours} worms.", player=w.seat(seat),
+                                       colours=w.joined(w.colours(taken))))
+
+
+@lru_cache(maxsize=1024)
+def _worm_picked(seat: int, colour: str) -> Event:
+    return Event.of("worm_picked", msg(
+        "{player} took a {colour} worm (one of the dice's colours, by preference).",
+        player=w.seat(seat), colour=w.colour(colour)))
+
+
+@lru_cache(maxsize=16)
+def _supply_empty(seat: int) -> Event:
+    return Event.of("supply_empty", msg("No worm is left in the supply for {player}.",
+                                        player=w.seat(seat)))
 
 
 def opponent_pick(state: State) -> list[Event]:
@@ -94,36 +119,39 @@ def opponent_pick(state: State) -> list[Event]:
     seat = 1 - state.to_move
     order = preference(state, seat)
     rolled = [c for c in order if c in state.dice and state.worm_supply[c] > 0]
-    spare = [c for c in order if state.worm_supply[c] > 0]
+    spare = [] if rolled else [c for c in order if state.worm_supply[c] > 0]
     if rolled:
         _take(state, seat, rolled[0])
-        return [Event.of("worm_picked", msg(
-            "{player} took a {colour} worm (one of the dice's colours, by preference).",
-            player=SeatRef(seat), colour=w.colour(rolled[0])))]
+        return [_worm_picked(seat, rolled[0])]
     if spare:
         _take(state, seat, spare[0])
         return [Event.of("worm_picked_instead", msg(
             "{colours} worms are out: {player} took a {colour} worm instead (by preference).",
-            colours=w.joined(w.colours(sorted(set(state.dice)))), player=SeatRef(seat),
+            colours=w.joined(w.colours(sorted(set(state.dice)))), player=w.seat(seat),
             colour=w.colour(spare[0])))]
-    return [Event.of("supply_empty", msg("No worm is left in the supply for {player}.",
-                                         player=SeatRef(seat)))]
+    return [_supply_empty(seat)]
 
 
 class CannotPay(ValueError):
-    """The player lacks the worms or pearls; the message says what is missing."""
+    """The player lacks the worms or pearls; the message says what is missing (rendered only
+    when read: the bot's tries fail often, and nobody reads those)."""
 
     def __init__(self, message: Msg) -> None:
-        super().__init__(str(message))
+        super().__init__()
         self.message = message
+
+    def __str__(self) -> str:
+        return str(self.message)
 
 
 def pay(state: State, seat: int, cost: int, colour: str | None,
-        paying: tuple[str, ...] | None, what: Msg, fresh_pearls: int = 0) -> list[str]:
+        paying: tuple[str, ...] | None, what: Callable[[], Msg],
+        fresh_pearls: int = 0) -> list[str]:
     """Take ``cost`` worms (of ``colour`` if given; a pearl replaces any worm) and return
     them to the supply (pearls to the discard). ``paying`` names them; None: the rules pick
     (worms of the colour, else the colours held most; pearls only when worms run out).
-    ``fresh_pearls`` were bought this turn: they may be played only on a later turn."""
+    ``fresh_pearls`` were bought this turn: they may be played only on a later turn.
+    ``what`` names the thing paid for, made only for an error message."""
     player = state.players[seat]
     pearls = player.pearls - fresh_pearls
     if paying is None:
@@ -132,21 +160,21 @@ def pay(state: State, seat: int, cost: int, colour: str | None,
             if colour:
                 raise CannotPay(msg(
                     "{what} costs {cost} {colour} worm(s) (a pearl replaces any worm); you "
-                    "have {have} {colour} and {pearls} pearl(s) to play", what=what, cost=cost,
+                    "have {have} {colour} and {pearls} pearl(s) to play", what=what(), cost=cost,
                     colour=w.colour(colour), have=player.worms.get(colour, 0), pearls=pearls))
             raise CannotPay(msg(
                 "{what} costs {cost} worm(s) (a pearl replaces any worm); you have {have} and "
-                "{pearls} pearl(s) to play", what=what, cost=cost,
+                "{pearls} pearl(s) to play", what=what(), cost=cost,
                 have=sum(player.worms.values()), pearls=pearls))
     else:
         tokens = list(paying)
         if len(tokens) != cost:
-            raise CannotPay(msg("{what} costs {cost} worm(s), but you named {n}", what=what,
+            raise CannotPay(msg("{what} costs {cost} worm(s), but you named {n}", what=what(),
                                 cost=cost, n=len(tokens)))
         wrong = [t for t in tokens if colour and t not in (colour, "pearl")]
         if wrong and colour:
             raise CannotPay(msg("{what} must be paid in {colour} worms (or pearls), not {wrong}",
-                                what=what, colour=w.colour(colour), wrong=w.colour(wrong[0])))
+                                what=what(), colour=w.colour(colour), wrong=w.colour(wrong[0])))
         named: dict[str, int] = {}
         for t in tokens:
             named[t] = named.get(t, 0) + 1
@@ -155,10 +183,10 @@ def pay(state: State, seat: int, cost: int, colour: str | None,
             if have < n and t == "pearl":
                 raise CannotPay(nmsg("{what}: you named {n} pearl but have {have}",
                                      "{what}: you named {n} pearls but have {have}", n,
-                                     what=what, have=have))
+                                     what=what(), have=have))
             if have < n:
                 raise CannotPay(msg("{what}: you named {n} {colour} worm(s) but have {have}",
-                                    what=what, n=n, colour=w.colour(t), have=have))
+                                    what=what(), n=n, colour=w.colour(t), have=have))
     for t in tokens:
         if t == "pearl":
             player.pearls -= 1

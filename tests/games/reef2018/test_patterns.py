@@ -271,3 +271,25 @@ def test_hand_cards_score_once() -> None:
     assert score_in_hand(board, 7) == 1  # in hand at the end: its points once
     assert score_in_hand(board, 8) == 6  # the 2x2 green square: once, not 4 times
     assert score_in_hand(board, 1) == 0  # no red square
+
+
+@pytest.mark.parametrize("card_id", PATTERN_CARDS)
+def test_occurrences_are_the_placements_whose_every_square_accepts_its_piece(card_id: int
+                                                                               ) -> None:
+    """Scoring's written-out checks find, in order, exactly the placements a square-by-square
+    PatternCell.accepts finds, on random reefs of few colours (so that patterns occur), with
+    empty squares and a stack higher than the rules allow."""
+    rng = random.Random(card_id)
+    found = 0
+    for _ in range(150):
+        colours = rng.sample(COLOURS, rng.randint(1, 2))
+        board = [[rng.choice(colours) for _ in range(rng.choice((0, 1, 1, 2, 3, 4)))]
+                 for _ in range(16)]
+        if rng.random() < 0.2:
+            board[rng.randrange(16)] = [colours[0]] * 5
+        expected = [mask for mask, needs in placements(card_id)
+                    if all(board[sq] and cell.accepts(board[sq][-1], len(board[sq]))
+                           for sq, cell in needs)]
+        assert occurrences(board, card_id) == expected, (board, card_id)
+        found += len(expected)
+    assert found > 0

@@ -133,6 +133,27 @@ def test_no_stack_above_four() -> None:
         "red", "red", "yellow", "red"]
 
 
+def test_a_play_changes_no_earlier_state_not_even_when_refused_half_way() -> None:
+    # Copies share the stacks they do not change: a piece placed must replace its stack, in
+    # the new state only, also when the order's next piece is refused.
+    tall = """
+    .    . . .
+    RRY  . . .
+    .    . . .
+    .    . . .
+    """
+    state = build([tall, EMPTY], hands=[[33, 17], []])
+    before = GAME.to_json(state)
+    assert refused(state, "play 33: red A2, green A2") == (
+        "the stack on A2 is already 4 high: no piece may go on it")
+    after = play(state, "play 33: red A2, green B1")
+    later = play(play(after, "take 1", seat=1), "play 17: purple B1, purple A1")
+    assert GAME.to_json(state) == before
+    assert after.seats[0].reef[4] == ["red", "red", "yellow", "red"]
+    assert after.seats[0].reef[1] == ["green"]
+    assert later.seats[0].reef[1] == ["green", "purple"]
+
+
 def test_the_corals_are_the_cards_own() -> None:
     state = position()
     assert refused(state, "play 33: yellow A1, green A2") == (

@@ -1,0 +1,61 @@
+"""The bot's dice draw exactly what random.Random's own methods draw (the pinned games rely on
+it), and leave the generator in the same state."""
+
+from __future__ import annotations
+
+import random
+
+from pbem.games.reef_encounter.botdice import Dice
+
+
+def _pair(seed: int) -> tuple[random.Random, Dice]:
+    return random.Random(seed), Dice(random.Random(seed))
+
+
+def test_shuffle_is_the_stdlib_shuffle() -> None:
+    for seed in range(200):
+        rng, dice = _pair(seed)
+        for n in (0, 1, 2, 3, 10, 17, 140, 1000):
+            a, b = list(range(n)), list(range(n))
+            rng.shuffle(a)
+            dice.shuffle(b)
+            assert a == b
+        assert rng.getstate() == dice.rng.getstate()
+
+
+def test_choice_and_randint_are_the_stdlib_ones() -> None:
+    for seed in range(200):
+        rng, dice = _pair(seed)
+        for n in (1, 2, 3, 5, 8, 64, 65, 200):
+            seq = list(range(n))
+            assert rng.choice(seq) == dice.choice(seq)
+            assert rng.randint(1, n) == dice.randint(1, n)
+            assert rng.randint(0, n) == dice.randint(0, n)
+            assert rng.random() == dice.random()
+        assert rng.getstate() == dice.rng.getstate()
+
+
+def test_empty_choices_fail_as_the_stdlib() -> None:
+    dice = Dice(random.Random(1))
+    for call in (lambda: dice.choice([]), lambda: dice.randint(3, 2)):
+        try:
+            call()
+        except (IndexError, ValueError):
+            continue
+        raise AssertionError("an empty range gave a value")
+
+
+class _Other(random.Random):
+    """A generator drawing its own way: the dice must use its methods, not mirror the stdlib."""
+
+    def _randbelow(self, n: int) -> int:
+        return n - 1
+
+
+def test_another_generator_keeps_its_own_draws() -> None:
+    dice = Dice(_Other(5))
+    assert dice.choice([1, 2, 3]) == 3
+    assert dice.randint(1, 4) == 4
+    items = [1, 2, 3, 4]
+    dice.shuffle(items)
+    assert items == [1, 2, 3, 4]

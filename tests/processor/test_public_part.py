@@ -1,0 +1,57 @@
+"""The part of a status every seat sees alike (a game's ``public.*.j2``) is drawn once from the
+spectator's view and shared: each seat's mail must read exactly as if it drew that part from
+its own view, and the shared part may show nothing of any seat's hidden holdings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pbem.engine.chance import Chance
+from pbem.games.reef_encounter import GAME as REEF
+from pbem.games.reef_encounter.state import State
+from pbem.processor import render
+from pbem.processor.render import StatusMail, render_status
+from tests.games.reef_encounter.test_leaks import BEN_A, BEN_B, position
+
+NAMES = ["Ann", "Ben", "Cy"]
+
+
+def states() -> list[State]:
+    begun = REEF.setup(3, REEF.default_options(), Chance("public"))
+    answered = REEF.apply(begun, 0, REEF.parse(begun, 0, REEF.default_order(begun, 0)),
+                          Chance("answer")).state  # setup: Ann's picks are hers alone
+    return [begun, answered, position(*BEN_A), position(*BEN_B)]
+
+
+def mail(state: State, seat: int, lang: str, shared: bool) -> StatusMail:
+    view: dict[str, Any] = dict(REEF.view(state, seat))
+    return StatusMail("Reef Encounter", "reef-1", seat, NAMES[seat], view, names=NAMES,
+                      lang=lang, public=REEF.view(state, None) if shared else None)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_each_seats_mail_reads_as_if_it_drew_the_shared_part_itself(lang: str) -> None:
+    render._public.clear()
+    for state in states():  # one after another: a part kept from the last state must not show
+        for seat in (2, 0, 1):
+            assert render_status(REEF, mail(state, seat, lang, shared=True)) == \
+                render_status(REEF, mail(state, seat, lang, shared=False)), (state.phase, seat)
+
+
+def test_the_shared_part_is_kept_by_its_view_and_language() -> None:
+    render._public.clear()
+    first, second = states()[1:3]
+    for state in (first, second):
+        render_status(REEF, mail(state, 0, "en", shared=True))
+    render_status(REEF, mail(first, 1, "fr", shared=True))
+    assert len(render._public) == 3
+    render_status(REEF, mail(second, 2, "en", shared=True))
+    assert len(render._public) == 3  # the same board for another seat: drawn once
+
+
+def test_the_spectators_view_shows_no_seats_holdings() -> None:
+    """What the shared part is drawn from: Ben's screen and parrotfish are not in it."""
+    a, b = (REEF.view(position(*ben), None) for ben in (BEN_A, BEN_B))
+    assert a == b and "you" not in a
