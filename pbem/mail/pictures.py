@@ -7,7 +7,11 @@ renderer, as a wheel), at 1.5 times its size so it stays sharp on phone screens,
 the width of the window by the ``<img>``'s style.
 
 Rendering is the dearest step of an order (bench/pipeline.py): each distinct picture is drawn
-once (the public board is the same in every seat's mail) and base64-encoded once.
+once (the public board is the same in every seat's mail) and base64-encoded once. Where its
+time goes (Reef Encounter's board, 930x921 pixels): about a third is filling the canvas and
+encoding the PNG, whatever is drawn; the rest is text (each glyph is an anti-aliased path)
+and anti-aliased shapes, so the games draw grid cells and lines crisp (whole pixels) and keep
+long prose out of pictures. resvg_py holds the GIL while it renders: a thread would not help.
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ import functools
 import hashlib
 import html as htmllib
 import re
+import subprocess
 from dataclasses import dataclass
+from pathlib import Path
 
 import resvg_py
 
@@ -29,6 +35,13 @@ SCALE = 1.5
 # resvg maps "sans-serif" to Arial, absent on Debian: its labels would vanish. .ci/run installs
 # fonts-dejavu-core.
 FONT = "DejaVu Sans"
+# Where fontconfig is missing, Debian's fonts-dejavu-core puts them here.
+_DEJAVU = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+           "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+# A character outside what DejaVu Sans draws (Latin, Greek, Cyrillic; punctuation, arrows,
+# shapes, dingbats), say a player's name in Chinese: that picture gets every system font, so
+# resvg can fall back to one that has it.
+_BEYOND_DEJAVU = re.compile("[^\u0000-\u052f\u2000-\u27ff]")
 
 
 @dataclass(frozen=True)
@@ -52,11 +65,31 @@ def svg_size(svg: str) -> tuple[int, int]:
         return int(float(box[2])), int(float(box[3]))
 
 
+@functools.cache
+def font_files() -> tuple[str, ...]:
+    """FONT's regular and bold files, or () to let resvg load every system font: resvg reads
+    the fonts it is given on every call, so two files beat a machine's whole collection."""
+    found = []
+    for style, fallback in zip(("", ":bold"), _DEJAVU, strict=True):
+        try:
+            path = subprocess.run(["fc-match", "--format=%{file}", FONT + style],
+                                  capture_output=True, text=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            path = ""
+        path = path if "dejavusans" in Path(path).name.lower() else fallback
+        if Path(path).is_file():
+            found.append(path)
+    return tuple(found) if len(found) == 2 else ()
+
+
 @functools.lru_cache(maxsize=32)
 def png_of(svg: str) -> bytes:
     """The PNG of ``svg``; kept, since every seat's mail of one move shows the same board."""
+    fonts = () if _BEYOND_DEJAVU.search(svg) else font_files()
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=SCALE, background="#ffffff",
-                                       font_family=FONT, sans_serif_family=FONT))
+                                       font_family=FONT, sans_serif_family=FONT,
+                                       skip_system_fonts=bool(fonts),
+                                       font_files=list(fonts) or None))
 
 
 @functools.lru_cache(maxsize=32)

@@ -17,11 +17,13 @@ import pytest
 from sqlmodel import col, select
 
 from pbem.engine import registry
-from pbem.mail.pictures import SCALE, svg_size
+from pbem.mail import pictures
+from pbem.mail.pictures import SCALE, font_files, png_of, svg_size
 from pbem.processor.mails import status_mail
 from pbem.processor.render import render_status
 from pbem.store import OutboundMessage, SessionFactory, queries
 from tests.support.browser import browser  # noqa: F401  (fixture)
+from tests.support.png import decode
 from tests.support.seated import BEN, seat_table
 
 GAMES = sorted(registry.games())  # every game; those that draw an SVG get it as a PNG
@@ -117,3 +119,72 @@ def test_the_status_html_fits_a_phone_and_a_desktop(factory: SessionFactory, gam
         assert "Times" not in font
         browser.save_screenshot(str(tmp_path / f"{game}-status-{width}px.png"))
     registry.get(game)  # the game is registered (a renamed game fails here, not silently)
+
+
+TEXT = re.compile(r'<text x="([\d.]+)" y="([\d.]+)" font-size="([\d.]+)"([^>]*)>([^<]+)</text>')
+PIECE = re.compile(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)"')
+GRID = re.compile(r'<path d="M([\d.]+) ([\d.]+)v([\d.]+)[^"]*" fill="none" '
+                  r'stroke="(#[0-9a-f]{3,6})"')
+BARE = re.compile(r"<text\b[^>]*>.*?</text>|<circle\b.*?</circle>|<circle\b[^>]*/>", re.S)
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    digits = colour.lstrip("#")
+    digits = "".join(d * 2 for d in digits) if len(digits) == 3 else digits
+    return int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_png_shows_every_label_piece_and_grid_line(factory: SessionFactory,
+                                                        game: str) -> None:
+    """Each label leaves ink where the SVG puts it (against the same picture drawn without
+    labels or pieces), each piece is drawn at its place, and each board's grid line shows in
+    its colour: a font resvg cannot find, or a line too thin for crisp edges, fails here."""
+    _, drawn = a_status_mail(factory, game)
+    svgs = re.findall(r"<svg\b.*?</svg>", drawn, flags=re.S)
+    labels = pieces = lines = 0
+    for svg in svgs:
+        full, bare = decode(png_of(svg)), decode(png_of(BARE.sub("", svg)))
+
+        def area(x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
+            return (int(x0 * SCALE), int(y0 * SCALE), int(x1 * SCALE) + 1, int(y1 * SCALE) + 1)
+
+        for x, y, size, attrs, label in TEXT.findall(svg):
+            fx, fy, fs = float(x), float(y), float(size)
+            left = fx - 0.3 * fs if 'text-anchor="middle"' in attrs else fx
+            box = area(left, fy - 0.7 * fs, left + 0.6 * fs, fy)
+            assert full.box(*box) != bare.box(*box), f"{game}: label {label!r} is not drawn"
+            labels += 1
+        for cx, cy, r in PIECE.findall(svg):
+            box = area(float(cx) - float(r) / 2, float(cy) - float(r) / 2,
+                       float(cx) + float(r) / 2, float(cy) + float(r) / 2)
+            assert full.box(*box) != bare.box(*box), f"{game}: a piece at {cx},{cy} is missing"
+            pieces += 1
+        for x, y, length, colour in GRID.findall(svg):
+            mid = int((float(y) + float(length) / 2) * SCALE)
+            column = int(float(x) * SCALE)
+            shown = {p[:3] for p in full.box(column - 1, mid, column + 1, mid + 1)}
+            assert _rgb(colour) in shown, f"{game}: a grid line at x={x} is not drawn"
+            lines += 1
+    if svgs:  # the pictures of this game: their labels, pieces and grids were all looked at
+        assert labels >= 10 and lines >= 1, (game, labels, pieces, lines)
+
+
+@pytest.mark.parametrize(("label", "own_fonts"), [("Ann ✶ ▲ Zoë Жанна", True), ("李娜", False)])
+def test_a_picture_gets_the_system_fonts_when_dejavu_lacks_its_characters(
+        monkeypatch: pytest.MonkeyPatch, label: str, own_fonts: bool) -> None:
+    """resvg is given DejaVu's two files (fast), unless a label needs a character DejaVu does
+    not draw: then every system font, so that a fallback font can draw it."""
+    if not font_files():
+        pytest.skip("DejaVu Sans is not installed: every picture gets the system fonts")
+    seen: dict[str, Any] = {}
+
+    def spy(**kwargs: Any) -> bytes:
+        seen.update(kwargs)
+        return b""
+
+    monkeypatch.setattr(pictures.resvg_py, "svg_to_bytes", spy)
+    png_of.__wrapped__(f'<svg xmlns="http://www.w3.org/2000/svg" width="90" height="20">'
+                       f'<text x="2" y="15">{label}</text></svg>')
+    assert seen["skip_system_fonts"] is own_fonts
+    assert (seen["font_files"] is not None) is own_fonts

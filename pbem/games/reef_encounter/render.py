@@ -45,6 +45,7 @@ FILL = {
 }
 SAND, ROCK, SEA = "#ecdcae", "#dcd6c8", "#cfe8f3"  # light rock: grey polyps stand out
 CELL = 26
+GRID = "#8f8979"  # a whole-pixel line of this is as light as the old half-pixel #7a7466
 
 
 def _tr(ctx: Context) -> Translator:
@@ -138,37 +139,57 @@ def _polyp(tr: Translator, x: float, y: float, colour: str, r: float = 9) -> str
             f'stroke="#333" stroke-width="1"><title>{escape(_word(tr, colour))}</title></circle>')
 
 
+# Axis-aligned cells drawn without anti-aliasing: the same look (their edges fall on whole
+# pixels, under the grid lines) for a fraction of the rasteriser's time (pbem/mail/pictures.py).
+CRISP = 'shape-rendering="crispEdges"'
+
+
+def grid_path(ox: int, oy: int, cols: int, rows: int, cell: int, colour: str) -> str:
+    """A board's grid lines as one crisp path: 2/3 unit is one whole pixel in the mail's PNG
+    (drawn at 1.5x) and in a browser. Stroking each cell with an anti-aliased hairline cost
+    more than the rest of the board (bench/pipeline.py's pictures stage)."""
+    d = "".join(f"M{ox + c * cell} {oy}v{rows * cell}" for c in range(cols + 1))
+    d += "".join(f"M{ox} {oy + r * cell}h{cols * cell}" for r in range(rows + 1))
+    return (f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="0.67" '
+            f'{CRISP}/>')
+
+
 def _board_svg(tr: Translator, board: Mapping[str, Any], ox: int, oy: int,
                shrimp_fill: Mapping[int, str] | None = None) -> list[str]:
+    """A board's labels, its cells, the grid over them, then the pieces on top."""
     title = tr(msg("Board {number}", number=str(board.get("number", "?"))))
     out = [f'<text x="{ox}" y="{oy - 18}" font-size="13" font-weight="bold">'
            f'{escape(title)}</text>']
     for c, letter in enumerate(COLUMNS):
         out.append(f'<text x="{ox + c * CELL + CELL / 2:.0f}" y="{oy - 4}" font-size="10" '
                    f'text-anchor="middle">{letter}</text>')
-    for r, row in enumerate(board.get("rows", [])):
+    rows = list(board.get("rows", []))
+    pieces: list[str] = []
+    for r, row in enumerate(rows):
         out.append(f'<text x="{ox - 8}" y="{oy + r * CELL + 17}" font-size="10" '
                    f'text-anchor="middle">{r + 1}</text>')
         for c, cell in enumerate(row):
             x, y = ox + c * CELL, oy + r * CELL
             fill = SAND if cell.get("sand") else ROCK
             out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" '
-                       f'stroke="#7a7466" stroke-width="0.5"/>')
+                       f'{CRISP}/>')
             cx, cy = x + CELL / 2, y + CELL / 2
             if cell.get("polyp"):
-                out.append(_polyp(tr, cx, cy, str(cell["polyp"])))
+                pieces.append(_polyp(tr, cx, cy, str(cell["polyp"])))
             elif cell.get("extra_growth") and not cell.get("sand"):
-                out.append(f'<text x="{cx:.0f}" y="{cy + 5:.0f}" font-size="15" fill="#c0392b" '
-                           'text-anchor="middle">✶</text>')
+                pieces.append(f'<text x="{cx:.0f}" y="{cy + 5:.0f}" font-size="15" '
+                              'fill="#c0392b" text-anchor="middle">✶</text>')
             if cell.get("shrimp") is not None:
                 n = int(cell["shrimp"]) + 1
                 fill = (shrimp_fill or {}).get(n - 1, "#222")
                 label = escape(tr(msg("shrimp of player {n}", n=n)))
-                out.append(f'<circle cx="{x + CELL - 6}" cy="{y + 6}" r="6" fill="{fill}" '
-                           f'stroke="#000" stroke-width="0.8"><title>{label}'
-                           f'</title></circle><text x="{x + CELL - 6}" y="{y + 9}" '
-                           f'font-size="9" fill="#000" text-anchor="middle">{n}</text>')
-    return out
+                pieces.append(f'<circle cx="{x + CELL - 6}" cy="{y + 6}" r="6" fill="{fill}" '
+                              f'stroke="#000" stroke-width="0.8"><title>{label}'
+                              f'</title></circle><text x="{x + CELL - 6}" y="{y + 9}" '
+                              f'font-size="9" fill="#000" text-anchor="middle">{n}</text>')
+    if rows:
+        out.append(grid_path(ox, oy, len(rows[0]), len(rows), CELL, GRID))
+    return out + pieces
 
 
 def _sea_svg(tr: Translator, sea: list[Mapping[str, Any]], oy: int) -> list[str]:
@@ -246,19 +267,22 @@ def _tiles_svg(tr: Translator, tiles: list[Mapping[str, Any]], oy: int) -> list[
             out.append(f'<rect x="{x + 20}" y="{y + 4}" width="14" height="54" rx="6" '
                        f'fill="{FILL.get(str(t["cylinder"]), "#000")}" stroke="#000" '
                        f'opacity="0.9"><title>{escape(locked)}</title></rect>')
-    if tiles:  # the legend: what a tile's parts mean
-        first = tr(msg("Each tile: the top coral (two polyps) beats the coral below it;"))
-        second = tr(msg("the band is its large alga; a tall bar is an alga cylinder locking "
-                        "the tile."))
-        out.append(f'<text x="12" y="{oy + 78}" font-size="11" fill="#333">{escape(first)}'
-                   '</text>')
-        out.append(f'<text x="12" y="{oy + 92}" font-size="11" fill="#333">{escape(second)}'
-                   '</text>')
     return out
 
 
+def tiles_legend(tr: Translator = ENGLISH) -> Markup:
+    """What a drawn tile's parts mean: text under the picture rather than in it, where it
+    reflows and reads at the reader's font size (in the PNG, 11 units on a phone were ~6 CSS
+    pixels), and its ~140 glyphs were an eighth of the picture's drawing time."""
+    first = tr(msg("Each tile: the top coral (two polyps) beats the coral below it;"))
+    second = tr(msg("the band is its large alga; a tall bar is an alga cylinder locking "
+                    "the tile."))
+    return Markup(f"<p><small>{escape(first)} {escape(second)}</small></p>")
+
+
 def reef_svg(view: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
-    """An inline SVG of every reef board, the open sea and the coral tiles, for HTML email."""
+    """An inline SVG of every reef board, the open sea and the coral tiles, for HTML email
+    (the tiles' legend follows it as text: tiles_legend)."""
     boards = list(view.get("boards", []))
     per_row = 2
     bw, bh = 7 * CELL + 40, 6 * CELL + 40
@@ -267,7 +291,7 @@ def reef_svg(view: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
     tiles = list(view.get("tiles", []))
     tiles_y = sea_y + 112
     width = max(per_row * bw + 20, 620)
-    height = tiles_y + (100 if tiles else 0)
+    height = tiles_y + (70 if tiles else 0)
     shrimp_fill = {int(p.get("seat", 0)): FILL.get(str(p.get("colour")), "#222")
                    for p in view.get("players", [])}
     aria = escape(tr(msg("The reefs, the open sea and the coral tiles")))
@@ -337,6 +361,6 @@ def template_helpers() -> dict[str, Callable[..., Any]]:
         "board_grid": board_grid, "colour_name": colour_name, "counts": counts,
         "message": message, "order_words": order_words, "seat_label": seat_label,
         "reef_svg": reef_svg, "player_label": player_label, "score_terms": score_terms,
-        "tie_lines": tie_lines}
+        "tie_lines": tie_lines, "tiles_legend": tiles_legend}
     return {"colour_letter": colour_letter, "total": total,
             **{name: _in_language(f) for name, f in worded.items()}}

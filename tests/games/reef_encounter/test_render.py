@@ -173,4 +173,7 @@ def test_the_svg_shows_locks_the_alga_space_and_shrimps_at_sea() -> None:
     assert "locked by a purple alga" in svg
     assert "<title>red alga</title>" in svg
     assert "green (player 2)" in svg  # Ben's shrimp rests on the open sea
-    assert svg.count("beats") == 3  # one drawing per coral tile in the view, and the legend
+    assert svg.count("beats") == 2  # one drawing per coral tile in the view
+    # the legend is text after the picture (readable on a phone), not drawn in it
+    html = render("status.html.j2", sample_view(None), None)
+    assert "beats the coral below it" in html.split("</svg>")[1]
