@@ -82,9 +82,16 @@ def font_files() -> tuple[str, ...]:
     return tuple(found) if len(found) == 2 else ()
 
 
-@functools.lru_cache(maxsize=32)
+# Pictures kept: a game may draw its board as several pictures (one per part), so that a move
+# redraws only the parts it changed; a few hundred cover the parts of the games in play at
+# once (a few MB: a part's PNG is some 10-60 kB).
+KEPT = 256
+
+
+@functools.lru_cache(maxsize=KEPT)
 def png_of(svg: str) -> bytes:
-    """The PNG of ``svg``; kept, since every seat's mail of one move shows the same board."""
+    """The PNG of ``svg``; kept, since every seat's mail of one move shows the same board, and
+    the next move's mails show again every part it did not change."""
     fonts = () if _BEYOND_DEJAVU.search(svg) else font_files()
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=SCALE, background="#ffffff",
                                        font_family=FONT, sans_serif_family=FONT,
@@ -92,7 +99,7 @@ def png_of(svg: str) -> bytes:
                                        font_files=list(fonts) or None))
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=KEPT)
 def base64_lines(png: bytes, line_length: int = 78) -> str:
     """``png`` as a base64 body, exactly as email's content manager writes it (lines of
     ``line_length // 4 * 3`` bytes), encoded once for every mail that carries it."""

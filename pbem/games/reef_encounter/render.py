@@ -280,33 +280,46 @@ def tiles_legend(tr: Translator = ENGLISH) -> Markup:
     return Markup(f"<p><small>{escape(first)} {escape(second)}</small></p>")
 
 
+def _svg(width: int, height: int, label: str, body: list[str]) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" font-family="sans-serif" role="img" '
+            f'aria-label="{escape(label)}">\n' + "\n".join(body) + "\n</svg>")
+
+
+def _beside(svg: str, width: int) -> str:
+    """A picture that sits beside the next one where the window is wide enough (two boards on
+    a desktop) and alone on its line on a phone."""
+    return (f'<span style="display:inline-block;vertical-align:top;width:100%;'
+            f'max-width:{width}px;margin:0 8px 8px 0">{svg}</span>')
+
+
 def reef_svg(view: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
-    """An inline SVG of every reef board, the open sea and the coral tiles, for HTML email
-    (the tiles' legend follows it as text: tiles_legend)."""
-    boards = list(view.get("boards", []))
-    per_row = 2
-    bw, bh = 7 * CELL + 40, 6 * CELL + 40
-    rows = (len(boards) + per_row - 1) // per_row
-    sea_y = rows * bh + 40
-    tiles = list(view.get("tiles", []))
-    tiles_y = sea_y + 112
-    width = max(per_row * bw + 20, 620)
-    height = tiles_y + (70 if tiles else 0)
+    """Inline SVG pictures for HTML email: one per reef board, one of the open sea, one of the
+    coral tiles (the tiles' legend follows as text: tiles_legend).
+
+    One picture per board, not one of everything: a move changes a board or two and the open
+    sea, and a mail's PNG of a picture that did not change is the one already drawn for an
+    earlier mail (pbem.mail.pictures keeps them by their SVG), so a move draws only what it
+    changed. A phone also shows each board at its own width instead of a quarter of one
+    picture."""
     shrimp_fill = {int(p.get("seat", 0)): FILL.get(str(p.get("colour")), "#222")
                    for p in view.get("players", [])}
-    aria = escape(tr(msg("The reefs, the open sea and the coral tiles")))
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" font-family="sans-serif" role="img" '
-             f'aria-label="{aria}">']
-    for i, board in enumerate(boards):
-        parts += _board_svg(tr, board, 30 + (i % per_row) * bw, 36 + (i // per_row) * bh,
-                            shrimp_fill)
-    parts += _sea_svg(tr, list(view.get("open_sea", [])), sea_y)
-    parts += _sea_extras_svg(tr, view, sea_y + 62)
-    if tiles:
-        parts += _tiles_svg(tr, tiles, tiles_y)
-    parts.append("</svg>")
-    return Markup("\n".join(parts))
+    out = []
+    for board in view.get("boards", []):
+        rows = list(board.get("rows", []))
+        cols = len(rows[0]) if rows else len(COLUMNS)
+        width, height = cols * CELL + 40, len(rows) * CELL + 40
+        title = tr(msg("Board {number}", number=str(board.get("number", "?"))))
+        out.append(_beside(_svg(width, height, title,
+                                _board_svg(tr, board, 30, 36, shrimp_fill)), width))
+    body = _sea_svg(tr, list(view.get("open_sea", [])), 22)
+    body += _sea_extras_svg(tr, view, 84)
+    out.append(_beside(_svg(620, 112, tr(msg("Open sea")), body), 620))
+    tiles = list(view.get("tiles", []))
+    if tiles:  # apart from the sea, which nearly every move changes: tiles change rarely
+        out.append(_beside(_svg(620, 92, tr(msg("Coral tiles")), _tiles_svg(tr, tiles, 22)),
+                           620))
+    return Markup("<div>" + "".join(out) + "</div>")
 
 
 def player_label(player: Mapping[str, Any], names: list[str] | None = None,

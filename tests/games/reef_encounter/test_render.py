@@ -125,7 +125,8 @@ def test_counts_reads_lists_and_mappings() -> None:
 def test_the_svg_draws_every_cell_and_escapes_what_it_prints() -> None:
     view = sample_view(None)
     svg = str(reef_svg(view))
-    assert svg.startswith("<svg") and svg.endswith("</svg>")
+    # One picture per board (a move redraws only what it changed), the sea's, the tiles'.
+    assert svg.count("<svg") == svg.count("</svg>") == len(view["boards"]) + 2
     assert svg.count('width="26" height="26"') == 2 * 42
     view["open_sea"][0]["colour"] = "<b>white</b>"
     assert "<b>" not in str(reef_svg(view))
@@ -176,4 +177,5 @@ def test_the_svg_shows_locks_the_alga_space_and_shrimps_at_sea() -> None:
     assert svg.count("beats") == 2  # one drawing per coral tile in the view
     # the legend is text after the picture (readable on a phone), not drawn in it
     html = render("status.html.j2", sample_view(None), None)
-    assert "beats the coral below it" in html.split("</svg>")[1]
+    assert "beats the coral below it" in html.split("</svg>")[-1]
+    assert "beats the coral below it" not in svg

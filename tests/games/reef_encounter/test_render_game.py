@@ -111,13 +111,16 @@ def test_the_golden_emails_say_what_matters(emails: dict[str, tuple[str, str]]) 
 
 
 @pytest.mark.parametrize("name", ["game_begins_to_ann", "turn6_status_to_other", "final_to_ben"])
-def test_the_picture_is_one_png_of_the_board(emails: dict[str, tuple[str, str]],
-                                             name: str) -> None:
-    """The board's SVG (well-formed: tests/games/reef_encounter/test_render.py) travels as a
-    PNG part; tests/mail/test_pictures.py decodes it against the SVG's size."""
+def test_the_pictures_are_one_png_per_board_and_one_of_the_sea(
+        emails: dict[str, tuple[str, str]], name: str) -> None:
+    """Each board's SVG, then the open sea's, then the tiles' (well-formed:
+    tests/games/reef_encounter/test_render.py), travels as a PNG part of its own, so a move
+    redraws only the parts it changed; tests/mail/test_pictures.py decodes them against the
+    SVGs' sizes. A 2-player game plays on boards 1 and 3."""
     html = emails[name][1]
-    assert len(re.findall(r'<img src="cid:board\.[0-9a-f]{20}@', html)) == 1
-    assert 'alt="The reefs, the open sea and the coral tiles"' in html
+    alts = re.findall(r'<img src="cid:board\.[0-9a-f]{20}@[^"]*" width="\d+" height="\d+" '
+                      r'alt="([^"]*)"', html)
+    assert alts == ["Board 1", "Board 3", "Open sea", "Coral tiles"]
 
 
 def test_golden_files_are_all_used() -> None:
