@@ -120,10 +120,11 @@ def test_0009_stores_outbound_mail_uncompressed_on_postgresql_and_goes_back(
 
     def storage() -> dict[str, str]:
         with engine.connect() as conn:
-            return dict(conn.execute(text(
+            rows = conn.execute(text(
                 "SELECT a.attname, a.attstorage FROM pg_attribute a "
                 "WHERE a.attrelid = 'outboundmessage'::regclass "
-                "AND a.attname IN ('raw', 'raw_once_sent')")).tuples().all())
+                "AND a.attname IN ('raw', 'raw_once_sent')")).all()
+            return {str(name): str(kind) for name, kind in rows}
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
