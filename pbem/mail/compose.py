@@ -31,6 +31,23 @@ def _threadable(message_id: str) -> bool:
     return 0 < len(clean_header(message_id, 1000)) <= 250
 
 
+def _thread_headers(in_reply_to: str | None, references: list[str] | None,
+                    auto_reply: bool) -> list[tuple[str, str]]:
+    """In-Reply-To, References (the last 20, the replied-to id last) and Auto-Submitted, in
+    that order, for both writers (:func:`compose`, :func:`compose_bytes`)."""
+    headers = []
+    # An id longer than a header line can hold is left out: cut short, it would name nothing.
+    refs = [clean_header(r) for r in (references or []) if _threadable(r)]
+    if in_reply_to and _threadable(in_reply_to):
+        headers.append(("In-Reply-To", clean_header(in_reply_to)))
+        if clean_header(in_reply_to) not in refs:
+            refs.append(clean_header(in_reply_to))
+    if refs:
+        headers.append(("References", " ".join(refs[-20:])))
+    headers.append(("Auto-Submitted", "auto-replied" if auto_reply else "auto-generated"))
+    return headers
+
+
 def game_subject(title: str, tag: str) -> str:
     """The stable subject of a game's thread, e.g. ``[reef-12] Reef Encounter``."""
     return clean_header(f"[{tag}] {title}")
@@ -62,15 +79,8 @@ def compose(
     msg["Subject"] = clean_header(subject, 250)
     msg["Date"] = formatdate(localtime=False)
     msg["Message-ID"] = make_msgid(domain=clean_header(message_id_domain))
-    # An id longer than a header line can hold is left out: cut short, it would name nothing.
-    refs = [clean_header(r) for r in (references or []) if _threadable(r)]
-    if in_reply_to and _threadable(in_reply_to):
-        msg["In-Reply-To"] = clean_header(in_reply_to)
-        if clean_header(in_reply_to) not in refs:
-            refs.append(clean_header(in_reply_to))
-    if refs:
-        msg["References"] = " ".join(refs[-20:])
-    msg["Auto-Submitted"] = "auto-replied" if auto_reply else "auto-generated"
+    for name, value in _thread_headers(in_reply_to, references, auto_reply):
+        msg[name] = value
     msg.set_content(text)
     if html is not None:
         msg.add_alternative(html, subtype="html")
@@ -217,14 +227,8 @@ def compose_bytes(
             _header("Subject", clean_header(subject, 250)),
             _header("Date", formatdate(localtime=False)),
             _header("Message-ID", make_msgid(domain=clean_header(message_id_domain)))]
-    refs = [clean_header(r) for r in (references or []) if _threadable(r)]
-    if in_reply_to and _threadable(in_reply_to):
-        head.append(_header("In-Reply-To", clean_header(in_reply_to)))
-        if clean_header(in_reply_to) not in refs:
-            refs.append(clean_header(in_reply_to))
-    if refs:
-        head.append(_header("References", " ".join(refs[-20:])))
-    head.append(_header("Auto-Submitted", "auto-replied" if auto_reply else "auto-generated"))
+    head += [_header(name, value)
+             for name, value in _thread_headers(in_reply_to, references, auto_reply)]
     part = _text_part("plain", text)
     if html is not None:
         shown = _text_part("html", html)
