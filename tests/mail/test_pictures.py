@@ -128,6 +128,13 @@ GRID = re.compile(r'<path d="M([\d.]+) ([\d.]+)v([\d.]+)[^"]*" fill="none" '
 BARE = re.compile(r"<text\b[^>]*>.*?</text>|<circle\b.*?</circle>|<circle\b[^>]*/>", re.S)
 
 
+def origin(svg: str) -> tuple[float, float]:
+    """The SVG point at the picture's top left corner: its viewBox's min-x and min-y."""
+    box = re.search(r'<svg\b[^>]*viewBox="([^"]*)"', svg)
+    x, y = box.group(1).split()[:2] if box else ("0", "0")
+    return float(x), float(y)
+
+
 def _rgb(colour: str) -> tuple[int, int, int]:
     digits = colour.lstrip("#")
     digits = "".join(d * 2 for d in digits) if len(digits) == 3 else digits
@@ -145,8 +152,11 @@ def test_the_png_shows_every_label_piece_and_grid_line(factory: SessionFactory,
     labels = pieces = lines = 0
     for svg in svgs:
         full, bare = decode(png_of(svg)), decode(png_of(BARE.sub("", svg)))
+        left0, top0 = origin(svg)  # a band of a picture shows the picture from here
 
-        def area(x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
+        def area(x0: float, y0: float, x1: float, y1: float, left0: float = left0,
+                 top0: float = top0) -> tuple[int, int, int, int]:
+            x0, x1, y0, y1 = x0 - left0, x1 - left0, y0 - top0, y1 - top0
             return (int(x0 * SCALE), int(y0 * SCALE), int(x1 * SCALE) + 1, int(y1 * SCALE) + 1)
 
         for x, y, size, attrs, label in TEXT.findall(svg):
@@ -161,8 +171,8 @@ def test_the_png_shows_every_label_piece_and_grid_line(factory: SessionFactory,
             assert full.box(*box) != bare.box(*box), f"{game}: a piece at {cx},{cy} is missing"
             pieces += 1
         for x, y, length, colour in GRID.findall(svg):
-            mid = int((float(y) + float(length) / 2) * SCALE)
-            column = int(float(x) * SCALE)
+            mid = int((float(y) - top0 + float(length) / 2) * SCALE)
+            column = int((float(x) - left0) * SCALE)
             shown = {p[:3] for p in full.box(column - 1, mid, column + 1, mid + 1)}
             assert _rgb(colour) in shown, f"{game}: a grid line at x={x} is not drawn"
             lines += 1
@@ -188,3 +198,38 @@ def test_a_picture_gets_the_system_fonts_when_dejavu_lacks_its_characters(
                        f'<text x="2" y="15">{label}</text></svg>')
     assert seen["skip_system_fonts"] is own_fonts
     assert (seen["font_files"] is not None) is own_fonts
+
+
+BANDS = re.compile(r"<svg\b.*?</svg>(?:<svg\b.*?</svg>)+", re.S)  # a picture cut into bands
+ROOT = re.compile(r"<svg\b[^>]*>", re.S)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_pictures_bands_stacked_show_the_picture_drawn_whole(factory: SessionFactory,
+                                                               game: str) -> None:
+    """A game may cut a picture into bands (SVGs side by side in the markup, nothing between)
+    so that a move redraws only the band it changed. Stacked, their PNGs must show what the
+    whole picture shows: a cut off a whole pixel, or a shape that crosses a cut but is drawn in
+    one band only, would leave a seam or a clipped shape here. Antialiasing may differ by a
+    few levels at a cut."""
+    _, drawn = a_status_mail(factory, game)
+    groups = [re.findall(r"<svg\b.*?</svg>", run, flags=re.S) for run in BANDS.findall(drawn)]
+    for bands in groups:
+        pixels = [decode(png_of(band)) for band in bands]
+        top, bottom = origin(bands[0])[1], origin(bands[-1])[1] + svg_size(bands[-1])[1]
+        width = svg_size(bands[0])[0]
+        # Each element once: a shape that crosses a cut is drawn in both bands.
+        elements = dict.fromkeys(line for band in bands
+                                 for line in ROOT.sub("", band, count=1)[:-len("</svg>")]
+                                 .splitlines())
+        whole_svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
+                     f'height="{bottom - top:g}" viewBox="0 {top:g} {width} {bottom - top:g}" '
+                     'font-family="sans-serif">' + "\n".join(elements) + "</svg>")
+        whole = decode(png_of(whole_svg))
+        rows = [row for band in pixels for row in band.rows]
+        assert {band.width for band in pixels} == {whole.width} and len(rows) == whole.height
+        worst = max(max(abs(a - b) for a, b in zip(mine, theirs, strict=True))
+                    for mine, theirs in zip(rows, whole.rows, strict=True))
+        assert worst <= 16, f"{game}: the bands of {bands[0][:120]} differ from the whole"
+    if game == "reef":
+        assert len(groups) >= 3, "the boards and the sea are cut into bands"

@@ -154,15 +154,21 @@ def grid_path(ox: int, oy: int, cols: int, rows: int, cell: int, colour: str) ->
             f'{CRISP}/>')
 
 
-def _board_svg(tr: Translator, board: Mapping[str, Any], ox: int, oy: int,
-               shrimp_fill: Mapping[int, str] | None = None) -> list[str]:
-    """A board's labels, its cells, the grid over them, then the pieces on top."""
+def _board_header_svg(tr: Translator, board: Mapping[str, Any], ox: int, oy: int) -> list[str]:
+    """A board's title and column letters: the same for every position of that board."""
     title = tr(msg("Board {number}", number=str(board.get("number", "?"))))
     out = [f'<text x="{ox}" y="{oy - 18}" font-size="13" font-weight="bold">'
            f'{escape(title)}</text>']
     for c, letter in enumerate(COLUMNS):
         out.append(f'<text x="{ox + c * CELL + CELL / 2:.0f}" y="{oy - 4}" font-size="10" '
                    f'text-anchor="middle">{letter}</text>')
+    return out
+
+
+def _board_svg(tr: Translator, board: Mapping[str, Any], ox: int, oy: int,
+               shrimp_fill: Mapping[int, str] | None = None) -> list[str]:
+    """A board's row numbers, its cells, the grid over them, then the pieces on top."""
+    out: list[str] = []
     rows = list(board.get("rows", []))
     pieces: list[str] = []
     for r, row in enumerate(rows):
@@ -192,16 +198,30 @@ def _board_svg(tr: Translator, board: Mapping[str, Any], ox: int, oy: int,
     return out + pieces
 
 
-def _sea_svg(tr: Translator, sea: list[Mapping[str, Any]], oy: int) -> list[str]:
+def _sea_header_svg(tr: Translator, sea: list[Mapping[str, Any]], oy: int) -> list[str]:
+    """The title and the spaces' names, over the tops of their boxes: the same all game."""
     title = escape(tr(msg("Open sea")))
     out = [f'<text x="10" y="{oy - 8}" font-size="13" font-weight="bold">{title}</text>']
     for i, space in enumerate(sea):
+        x = 12 + i * 120
+        out.append(_sea_box(x, oy))
+        out.append(f'<text x="{x + 55}" y="{oy + 14}" font-size="10" text-anchor="middle">'
+                   f'{escape(_word(tr, str(space.get("colour", ""))))}</text>')
+    return out
+
+
+def _sea_box(x: int, y: int) -> str:
+    return (f'<rect x="{x}" y="{y}" width="110" height="56" rx="10" fill="{SEA}" '
+            'stroke="#5a8fa8"/>')
+
+
+def _sea_svg(tr: Translator, sea: list[Mapping[str, Any]], oy: int) -> list[str]:
+    """The spaces' boxes with their larva cubes and polyps (what nearly every move changes)."""
+    out = []
+    for i, space in enumerate(sea):
         x, y = 12 + i * 120, oy
         colour = str(space.get("colour", ""))
-        out.append(f'<rect x="{x}" y="{y}" width="110" height="56" rx="10" fill="{SEA}" '
-                   'stroke="#5a8fa8"/>')
-        out.append(f'<text x="{x + 55}" y="{y + 14}" font-size="10" text-anchor="middle">'
-                   f'{escape(_word(tr, colour))}</text>')
+        out.append(_sea_box(x, y))
         if space.get("cube"):
             label = escape(tr(msg("larva cube {colour}", colour=cmsg("colour", colour))))
             out.append(f'<rect x="{x + 8}" y="{y + 24}" width="14" height="14" '
@@ -286,11 +306,32 @@ def _svg(width: int, height: int, label: str, body: list[str]) -> str:
             f'aria-label="{escape(label)}">\n' + "\n".join(body) + "\n</svg>")
 
 
+def _strip(width: int, top: int, bottom: int, label: str, body: list[str]) -> str:
+    """The band ``top``..``bottom`` of a picture ``width`` wide, as a picture of its own:
+    stacked with no gap, a picture's bands show the picture itself (each cut falls on a whole
+    pixel of the mail's PNG, drawn at 1.5x, so even a shape that crosses it is cut cleanly).
+    Only its first band is named; the rest are ``alt=""``, drawn but not read aloud twice."""
+    height = bottom - top
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 {top} {width} {height}" font-family="sans-serif" role="img" '
+            f'aria-label="{escape(label)}" style="display:block">\n' + "\n".join(body)
+            + "\n</svg>")
+
+
 def _beside(svg: str, width: int) -> str:
     """A picture that sits beside the next one where the window is wide enough (two boards on
     a desktop) and alone on its line on a phone."""
     return (f'<span style="display:inline-block;vertical-align:top;width:100%;'
             f'max-width:{width}px;margin:0 8px 8px 0">{svg}</span>')
+
+
+# Where a board's and the sea's pictures are cut into bands (SVG units; even, so on a whole
+# PNG pixel at 1.5x): the words that never change (titles, column letters, the spaces' names,
+# the alga row's captions) fill about half of a picture's drawing time (resvg shapes every
+# glyph on every call), so they sit in bands of their own, drawn once and kept by
+# pbem.mail.pictures; a move redraws only the bands it changed.
+BOARD_TOP, BOARD_OY = 34, 36  # the header band ends above the grid's top line
+SEA_OY, SEA_NAMES, SEA_EXTRAS = 22, 42, 82  # under the names' descenders; under the boxes
 
 
 def reef_svg(view: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
@@ -301,7 +342,8 @@ def reef_svg(view: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
     sea, and a mail's PNG of a picture that did not change is the one already drawn for an
     earlier mail (pbem.mail.pictures keeps them by their SVG), so a move draws only what it
     changed. A phone also shows each board at its own width instead of a quarter of one
-    picture."""
+    picture. Boards and sea are further cut into bands (_strip): the static words in one, the
+    pieces in another."""
     shrimp_fill = {int(p.get("seat", 0)): FILL.get(str(p.get("colour")), "#222")
                    for p in view.get("players", [])}
     out = []
@@ -310,11 +352,15 @@ def reef_svg(view: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
         cols = len(rows[0]) if rows else len(COLUMNS)
         width, height = cols * CELL + 40, len(rows) * CELL + 40
         title = tr(msg("Board {number}", number=str(board.get("number", "?"))))
-        out.append(_beside(_svg(width, height, title,
-                                _board_svg(tr, board, 30, 36, shrimp_fill)), width))
-    body = _sea_svg(tr, list(view.get("open_sea", [])), 22)
-    body += _sea_extras_svg(tr, view, 84)
-    out.append(_beside(_svg(620, 112, tr(msg("Open sea")), body), 620))
+        out.append(_beside(
+            _strip(width, 0, BOARD_TOP, title, _board_header_svg(tr, board, 30, BOARD_OY))
+            + _strip(width, BOARD_TOP, height, "",
+                     _board_svg(tr, board, 30, BOARD_OY, shrimp_fill)), width))
+    sea = list(view.get("open_sea", []))
+    out.append(_beside(
+        _strip(620, 0, SEA_NAMES, tr(msg("Open sea")), _sea_header_svg(tr, sea, SEA_OY))
+        + _strip(620, SEA_NAMES, SEA_EXTRAS, "", _sea_svg(tr, sea, SEA_OY))
+        + _strip(620, SEA_EXTRAS, 112, "", _sea_extras_svg(tr, view, 84)), 620))
     tiles = list(view.get("tiles", []))
     if tiles:  # apart from the sea, which nearly every move changes: tiles change rarely
         out.append(_beside(_svg(620, 92, tr(msg("Coral tiles")), _tiles_svg(tr, tiles, 22)),

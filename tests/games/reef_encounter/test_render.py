@@ -125,8 +125,10 @@ def test_counts_reads_lists_and_mappings() -> None:
 def test_the_svg_draws_every_cell_and_escapes_what_it_prints() -> None:
     view = sample_view(None)
     svg = str(reef_svg(view))
-    # One picture per board (a move redraws only what it changed), the sea's, the tiles'.
-    assert svg.count("<svg") == svg.count("</svg>") == len(view["boards"]) + 2
+    # One picture per board (a move redraws only what it changed), the sea's, the tiles'; a
+    # board in two bands (its unchanging words apart), the sea in three.
+    assert svg.count("<svg") == svg.count("</svg>") == 2 * len(view["boards"]) + 3 + 1
+    assert svg.count("<span ") == len(view["boards"]) + 2  # a picture's bands stay together
     assert svg.count('width="26" height="26"') == 2 * 42
     view["open_sea"][0]["colour"] = "<b>white</b>"
     assert "<b>" not in str(reef_svg(view))
