@@ -22,6 +22,7 @@ from pbem.mail.pictures import SCALE, font_files, png_of, svg_size
 from pbem.processor.mails import status_mail
 from pbem.processor.render import render_status
 from pbem.store import OutboundMessage, SessionFactory, queries
+from tests.support.bands import banded_pictures, origin, worst_difference
 from tests.support.browser import browser  # noqa: F401  (fixture)
 from tests.support.png import decode
 from tests.support.seated import BEN, seat_table
@@ -128,13 +129,6 @@ GRID = re.compile(r'<path d="M([\d.]+) ([\d.]+)v([\d.]+)[^"]*" fill="none" '
 BARE = re.compile(r"<text\b[^>]*>.*?</text>|<circle\b.*?</circle>|<circle\b[^>]*/>", re.S)
 
 
-def origin(svg: str) -> tuple[float, float]:
-    """The SVG point at the picture's top left corner: its viewBox's min-x and min-y."""
-    box = re.search(r'<svg\b[^>]*viewBox="([^"]*)"', svg)
-    x, y = box.group(1).split()[:2] if box else ("0", "0")
-    return float(x), float(y)
-
-
 def _rgb(colour: str) -> tuple[int, int, int]:
     digits = colour.lstrip("#")
     digits = "".join(d * 2 for d in digits) if len(digits) == 3 else digits
@@ -171,7 +165,10 @@ def test_the_png_shows_every_label_piece_and_grid_line(factory: SessionFactory,
             assert full.box(*box) != bare.box(*box), f"{game}: a piece at {cx},{cy} is missing"
             pieces += 1
         for x, y, length, colour in GRID.findall(svg):
-            mid = int((float(y) - top0 + float(length) / 2) * SCALE)
+            # the middle of the part of the line this band shows
+            shown_from = max(float(y), top0)
+            shown_to = min(float(y) + float(length), top0 + svg_size(svg)[1])
+            mid = int(((shown_from + shown_to) / 2 - top0) * SCALE)
             column = int((float(x) - left0) * SCALE)
             shown = {p[:3] for p in full.box(column - 1, mid, column + 1, mid + 1)}
             assert _rgb(colour) in shown, f"{game}: a grid line at x={x} is not drawn"
@@ -200,36 +197,14 @@ def test_a_picture_gets_the_system_fonts_when_dejavu_lacks_its_characters(
     assert (seen["font_files"] is not None) is own_fonts
 
 
-BANDS = re.compile(r"<svg\b.*?</svg>(?:<svg\b.*?</svg>)+", re.S)  # a picture cut into bands
-ROOT = re.compile(r"<svg\b[^>]*>", re.S)
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_a_pictures_bands_stacked_show_the_picture_drawn_whole(factory: SessionFactory,
                                                                game: str) -> None:
-    """A game may cut a picture into bands (SVGs side by side in the markup, nothing between)
-    so that a move redraws only the band it changed. Stacked, their PNGs must show what the
-    whole picture shows: a cut off a whole pixel, or a shape that crosses a cut but is drawn in
-    one band only, would leave a seam or a clipped shape here. Antialiasing may differ by a
-    few levels at a cut."""
+    """A game may cut a picture into bands so that a move redraws only the band it changed
+    (tests/support/bands.py): stacked, they show the picture drawn whole."""
     _, drawn = a_status_mail(factory, game)
-    groups = [re.findall(r"<svg\b.*?</svg>", run, flags=re.S) for run in BANDS.findall(drawn)]
-    for bands in groups:
-        pixels = [decode(png_of(band)) for band in bands]
-        top, bottom = origin(bands[0])[1], origin(bands[-1])[1] + svg_size(bands[-1])[1]
-        width = svg_size(bands[0])[0]
-        # Each element once: a shape that crosses a cut is drawn in both bands.
-        elements = dict.fromkeys(line for band in bands
-                                 for line in ROOT.sub("", band, count=1)[:-len("</svg>")]
-                                 .splitlines())
-        whole_svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
-                     f'height="{bottom - top:g}" viewBox="0 {top:g} {width} {bottom - top:g}" '
-                     'font-family="sans-serif">' + "\n".join(elements) + "</svg>")
-        whole = decode(png_of(whole_svg))
-        rows = [row for band in pixels for row in band.rows]
-        assert {band.width for band in pixels} == {whole.width} and len(rows) == whole.height
-        worst = max(max(abs(a - b) for a, b in zip(mine, theirs, strict=True))
-                    for mine, theirs in zip(rows, whole.rows, strict=True))
-        assert worst <= 16, f"{game}: the bands of {bands[0][:120]} differ from the whole"
+    pictures_in_bands = banded_pictures(drawn)
+    for bands in pictures_in_bands:
+        assert worst_difference(bands) <= 16, f"{game}: {bands[0][:120]} differs from the whole"
     if game == "reef":
-        assert len(groups) >= 3, "the boards and the sea are cut into bands"
+        assert len(pictures_in_bands) >= 3, "the boards and the sea are cut into bands"

@@ -165,37 +165,40 @@ def _board_header_svg(tr: Translator, board: Mapping[str, Any], ox: int, oy: int
     return out
 
 
-def _board_svg(tr: Translator, board: Mapping[str, Any], ox: int, oy: int,
-               shrimp_fill: Mapping[int, str] | None = None) -> list[str]:
-    """A board's row numbers, its cells, the grid over them, then the pieces on top."""
-    out: list[str] = []
+def _board_rows_svg(tr: Translator, board: Mapping[str, Any], ox: int, oy: int,
+                    shrimp_fill: Mapping[int, str] | None = None) -> list[list[str]]:
+    """Each row of a board as the elements its band draws: the row's number and cells, the
+    grid over them, then its pieces on top. Every piece stays inside its row (a shrimp's token
+    sits half a unit below the row's top line), so a piece that moves redraws one band only."""
     rows = list(board.get("rows", []))
-    pieces: list[str] = []
+    grid = grid_path(ox, oy, len(rows[0]), len(rows), CELL, GRID) if rows else ""
+    cells: list[list[str]] = []
+    pieces: list[list[str]] = []
     for r, row in enumerate(rows):
-        out.append(f'<text x="{ox - 8}" y="{oy + r * CELL + 17}" font-size="10" '
-                   f'text-anchor="middle">{r + 1}</text>')
+        cells.append([f'<text x="{ox - 8}" y="{oy + r * CELL + 17}" font-size="10" '
+                      f'text-anchor="middle">{r + 1}</text>'])
+        pieces.append([])
         for c, cell in enumerate(row):
             x, y = ox + c * CELL, oy + r * CELL
             fill = SAND if cell.get("sand") else ROCK
-            out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" '
-                       f'{CRISP}/>')
+            cells[r].append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
+                            f'fill="{fill}" {CRISP}/>')
             cx, cy = x + CELL / 2, y + CELL / 2
             if cell.get("polyp"):
-                pieces.append(_polyp(tr, cx, cy, str(cell["polyp"])))
+                pieces[r].append(_polyp(tr, cx, cy, str(cell["polyp"])))
             elif cell.get("extra_growth") and not cell.get("sand"):
-                pieces.append(f'<text x="{cx:.0f}" y="{cy + 5:.0f}" font-size="15" '
-                              'fill="#c0392b" text-anchor="middle">✶</text>')
+                pieces[r].append(f'<text x="{cx:.0f}" y="{cy + 5:.0f}" font-size="15" '
+                                 'fill="#c0392b" text-anchor="middle">✶</text>')
             if cell.get("shrimp") is not None:
                 n = int(cell["shrimp"]) + 1
                 fill = (shrimp_fill or {}).get(n - 1, "#222")
                 label = escape(tr(msg("shrimp of player {n}", n=n)))
-                pieces.append(f'<circle cx="{x + CELL - 6}" cy="{y + 6}" r="6" fill="{fill}" '
-                              f'stroke="#000" stroke-width="0.8"><title>{label}'
-                              f'</title></circle><text x="{x + CELL - 6}" y="{y + 9}" '
-                              f'font-size="9" fill="#000" text-anchor="middle">{n}</text>')
-    if rows:
-        out.append(grid_path(ox, oy, len(rows[0]), len(rows), CELL, GRID))
-    return out + pieces
+                pieces[r].append(
+                    f'<circle cx="{x + CELL - 6}" cy="{y + 6.5}" r="6" fill="{fill}" '
+                    f'stroke="#000" stroke-width="0.8"><title>{label}</title></circle>'
+                    f'<text x="{x + CELL - 6}" y="{y + 9.5}" font-size="9" fill="#000" '
+                    f'text-anchor="middle">{n}</text>')
+    return [cells[r] + [grid] + pieces[r] for r in range(len(rows))]
 
 
 def _sea_header_svg(tr: Translator, sea: list[Mapping[str, Any]], oy: int) -> list[str]:
@@ -329,8 +332,9 @@ def _beside(svg: str, width: int) -> str:
 # PNG pixel at 1.5x): the words that never change (titles, column letters, the spaces' names,
 # the alga row's captions) fill about half of a picture's drawing time (resvg shapes every
 # glyph on every call), so they sit in bands of their own, drawn once and kept by
-# pbem.mail.pictures; a move redraws only the bands it changed.
-BOARD_TOP, BOARD_OY = 34, 36  # the header band ends above the grid's top line
+# pbem.mail.pictures; a board's rows are a band each (most moves change one row of one
+# board: bench/pipeline.py); a move redraws only the bands it changed.
+BOARD_TOP, BOARD_OY = 34, 36  # the header band ends above the grid's top line; CELL is even
 SEA_OY, SEA_NAMES, SEA_EXTRAS = 22, 42, 82  # under the names' descenders; under the boxes
 
 
@@ -352,10 +356,13 @@ def reef_svg(view: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
         cols = len(rows[0]) if rows else len(COLUMNS)
         width, height = cols * CELL + 40, len(rows) * CELL + 40
         title = tr(msg("Board {number}", number=str(board.get("number", "?"))))
-        out.append(_beside(
-            _strip(width, 0, BOARD_TOP, title, _board_header_svg(tr, board, 30, BOARD_OY))
-            + _strip(width, BOARD_TOP, height, "",
-                     _board_svg(tr, board, 30, BOARD_OY, shrimp_fill)), width))
+        bands = [_strip(width, 0, BOARD_TOP, title, _board_header_svg(tr, board, 30, BOARD_OY))]
+        rows_svg = _board_rows_svg(tr, board, 30, BOARD_OY, shrimp_fill)
+        for r, body in enumerate(rows_svg):
+            top = BOARD_TOP if r == 0 else BOARD_OY + r * CELL
+            bottom = height if r == len(rows_svg) - 1 else BOARD_OY + (r + 1) * CELL
+            bands.append(_strip(width, top, bottom, "", body))
+        out.append(_beside("".join(bands), width))
     sea = list(view.get("open_sea", []))
     out.append(_beside(
         _strip(620, 0, SEA_NAMES, tr(msg("Open sea")), _sea_header_svg(tr, sea, SEA_OY))

@@ -21,6 +21,7 @@ from pbem.games.reef_encounter.render import (
     template_helpers,
 )
 from pbem.processor.render import environment
+from tests.support.bands import banded_pictures, worst_difference
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -126,8 +127,8 @@ def test_the_svg_draws_every_cell_and_escapes_what_it_prints() -> None:
     view = sample_view(None)
     svg = str(reef_svg(view))
     # One picture per board (a move redraws only what it changed), the sea's, the tiles'; a
-    # board in two bands (its unchanging words apart), the sea in three.
-    assert svg.count("<svg") == svg.count("</svg>") == 2 * len(view["boards"]) + 3 + 1
+    # board in bands (its unchanging words, then a band per row), the sea in three.
+    assert svg.count("<svg") == svg.count("</svg>") == 7 * len(view["boards"]) + 3 + 1
     assert svg.count("<span ") == len(view["boards"]) + 2  # a picture's bands stay together
     assert svg.count('width="26" height="26"') == 2 * 42
     view["open_sea"][0]["colour"] = "<b>white</b>"
@@ -181,3 +182,17 @@ def test_the_svg_shows_locks_the_alga_space_and_shrimps_at_sea() -> None:
     html = render("status.html.j2", sample_view(None), None)
     assert "beats the coral below it" in html.split("</svg>")[-1]
     assert "beats the coral below it" not in svg
+
+
+def test_the_bands_of_each_picture_show_it_drawn_whole() -> None:
+    """A board is cut into a band per row (and its title's), the sea into three: stacked, their
+    PNGs show the picture drawn whole, even where a shrimp's token reaches over a row's top
+    line into the band above (a shrimp in every row here, on the first board's edge too)."""
+    view = sample_view(None)
+    view["boards"][0] = sample_board(2, {f"{col}{r}": r % 2 for r in range(1, 7)
+                                         for col in "AG"})
+    pictures = banded_pictures(str(reef_svg(view)))
+    rows = len(view["boards"][0]["rows"])
+    assert [len(bands) for bands in pictures] == [1 + rows] * len(view["boards"]) + [3]
+    for bands in pictures:
+        assert worst_difference(bands) <= 16, bands[0][:120]

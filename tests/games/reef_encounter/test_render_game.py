@@ -116,13 +116,15 @@ def test_the_pictures_are_one_png_per_board_and_one_of_the_sea(
     """Each board's SVG, then the open sea's, then the tiles' (well-formed:
     tests/games/reef_encounter/test_render.py), travels as a PNG part of its own, so a move
     redraws only the parts it changed; tests/mail/test_pictures.py decodes them against the
-    SVGs' sizes. A 2-player game plays on boards 1 and 3. A board is cut in two bands (its
-    title and column letters apart), the sea in three (its title and names; the spaces; the
-    alga row): a picture is named once, by its first band; the others are alt=""."""
+    SVGs' sizes. A 2-player game plays on boards 1 and 3. A board is cut in bands (its title
+    and column letters; then each of its 6 rows), the sea in three (its title and names; the
+    spaces; the alga row): a picture is named once, by its first band; the others are
+    alt="" (tests/support/bands.py checks that they show the picture)."""
     html = emails[name][1]
     alts = re.findall(r'<img src="cid:board\.[0-9a-f]{20}@[^"]*" width="\d+" height="\d+" '
                       r'alt="([^"]*)"', html)
-    assert alts == ["Board 1", "", "Board 3", "", "Open sea", "", "", "Coral tiles"]
+    rows = [""] * 6
+    assert alts == ["Board 1", *rows, "Board 3", *rows, "Open sea", "", "", "Coral tiles"]
 
 
 def test_golden_files_are_all_used() -> None:
