@@ -8,10 +8,12 @@ the width of the window by the ``<img>``'s style.
 
 Rendering is the dearest step of an order (bench/pipeline.py): each distinct picture is drawn
 once (the public board is the same in every seat's mail) and base64-encoded once. Where its
-time goes (Reef Encounter's board, 930x921 pixels): about a third is filling the canvas and
-encoding the PNG, whatever is drawn; the rest is text (each glyph is an anti-aliased path)
-and anti-aliased shapes, so the games draw grid cells and lines crisp (whole pixels) and keep
-long prose out of pictures. resvg_py holds the GIL while it renders: a thread would not help.
+time goes: filling the canvas and encoding the PNG, whatever is drawn (about 1.6 ms for a
+333x294-pixel board); text, about 0.1 ms a glyph (resvg shapes and fills each on every call);
+anti-aliased shapes. So the games draw grid cells and lines crisp (whole pixels), keep long
+prose out of pictures, and cut a picture into bands (SVGs stacked with nothing between, each
+cut on a whole pixel) so that the words that never change are drawn once and a move redraws
+only the band it changed. resvg_py holds the GIL while it renders: a thread would not help.
 """
 
 from __future__ import annotations
@@ -20,12 +22,14 @@ import binascii
 import functools
 import hashlib
 import html as htmllib
+import io
 import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import resvg_py
+from PIL import Image
 
 SVG = re.compile(r"<svg\b[^>]*>.*?</svg>", re.S | re.I)
 _ROOT = re.compile(r"<svg\b[^>]*>", re.I)
@@ -92,11 +96,38 @@ KEPT = 256
 def png_of(svg: str) -> bytes:
     """The PNG of ``svg``; kept, since every seat's mail of one move shows the same board, and
     the next move's mails show again every part it did not change."""
+    return indexed(drawn(svg))
+
+
+def drawn(svg: str) -> bytes:
+    """The PNG resvg draws of ``svg`` (8-bit RGBA)."""
     fonts = () if _BEYOND_DEJAVU.search(svg) else font_files()
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=SCALE, background="#ffffff",
                                        font_family=FONT, sans_serif_family=FONT,
                                        skip_system_fonts=bool(fonts),
                                        font_files=list(fonts) or None))
+
+
+# A palette PNG holds at most this many colours.
+PALETTE = 256
+
+
+def indexed(png: bytes) -> bytes:
+    """``png``'s very pixels as a palette PNG (one byte a pixel, not four), where it has at
+    most 256 colours, as a game's flat-coloured pictures do even antialiased: about half the
+    bytes, in every mail that carries it, for under a millisecond a board row
+    (bench/pipeline.py). resvg writes RGBA only; drawn on white, the alpha is all opaque.
+    A picture of more colours, or one the palette would change, stays as it is."""
+    with Image.open(io.BytesIO(png)) as drawn:
+        rgb = drawn.convert("RGB")
+    if rgb.getcolors(PALETTE) is None:
+        return png
+    palette = rgb.convert("P", palette=Image.Palette.ADAPTIVE, colors=PALETTE)
+    if palette.convert("RGB").tobytes() != rgb.tobytes():  # a colour merged: not the same
+        return png
+    out = io.BytesIO()
+    palette.save(out, "PNG")
+    return out.getvalue()
 
 
 @functools.lru_cache(maxsize=KEPT)

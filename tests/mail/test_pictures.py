@@ -185,10 +185,11 @@ def test_a_picture_gets_the_system_fonts_when_dejavu_lacks_its_characters(
     if not font_files():
         pytest.skip("DejaVu Sans is not installed: every picture gets the system fonts")
     seen: dict[str, Any] = {}
+    draw = pictures.resvg_py.svg_to_bytes
 
     def spy(**kwargs: Any) -> bytes:
         seen.update(kwargs)
-        return b""
+        return bytes(draw(**kwargs))
 
     monkeypatch.setattr(pictures.resvg_py, "svg_to_bytes", spy)
     png_of.__wrapped__(f'<svg xmlns="http://www.w3.org/2000/svg" width="90" height="20">'
@@ -208,3 +209,27 @@ def test_a_pictures_bands_stacked_show_the_picture_drawn_whole(factory: SessionF
         assert worst_difference(bands) <= 16, f"{game}: {bands[0][:120]} differs from the whole"
     if game == "reef":
         assert len(pictures_in_bands) >= 3, "the boards and the sea are cut into bands"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_picture_travels_as_a_palette_png_of_the_very_pixels_resvg_drew(
+        factory: SessionFactory, game: str) -> None:
+    """A game's flat-coloured pictures (antialiased: some dozens of colours) travel as palette
+    PNGs, about half the bytes, showing exactly what resvg drew."""
+    _, drawn = a_status_mail(factory, game)
+    for svg in re.findall(r"<svg\b.*?</svg>", drawn, flags=re.S)[:6]:
+        drawn_png = pictures.drawn(svg)
+        sent = png_of(svg)
+        assert sent[25] == 3, "a palette PNG (IHDR colour type 3)"
+        assert len(sent) < len(drawn_png)
+        assert decode(sent).rows == decode(drawn_png).rows
+
+
+def test_a_picture_of_more_than_256_colours_stays_as_resvg_drew_it() -> None:
+    gradient = ('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="20">'
+                '<defs><linearGradient id="g"><stop offset="0" stop-color="#000"/>'
+                '<stop offset="1" stop-color="#f0a"/></linearGradient></defs>'
+                '<rect width="300" height="10" fill="url(#g)"/>'
+                '<rect y="10" width="300" height="10" fill="url(#g)" opacity="0.5"/></svg>')
+    assert png_of.__wrapped__(gradient) == pictures.drawn(gradient)
+

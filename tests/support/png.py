@@ -1,6 +1,7 @@
 """Reading the pixels of the PNGs our pictures become, with the standard library only.
 
-Enough of PNG for what resvg writes: 8-bit RGBA, not interlaced, any of the five row filters.
+Enough of PNG for what pbem.mail.pictures writes: 8-bit RGBA (resvg's) or a palette of 1, 2,
+4 or 8 bits a pixel (the colours in PLTE), not interlaced, any of the five row filters.
 Slow (pure Python, a second or two for a board) but dependency-free, for tests that look at
 what a picture shows.
 """
@@ -40,7 +41,7 @@ def _paeth(a: int, b: int, c: int) -> int:
 
 def decode(png: bytes) -> Pixels:
     assert png[:8] == SIGNATURE, "not a PNG"
-    pos, idat, header = 8, bytearray(), b""
+    pos, idat, header, palette = 8, bytearray(), b"", b""
     while pos < len(png):
         length, kind = struct.unpack(">I4s", png[pos:pos + 8])
         data = png[pos + 8:pos + 8 + length]
@@ -48,11 +49,16 @@ def decode(png: bytes) -> Pixels:
             header = data
         elif kind == b"IDAT":
             idat += data
+        elif kind == b"PLTE":
+            palette = data
         pos += 12 + length
     width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
-    assert (depth, colour, interlace) == (8, 6, 0), "only 8-bit RGBA, not interlaced"
+    assert (colour, depth) == (6, 8) or (colour == 3 and depth in (1, 2, 4, 8)), \
+        "only 8-bit RGBA or a palette"
+    assert interlace == 0, "not interlaced"
     raw = zlib.decompress(bytes(idat))
-    stride, bpp = width * 4, 4
+    bpp = 4 if colour == 6 else 1  # bytes a pixel, at least one, as the filters count them
+    stride = width * 4 if colour == 6 else (width * depth + 7) // 8
     rows: list[bytes] = []
     previous = bytes(stride)
     for y in range(height):
@@ -75,5 +81,12 @@ def decode(png: bytes) -> Pixels:
         else:
             assert kind == 0, f"unknown PNG filter {kind}"
         previous = bytes(line)
-        rows.append(previous)
+        rows.append(previous if colour == 6 else _rgba(previous, palette, depth, width))
     return Pixels(width, height, rows)
+
+
+def _rgba(line: bytes, palette: bytes, depth: int, width: int) -> bytes:
+    """A palette row's indices (``depth`` bits each, first pixel in the high bits) as RGBA."""
+    per_byte, mask = 8 // depth, (1 << depth) - 1
+    indices = [(byte >> (8 - depth * (k + 1))) & mask for byte in line for k in range(per_byte)]
+    return b"".join(palette[3 * i:3 * i + 3] + b"\xff" for i in indices[:width])
