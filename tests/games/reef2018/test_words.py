@@ -77,6 +77,7 @@ def test_a_bot_order_in_any_language_reads_back_as_the_same_order(
      "start: red B2, yellow C2, green B3, purple C3"),
     ("fr", "depart: rouge b2, jaune c2, vert b3, violet c3",  # accents are optional
      "start: red B2, yellow C2, green B3, purple C3"),
+    ("fr", "ＰＲＥＮＤＲＥ 17", "take 17"),  # a phone's full-width letters are the letters
     ("it", "prendi il mazzo, gettone sulla 23", "take deck, token on 23"),
     ("it", "gioca 17: rosso B2, giallo B2", "play 17: red B2, yellow B2"),
     ("nl", "neem kaart 17 uit het aanbod", "take 17"),
