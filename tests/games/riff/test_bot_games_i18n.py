@@ -10,12 +10,10 @@ the English sentences of the host's and the game's catalogues: none may be left.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import pbem
 from pbem.bots import play_out
 from pbem.games.riff import GAME
 from pbem.games.riff.state import State
@@ -24,12 +22,11 @@ from pbem.mail.outbound import SmtpSender
 from pbem.processor import api
 from pbem.store import SessionFactory
 from tests.games.riff.mailtable import HOST, PLAYERS
-from tests.games.riff.test_i18n import GAME_POT, english_left, english_sentences
 from tests.support.botmail import ServerMailroom
+from tests.support.english_left import english_left
 
 pytestmark = pytest.mark.slow
 
-HOST_POT = Path(pbem.__file__).parent / "locale" / "pbem.pot"
 TABLES = [("fr", "it"), ("nl", "de"), ("de", "en")]
 
 
@@ -71,7 +68,6 @@ def test_a_whole_game_by_email_in_each_seats_language(
         canonical = GAME.canonical_order(final, seat, text, lang)
         assert canonical != text and localise(canonical, lang) == text, text
 
-    sentences = english_sentences(HOST_POT, GAME_POT)
     for bot in played.bots:
         lang = languages[bot.seat]
         assert bot.received, bot.name
@@ -79,7 +75,7 @@ def test_a_whole_game_by_email_in_each_seats_language(
             assert "Scores are completed crosses." in bot.received[-1].text
             continue
         for mail in bot.received:
-            left = english_left(mail.text, sentences)
+            left = english_left(mail.text, lang, "riff")
             assert left == [], (lang, left, mail.text)
     if languages[0] == "fr":
         assert "Les points sont les élevages réussis." in played.bots[0].received[-1].text
