@@ -96,7 +96,9 @@ KEPT = 256
 def png_of(svg: str) -> bytes:
     """The PNG of ``svg``; kept, since every seat's mail of one move shows the same board, and
     the next move's mails show again every part it did not change."""
-    return indexed(drawn(svg))
+    png = drawn(svg)
+    width, height = svg_size(svg)
+    return indexed(png) if width * height * SCALE * SCALE <= PALETTE_PIXELS else png
 
 
 def drawn(svg: str) -> bytes:
@@ -110,14 +112,19 @@ def drawn(svg: str) -> bytes:
 
 # A palette PNG holds at most this many colours.
 PALETTE = 256
+# Pictures of at most this many pixels become palette PNGs: Pillow's exact palette costs some
+# 50 ns a pixel, under a millisecond for a band of a board (333x39 pixels) but as much again
+# as resvg's whole drawing for a large picture (Reef's reefs, 1086x294: 15 ms), which the
+# bytes it saves do not repay (bench/pipeline.py: the send and store stages gain about what
+# the palette costs).
+PALETTE_PIXELS = 40_000
 
 
 def indexed(png: bytes) -> bytes:
     """``png``'s very pixels as a palette PNG (one byte a pixel, not four), where it has at
     most 256 colours, as a game's flat-coloured pictures do even antialiased: about half the
-    bytes, in every mail that carries it, for under a millisecond a board row
-    (bench/pipeline.py). resvg writes RGBA only; drawn on white, the alpha is all opaque.
-    A picture of more colours, or one the palette would change, stays as it is."""
+    bytes, in every mail that carries it. resvg writes RGBA only; drawn on white, the alpha is
+    all opaque. A picture of more colours, or one the palette would change, stays as it is."""
     with Image.open(io.BytesIO(png)) as drawn:
         rgb = drawn.convert("RGB")
     if rgb.getcolors(PALETTE) is None:
