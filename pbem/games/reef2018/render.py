@@ -120,38 +120,60 @@ def _square(x: float, y: float, cell: Mapping[str, Any], size: int,
     return square, label
 
 
+# A reef's picture is cut into bands (SVG units; even, so on a whole PNG pixel at 1.5x): its
+# owner's name and the column letters, drawn once, then a band per row of squares, so that a
+# move, which changes a square or two of one reef, redraws one or two small bands, not every
+# reef (resvg fills every glyph and square on every call: pbem/mail/pictures.py).
+REEF_TOP, REEF_OY = 38, 40  # the header band ends above the grid's top line; CELL is even
+
+
+def _band(width: int, top: int, bottom: int, label: str, body: list[str]) -> str:
+    """The band ``top``..``bottom`` of a picture, as a picture of its own; stacked with no gap,
+    a picture's bands show the picture (tests/support/bands.py). Only the first is named."""
+    height = bottom - top
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 {top} {width} {height}" font-family="sans-serif" role="img" '
+            f'aria-label="{escape(label)}" style="display:block">\n' + "\n".join(body)
+            + "\n</svg>")
+
+
+def _reef_bands(player: Mapping[str, Any], who: str, label: str, tr: Translator) -> str:
+    """One player's reef: the name and column letters, then each row of squares (their
+    colours, the grid over them, then the stack heights over the grid)."""
+    ox, oy = 30, REEF_OY
+    width = 4 * CELL + 40
+    reef = list(player.get("reef", []))
+    head = [f'<text x="{ox}" y="16" font-size="13" font-weight="bold">{escape(who)}</text>']
+    head += [f'<text x="{ox + c * CELL + CELL / 2:.0f}" y="{oy - 6}" font-size="10" '
+             f'text-anchor="middle">{letter}</text>' for c, letter in enumerate(COLUMNS)]
+    bands = [_band(width, 0, REEF_TOP, label, head)]
+    grid = grid_path(ox, oy, len(reef[0]), len(reef), CELL, "#456") if reef else ""
+    for r, row in enumerate(reef):
+        squares = [_square(ox + c * CELL, oy + r * CELL, cell, CELL, tr)
+                   for c, cell in enumerate(row)]
+        body = [f'<text x="{ox - 10}" y="{oy + r * CELL + CELL / 2 + 4:.0f}" '
+                f'font-size="10" text-anchor="middle">{r + 1}</text>']
+        body += [square for square, _ in squares] + [grid]
+        body += [height for _, height in squares if height]
+        top = REEF_TOP if r == 0 else oy + r * CELL
+        bottom = 4 * CELL + 60 if r == len(reef) - 1 else oy + (r + 1) * CELL
+        bands.append(_band(width, top, bottom, "", body))
+    return (f'<span style="display:inline-block;vertical-align:top;width:100%;'
+            f'max-width:{width}px;margin:0 8px 8px 0">{"".join(bands)}</span>')
+
+
 def reef_svg(view: Mapping[str, Any], names: list[str] | None = None,
              tr: Translator = ENGLISH) -> Markup:
-    """Every player's reef side by side: each square coloured by its top piece, its stack
-    height written in it."""
+    """Every player's reef, side by side where the window is wide enough: each square coloured
+    by its top piece, its stack height written in it. A picture per reef, each cut into bands
+    (REEF_TOP), so that a move redraws only the rows it changed; the first reef's first band
+    carries the pictures' name."""
     players = list(view.get("players", []))
-    bw = 4 * CELL + 40
-    width, height = max(len(players), 1) * bw + 20, 4 * CELL + 60
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" font-family="sans-serif" role="img" '
-             f'aria-label="{escape(tr(REEFS_LABEL))}">']
+    out = []
     for i, p in enumerate(players):
-        ox, oy = 30 + i * bw, 40
-        seat = int(p.get("seat", i))
-        who = tr.seat_name(seat, names or ())
-        parts.append(f'<text x="{ox}" y="16" font-size="13" font-weight="bold">'
-                     f'{escape(who)}</text>')
-        for c, letter in enumerate(COLUMNS):
-            parts.append(f'<text x="{ox + c * CELL + CELL / 2:.0f}" y="{oy - 6}" '
-                         f'font-size="10" text-anchor="middle">{letter}</text>')
-        reef = list(p.get("reef", []))
-        squares: list[tuple[str, str]] = []
-        for r, row in enumerate(reef):
-            parts.append(f'<text x="{ox - 10}" y="{oy + r * CELL + CELL / 2 + 4:.0f}" '
-                         f'font-size="10" text-anchor="middle">{r + 1}</text>')
-            squares += [_square(ox + c * CELL, oy + r * CELL, cell, CELL, tr)
-                        for c, cell in enumerate(row)]
-        if reef:  # the squares, the grid over them, then the stack heights over the grid
-            parts += [square for square, _ in squares]
-            parts.append(grid_path(ox, oy, len(reef[0]), len(reef), CELL, "#456"))
-            parts += [label for _, label in squares if label]
-    parts.append("</svg>")
-    return Markup("\n".join(parts))
+        who = tr.seat_name(int(p.get("seat", i)), names or ())
+        out.append(_reef_bands(p, who, tr(REEFS_LABEL) if i == 0 else who, tr))
+    return Markup("<div>" + "".join(out) + "</div>")
 
 
 def card_svg(card: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:

@@ -138,10 +138,14 @@ def test_the_pictures_travel_as_png(emails: dict[str, tuple[str, str]], name: st
 
 def test_the_reefs_picture_is_well_formed_svg() -> None:
     state = GAME.setup(2, GAME.default_options(), Chance("svg"))
-    svg = str(GAME.template_helpers()["reef_svg"](GAME.view(state, 0)))
-    reefs = ElementTree.fromstring(svg)
-    assert reefs.tag == "{http://www.w3.org/2000/svg}svg"
-    assert len(reefs.findall("{http://www.w3.org/2000/svg}rect")) == 2 * 16  # every square
+    markup = str(GAME.template_helpers()["reef_svg"](GAME.view(state, 0)))
+    svg = "{http://www.w3.org/2000/svg}"
+    pictures = ElementTree.fromstring(markup).findall("span")  # a picture per reef
+    assert len(pictures) == 2
+    for one in pictures:  # in bands: the name and column letters, then each row
+        bands = one.findall(f"{svg}svg")
+        assert len(bands) == 1 + 4
+        assert sum(len(band.findall(f"{svg}rect")) for band in bands) == 16  # every square
 
 
 def test_golden_files_are_all_used() -> None:
