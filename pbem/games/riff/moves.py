@@ -152,10 +152,10 @@ class _Plan:
 
     # The attaches (each four times), then the places in order: a wanted face-up card twice,
     # a face-down card (a random call) once now and then. ``found`` holds the candidates
-    # before the first face-down place; ``places`` the rest: each face-down buy, and each run
-    # of face-up ones as one tuple (kept in order: the bot's pick is an index).
+    # before the first face-down place; ``places`` each face-down buy after it with the run
+    # of wanted face-up buys that follows it (kept in order: the bot's pick is an index).
     found: list[Step]
-    places: list[Buy | tuple[Buy, ...]]
+    places: list[tuple[Buy, tuple[Step, ...]]]
     boat: bool
     sharks: bool
     chase: list[Step]  # own fish a shark may chase
@@ -174,10 +174,11 @@ class _Plan:
         return self._ups
 
 
-def _slot_order(seat: int, boats: int) -> tuple[tuple[int, int, Buy], ...]:
-    """(row, column, buy) of the places under the seat's boats, column by column, nearest
-    first: the order the bot has always listed them in."""
-    return tuple((area_row(seat, d), c, _PLACES[c][d]) for c in range(boats) for d in range(4))
+def _slot_order(seat: int, boats: int) -> tuple[tuple[int, int, Buy, tuple[Buy, Buy]], ...]:
+    """(row, column, buy, the buy twice) of the places under the seat's boats, column by
+    column, nearest first: the order the bot has always listed them in."""
+    return tuple((area_row(seat, d), c, _PLACES[c][d], (_PLACES[c][d],) * 2)
+                 for c in range(boats) for d in range(4))
 
 
 _SLOT_ORDER = tuple(tuple(_slot_order(seat, boats) for boats in range(9)) for seat in range(2))
@@ -208,18 +209,21 @@ def _attaches(fish: tuple[str, ...], corals: tuple[Coral, ...],
     return tuple(found)
 
 
+_NO_RUN: tuple[Step, ...] = ()
+
+
 def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
     player = state.players[seat]
     crosses, fitting = _open(tuple(state.breeding_open))
     fish = player.fish
-    found = list(_attaches(tuple(fish), tuple(player.corals), crosses)) if fish else []
     area = state.area
-    wanted: dict[str, bool] = {}
-    places: list[Buy | tuple[Buy, ...]] = []
-    run: list[Buy] = []  # the face-up buys since the last face-down one
-    before = True  # no face-down place yet: the run goes to ``found``
+    # _wanted, filled in as cards show up; these cards' answers need no holdings
+    wanted = {"pearl": True, "shark": True, "water": False}
+    places: list[tuple[Buy, tuple[Step, ...]]] = []
+    first: list[Step] | None = None  # the wanted face-up buys before the first face-down one
+    run: list[Step] = []  # the wanted face-up buys since the last face-down one
     boats = player.boats
-    for row, column, buy in _SLOT_ORDER[seat][boats]:
+    for row, column, buy, twice in _SLOT_ORDER[seat][boats]:
         slot = area[row][column]
         if slot is None:
             continue
@@ -229,19 +233,20 @@ def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
             if ok is None:
                 ok = wanted[card] = _wanted(card, player, fitting)
             if ok:
-                run += (buy, buy)
+                run += twice
         else:
-            if before:
-                found += run
-                before = False
+            if first is None:
+                first = run
             elif run:
-                places.append(tuple(run))
-            places.append(buy)
+                places[-1] = (places[-1][0], tuple(run))
+            places.append((buy, _NO_RUN))
             run = []
-    if before:
-        found += run
+    if first is None:
+        first = run
     elif run:
-        places.append(tuple(run))
+        places[-1] = (places[-1][0], tuple(run))
+    if fish:
+        first[:0] = _attaches(tuple(fish), tuple(player.corals), crosses)
     sharks = player.sharks > fresh_sharks
     chase: list[Step] = []
     if sharks:
@@ -249,7 +254,7 @@ def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
             colour, sex = key.split(":")
             if colour not in fitting:  # colour_fits_a_cross, from the offer above
                 chase.append(SharkOwn(colour, sex))
-    return _Plan(found, places, boats < 8, sharks, chase, area, seat)
+    return _Plan(first, places, boats < 8, sharks, chase, area, seat)
 
 
 def _choices(plan: _Plan, rng: random.Random) -> list[Step]:
@@ -257,11 +262,11 @@ def _choices(plan: _Plan, rng: random.Random) -> list[Step]:
     half the time, a shark now and then."""
     found = list(plan.found)
     draw = rng.random
-    for buy in plan.places:
-        if isinstance(buy, tuple):
-            found += buy
-        elif draw() < 0.3:
+    for buy, run in plan.places:
+        if draw() < 0.3:
             found.append(buy)
+        if run:
+            found += run
     if plan.boat and draw() < 0.5:
         found.append(_BOAT)
     if plan.sharks and draw() < 0.3:
