@@ -93,11 +93,6 @@ _PLACES = tuple(tuple(Buy(Place(c, d)) for d in range(4)) for c in range(8))
 
 
 @cache
-def _attach(fish: tuple[tuple[str, str], ...], coral: int) -> Attach:
-    return Attach(fish, coral)
-
-
-@cache
 def _parent_pairs(card: str) -> tuple[tuple[str, str], ...]:
     """(male, female) colours that complete the cross ``card``."""
     colours = cross_colours(card)
@@ -112,34 +107,6 @@ def _offer(crosses: tuple[str, ...]) -> tuple[frozenset[str], frozenset[tuple[st
     """The colours of the open crosses, and the (male, female) pairs that complete one."""
     return (frozenset(c for card in crosses for c in card.split("+")),
             frozenset(p for card in crosses for p in _parent_pairs(card)))
-
-
-@lru_cache(maxsize=8192)
-def _attachable(male: str | None, female: str | None, males: tuple[str | None, ...],
-                females: tuple[str | None, ...],
-                crosses: tuple[str, ...]) -> tuple[tuple[tuple[str, str], ...], ...]:
-    """The fish (colour, sex) a coral holding ``male``/``female`` may take from the unattached
-    ``males``/``females`` (each ending in None: none of that sex) for an open cross."""
-    fitting, pairs = _offer(crosses)
-    found: list[tuple[tuple[str, str], ...]] = []
-    # What breeding.fits says, as lookups: one parent fits if its colour is on an open
-    # cross; two if they are the two colours of a cross, or both the colour of a one-colour one.
-    for m in [None] if male else males:
-        for f in [None] if female else females:
-            if m is None and f is None:
-                continue
-            both = m or male, f or female
-            if (both in pairs if both[0] and both[1] else (both[0] or both[1]) in fitting):
-                found.append(tuple((c, s) for c, s in ((m, "m"), (f, "f")) if c is not None))
-    return tuple(found)
-
-
-@lru_cache(maxsize=4096)
-def _sexes(fish: tuple[str, ...]) -> tuple[tuple[str | None, ...], tuple[str | None, ...]]:
-    """The colours of the unattached males and females, first seen first, each ending in None.
-    Tuples, not sets: a bot's order must not depend on string hashing (replays)."""
-    return ((*dict.fromkeys(f[:-2] for f in fish if f.endswith(":m")), None),
-            (*dict.fromkeys(f[:-2] for f in fish if f.endswith(":f")), None))
 
 
 _BOAT = Boat()
@@ -194,19 +161,49 @@ def _open(breeding_open: tuple[str | None, ...]) -> tuple[tuple[str, ...], froze
     return crosses, _offer(crosses)[0]
 
 
-@lru_cache(maxsize=8192)
-def _attaches(fish: tuple[str, ...], corals: tuple[Coral, ...],
-              crosses: tuple[str, ...]) -> tuple[Step, ...]:
+@cache
+def _attach4(male: str | None, female: str | None, coral: int) -> tuple[Attach, ...]:
+    """The attach of these fish (either may be None) to ``coral``, four times (the bot
+    favours attaches)."""
+    fish = tuple((c, s) for c, s in ((male, "m"), (female, "f")) if c is not None)
+    return (Attach(fish, coral),) * 4
+
+
+def _attaches(fish: list[str], corals: list[Coral], crosses: tuple[str, ...]) -> list[Step]:
     """Every attach of the unattached ``fish`` to the ``corals`` for an open cross, each four
-    times (the bot favours them): the same holdings and offers come back turn after turn."""
+    times: for each coral, the males (first seen first) each with every female then alone,
+    then the females alone. Worked out afresh (cheap): the holdings change at nearly every
+    plan, so caches of it mostly missed. What breeding.fits says, as lookups: one parent fits
+    if its colour is on an open cross; two if they are the two colours of a cross, or both
+    the colour of a one-colour one."""
+    fitting, pairs = _offer(crosses)
+    males = [*dict.fromkeys(f[:-2] for f in fish if f[-1] == "m")]
+    females = [*dict.fromkeys(f[:-2] for f in fish if f[-1] == "f")]
     found: list[Step] = []
-    if fish:
-        males, females = _sexes(fish)
-        for coral_i, coral in enumerate(corals):
-            if coral.cross is None:
-                for pair in _attachable(coral.male, coral.female, males, females, crosses):
-                    found += [_attach(pair, coral_i)] * 4
-    return tuple(found)
+    for i, coral in enumerate(corals):
+        if coral.cross is not None:
+            continue
+        male, female = coral.male, coral.female
+        if male:
+            if not female:
+                for f in females:
+                    if (male, f) in pairs:
+                        found += _attach4(None, f, i)
+        elif female:
+            for m in males:
+                if (m, female) in pairs:
+                    found += _attach4(m, None, i)
+        else:
+            for m in males:
+                for f in females:
+                    if (m, f) in pairs:
+                        found += _attach4(m, f, i)
+                if m in fitting:
+                    found += _attach4(m, None, i)
+            for f in females:
+                if f in fitting:
+                    found += _attach4(None, f, i)
+    return found
 
 
 _NO_RUN: tuple[Step, ...] = ()
@@ -246,7 +243,7 @@ def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
     elif run:
         places[-1] = (places[-1][0], tuple(run))
     if fish:
-        first[:0] = _attaches(tuple(fish), tuple(player.corals), crosses)
+        first[:0] = _attaches(fish, player.corals, crosses)
     sharks = player.sharks > fresh_sharks
     chase: list[Step] = []
     if sharks:
