@@ -209,13 +209,43 @@ def _attaches(fish: list[str], corals: list[Coral], crosses: tuple[str, ...]) ->
 _NO_RUN: tuple[Step, ...] = ()
 
 
+# Per seat, the last holding a plan was made for and what it gave: a third of the plans
+# follow a step that left the mover's fish, corals and the open crosses as they were (a
+# boat, a pearl, a shark). Checked by equality (lists of strings and tuples: in C), so a
+# stale entry is only a miss.
+_Holding = tuple[list[str], list[Coral], list[str | None], list[Step], dict[str, bool],
+                 list[Step]]
+_LAST_HOLDING: dict[int, _Holding] = {}
+
+
+def _holding(player: Player, seat: int, breeding_open: list[str | None]
+             ) -> tuple[list[Step], dict[str, bool], list[Step]]:
+    """The attaches, the wanted face-up cards (``_wanted``, filled in as the plan meets
+    cards) and the own fish a shark may chase, for the mover's holding and offer."""
+    fish, corals = player.fish, player.corals
+    last = _LAST_HOLDING.get(seat)
+    if (last is not None and last[0] == fish and last[1] == corals
+            and last[2] == breeding_open):
+        return last[3], last[4], last[5]
+    crosses, fitting = _open(tuple(breeding_open))
+    attaches = _attaches(fish, corals, crosses) if fish else []
+    # these cards' answers need no holdings
+    wanted = {"pearl": True, "shark": True, "water": False}
+    chase: list[Step] = []
+    for key in dict.fromkeys(fish):
+        colour, sex = key.split(":")
+        if colour not in fitting:  # colour_fits_a_cross, from the offer above
+            chase.append(SharkOwn(colour, sex))
+    _LAST_HOLDING[seat] = (list(fish), list(corals), list(breeding_open), attaches, wanted,
+                           chase)
+    return attaches, wanted, chase
+
+
 def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
     player = state.players[seat]
-    crosses, fitting = _open(tuple(state.breeding_open))
-    fish = player.fish
+    attaches, wanted, chase = _holding(player, seat, state.breeding_open)
+    fitting: frozenset[str] | None = None
     area = state.area
-    # _wanted, filled in as cards show up; these cards' answers need no holdings
-    wanted = {"pearl": True, "shark": True, "water": False}
     places: list[tuple[Buy, tuple[Step, ...]]] = []
     first: list[Step] | None = None  # the wanted face-up buys before the first face-down one
     run: list[Step] = []  # the wanted face-up buys since the last face-down one
@@ -228,6 +258,8 @@ def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
             card = slot["card"]
             ok = wanted.get(card)
             if ok is None:
+                if fitting is None:
+                    fitting = _open(tuple(state.breeding_open))[1]
                 ok = wanted[card] = _wanted(card, player, fitting)
             if ok:
                 run += twice
@@ -242,16 +274,10 @@ def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
         first = run
     elif run:
         places[-1] = (places[-1][0], tuple(run))
-    if fish:
-        first[:0] = _attaches(fish, player.corals, crosses)
+    if attaches:
+        first[:0] = attaches
     sharks = player.sharks > fresh_sharks
-    chase: list[Step] = []
-    if sharks:
-        for key in dict.fromkeys(fish):
-            colour, sex = key.split(":")
-            if colour not in fitting:  # colour_fits_a_cross, from the offer above
-                chase.append(SharkOwn(colour, sex))
-    return _Plan(first, places, boats < 8, sharks, chase, area, seat)
+    return _Plan(first, places, boats < 8, sharks, chase if sharks else [], area, seat)
 
 
 def _choices(plan: _Plan, rng: random.Random) -> list[Step]:
