@@ -32,7 +32,7 @@ from pbem.games.riff.orders import (
     SharkOwn,
     Step,
 )
-from pbem.games.riff.state import Coral, Player, Slot, State, area_row
+from pbem.games.riff.state import ROW_OF, Coral, Player, Slot, State, area_row
 from pbem.games.riff.turn import BOAT_COST, COST, QuietTurn, RuleError, Turn, do_step
 
 MAX_LINES = 6
@@ -322,7 +322,7 @@ def _refused(state: State, turn: Turn, step: Step) -> bool:
     picking the worms): fewer worms (of the fish's colour) than the cost and too few pearls."""
     player = state.players[turn.seat]
     if isinstance(step, Buy):
-        row = area_row(turn.seat, step.place.distance)
+        row = ROW_OF[turn.seat][step.place.distance]
         slot = state.area[row][step.place.column]
         if slot is None or not slot["up"]:
             return False
@@ -342,7 +342,7 @@ def _refused(state: State, turn: Turn, step: Step) -> bool:
 
 
 def _face_up(state: State, seat: int, place: Place) -> bool:
-    slot = state.area[area_row(seat, place.distance)][place.column]
+    slot = state.area[ROW_OF[seat][place.distance]][place.column]
     return slot is not None and bool(slot["up"])
 
 

@@ -39,7 +39,7 @@ from pbem.games.riff.orders import (
     SharkOwn,
     Step,
 )
-from pbem.games.riff.state import COLUMNS, Coral, State, area_row
+from pbem.games.riff.state import COLUMNS, ROW_OF, Coral, State, area_row
 from pbem.games.riff.worms import CannotPay
 from pbem.i18n.msg import Msg, msg, nmsg
 
@@ -242,7 +242,7 @@ def _slot(state: State, turn: Turn, place: Place, *, need_boat: bool = True) -> 
         raise RuleError(msg("{place}: you have no boat in column {column} (your boats lie "
                             "under columns 1-{boats})", place=w.place(place),
                             column=place.column + 1, boats=state.players[turn.seat].boats))
-    slot = state.area[area_row(turn.seat, place.distance)][place.column]
+    slot = state.area[ROW_OF[turn.seat][place.distance]][place.column]
     if slot is None:
         raise RuleError(msg("{place}: there is no card there", place=w.place(place)))
     return slot
@@ -265,7 +265,7 @@ def _turn_over(state: State, turn: Turn, place: Place, paying: tuple[str, ...] |
     """Pay one worm and turn the face-down card on ``place`` (checked by the caller)."""
     worms.pay(state, turn.seat, 1, None, paying,
               lambda: msg("turning {place}", place=w.place(place)), turn.fresh_pearls)
-    row = area_row(turn.seat, place.distance)
+    row = ROW_OF[turn.seat][place.distance]
     card = area.reveal(state, row, place.column, chance)
     turn.flipped.add((row, place.column))
     turn.revealed = True
@@ -297,7 +297,7 @@ def _card_bought(seat: int, card: str, place: Place, coral: int) -> Event:
 def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
     place = step.place
     slot = _slot(state, turn, place)
-    row = area_row(turn.seat, place.distance)
+    row = ROW_OF[turn.seat][place.distance]
     paying = step.paying
     if not slot["up"]:  # a middle card face down: the first worm turns it
         if place.distance not in (1, 2):  # do_flip's check (its other checks are passed)
@@ -428,7 +428,7 @@ def do_shark_area(state: State, turn: Turn, step: SharkArea) -> None:
     if not slot["up"]:
         raise RuleError(msg("{place}: a shark chases only face-up cards",
                             place=w.place(step.place)))
-    row = area_row(turn.seat, step.place.distance)
+    row = ROW_OF[turn.seat][step.place.distance]
     state.area[row][step.place.column] = None
     state.discard += [slot["card"], "shark"]
     player.sharks -= 1
