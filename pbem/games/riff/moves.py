@@ -8,8 +8,10 @@ Speed (bench/engine.py): the scratch copy shares the area's slots, the corals an
 player; the candidates' fixed part (the plan) is kept while tried steps fail (a failed step
 changes nothing); a step the rules would surely refuse for want of worms, boats or a free coral
 is skipped without raising; the scratch turn makes no messages (turn.QuietTurn) and the scratch
-chance records no draws. None of this changes a random call: seeded bots write the same orders
-as before (tests/games/riff/test_behaviour_pin.py).
+chance records no draws; what a plan takes from the mover's fish, corals and the open crosses
+is kept per seat while they stay equal (a boat, a pearl or a shark changes none of them). None
+of this changes a random call: seeded bots write the same orders as before
+(tests/games/riff/test_behaviour_pin.py).
 """
 
 from __future__ import annotations
