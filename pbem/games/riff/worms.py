@@ -14,7 +14,6 @@ from functools import lru_cache
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.games.riff import words as w
-from pbem.games.riff.breeding import open_crosses
 from pbem.games.riff.components import cross_colours
 from pbem.games.riff.state import State
 from pbem.i18n.msg import Msg, msg, nmsg
@@ -27,26 +26,25 @@ def default_preference(state: State, seat: int) -> list[str]:
     owned = [f[:-2] for f in player.fish]  # "red:m" -> "red"
     owned += [c for coral in player.corals if coral.cross is None
               for c in (coral.male, coral.female) if c is not None]
-    return list(_preference_order(tuple(owned), tuple(open_crosses(state)),
+    return list(_preference_order(tuple(owned), tuple(state.breeding_open),
                                   tuple(state.colours)))
 
 
 @lru_cache(maxsize=4096)  # asked at every turn, from the same few holdings and offers
-def _preference_order(owned: tuple[str, ...], crosses: tuple[str, ...],
+def _preference_order(owned: tuple[str, ...], offer: tuple[str | None, ...],
                       game_colours: tuple[str, ...]) -> tuple[str, ...]:
+    """``offer``: the breeding cards on offer, None for an empty place."""
     partners: list[str] = []
     wanted: list[str] = []
-    for card in crosses:
+    for card in offer:
+        if card is None:
+            continue
         colours = cross_colours(card)
         wanted += colours
         for mine in owned:
             if mine in colours:
                 partners += [c for c in colours if c != mine] or [mine]
-    order: list[str] = []
-    for c in partners + wanted + list(game_colours):
-        if c not in order:
-            order.append(c)
-    return tuple(order)
+    return tuple(dict.fromkeys(partners + wanted + list(game_colours)))  # first seen first
 
 
 def preference(state: State, seat: int) -> list[str]:
