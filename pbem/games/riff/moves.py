@@ -179,8 +179,10 @@ def _attaches(fish: list[str], corals: list[Coral], crosses: tuple[str, ...]) ->
     if its colour is on an open cross; two if they are the two colours of a cross, or both
     the colour of a one-colour one."""
     fitting, pairs = _offer(crosses)
-    males = [*dict.fromkeys(f[:-2] for f in fish if f[-1] == "m")]
-    females = [*dict.fromkeys(f[:-2] for f in fish if f[-1] == "f")]
+    males: dict[str, None] = {}  # colours, first seen first
+    females: dict[str, None] = {}
+    for f in fish:  # "red:m"
+        (males if f[-1] == "m" else females)[f[:-2]] = None
     found: list[Step] = []
     for i, coral in enumerate(corals):
         if coral.cross is not None:
