@@ -28,7 +28,7 @@ class Refused(Exception):
 
 def key(cell: Cell) -> str:
     """The state key of a cell of the order language ("2D4" -> "2:D4")."""
-    return f"{cell.board}:{cell.column}{cell.row}"
+    return cell.key
 
 
 def name(cell_key: str) -> str:

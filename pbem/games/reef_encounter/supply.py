@@ -77,6 +77,29 @@ def use_bonus(state: State, colour: str) -> None:
         add(state.bonus, colour)
 
 
+def draw_each(state: State, chance: Chance, labels: list[str]) -> list[str]:
+    """One :func:`draw` per label, in order (the caller counted that enough polyps are left).
+
+    The same draws from the same pools as a loop of ``draw``: taking a polyp out of the pool
+    (grouped by colour, colours sorted) gives the next draw's pool, so it is built once
+    unless the bonus polyps go into an emptied bag between two draws.
+    """
+    bag = state.bag
+    out: list[str] = []
+    pool: list[str] = []
+    for label in labels:
+        if not pool:
+            _bonus_into_empty_bag(state)
+            for c in sorted(bag):
+                pool += [c] * bag[c]
+        colour = chance.choice(label, pool)
+        pool.remove(colour)  # the first of its colour: the pool stays grouped and sorted
+        remove(bag, colour)
+        out.append(colour)
+    _bonus_into_empty_bag(state)
+    return out
+
+
 def polyps_available(state: State) -> int:
     """Polyps the bag can still give (the bonus polyps join it once it is empty)."""
     return bag_size(state) + sum(state.bonus.values())
