@@ -94,7 +94,7 @@ class _Builder:
     """A turn under construction on a scratch state (a copy for this seat's turn)."""
 
     def __init__(self, state: State, seat: int, rng: random.Random) -> None:
-        self.state = state.copy_for(seat)
+        self.state = state.scratch_for(seat)  # the bot writes no action 10 to it
         self.seat = seat
         self.rng = Dice(rng)
         self.turn: Turn = _QuietTurn(seat, final=state.phase == "final")
