@@ -75,6 +75,14 @@ def extra_growth_cells() -> frozenset[str]:
     return frozenset(f"{b.id}:{b.extra_growth}" for b in components().boards)
 
 
+@cache
+def starfish_next_to() -> dict[str, tuple[str, ...]]:
+    """Rock cell key -> its neighbours that are extra-growth (starfish) spaces, in
+    neighbours() order: most cells have none, and a placement asks every time."""
+    starfish = extra_growth_cells()
+    return {k: tuple(n for n in near if n in starfish) for k, near in neighbours().items()}
+
+
 class _BoardOf(dict[str, int]):
     """Cell key -> board id, filled on first sight: a plain dict lookup on the hot paths."""
 

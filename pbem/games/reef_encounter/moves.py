@@ -23,6 +23,7 @@ from pbem.games.reef_encounter.board import (
     visible,
 )
 from pbem.games.reef_encounter.botdice import Dice
+from pbem.games.reef_encounter.cellbits import cell_bits, cells_in
 from pbem.games.reef_encounter.context import Turn
 from pbem.games.reef_encounter.language import format_order
 from pbem.games.reef_encounter.orders import (
@@ -70,6 +71,21 @@ def edible_corals(state: State, seat: int) -> list[str]:
     return sorted(out)
 
 
+def next_to(state: State, colour: str) -> list[str]:
+    """The sorted cells of the boards in play next to a ``colour`` polyp and not holding one."""
+    bits = cell_bits()
+    bit, near = bits.bit, bits.near
+    around = own = 0
+    for k, c in state.polyps.items():
+        if c == colour:
+            around |= near[k]
+            own |= bit[k]
+    in_play = 0
+    for b in state.boards:
+        in_play |= bits.board[b]  # a neighbour lies on its polyp's board
+    return cells_in(around & in_play & ~own)
+
+
 def _setup_answer(state: State, seat: int, rng: random.Random) -> str:
     screen = state.seats[seat].screen
     fish = rng.choice(sorted(c for c, n in screen.items() if n > 0))
@@ -109,12 +125,8 @@ class _Builder:
         """A legal cell for a ``colour`` polyp, mostly next to that colour's corals."""
         st = self.state
         boards = st.boards
-        near = neighbours()
         if self.rng.random() < 0.75:
-            polyps = st.polyps
-            get = polyps.get
-            cands = sorted({n for k, c in polyps.items() if c == colour and BOARD_OF[k] in boards
-                            for n in near[k] if get(n) != colour})
+            cands = next_to(st, colour)
             self.rng.shuffle(cands)
             for k in cands:
                 if placeable(st, k, colour):
