@@ -182,6 +182,8 @@ def joins_two_shrimp_corals(state: State, cell_key: str, colour: str) -> bool:
     polyps = state.polyps
     if [polyps.get(n) for n in neighbours()[cell_key]].count(colour) < 2:
         return False
+    if [polyps.get(k) for k in state.shrimps].count(colour) < 2:
+        return False  # not two shrimps on this colour's polyps anywhere: no corals to trace
     held = 0
     for cells in corals_of_colour_next_to(state, cell_key, colour):
         if coral_shrimp(state, cells) is not None:

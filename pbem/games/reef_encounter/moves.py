@@ -19,7 +19,6 @@ from pbem.games.reef_encounter.board import (
     coral_reaches,
     neighbours,
     rock_cells,
-    seat_shrimps_on_board,
     visible,
 )
 from pbem.games.reef_encounter.botdice import Dice
@@ -60,6 +59,20 @@ def cell(cell_key: str) -> Cell:
 
 
 _CELLS: dict[str, Cell] = {}  # cell key -> its (immutable) Cell, made once
+
+
+def placing(cell_key: str, consumed: bool) -> Place:
+    """``Place(cell(cell_key), consumed)``, made once per cell and source: steps are immutable,
+    and a random game places a few hundred polyps on the same cells."""
+    found = _PLACES.get((cell_key, consumed))
+    if found is None:
+        found = _PLACES[(cell_key, consumed)] = Place(cell(cell_key), consumed=consumed)
+    return found
+
+
+_PLACES: dict[tuple[str, bool], Place] = {}
+_LARVAE: dict[str, Larva] = {}  # colour -> its Larva step, made once
+_TAKES: dict[str, Take] = {}  # colour -> its Take step, made once
 
 
 def edible_corals(state: State, seat: int) -> list[str]:
@@ -153,7 +166,10 @@ class _Builder:
         first = self.placement(colour)
         if first is None:
             return
-        self.do(Larva(colour))
+        larva = _LARVAE.get(colour)
+        if larva is None:
+            larva = _LARVAE[colour] = Larva(colour)
+        self.do(larva)
         from_screen = min(me.screen.get(colour, 0), MAX_FROM_SCREEN)
         want_screen = self.rng.randint(1, from_screen) if from_screen else 0
         want_consumed = self.rng.randint(0, me.consumed.get(colour, 0))
@@ -167,7 +183,7 @@ class _Builder:
                 target = self.placement(colour)
                 if target is None:
                     return
-            self.do(Place(cell(target), consumed=consumed))
+            self.do(placing(target, consumed))
             target = None
 
     def new_shrimp(self) -> None:
@@ -176,8 +192,11 @@ class _Builder:
             return
         best: tuple[float, str] | None = None
         seen: set[str] = set()
-        full = {b for b in st.boards
-                if seat_shrimps_on_board(st, self.seat, b) >= MAX_PER_BOARD}
+        mine: dict[int, int] = {}  # board -> this seat's shrimps on it
+        for k, owner in st.shrimps.items():
+            if owner == self.seat:
+                mine[BOARD_OF[k]] = mine.get(BOARD_OF[k], 0) + 1
+        full = {b for b in st.boards if mine.get(b, 0) >= MAX_PER_BOARD}
         boards = st.boards
         polyps, near = st.polyps, neighbours()
         held = st.shrimps.keys()
@@ -283,7 +302,11 @@ class _Builder:
         if self.rng.random() < 0.5:
             best = max(len(s["polyps"]) for s in sea)
             sea = [s for s in sea if len(s["polyps"]) == best]
-        return Take(str(self.rng.choice(sea)["colour"]))
+        colour = str(self.rng.choice(sea)["colour"])
+        found = _TAKES.get(colour)
+        if found is None:
+            found = _TAKES[colour] = Take(colour)
+        return found
 
 
 # The optional actions of a random turn, each with how likely it is tried when its turn comes.
