@@ -201,12 +201,13 @@ class _Builder:
         polyps, near = st.polyps, neighbours()
         held = st.shrimps.keys()
         get, mark = polyps.get, seen.add
-        for k in sorted(polyps):
-            # A coral lies on one board: on a full board each of its cells is skipped alike.
+        cells_in_order = sorted(polyps)
+        if full or len(boards) < len(rock_cells()):
+            # A coral lies on one board: on a full board (or one not in play) it is left out.
+            cells_in_order = [k for k in cells_in_order
+                              if BOARD_OF[k] in boards and BOARD_OF[k] not in full]
+        for k in cells_in_order:
             if k in seen:
-                continue
-            board = BOARD_OF[k]
-            if board not in boards or board in full:
                 continue
             colour = polyps[k]
             mark(k)
