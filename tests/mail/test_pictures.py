@@ -18,7 +18,7 @@ from sqlmodel import col, select
 
 from pbem.engine import registry
 from pbem.mail import pictures
-from pbem.mail.pictures import SCALE, font_files, png_of, svg_size
+from pbem.mail.pictures import PICTURE, SCALE, font_files, png_of, svg_size
 from pbem.processor.mails import status_mail
 from pbem.processor.render import render_status
 from pbem.store import OutboundMessage, SessionFactory, queries
@@ -79,14 +79,17 @@ def test_the_board_travels_as_a_png_of_the_svgs_size(factory: SessionFactory,
     related = [p for p in msg.walk() if p.get_content_type() == "multipart/related"]
     assert len(related) == ("<svg" in drawn)
     html, images = parts(msg)
-    svgs = re.findall(r"<svg\b.*?</svg>", drawn, flags=re.S)
+    # A picture is an SVG or the bands of one, stacked: one PNG part either way.
+    drawings = [re.findall(r"<svg\b.*?</svg>", picture, flags=re.S)
+                for picture in PICTURE.findall(drawn)]
     cids = re.findall(r'src="cid:([^"]+)"', html)
-    if not svgs:  # a game without pictures: a plain HTML alternative, nothing attached
+    if not drawings:  # a game without pictures: a plain HTML alternative, nothing attached
         assert not related and not images and not cids
         return
     assert "<svg" not in html and len(set(cids)) == len(images)
-    for cid, svg in zip(cids, svgs, strict=False):
-        w, h = svg_size(svg)
+    assert len(cids) == len(drawings)
+    for cid, bands in zip(cids, drawings, strict=True):
+        w, h = svg_size(bands[0])[0], sum(svg_size(band)[1] for band in bands)
         assert png_size(images[cid]) == (w * SCALE, h * SCALE)
         assert f'src="cid:{cid}" width="{w}" height="{h}"' in html
 

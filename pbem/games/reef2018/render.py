@@ -24,6 +24,7 @@ from markupsafe import Markup, escape
 from pbem.games.reef2018.words import localise_order
 from pbem.i18n.msg import Msg, cmsg, msg
 from pbem.i18n.translate import ENGLISH, Translator
+from pbem.mail.pictures import band
 
 COLUMNS = "ABCD"
 FILL = {"red": "#d33030", "yellow": "#f2d21b", "green": "#2e9e44", "purple": "#8a3fb8",
@@ -127,16 +128,6 @@ def _square(x: float, y: float, cell: Mapping[str, Any], size: int,
 REEF_TOP, REEF_OY = 38, 40  # the header band ends above the grid's top line; CELL is even
 
 
-def _band(width: int, top: int, bottom: int, label: str, body: list[str]) -> str:
-    """The band ``top``..``bottom`` of a picture, as a picture of its own; stacked with no gap,
-    a picture's bands show the picture (tests/support/bands.py). Only the first is named."""
-    height = bottom - top
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 {top} {width} {height}" font-family="sans-serif" role="img" '
-            f'aria-label="{escape(label)}" style="display:block">\n' + "\n".join(body)
-            + "\n</svg>")
-
-
 def _reef_bands(player: Mapping[str, Any], who: str, label: str, tr: Translator) -> str:
     """One player's reef: the name and column letters, then each row of squares (their
     colours, the grid over them, then the stack heights over the grid)."""
@@ -146,7 +137,7 @@ def _reef_bands(player: Mapping[str, Any], who: str, label: str, tr: Translator)
     head = [f'<text x="{ox}" y="16" font-size="13" font-weight="bold">{escape(who)}</text>']
     head += [f'<text x="{ox + c * CELL + CELL / 2:.0f}" y="{oy - 6}" font-size="10" '
              f'text-anchor="middle">{letter}</text>' for c, letter in enumerate(COLUMNS)]
-    bands = [_band(width, 0, REEF_TOP, label, head)]
+    bands = [band(width, 0, REEF_TOP, label, head)]
     grid = grid_path(ox, oy, len(reef[0]), len(reef), CELL, "#456") if reef else ""
     for r, row in enumerate(reef):
         squares = [_square(ox + c * CELL, oy + r * CELL, cell, CELL, tr)
@@ -157,7 +148,7 @@ def _reef_bands(player: Mapping[str, Any], who: str, label: str, tr: Translator)
         body += [height for _, height in squares if height]
         top = REEF_TOP if r == 0 else oy + r * CELL
         bottom = 4 * CELL + 60 if r == len(reef) - 1 else oy + (r + 1) * CELL
-        bands.append(_band(width, top, bottom, "", body))
+        bands.append(band(width, top, bottom, "", body))
     return (f'<span style="display:inline-block;vertical-align:top;width:100%;'
             f'max-width:{width}px;margin:0 8px 8px 0">{"".join(bands)}</span>')
 

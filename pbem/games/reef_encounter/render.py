@@ -35,6 +35,7 @@ from markupsafe import Markup, escape
 from pbem.games.reef_encounter.localised import localise_order
 from pbem.i18n.msg import Msg, cmsg, msg
 from pbem.i18n.translate import ENGLISH, Translator
+from pbem.mail.pictures import band
 
 COLUMNS = "ABCDEFG"
 LETTER = {"grey": "G", "orange": "O", "pink": "P", "white": "W", "yellow": "Y"}
@@ -309,18 +310,6 @@ def _svg(width: int, height: int, label: str, body: list[str]) -> str:
             f'aria-label="{escape(label)}">\n' + "\n".join(body) + "\n</svg>")
 
 
-def _strip(width: int, top: int, bottom: int, label: str, body: list[str]) -> str:
-    """The band ``top``..``bottom`` of a picture ``width`` wide, as a picture of its own:
-    stacked with no gap, a picture's bands show the picture itself (each cut falls on a whole
-    pixel of the mail's PNG, drawn at 1.5x, so even a shape that crosses it is cut cleanly).
-    Only its first band is named; the rest are ``alt=""``, drawn but not read aloud twice."""
-    height = bottom - top
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 {top} {width} {height}" font-family="sans-serif" role="img" '
-            f'aria-label="{escape(label)}" style="display:block">\n' + "\n".join(body)
-            + "\n</svg>")
-
-
 def _beside(svg: str, width: int) -> str:
     """A picture that sits beside the next one where the window is wide enough (two boards on
     a desktop) and alone on its line on a phone."""
@@ -346,8 +335,8 @@ def reef_svg(view: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
     sea, and a mail's PNG of a picture that did not change is the one already drawn for an
     earlier mail (pbem.mail.pictures keeps them by their SVG), so a move draws only what it
     changed. A phone also shows each board at its own width instead of a quarter of one
-    picture. Boards and sea are further cut into bands (_strip): the static words in one, the
-    pieces in another."""
+    picture. Boards and sea are further cut into bands (pbem.mail.pictures.band): the static
+    words in one, the pieces in another."""
     shrimp_fill = {int(p.get("seat", 0)): FILL.get(str(p.get("colour")), "#222")
                    for p in view.get("players", [])}
     out = []
@@ -356,18 +345,18 @@ def reef_svg(view: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
         cols = len(rows[0]) if rows else len(COLUMNS)
         width, height = cols * CELL + 40, len(rows) * CELL + 40
         title = tr(msg("Board {number}", number=str(board.get("number", "?"))))
-        bands = [_strip(width, 0, BOARD_TOP, title, _board_header_svg(tr, board, 30, BOARD_OY))]
+        bands = [band(width, 0, BOARD_TOP, title, _board_header_svg(tr, board, 30, BOARD_OY))]
         rows_svg = _board_rows_svg(tr, board, 30, BOARD_OY, shrimp_fill)
         for r, body in enumerate(rows_svg):
             top = BOARD_TOP if r == 0 else BOARD_OY + r * CELL
             bottom = height if r == len(rows_svg) - 1 else BOARD_OY + (r + 1) * CELL
-            bands.append(_strip(width, top, bottom, "", body))
+            bands.append(band(width, top, bottom, "", body))
         out.append(_beside("".join(bands), width))
     sea = list(view.get("open_sea", []))
     out.append(_beside(
-        _strip(620, 0, SEA_NAMES, tr(msg("Open sea")), _sea_header_svg(tr, sea, SEA_OY))
-        + _strip(620, SEA_NAMES, SEA_EXTRAS, "", _sea_svg(tr, sea, SEA_OY))
-        + _strip(620, SEA_EXTRAS, 112, "", _sea_extras_svg(tr, view, 84)), 620))
+        band(620, 0, SEA_NAMES, tr(msg("Open sea")), _sea_header_svg(tr, sea, SEA_OY))
+        + band(620, SEA_NAMES, SEA_EXTRAS, "", _sea_svg(tr, sea, SEA_OY))
+        + band(620, SEA_EXTRAS, 112, "", _sea_extras_svg(tr, view, 84)), 620))
     tiles = list(view.get("tiles", []))
     if tiles:  # apart from the sea, which nearly every move changes: tiles change rarely
         out.append(_beside(_svg(620, 92, tr(msg("Coral tiles")), _tiles_svg(tr, tiles, 22)),
