@@ -13,8 +13,11 @@ from pbem.i18n.translate import Translator
 
 
 def fold(word: str) -> str:
-    """A word as matching sees it: lower case (casefolded: ß = ss), accents dropped."""
-    decomposed = unicodedata.normalize("NFD", word.casefold())
+    """A word as matching sees it: casefolded (ß = ss), accents dropped, compatibility forms
+    made plain (a phone's full-width "ｐａｓｓ" or the ligature "ﬁ" are the letters they show).
+    The host's command words and every game's order words use this one folding, so a word
+    that matches in one game matches in all."""
+    decomposed = unicodedata.normalize("NFKD", word.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 

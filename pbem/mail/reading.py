@@ -38,6 +38,9 @@ class IncomingMail:
     too_large: bool = False
     unreadable: str = ""  # why the body could not be read at all ("" when it could)
     bounces: tuple[Bounce, ...] = ()  # failed recipients of a delivery status report
+    # The language the sender's client says the mail is in (Content-Language's first tag,
+    # "fr" of "fr-FR"), "" if none: a note to a sender who has no seat is written in it.
+    language: str = ""
 
 
 @dataclass(frozen=True)
@@ -208,7 +211,14 @@ def read_message(raw: bytes, *, max_bytes: int = 1_000_000) -> IncomingMail:
         too_large=too_large,
         unreadable=unreadable,
         bounces=bounces,
+        language=_language(_header(msg, "Content-Language")),
     )
+
+
+def _language(value: str) -> str:
+    """The primary subtag of a Content-Language header's first language (RFC 3282)."""
+    first = value.split(",")[0].strip().lower()
+    return first.split("-")[0] if first.replace("-", "").isalpha() else ""
 
 
 def _decoded(value: str) -> str:

@@ -25,7 +25,7 @@ from pbem.engine.contract import help_text as game_help
 from pbem.engine.errors import IllegalOrder, IllegalOrders, OrderSyntaxError
 from pbem.engine.every_error import every_syntax_error, suggestion
 from pbem.engine.replay import play
-from pbem.i18n import Msg, Translator, msg, nmsg
+from pbem.i18n import LANGUAGES, Msg, Translator, msg, nmsg, translator
 from pbem.mail import authresults
 from pbem.mail.addresses import deliverable
 from pbem.mail.reading import IncomingMail, read_message, text_safe
@@ -517,17 +517,25 @@ class _Handler:
         # not one more for each (autoflush before the next query would write them at once).
         self.game_id: int | None = None
         self.seat_index: int | None = None
+        self.game_language: str | None = None  # the game the mail names, once known
 
     @property
     def tr(self) -> Translator:
-        """The language of the replies: the seat's, once its address or secret names it."""
-        return seat_tr(self.seat, self.rules)
+        """The language of the replies: the seat's, once its address or secret names it;
+        before that the game's, once the mail names one; else the language the sender's
+        client says it writes in (Content-Language), else English."""
+        if self.seat is not None:
+            return seat_tr(self.seat, self.rules)
+        lang = next((lang for lang in (self.game_language, self.mail.language)
+                     if lang in LANGUAGES), "en")
+        return translator(lang, self.rules.name if self.rules is not None else None)
 
     def reply_subject(self, game: Game | None, *, echo: bool = True) -> str:
         """``Re:`` the sender's subject for a seat that proved its secret; otherwise a fixed
         subject: a forged mail must not get its words mailed to someone else."""
         if not echo:
-            return f"[{game.tag}] about your mail" if game else "About your mail to the game host"
+            return (mails.subject(game, msg("about your mail"), self.tr) if game
+                    else self.tr(msg("About your mail to the game host")))
         return mails.reply_subject(self.mail.subject, game)
 
     def stranger(self, status: str, reason: str, lines: list[Line], game: Game | None,
@@ -587,32 +595,35 @@ class _Handler:
                            f"automatic mail ({mail.automatic_reason}); never answered", [])
         if mail.too_large:
             return self.stranger("rejected", "too large", [
-                f"Your message is larger than {self.host.max_message_bytes} bytes, so it was "
-                "not read. Please send your orders as plain text, without attachments.",
+                msg("Your message is larger than {limit} bytes, so it was not read. Please "
+                    "send your orders as plain text, without attachments.",
+                    limit=self.host.max_message_bytes),
             ], None)
         if mail.unreadable:
             return self.stranger("rejected", f"unreadable: {mail.unreadable}", [
-                f"Your message could not be read: {mail.unreadable}. Nothing was played.",
-                "Please send your orders as plain text, without attachments.",
+                msg("Your message could not be read: {why}. Nothing was played.",
+                    why=mail.unreadable),
+                msg("Please send your orders as plain text, without attachments."),
             ], None)
         letter = read_letter(mail.body_text or "")
         self.secret = letter.secret
         game = self.find_game(letter)
         if game is None:
             return self.stranger("rejected", "no game identified", [
-                "Hello! This is an automatic play-by-email game host.",
-                "We could not tell which game your mail is for. Please reply to one of the "
-                "game's emails, keeping its tag such as [name-12] in the subject, or add a "
-                "line \"game name-12\" to your mail.",
+                msg("Hello! This is an automatic play-by-email game host."),
+                msg("We could not tell which game your mail is for. Please reply to one of the "
+                    "game's emails, keeping its tag such as [name-12] in the subject, or add a "
+                    "line \"{game} name-12\" to your mail.",
+                    game=words.word("game", self.tr.lang)),
             ], None)
-        self.game_id = game.id
+        self.game_id, self.game_language = game.id, game.language
         candidates = queries.seat_by_address(self.s, game.id or 0, self.sender)
         if not candidates:
             return self.stranger("rejected", "unknown sender", [
-                "Hello! This is an automatic play-by-email game host.",
-                f"The address {self.sender} does not play in [{game.tag}], so your mail was "
-                "not used. If you are a player, please write from the address you registered "
-                "with.",
+                msg("Hello! This is an automatic play-by-email game host."),
+                msg("The address {address} does not play in [{tag}], so your mail was not "
+                    "used. If you are a player, please write from the address you registered "
+                    "with.", address=self.sender, tag=game.tag),
             ], game)
         rules = registry.get(game.game_type)
         self.rules = rules
@@ -634,10 +645,11 @@ class _Handler:
             checked = authresults.verdict(self.raw, self.sender, self.host.trusted_authserv_id)
             if not checked.ok:
                 return self.stranger("rejected", f"sender not verified: {checked.why}", [
-                    f"Your mail could not be verified as sent from {self.sender}: "
-                    f"{checked.why}. So nothing was played.",
-                    "This game's host requires mail signed by your provider (DKIM) or sent "
-                    "from its servers (SPF). If you did send it, ask the game's host."], game)
+                    msg("Your mail could not be verified as sent from {address}: {why}. So "
+                        "nothing was played.", address=self.sender, why=checked.why),
+                    msg("This game's host requires mail signed by your provider (DKIM) or "
+                        "sent from its servers (SPF). If you did send it, ask the game's "
+                        "host.")], game)
         seat = self.authenticate(letter, candidates)
         if seat is None:
             secret_word = words.word("secret", self.tr.lang)

@@ -8,11 +8,10 @@ with "|" ("langue|langage"); accents are optional ("verifier" = "vérifier").
 
 from __future__ import annotations
 
-import unicodedata
 from functools import cache
 
 from pbem.i18n import LANGUAGES, cmsg, translator
-from pbem.i18n.wordforms import forms
+from pbem.i18n.wordforms import fold, forms
 
 CONTEXT = "host command"
 
@@ -45,9 +44,8 @@ ENGLISH_WORDS = frozenset(w.id for w in WORDS)
 
 
 def plain(word: str) -> str:
-    """Lower case without accents: how command words are compared."""
-    decomposed = unicodedata.normalize("NFKD", word.strip().lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    """How command words are compared: folded as every game's order words are."""
+    return fold(word.strip())
 
 
 @cache

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from babel.messages.pofile import read_po
 from sqlmodel import col, select
 
 from pbem.bots import NONSENSE_ORDER, play_out
@@ -28,10 +27,9 @@ from pbem.processor.host import Host
 from pbem.store import SessionFactory, queries
 from pbem.store.tables import InboundMessage, LogEntry, Seat
 from tests.support.botmail import ServerMailroom
+from tests.support.english_left import english_left
 from tests.support.seated import Table, seat_table
 from tests.support.testgame import GAME, TestCards
-
-POT = Path(__file__).parents[2] / "pbem" / "locale" / "pbem.pot"
 
 # The test game's words in two languages: what a game's canonical_order/localise_order do.
 PLAY = {"fr": "jouer", "de": "spielen"}
@@ -60,31 +58,6 @@ def games() -> Iterator[None]:
     registry.unregister(GAME.name)
 
 
-def english_sentences() -> list[str]:
-    """The host catalogue's English sentences (4+ words between placeholders): none may be
-    left in a mail to a seat of another language."""
-    with POT.open("rb") as f:
-        catalog = read_po(f)
-    out = []
-    for m in catalog:
-        if not m.id or m.context:
-            continue
-        for msgid in (m.id if isinstance(m.id, tuple) else (m.id,)):
-            for piece in re.split(r"\{\w+\}|%\(\w+\)s", str(msgid)):
-                piece = piece.strip(" .:;,()\"'\n")
-                if len(piece.split()) >= 4:
-                    out.append(piece)
-    return out
-
-
-ENGLISH = english_sentences()
-
-
-def english_left(text: str) -> list[str]:
-    flat = " ".join(text.split())
-    return [s for s in ENGLISH if " ".join(s.split()) in flat]
-
-
 def seat_of(table: Table, index: int) -> Seat:
     with table.factory() as s:
         return queries.seats(s, table.game_id)[index]
@@ -104,10 +77,11 @@ def test_the_language_command_turns_every_later_mail_french(factory: SessionFact
     assert "C'est votre tour." in status and "Votre état, comme demandé." in status
     assert "Pour répondre : répondez à ce courriel en gardant" in status
     assert "et une ligne « secret <votre secret> »." in status
-    assert english_left(status) == [], english_left(status)
+    assert english_left(status, "fr") == [], english_left(status, "fr")
     # Ben (English) is untouched; his mails are as before.
     _, ben = table.send(1, "status")
     assert "It is your turn." in ben and "Your language: English." in ben
+    assert english_left(ben, "fr"), "the scan finds the host's English where it is"
 
 
 def test_an_unknown_language_gets_the_list_of_available_ones(factory: SessionFactory) -> None:
@@ -263,7 +237,7 @@ def test_bots_in_two_languages_play_a_whole_game_over_imap_and_smtp(
         assert firsts[lang] in bot.received[0].text and over[lang] in bot.received[-1].text
         for mail in bot.received:
             if lang != "en":
-                assert english_left(mail.text) == [], (lang, english_left(mail.text))
+                assert english_left(mail.text, lang) == [], (lang, english_left(mail.text, lang))
     # The showcase's check and nonsense replies went to the first mover, in French.
     assert "vérifier : ces ordres sont valables." in played.showcase["check"].text
     assert "Vos ordres n'ont PAS été joués" in played.showcase["nonsense"].text
@@ -380,7 +354,7 @@ def test_reminders_and_the_hosts_notices_in_the_seats_language(
             "11 ore).") in text
     assert "Se non arriva nessun ordine entro allora, la partita gioca per te il suo ordine " \
         "predefinito." in text
-    assert english_left(text) == []
+    assert english_left(text, "it") == []
     start = _last_outbound(factory)
     with factory() as s:
         admin.pause(s, host, api.get_game(s, table.game_id), "server move")
@@ -390,7 +364,7 @@ def test_reminders_and_the_hosts_notices_in_the_seats_language(
     assert f"Il gestore ha messo in pausa [{table.tag}]: server move." in note
     assert "Gli ordini inviati nel frattempo non vengono giocati." in note
     assert note.rstrip().endswith("\"lingua nl\" (Nederlands) e \"lingua de\" (Deutsch).")
-    assert english_left(note) == []
+    assert english_left(note, "it") == []
 
 
 def test_a_french_digest_and_table_talk(factory: SessionFactory) -> None:
@@ -413,4 +387,4 @@ def test_a_french_digest_and_table_talk(factory: SessionFactory) -> None:
     assert "Test Cards [" in digest and "] : ce qui s'est passé depuis votre dernier résumé" \
         in digest
     assert "  - Ann à tout le monde : « hello Ben »" in digest
-    assert english_left(digest) == []
+    assert english_left(digest, "fr") == []

@@ -10,12 +10,11 @@ the seat's language stays as typed, so the parser reads it as English.
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import cache
 
 from pbem.i18n.msg import Msg, cmsg
 from pbem.i18n.translate import LANGUAGES, translator
-from pbem.i18n.wordforms import forms
+from pbem.i18n.wordforms import fold, forms
 
 DOMAIN = "riff"
 KEYWORD = "order keyword"
@@ -64,12 +63,6 @@ VERBS = {"prefer": "prefer", "buy": "buy", "take": "buy", "flip": "flip", "boat"
 # A word as the tokenizer of language.py sees it (it splits at spaces , : . !); comments
 # (# or //) are left as written.
 _WORD = re.compile(r"[^\s,:.!;#/]+")
-
-
-def fold(word: str) -> str:
-    """A word for matching: lower case, accents dropped ("Vérifier" -> "verifier")."""
-    decomposed = unicodedata.normalize("NFKD", word.lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 @cache

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from pbem.engine.errors import OrderSyntaxError
 from pbem.games.riff import words as w
-from pbem.games.riff.keywords import fold, verb_words
+from pbem.games.riff.keywords import verb_words
 from pbem.games.riff.orders import (
     Attach,
     Boat,
@@ -29,6 +29,7 @@ from pbem.games.riff.orders import (
     Step,
 )
 from pbem.i18n.msg import Msg, cmsg, msg
+from pbem.i18n.wordforms import fold
 
 # Each form's example, in the order language of the reader's language (the catalogue
 # translates the orders in it with the same words canonical_order reads).

@@ -20,8 +20,8 @@ from pbem.games.reef2018 import GAME
 from pbem.games.reef2018.render import card_block, reef_grid
 from pbem.games.reef2018.view import card_view, reef_view
 from pbem.store import init, session_factory
-from tests.games.reef2018.english_left import english_left
 from tests.games.reef2018.positions import reef
+from tests.support.english_left import english_left
 from tests.support.seated import ANN, BEN, seat_table
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -96,8 +96,8 @@ def test_a_french_seats_emails_match_the_golden_files(
     check_golden(f"game2fr_{name}.txt", text)
     check_golden(f"game2fr_{name}.html", html)
     if name.endswith("to_ann"):
-        assert english_left(text, "reef2018", "fr") == []
-        assert english_left(html, "reef2018", "fr") == []
+        assert english_left(text, "fr", "reef2018") == []
+        assert english_left(html, "fr", "reef2018") == []
 
 
 def test_the_french_golden_emails_say_what_matters(

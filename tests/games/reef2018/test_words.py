@@ -22,7 +22,7 @@ from pbem.games.reef2018.words import KEYWORDS, alternatives, canonical_order, f
 from pbem.i18n.domains import game_domain
 from pbem.i18n.translate import LANGUAGES, translator
 from pbem.processor.render import environment, language_context
-from tests.games.reef2018.english_left import english_left
+from tests.support.english_left import english_left
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 # Every word the English reader knows (language.py): a translation may be one of them only
@@ -77,6 +77,7 @@ def test_a_bot_order_in_any_language_reads_back_as_the_same_order(
      "start: red B2, yellow C2, green B3, purple C3"),
     ("fr", "depart: rouge b2, jaune c2, vert b3, violet c3",  # accents are optional
      "start: red B2, yellow C2, green B3, purple C3"),
+    ("fr", "ＰＲＥＮＤＲＥ 17", "take 17"),  # a phone's full-width letters are the letters
     ("it", "prendi il mazzo, gettone sulla 23", "take deck, token on 23"),
     ("it", "gioca 17: rosso B2, giallo B2", "play 17: red B2, yellow B2"),
     ("nl", "neem kaart 17 uit het aanbod", "take 17"),
@@ -227,10 +228,10 @@ def test_the_games_words_in_a_mail_are_all_translated(lang: str) -> None:
     for position in [*shown[::9], state]:
         for seat in (0, 1):
             text = game_part(position, seat, lang)
-            assert english_left(text, "reef2018", lang) == [], text
-    assert english_left(GAME.help_text(lang=lang), "reef2018", lang) == []
+            assert english_left(text, lang, "reef2018") == [], text
+    assert english_left(GAME.help_text(lang=lang), lang, "reef2018") == []
     assert "FINAL SCORING" in game_part(state, 0, "en")
-    assert len(english_left(game_part(state, 0, "en"), "reef2018", lang)) > 10  # it can tell
+    assert len(english_left(game_part(state, 0, "en"), lang, "reef2018")) > 10  # it can tell
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

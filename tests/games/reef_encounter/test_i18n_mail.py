@@ -11,9 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from babel.messages.pofile import read_po
 
-import pbem
 from pbem.bots import play_out
 from pbem.games.reef_encounter import GAME, ReefEncounter
 from pbem.games.reef_encounter.localised import ORDER_WORDS, alternatives, fold
@@ -24,46 +22,9 @@ from pbem.processor import api
 from pbem.store import SessionFactory, init, session_factory
 from tests.games.reef_encounter.mailtable import HOST, PLAYERS
 from tests.support.botmail import ServerMailroom
+from tests.support.english_left import english_left
 
 pytestmark = pytest.mark.slow
-
-CATALOGUES = [Path(pbem.__file__).parent / "locale" / "pbem.pot",
-              Path(pbem.__file__).parent / "games" / "reef_encounter" / "locale" / "game.pot"]
-_PLACEHOLDER = re.compile(r"\{[^}]*\}|%\([^)]*\)s|%%")
-_SENTENCE_END = re.compile(r"(?<=[.;:!?])\s+|\n")
-
-
-def english_sentences() -> dict[str, tuple[str | None, str]]:
-    """Every sentence (or line) of more than three words between placeholders in the English
-    msgids of the host's and the game's catalogues -> the message it comes from."""
-    out: dict[str, tuple[str | None, str]] = {}
-    for pot in CATALOGUES:
-        with pot.open("rb") as f:
-            catalog = read_po(f)
-        for m in catalog:
-            if not m.id:
-                continue
-            ids = m.id if isinstance(m.id, tuple | list) else (m.id,)
-            for text in ids:
-                for part in _PLACEHOLDER.split(str(text)):
-                    for sentence in _SENTENCE_END.split(part):
-                        if len(re.findall(r"[A-Za-z]{2,}", sentence)) > 3:
-                            out[" ".join(sentence.split())] = (m.context, str(ids[0]))
-    return out
-
-
-def leftovers(text: str, lang: str) -> list[str]:
-    """English sentences in ``text`` that ``lang``'s catalogues translate differently."""
-    flat = " ".join(text.split())
-    tr = translator(lang, GAME.name)
-    found = []
-    for sentence, (context, msgid) in english_sentences().items():
-        if sentence in flat:
-            local = tr.pgettext(context, msgid) if context else tr.gettext(msgid)
-            if sentence not in " ".join(local.split()):
-                found.append(sentence)
-    return found
-
 
 @pytest.fixture
 def sqlite_factory(tmp_path: Path) -> Iterator[SessionFactory]:
@@ -125,9 +86,9 @@ def test_a_bot_game_with_seats_in_five_languages(
         assert bot.received, bot.name
         for mail in bot.received:
             if lang != "en":
-                assert leftovers(mail.text, lang) == [], (lang, mail.text)
+                assert english_left(mail.text, lang, "reef") == [], (lang, mail.text)
         if lang == "en":  # the scan finds English where it is: the English seat's mail
-            assert leftovers(bot.received[-1].text, "fr"), bot.received[-1].text
+            assert english_left(bot.received[-1].text, "fr", "reef"), bot.received[-1].text
         final = bot.received[-1].text
         over = translator(lang, GAME.name).gettext("The game is over.")
         assert over in final, (lang, final)

@@ -10,14 +10,11 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import pbem.games.riff as GAME_PACKAGE
 from pbem.engine.chance import Chance
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.games.riff import GAME
@@ -31,6 +28,7 @@ from pbem.processor.render import StatusMail, render_status
 from pbem.store import SessionFactory
 from tests.games.riff.mailtable import Table, seat_table, speak
 from tests.games.riff.positions import FULL, build
+from tests.support.english_left import english_left, fragments
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 ENGLISH_WORDS = {k.id for k in KEYWORDS}
@@ -174,28 +172,6 @@ def test_events_render_in_french_with_the_players_names() -> None:
     assert not any("Player" in s or "Joueur" in s for s in said), said
 
 
-def english_sentences(*pots: Path) -> list[str]:
-    """The literal stretches of four words or more of every msgid in these templates (the
-    English a mail must not hold once it is in another language); placeholders split them."""
-    found: list[str] = []
-    for pot in pots:
-        with pot.open("rb") as f:
-            for m in read_po(f):
-                ids = m.id if isinstance(m.id, tuple | list) else (m.id,)
-                for msgid in ids:
-                    for part in re.split(r"\{[^}]*\}|%\(\w+\)s|<[^>]+>|\n", str(msgid)):
-                        part = part.strip(" .,;:()\"'")
-                        if len(part.split()) >= 4:
-                            found.append(part)
-    return found
-
-
-def english_left(text: str, sentences: list[str]) -> list[str]:
-    flat = " ".join(text.split())
-    return [s for s in sentences if " ".join(s.split()) in flat]
-
-
-GAME_POT = Path(GAME_PACKAGE.__file__).parent / "locale" / "game.pot"
 
 
 @pytest.mark.parametrize("lang", OTHERS)
@@ -204,18 +180,17 @@ def test_the_status_in_another_language_holds_no_english_sentence_of_the_game(
         lang: str, turns: int) -> None:
     state, _ = _bot_orders(3, turns)
     assert turns < 400 or state.phase == "over"
-    sentences = english_sentences(GAME_POT)
-    assert len(sentences) > 100
+    assert len(fragments(lang, "riff")) > 100
     for seat in (0, 1):
         mail = StatusMail(title="Das Riff", tag="riff-1", seat=seat, seat_name="Ann",
                           view=GAME.view(state, seat), names=["Ann", "Ben"],
                           your_turn=seat == state.to_move, lang=lang)
         text, html = render_status(GAME, mail)
-        assert english_left(text, sentences) == [], text
-        assert english_left(html, sentences) == []
+        assert english_left(text, lang, "riff") == [], text
+        assert english_left(html, lang, "riff") == []
         # ... which the same mail in English is full of (the scan does find them).
         english, _ = render_status(GAME, replace(mail, lang="en"))
-        assert len(english_left(english, sentences)) >= 5
+        assert len(english_left(english, lang, "riff")) >= 5
         assert "Player" not in text and "Joueur 1 (Ann)" in text if lang == "fr" else True
 
 
