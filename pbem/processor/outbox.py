@@ -93,26 +93,36 @@ def retry_transient(op: Callable[[], T], host: Host, retries: int | None = None)
 
 def _claim_batch(factory: SessionFactory, now: datetime, skip: set[int], lease: timedelta,
                  size: int) -> list[_Claimed]:
-    """Claim up to ``size`` due mails in one statement and one commit: an UPDATE of the
-    first due rows that RETURNs what sending needs (SQLite 3.35+, PostgreSQL)."""
+    """Claim up to ``size`` due mails in one short transaction: the ids of the first due
+    rows, then one UPDATE of them all that RETURNs what sending needs (SQLite 3.35+,
+    PostgreSQL), one commit. (One statement with the SELECT as a subquery let PostgreSQL
+    re-run it per row, its LIMIT then claiming the whole queue.)"""
     due = (col(OutboundMessage.status) == "queued", col(OutboundMessage.next_attempt_at) <= now)
-    first = (select(OutboundMessage.id)
-             .where(*due, col(OutboundMessage.id).not_in(skip))
-             .order_by(col(OutboundMessage.id))
-             .limit(size)
-             .with_for_update(skip_locked=True))  # PostgreSQL: never wait on a claim
-    # The outer WHERE repeats the due test: SQLite ignores FOR UPDATE, and a row another
-    # worker claimed or sent meanwhile must match nothing.
-    claim = (update(OutboundMessage)
-             .where(col(OutboundMessage.id).in_(first), *due)
-             .values(next_attempt_at=utcnow() + lease)
-             .returning(col(OutboundMessage.id), col(OutboundMessage.raw),
-                        col(OutboundMessage.to_addr), col(OutboundMessage.raw_once_sent)))
     with factory() as session:
-        rows = session.execute(claim).all()
-        session.commit()
-    return sorted((_Claimed(r.id, r.raw, r.to_addr, r.raw_once_sent) for r in rows),
-                  key=lambda c: c.id)  # RETURNING promises no order
+        while True:
+            ids = list(session.exec(
+                select(OutboundMessage.id)
+                .where(*due, col(OutboundMessage.id).not_in(skip))
+                .order_by(col(OutboundMessage.id))
+                .limit(size)
+                .with_for_update(skip_locked=True)))  # PostgreSQL: never wait on a claim
+            if not ids:
+                return []
+            # The due test again: SQLite ignores FOR UPDATE, and a row another worker
+            # claimed or sent meanwhile must match nothing.
+            rows = session.execute(
+                update(OutboundMessage)
+                .where(col(OutboundMessage.id).in_(ids), *due)
+                .values(next_attempt_at=utcnow() + lease)
+                .returning(col(OutboundMessage.id), col(OutboundMessage.raw),
+                           col(OutboundMessage.to_addr), col(OutboundMessage.raw_once_sent))
+            ).all()
+            if rows:
+                session.commit()
+                # RETURNING promises no order
+                return sorted((_Claimed(r.id, r.raw, r.to_addr, r.raw_once_sent)
+                               for r in rows), key=lambda c: c.id)
+            skip.update(i for i in ids if i is not None)
 
 
 def _sent(claimed: _Claimed) -> Update:
