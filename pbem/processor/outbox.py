@@ -38,7 +38,7 @@ from email.message import EmailMessage
 from functools import partial
 from typing import TypeVar
 
-from sqlalchemy import Connection, Update, update
+from sqlalchemy import Connection, Update, bindparam, update
 from sqlmodel import Session, col, select
 
 from pbem.mail.outbound import Sender, SendError, one_connection, send_bytes
@@ -125,20 +125,26 @@ def _claim_batch(factory: SessionFactory, now: datetime, skip: set[int], lease: 
             skip.update(i for i in ids if i is not None)
 
 
-def _sent(claimed: _Claimed) -> Update:
-    """The mark of a sent mail: one UPDATE built from the claimed row.
+# A sent mail's mark, built once: a statement built per mail cost more than running it.
+_MARK_SENT = (update(OutboundMessage)
+              .where(col(OutboundMessage.id) == bindparam("mark_id"))
+              .values(status="sent", sent_at=bindparam("mark_at"),
+                      attempts=col(OutboundMessage.attempts) + 1, raw_once_sent=None))
+_MARK_SENT_BLANKED = _MARK_SENT.values(raw=bindparam("mark_raw"))
+
+
+def _sent(claimed: _Claimed) -> tuple[Update, dict[str, object]]:
+    """The mark of a sent mail: one UPDATE built from the claimed row, and its parameters.
 
     A secret is kept only until it is sent: the blanked copy made when it was queued, else
     (a player's own words echoed back) whatever reads as one. The mail as sent is in hand:
     a sent row is marked without reading its ~100 kB back, and its bytes are written again
     only when blanking changed them."""
     kept = claimed.once_sent if claimed.once_sent is not None else redact(claimed.raw)
-    values: dict[str, object] = {"status": "sent", "sent_at": utcnow(),
-                                 "attempts": col(OutboundMessage.attempts) + 1,
-                                 "raw_once_sent": None}
-    if kept != claimed.raw:
-        values["raw"] = kept
-    return update(OutboundMessage).where(col(OutboundMessage.id) == claimed.id).values(values)
+    params: dict[str, object] = {"mark_id": claimed.id, "mark_at": utcnow()}
+    if kept == claimed.raw:
+        return _MARK_SENT, params
+    return _MARK_SENT_BLANKED, {**params, "mark_raw": kept}
 
 
 class _Marks:
@@ -158,7 +164,7 @@ class _Marks:
                 self.conn = session.get_bind().connect()  # type: ignore[union-attr]
         try:
             begin_unsynced(self.conn)
-            self.conn.execute(_sent(claimed))
+            self.conn.execute(*_sent(claimed))
             self.conn.commit()
         except BaseException:
             self.close()
