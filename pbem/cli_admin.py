@@ -133,16 +133,19 @@ def game_export(
         "view, nothing hidden from the table.", show_default=False)] = None,
     addresses: Annotated[bool, typer.Option(
         "--addresses", help="html: show players' addresses (off: names only).")] = False,
+    lang: Annotated[str | None, typer.Option(
+        "--lang", help="html: the page's language (en, fr, it, nl, de); default: the seat's "
+        "with --as, else the game's.", show_default=False)] = None,
 ) -> None:
     """The game's full log (setup, every entry, draws, hashes) as JSON, a transcript or HTML."""
     if fmt not in ("json", "text", "html"):
         raise _fail(f"--format must be json, text or html, not {fmt!r}")
-    if fmt != "html" and (as_seat is not None or addresses):
-        raise _fail("--as and --addresses go with --format html")
+    if fmt != "html" and (as_seat is not None or addresses or lang is not None):
+        raise _fail("--as, --addresses and --lang go with --format html")
     if fmt == "html":
         from pbem.cli_site import export_html
 
-        text, tag = export_html(game, as_seat, addresses)
+        text, tag = export_html(game, as_seat, addresses, lang)
         _write_export(text, output, tag)
         return
     cfg = _config()

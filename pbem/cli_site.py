@@ -45,15 +45,17 @@ def build(cfg: Config, folder: Path, addresses: bool = False) -> site.SiteReport
     return report
 
 
-def export_html(game: str, as_seat: int | None, addresses: bool) -> tuple[str, str]:
-    """One game's archive page (spectators' view, or ``as_seat``'s) and the game's tag."""
+def export_html(game: str, as_seat: int | None, addresses: bool,
+                lang: str | None = None) -> tuple[str, str]:
+    """One game's archive page (spectators' view, or ``as_seat``'s) and the game's tag, in
+    ``lang`` (default: the seat's language, else the game's)."""
     cfg = _config()
     with _factory(cfg)() as session:
         try:
             row = api.get_game(session, game)
             seat = None if as_seat is None else cli_seats.index(session, row, as_seat)
             page = archive.render_page(archive.build(
-                session, row, archive.Viewer(seat=seat, addresses=addresses)))
+                session, row, archive.Viewer(seat=seat, addresses=addresses), lang))
         except LookupError as exc:
             raise _fail(str(exc)) from exc
         return page, row.tag

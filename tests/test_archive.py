@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from pbem.engine import registry
-from pbem.engine.contract import draw_audience
+from pbem.engine.contract import Event, draw_audience
 from pbem.engine.hashing import state_hash
 from pbem.engine.replay import draws_from_json
+from pbem.i18n.translate import ENGLISH
 from tests.archive_support import (
     Played,
     board_html,
@@ -115,8 +116,9 @@ def test_walking_the_page_in_chromium_shows_each_replayed_board(
     assert dom_text == text_of(board_html(played.game_type, states[middle], names))
     assert dom_text != text_of(board_html(played.game_type, states[last], names))
     assert dom_text != text_of(board_html(played.game_type, states[0], names))
-    # The step's events are the logged public ones.
-    logged = [ev["text"] for ev in export["log"][middle]["events"] if ev["visible_to"] is None]
+    # The step's events are the logged public ones, rendered from their data with the names.
+    logged = [Event.from_json(ev).render(ENGLISH, names)
+              for ev in export["log"][middle]["events"] if ev["visible_to"] is None]
     shown = [li.text for li in step.find_elements(By.CSS_SELECTOR, "ul.events li")]
     assert shown == logged
 

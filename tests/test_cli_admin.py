@@ -77,7 +77,7 @@ def test_export_then_import_and_a_tampered_export(home: Path, tmp_path: Path) ->
     assert "cannot read" in pbem("game", "import", str(exported), code=1)
     assert "--format must be json, text or html, not 'xml'" in pbem(
         "game", "export", tag, "--format", "xml", code=1)
-    assert "--as and --addresses go with --format html" in pbem(
+    assert "--as, --addresses and --lang go with --format html" in pbem(
         "game", "export", tag, "--as", "1", code=1)
 
 

@@ -7,6 +7,10 @@ viewer could not read in their own mail. For spectators (the default) that means
 events only, no order text (a sealed order may be a secret until revealed), each chance
 draw's outcome only where the game says it lands on the table (:func:`draw_audience`), and
 player names only — no address, never a secret (secrets are not even stored in clear).
+
+The page speaks one language: a seat's page its seat's, spectators' the game's (or the one
+asked for). Events are rendered from their data (each event's message) in it, and so are the
+board, the scores' explanation and the page's own words.
 """
 
 from __future__ import annotations
@@ -25,8 +29,11 @@ from pbem.engine.chance import ChanceMismatch
 from pbem.engine.contract import draw_audience
 from pbem.engine.hashing import state_hash
 from pbem.engine.replay import ReplayMismatch, draws_from_json
+from pbem.i18n import LANGUAGES, Translator, msg, translator
 from pbem.processor import history
-from pbem.processor.render import environment
+from pbem.processor.commands import status_word
+from pbem.processor.lang import render, render_lines
+from pbem.processor.render import environment, language_context
 from pbem.store import queries
 from pbem.store.tables import Game, LogEntry, Seat
 
@@ -77,39 +84,57 @@ class Archive:
     verified: bool = False
     problem: str = ""  # why verification failed, when it did
     final_hash: str = ""
+    lang: str = "en"  # the page's language
+    status_label: str = ""  # ``status`` in that language
 
     @property
     def last_move(self) -> Step | None:
         return next((s for s in reversed(self.steps) if s.kind in history.MOVE_KINDS), None)
 
 
-def display_name(seat: Seat, viewer: Viewer) -> str:
+def display_name(seat: Seat, viewer: Viewer, tr: Translator | None = None) -> str:
     """The seat's name; an address only when the operator opted in. A name that is itself an
     address (a seat created without a display name) becomes "Seat N"."""
     if viewer.addresses:
         return f"{seat.name} <{seat.address}>"
-    return f"Seat {seat.index + 1}" if ADDRESS_RE.search(seat.name) else seat.name
+    if ADDRESS_RE.search(seat.name):
+        return (tr or translator("en"))(msg("Seat {n}", n=seat.index + 1))
+    return seat.name
 
 
-def _scrub(text: str, viewer: Viewer) -> str:
-    return text if viewer.addresses else ADDRESS_RE.sub("(address hidden)", text)
+def _scrub(text: str, viewer: Viewer, tr: Translator) -> str:
+    return text if viewer.addresses else ADDRESS_RE.sub(tr(msg("(address hidden)")), text)
 
 
-def build(session: Session, game: Game, viewer: Viewer = Viewer()) -> Archive:
-    """Replay ``game`` and collect every step as ``viewer`` may see it."""
+def page_language(game: Game, seats: list[Seat], viewer: Viewer, lang: str | None) -> str:
+    """``lang`` if asked for, else the seat's own language, else the game's."""
+    if lang is not None:
+        if lang not in LANGUAGES:
+            raise LookupError(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
+        return lang
+    if viewer.seat is not None:
+        return seats[viewer.seat].language or game.language
+    return game.language if game.language in LANGUAGES else "en"
+
+
+def build(session: Session, game: Game, viewer: Viewer = Viewer(),
+          lang: str | None = None) -> Archive:
+    """Replay ``game`` and collect every step as ``viewer`` may see it, in ``lang`` (default:
+    :func:`page_language`)."""
     rules = registry.get(game.game_type)
     seats = queries.seats(session, game.id or 0)
     if viewer.seat is not None and not 0 <= viewer.seat < len(seats):
         raise LookupError(f"game {game.tag} has no seat {viewer.seat + 1}")
-    names = [display_name(s, viewer) for s in seats]
+    tr = translator(page_language(game, seats, viewer, lang), rules.name)
+    names = [display_name(s, viewer, tr) for s in seats]
     entries = queries.log(session, game.id or 0)
     undone = history.revoked(entries)
     archive = Archive(
         title=rules.title, tag=game.tag, game_type=game.game_type, status=game.status,
-        players=names,
-        viewer="spectators" if viewer.seat is None else f"{names[viewer.seat]} (seat "
-        f"{viewer.seat + 1})")
-    board = _board_renderer(rules, game, names, viewer)
+        players=names, lang=tr.lang, status_label=render(status_word(game.status), tr),
+        viewer=tr(msg("spectators")) if viewer.seat is None
+        else tr(msg("{name} (seat {n})", name=names[viewer.seat], n=viewer.seat + 1)))
+    board = _board_renderer(rules, game, names, viewer, tr)
     setup = queries.setup_record(game, entries[0], len(seats))
     state: Any = None
 
@@ -122,9 +147,8 @@ def build(session: Session, game: Game, viewer: Viewer = Viewer()) -> Archive:
             return
         archive.steps.append(Step(
             number=len(archive.steps), log_index=e.index, kind=e.kind,
-            who=_who(e, names), order=_order_text(e, viewer),
-            events=[_scrub(ev.text, viewer) for ev in queries.entry_events(e)
-                    if ev.visible(viewer.seat)],
+            who=_who(e, names, tr), order=_order_text(e, viewer),
+            events=[_scrub(ev.render(tr, names), viewer, tr) for ev in seen],
             draws=_draws(rules, e, len(seats), viewer), state_hash=e.state_hash,
             when=f"{e.created:%Y-%m-%d %H:%M} UTC", board=board(after),
             undone_by=undone.get(e.index)))
@@ -138,7 +162,7 @@ def build(session: Session, game: Game, viewer: Viewer = Viewer()) -> Archive:
             raise ReplayMismatch(len(entries) - 1, stored, final)
         archive.verified, archive.final_hash = True, final
     except (ReplayMismatch, history.BadAdminEntry, ChanceMismatch, ValueError) as exc:
-        archive.problem = _scrub(str(exc), viewer)
+        archive.problem = _scrub(str(exc), viewer, tr)
     if state is not None:
         waiting = rules.waiting_for(state)
         archive.waiting = [names[s.index] for s in seats if s.index in waiting]
@@ -148,17 +172,20 @@ def build(session: Session, game: Game, viewer: Viewer = Viewer()) -> Archive:
                 f"{place}. " + ", ".join(f"{names[s]} ({outcome.scores.get(s, 0)})"
                                          for s in group)
                 for place, group in enumerate(outcome.ranking, start=1)]
-            archive.explanation = [_scrub(str(x), viewer) for x in outcome.explanation]
+            archive.explanation = [_scrub(x, viewer, tr)
+                                   for x in render_lines(outcome.explanation, tr, names)]
     return archive
 
 
-def _board_renderer(rules: Any, game: Game, names: list[str], viewer: Viewer
+def _board_renderer(rules: Any, game: Game, names: list[str], viewer: Viewer, tr: Translator
                     ) -> Callable[[Any], Markup]:
-    """Renders a state's board with the game's own status template, from its view only."""
+    """Renders a state's board with the game's own status template, from its view only, in
+    ``tr``'s language."""
     template = environment(rules).get_template(f"{rules.name}/status.html.j2")
+    speech = language_context(tr)
 
     def render(state: Any) -> Markup:
-        ctx = {"title": rules.title, "tag": game.tag, "seat": viewer.seat,
+        ctx = {**speech, "title": rules.title, "tag": game.tag, "seat": viewer.seat,
                "seat_name": "" if viewer.seat is None else names[viewer.seat],
                "view": rules.view(state, viewer.seat), "intro": [], "events": [],
                "waiting": [], "your_turn": False, "deadline": None, "outcome": [],
@@ -168,18 +195,18 @@ def _board_renderer(rules: Any, game: Game, names: list[str], viewer: Viewer
     return render
 
 
-def _who(entry: LogEntry, names: list[str]) -> str:
+def _who(entry: LogEntry, names: list[str], tr: Translator) -> str:
     if entry.kind == "setup":
-        return "setup"
-    if entry.kind == history.ADMIN:
-        return f"the host ({history.admin_action(entry).rstrip(':')})"
+        return tr(msg("setup"))
+    if entry.kind == history.ADMIN:  # the operator's command, as typed at the CLI
+        return tr(msg("the host ({action})", action=history.admin_action(entry).rstrip(":")))
     name = names[entry.seat] if entry.seat is not None and entry.seat < len(names) else "?"
     if entry.kind == history.TALK:
-        return f"{name} (table talk)"
+        return tr(msg("{name} (table talk)", name=name))
     if entry.kind == history.FORCED:
-        return f"{name} (orders entered by the host)"
+        return tr(msg("{name} (orders entered by the host)", name=name))
     if entry.kind == "timeout":
-        return f"{name} (deadline passed: default orders)"
+        return tr(msg("{name} (deadline passed: default orders)", name=name))
     return name
 
 
@@ -203,5 +230,5 @@ def render_page(archive: Archive, index_href: str | None = None) -> str:
     """The archive as one HTML document (no external resource); ``index_href`` links back to a
     site's index."""
     page = environment().get_template("archive.html.j2").render(
-        a=archive, index_href=index_href)
+        a=archive, index_href=index_href, **language_context(translator(archive.lang)))
     return str(page)

@@ -128,7 +128,8 @@ def _fingerprint(session: Session, game: Game, name: str, templates: str,
     snap = queries.latest_snapshot(session, game.id or 0)
     seats = [(s.index, s.name, s.address if addresses else "", s.status)
              for s in queries.seats(session, game.id or 0)]
-    parts = [templates, name, game.tag, game.status, game.options_json, str(addresses),
+    parts = [templates, name, game.tag, game.status, game.language, game.options_json,
+             str(addresses),
              str(last.index), last.state_hash, str(snap.log_index), json.dumps(seats)]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 

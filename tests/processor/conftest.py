@@ -74,15 +74,24 @@ def hand(factory: SessionFactory, table: Table, seat: int) -> list[int]:
         return sorted(state.hands[seat])
 
 
-def queued(factory: SessionFactory) -> list[tuple[str, str]]:
-    """(to, plain text) of every queued outbound mail, oldest first."""
+def queued_mails(factory: SessionFactory) -> list[tuple[str, EmailMessage]]:
+    """(to, parsed mail) of every queued outbound mail, oldest first."""
     with factory() as s:
         rows = s.exec(select(OutboundMessage).order_by(col(OutboundMessage.id))).all()
         out = []
         for r in rows:
             msg = email.message_from_bytes(r.raw, policy=policy.default)
             assert isinstance(msg, EmailMessage)
-            body = msg.get_body(("plain",))
-            assert body is not None
-            out.append((r.to_addr, str(body.get_content())))
+            out.append((r.to_addr, msg))
         return out
+
+
+def plain_text(msg: EmailMessage) -> str:
+    body = msg.get_body(("plain",))
+    assert body is not None
+    return str(body.get_content())
+
+
+def queued(factory: SessionFactory) -> list[tuple[str, str]]:
+    """(to, plain text) of every queued outbound mail, oldest first."""
+    return [(to, plain_text(msg)) for to, msg in queued_mails(factory)]

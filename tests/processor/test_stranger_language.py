@@ -4,31 +4,19 @@ language once the mail names a game, else the language the sender's client decla
 
 from __future__ import annotations
 
-import email
-from email import policy
-
 import pytest
-from sqlmodel import col, select
 
 from pbem.mail.reading import read_message
 from pbem.processor import api
 from pbem.processor.host import Host
 from pbem.processor.pipeline import process_raw
-from pbem.store import OutboundMessage, SessionFactory
-from tests.processor.conftest import ALICE, BOB, mail
+from pbem.store import SessionFactory
+from tests.processor.conftest import ALICE, BOB, mail, plain_text, queued_mails
 
 
 def sent(factory: SessionFactory) -> list[tuple[str, str]]:
     """(subject, plain text) of every queued mail, oldest first."""
-    with factory() as s:
-        rows = s.exec(select(OutboundMessage).order_by(col(OutboundMessage.id))).all()
-    out = []
-    for r in rows:
-        msg = email.message_from_bytes(r.raw, policy=policy.default)
-        body = msg.get_body(("plain",))
-        assert body is not None
-        out.append((str(msg["Subject"]), str(body.get_content())))
-    return out
+    return [(str(m["Subject"]), plain_text(m)) for _, m in queued_mails(factory)]
 
 
 def declaring(raw: bytes, language: str | None) -> bytes:

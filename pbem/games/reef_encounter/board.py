@@ -28,7 +28,7 @@ class Refused(Exception):
 
 def key(cell: Cell) -> str:
     """The state key of a cell of the order language ("2D4" -> "2:D4")."""
-    return f"{cell.board}:{cell.column}{cell.row}"
+    return cell.key
 
 
 def name(cell_key: str) -> str:
@@ -73,6 +73,14 @@ def neighbours() -> dict[str, tuple[str, ...]]:
 @cache
 def extra_growth_cells() -> frozenset[str]:
     return frozenset(f"{b.id}:{b.extra_growth}" for b in components().boards)
+
+
+@cache
+def starfish_next_to() -> dict[str, tuple[str, ...]]:
+    """Rock cell key -> its neighbours that are extra-growth (starfish) spaces, in
+    neighbours() order: most cells have none, and a placement asks every time."""
+    starfish = extra_growth_cells()
+    return {k: tuple(n for n in near if n in starfish) for k, near in neighbours().items()}
 
 
 class _BoardOf(dict[str, int]):
@@ -174,6 +182,8 @@ def joins_two_shrimp_corals(state: State, cell_key: str, colour: str) -> bool:
     polyps = state.polyps
     if [polyps.get(n) for n in neighbours()[cell_key]].count(colour) < 2:
         return False
+    if [polyps.get(k) for k in state.shrimps].count(colour) < 2:
+        return False  # not two shrimps on this colour's polyps anywhere: no corals to trace
     held = 0
     for cells in corals_of_colour_next_to(state, cell_key, colour):
         if coral_shrimp(state, cells) is not None:

@@ -11,12 +11,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 T = TypeVar("T")
 
 # The stdlib's integer draw that these copies mirror; anything else falls back to the stdlib.
 _MIRRORED = random.Random._randbelow is random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=512)
+def _steps(length: int) -> tuple[tuple[int, int, int], ...]:
+    """A shuffle's swaps, last first: (position, how many to choose from, bits per draw)."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, length)))
 
 
 class Dice:
@@ -43,9 +50,7 @@ class Dice:
 
     def shuffle(self, x: list[T]) -> None:
         bits = self._bits
-        for i in reversed(range(1, len(x))):
-            n = i + 1
-            k = n.bit_length()
+        for i, n, k in _steps(len(x)):
             j = bits(k)
             while j >= n:
                 j = bits(k)

@@ -19,10 +19,10 @@ from pbem.games.reef_encounter.board import (
     coral_reaches,
     neighbours,
     rock_cells,
-    seat_shrimps_on_board,
     visible,
 )
 from pbem.games.reef_encounter.botdice import Dice
+from pbem.games.reef_encounter.cellbits import cell_bits, cells_in
 from pbem.games.reef_encounter.context import Turn
 from pbem.games.reef_encounter.language import format_order
 from pbem.games.reef_encounter.orders import (
@@ -61,6 +61,20 @@ def cell(cell_key: str) -> Cell:
 _CELLS: dict[str, Cell] = {}  # cell key -> its (immutable) Cell, made once
 
 
+def placing(cell_key: str, consumed: bool) -> Place:
+    """``Place(cell(cell_key), consumed)``, made once per cell and source: steps are immutable,
+    and a random game places a few hundred polyps on the same cells."""
+    found = _PLACES.get((cell_key, consumed))
+    if found is None:
+        found = _PLACES[(cell_key, consumed)] = Place(cell(cell_key), consumed=consumed)
+    return found
+
+
+_PLACES: dict[tuple[str, bool], Place] = {}
+_LARVAE: dict[str, Larva] = {}  # colour -> its Larva step, made once
+_TAKES: dict[str, Take] = {}  # colour -> its Take step, made once
+
+
 def edible_corals(state: State, seat: int) -> list[str]:
     """Cells of this seat's shrimps that guard a coral the parrotfish may eat now."""
     out = []
@@ -68,6 +82,21 @@ def edible_corals(state: State, seat: int) -> list[str]:
         if s == seat and k in state.polyps and coral_reaches(state, k, MIN_CORAL):
             out.append(k)
     return sorted(out)
+
+
+def next_to(state: State, colour: str) -> list[str]:
+    """The sorted cells of the boards in play next to a ``colour`` polyp and not holding one."""
+    bits = cell_bits()
+    bit, near = bits.bit, bits.near
+    around = own = 0
+    for k, c in state.polyps.items():
+        if c == colour:
+            around |= near[k]
+            own |= bit[k]
+    in_play = 0
+    for b in state.boards:
+        in_play |= bits.board[b]  # a neighbour lies on its polyp's board
+    return cells_in(around & in_play & ~own)
 
 
 def _setup_answer(state: State, seat: int, rng: random.Random) -> str:
@@ -94,7 +123,7 @@ class _Builder:
     """A turn under construction on a scratch state (a copy for this seat's turn)."""
 
     def __init__(self, state: State, seat: int, rng: random.Random) -> None:
-        self.state = state.copy_for(seat)
+        self.state = state.scratch_for(seat)  # the bot writes no action 10 to it
         self.seat = seat
         self.rng = Dice(rng)
         self.turn: Turn = _QuietTurn(seat, final=state.phase == "final")
@@ -109,12 +138,8 @@ class _Builder:
         """A legal cell for a ``colour`` polyp, mostly next to that colour's corals."""
         st = self.state
         boards = st.boards
-        near = neighbours()
         if self.rng.random() < 0.75:
-            polyps = st.polyps
-            get = polyps.get
-            cands = sorted({n for k, c in polyps.items() if c == colour and BOARD_OF[k] in boards
-                            for n in near[k] if get(n) != colour})
+            cands = next_to(st, colour)
             self.rng.shuffle(cands)
             for k in cands:
                 if placeable(st, k, colour):
@@ -141,7 +166,10 @@ class _Builder:
         first = self.placement(colour)
         if first is None:
             return
-        self.do(Larva(colour))
+        larva = _LARVAE.get(colour)
+        if larva is None:
+            larva = _LARVAE[colour] = Larva(colour)
+        self.do(larva)
         from_screen = min(me.screen.get(colour, 0), MAX_FROM_SCREEN)
         want_screen = self.rng.randint(1, from_screen) if from_screen else 0
         want_consumed = self.rng.randint(0, me.consumed.get(colour, 0))
@@ -155,7 +183,7 @@ class _Builder:
                 target = self.placement(colour)
                 if target is None:
                     return
-            self.do(Place(cell(target), consumed=consumed))
+            self.do(placing(target, consumed))
             target = None
 
     def new_shrimp(self) -> None:
@@ -164,18 +192,22 @@ class _Builder:
             return
         best: tuple[float, str] | None = None
         seen: set[str] = set()
-        full = {b for b in st.boards
-                if seat_shrimps_on_board(st, self.seat, b) >= MAX_PER_BOARD}
+        mine: dict[int, int] = {}  # board -> this seat's shrimps on it
+        for k, owner in st.shrimps.items():
+            if owner == self.seat:
+                mine[BOARD_OF[k]] = mine.get(BOARD_OF[k], 0) + 1
+        full = {b for b in st.boards if mine.get(b, 0) >= MAX_PER_BOARD}
         boards = st.boards
         polyps, near = st.polyps, neighbours()
         held = st.shrimps.keys()
         get, mark = polyps.get, seen.add
-        for k in sorted(polyps):
-            # A coral lies on one board: on a full board each of its cells is skipped alike.
+        cells_in_order = sorted(polyps)
+        if full or len(boards) < len(rock_cells()):
+            # A coral lies on one board: on a full board (or one not in play) it is left out.
+            cells_in_order = [k for k in cells_in_order
+                              if BOARD_OF[k] in boards and BOARD_OF[k] not in full]
+        for k in cells_in_order:
             if k in seen:
-                continue
-            board = BOARD_OF[k]
-            if board not in boards or board in full:
                 continue
             colour = polyps[k]
             mark(k)
@@ -271,7 +303,11 @@ class _Builder:
         if self.rng.random() < 0.5:
             best = max(len(s["polyps"]) for s in sea)
             sea = [s for s in sea if len(s["polyps"]) == best]
-        return Take(str(self.rng.choice(sea)["colour"]))
+        colour = str(self.rng.choice(sea)["colour"])
+        found = _TAKES.get(colour)
+        if found is None:
+            found = _TAKES[colour] = Take(colour)
+        return found
 
 
 # The optional actions of a random turn, each with how likely it is tried when its turn comes.

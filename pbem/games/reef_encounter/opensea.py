@@ -13,7 +13,7 @@ from pbem.engine.chance import Chance
 from pbem.games.reef_encounter.board import Refused
 from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
-from pbem.games.reef_encounter.supply import add, draw, polyps_available, remove
+from pbem.games.reef_encounter.supply import add, draw_each, polyps_available, remove
 from pbem.games.reef_encounter.words import colour as hue
 from pbem.games.reef_encounter.words import colours
 from pbem.i18n.msg import msg
@@ -28,18 +28,19 @@ def space_of(state: State, colour: str) -> dict[str, Any]:
     raise Refused(msg("there is no {colour} space on the open sea", colour=hue(colour)))
 
 
-def check_take(state: State, colour: str) -> None:
+def check_take(state: State, colour: str) -> dict[str, Any]:
+    """Refuse taking from the ``colour`` space; return the space."""
     space = space_of(state, colour)
     if not space["larva"]:
         raise Refused(msg("the {colour} open-sea space has no larva cube to take",
                           colour=hue(colour)))
+    return space
 
 
 def take(state: State, turn: Turn, colour: str, chance: Chance) -> bool:
     """Take the space's cube and polyps, then refill; False if the refill was impossible."""
-    check_take(state, colour)
+    space = check_take(state, colour)
     me = state.seats[turn.seat]
-    space = space_of(state, colour)
     polyps: list[str] = list(space["polyps"])
     space["larva"] = 0
     space["polyps"] = []
@@ -51,14 +52,15 @@ def take(state: State, turn: Turn, colour: str, chance: Chance) -> bool:
     turn.say("larva_taken", msg("{player} took the {colour} larva cube and {polyps} from the "
                                 "open sea.", **f) if polyps else
              msg("{player} took the {colour} larva cube and no polyps from the open sea.", **f))
-    needed = sum(1 for s in state.open_sea if len(s["polyps"]) < FULL)
-    if state.larva_supply.get(colour, 0) < 1 or polyps_available(state) < needed:
+    needed = [s for s in state.open_sea if len(s["polyps"]) < FULL]
+    if state.larva_supply.get(colour, 0) < 1 or polyps_available(state) < len(needed):
         return False
     remove(state.larva_supply, colour)
     space["larva"] = 1
-    for s in state.open_sea:
-        if len(s["polyps"]) < FULL:
-            drawn = draw(state, chance, f"refill {s['colour']} space")
-            assert drawn is not None  # counted above
-            s["polyps"].append(drawn)
+    labels = [_LABELS.get(s["colour"]) or f"refill {s['colour']} space" for s in needed]
+    for s, drawn in zip(needed, draw_each(state, chance, labels), strict=True):
+        s["polyps"].append(drawn)
     return True
+
+
+_LABELS = {c: f"refill {c} space" for c in ("grey", "orange", "pink", "white", "yellow")}

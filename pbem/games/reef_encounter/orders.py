@@ -10,6 +10,7 @@ behind the screen); ConsumedForLarva = 6; Alga = 7 (paid with a consumed polyp);
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,11 @@ class Cell:
 
     def __str__(self) -> str:
         return f"{self.board}{self.column}{self.row}"
+
+    @cached_property
+    def key(self) -> str:
+        """The state's key for this cell ("2:D4"), made once per Cell: every step asks."""
+        return f"{self.board}:{self.column}{self.row}"
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,10 @@ from pbem.games.reef_encounter.board import (
     BOARD_OF,
     Refused,
     check_rock,
-    extra_growth_cells,
     joins_two_shrimp_corals,
     name,
     neighbours,
+    starfish_next_to,
 )
 from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
@@ -28,7 +28,8 @@ from pbem.i18n.msg import msg
 
 def check_place(state: State, seat: int, cell_key: str, colour: str) -> str | None:
     """Refuse an illegal placement; return the colour it would eat (None for plain growth)."""
-    check_rock(state, cell_key)
+    if BOARD_OF[cell_key] not in state.boards or cell_key not in neighbours():
+        check_rock(state, cell_key)  # the worded refusal
     if cell_key in state.shrimps and cell_key not in state.polyps:
         if state.shrimps[cell_key] == seat:
             raise Refused(msg("your shrimp stands on {cell}; move it away first (action 5)",
@@ -89,9 +90,8 @@ def _say_placed(state: State, turn: Turn, cell_key: str, colour: str, target: st
 def extra_growth(state: State, turn: Turn, cell_key: str, colour: str) -> None:
     if state.advanced:
         return
-    starfish = extra_growth_cells()
-    for n in neighbours()[cell_key]:
-        if (n in starfish and n not in state.polyps and n not in state.shrimps
+    for n in starfish_next_to()[cell_key]:
+        if (n not in state.polyps and n not in state.shrimps
                 and not joins_two_shrimp_corals(state, n, colour) and bonus_ready(state, colour)):
             state.polyps[n] = colour
             use_bonus(state, colour)

@@ -12,7 +12,9 @@ from pbem.games.reef_encounter.state import Seat, State
 
 def draw_from_bag(state: State, chance: Chance, label: str) -> str:
     """Draw one polyp at random from the bag (colours weighted by how many remain)."""
-    pool = [c for c in sorted(state.bag) for _ in range(state.bag[c])]
+    pool: list[str] = []
+    for c in sorted(state.bag):
+        pool += [c] * state.bag[c]
     colour = chance.choice(label, pool)
     state.bag[colour] -= 1
     return colour

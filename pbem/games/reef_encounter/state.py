@@ -107,7 +107,7 @@ class State:
 
         Written out by hand: deepcopy is far too slow for the rules' hot path.
         """
-        return self._copy([s.copy() for s in self.seats])
+        return self._copy([s.copy() for s in self.seats], self._sea())
 
     def copy_for(self, seat: int) -> State:
         """A copy for one seat's turn: only that seat's holdings are copied, the others shared.
@@ -118,14 +118,24 @@ class State:
         """
         seats = list(self.seats)
         seats[seat] = seats[seat].copy()
-        return self._copy(seats)
+        return self._copy(seats, self._sea())
 
-    def _copy(self, seats: list[Seat]) -> State:
+    def scratch_for(self, seat: int) -> State:
+        """``copy_for(seat)`` sharing the open sea, for trying a turn's steps but not its
+        action 10 (a bot's scratch state): only action 10 writes to the open sea."""
+        seats = list(self.seats)
+        seats[seat] = seats[seat].copy()
+        return self._copy(seats, self.open_sea)
+
+    def _sea(self) -> list[dict[str, Any]]:
+        return [{"colour": s["colour"], "polyps": list(s["polyps"]), "larva": s["larva"]}
+                for s in self.open_sea]
+
+    def _copy(self, seats: list[Seat], open_sea: list[dict[str, Any]]) -> State:
         return State(
             self.players, list(self.boards), dict(self.polyps), dict(self.shrimps),
             dict(self.bonus), self.coral_face, list(self.flipped_tiles),
-            [{"colour": s["colour"], "polyps": list(s["polyps"]), "larva": s["larva"]}
-             for s in self.open_sea],
+            open_sea,
             dict(self.larva_supply), dict(self.alga_supply), dict(self.bag),
             seats, self.to_move, self.phase, self.start_player,
             self.advanced, self.alga_space, dict(self.cylinders), list(self.final_turns),

@@ -45,19 +45,6 @@ def take_from_bag(state: State, colour: str) -> None:
     _bonus_into_empty_bag(state)
 
 
-def draw(state: State, chance: Chance, label: str) -> str | None:
-    """Draw one polyp at random from the bag, or None if bag and bonus polyps are all gone."""
-    _bonus_into_empty_bag(state)
-    if not state.bag:
-        return None
-    pool: list[str] = []
-    for c in sorted(state.bag):
-        pool += [c] * state.bag[c]
-    colour = chance.choice(label, pool)
-    take_from_bag(state, colour)
-    return colour
-
-
 def bonus_ready(state: State, colour: str) -> bool:
     """Is a bonus polyp of ``colour`` there, topping the bonus polyps up from the bag if needed?"""
     if state.bonus.get(colour, 0) > 0:
@@ -75,6 +62,30 @@ def use_bonus(state: State, colour: str) -> None:
     if state.bag.get(colour, 0) > 0:
         take_from_bag(state, colour)
         add(state.bonus, colour)
+
+
+def draw_each(state: State, chance: Chance, labels: list[str]) -> list[str]:
+    """One polyp drawn at random from the bag per label, in order (the caller counted that
+    enough polyps are left); once the bag is empty, the bonus polyps go into it.
+
+    Each draw chooses from the bag's polyps grouped by colour, colours sorted. Taking the
+    drawn polyp out of that pool gives the next draw's pool, so it is built once unless the
+    bonus polyps go into an emptied bag between two draws.
+    """
+    bag = state.bag
+    out: list[str] = []
+    pool: list[str] = []
+    for label in labels:
+        if not pool:
+            _bonus_into_empty_bag(state)
+            for c in sorted(bag):
+                pool += [c] * bag[c]
+        colour = chance.choice(label, pool)
+        pool.remove(colour)  # the first of its colour: the pool stays grouped and sorted
+        remove(bag, colour)
+        out.append(colour)
+    _bonus_into_empty_bag(state)
+    return out
 
 
 def polyps_available(state: State) -> int:

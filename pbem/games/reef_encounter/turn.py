@@ -286,14 +286,14 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
     elif isinstance(step, MoveShrimp):
         if turn.ended or turn.final:
             _check_normal_action(turn, 5)
-        move_shrimp(state, turn, key(step.source),
-                    None if step.target is None else key(step.target))
+        move_shrimp(state, turn, step.source.key,
+                    None if step.target is None else step.target.key)
     elif isinstance(step, Eat):
         if turn.steps > 0:
             raise Refused(msg("action 1 (the parrotfish eats) may only be the first action of a "
                               "turn"))
         _check_normal_action(turn, 1)
-        eat(state, turn, key(step.cell))
+        eat(state, turn, step.cell.key)
         if not turn.final and eats_shrimps(state, turn.seat) == SHRIMPS:
             _end(state, turn, all_shrimps_eaten(state, turn.seat))
     elif isinstance(step, Larva):
@@ -319,7 +319,7 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
     elif isinstance(step, NewShrimp):
         _close_larva(state, turn)
         _check_normal_action(turn, 4)
-        new_shrimp(state, turn, key(step.cell))
+        new_shrimp(state, turn, step.cell.key)
     elif isinstance(step, ConsumedForLarva):
         _close_larva(state, turn)
         _check_normal_action(turn, 6)
@@ -403,7 +403,7 @@ def _place(state: State, turn: Turn, step: Place) -> None:
         if seat.screen.get(colour, 0) < 1:
             raise Refused(msg("you have no {colour} polyp left behind your screen",
                               colour=hue(colour)))
-    place(state, turn, key(step.cell), colour)
+    place(state, turn, step.cell.key, colour)
     if step.consumed:
         remove(seat.consumed, colour)
     else:

@@ -13,7 +13,7 @@ from functools import lru_cache
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.games.riff import words as w
-from pbem.games.riff.state import COLUMNS, ROWS, State
+from pbem.games.riff.state import COLUMNS, ROWS, Slot, State
 from pbem.i18n.msg import msg
 
 RESHUFFLE_AT = 7  # a discard of 7 or more cards goes back into the pile
@@ -26,25 +26,40 @@ def face_up_row(row: int) -> bool:
 
 def reveal(state: State, row: int, column: int, chance: Chance) -> str:
     """Turn the face-down card at (row, column) face up; returns its face."""
-    slot = state.area[row][column]
+    area = state.area
+    slot = area[row][column]
     assert slot is not None and not slot["up"]
-    unseen: list[tuple[int, int]] = [(r, c) for r, cells in enumerate(state.area)
-                                     for c, s in enumerate(cells)
-                                     if s is not None and not s["up"]]
-    n = len(unseen) + len(state.pile)
-    k = chance.choice("turned reef card", range(n))
+    # The unseen cards are the face-down ones, row by row, then the pile: counted first, and
+    # the k-th face-down one found only when the draw falls on one.
+    unseen = 0
+    for cells in area:
+        for s in cells:
+            if s is not None and not s["up"]:
+                unseen += 1
+    k = chance.choice("turned reef card", range(unseen + len(state.pile)))
     card: str = slot["card"]
-    if k < len(unseen):  # slots are never changed in place (states share them): new dicts
-        r, c = unseen[k]
-        other = state.area[r][c]
+    if k < unseen:  # slots are never changed in place (states share them): new dicts
+        r, c = _face_down(area, k)
+        other = area[r][c]
         assert other is not None
-        state.area[r][c] = {"card": card, "up": False}
+        area[r][c] = {"card": card, "up": False}
         card = other["card"]
     else:
-        j = k - len(unseen)
+        j = k - unseen
         card, state.pile[j] = state.pile[j], card
     state.area[row][column] = {"card": card, "up": True}
     return card
+
+
+def _face_down(area: list[list[Slot]], k: int) -> tuple[int, int]:
+    """(row, column) of the k-th face-down card, row by row."""
+    for r, cells in enumerate(area):
+        for c, s in enumerate(cells):
+            if s is not None and not s["up"]:
+                if not k:
+                    return r, c
+                k -= 1
+    raise IndexError(k)
 
 
 def flow(state: State, chance: Chance) -> list[Event]:
@@ -77,7 +92,7 @@ def flow(state: State, chance: Chance) -> list[Event]:
 
 
 def gaps(state: State) -> int:
-    return sum(row.count(None) for row in state.area)
+    return sum([row.count(None) for row in state.area])
 
 
 def refill(state: State, chance: Chance) -> list[Event]:

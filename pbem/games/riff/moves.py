@@ -8,8 +8,10 @@ Speed (bench/engine.py): the scratch copy shares the area's slots, the corals an
 player; the candidates' fixed part (the plan) is kept while tried steps fail (a failed step
 changes nothing); a step the rules would surely refuse for want of worms, boats or a free coral
 is skipped without raising; the scratch turn makes no messages (turn.QuietTurn) and the scratch
-chance records no draws. None of this changes a random call: seeded bots write the same orders
-as before (tests/games/riff/test_behaviour_pin.py).
+chance records no draws; what a plan takes from the mover's fish, corals and the open crosses
+is kept per seat while they stay equal (a boat, a pearl or a shark changes none of them). None
+of this changes a random call: seeded bots write the same orders as before
+(tests/games/riff/test_behaviour_pin.py).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from pbem.games.riff.orders import (
     SharkOwn,
     Step,
 )
-from pbem.games.riff.state import Coral, Player, Slot, State, area_row
+from pbem.games.riff.state import ROW_OF, Coral, Player, Slot, State, area_row
 from pbem.games.riff.turn import BOAT_COST, COST, QuietTurn, RuleError, Turn, do_step
 
 MAX_LINES = 6
@@ -93,11 +95,6 @@ _PLACES = tuple(tuple(Buy(Place(c, d)) for d in range(4)) for c in range(8))
 
 
 @cache
-def _attach(fish: tuple[tuple[str, str], ...], coral: int) -> Attach:
-    return Attach(fish, coral)
-
-
-@cache
 def _parent_pairs(card: str) -> tuple[tuple[str, str], ...]:
     """(male, female) colours that complete the cross ``card``."""
     colours = cross_colours(card)
@@ -114,34 +111,6 @@ def _offer(crosses: tuple[str, ...]) -> tuple[frozenset[str], frozenset[tuple[st
             frozenset(p for card in crosses for p in _parent_pairs(card)))
 
 
-@lru_cache(maxsize=8192)
-def _attachable(male: str | None, female: str | None, males: tuple[str | None, ...],
-                females: tuple[str | None, ...],
-                crosses: tuple[str, ...]) -> tuple[tuple[tuple[str, str], ...], ...]:
-    """The fish (colour, sex) a coral holding ``male``/``female`` may take from the unattached
-    ``males``/``females`` (each ending in None: none of that sex) for an open cross."""
-    fitting, pairs = _offer(crosses)
-    found: list[tuple[tuple[str, str], ...]] = []
-    # What breeding.fits says, as lookups: one parent fits if its colour is on an open
-    # cross; two if they are the two colours of a cross, or both the colour of a one-colour one.
-    for m in [None] if male else males:
-        for f in [None] if female else females:
-            if m is None and f is None:
-                continue
-            both = m or male, f or female
-            if (both in pairs if both[0] and both[1] else (both[0] or both[1]) in fitting):
-                found.append(tuple((c, s) for c, s in ((m, "m"), (f, "f")) if c is not None))
-    return tuple(found)
-
-
-@lru_cache(maxsize=4096)
-def _sexes(fish: tuple[str, ...]) -> tuple[tuple[str | None, ...], tuple[str | None, ...]]:
-    """The colours of the unattached males and females, first seen first, each ending in None.
-    Tuples, not sets: a bot's order must not depend on string hashing (replays)."""
-    return ((*dict.fromkeys(f[:-2] for f in fish if f.endswith(":m")), None),
-            (*dict.fromkeys(f[:-2] for f in fish if f.endswith(":f")), None))
-
-
 _BOAT = Boat()
 
 
@@ -152,10 +121,10 @@ class _Plan:
 
     # The attaches (each four times), then the places in order: a wanted face-up card twice,
     # a face-down card (a random call) once now and then. ``found`` holds the candidates
-    # before the first face-down place; ``places`` the rest: each face-down buy, and each run
-    # of face-up ones as one tuple (kept in order: the bot's pick is an index).
+    # before the first face-down place; ``places`` each face-down buy after it with the run
+    # of wanted face-up buys that follows it (kept in order: the bot's pick is an index).
     found: list[Step]
-    places: list[Buy | tuple[Buy, ...]]
+    places: list[tuple[Buy, tuple[Step, ...]]]
     boat: bool
     sharks: bool
     chase: list[Step]  # own fish a shark may chase
@@ -174,10 +143,11 @@ class _Plan:
         return self._ups
 
 
-def _slot_order(seat: int, boats: int) -> tuple[tuple[int, int, Buy], ...]:
-    """(row, column, buy) of the places under the seat's boats, column by column, nearest
-    first: the order the bot has always listed them in."""
-    return tuple((area_row(seat, d), c, _PLACES[c][d]) for c in range(boats) for d in range(4))
+def _slot_order(seat: int, boats: int) -> tuple[tuple[int, int, Buy, tuple[Buy, Buy]], ...]:
+    """(row, column, buy, the buy twice) of the places under the seat's boats, column by
+    column, nearest first: the order the bot has always listed them in."""
+    return tuple((area_row(seat, d), c, _PLACES[c][d], (_PLACES[c][d],) * 2)
+                 for c in range(boats) for d in range(4))
 
 
 _SLOT_ORDER = tuple(tuple(_slot_order(seat, boats) for boats in range(9)) for seat in range(2))
@@ -193,33 +163,98 @@ def _open(breeding_open: tuple[str | None, ...]) -> tuple[tuple[str, ...], froze
     return crosses, _offer(crosses)[0]
 
 
-@lru_cache(maxsize=8192)
-def _attaches(fish: tuple[str, ...], corals: tuple[Coral, ...],
-              crosses: tuple[str, ...]) -> tuple[Step, ...]:
+@cache
+def _attach4(male: str | None, female: str | None, coral: int) -> tuple[Attach, ...]:
+    """The attach of these fish (either may be None) to ``coral``, four times (the bot
+    favours attaches)."""
+    fish = tuple((c, s) for c, s in ((male, "m"), (female, "f")) if c is not None)
+    return (Attach(fish, coral),) * 4
+
+
+def _attaches(fish: list[str], corals: list[Coral], crosses: tuple[str, ...]) -> list[Step]:
     """Every attach of the unattached ``fish`` to the ``corals`` for an open cross, each four
-    times (the bot favours them): the same holdings and offers come back turn after turn."""
+    times: for each coral, the males (first seen first) each with every female then alone,
+    then the females alone. Worked out afresh (cheap): the holdings change at nearly every
+    plan, so caches of it mostly missed. What breeding.fits says, as lookups: one parent fits
+    if its colour is on an open cross; two if they are the two colours of a cross, or both
+    the colour of a one-colour one."""
+    fitting, pairs = _offer(crosses)
+    males: dict[str, None] = {}  # colours, first seen first
+    females: dict[str, None] = {}
+    for f in fish:  # "red:m"
+        (males if f[-1] == "m" else females)[f[:-2]] = None
     found: list[Step] = []
-    if fish:
-        males, females = _sexes(fish)
-        for coral_i, coral in enumerate(corals):
-            if coral.cross is None:
-                for pair in _attachable(coral.male, coral.female, males, females, crosses):
-                    found += [_attach(pair, coral_i)] * 4
-    return tuple(found)
+    for i, coral in enumerate(corals):
+        if coral.cross is not None:
+            continue
+        male, female = coral.male, coral.female
+        if male:
+            if not female:
+                for f in females:
+                    if (male, f) in pairs:
+                        found += _attach4(None, f, i)
+        elif female:
+            for m in males:
+                if (m, female) in pairs:
+                    found += _attach4(m, None, i)
+        else:
+            for m in males:
+                for f in females:
+                    if (m, f) in pairs:
+                        found += _attach4(m, f, i)
+                if m in fitting:
+                    found += _attach4(m, None, i)
+            for f in females:
+                if f in fitting:
+                    found += _attach4(None, f, i)
+    return found
+
+
+_NO_RUN: tuple[Step, ...] = ()
+
+
+# Per seat, the last holding a plan was made for and what it gave: a third of the plans
+# follow a step that left the mover's fish, corals and the open crosses as they were (a
+# boat, a pearl, a shark). Checked by equality (lists of strings and tuples: in C), so a
+# stale entry is only a miss.
+_Holding = tuple[list[str], list[Coral], list[str | None], list[Step], dict[str, bool],
+                 list[Step]]
+_LAST_HOLDING: dict[int, _Holding] = {}
+
+
+def _holding(player: Player, seat: int, breeding_open: list[str | None]
+             ) -> tuple[list[Step], dict[str, bool], list[Step]]:
+    """The attaches, the wanted face-up cards (``_wanted``, filled in as the plan meets
+    cards) and the own fish a shark may chase, for the mover's holding and offer."""
+    fish, corals = player.fish, player.corals
+    last = _LAST_HOLDING.get(seat)
+    if (last is not None and last[0] == fish and last[1] == corals
+            and last[2] == breeding_open):
+        return last[3], last[4], last[5]
+    crosses, fitting = _open(tuple(breeding_open))
+    attaches = _attaches(fish, corals, crosses) if fish else []
+    # these cards' answers need no holdings
+    wanted = {"pearl": True, "shark": True, "water": False}
+    chase: list[Step] = []
+    for key in dict.fromkeys(fish):
+        colour, sex = key.split(":")
+        if colour not in fitting:  # colour_fits_a_cross, from the offer above
+            chase.append(SharkOwn(colour, sex))
+    _LAST_HOLDING[seat] = (list(fish), list(corals), list(breeding_open), attaches, wanted,
+                           chase)
+    return attaches, wanted, chase
 
 
 def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
     player = state.players[seat]
-    crosses, fitting = _open(tuple(state.breeding_open))
-    fish = player.fish
-    found = list(_attaches(tuple(fish), tuple(player.corals), crosses)) if fish else []
+    attaches, wanted, chase = _holding(player, seat, state.breeding_open)
+    fitting: frozenset[str] | None = None
     area = state.area
-    wanted: dict[str, bool] = {}
-    places: list[Buy | tuple[Buy, ...]] = []
-    run: list[Buy] = []  # the face-up buys since the last face-down one
-    before = True  # no face-down place yet: the run goes to ``found``
+    places: list[tuple[Buy, tuple[Step, ...]]] = []
+    first: list[Step] | None = None  # the wanted face-up buys before the first face-down one
+    run: list[Step] = []  # the wanted face-up buys since the last face-down one
     boats = player.boats
-    for row, column, buy in _SLOT_ORDER[seat][boats]:
+    for row, column, buy, twice in _SLOT_ORDER[seat][boats]:
         slot = area[row][column]
         if slot is None:
             continue
@@ -227,29 +262,26 @@ def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
             card = slot["card"]
             ok = wanted.get(card)
             if ok is None:
+                if fitting is None:
+                    fitting = _open(tuple(state.breeding_open))[1]
                 ok = wanted[card] = _wanted(card, player, fitting)
             if ok:
-                run += (buy, buy)
+                run += twice
         else:
-            if before:
-                found += run
-                before = False
+            if first is None:
+                first = run
             elif run:
-                places.append(tuple(run))
-            places.append(buy)
+                places[-1] = (places[-1][0], tuple(run))
+            places.append((buy, _NO_RUN))
             run = []
-    if before:
-        found += run
+    if first is None:
+        first = run
     elif run:
-        places.append(tuple(run))
+        places[-1] = (places[-1][0], tuple(run))
+    if attaches:
+        first[:0] = attaches
     sharks = player.sharks > fresh_sharks
-    chase: list[Step] = []
-    if sharks:
-        for key in dict.fromkeys(fish):
-            colour, sex = key.split(":")
-            if colour not in fitting:  # colour_fits_a_cross, from the offer above
-                chase.append(SharkOwn(colour, sex))
-    return _Plan(found, places, boats < 8, sharks, chase, area, seat)
+    return _Plan(first, places, boats < 8, sharks, chase if sharks else [], area, seat)
 
 
 def _choices(plan: _Plan, rng: random.Random) -> list[Step]:
@@ -257,11 +289,11 @@ def _choices(plan: _Plan, rng: random.Random) -> list[Step]:
     half the time, a shark now and then."""
     found = list(plan.found)
     draw = rng.random
-    for buy in plan.places:
-        if isinstance(buy, tuple):
-            found += buy
-        elif draw() < 0.3:
+    for buy, run in plan.places:
+        if draw() < 0.3:
             found.append(buy)
+        if run:
+            found += run
     if plan.boat and draw() < 0.5:
         found.append(_BOAT)
     if plan.sharks and draw() < 0.3:
@@ -294,7 +326,7 @@ def _refused(state: State, turn: Turn, step: Step) -> bool:
     picking the worms): fewer worms (of the fish's colour) than the cost and too few pearls."""
     player = state.players[turn.seat]
     if isinstance(step, Buy):
-        row = area_row(turn.seat, step.place.distance)
+        row = ROW_OF[turn.seat][step.place.distance]
         slot = state.area[row][step.place.column]
         if slot is None or not slot["up"]:
             return False
@@ -314,7 +346,7 @@ def _refused(state: State, turn: Turn, step: Step) -> bool:
 
 
 def _face_up(state: State, seat: int, place: Place) -> bool:
-    slot = state.area[area_row(seat, place.distance)][place.column]
+    slot = state.area[ROW_OF[seat][place.distance]][place.column]
     return slot is not None and bool(slot["up"])
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 FORMAT = 1
 ROWS = 4
@@ -21,10 +21,11 @@ COLUMNS = 8
 Slot = dict[str, Any] | None
 
 
-@dataclass(frozen=True)
-class Coral:
+class Coral(NamedTuple):
     """A coral in front of a player, its attached parents (colours) and completed cross.
-    Immutable (a changed coral is a new one in its list), so copies share them."""
+    Immutable (a changed coral is a new one in its list), so copies share them. A named
+    tuple, not a frozen dataclass: the bot's caches hash a player's corals at every plan,
+    and a tuple hashes in C."""
 
     male: str | None = None
     female: str | None = None
@@ -137,6 +138,10 @@ class State:
 def area_row(seat: int, distance: int) -> int:
     """The area row lying ``distance`` rows from ``seat`` (0 near, 3 far)."""
     return distance if seat == 0 else ROWS - 1 - distance
+
+
+# area_row as a table, for the rules' hot paths: ROW_OF[seat][distance]
+ROW_OF = tuple(tuple(area_row(seat, d) for d in range(ROWS)) for seat in range(2))
 
 
 def distance_of(seat: int, row: int) -> int:

@@ -39,7 +39,7 @@ from pbem.games.riff.orders import (
     SharkOwn,
     Step,
 )
-from pbem.games.riff.state import COLUMNS, Coral, State, area_row
+from pbem.games.riff.state import COLUMNS, ROW_OF, Coral, State, area_row
 from pbem.games.riff.worms import CannotPay
 from pbem.i18n.msg import Msg, msg, nmsg
 
@@ -242,7 +242,7 @@ def _slot(state: State, turn: Turn, place: Place, *, need_boat: bool = True) -> 
         raise RuleError(msg("{place}: you have no boat in column {column} (your boats lie "
                             "under columns 1-{boats})", place=w.place(place),
                             column=place.column + 1, boats=state.players[turn.seat].boats))
-    slot = state.area[area_row(turn.seat, place.distance)][place.column]
+    slot = state.area[ROW_OF[turn.seat][place.distance]][place.column]
     if slot is None:
         raise RuleError(msg("{place}: there is no card there", place=w.place(place)))
     return slot
@@ -257,9 +257,15 @@ def do_flip(state: State, turn: Turn, place: Place, paying: tuple[str, ...] | No
     if slot["up"]:
         raise RuleError(msg("{place}: the card is already face up ({card})",
                             place=w.place(place), card=w.card(slot["card"])))
+    return _turn_over(state, turn, place, paying, chance)
+
+
+def _turn_over(state: State, turn: Turn, place: Place, paying: tuple[str, ...] | None,
+               chance: Chance) -> str:
+    """Pay one worm and turn the face-down card on ``place`` (checked by the caller)."""
     worms.pay(state, turn.seat, 1, None, paying,
               lambda: msg("turning {place}", place=w.place(place)), turn.fresh_pearls)
-    row = area_row(turn.seat, place.distance)
+    row = ROW_OF[turn.seat][place.distance]
     card = area.reveal(state, row, place.column, chance)
     turn.flipped.add((row, place.column))
     turn.revealed = True
@@ -291,10 +297,13 @@ def _card_bought(seat: int, card: str, place: Place, coral: int) -> Event:
 def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
     place = step.place
     slot = _slot(state, turn, place)
-    row = area_row(turn.seat, place.distance)
+    row = ROW_OF[turn.seat][place.distance]
     paying = step.paying
     if not slot["up"]:  # a middle card face down: the first worm turns it
-        card = do_flip(state, turn, place, None if paying is None else paying[:1], chance)
+        if place.distance not in (1, 2):  # do_flip's check (its other checks are passed)
+            raise RuleError(msg("{place}: only cards of the two middle rows are face down",
+                                place=w.place(place)))
+        card = _turn_over(state, turn, place, None if paying is None else paying[:1], chance)
         paying = None if paying is None else paying[1:]
     else:
         card = slot["card"]
@@ -306,14 +315,14 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
         return
     cost = 1 if (row, place.column) in turn.flipped else COST[place.distance]
     _may_own(state, turn.seat, card, place)
-    colour = card.split(":")[1] if card.startswith("fish:") else None
+    colour = fish_colour(card)
     worms.pay(state, turn.seat, cost, colour, paying,
               lambda: msg("the {card} on {place}", card=w.card(card), place=w.place(place)),
               turn.fresh_pearls)
     state.area[row][place.column] = None
     player = state.players[turn.seat]
-    if card.startswith("fish:"):
-        player.fish.append(card[len("fish:"):])
+    if colour is not None:
+        player.fish.append(card[5:])  # "fish:red:m" -> "red:m"
     elif card == "coral":
         player.corals.append(Coral())
     elif card == "pearl":
@@ -325,6 +334,12 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
     if turn.loud:
         turn.events.append(_card_bought(turn.seat, card, place,
                                         len(player.corals) if card == "coral" else 0))
+
+
+@cache
+def fish_colour(card: str) -> str | None:
+    """The colour of a fish card ("fish:red:m" -> "red"), None for any other card."""
+    return card.split(":")[1] if card.startswith("fish:") else None
 
 
 def _may_own(state: State, seat: int, card: str, place: Place) -> None:
@@ -413,7 +428,7 @@ def do_shark_area(state: State, turn: Turn, step: SharkArea) -> None:
     if not slot["up"]:
         raise RuleError(msg("{place}: a shark chases only face-up cards",
                             place=w.place(step.place)))
-    row = area_row(turn.seat, step.place.distance)
+    row = ROW_OF[turn.seat][step.place.distance]
     state.area[row][step.place.column] = None
     state.discard += [slot["card"], "shark"]
     player.sharks -= 1

@@ -14,7 +14,6 @@ from functools import lru_cache
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.games.riff import words as w
-from pbem.games.riff.breeding import open_crosses
 from pbem.games.riff.components import cross_colours
 from pbem.games.riff.state import State
 from pbem.i18n.msg import Msg, msg, nmsg
@@ -24,35 +23,47 @@ def default_preference(state: State, seat: int) -> list[str]:
     """Colours that would complete an open cross with the player's own fish, then colours
     of the open crosses, then the game's colour order."""
     player = state.players[seat]
-    owned = [f.split(":")[0] for f in player.fish]
+    owned = [f[:-2] for f in player.fish]  # "red:m" -> "red"
     owned += [c for coral in player.corals if coral.cross is None
               for c in (coral.male, coral.female) if c is not None]
-    return list(_preference_order(tuple(owned), tuple(open_crosses(state)),
+    return list(_preference_order(tuple(owned), tuple(state.breeding_open),
                                   tuple(state.colours)))
 
 
 @lru_cache(maxsize=4096)  # asked at every turn, from the same few holdings and offers
-def _preference_order(owned: tuple[str, ...], crosses: tuple[str, ...],
+def _preference_order(owned: tuple[str, ...], offer: tuple[str | None, ...],
                       game_colours: tuple[str, ...]) -> tuple[str, ...]:
+    """``offer``: the breeding cards on offer, None for an empty place."""
     partners: list[str] = []
     wanted: list[str] = []
-    for card in crosses:
+    for card in offer:
+        if card is None:
+            continue
         colours = cross_colours(card)
         wanted += colours
         for mine in owned:
             if mine in colours:
                 partners += [c for c in colours if c != mine] or [mine]
-    order: list[str] = []
-    for c in partners + wanted + list(game_colours):
-        if c not in order:
-            order.append(c)
-    return tuple(order)
+    return tuple(dict.fromkeys(partners + wanted + list(game_colours)))  # first seen first
 
 
 def preference(state: State, seat: int) -> list[str]:
     """The seat's whole colour order: what it asked for, then the default for the rest."""
     asked = state.players[seat].prefer or []
     return asked + [c for c in default_preference(state, seat) if c not in asked]
+
+
+def first_preferred(state: State, seat: int, ok: Callable[[str], bool]) -> str | None:
+    """The first colour of ``preference`` that is ``ok``, if any: the default order is worked
+    out only when no colour the seat asked for is."""
+    asked = state.players[seat].prefer or []
+    for c in asked:
+        if ok(c):
+            return c
+    for c in default_preference(state, seat):
+        if c not in asked and ok(c):
+            return c
+    return None
 
 
 def _take(state: State, seat: int, colour: str) -> None:
@@ -70,8 +81,8 @@ def roll(state: State, chance: Chance) -> list[Event]:
     player = w.seat(mover)
     said = [_dice_rolled(mover, state.dice[0], state.dice[1])]
     for colour in state.dice:
-        got = colour if state.worm_supply[colour] > 0 else next(
-            (c for c in preference(state, mover) if state.worm_supply[c] > 0), None)
+        got = colour if state.worm_supply[colour] > 0 else first_preferred(
+            state, mover, lambda c: state.worm_supply[c] > 0)
         if got is None:
             said.append(_supply_empty(mover))
             continue
@@ -117,18 +128,18 @@ def _supply_empty(seat: int) -> Event:
 def opponent_pick(state: State) -> list[Event]:
     """The opponent of ``to_move`` takes one worm of a dice colour, by their preference."""
     seat = 1 - state.to_move
-    order = preference(state, seat)
-    rolled = [c for c in order if c in state.dice and state.worm_supply[c] > 0]
-    spare = [] if rolled else [c for c in order if state.worm_supply[c] > 0]
-    if rolled:
-        _take(state, seat, rolled[0])
-        return [_worm_picked(seat, rolled[0])]
-    if spare:
-        _take(state, seat, spare[0])
+    supply, dice = state.worm_supply, state.dice
+    rolled = first_preferred(state, seat, lambda c: c in dice and supply[c] > 0)
+    if rolled is not None:
+        _take(state, seat, rolled)
+        return [_worm_picked(seat, rolled)]
+    spare = first_preferred(state, seat, lambda c: supply[c] > 0)
+    if spare is not None:
+        _take(state, seat, spare)
         return [Event.of("worm_picked_instead", msg(
             "{colours} worms are out: {player} took a {colour} worm instead (by preference).",
-            colours=w.joined(w.colours(sorted(set(state.dice)))), player=w.seat(seat),
-            colour=w.colour(spare[0])))]
+            colours=w.joined(w.colours(sorted(set(dice)))), player=w.seat(seat),
+            colour=w.colour(spare)))]
     return [_supply_empty(seat)]
 
 
