@@ -18,6 +18,7 @@ import aiosmtplib
 from imapclient import IMAPClient
 from sqlalchemy import Engine, text
 
+from pbem.mail.inbound import no_delay
 from pbem.mail.settings import ImapSettings, SmtpSettings
 
 ORDER_LINE = re.compile(rb"^(?:secret \S+\r?\n)?(?P<order>[^\r\n]+)", re.MULTILINE)
@@ -57,6 +58,7 @@ def drain(engine: Engine, imap: ImapSettings, smtp: SmtpSettings, seats: dict[st
     body = (b"x" * 76 + b"\r\n") * (mail_size // 78)  # SMTP lines stay under 1,000 bytes
     t0, c0 = time.perf_counter(), time.process_time()
     client = IMAPClient(imap.host, port=imap.port, ssl=False, timeout=imap.timeout)
+    no_delay(client)  # as pbem's inbox does: no 40 ms Nagle stall per SEARCH
     client.login(imap.user, imap.password)
     if not client.folder_exists(processed_folder):
         client.create_folder(processed_folder)

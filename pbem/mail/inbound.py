@@ -10,6 +10,7 @@ import logging
 import mailbox
 import os
 import re
+import socket
 import ssl
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
@@ -155,6 +156,15 @@ IDLE_SLICE = 25 * 60.0
 FIRST_IDLE_SLICE = 1.0
 
 
+def no_delay(client: IMAPClient) -> None:
+    """Send each command at once (TCP_NODELAY). imapclient writes a command line and its
+    CRLF in two writes (SEARCH among others): with Nagle on, the CRLF waits for the server's
+    ACK of the line, which a server waiting for the CRLF delays (40 ms on Linux), so every
+    such command took 40 ms more than its round trip."""
+    with contextlib.suppress(OSError, AttributeError):  # not a TCP socket: nothing to tune
+        client.socket().setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 class ImapInbox:
     """An IMAP folder read by UID with ``BODY.PEEK[]``; handled mail is MOVEd to other folders.
 
@@ -189,6 +199,7 @@ class ImapInbox:
                                 ssl_context=context, timeout=s.timeout)
         except _DROPPED as exc:
             raise _Dropped(f"cannot reach IMAP server {s.host}:{s.port}: {exc}") from exc
+        no_delay(client)
         try:
             if s.security == "starttls":
                 client.starttls(context)

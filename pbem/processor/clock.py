@@ -51,7 +51,7 @@ from pbem.processor.host import Host
 from pbem.processor.lang import seat_tr
 from pbem.processor.movelog import record_move
 from pbem.store import queries
-from pbem.store.db import SessionFactory
+from pbem.store.db import SessionFactory, commit_unsynced
 from pbem.store.tables import CLOCK_CHECK_NOW, Game, Seat
 
 log = logging.getLogger(__name__)
@@ -198,8 +198,14 @@ def run_clocks(factory: SessionFactory, host: Host, now: datetime | None = None
     for game_id in ids:
         try:
             with factory() as session:
-                tick(session, host, game_id, now, report)
+                acted = tick(session, host, game_id, now, report)
                 schedule(session, game_id)
+                if acted is False:
+                    # It only looked: all it writes is when to look next, which a power
+                    # failure may take back (the game is then looked at again), so that
+                    # commit need not wait for the disk (one fsync per moved game and pass).
+                    # Only reads ran so far: SQLite takes the PRAGMA too.
+                    commit_unsynced(session)
                 session.commit()
         except Exception:  # one broken game must not stop the others' clocks or the pass
             log.exception("clock of game %s failed; retried next pass", game_id)
@@ -208,18 +214,20 @@ def run_clocks(factory: SessionFactory, host: Host, now: datetime | None = None
 
 
 def tick(session: Session, host: Host, game_id: int, now: datetime,
-         report: ClockReport) -> None:
-    """One game's clock, inside the caller's transaction."""
+         report: ClockReport) -> bool:
+    """One game's clock, inside the caller's transaction. False when it only looked (nothing
+    was due), True when it changed something."""
     game = queries.lock_game(session, game_id)
     if game is None or game.status != "active":
-        return
+        return False
     rules = registry.get(game.game_type)
     state = rules.from_json(json.loads(queries.latest_snapshot(session, game_id).state_json))
     waiting = rules.waiting_for(state)
     if not waiting:
-        return
+        return False
     seats = queries.seats(session, game_id)
-    if game.turn_started_at is None:  # a game from before clocks existed: its wait starts now
+    started = game.turn_started_at is None
+    if started:  # a game from before clocks existed: its wait starts now
         restart_clock(game, now)
         session.add(game)
     late = frozenset(s.index for s in seats if s.index in waiting
@@ -229,15 +237,17 @@ def tick(session: Session, host: Host, game_id: int, now: datetime,
         pause_for_timeout(session, host, rules, game, state,
                           [s for s in seats if s.index in late], now)
         report.paused.append(game.tag)
-        return
+        return True
     if late or gone:
         result = settle(session, rules, game, state, state, now, late)
         report.timeouts += len(result.played)
         tell_autoplay(session, host, rules, game, result, now)
         if result.failed:
             report.paused.append(game.tag)
-        return
-    report.reminders += remind(session, host, rules, game, state, seats, waiting, now)
+        return True
+    reminded = remind(session, host, rules, game, state, seats, waiting, now)
+    report.reminders += reminded
+    return started or reminded > 0
 
 
 def schedule(session: Session, game_id: int) -> None:

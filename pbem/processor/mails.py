@@ -147,10 +147,11 @@ def events_since_last_turn(entries: list[LogEntry], seat: int, tr: Translator = 
 
 def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat,
                 intro: Sequence[Line] | None = None, secret: str | None = None,
-                seats: list[Seat] | None = None, public: dict[str, Any] | None = None
-                ) -> StatusMail:
+                seats: list[Seat] | None = None, public: dict[str, Any] | None = None,
+                log: list[LogEntry] | None = None) -> StatusMail:
     """``seats``: the game's seats when the caller has read them (one read per move, not
-    one per mail); ``public``: the spectator's view, ``rules.view(state, None)``, likewise."""
+    one per mail); ``public``: the spectator's view, ``rules.view(state, None)``, likewise;
+    ``log``: every seat's log since its last move, :func:`queries.log_since_last_moves`."""
     all_seats = seats if seats is not None else queries.seats(session, game.id or 0)
     waiting = rules.waiting_for(state)
     outcome = rules.outcome(state)
@@ -160,6 +161,7 @@ def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat
         title=rules.title, tag=game.tag, seat=seat.index, seat_name=seat.name,
         view=rules.view(state, seat.index), intro=render_lines(intro or [], tr, names),
         events=events_since_last_turn(
+            log if log is not None else
             queries.log_since_last_order(session, game.id or 0, seat.index, MOVE_KINDS),
             seat.index, tr, names),
         waiting=[waiting_label(game, s, tr, seat.timezone) for s in all_seats
@@ -199,17 +201,17 @@ def queue_status(session: Session, host: Host, rules: Any, game: Game, state: An
                  in_reply_to: str | None = None, references: list[str] | None = None,
                  kind: str = "status", mover: str | None = None,
                  point: Line | None = None, seats: list[Seat] | None = None,
-                 moves: int | None = None, public: dict[str, Any] | None = None
-                 ) -> OutboundMessage:
+                 moves: int | None = None, public: dict[str, Any] | None = None,
+                 log: list[LogEntry] | None = None) -> OutboundMessage:
     """One seat's status mail. ``mover`` names who just moved (others' subjects say so);
     ``point`` replaces the subject's lead, e.g. ``Orders accepted`` in the reply to a move;
     ``seats``, ``moves`` and ``public`` (the game's seats, how many moves it has made, the
-    spectator's view: :func:`public_view`), if the caller has them: a move's mails make
-    them once."""
+    spectator's view: :func:`public_view`) and ``log`` (:func:`status_mail`), if the caller
+    has them: a move's mails make them once."""
     if moves is None:
         moves = queries.moves_made(session, game.id or 0, MOVE_KINDS)
     seats = seats if seats is not None else queries.seats(session, game.id or 0)
-    mail = status_mail(session, rules, game, state, seat, intro, secret, seats, public)
+    mail = status_mail(session, rules, game, state, seat, intro, secret, seats, public, log)
     text, html = render_status(rules, mail)
     subj = status_subject(
         game, mail, turn=moves + 1, kind=kind,
@@ -232,7 +234,8 @@ MAIL_MODES = {
 def queue_update(session: Session, host: Host, rules: Any, game: Game, state: Any, seat: Seat,
                  *, mover: str | None = None, intro: Sequence[Line] | None = None,
                  seats: list[Seat] | None = None, moves: int | None = None,
-                 public: dict[str, Any] | None = None) -> OutboundMessage | None:
+                 public: dict[str, Any] | None = None,
+                 log: list[LogEntry] | None = None) -> OutboundMessage | None:
     """What ``seat`` gets after someone else's move, as its mail setting says.
 
     Its own move, the end of the game and mail to ``every`` seats are full statuses; a
@@ -243,7 +246,7 @@ def queue_update(session: Session, host: Host, rules: Any, game: Game, state: An
     if (seat.mail_mode == "every" or seat.index in waiting or rules.outcome(state) is not None
             or intro):  # an intro says something to this seat (e.g. its default was played)
         return queue_status(session, host, rules, game, state, seat, mover=mover, intro=intro,
-                            seats=seats, moves=moves, public=public)
+                            seats=seats, moves=moves, public=public, log=log)
     if seat.mail_mode == "digest":
         return None
     seats = seats if seats is not None else queries.seats(session, game.id or 0)

@@ -26,6 +26,7 @@ one SMTP connection (pbem.mail.outbound.one_connection).
 
 from __future__ import annotations
 
+import contextlib
 import email
 import logging
 import time
@@ -37,13 +38,13 @@ from email.message import EmailMessage
 from functools import partial
 from typing import TypeVar
 
-from sqlalchemy import update
+from sqlalchemy import Connection, Update, bindparam, update
 from sqlmodel import Session, col, select
 
 from pbem.mail.outbound import Sender, SendError, one_connection, send_bytes
 from pbem.mail.redact import redact
 from pbem.processor.host import Host
-from pbem.store.db import SessionFactory, commit_unsynced
+from pbem.store.db import SessionFactory, begin_unsynced, commit_unsynced
 from pbem.store.faults import describe, is_transient
 from pbem.store.tables import OutboundMessage, utcnow
 
@@ -92,55 +93,104 @@ def retry_transient(op: Callable[[], T], host: Host, retries: int | None = None)
 
 def _claim_batch(factory: SessionFactory, now: datetime, skip: set[int], lease: timedelta,
                  size: int) -> list[_Claimed]:
-    """Claim up to ``size`` due mails in one short transaction (one commit for them all)."""
+    """Claim up to ``size`` due mails in one short transaction: the ids of the first due
+    rows, then one UPDATE of them all that RETURNs what sending needs (SQLite 3.35+,
+    PostgreSQL), one commit. (One statement with the SELECT as a subquery let PostgreSQL
+    re-run it per row, its LIMIT then claiming the whole queue.)"""
+    due = (col(OutboundMessage.status) == "queued", col(OutboundMessage.next_attempt_at) <= now)
     with factory() as session:
         while True:
-            q = (select(OutboundMessage)
-                 .where(OutboundMessage.status == "queued",
-                        col(OutboundMessage.next_attempt_at) <= now,
-                        col(OutboundMessage.id).not_in(skip))
-                 .order_by(col(OutboundMessage.id))
-                 .limit(size)
-                 .with_for_update(skip_locked=True))  # PostgreSQL: never wait on a claim
-            rows = session.exec(q).all()
-            if not rows:
+            ids = list(session.exec(
+                select(OutboundMessage.id)
+                .where(*due, col(OutboundMessage.id).not_in(skip))
+                .order_by(col(OutboundMessage.id))
+                .limit(size)
+                .with_for_update(skip_locked=True)))  # PostgreSQL: never wait on a claim
+            if not ids:
                 return []
-            until, got = utcnow() + lease, []
-            for row in rows:
-                # SQLite ignores FOR UPDATE: this conditional UPDATE is the claim, and matches
-                # nothing if another worker claimed or sent the row meanwhile.
-                claimed = session.exec(
-                    update(OutboundMessage)
-                    .where(col(OutboundMessage.id) == row.id,
-                           col(OutboundMessage.status) == "queued",
-                           col(OutboundMessage.next_attempt_at) <= now)
-                    .values(next_attempt_at=until))
-                if claimed.rowcount == 1:
-                    got.append(_Claimed(row.id or 0, row.raw, row.to_addr, row.raw_once_sent))
-                else:
-                    skip.add(row.id or 0)
-            if got:
+            # The due test again: SQLite ignores FOR UPDATE, and a row another worker
+            # claimed or sent meanwhile must match nothing.
+            rows = session.execute(
+                update(OutboundMessage)
+                .where(col(OutboundMessage.id).in_(ids), *due)
+                .values(next_attempt_at=utcnow() + lease)
+                .returning(col(OutboundMessage.id), col(OutboundMessage.raw),
+                           col(OutboundMessage.to_addr), col(OutboundMessage.raw_once_sent))
+            ).all()
+            if rows:
                 session.commit()
-                return got
+                # RETURNING promises no order
+                return sorted((_Claimed(r.id, r.raw, r.to_addr, r.raw_once_sent)
+                               for r in rows), key=lambda c: c.id)
+            skip.update(i for i in ids if i is not None)
 
 
-def _mark_one(session: Session, host: Host, claimed: _Claimed, error: SendError | None) -> str:
-    """Record one send's outcome in ``session``; returns sent | retrying | failed."""
-    if error is None:
-        # A secret is kept only until it is sent: the blanked copy made when it was
-        # queued, else (a player's own words echoed back) whatever reads as one. The mail
-        # as sent is in hand: a sent row is marked without reading its ~100 kB back, and
-        # its bytes are written again only when blanking changed them.
-        kept = claimed.once_sent if claimed.once_sent is not None else redact(claimed.raw)
-        values: dict[str, object] = {"status": "sent", "sent_at": utcnow(),
-                                     "attempts": col(OutboundMessage.attempts) + 1,
-                                     "raw_once_sent": None}
-        if kept != claimed.raw:
-            values["raw"] = kept
-        session.exec(update(OutboundMessage)
-                     .where(col(OutboundMessage.id) == claimed.id).values(values))
+# A sent mail's mark, built once: a statement built per mail cost more than running it.
+_MARK_SENT = (update(OutboundMessage)
+              .where(col(OutboundMessage.id) == bindparam("mark_id"))
+              .values(status="sent", sent_at=bindparam("mark_at"),
+                      attempts=col(OutboundMessage.attempts) + 1, raw_once_sent=None))
+_MARK_SENT_BLANKED = _MARK_SENT.values(raw=bindparam("mark_raw"))
+
+
+def _sent(claimed: _Claimed) -> tuple[Update, dict[str, object]]:
+    """The mark of a sent mail: one UPDATE built from the claimed row, and its parameters.
+
+    A secret is kept only until it is sent: the blanked copy made when it was queued, else
+    (a player's own words echoed back) whatever reads as one. The mail as sent is in hand:
+    a sent row is marked without reading its ~100 kB back, and its bytes are written again
+    only when blanking changed them."""
+    kept = claimed.once_sent if claimed.once_sent is not None else redact(claimed.raw)
+    params: dict[str, object] = {"mark_id": claimed.id, "mark_at": utcnow()}
+    if kept == claimed.raw:
+        return _MARK_SENT, params
+    return _MARK_SENT_BLANKED, {**params, "mark_raw": kept}
+
+
+class _Marks:
+    """Marks one pass's sent mails on one connection held for the pass: each mark still its
+    own transaction and commit (never batched, see the module's docstring), none waiting for
+    the disk. A session per mark, relaxing durability and restoring it when the connection
+    went back to the pool cost more than the UPDATE itself. A fault drops the connection
+    (no transaction is left open on it); the next try opens another."""
+
+    def __init__(self, factory: SessionFactory) -> None:
+        self.factory = factory
+        self.conn: Connection | None = None
+
+    def sent(self, claimed: _Claimed) -> str:
+        if self.conn is None:
+            with self.factory() as session:
+                self.conn = session.get_bind().connect()  # type: ignore[union-attr]
+        try:
+            begin_unsynced(self.conn)
+            self.conn.execute(*_sent(claimed))
+            self.conn.commit()
+        except BaseException:
+            self.close()
+            raise
         return "sent"
-    # A failure: the row itself decides (its attempts so far, when to try again).
+
+    def close(self) -> None:
+        conn, self.conn = self.conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):  # broken already: the pool discards it
+                conn.close()
+
+
+def _mark_failure(factory: SessionFactory, host: Host, claimed: _Claimed,
+                  error: SendError) -> str:
+    """Record a failed send in its own transaction, committed without waiting for the disk
+    (see the module's docstring); returns retrying | failed."""
+    with factory() as session:
+        commit_unsynced(session)
+        outcome = _failed(session, host, claimed, error)
+        session.commit()
+        return outcome
+
+
+def _failed(session: Session, host: Host, claimed: _Claimed, error: SendError) -> str:
+    """The row itself decides (its attempts so far, when to try again)."""
     row = session.get(OutboundMessage, claimed.id)
     assert row is not None
     row.attempts += 1
@@ -153,17 +203,6 @@ def _mark_one(session: Session, host: Host, claimed: _Claimed, error: SendError 
         row.status, outcome = "failed", "failed"
     session.add(row)
     return outcome
-
-
-def _mark(factory: SessionFactory, host: Host,
-          results: list[tuple[_Claimed, SendError | None]]) -> list[str]:
-    """Record a batch of outcomes in one transaction, committed without waiting for the disk
-    (see the module's docstring)."""
-    with factory() as session:
-        commit_unsynced(session)
-        outcomes = [_mark_one(session, host, claimed, error) for claimed, error in results]
-        session.commit()
-        return outcomes
 
 
 def _send(sender: Sender, claimed: _Claimed) -> SendError | None:
@@ -184,13 +223,17 @@ def deliver_outbox(factory: SessionFactory, sender: Sender, host: Host | None = 
     done = Delivery()
     skipped: set[int] = set()
     lease = timedelta(seconds=host.send_lease_seconds)
-    with one_connection(sender):
-        return _deliver(factory, sender, host, now, limit, done, skipped, lease)
+    marks = _Marks(factory)
+    try:
+        with one_connection(sender):
+            return _deliver(factory, sender, host, now, limit, done, skipped, lease, marks)
+    finally:
+        marks.close()
 
 
 def _deliver(factory: SessionFactory, sender: Sender, host: Host, now: datetime | None,
              limit: int | None, done: Delivery, skipped: set[int],
-             lease: timedelta) -> Delivery:
+             lease: timedelta, marks: _Marks) -> Delivery:
     while limit is None or done.sent + done.retrying + done.failed < limit:
         size = CLAIM_BATCH if limit is None else min(CLAIM_BATCH, limit - (
             done.sent + done.retrying + done.failed))
@@ -207,8 +250,9 @@ def _deliver(factory: SessionFactory, sender: Sender, host: Host, now: datetime 
             # Marked at once, not with the batch: a crash then resends at most the one mail
             # in flight. Recording it is worth more tries than anything else, since giving up
             # means sending it again after the lease.
-            (outcome,) = retry_transient(partial(_mark, factory, host, [(claimed, error)]),
-                                         host, retries=max(host.transient_retries,
-                                                           MARK_RETRIES))
+            mark = (partial(marks.sent, claimed) if error is None else
+                    partial(_mark_failure, factory, host, claimed, error))
+            outcome = retry_transient(mark, host,
+                                      retries=max(host.transient_retries, MARK_RETRIES))
             setattr(done, outcome, getattr(done, outcome) + 1)
     return done

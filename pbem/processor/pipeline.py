@@ -796,6 +796,8 @@ class _Handler:
         seats = queries.seats(self.s, game.id or 0)
         moves = queries.moves_made(self.s, game.id or 0, MOVE_KINDS)
         public = mails.public_view(rules, applied.state)  # the board all seats see alike
+        since = queries.log_since_last_moves(self.s, game.id or 0, [s.index for s in seats],
+                                             MOVE_KINDS)
         for other in seats:
             if other.id == seat.id:
                 queued.append(mails.queue_status(
@@ -808,11 +810,11 @@ class _Handler:
                         if letter.ignored else []), *self.said.lines],
                     in_reply_to=self.mid,
                     references=self.refs, point=msg("Orders accepted"), seats=seats,
-                    moves=moves, public=public))
+                    moves=moves, public=public, log=since))
             else:
                 update = mails.queue_update(self.s, self.host, rules, game, applied.state,
                                             other, mover=seat.name, seats=seats,
-                                            moves=moves, public=public)
+                                            moves=moves, public=public, log=since)
                 queued += [update] if update is not None else []
         queued += clock.tell_autoplay(self.s, self.host, rules, game,
                                       clock.Autoplay(settled.state, failed=settled.failed),

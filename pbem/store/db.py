@@ -7,7 +7,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
-from sqlalchemy import Engine, event, text
+from sqlalchemy import Connection, Engine, event, text
 from sqlalchemy.engine import ExceptionContext
 from sqlmodel import Session, create_engine
 
@@ -75,11 +75,17 @@ def commit_unsynced(session: Session) -> None:
     undo it, never corrupt anything, and never a commit made after it (the log is one
     sequence: the next synced commit makes every earlier one durable).
     """
-    conn = session.connection()
+    begin_unsynced(session.connection())
+
+
+def begin_unsynced(conn: Connection) -> None:
+    """:func:`commit_unsynced` for a connection held across several such transactions (one
+    per sent mail's mark): call it before each one's first statement. On SQLite the PRAGMA
+    runs once, and holds until the connection goes back to the pool."""
     if conn.dialect.name == "postgresql":
         conn.exec_driver_sql("SET LOCAL synchronous_commit = off")
         return
-    if conn.dialect.name != "sqlite" or not conn.info.get(_WAL_ON):
+    if conn.dialect.name != "sqlite" or not conn.info.get(_WAL_ON) or conn.info.get(_UNSYNCED):
         return  # outside WAL, NORMAL could corrupt on power failure: keep FULL
     dbapi = conn.connection.dbapi_connection
     if dbapi is None or getattr(dbapi, "in_transaction", True):

@@ -70,6 +70,24 @@ def log_since_last_order(session: Session, game_id: int, seat: int,
     return list(session.exec(q.order_by(col(LogEntry.index))))
 
 
+def log_since_last_moves(session: Session, game_id: int, seats: Collection[int],
+                         kinds: Collection[str]) -> list[LogEntry]:
+    """The log from the earliest of ``seats``' last entries of ``kinds`` on: what every
+    seat's :func:`log_since_last_order` holds, read once for a move's mails (two statements,
+    not two per seat). Each seat's last move is one indexed ORDER BY ... LIMIT 1, as there;
+    here they are scalar subqueries of one SELECT."""
+    if not seats:
+        return []
+    lasts = [select(LogEntry.index).where(LogEntry.game_id == game_id, LogEntry.seat == seat,
+                                          col(LogEntry.kind).in_(list(kinds)))
+             .order_by(col(LogEntry.index).desc()).limit(1).scalar_subquery()
+             for seat in sorted(set(seats))]
+    found = session.exec(select(*lasts)).one()
+    first = min((i or 0 for i in found), default=0)
+    q = select(LogEntry).where(LogEntry.game_id == game_id, col(LogEntry.index) >= first)
+    return list(session.exec(q.order_by(col(LogEntry.index))))
+
+
 def latest_snapshot(session: Session, game_id: int) -> Snapshot:
     q = select(Snapshot).where(Snapshot.game_id == game_id).order_by(
         col(Snapshot.log_index).desc()).limit(1)  # LIMIT: never ship the whole history

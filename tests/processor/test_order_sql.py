@@ -69,6 +69,9 @@ def test_a_sent_mail_is_marked_without_reading_or_rewriting_its_bytes(
     assert not [s for s in marks if re.search(r"[ ,]raw\s*=", s)]  # nothing to blank: kept
     claims = [s for s in sql if re.match(r"SELECT .* FROM outboundmessage", s, re.I)]
     assert len(claims) == 2  # one batch claimed, then an empty claim ends the pass
+    # the batch claimed by one UPDATE (it was one per mail)
+    assert len([s for s in sql if re.match(r"UPDATE outboundmessage SET next_attempt_at", s,
+                                           re.I)]) == 1
     with factory() as s:
         for q in result.queued:
             row = s.get(OutboundMessage, q)
