@@ -13,7 +13,9 @@ seat's email, send) over real mail servers and over Maildirs.
   (bench/peer.py: fetch over IMAP, parse one line, update one row in one commit, send a mail
   of the same mean size to each seat over one SMTP connection), round by round in turn with
   the pipeline so both meet the same machine load. Prints the time per order by stage, the
-  CPU time of both, and ``overhead vs peer`` (goal <= 1.5x).
+  CPU time of both, and ``overhead vs peer`` (goal <= 1.5x); for comparison, also the ratio
+  against the peer plus the time resvg takes to draw again every picture the pipeline drew
+  (the peer of the goal draws none).
 - ``clocks`` (default): a clock pass with 10 and with 1,000 timed games none of which is due
   (goal <= 1.2x), and the case-blind tag lookup at both sizes.
 - ``flat`` (default): an order's cost with 10 and with 1,000 idle games in the database, and
@@ -361,6 +363,7 @@ def bench_reef(args: argparse.Namespace) -> None:
     """Reef Encounter, 4 players, over real IMAP and SMTP, next to the peer (bench/peer.py)."""
     import peer  # bench/peer.py, beside this script
 
+    from pbem.mail import pictures
     from tests.support.mailservers import PymapServer, SmtpTestServer
 
     rules = registry.get("reef")
@@ -380,6 +383,17 @@ def bench_reef(args: argparse.Namespace) -> None:
             api.process_inbox(factory, inbox, sender, HOST)  # the welcome mails: not timed
             stages.install(factory, rules)
             rng, raws, busy, orders, sent = random.Random(7), [], 0.0, 0, 0
+            # Every picture (band) resvg draws for the pipeline, to draw it again for the
+            # peer's second figure: the same drawings, with nothing of ours around them.
+            drawings: list[str] = []
+            original_drawn = pictures.drawn
+
+            def recorded(svg: str) -> bytes:
+                if stages.on:
+                    drawings.append(svg)
+                return original_drawn(svg)
+            pictures.drawn = recorded
+            draw_s, drawn_count = 0.0, 0
             sizes: list[int] = []
             sender.times.clear()
             # Interleaved, round by round: on a shared machine the load changes by the
@@ -407,6 +421,13 @@ def bench_reef(args: argparse.Namespace) -> None:
                     feeder.append("INBOX", raw)
                 ref.add(peer.drain(engine, imap.settings, smtp.settings, seats,  # type: ignore[arg-type]
                                    round(statistics.mean(wave_sizes))))
+                t0 = time.perf_counter()
+                for svg in drawings:
+                    original_drawn(svg)
+                draw_s += time.perf_counter() - t0
+                drawn_count += len(drawings)
+                drawings.clear()
+            pictures.drawn = original_drawn
             stages.uninstall()
             stages.seconds["send"] = sum(sender.times)
             inbox.close()
@@ -432,6 +453,11 @@ def bench_reef(args: argparse.Namespace) -> None:
     print(f"[reef] CPU time (this process, servers included): pipeline {ms(cpu / orders)}, "
           f"peer {ms(ref.cpu / ref.orders)} per order: {cpu / ref.cpu:.2f}x (less swayed by "
           "the machine's load than the wall clock)")
+    drawing = ref.seconds + draw_s
+    print(f"[reef] the same pictures: {drawn_count} drawings by resvg, {ms(draw_s / orders)} "
+          f"per order; a peer that also drew them: {ms(drawing / ref.orders)} per order, "
+          f"overhead vs it: {busy / drawing:.2f}x (for comparison only: the peer of the goal "
+          "draws nothing)")
     print(f"overhead vs peer: {busy / ref.seconds:.2f}x  (goal <= 1.5x; {db})")
 
 
