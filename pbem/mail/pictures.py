@@ -30,10 +30,11 @@ import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import resvg_py
 from markupsafe import escape
-from PIL import Image
+from PIL import Image, ImageChops
 
 SVG = re.compile(r"<svg\b[^>]*>.*?</svg>", re.S | re.I)
 # One picture: the bands of one (a run of band() SVGs with nothing between them), or an SVG.
@@ -99,13 +100,9 @@ def font_files() -> tuple[str, ...]:
 KEPT = 256
 
 
-@functools.lru_cache(maxsize=KEPT)
 def png_of(svg: str) -> bytes:
-    """The PNG of ``svg``; kept, since every seat's mail of one move shows the same board, and
-    the next move's mails show again every part it did not change."""
-    png = drawn(svg)
-    width, height = svg_size(svg)
-    return indexed(png) if width * height * SCALE * SCALE <= PALETTE_PIXELS else png
+    """The PNG a mail carries of ``svg``: a picture of one band (:func:`stacked_png`)."""
+    return stacked_png((svg,))
 
 
 def drawn(svg: str) -> bytes:
@@ -119,29 +116,6 @@ def drawn(svg: str) -> bytes:
 
 # A palette PNG holds at most this many colours.
 PALETTE = 256
-# Pictures of at most this many pixels become palette PNGs: Pillow's exact palette costs some
-# 50 ns a pixel, under a millisecond for a band of a board (333x39 pixels) but as much again
-# as resvg's whole drawing for a large picture (Reef's reefs, 1086x294: 15 ms), which the
-# bytes it saves do not repay (bench/pipeline.py: the send and store stages gain about what
-# the palette costs).
-PALETTE_PIXELS = 40_000
-
-
-def indexed(png: bytes) -> bytes:
-    """``png``'s very pixels as a palette PNG (one byte a pixel, not four), where it has at
-    most 256 colours, as a game's flat-coloured pictures do even antialiased: about half the
-    bytes, in every mail that carries it. resvg writes RGBA only; drawn on white, the alpha is
-    all opaque. A picture of more colours, or one the palette would change, stays as it is."""
-    with Image.open(io.BytesIO(png)) as drawn:
-        rgb = drawn.convert("RGB")
-    if rgb.getcolors(PALETTE) is None:
-        return png
-    palette = rgb.convert("P", palette=Image.Palette.ADAPTIVE, colors=PALETTE)
-    if palette.convert("RGB").tobytes() != rgb.tobytes():  # a colour merged: not the same
-        return png
-    out = io.BytesIO()
-    palette.save(out, "PNG")
-    return out.getvalue()
 
 
 @functools.lru_cache(maxsize=KEPT)
@@ -172,16 +146,33 @@ KEPT_BANDS = 512
 
 
 @functools.lru_cache(maxsize=KEPT_BANDS)
+def band_png(svg: str) -> bytes:
+    """``svg`` as resvg draws it, kept."""
+    return drawn(svg)
+
+
+@functools.lru_cache(maxsize=KEPT_BANDS)
 def band_pixels(svg: str) -> Image.Image:
     """``svg`` drawn, as RGB pixels on white."""
-    with Image.open(io.BytesIO(drawn(svg))) as image:
+    with Image.open(io.BytesIO(band_png(svg))) as image:
         return image.convert("RGB")
+
+
+# How far (0-255, in any channel) the palette may move a pixel of a picture. A game's pictures
+# are flat colours, antialiased: the 256 commonest colours (every flat one) stay exact, and the
+# few rarer edge shades take the nearest of them, a step nobody sees on one pixel of an edge.
+PALETTE_TOLERANCE = 32
 
 
 @functools.lru_cache(maxsize=KEPT)
 def stacked_png(bands: tuple[str, ...]) -> bytes:
-    """One PNG of a picture cut into ``bands``: each band drawn (or kept) on its own, the
-    pixels pasted top to bottom. zlib level 3: as fast as 1, within 5% of 6's bytes."""
+    """One PNG of a picture cut into ``bands`` (or of one SVG), kept: every seat's mail of one
+    move shows the same board, and the next move's mails show again every picture it did not
+    change. Each band is drawn (or kept) on its own, the pixels pasted top to bottom, then
+    written as a palette PNG of its 256 commonest colours: a third of the bytes of resvg's
+    RGBA one, and faster to write than an RGB one (about 1 ms for a board's 333x294 pixels).
+    A picture the palette would change by more than PALETTE_TOLERANCE (a gradient, a photo)
+    is written as drawn, and so is a tiny one where the palette itself costs more bytes."""
     images = [band_pixels(svg) for svg in bands]
     canvas = Image.new("RGB", (max(i.width for i in images), sum(i.height for i in images)),
                        "white")
@@ -190,8 +181,29 @@ def stacked_png(bands: tuple[str, ...]) -> bytes:
         canvas.paste(image, (0, top))
         top += image.height
     out = io.BytesIO()
-    canvas.save(out, "PNG", compress_level=3)
+    shades = _palette_of(canvas)
+    if shades is not None:
+        shades.save(out, "PNG")
+    else:
+        canvas.save(out, "PNG", compress_level=3)
+    if len(bands) == 1 and len(band_png(bands[0])) <= out.tell():
+        return band_png(bands[0])
     return out.getvalue()
+
+
+def _palette_of(canvas: Image.Image) -> Image.Image | None:
+    """``canvas`` in its PALETTE commonest colours, or None if that moves a pixel too far."""
+    counted = canvas.getcolors(canvas.width * canvas.height)
+    assert counted is not None  # at most one colour per pixel
+    counted.sort(key=lambda pair: pair[0], reverse=True)
+    colours = [channel for _, rgb in counted[:PALETTE] for channel in cast(tuple[int, ...], rgb)]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(colours + [0] * (3 * PALETTE - len(colours)))
+    shades = canvas.quantize(palette=palette, dither=Image.Dither.NONE)
+    # An RGB image's extrema: a (low, high) pair per channel.
+    moved = cast(tuple[tuple[int, int], ...],
+                 ImageChops.difference(canvas, shades.convert("RGB")).getextrema())
+    return shades if max(high for _, high in moved) <= PALETTE_TOLERANCE else None
 
 
 def inline_pictures(body: str, domain: str) -> tuple[str, list[Picture]]:
@@ -206,7 +218,7 @@ def inline_pictures(body: str, domain: str) -> tuple[str, list[Picture]]:
         if len(bands) > 1:
             height = sum(svg_size(b)[1] for b in bands)
         label = re.search(r'aria-label="([^"]*)"', bands[0])
-        png = png_of(svg) if len(bands) == 1 else stacked_png(bands)
+        png = stacked_png(bands)
         # Named by its SVG: the same board gets the same part, and mails stay reproducible
         # whatever the renderer, its version or the scale.
         cid = f"board.{hashlib.sha256(svg.encode()).hexdigest()[:20]}@{domain}"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from graphlib import TopologicalSorter
 
-from pbem.mail.pictures import png_of, svg_size
+from pbem.mail.pictures import drawn, svg_size
 from tests.support.png import decode
 
 RUNS = re.compile(r"<svg\b.*?</svg>(?:<svg\b.*?</svg>)+", re.S)
@@ -44,12 +44,12 @@ def whole(bands: list[str]) -> str:
 
 
 def worst_difference(bands: list[str]) -> int:
-    """The largest difference, in any channel of any pixel, between the bands' PNGs stacked
-    and the PNG of the picture drawn whole (a cut off a whole pixel, or a shape that crosses a
-    cut but is drawn in one band only, shows here; antialiasing at a cut may differ by a few
-    levels)."""
-    pixels = [decode(png_of(band)) for band in bands]
-    one = decode(png_of(whole(bands)))
+    """The largest difference, in any channel of any pixel, between the bands' pixels as resvg
+    draws them, stacked, and the picture drawn whole (a cut off a whole pixel, or a shape that
+    crosses a cut but is drawn in one band only, shows here; antialiasing at a cut may differ
+    by a few levels)."""
+    pixels = [decode(drawn(band)) for band in bands]
+    one = decode(drawn(whole(bands)))
     rows = [row for band in pixels for row in band.rows]
     assert {band.width for band in pixels} == {one.width} and len(rows) == one.height
     return max(max(abs(a - b) for a, b in zip(mine, theirs, strict=True))

@@ -53,12 +53,12 @@ def decode(png: bytes) -> Pixels:
             palette = data
         pos += 12 + length
     width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
-    assert (colour, depth) == (6, 8) or (colour == 3 and depth in (1, 2, 4, 8)), \
-        "only 8-bit RGBA or a palette"
+    assert (colour, depth) in ((6, 8), (2, 8)) or (colour == 3 and depth in (1, 2, 4, 8)), \
+        "only 8-bit RGBA, 8-bit RGB or a palette"
     assert interlace == 0, "not interlaced"
     raw = zlib.decompress(bytes(idat))
-    bpp = 4 if colour == 6 else 1  # bytes a pixel, at least one, as the filters count them
-    stride = width * 4 if colour == 6 else (width * depth + 7) // 8
+    bpp = {6: 4, 2: 3}.get(colour, 1)  # bytes a pixel, at least one, as the filters count them
+    stride = width * bpp if colour in (6, 2) else (width * depth + 7) // 8
     rows: list[bytes] = []
     previous = bytes(stride)
     for y in range(height):
@@ -81,8 +81,14 @@ def decode(png: bytes) -> Pixels:
         else:
             assert kind == 0, f"unknown PNG filter {kind}"
         previous = bytes(line)
-        rows.append(previous if colour == 6 else _rgba(previous, palette, depth, width))
+        rows.append(previous if colour == 6 else _opaque(previous) if colour == 2
+                    else _rgba(previous, palette, depth, width))
     return Pixels(width, height, rows)
+
+
+def _opaque(line: bytes) -> bytes:
+    """An RGB row as RGBA."""
+    return b"".join(line[i:i + 3] + b"\xff" for i in range(0, len(line), 3))
 
 
 def _rgba(line: bytes, palette: bytes, depth: int, width: int) -> bytes:
