@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import email
 import logging
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -91,6 +92,15 @@ def retry_transient(op: Callable[[], T], host: Host, retries: int | None = None)
     raise AssertionError("unreachable")
 
 
+# UPDATE ... RETURNING came with SQLite 3.35 (2021); a Python built against an older system
+# library (Ubuntu 20.04: 3.31) claims with an UPDATE, then a SELECT of the rows it leased.
+SQLITE_RETURNING = sqlite3.sqlite_version_info >= (3, 35, 0)
+
+
+def _returning(session: Session) -> bool:
+    return session.get_bind().dialect.name != "sqlite" or SQLITE_RETURNING
+
+
 def _claim_batch(factory: SessionFactory, now: datetime, skip: set[int], lease: timedelta,
                  size: int) -> list[_Claimed]:
     """Claim up to ``size`` due mails in one short transaction: the ids of the first due
@@ -110,13 +120,20 @@ def _claim_batch(factory: SessionFactory, now: datetime, skip: set[int], lease: 
                 return []
             # The due test again: SQLite ignores FOR UPDATE, and a row another worker
             # claimed or sent meanwhile must match nothing.
-            rows = session.execute(
-                update(OutboundMessage)
-                .where(col(OutboundMessage.id).in_(ids), *due)
-                .values(next_attempt_at=utcnow() + lease)
-                .returning(col(OutboundMessage.id), col(OutboundMessage.raw),
-                           col(OutboundMessage.to_addr), col(OutboundMessage.raw_once_sent))
-            ).all()
+            until = utcnow() + lease
+            claim = (update(OutboundMessage).where(col(OutboundMessage.id).in_(ids), *due)
+                     .values(next_attempt_at=until))
+            wanted = (col(OutboundMessage.id), col(OutboundMessage.raw),
+                      col(OutboundMessage.to_addr), col(OutboundMessage.raw_once_sent))
+            if _returning(session):
+                rows = session.execute(claim.returning(*wanted)).all()
+            else:  # SQLite before 3.35: the UPDATE holds the write lock until the commit,
+                # so the rows with our lease are the rows it claimed
+                session.execute(claim)
+                rows = session.execute(select(*wanted).where(
+                    col(OutboundMessage.id).in_(ids),
+                    col(OutboundMessage.status) == "queued",
+                    col(OutboundMessage.next_attempt_at) == until)).all()
             if rows:
                 session.commit()
                 # RETURNING promises no order

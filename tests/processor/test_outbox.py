@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import event
 
 from pbem.mail.outbound import MaildirSender, SendError
 from pbem.processor import api
@@ -116,3 +118,38 @@ def test_one_pass_sends_over_one_smtp_connection_and_one_event_loop(
     # as stored, but for the line ends SMTP puts on the wire
     assert {r.rcpt_tos[0]: r.raw.replace(b"\r\n", b"\n") for r in smtp_server.received} == {
         to: raw.replace(b"\r\n", b"\n") for to, raw in stored.items()}
+
+
+def test_an_sqlite_without_returning_claims_each_mail_once(
+        factory: SessionFactory, host: Host, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Python built against SQLite before 3.35 (no UPDATE ... RETURNING) claims with an
+    UPDATE, then reads the rows its lease marked: a second claim meanwhile gets none of them,
+    and each mail is sent once."""
+    from pbem.processor import outbox
+
+    with factory() as s:
+        if s.get_bind().dialect.name != "sqlite":
+            pytest.skip("PostgreSQL always has RETURNING")
+        for g in range(3):
+            api.create_game(s, "testcards", [("A", f"a{g}@players.test"),
+                                             ("B", f"b{g}@players.test")], host=host)
+        s.commit()
+    monkeypatch.setattr(outbox, "SQLITE_RETURNING", False)
+    statements: list[str] = []
+    engine = factory().get_bind()
+    listen = partial(event.listen, engine, "before_cursor_execute")
+    listen(lambda *a: statements.append(str(a[2])))
+    first = outbox._claim_batch(factory, utcnow(), set(), timedelta(minutes=5), 4)
+    second = outbox._claim_batch(factory, utcnow(), set(), timedelta(minutes=5), 10)
+    assert statements and not any("RETURNING" in sql.upper() for sql in statements)
+    assert len(first) == 4 and len(second) == 2
+    assert not {c.id for c in first} & {c.id for c in second}
+    assert all(c.raw and c.to_addr for c in first + second)
+    # Their leases hold them: a pass now sends nothing; after the lease, each mail once.
+    sender = MaildirSender(tmp_path / "out")
+    assert deliver_outbox(factory, sender, host).sent == 0
+    later = Host(from_address=host.from_address, clock=lambda: utcnow() + timedelta(hours=1))
+    monkeypatch.setattr(outbox, "utcnow", later.clock)
+    assert deliver_outbox(factory, sender, host).sent == 6
+    assert len(sent_files(tmp_path / "out")) == 6
