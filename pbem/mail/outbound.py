@@ -42,6 +42,10 @@ _ADDR = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+"
 _SIMPLE = re.compile(
     rf'\s*(?:(?:"(?:[^"\\]|\\.)*"\s*|[^"<>()\[\]\\,;:@]*)<({_ADDR})>|({_ADDR}))\s*')
 _UNFOLD = re.compile(rb"\r?\n[ \t]")
+# Lines end as the email parser ends them (not str.splitlines: \x0c or \u2028 end nothing
+# there), and a header's name is printable ASCII without a colon or a space (RFC 5322 ftext).
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_FIELD = re.compile(r"[\x21-\x39\x3b-\x7e]+")
 _ENVELOPE_HEADERS = {"from", "to", "cc", "bcc"}
 
 
@@ -50,13 +54,15 @@ def _simple_envelope(head: bytes) -> tuple[str, list[str]] | None:
     (every mail pbem composes); None for anything else. The same answer as the full
     parser's (tests/mail/test_envelope.py), at a fraction of its cost per mail."""
     try:
-        lines = _UNFOLD.sub(b" ", head).decode("utf-8").splitlines()
+        lines = _LINE_END.split(_UNFOLD.sub(b" ", head).decode("utf-8").rstrip("\r\n"))
     except UnicodeDecodeError:
         return None
     found: dict[str, list[str]] = {}
     for line in lines:
         name, colon, value = line.partition(":")
-        key = name.strip().lower()
+        if not colon or not _FIELD.fullmatch(name):  # a blank line, "To :", a stray byte...
+            return None  # ... whatever the parser makes of it, it decides
+        key = name.lower()
         if key.startswith("resent-") or key == "sender":  # other rules: the full parser
             return None
         if colon and key in _ENVELOPE_HEADERS:

@@ -217,8 +217,8 @@ def read_message(raw: bytes, *, max_bytes: int = 1_000_000) -> IncomingMail:
 
 def _language(value: str) -> str:
     """The primary subtag of a Content-Language header's first language (RFC 3282)."""
-    first = value.split(",")[0].strip().lower()
-    return first.split("-")[0] if first.replace("-", "").isalpha() else ""
+    primary = value.split(",")[0].strip().lower().split("-")[0]
+    return primary if primary.isascii() and primary.isalpha() else ""
 
 
 def _decoded(value: str) -> str:

@@ -47,7 +47,20 @@ OTHER = [
     mail("From: games@host.test", "To: jörg@players.test"),  # a UTF-8 address
     mail("From: games@host.test", "To: ann@[192.0.2.1]"),
     mail("To: ann@players.test"),  # no From
+    # A blank line, a space before the colon: what the parser makes of these is used.
+    mail("From: games@host.test", "To: ann@players.test", "X-B: b\n\r\nTo: evil@e.test"),
+    mail("From: games@host.test", "To: ann@players.test", "To : evil@e.test"),
 ]
+# Characters str.splitlines takes for line ends and the email parser does not (found in
+# review: the quick read once saw a second To line in them).
+STRANGE = [mail("From: games@host.test", f"X-A: q{end}To: evil@e.test", "To: ann@players.test")
+           for end in ("\x0c", "\x1c", "\x85", "\u2028")]
+
+
+@pytest.mark.parametrize("raw", STRANGE)
+def test_no_line_end_of_another_kind_adds_a_recipient(raw: bytes) -> None:
+    assert _simple_envelope(raw.partition(b"\r\n\r\n")[0]) == parsed(raw)
+    assert envelope(raw) == parsed(raw) == ("games@host.test", ["ann@players.test"])
 
 
 @pytest.mark.parametrize("raw", PLAIN)

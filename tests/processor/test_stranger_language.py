@@ -76,7 +76,7 @@ def test_an_oversized_mail_is_refused_in_its_declared_language(
 
 @pytest.mark.parametrize(("header", "lang"), [
     ("fr-FR", "fr"), ("DE", "de"), ("nl-BE, en", "nl"), (" it ", "it"), ("", ""),
-    ("x;y", ""), ("zh-Hant-TW", "zh"),
+    ("x;y", ""), ("zh-Hant-TW", "zh"), ("es-419", "es"), ("de-CH-1901", "de"), ("ｆｒ", ""),
 ])
 def test_content_language_is_read_as_its_first_primary_tag(header: str, lang: str) -> None:
     raw = declaring(mail("a@players.test", "s", "b"), header or None)
