@@ -233,6 +233,10 @@ def _send(sender: Sender, claimed: _Claimed) -> SendError | None:
     return None
 
 
+# The clock a batch's lease is timed by (tests replace it).
+_clock = time.monotonic
+
+
 def deliver_outbox(factory: SessionFactory, sender: Sender, host: Host | None = None,
                    now: datetime | None = None, limit: int | None = None) -> Delivery:
     """Send every due queued mail; transient failures back off, permanent ones are marked."""
@@ -254,11 +258,20 @@ def _deliver(factory: SessionFactory, sender: Sender, host: Host, now: datetime 
     while limit is None or done.sent + done.retrying + done.failed < limit:
         size = CLAIM_BATCH if limit is None else min(CLAIM_BATCH, limit - (
             done.sent + done.retrying + done.failed))
+        claimed_at = _clock()
         batch = retry_transient(
             partial(_claim_batch, factory, now or utcnow(), skipped, lease, size), host)
         if not batch:
             return done
-        for claimed in batch:
+        for position, claimed in enumerate(batch):
+            # (Never before the batch's first mail: every claim sends at least one.)
+            if position and _clock() - claimed_at > lease.total_seconds() / 2:
+                # Slow sends (a server timing out) ate half the lease: the rest of the batch
+                # stays leased and is claimed again when the lease ends, maybe by another
+                # worker, which must not find us still sending it then.
+                log.warning("sending is slow: %d claimed mails wait for their lease to end",
+                            len(batch) - position)
+                break
             skipped.add(claimed.id)
             error = _send(sender, claimed)
             if error is not None:

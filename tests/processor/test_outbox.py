@@ -153,3 +153,33 @@ def test_an_sqlite_without_returning_claims_each_mail_once(
     monkeypatch.setattr(outbox, "utcnow", later.clock)
     assert deliver_outbox(factory, sender, host).sent == 6
     assert len(sent_files(tmp_path / "out")) == 6
+
+
+def test_a_batch_whose_sends_eat_half_its_lease_leaves_the_rest_to_a_later_claim(
+        factory: SessionFactory, host: Host, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mail is sent once even when sends are slow: past half the lease, the rest of the
+    batch is left leased (another worker would claim it when the lease ends) and sent by a
+    later pass."""
+    from pbem.processor import outbox
+
+    with factory() as s:
+        for g in range(3):
+            api.create_game(s, "testcards", [("A", f"a{g}@players.test"),
+                                             ("B", f"b{g}@players.test")], host=host)
+        s.commit()
+    clock = [0.0]
+    monkeypatch.setattr(outbox, "_clock", lambda: clock[0])
+    target = MaildirSender(tmp_path / "out")
+
+    class Slow:  # each send takes a third of the lease
+        def send(self, msg: Any) -> None:
+            clock[0] += host.send_lease_seconds / 3
+            target.send(msg)
+
+    first = deliver_outbox(factory, Slow(), host)
+    assert first.sent == 2  # the third would start past half the lease
+    assert deliver_outbox(factory, Slow(), host).sent == 0  # still leased
+    later = utcnow() + timedelta(seconds=host.send_lease_seconds + 1)
+    assert deliver_outbox(factory, target, host, now=later).sent == 4
+    assert len(sent_files(tmp_path / "out")) == 6
