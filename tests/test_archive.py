@@ -273,3 +273,30 @@ def test_the_hosts_entries_are_steps_too_and_an_undone_move_is_marked(
     assert "The game's host paused the game: mail to (address hidden) bounced." in text
     assert "@" not in page
 
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("played", [("reef", 4), ("reef2018", 4)], indirect=True,
+                         ids=["reef-4p", "reef2018-4p"])
+def test_every_board_picture_fits_a_phone_and_a_desktop(
+        played: Played, browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """A step's pictures (the sea, the tiles, a reef; some drawn in bands) shrink to a
+    phone's width instead of running off the page, and keep their size on a desktop."""
+    played.export(tmp_path / "game.html")
+    for width in (390, 1200):
+        browser.set_window_size(width, 900)
+        browser.get((tmp_path / "game.html").as_uri())
+        boxes = browser.execute_script(
+            "const s = document.querySelector('section.step:not([hidden])');"
+            "return [...s.querySelectorAll('.board svg')].map(g => {"
+            "  const r = g.getBoundingClientRect();"
+            "  return [r.left, r.right, r.width, g.width.baseVal.value]; });")
+        inner = browser.execute_script("return document.documentElement.clientWidth")
+        assert boxes
+        for left, right, shown, drawn in boxes:
+            assert left >= 0 and right <= inner + 0.5, (width, left, right, inner)
+            assert shown == pytest.approx(min(drawn, shown), abs=0.5)
+        if width == 1200:  # room enough: every picture at its own size
+            assert all(shown == pytest.approx(drawn, abs=0.5) for _, _, shown, drawn in boxes)
+        elif played.game_type == "reef":  # the open sea, 620 wide, shrank to the phone
+            assert any(shown < drawn - 1 for _, _, shown, drawn in boxes)
