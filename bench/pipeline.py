@@ -59,6 +59,7 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -139,15 +140,16 @@ def order_mail(address: str, tag: str, secret: str, order: str,
     return bytes(msg)
 
 
-def wave(factory: SessionFactory, tables: list[Table], rng: random.Random) -> list[bytes]:
-    """One order from every seat the games are waiting for."""
+def wave(factory: SessionFactory, tables: list[Table], rng: random.Random,
+         rules: Any = GAME) -> list[bytes]:
+    """One order (written by ``rules``'s bot) from every seat the games are waiting for."""
     raws = []
     with factory() as s:
         for t in tables:
             state = api.current_state(s, api.get_game(s, t.tag))
-            for seat in sorted(GAME.waiting_for(state)):
+            for seat in sorted(rules.waiting_for(state)):
                 raws.append(order_mail(t.addresses[seat], t.tag, t.secrets[seat],
-                                       GAME.random_order(state, seat, rng)))
+                                       rules.random_order(state, seat, rng)))
     return raws
 
 
@@ -347,18 +349,6 @@ def reef_tables(factory: SessionFactory, games: int) -> list[Table]:
     return tables
 
 
-def reef_wave(factory: SessionFactory, tables: list[Table], rng: random.Random) -> list[bytes]:
-    rules = registry.get("reef")
-    raws = []
-    with factory() as s:
-        for t in tables:
-            state = api.current_state(s, api.get_game(s, t.tag))
-            for seat in sorted(rules.waiting_for(state)):
-                raws.append(order_mail(t.addresses[seat], t.tag, t.secrets[seat],
-                                       rules.random_order(state, seat, rng)))
-    return raws
-
-
 def bench_reef(args: argparse.Namespace) -> None:
     """Reef Encounter, 4 players, over real IMAP and SMTP, next to the peer (bench/peer.py)."""
     import peer  # bench/peer.py, beside this script
@@ -399,7 +389,7 @@ def bench_reef(args: argparse.Namespace) -> None:
             # Interleaved, round by round: on a shared machine the load changes by the
             # minute, and both sides of the ratio should meet the same load.
             for _ in range(args.reef_rounds):
-                wave_raws = reef_wave(factory, tables, rng)
+                wave_raws = wave(factory, tables, rng, rules)
                 raws += wave_raws
                 for raw in wave_raws:
                     feeder.append("INBOX", raw)
