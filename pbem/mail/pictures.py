@@ -140,6 +140,20 @@ def band(width: int, top: int, bottom: int, label: str, body: list[str]) -> str:
             + "\n</svg>")
 
 
+def grid_bands(width: int, height: int, label: str, header: list[str], rows: list[list[str]],
+               top: int, oy: int, cell: int) -> str:
+    """A picture of a grid as bands: ``header`` (its title, its column letters) from 0 to
+    ``top``, then each row's elements in a band of its own (the grid's rows are ``cell``
+    high from ``oy``; the first band starts at ``top``, the last ends at ``height``), so a
+    move that changes one row redraws that band only."""
+    bands = [band(width, 0, top, label, header)]
+    for r, body in enumerate(rows):
+        start = top if r == 0 else oy + r * cell
+        end = height if r == len(rows) - 1 else oy + (r + 1) * cell
+        bands.append(band(width, start, end, "", body))
+    return "".join(bands)
+
+
 # Bands kept as pixels, to paste: a move redraws one band of a picture and pastes the others
 # as they were (a board's band is some 40 kB of pixels; the sea's, 170 kB).
 KEPT_BANDS = 512
@@ -214,9 +228,7 @@ def inline_pictures(body: str, domain: str) -> tuple[str, list[Picture]]:
     def swap(match: re.Match[str]) -> str:
         svg = match.group(0)
         bands = tuple(SVG.findall(svg))
-        width, height = svg_size(bands[0])
-        if len(bands) > 1:
-            height = sum(svg_size(b)[1] for b in bands)
+        width, height = svg_size(bands[0])[0], sum(svg_size(b)[1] for b in bands)
         label = re.search(r'aria-label="([^"]*)"', bands[0])
         png = stacked_png(bands)
         # Named by its SVG: the same board gets the same part, and mails stay reproducible

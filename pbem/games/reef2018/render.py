@@ -24,7 +24,7 @@ from markupsafe import Markup, escape
 from pbem.games.reef2018.words import localise_order
 from pbem.i18n.msg import Msg, cmsg, msg
 from pbem.i18n.translate import ENGLISH, Translator
-from pbem.mail.pictures import band
+from pbem.mail.pictures import grid_bands
 
 COLUMNS = "ABCD"
 FILL = {"red": "#d33030", "yellow": "#f2d21b", "green": "#2e9e44", "purple": "#8a3fb8",
@@ -137,8 +137,8 @@ def _reef_bands(player: Mapping[str, Any], who: str, label: str, tr: Translator)
     head = [f'<text x="{ox}" y="16" font-size="13" font-weight="bold">{escape(who)}</text>']
     head += [f'<text x="{ox + c * CELL + CELL / 2:.0f}" y="{oy - 6}" font-size="10" '
              f'text-anchor="middle">{letter}</text>' for c, letter in enumerate(COLUMNS)]
-    bands = [band(width, 0, REEF_TOP, label, head)]
     grid = grid_path(ox, oy, len(reef[0]), len(reef), CELL, "#456") if reef else ""
+    rows = []
     for r, row in enumerate(reef):
         squares = [_square(ox + c * CELL, oy + r * CELL, cell, CELL, tr)
                    for c, cell in enumerate(row)]
@@ -146,11 +146,10 @@ def _reef_bands(player: Mapping[str, Any], who: str, label: str, tr: Translator)
                 f'font-size="10" text-anchor="middle">{r + 1}</text>']
         body += [square for square, _ in squares] + [grid]
         body += [height for _, height in squares if height]
-        top = REEF_TOP if r == 0 else oy + r * CELL
-        bottom = 4 * CELL + 60 if r == len(reef) - 1 else oy + (r + 1) * CELL
-        bands.append(band(width, top, bottom, "", body))
+        rows.append(body)
+    bands = grid_bands(width, 4 * CELL + 60, label, head, rows, REEF_TOP, oy, CELL)
     return (f'<span style="display:inline-block;vertical-align:top;width:100%;'
-            f'max-width:{width}px;margin:0 8px 8px 0">{"".join(bands)}</span>')
+            f'max-width:{width}px;margin:0 8px 8px 0">{bands}</span>')
 
 
 def reef_svg(view: Mapping[str, Any], names: list[str] | None = None,

@@ -35,7 +35,7 @@ from markupsafe import Markup, escape
 from pbem.games.reef_encounter.localised import localise_order
 from pbem.i18n.msg import Msg, cmsg, msg
 from pbem.i18n.translate import ENGLISH, Translator
-from pbem.mail.pictures import band
+from pbem.mail.pictures import band, grid_bands
 
 COLUMNS = "ABCDEFG"
 LETTER = {"grey": "G", "orange": "O", "pink": "P", "white": "W", "yellow": "Y"}
@@ -345,13 +345,10 @@ def reef_svg(view: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
         cols = len(rows[0]) if rows else len(COLUMNS)
         width, height = cols * CELL + 40, len(rows) * CELL + 40
         title = tr(msg("Board {number}", number=str(board.get("number", "?"))))
-        bands = [band(width, 0, BOARD_TOP, title, _board_header_svg(tr, board, 30, BOARD_OY))]
-        rows_svg = _board_rows_svg(tr, board, 30, BOARD_OY, shrimp_fill)
-        for r, body in enumerate(rows_svg):
-            top = BOARD_TOP if r == 0 else BOARD_OY + r * CELL
-            bottom = height if r == len(rows_svg) - 1 else BOARD_OY + (r + 1) * CELL
-            bands.append(band(width, top, bottom, "", body))
-        out.append(_beside("".join(bands), width))
+        out.append(_beside(grid_bands(
+            width, height, title, _board_header_svg(tr, board, 30, BOARD_OY),
+            _board_rows_svg(tr, board, 30, BOARD_OY, shrimp_fill), BOARD_TOP, BOARD_OY, CELL),
+            width))
     sea = list(view.get("open_sea", []))
     out.append(_beside(
         band(620, 0, SEA_NAMES, tr(msg("Open sea")), _sea_header_svg(tr, sea, SEA_OY))
