@@ -65,7 +65,7 @@ def _simple_envelope(head: bytes) -> tuple[str, list[str]] | None:
         key = name.lower()
         if key.startswith("resent-") or key == "sender":  # other rules: the full parser
             return None
-        if colon and key in _ENVELOPE_HEADERS:
+        if key in _ENVELOPE_HEADERS:
             simple = _SIMPLE.fullmatch(value)
             if simple is None:
                 return None
