@@ -92,13 +92,13 @@ class Archive:
         return next((s for s in reversed(self.steps) if s.kind in history.MOVE_KINDS), None)
 
 
-def display_name(seat: Seat, viewer: Viewer, tr: Translator | None = None) -> str:
+def display_name(seat: Seat, viewer: Viewer, tr: Translator) -> str:
     """The seat's name; an address only when the operator opted in. A name that is itself an
     address (a seat created without a display name) becomes "Seat N"."""
     if viewer.addresses:
         return f"{seat.name} <{seat.address}>"
     if ADDRESS_RE.search(seat.name):
-        return (tr or translator("en"))(msg("Seat {n}", n=seat.index + 1))
+        return tr(msg("Seat {n}", n=seat.index + 1))
     return seat.name
 
 
