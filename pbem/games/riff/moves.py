@@ -80,16 +80,6 @@ def _fish_key(card: str) -> tuple[str, str] | None:
     return colour, f"{colour}:{sex}"
 
 
-def _wanted(card: str, player: Player, fitting: frozenset[str]) -> bool:
-    """Whether a face-up card helps the bot now (``fitting``: colours of the open crosses)."""
-    if card == "coral":
-        return sum(c.cross is None for c in player.corals) < 2
-    fish = _fish_key(card)
-    if fish is not None:
-        return fish[0] in fitting and player.fish.count(fish[1]) < 2
-    return card in ("pearl", "shark")
-
-
 # One shared (frozen) buy per place: candidates are many, the bot picks one.
 _PLACES = tuple(tuple(Buy(Place(c, d)) for d in range(4)) for c in range(8))
 
@@ -114,43 +104,6 @@ def _offer(crosses: tuple[str, ...]) -> tuple[frozenset[str], frozenset[tuple[st
 _BOAT = Boat()
 
 
-@dataclass
-class _Plan:
-    """What ``_candidates`` finds that needs no random call: it stays the same until the
-    scratch state changes, and a step the bot tries often fails (changing nothing)."""
-
-    # The attaches (each four times), then the places in order: a wanted face-up card twice,
-    # a face-down card (a random call) once now and then. ``found`` holds the candidates
-    # before the first face-down place; ``places`` each face-down buy after it with the run
-    # of wanted face-up buys that follows it (kept in order: the bot's pick is an index).
-    found: list[Step]
-    places: list[tuple[Buy, tuple[Step, ...]]]
-    boat: bool
-    sharks: bool
-    chase: list[Step]  # own fish a shark may chase
-    area: list[list[Slot]]  # the scratch state's, unchanged while the plan stands
-    seat: int
-    _ups: list[tuple[int, int]] | None = None
-
-    @property
-    def ups(self) -> list[tuple[int, int]]:
-        """(distance, column) of the face-up cards, for a shark: listed only when a shark is
-        drawn for."""
-        if self._ups is None:
-            area = self.area
-            self._ups = [(d, c) for d, c, row in _SHARK_ORDER[self.seat]
-                         if (s := area[row][c]) is not None and s["up"]]
-        return self._ups
-
-
-def _slot_order(seat: int, boats: int) -> tuple[tuple[int, int, Buy, tuple[Buy, Buy]], ...]:
-    """(row, column, buy, the buy twice) of the places under the seat's boats, column by
-    column, nearest first: the order the bot has always listed them in."""
-    return tuple((area_row(seat, d), c, _PLACES[c][d], (_PLACES[c][d],) * 2)
-                 for c in range(boats) for d in range(4))
-
-
-_SLOT_ORDER = tuple(tuple(_slot_order(seat, boats) for boats in range(9)) for seat in range(2))
 # (distance, column, row) of every place, distance first then column, for a shark's target.
 _SHARK_ORDER = tuple(tuple((d, c, area_row(seat, d)) for d in range(4) for c in range(8))
                      for seat in range(2))
@@ -210,86 +163,122 @@ def _attaches(fish: list[str], corals: list[Coral], crosses: tuple[str, ...]) ->
     return found
 
 
-_NO_RUN: tuple[Step, ...] = ()
+def _wanted(card: str, player: Player, fitting: frozenset[str]) -> bool:
+    """Whether a face-up card helps the bot now (``fitting``: colours of the open crosses)."""
+    if card == "coral":
+        return sum(c.cross is None for c in player.corals) < 2
+    fish = _fish_key(card)
+    if fish is not None:
+        return fish[0] in fitting and player.fish.count(fish[1]) < 2
+    return card in ("pearl", "shark")
 
 
-# Per seat, the last holding a plan was made for and what it gave: a third of the plans
-# follow a step that left the mover's fish, corals and the open crosses as they were (a
-# boat, a pearl, a shark). Checked by equality (lists of strings and tuples: in C), so a
-# stale entry is only a miss.
-_Holding = tuple[list[str], list[Coral], list[str | None], list[Step], dict[str, bool],
-                 list[Step]]
-_LAST_HOLDING: dict[int, _Holding] = {}
+@cache
+def _shark_own(key: str) -> SharkOwn:
+    colour, sex = key.split(":")
+    return SharkOwn(colour, sex)
 
 
-def _holding(player: Player, seat: int, breeding_open: list[str | None]
-             ) -> tuple[list[Step], dict[str, bool], list[Step]]:
-    """The attaches, the wanted face-up cards (``_wanted``, filled in as the plan meets
-    cards) and the own fish a shark may chase, for the mover's holding and offer."""
-    fish, corals = player.fish, player.corals
-    last = _LAST_HOLDING.get(seat)
-    if (last is not None and last[0] == fish and last[1] == corals
-            and last[2] == breeding_open):
-        return last[3], last[4], last[5]
-    crosses, fitting = _open(tuple(breeding_open))
-    attaches = _attaches(fish, corals, crosses) if fish else []
-    # these cards' answers need no holdings
-    wanted = {"pearl": True, "shark": True, "water": False}
-    chase: list[Step] = []
-    for key in dict.fromkeys(fish):
-        colour, sex = key.split(":")
-        if colour not in fitting:  # colour_fits_a_cross, from the offer above
-            chase.append(SharkOwn(colour, sex))
-    _LAST_HOLDING[seat] = (list(fish), list(corals), list(breeding_open), attaches, wanted,
-                           chase)
-    return attaches, wanted, chase
+class _Holding:
+    """What the mover's fish, corals and the open crosses give the plans, made again only
+    when one of them changes: the attaches, the own fish a shark may chase, and which
+    face-up cards help (``_wanted``, filled in as the plans meet cards)."""
+
+    __slots__ = ("attaches", "chase", "fitting", "wanted")
+
+    def __init__(self, player: Player, breeding_open: list[str | None]) -> None:
+        fish = player.fish
+        crosses, fitting = _open(tuple(breeding_open))
+        self.attaches = _attaches(fish, player.corals, crosses) if fish else []
+        self.fitting = fitting
+        # these cards' answers need no holdings
+        self.wanted = {"pearl": True, "shark": True, "water": False}
+        self.chase = [_shark_own(key) for key in dict.fromkeys(fish)
+                      if key[:-2] not in fitting]  # colour_fits_a_cross, from the offer
 
 
-def _plan(state: State, seat: int, fresh_sharks: int) -> _Plan:
-    player = state.players[seat]
-    attaches, wanted, chase = _holding(player, seat, state.breeding_open)
-    fitting: frozenset[str] | None = None
-    area = state.area
-    places: list[tuple[Buy, tuple[Step, ...]]] = []
-    first: list[Step] | None = None  # the wanted face-up buys before the first face-down one
-    run: list[Step] = []  # the wanted face-up buys since the last face-down one
-    boats = player.boats
-    for row, column, buy, twice in _SLOT_ORDER[seat][boats]:
-        slot = area[row][column]
-        if slot is None:
-            continue
-        if slot["up"]:
-            card = slot["card"]
-            ok = wanted.get(card)
-            if ok is None:
-                if fitting is None:
-                    fitting = _open(tuple(state.breeding_open))[1]
-                ok = wanted[card] = _wanted(card, player, fitting)
-            if ok:
-                run += twice
-        else:
-            if first is None:
-                first = run
-            elif run:
-                places[-1] = (places[-1][0], tuple(run))
-            places.append((buy, _NO_RUN))
-            run = []
-    if first is None:
-        first = run
-    elif run:
-        places[-1] = (places[-1][0], tuple(run))
-    if attaches:
-        first[:0] = attaches
-    sharks = player.sharks > fresh_sharks
-    return _Plan(first, places, boats < 8, sharks, chase if sharks else [], area, seat)
+@dataclass(frozen=True)
+class _HiddenBuy(Buy):
+    """A buy the bot knows to be of a face-down card: the one step it tries on a copy (see
+    random_order). Written and read as any buy."""
 
 
-def _choices(plan: _Plan, rng: random.Random) -> list[Step]:
-    """The plan's candidates, with its random calls: a face-down card now and then, a boat
-    half the time, a shark now and then."""
-    found = list(plan.found)
+_HIDDEN = tuple(tuple(_HiddenBuy(Place(c, d)) for d in range(4)) for c in range(8))
+
+# Per seat and column, (key, row, face-up buy twice, face-down buy) of the column's places,
+# nearest first. A key orders the places as the bot has always listed them: column by
+# column, nearest first.
+_COLUMN_PLACES = tuple(tuple(tuple((c * 4 + d, area_row(seat, d), (_PLACES[c][d],) * 2,
+                                    _HIDDEN[c][d]) for d in range(4)) for c in range(8))
+                       for seat in range(2))
+
+# What the plans read of the places under the mover's boats, by key: a face-up card's buy
+# twice (the bot favours them) and the card, or a face-down card's buy and None; gaps are
+# left out. Kept up to date as the scratch steps change the area (a buy or a shark empties a
+# place, a boat adds a column).
+_Places = dict[int, tuple[tuple[Step, ...], str | None]]
+
+
+def _add_columns(places: _Places, area: list[list[Slot]], seat: int, start: int,
+                 stop: int) -> None:
+    for c in range(start, stop):
+        for key, row, twice, hidden in _COLUMN_PLACES[seat][c]:
+            slot = area[row][c]
+            if slot is not None:
+                places[key] = (twice, slot["card"]) if slot["up"] else ((hidden,), None)
+
+
+class _Plan:
+    """The bot's candidates that need no random call: they stay the same until the scratch
+    state changes, and a step the bot tries often fails (changing nothing). ``head`` holds
+    the attaches (each four times) and the wanted face-up buys (each twice) before the first
+    face-down place; ``downs`` each face-down buy with the run of wanted face-up buys that
+    follows it (kept in order: the bot's pick is an index)."""
+
+    __slots__ = ("_ups", "area", "boat", "chase", "downs", "head", "seat", "sharks")
+
+    def __init__(self, places: _Places, holding: _Holding, player: Player,
+                 fresh_sharks: int, area: list[list[Slot]], seat: int) -> None:
+        wanted = holding.wanted
+        head: list[Step] = list(holding.attaches)
+        downs: list[tuple[Step, list[Step]]] = []
+        run = head
+        for buys, card in places.values():
+            if card is None:
+                run = []
+                downs.append((buys[0], run))
+            else:
+                ok = wanted.get(card)
+                if ok is None:
+                    ok = wanted[card] = _wanted(card, player, holding.fitting)
+                if ok:
+                    run += buys
+        self.head = head
+        self.downs = downs
+        self.boat = player.boats < 8
+        self.sharks = player.sharks > fresh_sharks
+        self.chase = holding.chase if self.sharks else []
+        self.area = area  # the scratch state's, unchanged while the plan stands
+        self.seat = seat
+        self._ups: list[tuple[int, int]] | None = None
+
+    @property
+    def ups(self) -> list[tuple[int, int]]:
+        """(distance, column) of the face-up cards, for a shark: listed only when a shark is
+        drawn for."""
+        if self._ups is None:
+            area = self.area
+            self._ups = [(d, c) for d, c, row in _SHARK_ORDER[self.seat]
+                         if (s := area[row][c]) is not None and s["up"]]
+        return self._ups
+
+
+def _pick(plan: _Plan, rng: random.Random) -> Step | None:
+    """One of the plan's candidates, with the bot's random calls: a face-down card now and
+    then, a boat half the time, a shark now and then, then one of the list they make."""
+    found = list(plan.head)
     draw = rng.random
-    for buy, run in plan.places:
+    for buy, run in plan.downs:
         if draw() < 0.3:
             found.append(buy)
         if run:
@@ -299,14 +288,12 @@ def _choices(plan: _Plan, rng: random.Random) -> list[Step]:
     if plan.sharks and draw() < 0.3:
         if plan.ups:
             d, c = rng.choice(plan.ups)
-            found.append(SharkArea(Place(c, d)))
+            found.append(_SHARK_AREA[c][d])
         found += plan.chase
-    return found
+    return rng.choice(found) if found else None
 
 
-def _candidates(state: State, seat: int, rng: random.Random,
-                fresh_sharks: int = 0) -> list[Step]:
-    return _choices(_plan(state, seat, fresh_sharks), rng)
+_SHARK_AREA = tuple(tuple(SharkArea(Place(c, d)) for d in range(4)) for c in range(8))
 
 
 class _ScratchChance(Chance):
@@ -345,11 +332,6 @@ def _refused(state: State, turn: Turn, step: Step) -> bool:
     return cost - min(cost, have) > player.pearls - turn.fresh_pearls
 
 
-def _face_up(state: State, seat: int, place: Place) -> bool:
-    slot = state.area[ROW_OF[seat][place.distance]][place.column]
-    return slot is not None and bool(slot["up"])
-
-
 def random_order(state: State, seat: int, rng: random.Random) -> str:
     """A legal order for ``seat``: for the mover a few useful buys, boats and attaches (tried
     on a scratch copy); for the other seat now and then a new preference."""
@@ -363,17 +345,22 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
     lines: list[str] = []
     if rng.random() < 0.05:
         lines.append("prefer " + " ".join(rng.sample(state.colours, 3)))
-    plan = None  # until the scratch state changes
+    player = scratch.players[seat]
+    places: _Places = {}
+    _add_columns(places, scratch.area, seat, 0, player.boats)
+    holding: _Holding | None = None  # until the fish, corals or open crosses change
+    plan: _Plan | None = None  # until the scratch state changes
     for _ in range(MAX_LINES):
         if plan is None:
-            plan = _plan(scratch, seat, turn.fresh_sharks)
-        options = _choices(plan, rng)
-        if not options:
+            if holding is None:
+                holding = _Holding(player, scratch.breeding_open)
+            plan = _Plan(places, holding, player, turn.fresh_sharks, scratch.area, seat)
+        step = _pick(plan, rng)
+        if step is None:
             break
-        step = rng.choice(options)
         # Every step checks before it changes anything, except a buy of a face-down card
         # (its paid turn stays if the buy then fails): only that one is tried on a copy.
-        if isinstance(step, Buy) and not _face_up(scratch, seat, step.place):
+        if type(step) is _HiddenBuy:
             trial = scratch.copy_for(seat)
             trial_turn = QuietTurn(seat, set(turn.flipped), turn.revealed,
                                    fresh_pearls=turn.fresh_pearls,
@@ -382,11 +369,23 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
             continue  # do_step would refuse it, changing nothing: spare its error message
         else:
             trial, trial_turn = scratch, turn
+        held = len(player.fish), len(player.corals)
         try:
             do_step(trial, trial_turn, step, chance)
         except (RuleError, ValueError):
             continue
         scratch, turn, plan = trial, trial_turn, None
+        player = scratch.players[seat]
         lines.append(_text(step))
+        # What the step changed of the places and the holding (the rest stays).
+        if isinstance(step, Buy):
+            del places[step.place.column * 4 + step.place.distance]
+            if (len(player.fish), len(player.corals)) != held:  # not a pearl or a shark
+                holding = None
+        elif step is _BOAT:
+            _add_columns(places, scratch.area, seat, player.boats - 1, player.boats)
+        elif isinstance(step, SharkArea):
+            places.pop(step.place.column * 4 + step.place.distance, None)
+        else:  # an attach (maybe completing a cross), a shark on an own fish
+            holding = None
     return "\n".join(lines) or "pass"
-
