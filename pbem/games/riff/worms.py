@@ -15,19 +15,30 @@ from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.games.riff import words as w
 from pbem.games.riff.components import cross_colours
-from pbem.games.riff.state import State
+from pbem.games.riff.state import Coral, State
 from pbem.i18n.msg import Msg, msg, nmsg
 
 
 def default_preference(state: State, seat: int) -> list[str]:
     """Colours that would complete an open cross with the player's own fish, then colours
     of the open crosses, then the game's colour order."""
+    return list(_default_order(state, seat))
+
+
+def _default_order(state: State, seat: int) -> tuple[str, ...]:
     player = state.players[seat]
-    owned = [f[:-2] for f in player.fish]  # "red:m" -> "red"
-    owned += [c for coral in player.corals if coral.cross is None
+    return _holding_order(tuple(player.fish), tuple(player.corals), tuple(state.breeding_open),
+                          tuple(state.colours))
+
+
+@lru_cache(maxsize=4096)  # asked at every turn, for holdings that change only now and then
+def _holding_order(fish: tuple[str, ...], corals: tuple[Coral, ...],
+                   offer: tuple[str | None, ...], game_colours: tuple[str, ...]
+                   ) -> tuple[str, ...]:
+    owned = [f[:-2] for f in fish]  # "red:m" -> "red"
+    owned += [c for coral in corals if coral.cross is None
               for c in (coral.male, coral.female) if c is not None]
-    return list(_preference_order(tuple(owned), tuple(state.breeding_open),
-                                  tuple(state.colours)))
+    return _preference_order(tuple(owned), offer, game_colours)
 
 
 @lru_cache(maxsize=4096)  # asked at every turn, from the same few holdings and offers
@@ -60,7 +71,7 @@ def first_preferred(state: State, seat: int, ok: Callable[[str], bool]) -> str |
     for c in asked:
         if ok(c):
             return c
-    for c in default_preference(state, seat):
+    for c in _default_order(state, seat):
         if c not in asked and ok(c):
             return c
     return None
@@ -129,7 +140,11 @@ def opponent_pick(state: State) -> list[Event]:
     """The opponent of ``to_move`` takes one worm of a dice colour, by their preference."""
     seat = 1 - state.to_move
     supply, dice = state.worm_supply, state.dice
-    rolled = first_preferred(state, seat, lambda c: c in dice and supply[c] > 0)
+    left = [c for c in dice if supply[c] > 0]
+    # One rolled colour left (or a double): it is the first of the seat's whole order, which
+    # lists every colour; else the order decides.
+    rolled = (left[0] if len(set(left)) == 1
+              else first_preferred(state, seat, lambda c: c in left) if left else None)
     if rolled is not None:
         _take(state, seat, rolled)
         return [_worm_picked(seat, rolled)]
@@ -215,17 +230,16 @@ def _choose(state: State, seat: int, cost: int, colour: str | None,
         tokens = [colour] * min(cost, max(0, player.worms.get(colour, 0)))
         pearls = cost - len(tokens)
         return None if pearls > pearls_to_play else tokens + ["pearl"] * pearls
-    left = dict(player.worms)
+    colours = state.colours
+    left = [player.worms.get(c, 0) for c in colours]
     tokens = []
     for _ in range(cost):
-        pick, most = None, 0  # the colour held most; on a tie, the first in colour order
-        for c in state.colours:
-            if left.get(c, 0) > most:
-                pick, most = c, left[c]
-        if pick is None:
+        most = max(left)  # the colour held most; on a tie, the first in colour order
+        if most <= 0:
             break
-        left[pick] -= 1
-        tokens.append(pick)
+        i = left.index(most)
+        left[i] -= 1
+        tokens.append(colours[i])
     pearls = cost - len(tokens)
     if pearls > pearls_to_play:
         return None
