@@ -163,14 +163,18 @@ def _attaches(fish: list[str], corals: list[Coral], crosses: tuple[str, ...]) ->
     return found
 
 
-def _wanted(card: str, player: Player, fitting: frozenset[str]) -> bool:
-    """Whether a face-up card helps the bot now (``fitting``: colours of the open crosses)."""
-    if card == "coral":
-        return sum(c.cross is None for c in player.corals) < 2
-    fish = _fish_key(card)
-    if fish is not None:
-        return fish[0] in fitting and player.fish.count(fish[1]) < 2
-    return card in ("pearl", "shark")
+@lru_cache(maxsize=1024)  # a few offers, and doubles are rare
+def _wanted(fitting: frozenset[str], doubles: frozenset[str], coral: bool) -> frozenset[str]:
+    """The face-up cards that help the bot now: pearls and sharks; a coral while fewer than
+    two are free (``coral``); a fish of a colour of the open crosses (``fitting``) unless two
+    like it are held (``doubles``, "red:m")."""
+    return frozenset(["pearl", "shark", *(["coral"] if coral else []),
+                      *(f"fish:{key}" for colour in fitting for key in (f"{colour}:m",
+                                                                        f"{colour}:f")
+                        if key not in doubles)])
+
+
+_NO_DOUBLES: frozenset[str] = frozenset()
 
 
 @cache
@@ -182,17 +186,17 @@ def _shark_own(key: str) -> SharkOwn:
 class _Holding:
     """What the mover's fish, corals and the open crosses give the plans, made again only
     when one of them changes: the attaches, the own fish a shark may chase, and which
-    face-up cards help (``_wanted``, filled in as the plans meet cards)."""
+    face-up cards help (``_wanted``)."""
 
-    __slots__ = ("attaches", "chase", "fitting", "wanted")
+    __slots__ = ("attaches", "chase", "wanted")
 
     def __init__(self, player: Player, breeding_open: list[str | None]) -> None:
-        fish = player.fish
+        fish, corals = player.fish, player.corals
         crosses, fitting = _open(tuple(breeding_open))
-        self.attaches = _attaches(fish, player.corals, crosses) if fish else []
-        self.fitting = fitting
-        # these cards' answers need no holdings
-        self.wanted = {"pearl": True, "shark": True, "water": False}
+        self.attaches = _attaches(fish, corals, crosses) if fish else []
+        doubles = (_NO_DOUBLES if len(set(fish)) == len(fish)
+                   else frozenset(f for f in fish if fish.count(f) > 1))
+        self.wanted = _wanted(fitting, doubles, [c.cross for c in corals].count(None) < 2)
         self.chase = [_shark_own(key) for key in dict.fromkeys(fish)
                       if key[:-2] not in fitting]  # colour_fits_a_cross, from the offer
 
@@ -247,12 +251,8 @@ class _Plan:
             if card is None:
                 run = []
                 downs.append((buys[0], run))
-            else:
-                ok = wanted.get(card)
-                if ok is None:
-                    ok = wanted[card] = _wanted(card, player, holding.fitting)
-                if ok:
-                    run += buys
+            elif card in wanted:
+                run += buys
         self.head = head
         self.downs = downs
         self.boat = player.boats < 8
