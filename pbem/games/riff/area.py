@@ -26,17 +26,42 @@ def face_up_row(row: int) -> bool:
 
 def reveal(state: State, row: int, column: int, chance: Chance) -> str:
     """Turn the face-down card at (row, column) face up; returns its face."""
-    area = state.area
-    slot = area[row][column]
-    assert slot is not None and not slot["up"]
-    # The unseen cards are the face-down ones, row by row, then the pile: counted first, and
-    # the k-th face-down one found only when the draw falls on one.
+    unseen = face_down_count(state.area)
+    return turn_up(state, row, column, draw_unseen(state, unseen, chance), unseen)
+
+
+def face_down_count(area: list[list[Slot]]) -> int:
     unseen = 0
     for cells in area:
         for s in cells:
             if s is not None and not s["up"]:
                 unseen += 1
-    k = chance.choice("turned reef card", range(unseen + len(state.pile)))
+    return unseen
+
+
+def draw_unseen(state: State, unseen: int, chance: Chance) -> int:
+    """Which unseen card a turned card shows: an index among the ``unseen`` face-down cards,
+    row by row, then the pile."""
+    return chance.choice("turned reef card", range(unseen + len(state.pile)))
+
+
+def drawn_card(state: State, k: int, unseen: int) -> str:
+    """The face the draw ``k`` shows, without turning anything (see ``turn_up``)."""
+    if k < unseen:
+        r, c = _face_down(state.area, k)
+        slot = state.area[r][c]
+        assert slot is not None
+        return str(slot["card"])
+    return state.pile[k - unseen]
+
+
+def turn_up(state: State, row: int, column: int, k: int, unseen: int) -> str:
+    """Turn the face-down card at (row, column) face up, showing the card of the draw ``k``
+    (``draw_unseen``): the k-th face-down card changes places with it, or the pile's card
+    does; returns the face."""
+    area = state.area
+    slot = area[row][column]
+    assert slot is not None and not slot["up"]
     card: str = slot["card"]
     if k < unseen:  # slots are never changed in place (states share them): new dicts
         r, c = _face_down(area, k)
@@ -47,7 +72,7 @@ def reveal(state: State, row: int, column: int, chance: Chance) -> str:
     else:
         j = k - unseen
         card, state.pile[j] = state.pile[j], card
-    state.area[row][column] = {"card": card, "up": True}
+    area[row][column] = {"card": card, "up": True}
     return card
 
 

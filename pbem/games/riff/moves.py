@@ -23,7 +23,7 @@ from functools import cache, lru_cache
 from typing import TypeVar
 
 from pbem.engine.chance import Chance
-from pbem.games.riff import worms
+from pbem.games.riff import area, worms
 from pbem.games.riff.components import cross_colours
 from pbem.games.riff.orders import (
     Attach,
@@ -35,7 +35,18 @@ from pbem.games.riff.orders import (
     Step,
 )
 from pbem.games.riff.state import ROW_OF, Coral, Player, Slot, State, area_row
-from pbem.games.riff.turn import BOAT_COST, COST, QuietTurn, RuleError, Turn, do_step
+from pbem.games.riff.turn import (
+    BOAT_COST,
+    COST,
+    QuietTurn,
+    RuleError,
+    Turn,
+    do_step,
+    fish_colour,
+    refusal_to_own,
+    take_card,
+)
+from pbem.i18n.msg import Msg
 
 MAX_LINES = 6
 T = TypeVar("T")
@@ -332,6 +343,49 @@ def _refused(state: State, turn: Turn, step: Step) -> bool:
     return cost - min(cost, have) > player.pearls - turn.fresh_pearls
 
 
+def _unreached() -> Msg:  # the message of a payment checked before it is made
+    raise AssertionError("a checked payment failed")
+
+
+def _buy_hidden(state: State, turn: Turn, place: Place, chance: Chance) -> str | None:
+    """do_buy of the face-down card on ``place`` (the rules picking the worms), made only if
+    it succeeds; returns the card bought, or None. The card is drawn first, with the rules'
+    own draw, whatever follows (as when the buy was tried on a copy of the state: a failed
+    buy's paid turn stays, so it could not be tried on the scratch state itself); then the
+    rules' checks are made of it with the turning worm not yet paid."""
+    seat = turn.seat
+    player = state.players[seat]
+    if place.distance not in (1, 2):  # do_buy refuses it before anything is drawn
+        return None
+    pearls = player.pearls - turn.fresh_pearls
+    first = worms.choose_tokens(state, seat, 1, None, pearls)  # the worm that turns it
+    if first is None:  # refused before anything is drawn
+        return None
+    unseen = area.face_down_count(state.area)
+    k = area.draw_unseen(state, unseen, chance)
+    card = area.drawn_card(state, k, unseen)
+    if refusal_to_own(state, seat, card) is not None:
+        return None
+    colour = fish_colour(card)
+    # the card's own worm (one: it was turned this turn), after the turning one
+    paid = first[0]
+    if colour is not None:
+        have = player.worms.get(colour, 0) - (paid == colour)
+    else:
+        have = sum(player.worms.values()) - (paid != "pearl")
+    if have < 1 and pearls - (paid == "pearl") < 1:
+        return None
+    # do_buy's changes, in its order
+    row = ROW_OF[seat][place.distance]
+    worms.pay(state, seat, 1, None, None, _unreached, turn.fresh_pearls)
+    area.turn_up(state, row, place.column, k, unseen)
+    turn.flipped.add((row, place.column))
+    turn.revealed = True
+    worms.pay(state, seat, 1, colour, None, _unreached, turn.fresh_pearls)
+    take_card(state, turn, place, card, colour)
+    return card
+
+
 def random_order(state: State, seat: int, rng: random.Random) -> str:
     """A legal order for ``seat``: for the mover a few useful buys, boats and attaches (tried
     on a scratch copy); for the other seat now and then a new preference."""
@@ -358,29 +412,27 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         step = _pick(plan, rng)
         if step is None:
             break
-        # Every step checks before it changes anything, except a buy of a face-down card
-        # (its paid turn stays if the buy then fails): only that one is tried on a copy.
         if type(step) is _HiddenBuy:
-            trial = scratch.copy_for(seat)
-            trial_turn = QuietTurn(seat, set(turn.flipped), turn.revealed,
-                                   fresh_pearls=turn.fresh_pearls,
-                                   fresh_sharks=turn.fresh_sharks)
-        elif _refused(scratch, turn, step):
-            continue  # do_step would refuse it, changing nothing: spare its error message
+            # its paid turn would stay if the buy then failed: played only if it succeeds
+            card = _buy_hidden(scratch, turn, step.place, chance)
+            if card is None:
+                continue
+            holds = card == "coral" or card.startswith("fish:")
         else:
-            trial, trial_turn = scratch, turn
-        held = len(player.fish), len(player.corals)
-        try:
-            do_step(trial, trial_turn, step, chance)
-        except (RuleError, ValueError):
-            continue
-        scratch, turn, plan = trial, trial_turn, None
-        player = scratch.players[seat]
+            if _refused(scratch, turn, step):
+                continue  # do_step would refuse it, changing nothing: spare its error message
+            held = len(player.fish), len(player.corals)
+            try:  # every other step checks before it changes anything
+                do_step(scratch, turn, step, chance)
+            except (RuleError, ValueError):
+                continue
+            holds = (len(player.fish), len(player.corals)) != held
+        plan = None
         lines.append(_text(step))
         # What the step changed of the places and the holding (the rest stays).
         if isinstance(step, Buy):
             del places[step.place.column * 4 + step.place.distance]
-            if (len(player.fish), len(player.corals)) != held:  # not a pearl or a shark
+            if holds:  # not a pearl or a shark
                 holding = None
         elif step is _BOAT:
             _add_columns(places, scratch.area, seat, player.boats - 1, player.boats)

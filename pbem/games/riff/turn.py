@@ -319,7 +319,12 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
     worms.pay(state, turn.seat, cost, colour, paying,
               lambda: msg("the {card} on {place}", card=w.card(card), place=w.place(place)),
               turn.fresh_pearls)
-    state.area[row][place.column] = None
+    take_card(state, turn, place, card, colour)
+
+
+def take_card(state: State, turn: Turn, place: Place, card: str, colour: str | None) -> None:
+    """The mover takes the (paid) ``card`` from ``place``; ``colour``: a fish's colour."""
+    state.area[ROW_OF[turn.seat][place.distance]][place.column] = None
     player = state.players[turn.seat]
     if colour is not None:
         player.fish.append(card[5:])  # "fish:red:m" -> "red:m"
@@ -343,20 +348,33 @@ def fish_colour(card: str) -> str | None:
 
 
 def _may_own(state: State, seat: int, card: str, place: Place) -> None:
+    refusal = refusal_to_own(state, seat, card)
+    if refusal == "water":
+        raise RuleError(msg("{place}: a water card shows nothing to fish", place=w.place(place)))
+    if refusal == "corals":
+        raise RuleError(msg("{place}: you hold {n} corals already, the most allowed",
+                            place=w.place(place), n=max_corals()))
+    if refusal == "free_coral":
+        raise RuleError(msg("{place}: you need a coral without a completed cross before you "
+                            "buy fish (option may_buy_fish_without_a_free_coral)",
+                            place=w.place(place)))
+
+
+def refusal_to_own(state: State, seat: int, card: str) -> str | None:
+    """Why ``seat`` may not take ``card`` (a paid buy aside): "water", "corals" (the most
+    allowed) or "free_coral" (a fish wants one, by option); None if it may."""
     player = state.players[seat]
     if card == "water":
-        raise RuleError(msg("{place}: a water card shows nothing to fish", place=w.place(place)))
+        return "water"
     if card == "coral":
         count_done = bool(state.options["completed_corals_count_toward_limit"])
         held = sum(1 for c in player.corals if count_done or c.cross is None)
         if held >= max_corals():
-            raise RuleError(msg("{place}: you hold {n} corals already, the most allowed",
-                                place=w.place(place), n=max_corals()))
+            return "corals"
     if (card.startswith("fish:") and not state.options["may_buy_fish_without_a_free_coral"]
             and all(c.cross is not None for c in player.corals)):
-        raise RuleError(msg("{place}: you need a coral without a completed cross before you "
-                            "buy fish (option may_buy_fish_without_a_free_coral)",
-                            place=w.place(place)))
+        return "free_coral"
+    return None
 
 
 def do_boat(state: State, turn: Turn, step: Boat) -> None:

@@ -181,7 +181,7 @@ def pay(state: State, seat: int, cost: int, colour: str | None,
     player = state.players[seat]
     pearls = player.pearls - fresh_pearls
     if paying is None:
-        tokens = _choose(state, seat, cost, colour, pearls)
+        tokens = choose_tokens(state, seat, cost, colour, pearls)
         if tokens is None:
             if colour:
                 raise CannotPay(msg(
@@ -223,8 +223,9 @@ def pay(state: State, seat: int, cost: int, colour: str | None,
     return tokens
 
 
-def _choose(state: State, seat: int, cost: int, colour: str | None,
-            pearls_to_play: int) -> list[str] | None:
+def choose_tokens(state: State, seat: int, cost: int, colour: str | None,
+                  pearls_to_play: int) -> list[str] | None:
+    """What ``pay`` takes when the rules pick (see there); None if the seat cannot pay."""
     player = state.players[seat]
     if colour is not None:  # as the loop below would pick: that colour while it lasts
         tokens = [colour] * min(cost, max(0, player.worms.get(colour, 0)))
