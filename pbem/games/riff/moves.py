@@ -82,15 +82,6 @@ def _text(step: Step) -> str:
     raise AssertionError(step)
 
 
-@cache
-def _fish_key(card: str) -> tuple[str, str] | None:
-    """(colour, "colour:sex") of a fish card, None for any other card."""
-    if not card.startswith("fish:"):
-        return None
-    _, colour, sex = card.split(":")
-    return colour, f"{colour}:{sex}"
-
-
 # One shared (frozen) buy per place: candidates are many, the bot picks one.
 _PLACES = tuple(tuple(Buy(Place(c, d)) for d in range(4)) for c in range(8))
 
@@ -318,29 +309,14 @@ class _ScratchChance(Chance):
         return options[self._rng.randrange(len(options))]
 
 
-def _refused(state: State, turn: Turn, step: Step) -> bool:
-    """Whether do_step would surely refuse a face-up buy or a boat: no boat left, a fish
-    without a free coral (when the option asks for one), or worms.pay's refusal (the rules
-    picking the worms): fewer worms (of the fish's colour) than the cost and too few pearls."""
+def _boat_refused(state: State, turn: Turn) -> bool:
+    """Whether do_boat would surely refuse a boat: none left, or worms.pay's refusal (the
+    rules picking the worms): fewer worms than the cost and too few pearls."""
+    if state.boats_left <= 0:
+        return True
     player = state.players[turn.seat]
-    if isinstance(step, Buy):
-        row = ROW_OF[turn.seat][step.place.distance]
-        slot = state.area[row][step.place.column]
-        if slot is None or not slot["up"]:
-            return False
-        fish = _fish_key(slot["card"])
-        if (fish and not state.options["may_buy_fish_without_a_free_coral"]
-                and all(c.cross is not None for c in player.corals)):
-            return True
-        cost = 1 if (row, step.place.column) in turn.flipped else COST[step.place.distance]
-        have = player.worms.get(fish[0], 0) if fish else sum(player.worms.values())
-    elif isinstance(step, Boat):
-        if state.boats_left <= 0:
-            return True
-        cost, have = BOAT_COST, sum(player.worms.values())
-    else:
-        return False
-    return cost - min(cost, have) > player.pearls - turn.fresh_pearls
+    have = sum(player.worms.values())
+    return BOAT_COST - min(BOAT_COST, have) > player.pearls - turn.fresh_pearls
 
 
 def _unreached() -> Msg:  # the message of a payment checked before it is made
@@ -386,6 +362,28 @@ def _buy_hidden(state: State, turn: Turn, place: Place, chance: Chance) -> str |
     return card
 
 
+def _buy_face_up(state: State, turn: Turn, place: Place) -> str | None:
+    """do_buy of the face-up card on ``place`` under a boat (the rules picking the worms),
+    its checks made before anything changes, as do_buy's; returns the card bought, or
+    None."""
+    seat = turn.seat
+    row = ROW_OF[seat][place.distance]
+    slot = state.area[row][place.column]
+    assert slot is not None and slot["up"]
+    card: str = slot["card"]
+    if refusal_to_own(state, seat, card) is not None:
+        return None
+    colour = fish_colour(card)
+    cost = 1 if (row, place.column) in turn.flipped else COST[place.distance]
+    tokens = worms.choose_tokens(state, seat, cost, colour,
+                                 state.players[seat].pearls - turn.fresh_pearls)
+    if tokens is None:
+        return None
+    worms.pay_tokens(state, seat, tokens)
+    take_card(state, turn, place, card, colour)
+    return card
+
+
 def random_order(state: State, seat: int, rng: random.Random) -> str:
     """A legal order for ``seat``: for the mover a few useful buys, boats and attaches (tried
     on a scratch copy); for the other seat now and then a new preference."""
@@ -412,14 +410,16 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         step = _pick(plan, rng)
         if step is None:
             break
-        if type(step) is _HiddenBuy:
-            # its paid turn would stay if the buy then failed: played only if it succeeds
-            card = _buy_hidden(scratch, turn, step.place, chance)
+        if isinstance(step, Buy):
+            # a face-down card's paid turn would stay if the buy then failed: each buy is
+            # played only if it succeeds
+            card = (_buy_hidden(scratch, turn, step.place, chance) if type(step) is _HiddenBuy
+                    else _buy_face_up(scratch, turn, step.place))
             if card is None:
                 continue
             holds = card == "coral" or card.startswith("fish:")
         else:
-            if _refused(scratch, turn, step):
+            if step is _BOAT and _boat_refused(scratch, turn):
                 continue  # do_step would refuse it, changing nothing: spare its error message
             held = len(player.fish), len(player.corals)
             try:  # every other step checks before it changes anything

@@ -213,6 +213,13 @@ def pay(state: State, seat: int, cost: int, colour: str | None,
             if have < n:
                 raise CannotPay(msg("{what}: you named {n} {colour} worm(s) but have {have}",
                                     what=what(), n=n, colour=w.colour(t), have=have))
+    pay_tokens(state, seat, tokens)
+    return tokens
+
+
+def pay_tokens(state: State, seat: int, tokens: list[str]) -> None:
+    """Hand in ``tokens`` (checked by the caller): worms to the supply, pearls discarded."""
+    player = state.players[seat]
     for t in tokens:
         if t == "pearl":
             player.pearls -= 1
@@ -220,7 +227,6 @@ def pay(state: State, seat: int, cost: int, colour: str | None,
         else:
             player.worms[t] -= 1
             state.worm_supply[t] += 1
-    return tokens
 
 
 def choose_tokens(state: State, seat: int, cost: int, colour: str | None,
