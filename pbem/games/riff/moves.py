@@ -126,20 +126,21 @@ def _attach4(male: str | None, female: str | None, coral: int) -> tuple[Attach, 
     return (Attach(fish, coral),) * 4
 
 
-def _attaches(fish: list[str], corals: list[Coral], crosses: tuple[str, ...]) -> list[Step]:
+def _attaches(fish: list[str], corals: list[Coral], crosses: tuple[str, ...],
+              first: int = 0) -> list[Step]:
     """Every attach of the unattached ``fish`` to the ``corals`` for an open cross, each four
     times: for each coral, the males (first seen first) each with every female then alone,
     then the females alone. Worked out afresh (cheap): the holdings change at nearly every
     plan, so caches of it mostly missed. What breeding.fits says, as lookups: one parent fits
     if its colour is on an open cross; two if they are the two colours of a cross, or both
-    the colour of a one-colour one."""
+    the colour of a one-colour one. ``first``: the number of the first coral given."""
     fitting, pairs = _offer(crosses)
     males: dict[str, None] = {}  # colours, first seen first
     females: dict[str, None] = {}
     for f in fish:  # "red:m"
         (males if f[-1] == "m" else females)[f[:-2]] = None
     found: list[Step] = []
-    for i, coral in enumerate(corals):
+    for i, coral in enumerate(corals, first):
         if coral.cross is not None:
             continue
         male, female = coral.male, coral.female
@@ -186,21 +187,50 @@ def _shark_own(key: str) -> SharkOwn:
 
 
 class _Holding:
-    """What the mover's fish, corals and the open crosses give the plans, made again only
-    when one of them changes: the attaches, the own fish a shark may chase, and which
-    face-up cards help (``_wanted``)."""
+    """What the mover's fish, corals and the open crosses give the plans, kept up to date
+    as the bot's steps change them: the attaches, which face-up cards help (``_wanted``) and
+    the own fish a shark may chase (listed only when a shark is drawn for)."""
 
-    __slots__ = ("attaches", "chase", "wanted")
+    __slots__ = ("_chase", "attaches", "coral", "crosses", "doubles", "fitting", "player",
+                 "wanted")
 
     def __init__(self, player: Player, breeding_open: list[str | None]) -> None:
         fish, corals = player.fish, player.corals
-        crosses, fitting = _open(tuple(breeding_open))
-        self.attaches = _attaches(fish, corals, crosses) if fish else []
-        doubles = (_NO_DOUBLES if len(set(fish)) == len(fish)
-                   else frozenset(f for f in fish if fish.count(f) > 1))
-        self.wanted = _wanted(fitting, doubles, [c.cross for c in corals].count(None) < 2)
-        self.chase = [_shark_own(key) for key in dict.fromkeys(fish)
-                      if key[:-2] not in fitting]  # colour_fits_a_cross, from the offer
+        self.player = player
+        self.crosses, self.fitting = _open(tuple(breeding_open))
+        self.attaches = _attaches(fish, corals, self.crosses) if fish else []
+        self.doubles = (_NO_DOUBLES if len(set(fish)) == len(fish)
+                        else frozenset(f for f in fish if fish.count(f) > 1))
+        self.coral = [c.cross for c in corals].count(None) < 2
+        self.wanted = _wanted(self.fitting, self.doubles, self.coral)
+        self._chase: list[Step] | None = None
+
+    def bought(self, card: str) -> bool:
+        """Keeps up with a coral, or a fish like one held, just bought (the commonest
+        changes); False for any other change (the holding must be made again)."""
+        player = self.player
+        if card == "coral":  # its attaches come last, as its coral does
+            corals = player.corals
+            if player.fish:
+                self.attaches = self.attaches + _attaches(player.fish, corals[-1:],
+                                                          self.crosses, len(corals) - 1)
+            self.coral = [c.cross for c in corals].count(None) < 2
+        else:
+            key = card[5:]  # "fish:red:m" -> "red:m"
+            held = player.fish.count(key)
+            if held < 2:  # a fish unlike any held: new attaches, maybe a new chase
+                return False
+            if held == 2:
+                self.doubles = self.doubles | {key}
+        self.wanted = _wanted(self.fitting, self.doubles, self.coral)
+        return True
+
+    @property
+    def chase(self) -> list[Step]:
+        if self._chase is None:
+            self._chase = [_shark_own(key) for key in dict.fromkeys(self.player.fish)
+                           if key[:-2] not in self.fitting]  # colour_fits_a_cross
+        return self._chase
 
 
 @dataclass(frozen=True)
@@ -241,7 +271,7 @@ class _Plan:
     face-down place; ``downs`` each face-down buy with the run of wanted face-up buys that
     follows it (kept in order: the bot's pick is an index)."""
 
-    __slots__ = ("_ups", "area", "boat", "chase", "downs", "head", "seat", "sharks")
+    __slots__ = ("_ups", "area", "boat", "downs", "head", "holding", "seat", "sharks")
 
     def __init__(self, places: _Places, holding: _Holding, player: Player,
                  fresh_sharks: int, area: list[list[Slot]], seat: int) -> None:
@@ -259,7 +289,7 @@ class _Plan:
         self.downs = downs
         self.boat = player.boats < 8
         self.sharks = player.sharks > fresh_sharks
-        self.chase = holding.chase if self.sharks else []
+        self.holding = holding
         self.area = area  # the scratch state's, unchanged while the plan stands
         self.seat = seat
         self._ups: list[tuple[int, int]] | None = None
@@ -291,7 +321,7 @@ def _pick(plan: _Plan, rng: random.Random) -> Step | None:
         if plan.ups:
             d, c = rng.choice(plan.ups)
             found.append(_SHARK_AREA[c][d])
-        found += plan.chase
+        found += plan.holding.chase
     return rng.choice(found) if found else None
 
 
@@ -417,27 +447,23 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
                     else _buy_face_up(scratch, turn, step.place))
             if card is None:
                 continue
-            holds = card == "coral" or card.startswith("fish:")
+            del places[step.place.column * 4 + step.place.distance]
+            if card not in ("pearl", "shark") and not plan.holding.bought(card):
+                holding = None
         else:
             if step is _BOAT and _boat_refused(scratch, turn):
                 continue  # do_step would refuse it, changing nothing: spare its error message
-            held = len(player.fish), len(player.corals)
             try:  # every other step checks before it changes anything
                 do_step(scratch, turn, step, chance)
             except (RuleError, ValueError):
                 continue
-            holds = (len(player.fish), len(player.corals)) != held
+            # what the step changed of the places and the holding (the rest stays)
+            if step is _BOAT:
+                _add_columns(places, scratch.area, seat, player.boats - 1, player.boats)
+            elif isinstance(step, SharkArea):
+                places.pop(step.place.column * 4 + step.place.distance, None)
+            else:  # an attach (maybe completing a cross), a shark on an own fish
+                holding = None
         plan = None
         lines.append(_text(step))
-        # What the step changed of the places and the holding (the rest stays).
-        if isinstance(step, Buy):
-            del places[step.place.column * 4 + step.place.distance]
-            if holds:  # not a pearl or a shark
-                holding = None
-        elif step is _BOAT:
-            _add_columns(places, scratch.area, seat, player.boats - 1, player.boats)
-        elif isinstance(step, SharkArea):
-            places.pop(step.place.column * 4 + step.place.distance, None)
-        else:  # an attach (maybe completing a cross), a shark on an own fish
-            holding = None
     return "\n".join(lines) or "pass"
