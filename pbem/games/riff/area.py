@@ -27,7 +27,8 @@ def face_up_row(row: int) -> bool:
 def reveal(state: State, row: int, column: int, chance: Chance) -> str:
     """Turn the face-down card at (row, column) face up; returns its face."""
     unseen = face_down_count(state.area)
-    return turn_up(state, row, column, draw_unseen(state, unseen, chance), unseen)
+    k = chance.choice("turned reef card", range(unseen + len(state.pile)))  # draw_unseen
+    return turn_up(state, row, column, k, unseen)
 
 
 def face_down_count(area: list[list[Slot]]) -> int:
@@ -135,19 +136,20 @@ def refill(state: State, chance: Chance) -> list[Event]:
             n=len(state.discard))))
         _merge_discard(state, chance)
     filled = 0
-    for r in range(ROWS):
-        if not state.area[r].count(None):  # a full row (most are)
+    pile = state.pile
+    for r, row in enumerate(state.area if need else ()):
+        if None not in row:  # a full row (most are)
             continue
         for c in range(COLUMNS):
-            if state.area[r][c] is not None or not state.pile:
+            if row[c] is not None or not pile:
                 continue
-            state.area[r][c] = {"card": state.pile.pop(), "up": False}
+            row[c] = {"card": pile.pop(), "up": False}
             if face_up_row(r):
                 reveal(state, r, c, chance)
             filled += 1
     if filled:
         said.append(_area_refilled(filled))
-    if left := gaps(state):
+    if left := need - filled:  # filling makes no gap
         said.append(_pile_empty(left))
     return said
 

@@ -46,7 +46,6 @@ from pbem.games.riff.turn import (
     refusal_to_own,
     take_card,
 )
-from pbem.i18n.msg import Msg
 
 MAX_LINES = 6
 T = TypeVar("T")
@@ -349,10 +348,6 @@ def _boat_refused(state: State, turn: Turn) -> bool:
     return BOAT_COST - min(BOAT_COST, have) > player.pearls - turn.fresh_pearls
 
 
-def _unreached() -> Msg:  # the message of a payment checked before it is made
-    raise AssertionError("a checked payment failed")
-
-
 def _buy_hidden(state: State, turn: Turn, place: Place, chance: Chance) -> str | None:
     """do_buy of the face-down card on ``place`` (the rules picking the worms), made only if
     it succeeds; returns the card bought, or None. The card is drawn first, with the rules'
@@ -383,11 +378,13 @@ def _buy_hidden(state: State, turn: Turn, place: Place, chance: Chance) -> str |
         return None
     # do_buy's changes, in its order
     row = ROW_OF[seat][place.distance]
-    worms.pay(state, seat, 1, None, None, _unreached, turn.fresh_pearls)
+    worms.pay_tokens(state, seat, first)
     area.turn_up(state, row, place.column, k, unseen)
     turn.flipped.add((row, place.column))
     turn.revealed = True
-    worms.pay(state, seat, 1, colour, None, _unreached, turn.fresh_pearls)
+    second = worms.choose_tokens(state, seat, 1, colour, player.pearls - turn.fresh_pearls)
+    assert second is not None  # checked above
+    worms.pay_tokens(state, seat, second)
     take_card(state, turn, place, card, colour)
     return card
 

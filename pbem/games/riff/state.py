@@ -52,7 +52,7 @@ class Player:
                       None if self.prefer is None else list(self.prefer))
 
     def crosses(self) -> int:
-        return sum(c.cross is not None for c in self.corals)
+        return len(self.corals) - [c.cross for c in self.corals].count(None)
 
     def to_dict(self) -> dict[str, Any]:
         return {"boats": self.boats, "worms": dict(self.worms), "fish": list(self.fish),

@@ -388,8 +388,21 @@ def do_boat(state: State, turn: Turn, step: Boat) -> None:
     state.boats_left -= 1
     player.boats += 1
     if turn.loud:
-        turn.say("boat_bought", msg("{player} bought a boat, under column {column}.",
-                                    player=w.seat(turn.seat), column=player.boats))
+        turn.events.append(_boat_bought(turn.seat, player.boats))
+
+
+@lru_cache(maxsize=64)
+def _boat_bought(seat: int, column: int) -> Event:
+    return Event.of("boat_bought", msg("{player} bought a boat, under column {column}.",
+                                       player=w.seat(seat), column=column))
+
+
+@lru_cache(maxsize=4096)
+def _fish_attached(seat: int, fish: tuple[tuple[str, str], ...], number: int) -> Event:
+    return Event.of("fish_attached", msg("{player} put the {fish} on coral {number}.",
+                                         player=w.seat(seat),
+                                         fish=w.joined([w.fish(c, s) for c, s in fish]),
+                                         number=number))
 
 
 def do_attach(state: State, turn: Turn, step: Attach, chance: Chance) -> None:
@@ -423,10 +436,7 @@ def do_attach(state: State, turn: Turn, step: Attach, chance: Chance) -> None:
     player.fish = fish
     player.corals[step.coral] = Coral(male, female, coral.cross)
     if turn.loud:
-        turn.say("fish_attached", msg("{player} put the {fish} on coral {number}.",
-                                      player=w.seat(turn.seat),
-                                      fish=w.joined([w.fish(c, s) for c, s in step.fish]),
-                                      number=step.coral + 1))
+        turn.events.append(_fish_attached(turn.seat, step.fish, step.coral + 1))
     said = complete(state, turn.seat, step.coral, chance, loud=turn.loud)
     if said is not None:  # a cross was completed: a hidden breeding card was turned
         turn.tell(said)
