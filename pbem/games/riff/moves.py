@@ -238,6 +238,7 @@ class _HiddenBuy(Buy):
     random_order). Written and read as any buy."""
 
 
+_BUY_TEXT = tuple(tuple(_text(buy) for buy in column) for column in _PLACES)
 _HIDDEN = tuple(tuple(_HiddenBuy(Place(c, d)) for d in range(4)) for c in range(8))
 
 # Per seat and column, (key, row, face-up buy twice, face-down buy) of the column's places,
@@ -440,13 +441,15 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         if isinstance(step, Buy):
             # a face-down card's paid turn would stay if the buy then failed: each buy is
             # played only if it succeeds
-            card = (_buy_hidden(scratch, turn, step.place, chance) if type(step) is _HiddenBuy
-                    else _buy_face_up(scratch, turn, step.place))
+            place = step.place
+            card = (_buy_hidden(scratch, turn, place, chance) if type(step) is _HiddenBuy
+                    else _buy_face_up(scratch, turn, place))
             if card is None:
                 continue
-            del places[step.place.column * 4 + step.place.distance]
+            del places[place.column * 4 + place.distance]
             if card not in ("pearl", "shark") and not plan.holding.bought(card):
                 holding = None
+            lines.append(_BUY_TEXT[place.column][place.distance])
         else:
             if step is _BOAT and _boat_refused(scratch, turn):
                 continue  # do_step would refuse it, changing nothing: spare its error message
@@ -461,6 +464,6 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
                 places.pop(step.place.column * 4 + step.place.distance, None)
             else:  # an attach (maybe completing a cross), a shark on an own fish
                 holding = None
+            lines.append(_text(step))
         plan = None
-        lines.append(_text(step))
     return "\n".join(lines) or "pass"

@@ -363,16 +363,16 @@ def _may_own(state: State, seat: int, card: str, place: Place) -> None:
 def refusal_to_own(state: State, seat: int, card: str) -> str | None:
     """Why ``seat`` may not take ``card`` (a paid buy aside): "water", "corals" (the most
     allowed) or "free_coral" (a fish wants one, by option); None if it may."""
-    player = state.players[seat]
+    corals = state.players[seat].corals
     if card == "water":
         return "water"
     if card == "coral":
-        count_done = bool(state.options["completed_corals_count_toward_limit"])
-        held = sum(1 for c in player.corals if count_done or c.cross is None)
+        held = (len(corals) if state.options["completed_corals_count_toward_limit"]
+                else [c.cross for c in corals].count(None))
         if held >= max_corals():
             return "corals"
-    if (card.startswith("fish:") and not state.options["may_buy_fish_without_a_free_coral"]
-            and all(c.cross is not None for c in player.corals)):
+    elif (card.startswith("fish:") and not state.options["may_buy_fish_without_a_free_coral"]
+            and None not in [c.cross for c in corals]):  # no free coral
         return "free_coral"
     return None
 

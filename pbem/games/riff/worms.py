@@ -237,8 +237,9 @@ def choose_tokens(state: State, seat: int, cost: int, colour: str | None,
         tokens = [colour] * min(cost, max(0, player.worms.get(colour, 0)))
         pearls = cost - len(tokens)
         return None if pearls > pearls_to_play else tokens + ["pearl"] * pearls
-    colours = state.colours
-    left = [player.worms.get(c, 0) for c in colours]
+    colours: list[str] = state.options["colour_names"]  # state.colours
+    get = player.worms.get
+    left = [get(c, 0) for c in colours]
     tokens = []
     for _ in range(cost):
         most = max(left)  # the colour held most; on a tie, the first in colour order
