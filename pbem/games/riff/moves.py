@@ -399,14 +399,17 @@ def _buy_face_up(state: State, turn: Turn, place: Place) -> str | None:
     slot = state.area[row][place.column]
     assert slot is not None and slot["up"]
     card: str = slot["card"]
-    if refusal_to_own(state, seat, card) is not None:
-        return None
     colour = fish_colour(card)
     cost = 1 if (row, place.column) in turn.flipped else COST[place.distance]
-    tokens = worms.choose_tokens(state, seat, cost, colour,
-                                 state.players[seat].pearls - turn.fresh_pearls)
-    if tokens is None:
+    player = state.players[seat]
+    pearls = player.pearls - turn.fresh_pearls
+    # worms.choose_tokens's refusal, counted: too few worms (of the fish's colour) and pearls
+    if (player.worms.get(colour, 0) if colour else sum(player.worms.values())) + pearls < cost:
         return None
+    if refusal_to_own(state, seat, card) is not None:
+        return None
+    tokens = worms.choose_tokens(state, seat, cost, colour, pearls)
+    assert tokens is not None  # counted above
     worms.pay_tokens(state, seat, tokens)
     take_card(state, turn, place, card, colour)
     return card
