@@ -241,11 +241,12 @@ class _HiddenBuy(Buy):
 _BUY_TEXT = tuple(tuple(_text(buy) for buy in column) for column in _PLACES)
 _HIDDEN = tuple(tuple(_HiddenBuy(Place(c, d)) for d in range(4)) for c in range(8))
 
-# Per seat and column, (key, row, face-up buy twice, face-down buy) of the column's places,
+# Per seat and column, (key, row, face-up buy twice, face-down entry) of the column's places,
 # nearest first. A key orders the places as the bot has always listed them: column by
 # column, nearest first.
 _COLUMN_PLACES = tuple(tuple(tuple((c * 4 + d, area_row(seat, d), (_PLACES[c][d],) * 2,
-                                    _HIDDEN[c][d]) for d in range(4)) for c in range(8))
+                                    ((_HIDDEN[c][d],), None)) for d in range(4))
+                             for c in range(8))
                        for seat in range(2))
 
 # What the plans read of the places under the mover's boats, by key: a face-up card's buy
@@ -261,7 +262,7 @@ def _add_columns(places: _Places, area: list[list[Slot]], seat: int, start: int,
         for key, row, twice, hidden in _COLUMN_PLACES[seat][c]:
             slot = area[row][c]
             if slot is not None:
-                places[key] = (twice, slot["card"]) if slot["up"] else ((hidden,), None)
+                places[key] = (twice, slot["card"]) if slot["up"] else hidden
 
 
 class _Plan:
@@ -332,6 +333,12 @@ class _ScratchChance(Chance):
     """The bot's chance (Chance seeds only at its first draw: most turns of the bot turn no
     hidden card). Its draws are never read, so none are recorded: the same numbers as
     Chance.choice, without the record."""
+
+    def __init__(self, seed: str) -> None:  # Chance's, for a live chance (no replay)
+        self.seed = seed
+        self._rng_or_none = None
+        self._replay = None
+        self.draws = []
 
     def choice(self, label: str, options: Sequence[T]) -> T:
         if not options:

@@ -212,16 +212,16 @@ def end_turn(state: State, turn: Turn, chance: Chance) -> None:
 
 
 def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
-    if isinstance(step, Prefer):
-        do_prefer(state, turn, step)
-    elif isinstance(step, Buy):
+    if isinstance(step, Buy):  # the commonest first (the kinds are apart)
         do_buy(state, turn, step, chance)
-    elif isinstance(step, Flip):
-        do_flip(state, turn, step.place, step.paying, chance)
-    elif isinstance(step, Boat):
-        do_boat(state, turn, step)
     elif isinstance(step, Attach):
         do_attach(state, turn, step, chance)
+    elif isinstance(step, Boat):
+        do_boat(state, turn, step)
+    elif isinstance(step, Prefer):
+        do_prefer(state, turn, step)
+    elif isinstance(step, Flip):
+        do_flip(state, turn, step.place, step.paying, chance)
     elif isinstance(step, SharkArea):
         do_shark_area(state, turn, step)
     elif isinstance(step, SharkOwn):
