@@ -125,19 +125,32 @@ def _attach4(male: str | None, female: str | None, coral: int) -> tuple[Attach, 
     return (Attach(fish, coral),) * 4
 
 
-def _attaches(fish: list[str], corals: list[Coral], crosses: tuple[str, ...],
-              first: int = 0) -> list[Step]:
-    """Every attach of the unattached ``fish`` to the ``corals`` for an open cross, each four
-    times: for each coral, the males (first seen first) each with every female then alone,
-    then the females alone. Worked out afresh (cheap): the holdings change at nearly every
-    plan, so caches of it mostly missed. What breeding.fits says, as lookups: one parent fits
-    if its colour is on an open cross; two if they are the two colours of a cross, or both
-    the colour of a one-colour one. ``first``: the number of the first coral given."""
-    fitting, pairs = _offer(crosses)
-    males: dict[str, None] = {}  # colours, first seen first
+@lru_cache(maxsize=4096)  # the same unattached fish come back plan after plan
+def _sorted_fish(fish: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...],
+                                                 frozenset[str]]:
+    """The colours of the males and of the females (each first seen first), and the fish
+    held more than once ("red:m")."""
+    males: dict[str, None] = {}
     females: dict[str, None] = {}
     for f in fish:  # "red:m"
         (males if f[-1] == "m" else females)[f[:-2]] = None
+    doubles = (_NO_DOUBLES if len(set(fish)) == len(fish)
+               else frozenset(f for f in fish if fish.count(f) > 1))
+    return tuple(males), tuple(females), doubles
+
+
+_NO_DOUBLES: frozenset[str] = frozenset()
+
+
+def _attaches(males: tuple[str, ...], females: tuple[str, ...], corals: list[Coral],
+              crosses: tuple[str, ...], first: int = 0) -> list[Step]:
+    """Every attach of the unattached fish (the colours of their ``males`` and ``females``)
+    to the ``corals`` for an open cross, each four times: for each coral, the males each with
+    every female then alone, then the females alone. What breeding.fits says, as lookups:
+    one parent fits if its colour is on an open cross; two if they are the two colours of a
+    cross, or both the colour of a one-colour one. ``first``: the number of the first coral
+    given."""
+    fitting, pairs = _offer(crosses)
     found: list[Step] = []
     for i, coral in enumerate(corals, first):
         if coral.cross is not None:
@@ -176,9 +189,6 @@ def _wanted(fitting: frozenset[str], doubles: frozenset[str], coral: bool) -> fr
                         if key not in doubles)])
 
 
-_NO_DOUBLES: frozenset[str] = frozenset()
-
-
 @cache
 def _shark_own(key: str) -> SharkOwn:
     colour, sex = key.split(":")
@@ -197,9 +207,8 @@ class _Holding:
         fish, corals = player.fish, player.corals
         self.player = player
         self.crosses, self.fitting = _open(tuple(breeding_open))
-        self.attaches = _attaches(fish, corals, self.crosses) if fish else []
-        self.doubles = (_NO_DOUBLES if len(set(fish)) == len(fish)
-                        else frozenset(f for f in fish if fish.count(f) > 1))
+        males, females, self.doubles = _sorted_fish(tuple(fish))
+        self.attaches = _attaches(males, females, corals, self.crosses) if fish else []
         self.coral = [c.cross for c in corals].count(None) < 2
         self.wanted = _wanted(self.fitting, self.doubles, self.coral)
         self._chase: list[Step] | None = None
@@ -211,7 +220,8 @@ class _Holding:
         if card == "coral":  # its attaches come last, as its coral does
             corals = player.corals
             if player.fish:
-                self.attaches = self.attaches + _attaches(player.fish, corals[-1:],
+                males, females, _ = _sorted_fish(tuple(player.fish))
+                self.attaches = self.attaches + _attaches(males, females, corals[-1:],
                                                           self.crosses, len(corals) - 1)
             self.coral = [c.cross for c in corals].count(None) < 2
         else:
