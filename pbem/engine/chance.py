@@ -40,6 +40,17 @@ class Draw:
         return cls(label=str(d["label"]), value=d["value"], shown=str(d.get("shown", "")))
 
 
+def _live_draw(label: str, value: Any, shown: str) -> Draw:
+    """``Draw(label, value, shown)`` without the frozen dataclass's __init__ (a checked
+    __setattr__ per field): a third of the time, and games draw several times per order."""
+    draw = object.__new__(Draw)
+    fields = draw.__dict__
+    fields["label"] = label
+    fields["value"] = value
+    fields["shown"] = shown
+    return draw
+
+
 def _seeded(seed: str) -> random.Random:
     digest = hashlib.sha256(seed.encode("utf-8")).digest()
     return random.Random(int.from_bytes(digest[:16], "big"))
@@ -92,7 +103,7 @@ class Chance:
                 raise ChanceMismatch(f"replay draw {label!r}: index {idx} out of range")
         else:
             idx = self._rng.randrange(len(options))
-            draw = Draw(label, idx, str(options[idx]))
+            draw = _live_draw(label, idx, str(options[idx]))
         self.draws.append(draw)
         return options[idx]
 
@@ -111,7 +122,7 @@ class Chance:
         else:
             perm = list(range(n))
             self._rng.shuffle(perm)
-            draw = Draw(label, perm, ", ".join(str(items[i]) for i in perm))
+            draw = _live_draw(label, perm, ", ".join(str(items[i]) for i in perm))
         self.draws.append(draw)
         return [items[i] for i in perm]
 
