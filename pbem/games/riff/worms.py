@@ -234,9 +234,11 @@ def choose_tokens(state: State, seat: int, cost: int, colour: str | None,
     """What ``pay`` takes when the rules pick (see there); None if the seat cannot pay."""
     player = state.players[seat]
     if colour is not None:  # as the loop below would pick: that colour while it lasts
-        tokens = [colour] * min(cost, max(0, player.worms.get(colour, 0)))
-        pearls = cost - len(tokens)
-        return None if pearls > pearls_to_play else tokens + ["pearl"] * pearls
+        have = player.worms.get(colour, 0)
+        if have >= cost:
+            return [colour] * cost
+        pearls = cost - max(0, have)
+        return None if pearls > pearls_to_play else [colour] * max(0, have) + ["pearl"] * pearls
     colours: list[str] = state.options["colour_names"]  # state.colours
     get = player.worms.get
     left = [get(c, 0) for c in colours]
