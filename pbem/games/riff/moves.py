@@ -251,28 +251,28 @@ class _HiddenBuy(Buy):
 _BUY_TEXT = tuple(tuple(_text(buy) for buy in column) for column in _PLACES)
 _HIDDEN = tuple(tuple(_HiddenBuy(Place(c, d)) for d in range(4)) for c in range(8))
 
-# Per seat and column, (key, row, face-up buy twice, face-down entry) of the column's places,
-# nearest first. A key orders the places as the bot has always listed them: column by
-# column, nearest first.
-_COLUMN_PLACES = tuple(tuple(tuple((c * 4 + d, area_row(seat, d), (_PLACES[c][d],) * 2,
-                                    ((_HIDDEN[c][d],), None)) for d in range(4))
+# Per seat and column, (key, row) of the column's places, nearest first. A key orders the
+# places as the bot has always listed them: column by column, nearest first.
+_COLUMN_PLACES = tuple(tuple(tuple((c * 4 + d, area_row(seat, d)) for d in range(4))
                              for c in range(8))
                        for seat in range(2))
+# By key: a face-up card's buy twice (the bot favours them), a face-down card's buy.
+_TWICE_AT = tuple((_PLACES[key // 4][key % 4],) * 2 for key in range(32))
+_HIDDEN_AT = tuple(_HIDDEN[key // 4][key % 4] for key in range(32))
 
-# What the plans read of the places under the mover's boats, by key: a face-up card's buy
-# twice (the bot favours them) and the card, or a face-down card's buy and None; gaps are
-# left out. Kept up to date as the scratch steps change the area (a buy or a shark empties a
-# place, a boat adds a column).
-_Places = dict[int, tuple[tuple[Step, ...], str | None]]
+# What the plans read of the places under the mover's boats, by key: the face-up card, or
+# None for a face-down one; gaps are left out. Kept up to date as the scratch steps change
+# the area (a buy or a shark empties a place, a boat adds a column).
+_Places = dict[int, str | None]
 
 
 def _add_columns(places: _Places, area: list[list[Slot]], seat: int, start: int,
                  stop: int) -> None:
     for c in range(start, stop):
-        for key, row, twice, hidden in _COLUMN_PLACES[seat][c]:
+        for key, row in _COLUMN_PLACES[seat][c]:
             slot = area[row][c]
             if slot is not None:
-                places[key] = (twice, slot["card"]) if slot["up"] else hidden
+                places[key] = slot["card"] if slot["up"] else None
 
 
 class _Plan:
@@ -290,12 +290,12 @@ class _Plan:
         head: list[Step] = list(holding.attaches)
         downs: list[tuple[Step, list[Step]]] = []
         run = head
-        for buys, card in places.values():
+        for key, card in places.items():
             if card is None:
                 run = []
-                downs.append((buys[0], run))
+                downs.append((_HIDDEN_AT[key], run))
             elif card in wanted:
-                run += buys
+                run += _TWICE_AT[key]
         self.head = head
         self.downs = downs
         self.boat = player.boats < 8
