@@ -41,7 +41,6 @@ def _holding_order(fish: tuple[str, ...], corals: tuple[Coral, ...],
     return _preference_order(tuple(owned), offer, game_colours)
 
 
-@lru_cache(maxsize=4096)  # asked at every turn, from the same few holdings and offers
 def _preference_order(owned: tuple[str, ...], offer: tuple[str | None, ...],
                       game_colours: tuple[str, ...]) -> tuple[str, ...]:
     """``offer``: the breeding cards on offer, None for an empty place."""
