@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Collection
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from sqlmodel import Session, col, func, select
@@ -119,7 +120,14 @@ def next_log_index(session: Session, game_id: int) -> int:
 
 
 def entry_events(entry: LogEntry) -> list[Event]:
-    return [Event.from_json(e) for e in json.loads(entry.events_json)]
+    return list(_events(entry.events_json))
+
+
+# Entries read into events, kept: a move's mails read the same few entries once per seat.
+# Events are immutable, so one read serves every reader.
+@lru_cache(maxsize=1024)
+def _events(events_json: str) -> tuple[Event, ...]:
+    return tuple(Event.from_json(e) for e in json.loads(events_json))
 
 
 def setup_record(game: Game, entry: LogEntry, seat_count: int) -> SetupRecord:
