@@ -55,3 +55,25 @@ def test_the_spectators_view_shows_no_seats_holdings() -> None:
     """What the shared part is drawn from: Ben's screen and parrotfish are not in it."""
     a, b = (REEF.view(position(*ben), None) for ben in (BEN_A, BEN_B))
     assert a == b and "you" not in a
+
+
+_PICTURE = ('<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10" data-band="">'
+            '<rect x="1" y="1" width="4" height="4" fill="#123456"/></svg>'
+            '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10" data-band="">'
+            '<text x="2" y="8">A &amp; B</text></svg>')
+
+
+def test_styling_moves_the_sheet_onto_the_elements_and_leaves_each_picture_as_written() -> None:
+    """The inliner rewrites what it parses (``<rect/>`` as ``<rect></rect>``): pictures stand
+    aside while the rest is styled, and come back byte for byte where they were."""
+    page = ("<html><head><style>p { color: red }</style></head><body><p>a</p>" + _PICTURE
+            + "<p>b</p><svg width=\"5\" height=\"5\"><circle r=\"2\"/></svg></body></html>")
+    done = render.styled(page)
+    assert _PICTURE in done and '<svg width="5" height="5"><circle r="2"/></svg>' in done
+    assert done.count('<p style="color: red;">') == 2 and "<style>" not in done
+    assert done.index("<p style") < done.index(_PICTURE) < done.rindex("<p style")
+    fragment = render.styled("<p>a</p>" + _PICTURE, "p { color: red }")
+    assert fragment.startswith('<p style="color: red;">a</p>') and _PICTURE in fragment
+    # Without pictures: just what the inliner makes of it.
+    plain = "<html><head><style>p { color: red }</style></head><body><p>a</p></body></html>"
+    assert render.styled(plain) == render._INLINER.inline(plain)
