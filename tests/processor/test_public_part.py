@@ -51,6 +51,23 @@ def test_the_shared_part_is_kept_by_its_view_and_language() -> None:
     assert len(render._public) == 3  # the same board for another seat: drawn once
 
 
+def test_a_view_whose_key_is_written_once_draws_and_keeps_the_same_part() -> None:
+    """mails.public_view hands the renders of a move a PublicView: its JSON written once, the
+    same key as the plain view's, the same mail drawn from it."""
+    for state in states():
+        plain = mail(state, 0, "fr", shared=True)
+        written = mail(state, 0, "fr", shared=True)
+        assert written.public is not None
+        written.public = render.PublicView(written.public)
+        render._public.clear()
+        drawn = render_status(REEF, written)
+        assert len(render._public) == 1
+        render_status(REEF, plain)
+        assert len(render._public) == 1  # found by the plain view's JSON too
+        render._public.clear()
+        assert render_status(REEF, plain) == drawn
+
+
 def test_the_spectators_view_shows_no_seats_holdings() -> None:
     """What the shared part is drawn from: Ben's screen and parrotfish are not in it."""
     a, b = (REEF.view(position(*ben), None) for ben in (BEN_A, BEN_B))
