@@ -62,7 +62,12 @@ def placeable(state: State, cell_key: str, colour: str) -> bool:
 
 def place(state: State, turn: Turn, cell_key: str, colour: str) -> None:
     """Put a ``colour`` polyp on ``cell_key`` (checked by check_place) with all its effects."""
-    target = check_place(state, turn.seat, cell_key, colour)
+    put_polyp(state, turn, cell_key, colour, check_place(state, turn.seat, cell_key, colour))
+
+
+def put_polyp(state: State, turn: Turn, cell_key: str, colour: str, target: str | None) -> None:
+    """``place`` once checked: ``target`` is what check_place returned (the bot, which knows
+    its cell is placeable, comes here directly)."""
     state.polyps[cell_key] = colour
     if target is not None:
         add(state.seats[turn.seat].consumed, target)

@@ -55,6 +55,12 @@ def new_shrimp(state: State, turn: Turn, cell_key: str) -> None:
         raise Refused(msg("a new shrimp goes on a polyp, and {cell} has none",
                           cell=name(cell_key)))
     _check_target(state, turn.seat, cell_key, None)
+    put_new_shrimp(state, turn, cell_key)
+
+
+def put_new_shrimp(state: State, turn: Turn, cell_key: str) -> None:
+    """``new_shrimp`` once checked (the bot, which picks a legal polyp, comes here directly)."""
+    me = state.seats[turn.seat]
     me.shrimps_in_hand -= 1
     state.shrimps[cell_key] = turn.seat
     if turn.loud:
@@ -89,4 +95,6 @@ def move_shrimp(state: State, turn: Turn, source: str, target: str | None) -> No
 
 def shrimps_on_bare_rock(state: State, seat: int) -> list[str]:
     """This seat's shrimps standing on no polyp (allowed only until the end of its turn)."""
+    if state.polyps.keys() >= state.shrimps.keys():
+        return []  # every shrimp stands on a polyp, as at the end of most turns: no loop
     return sorted(k for k, s in state.shrimps.items() if s == seat and k not in state.polyps)
