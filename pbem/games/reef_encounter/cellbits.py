@@ -71,12 +71,23 @@ def grow(mask: int) -> int:
 
 
 def cells_in(mask: int) -> list[str]:
-    """The cell keys of ``mask``'s bits, sorted."""
-    keys = cell_bits().keys
-    bits = bin(mask)[:1:-1]  # lowest bit first
-    out = []
-    i = bits.find("1")
-    while i >= 0:
-        out.append(keys[i])
-        i = bits.find("1", i + 1)
+    """The cell keys of ``mask``'s bits, sorted: byte by byte, lowest first, each byte's cells
+    read from a table (a bot's candidate list has some 30 cells; bit by bit was its cost)."""
+    table = _byte_cells()
+    out: list[str] = []
+    for cells, byte in zip(table, mask.to_bytes(len(table), "little")):
+        if byte:
+            out += cells[byte]
     return out
+
+
+@cache
+def _byte_cells() -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """Byte ``i`` of a mask -> for each value of it, the keys of its cells, sorted."""
+    keys = cell_bits().keys
+    size = (len(keys) + 7) // 8
+    return tuple(
+        tuple(tuple(keys[8 * i + j] for j in range(8)
+                    if value >> j & 1 and 8 * i + j < len(keys) and keys[8 * i + j])
+              for value in range(256))
+        for i in range(size))
