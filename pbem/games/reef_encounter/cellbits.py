@@ -75,7 +75,7 @@ def cells_in(mask: int) -> list[str]:
     read from a table (a bot's candidate list has some 30 cells; bit by bit was its cost)."""
     table = _byte_cells()
     out: list[str] = []
-    for cells, byte in zip(table, mask.to_bytes(len(table), "little")):
+    for cells, byte in zip(table, mask.to_bytes(len(table), "little"), strict=True):
         if byte:
             out += cells[byte]
     return out

@@ -43,7 +43,7 @@ from pbem.games.reef_encounter.orders import (
 )
 from pbem.games.reef_encounter.parrotfish import MIN_CORAL
 from pbem.games.reef_encounter.placement import placeable
-from pbem.games.reef_encounter.shrimps import MAX_PER_BOARD
+from pbem.games.reef_encounter.shrimps import MAX_PER_BOARD, may_move
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.turn import (
     MAX_FROM_SCREEN,
@@ -83,6 +83,8 @@ _TAKES: dict[str, Take] = {}  # colour -> its Take step, made once
 
 def edible_corals(state: State, seat: int) -> list[str]:
     """Cells of this seat's shrimps that guard a coral the parrotfish may eat now."""
+    if seat not in state.shrimps.values():
+        return []  # no shrimp of this seat on the reef, as in many turns: no loop
     out = []
     for k, s in state.shrimps.items():
         if s == seat and k in state.polyps and coral_reaches(state, k, MIN_CORAL):
@@ -297,11 +299,13 @@ class _Builder:
         if self.rng.random() < 0.5:
             board = self.rng.choice(st.boards)
             rest = self.rng.choice(rock_cells()[board])
-            if rest not in st.polyps and self.attempt(MoveShrimp(cell(source), cell(rest))):
+            if (rest not in st.polyps and may_move(st, self.seat, source, rest)
+                    and self.attempt(MoveShrimp(cell(source), cell(rest)))):
                 source = rest
         polyps = sorted(k for k in st.polyps if BOARD_OF[k] in st.boards)
         for target in self.rng.sample(polyps, min(5, len(polyps))):
-            if self.attempt(MoveShrimp(cell(source), cell(target))):
+            if may_move(st, self.seat, source, target) and self.attempt(
+                    MoveShrimp(cell(source), cell(target))):
                 return
         if source not in self.state.polyps:  # still resting on bare rock: home it goes
             self.do(MoveShrimp(cell(source), None))
