@@ -241,7 +241,6 @@ class _Builder:
         if st.seats[self.seat].shrimps_in_hand < 1 or 4 in self.turn.done:
             return
         best: tuple[float, str] | None = None
-        seen: set[str] = set()
         mine: dict[int, int] = {}  # board -> this seat's shrimps on it
         for k, owner in st.shrimps.items():
             if owner == self.seat:
@@ -250,23 +249,22 @@ class _Builder:
         boards = st.boards
         polyps, near = st.polyps, neighbours()
         held = st.shrimps.keys()
-        get, mark = polyps.get, seen.add
-        cells_in_order = sorted(polyps)
+        left = dict(polyps)  # the polyps not yet traced into a coral
         if full or len(boards) < len(rock_cells()):
             # A coral lies on one board: on a full board (or one not in play) it is left out.
-            cells_in_order = [k for k in cells_in_order
-                              if BOARD_OF[k] in boards and BOARD_OF[k] not in full]
-        for k in cells_in_order:
-            if k in seen:
+            left = {k: c for k, c in left.items()
+                    if BOARD_OF[k] in boards and BOARD_OF[k] not in full}
+        get, take = left.get, left.pop
+        for k in sorted(left):
+            colour = take(k, None)
+            if colour is None:  # in a coral traced already
                 continue
-            colour = polyps[k]
-            mark(k)
             cells = [k]
             grow = cells.append
             for c in cells:  # grows as it goes: the coral traced breadth first (as group())
                 for n in near[c]:
-                    if n not in seen and get(n) == colour:
-                        mark(n)
+                    if get(n) == colour:
+                        del left[n]
                         grow(n)
             if not held.isdisjoint(cells):  # a shrimp guards it already
                 continue
