@@ -35,7 +35,7 @@ from pbem.games.reef_encounter.board import (
     rock_cells,
     rock_count,
 )
-from pbem.games.reef_encounter.context import Turn, seat_ref, who
+from pbem.games.reef_encounter.context import Turn, said, seat_ref, who
 from pbem.games.reef_encounter.language import format_step
 from pbem.games.reef_encounter.nearest import nearest
 from pbem.games.reef_encounter.opensea import check_take, take
@@ -323,11 +323,8 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
         turn.from_screen = turn.placed = 0
         if not turn.loud:
             return
-        f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat),
-             "colour": hue(step.colour), "action": action}
-        turn.say("larva_played", msg("{player} played an {colour} larva cube (action {action}).",
-                                     **f) if vowel(step.colour) else
-                 msg("{player} played a {colour} larva cube (action {action}).", **f))
+        turn.say("larva_played", said(("larva", seat.colour, turn.seat, step.colour, action),
+                                      lambda: _larva_played(state, turn.seat, step, action)))
     elif isinstance(step, NewShrimp):
         _close_larva(state, turn)
         _check_normal_action(turn, 4)
@@ -396,6 +393,14 @@ def new_shrimp_checked(state: State, turn: Turn, step: NewShrimp) -> None:
     _close_larva(state, turn)
     _check_normal_action(turn, 4)
     put_new_shrimp(state, turn, step.cell.key)
+
+
+def _larva_played(state: State, seat: int, step: Larva, action: int) -> Msg:
+    f = {"player": who(state, seat), "seat": seat_ref(seat), "colour": hue(step.colour),
+         "action": action}
+    return (msg("{player} played an {colour} larva cube (action {action}).", **f)
+            if vowel(step.colour) else
+            msg("{player} played a {colour} larva cube (action {action}).", **f))
 
 
 def _place(state: State, turn: Turn, step: Place) -> None:
