@@ -24,13 +24,21 @@ class ChanceMismatch(RuntimeError):
     """A replay asked for a draw the log does not hold (the rules or the log changed)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Draw:
     """One chance outcome: what was drawn (``label``), its value, and a readable form."""
 
     label: str
     value: Any  # an index for choice/randint, a permutation (list of indices) for shuffle
     shown: str = ""
+
+    def __init__(self, label: str, value: Any, shown: str = "") -> None:
+        # The dataclass's own __init__, written straight into the instance's dict (a frozen
+        # dataclass sets each field through object.__setattr__): games draw many times.
+        own = self.__dict__
+        own["label"] = label
+        own["value"] = value
+        own["shown"] = shown
 
     def to_json(self) -> dict[str, Any]:
         return {"label": self.label, "value": self.value, "shown": self.shown}
@@ -91,7 +99,7 @@ class Chance:
             if not 0 <= idx < len(options):
                 raise ChanceMismatch(f"replay draw {label!r}: index {idx} out of range")
         else:
-            idx = self._rng.randrange(len(options))
+            idx = (self._rng_or_none or self._rng).randrange(len(options))
             draw = Draw(label, idx, str(options[idx]))
         self.draws.append(draw)
         return options[idx]
