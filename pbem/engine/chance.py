@@ -24,7 +24,7 @@ class ChanceMismatch(RuntimeError):
     """A replay asked for a draw the log does not hold (the rules or the log changed)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Draw:
     """One chance outcome: what was drawn (``label``), its value, and a readable form."""
 
@@ -32,23 +32,20 @@ class Draw:
     value: Any  # an index for choice/randint, a permutation (list of indices) for shuffle
     shown: str = ""
 
+    def __init__(self, label: str, value: Any, shown: str = "") -> None:
+        # The dataclass's own __init__, written straight into the instance's dict (a frozen
+        # dataclass sets each field through object.__setattr__): games draw many times.
+        own = self.__dict__
+        own["label"] = label
+        own["value"] = value
+        own["shown"] = shown
+
     def to_json(self) -> dict[str, Any]:
         return {"label": self.label, "value": self.value, "shown": self.shown}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Draw:
         return cls(label=str(d["label"]), value=d["value"], shown=str(d.get("shown", "")))
-
-
-def _live_draw(label: str, value: Any, shown: str) -> Draw:
-    """``Draw(label, value, shown)`` without the frozen dataclass's __init__ (a checked
-    __setattr__ per field): a third of the time, and games draw several times per order."""
-    draw = object.__new__(Draw)
-    fields = draw.__dict__
-    fields["label"] = label
-    fields["value"] = value
-    fields["shown"] = shown
-    return draw
 
 
 def _seeded(seed: str) -> random.Random:
@@ -102,8 +99,8 @@ class Chance:
             if not 0 <= idx < len(options):
                 raise ChanceMismatch(f"replay draw {label!r}: index {idx} out of range")
         else:
-            idx = self._rng.randrange(len(options))
-            draw = _live_draw(label, idx, str(options[idx]))
+            idx = (self._rng_or_none or self._rng).randrange(len(options))
+            draw = Draw(label, idx, str(options[idx]))
         self.draws.append(draw)
         return options[idx]
 
@@ -122,7 +119,7 @@ class Chance:
         else:
             perm = list(range(n))
             self._rng.shuffle(perm)
-            draw = _live_draw(label, perm, ", ".join(str(items[i]) for i in perm))
+            draw = Draw(label, perm, ", ".join(str(items[i]) for i in perm))
         self.draws.append(draw)
         return [items[i] for i in perm]
 

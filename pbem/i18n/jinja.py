@@ -7,15 +7,13 @@ changes); the environment's own, installed once, are English.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import jinja2
-from jinja2.ext import (  # jinja's own wrappers: autoescape and %(name)s filling (newstyle)
-    _make_new_gettext,
-    _make_new_ngettext,
-    _make_new_npgettext,
-    _make_new_pgettext,
-)
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
 
 from pbem.i18n.translate import ENGLISH, Translator
 
@@ -27,16 +25,67 @@ def install(env: jinja2.Environment) -> None:
     env.newstyle_gettext = True  # type: ignore[attr-defined]
 
 
+@lru_cache(maxsize=256)  # translators are kept (pbem.i18n.translate.translator): a few dozen
 def functions(tr: Translator) -> dict[str, Any]:
     """The context entries that make a template speak ``tr``'s language. ``tr`` (the translator
-    itself) renders a Msg: ``{{ tr(event) }}``."""
-    gettext = _make_new_gettext(tr.gettext)
+    itself) renders a Msg: ``{{ tr(event) }}``. Made once per translator; a render copies
+    them into its own context and changes nothing in them."""
+    gettext = _gettext(tr)
     return {
         "gettext": gettext,
         "_": gettext,
-        "ngettext": _make_new_ngettext(tr.ngettext),
-        "pgettext": _make_new_pgettext(tr.pgettext),
-        "npgettext": _make_new_npgettext(tr.npgettext),
+        "ngettext": _ngettext(tr),
+        "pgettext": _pgettext(tr),
+        "npgettext": _npgettext(tr),
         "tr": tr,
         "lang": tr.lang,
     }
+
+
+# Jinja's own newstyle wrappers (jinja2.ext._make_new_gettext and co.), less their inner
+# ``context.call`` of the translator's method: that is a plain method, which Context.call
+# only calls, after looking for a pass_context mark on it; a status mail makes some hundred
+# of these calls. Autoescape and %(name)s filling as there: the text is made Markup in an
+# autoescaped template, so the values it is filled with get escaped.
+
+
+def _filled(context: Context, text: str, variables: dict[str, Any]) -> str:
+    if context.eval_ctx.autoescape:
+        return Markup(text) % variables
+    return text % variables
+
+
+def _gettext(tr: Translator) -> Any:
+    @pass_context
+    def gettext(__context: Context, __string: str, **variables: Any) -> str:
+        return _filled(__context, tr.gettext(__string), variables)
+    return gettext
+
+
+def _ngettext(tr: Translator) -> Any:
+    @pass_context
+    def ngettext(__context: Context, __singular: str, __plural: str, __num: int,
+                 **variables: Any) -> str:
+        variables.setdefault("num", __num)
+        return _filled(__context, tr.ngettext(__singular, __plural, __num), variables)
+    return ngettext
+
+
+def _pgettext(tr: Translator) -> Any:
+    @pass_context
+    def pgettext(__context: Context, __string_ctx: str, __string: str,
+                 **variables: Any) -> str:
+        variables.setdefault("context", __string_ctx)
+        return _filled(__context, tr.pgettext(__string_ctx, __string), variables)
+    return pgettext
+
+
+def _npgettext(tr: Translator) -> Any:
+    @pass_context
+    def npgettext(__context: Context, __string_ctx: str, __singular: str, __plural: str,
+                  __num: int, **variables: Any) -> str:
+        variables.setdefault("context", __string_ctx)
+        variables.setdefault("num", __num)
+        return _filled(__context, tr.npgettext(__string_ctx, __singular, __plural, __num),
+                       variables)
+    return npgettext

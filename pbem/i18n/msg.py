@@ -22,7 +22,7 @@ class SeatRef:
     seat: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Msg:
     """A translatable sentence with named fields; ``str(msg)`` is its English form."""
 
@@ -32,6 +32,17 @@ class Msg:
     fields: Mapping[str, Any] = field(default_factory=dict, hash=False)
     plural: str | None = None  # the English plural msgid; fields["n"] chooses the form
     context: str | None = None  # msgctxt (pgettext), e.g. "colour", "order keyword"
+
+    def __init__(self, id: str, fields: Mapping[str, Any] | None = None,
+                 plural: str | None = None, context: str | None = None) -> None:
+        # The dataclass's own __init__, written straight into the instance's dict: a frozen
+        # dataclass sets each field through object.__setattr__, and the rules of a game make
+        # a message or more per step (a third of the time, bench/engine.py --game reef).
+        own = self.__dict__
+        own["id"] = id
+        own["fields"] = {} if fields is None else fields
+        own["plural"] = plural
+        own["context"] = context
 
     def __str__(self) -> str:
         from pbem.i18n.translate import ENGLISH  # the English translator needs no catalogue

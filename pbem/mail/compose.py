@@ -169,7 +169,7 @@ def _text_part(subtype: str, text: str) -> Part:
     the stdlib's pure-Python one cost ~1 ms a part)."""
     lines = text.encode("utf-8", "surrogateescape").splitlines()
     body = b"\n".join(lines) + b"\n"  # as the content manager: an empty text is one newline
-    if max((len(line) for line in lines), default=0) <= _LINE:
+    if max(map(len, lines), default=0) <= _LINE:
         cte = "7bit" if body.isascii() else "8bit"
     else:
         cte, body = "quoted-printable", binascii.b2a_qp(body, istext=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import quopri
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from email import message_from_bytes, policy
 from email.message import Message
 
@@ -90,11 +90,34 @@ def _redact_part(part: Message, tokens: list[str]) -> bool:
 # Charsets in which ASCII text keeps its bytes: a secret in them shows in the raw bytes (or in
 # their quoted-printable decoding), so a mail in them can be cleared without parsing it.
 _PLAIN_CHARSETS = re.compile(rb"^(us-ascii|utf-8|iso-8859-\d+|windows-125\d|cp125\d)$")
-_CONTENT_TYPE = re.compile(rb"^content-type:[^\n]*(?:\r?\n[ \t][^\n]*)*", re.MULTILINE)
+# A Content-Type field with its folded lines, matched where _field_starts finds one.
+_CONTENT_TYPE = re.compile(rb"content-type:[^\n]*(?:\r?\n[ \t][^\n]*)*")
 _CHARSET = re.compile(rb"charset\s*=\s*\"?([^\s\";]*)")
 # A part redact never reads (it blanks text parts only): a picture's base64 hides no secret.
-_NOT_TEXT = re.compile(rb"^content-type:[ \t]*(?:image|audio|video|application|font|model)/",
-                       re.MULTILINE)
+_NOT_TEXT = re.compile(rb"content-type:[ \t]*(?:image|audio|video|application|font|model)/")
+_FIELD = b"content-type:"
+
+
+def _field_starts(lowered: bytes) -> Iterator[int]:
+    """Where a line of ``lowered`` starts with ``content-type:``: what ``^content-type:``
+    finds with re.MULTILINE, found by searching for the words (a pattern anchored to line
+    starts is tried at every byte: a tenth of a millisecond on a status mail's text)."""
+    at = lowered.find(_FIELD)
+    while at >= 0:
+        if at == 0 or lowered[at - 1] == 0x0A:  # "\n"
+            yield at
+        at = lowered.find(_FIELD, at + 1)
+
+
+def _not_text(lowered: bytes) -> bool:
+    """Whether a line of ``lowered`` declares a part redact never reads (_NOT_TEXT)."""
+    return any(_NOT_TEXT.match(lowered, at) for at in _field_starts(lowered))
+
+
+def _content_types(lowered: bytes) -> list[bytes]:
+    """Every Content-Type field of ``lowered``, with its folded lines."""
+    return [found.group(0) for at in _field_starts(lowered)
+            if (found := _CONTENT_TYPE.match(lowered, at)) is not None]
 _BLANK_LINE = re.compile(rb"\r?\n\r?\n")
 _BASE64_LINES = re.compile(rb"(?:[A-Za-z0-9+/=]+\r?\n)+")
 _BASE64_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\n"
@@ -134,7 +157,7 @@ def _readable(raw: bytes) -> tuple[bytes, bool]:
         if after_picture:
             piece = piece[_base64_lead(piece):]
         low = piece.lower()
-        after_picture = b"base64" in low and _NOT_TEXT.search(low) is not None
+        after_picture = b"base64" in low and _not_text(low)
         text_base64 = text_base64 or (b"base64" in low and not after_picture)
         pieces.append(piece)
     return b"\n\n".join(pieces), text_base64
@@ -147,7 +170,7 @@ def might_hold_secret(raw: bytes, tokens: Iterable[str] = ()) -> bool:
     costs ~100x more than this look, and most mails hold none."""
     readable, text_base64 = _readable(raw)
     lowered = readable.lower()
-    charsets = [c for h in _CONTENT_TYPE.findall(lowered) for c in _CHARSET.findall(h)]
+    charsets = [c for h in _content_types(lowered) for c in _CHARSET.findall(h)]
     if text_base64 or any(not _PLAIN_CHARSETS.match(c) for c in charsets):
         return True
     known = [t for t in tokens if len(t) >= 8]

@@ -199,7 +199,9 @@ def run_clocks(factory: SessionFactory, host: Host, now: datetime | None = None
         try:
             with factory() as session:
                 acted = tick(session, host, game_id, now, report)
-                schedule(session, game_id)
+                looked = session.info.pop(_LOOKED, None)
+                # A tick that only looked changed nothing: what it read still holds.
+                schedule(session, game_id, looked if acted is False else None)
                 if acted is False:
                     # It only looked: all it writes is when to look next, which a power
                     # failure may take back (the game is then looked at again), so that
@@ -224,8 +226,10 @@ def tick(session: Session, host: Host, game_id: int, now: datetime,
     state = rules.from_json(json.loads(queries.latest_snapshot(session, game_id).state_json))
     waiting = rules.waiting_for(state)
     if not waiting:
+        session.info[_LOOKED] = Looked(state, None)
         return False
     seats = queries.seats(session, game_id)
+    session.info[_LOOKED] = Looked(state, seats)
     started = game.turn_started_at is None
     if started:  # a game from before clocks existed: its wait starts now
         restart_clock(game, now)
@@ -250,25 +254,43 @@ def tick(session: Session, host: Host, game_id: int, now: datetime,
     return started or reminded > 0
 
 
-def schedule(session: Session, game_id: int) -> None:
-    """Record when the game's clock next needs a look (after :func:`tick`, same transaction)."""
+# Where tick leaves what it read for schedule, in the session both run in (Session.info).
+_LOOKED = "pbem.processor.clock.looked"
+
+
+@dataclass(frozen=True)
+class Looked:
+    """The game's state and seats as :func:`tick` read them (seats None: nobody waited, so
+    it read none)."""
+
+    state: Any
+    seats: list[Seat] | None
+
+
+def schedule(session: Session, game_id: int, looked: Looked | None = None) -> None:
+    """Record when the game's clock next needs a look (after :func:`tick`, same transaction).
+    ``looked``: what a tick that changed nothing read, not to be read again."""
     game = session.get(Game, game_id)
     if game is None:
         return
-    game.clock_due_at = next_clock_event(session, game)
+    game.clock_due_at = next_clock_event(session, game, looked)
     session.add(game)
 
 
-def next_clock_event(session: Session, game: Game) -> datetime | None:
+def next_clock_event(session: Session, game: Game, looked: Looked | None = None
+                     ) -> datetime | None:
     """The earliest reminder or deadline still to act on; None when nothing will fall due
-    (until the game, a seat or the log changes, which resets it: pbem.store.clockdue)."""
+    (until the game, a seat or the log changes, which resets it: pbem.store.clockdue).
+    ``looked``: the game's state and seats as read in this transaction, if they were."""
     if game.status != "active":
         return None
     rules = registry.get(game.game_type)
-    state = rules.from_json(json.loads(
+    state = looked.state if looked is not None else rules.from_json(json.loads(
         queries.latest_snapshot(session, game.id or 0).state_json))
     waiting = rules.waiting_for(state)
-    seats = [s for s in queries.seats(session, game.id or 0) if s.index in waiting]
+    everyone = (looked.seats if looked is not None and looked.seats is not None
+                else queries.seats(session, game.id or 0) if waiting else [])
+    seats = [s for s in everyone if s.index in waiting]
     if any(autoplayed(s) for s in seats) or (seats and game.deadline_hours is not None
                                                and game.turn_started_at is None):
         return CLOCK_CHECK_NOW  # left for the next pass (tick did not settle it)

@@ -8,7 +8,7 @@ seat's translator, in the seat's language and time zone.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from babel import Locale
@@ -42,8 +42,10 @@ def language_name(lang: str, in_lang: str | None = None) -> str:
     return Locale.parse(lang).get_display_name(in_lang or lang) or lang
 
 
+@lru_cache(maxsize=256)  # translators are kept (pbem.i18n.translate.translator): a few dozen
 def footer(tr: Translator) -> str:
-    """The line every seat's mail ends with: its language and how to change it."""
+    """The line every seat's mail ends with: its language and how to change it. Made once per
+    translator: it names every language, each looked up in babel's locale data."""
     command = tr.pgettext("host command", "language")
     others = [f"\"{command} {code}\" ({language_name(code)})" for code in LANGUAGES
               if code != tr.lang]

@@ -19,7 +19,13 @@ from pbem.processor.deadlines import aware, deadline_of, waiting_label
 from pbem.processor.history import MOVE_KINDS
 from pbem.processor.host import Host
 from pbem.processor.lang import Line, footer, render, render_lines, seat_tr
-from pbem.processor.render import StatusMail, has_public_part, render_notice, render_status
+from pbem.processor.render import (
+    PublicView,
+    StatusMail,
+    has_public_part,
+    render_notice,
+    render_status,
+)
 from pbem.store import queries
 from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat
 
@@ -184,7 +190,7 @@ def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat
 def public_view(rules: Any, state: Any) -> dict[str, Any] | None:
     """The spectator's view, which the public part of every seat's status is drawn from (None
     when the game's status has no such part)."""
-    return rules.view(state, None) if has_public_part(rules) else None
+    return PublicView(rules.view(state, None)) if has_public_part(rules) else None
 
 
 def _example_order(rules: Any, state: Any, seat: int, lang: str = "en") -> str | None:

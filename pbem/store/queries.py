@@ -5,13 +5,28 @@ from __future__ import annotations
 import json
 from collections.abc import Collection
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
+from sqlalchemy import BindParameter, bindparam
 from sqlmodel import Session, col, func, select
 
 from pbem.engine.contract import Event
 from pbem.engine.replay import OrderRecord, SetupRecord, draws_from_json
 from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat, Snapshot, utcnow
+
+# The statements an order runs, built once with their values bound per call: building a
+# select and working out its cache key each time cost as much as SQLite took to run it
+# (some 50 µs, about ten times an order).
+# populate_existing: the row may already sit in the session, read before the lock was
+# taken; after waiting for another worker its status must be the committed one.
+_LOCK_GAME = (select(Game).where(Game.id == bindparam("game_id"))
+              .with_for_update(key_share=True).execution_options(populate_existing=True))
+_GAME_BY_TAG = select(Game).where(func.lower(Game.tag) == bindparam("tag"))
+_SEATS = select(Seat).where(Seat.game_id == bindparam("game_id")).order_by(col(Seat.index))
+_SEAT_BY_ADDRESS = (select(Seat).where(Seat.game_id == bindparam("game_id"),
+                                       Seat.address == bindparam("address"))
+                    .order_by(col(Seat.index)))
 
 
 def lock_game(session: Session, game_id: int) -> Game | None:
@@ -21,24 +36,21 @@ def lock_game(session: Session, game_id: int) -> Game | None:
     queued mail) take KEY SHARE locks on it when written, and FOR UPDATE waits on those, so
     two workers each holding one deadlock. NO KEY UPDATE still excludes the other worker.
     """
-    # populate_existing: the row may already sit in the session, read before the lock was
-    # taken; after waiting for another worker its status must be the committed one.
-    q = select(Game).where(Game.id == game_id).with_for_update(key_share=True)
-    return session.exec(q.execution_options(populate_existing=True)).first()
+    return session.exec(_LOCK_GAME, params={"game_id": game_id}).first()
 
 
 def game_by_tag(session: Session, tag: str) -> Game | None:
     """Tags match case-blind; lower(tag) has its own index (migration 0007)."""
-    return session.exec(select(Game).where(func.lower(Game.tag) == tag.lower())).first()
+    return session.exec(_GAME_BY_TAG, params={"tag": tag.lower()}).first()
 
 
 def seats(session: Session, game_id: int) -> list[Seat]:
-    return list(session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.index))))
+    return list(session.exec(_SEATS, params={"game_id": game_id}))
 
 
 def seat_by_address(session: Session, game_id: int, address: str) -> list[Seat]:
-    q = select(Seat).where(Seat.game_id == game_id, Seat.address == address.lower())
-    return list(session.exec(q.order_by(col(Seat.index))))
+    return list(session.exec(_SEAT_BY_ADDRESS,
+                             params={"game_id": game_id, "address": address.lower()}))
 
 
 def games_of_address(session: Session, address: str) -> list[Game]:
@@ -78,20 +90,38 @@ def log_since_last_moves(session: Session, game_id: int, seats: Collection[int],
     here they are scalar subqueries of one SELECT."""
     if not seats:
         return []
-    lasts = [select(LogEntry.index).where(LogEntry.game_id == game_id, LogEntry.seat == seat,
-                                          col(LogEntry.kind).in_(list(kinds)))
-             .order_by(col(LogEntry.index).desc()).limit(1).scalar_subquery()
-             for seat in sorted(set(seats))]
-    found = session.exec(select(*lasts)).one()
+    wanted = sorted(set(seats))
+    params: dict[str, Any] = {"game_id": game_id, "kinds": list(kinds)}
+    params.update((f"seat{n}", seat) for n, seat in enumerate(wanted))
+    found = session.exec(_last_moves(len(wanted)), params=params).one()
     first = min((i or 0 for i in found), default=0)
-    q = select(LogEntry).where(LogEntry.game_id == game_id, col(LogEntry.index) >= first)
-    return list(session.exec(q.order_by(col(LogEntry.index))))
+    return list(session.exec(_LOG_FROM, params={"game_id": game_id, "first": first}))
+
+
+@lru_cache(maxsize=16)
+def _last_moves(count: int) -> Any:
+    """``count`` seats' last entries of some kinds, as the scalar subqueries of one SELECT
+    (seats bound as seat0, seat1...; the kinds as kinds)."""
+    kinds: BindParameter[list[str]] = bindparam("kinds", expanding=True)
+    return select(*(select(LogEntry.index)
+                    .where(LogEntry.game_id == bindparam("game_id"),
+                           LogEntry.seat == bindparam(f"seat{n}"), col(LogEntry.kind).in_(kinds))
+                    .order_by(col(LogEntry.index).desc()).limit(1).scalar_subquery()
+                    for n in range(count)))
+
+
+_LOG_FROM = (select(LogEntry).where(LogEntry.game_id == bindparam("game_id"),
+                                    col(LogEntry.index) >= bindparam("first"))
+             .order_by(col(LogEntry.index)))
+
+
+_LATEST_SNAPSHOT = (select(Snapshot).where(Snapshot.game_id == bindparam("game_id"))
+                    .order_by(col(Snapshot.log_index).desc())
+                    .limit(1))  # LIMIT: never ship the whole history
 
 
 def latest_snapshot(session: Session, game_id: int) -> Snapshot:
-    q = select(Snapshot).where(Snapshot.game_id == game_id).order_by(
-        col(Snapshot.log_index).desc()).limit(1)  # LIMIT: never ship the whole history
-    snap = session.exec(q).first()
+    snap = session.exec(_LATEST_SNAPSHOT, params={"game_id": game_id}).first()
     if snap is None:
         raise LookupError(f"game {game_id} has no snapshot")
     return snap
@@ -108,18 +138,30 @@ def last_entry(session: Session, game_id: int) -> LogEntry:
 
 def moves_made(session: Session, game_id: int, kinds: frozenset[str]) -> int:
     """How many entries of ``kinds`` (the moves, not talk or the host's notes) the log holds."""
-    q = select(func.count()).select_from(LogEntry).where(
-        LogEntry.game_id == game_id, col(LogEntry.kind).in_(sorted(kinds)))
-    return int(session.exec(q).one())
+    return int(session.exec(_MOVES_MADE, params={"game_id": game_id,
+                                                  "kinds": sorted(kinds)}).one())
+
+
+_MOVES_MADE = select(func.count()).select_from(LogEntry).where(
+    LogEntry.game_id == bindparam("game_id"),
+    col(LogEntry.kind).in_(bindparam("kinds", expanding=True)))
+_TOP_INDEX = select(func.max(LogEntry.index)).where(LogEntry.game_id == bindparam("game_id"))
 
 
 def next_log_index(session: Session, game_id: int) -> int:
-    top = session.exec(select(func.max(LogEntry.index)).where(LogEntry.game_id == game_id)).one()
+    top = session.exec(_TOP_INDEX, params={"game_id": game_id}).one()
     return 0 if top is None else int(top) + 1
 
 
 def entry_events(entry: LogEntry) -> list[Event]:
-    return [Event.from_json(e) for e in json.loads(entry.events_json)]
+    return list(_events(entry.events_json))
+
+
+# Entries read into events, kept: a move's mails read the same few entries once per seat.
+# Events are immutable, so one read serves every reader.
+@lru_cache(maxsize=1024)
+def _events(events_json: str) -> tuple[Event, ...]:
+    return tuple(Event.from_json(e) for e in json.loads(events_json))
 
 
 def setup_record(game: Game, entry: LogEntry, seat_count: int) -> SetupRecord:

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import base64
 import email
+import random
 import re
 import struct
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
+from PIL import Image, ImageChops
 from sqlmodel import col, select
 
 from pbem.engine import registry
@@ -261,3 +263,64 @@ def test_a_picture_the_palette_would_change_travels_as_resvg_drew_it() -> None:
     assert sent[25] == 2, "an RGB PNG (IHDR colour type 2)"
     assert _worst_and_exact(sent, bands) == (0, 1.0)
 
+
+
+def _palette_checked_on_every_pixel(canvas: Image.Image) -> Image.Image | None:
+    """What pictures._palette_of answered before it checked one pixel per colour: the
+    canvas mapped whole, then compared pixel by pixel."""
+    counted = canvas.getcolors(canvas.width * canvas.height)
+    assert counted is not None
+    counted.sort(key=lambda pair: pair[0], reverse=True)
+    colours = [channel for _, rgb in counted[:pictures.PALETTE]
+               for channel in cast(tuple[int, ...], rgb)]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(colours + [0] * (3 * pictures.PALETTE - len(colours)))
+    shades = canvas.quantize(palette=palette, dither=Image.Dither.NONE)
+    moved = cast(tuple[tuple[int, int], ...],
+                 ImageChops.difference(canvas, shades.convert("RGB")).getextrema())
+    return shades if max(high for _, high in moved) <= pictures.PALETTE_TOLERANCE else None
+
+
+@pytest.mark.parametrize("colours", [40, 300, 2000, 20000])
+def test_the_palette_check_on_each_colour_once_answers_as_on_every_pixel(colours: int) -> None:
+    """Few colours (exact), a few more than a palette holds (edge shades moved a little),
+    many (a gradient: moved too far): the same answer, the same pixels."""
+    rng = random.Random(colours)
+    flat = [(rng.randrange(256), rng.randrange(256), rng.randrange(256)) for _ in range(40)]
+    spread = 6 if colours < 20000 else 128  # edge shades, or colours of every kind
+    shades = [(r + rng.randrange(-spread, spread), g + rng.randrange(-spread, spread),
+               b + rng.randrange(-spread, spread))
+              for r, g, b in (rng.choice(flat) for _ in range(colours - len(flat)))]
+    pool = [tuple(min(255, max(0, c)) for c in rgb) for rgb in flat + shades]
+    canvas = Image.new("RGB", (200, 150))
+    canvas.putdata([pool[i] if i < len(pool) else rng.choice(flat[:8])
+                    for i in range(200 * 150)])
+    expected, got = _palette_checked_on_every_pixel(canvas), pictures._palette_of(canvas)
+    assert (got is None) == (expected is None)
+    if colours == 20000:
+        assert got is None  # this test reaches both answers
+    if colours == 40:
+        assert got is not None
+    if got is not None and expected is not None:
+        assert got.tobytes() == expected.tobytes()
+        assert got.getpalette() == expected.getpalette()
+
+
+def _fragments(rng: random.Random) -> str:
+    pieces = ['<svg width="1" data-band="">a</svg>', '<SVG data-band="" x="1">b</SVG>',
+              '<svg width="2">c</svg>', '<svg data-banded="">d</svg>', "<svg", "</svg>",
+              '<svg data-band="">', "<svgx>e</svgx>", " text ", "<p>", "\n",
+              '<svg\ndata-band=""\n>f\n</svg>', '<svg role="img" data-band>g</svg>']
+    return "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 14)))
+
+
+def test_picture_spans_are_where_the_picture_pattern_matches() -> None:
+    """The tag search finds what PICTURE finds: runs of bands, lone SVGs, any case, tags
+    left open, text between."""
+    rng = random.Random(15)
+    for _ in range(3000):
+        body = _fragments(rng)
+        assert [(start, end) for start, end, _ in pictures.picture_spans(body)] == \
+            [m.span() for m in PICTURE.finditer(body)], body
+        assert [count for _, _, count in pictures.picture_spans(body)] == \
+            [len(pictures.SVG.findall(m.group(0))) for m in PICTURE.finditer(body)], body

@@ -106,3 +106,26 @@ def test_a_pictures_base64_is_skipped_as_the_line_pattern_would() -> None:
                   b"QUJD", b"--b--\n", lines + b"QUJD"):
         found = _BASE64_LINES.match(piece)
         assert _base64_lead(piece) == (found.end() if found else 0), piece
+
+
+def test_content_type_lines_are_found_where_the_line_start_pattern_finds_them() -> None:
+    """redact looks for Content-Type fields by their words, then checks each starts a line:
+    the same fields as ``^content-type:`` with re.MULTILINE, on mixed and folded headers."""
+    import random
+    import re
+
+    from pbem.mail.redact import _content_types, _field_starts, _not_text
+
+    pieces = [b"content-type:", b"content-type: image/png", b"content-type: text/plain;",
+              b"\n", b"\r\n", b" charset=utf-8", b"\n\tcharset=x", b"x", b"content-type:\t",
+              b"application/pdf", b"\n "]
+    rng = random.Random(9)
+    for _ in range(3000):
+        data = b"".join(rng.choice(pieces) for _ in range(rng.randrange(0, 12)))
+        assert list(_field_starts(data)) == \
+            [m.start() for m in re.finditer(rb"^content-type:", data, re.MULTILINE)], data
+        assert _content_types(data) == re.findall(
+            rb"^content-type:[^\n]*(?:\r?\n[ \t][^\n]*)*", data, re.MULTILINE), data
+        assert _not_text(data) == (re.search(
+            rb"^content-type:[ \t]*(?:image|audio|video|application|font|model)/", data,
+            re.MULTILINE) is not None), data

@@ -51,7 +51,46 @@ def test_the_shared_part_is_kept_by_its_view_and_language() -> None:
     assert len(render._public) == 3  # the same board for another seat: drawn once
 
 
+def test_a_view_whose_key_is_written_once_draws_and_keeps_the_same_part() -> None:
+    """mails.public_view hands the renders of a move a PublicView: its JSON written once, the
+    same key as the plain view's, the same mail drawn from it."""
+    for state in states():
+        plain = mail(state, 0, "fr", shared=True)
+        written = mail(state, 0, "fr", shared=True)
+        assert written.public is not None
+        written.public = render.PublicView(written.public)
+        render._public.clear()
+        drawn = render_status(REEF, written)
+        assert len(render._public) == 1
+        render_status(REEF, plain)
+        assert len(render._public) == 1  # found by the plain view's JSON too
+        render._public.clear()
+        assert render_status(REEF, plain) == drawn
+
+
 def test_the_spectators_view_shows_no_seats_holdings() -> None:
     """What the shared part is drawn from: Ben's screen and parrotfish are not in it."""
     a, b = (REEF.view(position(*ben), None) for ben in (BEN_A, BEN_B))
     assert a == b and "you" not in a
+
+
+_PICTURE = ('<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10" data-band="">'
+            '<rect x="1" y="1" width="4" height="4" fill="#123456"/></svg>'
+            '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10" data-band="">'
+            '<text x="2" y="8">A &amp; B</text></svg>')
+
+
+def test_styling_moves_the_sheet_onto_the_elements_and_leaves_each_picture_as_written() -> None:
+    """The inliner rewrites what it parses (``<rect/>`` as ``<rect></rect>``): pictures stand
+    aside while the rest is styled, and come back byte for byte where they were."""
+    page = ("<html><head><style>p { color: red }</style></head><body><p>a</p>" + _PICTURE
+            + "<p>b</p><svg width=\"5\" height=\"5\"><circle r=\"2\"/></svg></body></html>")
+    done = render.styled(page)
+    assert _PICTURE in done and '<svg width="5" height="5"><circle r="2"/></svg>' in done
+    assert done.count('<p style="color: red;">') == 2 and "<style>" not in done
+    assert done.index("<p style") < done.index(_PICTURE) < done.rindex("<p style")
+    fragment = render.styled("<p>a</p>" + _PICTURE, "p { color: red }")
+    assert fragment.startswith('<p style="color: red;">a</p>') and _PICTURE in fragment
+    # Without pictures: just what the inliner makes of it.
+    plain = "<html><head><style>p { color: red }</style></head><body><p>a</p></body></html>"
+    assert render.styled(plain) == render._INLINER.inline(plain)

@@ -213,6 +213,12 @@ def rock_count(boards: tuple[int, ...]) -> int:
     return sum(len(rock_cells()[b]) for b in boards)
 
 
+@cache
+def fewest_rock_cells() -> int:
+    """The rock cells of the board with the fewest."""
+    return min(len(cells) for cells in rock_cells().values())
+
+
 # --- coral tiles -------------------------------------------------------------------------------
 
 
@@ -240,8 +246,9 @@ def _faces() -> dict[tuple[int, str], tuple[str, str, str, str]]:
     return out
 
 
-def tile_ids() -> list[int]:
-    return [t.id for t in components().coral_tiles]
+@cache
+def tile_ids() -> tuple[int, ...]:
+    return tuple(t.id for t in components().coral_tiles)
 
 
 def visible(state: State, tile_id: int) -> tuple[str, str, str, str]:

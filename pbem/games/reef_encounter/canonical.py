@@ -32,6 +32,10 @@ _ALGAE = frozenset(("blue", "green", "purple", "red"))
 _TILES = {str(t): t for t in range(1, 11)}
 _CELLS = {f"{b}{c.lower()}{r}": Cell(b, c, r)
           for b in range(1, 5) for c in "ABCDEFG" for r in range(1, 7)}
+# Every placement step, made once (steps are immutable): a larva line is read the long way
+# the first time it is seen, and most lines of a game are seen once.
+_PLACES = {(word, consumed): Place(cell, consumed=consumed)
+           for word, cell in _CELLS.items() for consumed in (False, True)}
 
 
 def _placements(words: list[str], consumed: bool) -> tuple[Step, ...] | None:
@@ -41,10 +45,10 @@ def _placements(words: list[str], consumed: bool) -> tuple[Step, ...] | None:
         if word == "consumed":
             consumed = True
             continue
-        cell = _CELLS.get(word)
-        if cell is None:
+        place = _PLACES.get((word, consumed))
+        if place is None:
             return None
-        steps.append(Place(cell, consumed=consumed))
+        steps.append(place)
     return tuple(steps) if steps else None
 
 

@@ -1,8 +1,11 @@
 """Rock cells as the bits of one int, for set work on many cells at once.
 
-Bit ``i`` is the ``i``-th rock cell key in sorted order ("1:A2" < "1:A3" < ... < "4:G6"), so
-reading a mask's bits from the lowest up lists its cells already sorted, and a union of
-neighbourhoods is a few ``|`` instead of a set built cell by cell.
+The bits lie like the boards: board after board (in id order), column after column, row after
+row, one bit for every square of a board's 7 x 6 grid (sand squares stay 0). That is also the
+order of the sorted cell keys ("1:A2" < "1:A3" < ... < "4:G6"), so reading a mask's bits from
+the lowest up lists its cells already sorted; and a neighbour is a shift (one row: 1 bit, one
+column: ``ROWS`` bits), so the rock neighbours of many cells at once are a few shifts
+(:func:`grow`) instead of a set built cell by cell.
 """
 
 from __future__ import annotations
@@ -11,35 +14,80 @@ from dataclasses import dataclass
 from functools import cache
 
 from pbem.games.reef_encounter.board import neighbours, rock_cells
+from pbem.games.reef_encounter.components import COLUMNS, ROWS
+
+_PER_BOARD = len(COLUMNS) * ROWS
 
 
 @dataclass(frozen=True)
 class CellBits:
-    keys: tuple[str, ...]  # bit index -> cell key, sorted
+    keys: tuple[str, ...]  # bit index -> cell key ("" for a sand square)
     bit: dict[str, int]  # cell key -> its bit
     near: dict[str, int]  # cell key -> the bits of its rock neighbours
     board: dict[int, int]  # board id -> the bits of its rock cells
+    rock: int  # every rock cell
+    not_top: int  # every square but row 1's: shifted down a row, stays on its column
+    not_bottom: int  # every square but the last row's
+    not_left: int  # every square but column A's: shifted left, stays on its board
+    not_right: int  # every square but column G's
 
 
 @cache
 def cell_bits() -> CellBits:
     near = neighbours()
-    keys = tuple(sorted(near))
-    bit = {k: 1 << i for i, k in enumerate(keys)}
+    boards = sorted(rock_cells())
+    bit: dict[str, int] = {}
+    keys = [""] * (_PER_BOARD * len(boards))
+    for b, board in enumerate(boards):
+        for k in rock_cells()[board]:
+            spot = k.split(":")[1]
+            i = b * _PER_BOARD + COLUMNS.index(spot[0]) * ROWS + int(spot[1:]) - 1
+            bit[k] = 1 << i
+            keys[i] = k
+    squares = [(b, c, r) for b in range(len(boards))
+               for c in range(len(COLUMNS)) for r in range(ROWS)]
+
+    def where(ok: bool, b: int, c: int, r: int) -> int:
+        return 1 << (b * _PER_BOARD + c * ROWS + r) if ok else 0
+
     return CellBits(
-        keys, bit,
+        tuple(keys), bit,
         {k: sum(bit[n] for n in around) for k, around in near.items()},
-        {b: sum(bit[k] for k in cells) for b, cells in rock_cells().items()},
+        {board: sum(bit[k] for k in rock_cells()[board]) for board in boards},
+        sum(bit.values()),
+        sum(where(r > 0, b, c, r) for b, c, r in squares),
+        sum(where(r < ROWS - 1, b, c, r) for b, c, r in squares),
+        sum(where(c > 0, b, c, r) for b, c, r in squares),
+        sum(where(c < len(COLUMNS) - 1, b, c, r) for b, c, r in squares),
     )
 
 
+def grow(mask: int) -> int:
+    """The rock cells next to a cell of ``mask`` (on its board; a cell of ``mask`` is among
+    them only if it is next to another)."""
+    bits = cell_bits()
+    return (((mask & bits.not_bottom) << 1) | ((mask & bits.not_top) >> 1)
+            | ((mask & bits.not_right) << ROWS) | ((mask & bits.not_left) >> ROWS)) & bits.rock
+
+
 def cells_in(mask: int) -> list[str]:
-    """The cell keys of ``mask``'s bits, sorted."""
-    keys = cell_bits().keys
-    bits = bin(mask)[:1:-1]  # lowest bit first
-    out = []
-    i = bits.find("1")
-    while i >= 0:
-        out.append(keys[i])
-        i = bits.find("1", i + 1)
+    """The cell keys of ``mask``'s bits, sorted: byte by byte, lowest first, each byte's cells
+    read from a table (a bot's candidate list has some 30 cells; bit by bit was its cost)."""
+    table = _byte_cells()
+    out: list[str] = []
+    for cells, byte in zip(table, mask.to_bytes(len(table), "little"), strict=True):
+        if byte:
+            out += cells[byte]
     return out
+
+
+@cache
+def _byte_cells() -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """Byte ``i`` of a mask -> for each value of it, the keys of its cells, sorted."""
+    keys = cell_bits().keys
+    size = (len(keys) + 7) // 8
+    return tuple(
+        tuple(tuple(keys[8 * i + j] for j in range(8)
+                    if value >> j & 1 and 8 * i + j < len(keys) and keys[8 * i + j])
+              for value in range(256))
+        for i in range(size))

@@ -19,10 +19,11 @@ from pbem.games.reef_encounter.board import (
     coral_reaches,
     neighbours,
     rock_cells,
+    starfish_next_to,
     visible,
 )
 from pbem.games.reef_encounter.botdice import Dice
-from pbem.games.reef_encounter.cellbits import cell_bits, cells_in
+from pbem.games.reef_encounter.cellbits import cell_bits, cells_in, grow
 from pbem.games.reef_encounter.context import Turn
 from pbem.games.reef_encounter.language import format_order
 from pbem.games.reef_encounter.orders import (
@@ -42,9 +43,14 @@ from pbem.games.reef_encounter.orders import (
 )
 from pbem.games.reef_encounter.parrotfish import MIN_CORAL
 from pbem.games.reef_encounter.placement import placeable
-from pbem.games.reef_encounter.shrimps import MAX_PER_BOARD
+from pbem.games.reef_encounter.shrimps import MAX_PER_BOARD, may_move
 from pbem.games.reef_encounter.state import State
-from pbem.games.reef_encounter.turn import MAX_FROM_SCREEN, do_step
+from pbem.games.reef_encounter.turn import (
+    MAX_FROM_SCREEN,
+    do_step,
+    new_shrimp_checked,
+    place_checked,
+)
 from pbem.i18n.msg import Msg
 
 _NO_CHANCE = Chance("bot")  # never drawn from: the bot stops before action 10
@@ -77,6 +83,8 @@ _TAKES: dict[str, Take] = {}  # colour -> its Take step, made once
 
 def edible_corals(state: State, seat: int) -> list[str]:
     """Cells of this seat's shrimps that guard a coral the parrotfish may eat now."""
+    if seat not in state.shrimps.values():
+        return []  # no shrimp of this seat on the reef, as in many turns: no loop
     out = []
     for k, s in state.shrimps.items():
         if s == seat and k in state.polyps and coral_reaches(state, k, MIN_CORAL):
@@ -84,19 +92,24 @@ def edible_corals(state: State, seat: int) -> list[str]:
     return sorted(out)
 
 
+def colour_mask(polyps: dict[str, str], colour: str) -> int:
+    """The bits of the cells holding a ``colour`` polyp."""
+    bit = cell_bits().bit
+    own = 0
+    for k, c in polyps.items():
+        if c == colour:
+            own |= bit[k]
+    return own
+
+
 def next_to(state: State, colour: str) -> list[str]:
     """The sorted cells of the boards in play next to a ``colour`` polyp and not holding one."""
-    bits = cell_bits()
-    bit, near = bits.bit, bits.near
-    around = own = 0
-    for k, c in state.polyps.items():
-        if c == colour:
-            around |= near[k]
-            own |= bit[k]
+    boards = cell_bits().board
     in_play = 0
     for b in state.boards:
-        in_play |= bits.board[b]  # a neighbour lies on its polyp's board
-    return cells_in(around & in_play & ~own)
+        in_play |= boards[b]  # a neighbour lies on its polyp's board
+    own = colour_mask(state.polyps, colour)
+    return cells_in(grow(own) & in_play & ~own)
 
 
 def _setup_answer(state: State, seat: int, rng: random.Random) -> str:
@@ -126,20 +139,57 @@ class _Builder:
         self.state = state.scratch_for(seat)  # the bot writes no action 10 to it
         self.seat = seat
         self.rng = Dice(rng)
+        boards = cell_bits().board
+        self.in_play = sum(boards[b] for b in state.boards)
         self.turn: Turn = _QuietTurn(seat, final=state.phase == "final")
         self.steps: list[Step] = []
+        # Colour -> its polyps' bits on the scratch state, for the colours asked so far, kept
+        # up to date by the bot's own steps (only placements and a meal move polyps).
+        self._masks: dict[str, int] = {}
 
     def do(self, step: Step) -> None:
         do_step(self.state, self.turn, step, _NO_CHANCE)
         self.turn.steps += 1
         self.steps.append(step)
+        if isinstance(step, Eat):  # a coral left the reef
+            self._masks.clear()
+
+    def place(self, cell_key: str, consumed: bool) -> None:
+        """``do(placing(cell_key, consumed))`` for a cell placement() found placeable, without
+        the rules checking it again."""
+        st = self.state
+        target = st.polyps.get(cell_key)  # an attack: placeable() allowed it
+        step = placing(cell_key, consumed)
+        place_checked(st, self.turn, step, target)
+        self.turn.steps += 1
+        self.steps.append(step)
+        masks = self._masks
+        if not masks:
+            return
+        bit = cell_bits().bit
+        colour = self.turn.larva_colour
+        if colour in masks:
+            grown = bit[cell_key]
+            for n in starfish_next_to()[cell_key]:  # extra growth, if it happened
+                if st.polyps.get(n) == colour:
+                    grown |= bit[n]
+            masks[colour] |= grown
+        if target in masks:
+            masks[target] &= ~bit[cell_key]
+
+    def next_to(self, colour: str) -> list[str]:
+        """``next_to(self.state, colour)``, its colour's cells kept from the last time."""
+        own = self._masks.get(colour)
+        if own is None:
+            own = self._masks[colour] = colour_mask(self.state.polyps, colour)
+        return cells_in(grow(own) & self.in_play & ~own)
 
     def placement(self, colour: str) -> str | None:
         """A legal cell for a ``colour`` polyp, mostly next to that colour's corals."""
         st = self.state
         boards = st.boards
         if self.rng.random() < 0.75:
-            cands = next_to(st, colour)
+            cands = self.next_to(colour)
             self.rng.shuffle(cands)
             for k in cands:
                 if placeable(st, k, colour):
@@ -183,7 +233,7 @@ class _Builder:
                 target = self.placement(colour)
                 if target is None:
                     return
-            self.do(placing(target, consumed))
+            self.place(target, consumed)
             target = None
 
     def new_shrimp(self) -> None:
@@ -191,7 +241,6 @@ class _Builder:
         if st.seats[self.seat].shrimps_in_hand < 1 or 4 in self.turn.done:
             return
         best: tuple[float, str] | None = None
-        seen: set[str] = set()
         mine: dict[int, int] = {}  # board -> this seat's shrimps on it
         for k, owner in st.shrimps.items():
             if owner == self.seat:
@@ -200,31 +249,33 @@ class _Builder:
         boards = st.boards
         polyps, near = st.polyps, neighbours()
         held = st.shrimps.keys()
-        get, mark = polyps.get, seen.add
-        cells_in_order = sorted(polyps)
+        left = dict(polyps)  # the polyps not yet traced into a coral
         if full or len(boards) < len(rock_cells()):
             # A coral lies on one board: on a full board (or one not in play) it is left out.
-            cells_in_order = [k for k in cells_in_order
-                              if BOARD_OF[k] in boards and BOARD_OF[k] not in full]
-        for k in cells_in_order:
-            if k in seen:
+            left = {k: c for k, c in left.items()
+                    if BOARD_OF[k] in boards and BOARD_OF[k] not in full}
+        get, take = left.get, left.pop
+        for k in sorted(left):
+            colour = take(k, None)
+            if colour is None:  # in a coral traced already
                 continue
-            colour = polyps[k]
-            mark(k)
             cells = [k]
             grow = cells.append
             for c in cells:  # grows as it goes: the coral traced breadth first (as group())
                 for n in near[c]:
-                    if n not in seen and get(n) == colour:
-                        mark(n)
+                    if get(n) == colour:
+                        del left[n]
                         grow(n)
             if not held.isdisjoint(cells):  # a shrimp guards it already
                 continue
             size = len(cells) + self.rng.random()
             if best is None or size > best[0]:
                 best = (size, self.rng.choice(sorted(cells)))
-        if best is not None:
-            self.do(NewShrimp(cell(best[1])))
+        if best is not None:  # legal: a coral without a shrimp, on a board not full
+            step = NewShrimp(cell(best[1]))
+            new_shrimp_checked(st, self.turn, step)
+            self.turn.steps += 1
+            self.steps.append(step)
 
     def attempt(self, step: MoveShrimp) -> bool:
         """Apply the shrimp move if the rules accept it. A refused shrimp move has changed
@@ -246,11 +297,13 @@ class _Builder:
         if self.rng.random() < 0.5:
             board = self.rng.choice(st.boards)
             rest = self.rng.choice(rock_cells()[board])
-            if rest not in st.polyps and self.attempt(MoveShrimp(cell(source), cell(rest))):
+            if (rest not in st.polyps and may_move(st, self.seat, source, rest)
+                    and self.attempt(MoveShrimp(cell(source), cell(rest)))):
                 source = rest
         polyps = sorted(k for k in st.polyps if BOARD_OF[k] in st.boards)
         for target in self.rng.sample(polyps, min(5, len(polyps))):
-            if self.attempt(MoveShrimp(cell(source), cell(target))):
+            if may_move(st, self.seat, source, target) and self.attempt(
+                    MoveShrimp(cell(source), cell(target))):
                 return
         if source not in self.state.polyps:  # still resting on bare rock: home it goes
             self.do(MoveShrimp(cell(source), None))

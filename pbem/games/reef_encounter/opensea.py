@@ -11,12 +11,12 @@ from typing import Any
 
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter.board import Refused
-from pbem.games.reef_encounter.context import Turn, seat_ref, who
+from pbem.games.reef_encounter.context import Turn, said, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, draw_each, polyps_available, remove
 from pbem.games.reef_encounter.words import colour as hue
 from pbem.games.reef_encounter.words import colours
-from pbem.i18n.msg import msg
+from pbem.i18n.msg import Msg, msg
 
 FULL = 3
 
@@ -47,11 +47,9 @@ def take(state: State, turn: Turn, colour: str, chance: Chance) -> bool:
     add(me.larva, colour)
     for p in polyps:
         add(me.screen, p)
-    f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat), "colour": hue(colour),
-         "polyps": colours(polyps), "n": len(polyps)}
-    turn.say("larva_taken", msg("{player} took the {colour} larva cube and {polyps} from the "
-                                "open sea.", **f) if polyps else
-             msg("{player} took the {colour} larva cube and no polyps from the open sea.", **f))
+    seat = turn.seat
+    turn.say("larva_taken", said(("take", me.colour, seat, colour, tuple(polyps)),
+                                 lambda: _taken(state, seat, colour, polyps)))
     needed = [s for s in state.open_sea if len(s["polyps"]) < FULL]
     if state.larva_supply.get(colour, 0) < 1 or polyps_available(state) < len(needed):
         return False
@@ -61,6 +59,14 @@ def take(state: State, turn: Turn, colour: str, chance: Chance) -> bool:
     for s, drawn in zip(needed, draw_each(state, chance, labels), strict=True):
         s["polyps"].append(drawn)
     return True
+
+
+def _taken(state: State, seat: int, colour: str, polyps: list[str]) -> Msg:
+    f = {"player": who(state, seat), "seat": seat_ref(seat), "colour": hue(colour),
+         "polyps": colours(polyps), "n": len(polyps)}
+    return (msg("{player} took the {colour} larva cube and {polyps} from the open sea.", **f)
+            if polyps else
+            msg("{player} took the {colour} larva cube and no polyps from the open sea.", **f))
 
 
 _LABELS = {c: f"refill {c} space" for c in ("grey", "orange", "pink", "white", "yellow")}

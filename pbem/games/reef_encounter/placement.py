@@ -18,12 +18,12 @@ from pbem.games.reef_encounter.board import (
     neighbours,
     starfish_next_to,
 )
-from pbem.games.reef_encounter.context import Turn, seat_ref, who
+from pbem.games.reef_encounter.context import Turn, said, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, bonus_ready, use_bonus
 from pbem.games.reef_encounter.words import colour as hue
 from pbem.games.reef_encounter.words import vowel
-from pbem.i18n.msg import msg
+from pbem.i18n.msg import Msg, msg
 
 
 def check_place(state: State, seat: int, cell_key: str, colour: str) -> str | None:
@@ -62,7 +62,12 @@ def placeable(state: State, cell_key: str, colour: str) -> bool:
 
 def place(state: State, turn: Turn, cell_key: str, colour: str) -> None:
     """Put a ``colour`` polyp on ``cell_key`` (checked by check_place) with all its effects."""
-    target = check_place(state, turn.seat, cell_key, colour)
+    put_polyp(state, turn, cell_key, colour, check_place(state, turn.seat, cell_key, colour))
+
+
+def put_polyp(state: State, turn: Turn, cell_key: str, colour: str, target: str | None) -> None:
+    """``place`` once checked: ``target`` is what check_place returned (the bot, which knows
+    its cell is placeable, comes here directly)."""
     state.polyps[cell_key] = colour
     if target is not None:
         add(state.seats[turn.seat].consumed, target)
@@ -73,18 +78,23 @@ def place(state: State, turn: Turn, cell_key: str, colour: str) -> None:
 
 def _say_placed(state: State, turn: Turn, cell_key: str, colour: str, target: str | None
                 ) -> None:
-    f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat), "colour": hue(colour),
+    seat = turn.seat
+    placed = said(("placed", state.seats[seat].colour, seat, cell_key, colour, target),
+                  lambda: _placed(state, seat, cell_key, colour, target))
+    turn.say("polyp_placed" if target is None else "polyp_attacked", placed)
+
+
+def _placed(state: State, seat: int, cell_key: str, colour: str, target: str | None) -> Msg:
+    f = {"player": who(state, seat), "seat": seat_ref(seat), "colour": hue(colour),
          "cell": name(cell_key)}
     if target is None:
-        turn.say("polyp_placed", msg("{player} placed an {colour} polyp on {cell}.", **f)
-                 if vowel(colour) else msg("{player} placed a {colour} polyp on {cell}.", **f))
-    else:
-        f["target"] = hue(target)
-        turn.say("polyp_attacked",
-                 msg("{player} placed an {colour} polyp on {cell}, eating the {target} polyp "
-                     "there (now in front of {player}'s screen).", **f) if vowel(colour) else
-                 msg("{player} placed a {colour} polyp on {cell}, eating the {target} polyp "
-                     "there (now in front of {player}'s screen).", **f))
+        return (msg("{player} placed an {colour} polyp on {cell}.", **f)
+                if vowel(colour) else msg("{player} placed a {colour} polyp on {cell}.", **f))
+    f["target"] = hue(target)
+    return (msg("{player} placed an {colour} polyp on {cell}, eating the {target} polyp "
+                "there (now in front of {player}'s screen).", **f) if vowel(colour) else
+            msg("{player} placed a {colour} polyp on {cell}, eating the {target} polyp "
+                "there (now in front of {player}'s screen).", **f))
 
 
 def extra_growth(state: State, turn: Turn, cell_key: str, colour: str) -> None:

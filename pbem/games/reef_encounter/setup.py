@@ -5,19 +5,40 @@ Every random draw goes through pbem.engine.Chance so the setup replays exactly.
 
 from __future__ import annotations
 
+from functools import cache
+
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter.components import components
 from pbem.games.reef_encounter.state import Seat, State
 
 
-def draw_from_bag(state: State, chance: Chance, label: str) -> str:
-    """Draw one polyp at random from the bag (colours weighted by how many remain)."""
+def bag_pool(bag: dict[str, int]) -> list[str]:
+    """The bag's polyps one by one, grouped by colour, colours sorted: what a draw chooses from."""
     pool: list[str] = []
-    for c in sorted(state.bag):
-        pool += [c] * state.bag[c]
+    for c in sorted(bag):
+        pool += [c] * bag[c]
+    return pool
+
+
+def draw_from_bag(state: State, chance: Chance, label: str, pool: list[str] | None = None
+                  ) -> str:
+    """Draw one polyp at random from the bag (colours weighted by how many remain).
+
+    ``pool`` is ``bag_pool(state.bag)`` kept from the last draw (the setup draws some forty
+    polyps in a row): taking the drawn polyp out of it gives the next draw's pool.
+    """
+    if pool is None:
+        pool = bag_pool(state.bag)
     colour = chance.choice(label, pool)
     state.bag[colour] -= 1
+    pool.remove(colour)  # the first of its colour: the pool stays grouped and sorted
     return colour
+
+
+@cache
+def _starting_polyps(board_id: int) -> tuple[tuple[str, str], ...]:
+    """(cell, colour) of the polyps printed on a board, read from its picture once."""
+    return tuple(components().board(board_id).starting_polyps().items())
 
 
 def setup(players: int, chance: Chance) -> State:
@@ -31,7 +52,7 @@ def setup(players: int, chance: Chance) -> State:
     bag = {c: per_colour for c in comp.coral_colours}
     # A polyp on every starting space, then one bonus polyp of each colour; the rest is the bag.
     for board_id in board_ids:
-        for cell, colour in comp.board(board_id).starting_polyps().items():
+        for cell, colour in _starting_polyps(board_id):
             state.polyps[f"{board_id}:{cell}"] = colour
             bag[colour] -= 1
     for colour in comp.coral_colours:
@@ -48,10 +69,11 @@ def setup(players: int, chance: Chance) -> State:
     state.open_sea = [{"colour": c, "polyps": [], "larva": 1} for c in comp.open_sea_clockwise]
     first = comp.open_sea_clockwise.index(draw_from_bag(state, chance, "first open-sea space"))
     state.bag[comp.open_sea_clockwise[first]] += 1
+    pool = bag_pool(state.bag)
     for step, count in enumerate(comp.counts["open_sea_start"]):
         space = state.open_sea[(first + step) % len(state.open_sea)]
         for _ in range(count):
-            space["polyps"].append(draw_from_bag(state, chance, "open sea"))
+            space["polyps"].append(draw_from_bag(state, chance, "open sea", pool))
     # Seats keep their order; the start player is drawn and takes the smallest hand.
     state.start_player = chance.randint("start player", 0, players - 1)
     state.to_move = state.start_player
@@ -62,6 +84,6 @@ def setup(players: int, chance: Chance) -> State:
     for order, count in enumerate(comp.starting_polyps(players)):
         seat = state.seats[(state.start_player + order) % players]
         for _ in range(count):
-            colour = draw_from_bag(state, chance, f"seat {seat.colour} polyps")
+            colour = draw_from_bag(state, chance, f"seat {seat.colour} polyps", pool)
             seat.screen[colour] = seat.screen.get(colour, 0) + 1
     return state

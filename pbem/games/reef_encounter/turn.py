@@ -27,8 +27,15 @@ from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder, IllegalOrders, step_in_line
 from pbem.games.reef_encounter.algae import all_covered, play_alga
-from pbem.games.reef_encounter.board import Refused, key, name, rock_cells, rock_count
-from pbem.games.reef_encounter.context import Turn, seat_ref, who
+from pbem.games.reef_encounter.board import (
+    Refused,
+    fewest_rock_cells,
+    key,
+    name,
+    rock_cells,
+    rock_count,
+)
+from pbem.games.reef_encounter.context import Turn, said, seat_ref, who
 from pbem.games.reef_encounter.language import format_step
 from pbem.games.reef_encounter.nearest import nearest
 from pbem.games.reef_encounter.opensea import check_take, take
@@ -49,9 +56,14 @@ from pbem.games.reef_encounter.orders import (
     Take,
 )
 from pbem.games.reef_encounter.parrotfish import eat, eats_shrimps
-from pbem.games.reef_encounter.placement import place
+from pbem.games.reef_encounter.placement import place, put_polyp
 from pbem.games.reef_encounter.setup_answer import apply_setup_answer
-from pbem.games.reef_encounter.shrimps import move_shrimp, new_shrimp, shrimps_on_bare_rock
+from pbem.games.reef_encounter.shrimps import (
+    move_shrimp,
+    new_shrimp,
+    put_new_shrimp,
+    shrimps_on_bare_rock,
+)
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, remove, take_from_bag, to_bag, use_bonus
 from pbem.games.reef_encounter.words import colour as hue
@@ -311,11 +323,8 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
         turn.from_screen = turn.placed = 0
         if not turn.loud:
             return
-        f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat),
-             "colour": hue(step.colour), "action": action}
-        turn.say("larva_played", msg("{player} played an {colour} larva cube (action {action}).",
-                                     **f) if vowel(step.colour) else
-                 msg("{player} played a {colour} larva cube (action {action}).", **f))
+        turn.say("larva_played", said(("larva", seat.colour, turn.seat, step.colour, action),
+                                      lambda: _larva_played(state, turn.seat, step, action)))
     elif isinstance(step, NewShrimp):
         _close_larva(state, turn)
         _check_normal_action(turn, 4)
@@ -378,6 +387,22 @@ def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
         raise AssertionError(step)
 
 
+def new_shrimp_checked(state: State, turn: Turn, step: NewShrimp) -> None:
+    """``do_step(state, turn, step)`` for a new shrimp the caller knows may go there (the bot:
+    a polyp of a coral without a shrimp, on a board where it has fewer than two)."""
+    _close_larva(state, turn)
+    _check_normal_action(turn, 4)
+    put_new_shrimp(state, turn, step.cell.key)
+
+
+def _larva_played(state: State, seat: int, step: Larva, action: int) -> Msg:
+    f = {"player": who(state, seat), "seat": seat_ref(seat), "colour": hue(step.colour),
+         "action": action}
+    return (msg("{player} played an {colour} larva cube (action {action}).", **f)
+            if vowel(step.colour) else
+            msg("{player} played a {colour} larva cube (action {action}).", **f))
+
+
 def _place(state: State, turn: Turn, step: Place) -> None:
     if turn.ended:
         raise Refused(ENDED)
@@ -404,6 +429,20 @@ def _place(state: State, turn: Turn, step: Place) -> None:
             raise Refused(msg("you have no {colour} polyp left behind your screen",
                               colour=hue(colour)))
     place(state, turn, step.cell.key, colour)
+    _placed(state, turn, step)
+
+
+def place_checked(state: State, turn: Turn, step: Place, target: str | None) -> None:
+    """``do_step(state, turn, step)`` for a placement the caller knows is legal, ``target``
+    being the polyp it eats (the bot: its placeable() is check_place without words)."""
+    put_polyp(state, turn, step.cell.key, turn.larva_colour, target)
+    _placed(state, turn, step)
+
+
+def _placed(state: State, turn: Turn, step: Place) -> None:
+    """What a placement does besides the polyp and its growth: the source, the counts, the end."""
+    colour = turn.larva_colour
+    seat = state.seats[turn.seat]
     if step.consumed:
         remove(seat.consumed, colour)
     else:
@@ -416,6 +455,8 @@ def _place(state: State, turn: Turn, step: Place) -> None:
 
 
 def _rock_full(state: State) -> bool:
+    if len(state.polyps) < fewest_rock_cells() * len(state.boards):
+        return False  # the usual case, told without counting the boards' rock cells
     if len(state.polyps) < rock_count(tuple(state.boards)):
         return False  # fewer polyps than rock cells in play: some rock cell is surely empty
     return all(k in state.polyps for b in state.boards for k in rock_cells()[b])

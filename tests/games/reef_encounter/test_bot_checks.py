@@ -14,6 +14,7 @@ from pbem.games.reef_encounter.context import Turn
 from pbem.games.reef_encounter.language import CORAL_COLOURS
 from pbem.games.reef_encounter.orders import Cell, MoveShrimp
 from pbem.games.reef_encounter.placement import check_place, placeable
+from pbem.games.reef_encounter.shrimps import may_move
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.turn import do_step
 
@@ -78,3 +79,27 @@ def test_a_refused_shrimp_move_changes_nothing() -> None:
 def _cell(k: str) -> Cell:
     board, rest = k.split(":")
     return Cell(int(board), rest[0], int(rest[1:]))
+
+
+def test_may_move_is_move_shrimp_without_words() -> None:
+    """The bot asks may_move() before trying a shrimp move: it must say yes exactly when the
+    rules move the shrimp (else the bot would skip legal moves and change the pinned games)."""
+    cells = [k for ks in rock_cells().values() for k in ks] + ["1:A1", "4:G6"]
+    moved = refused = 0
+    for i, (players, advanced) in enumerate([(2, True), (3, False), (4, False)]):
+        for state in _positions(f"may-move-{i}", players, advanced):
+            seat = state.to_move
+            others = sorted(k for k in state.shrimps if state.shrimps[k] != seat)
+            sources = sorted(k for k, s in state.shrimps.items() if s == seat)
+            for source in [*sources, *others[:1], "2:D4"]:
+                for target in cells:
+                    try:
+                        do_step(state.copy_for(seat), Turn(seat),
+                                MoveShrimp(_cell(source), _cell(target)), Chance("unused"))
+                        legal = True
+                        moved += 1
+                    except Refused:
+                        legal = False
+                        refused += 1
+                    assert may_move(state, seat, source, target) == legal, (source, target)
+    assert moved > 100 and refused > moved

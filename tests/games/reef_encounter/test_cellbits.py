@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from pbem.engine.chance import Chance
-from pbem.games.reef_encounter import GAME
+from pbem.games.reef_encounter import GAME, moves
 from pbem.games.reef_encounter.board import BOARD_OF, neighbours
-from pbem.games.reef_encounter.cellbits import cell_bits, cells_in
+from pbem.games.reef_encounter.cellbits import cell_bits, cells_in, grow
 from pbem.games.reef_encounter.language import CORAL_COLOURS
-from pbem.games.reef_encounter.moves import next_to
+from pbem.games.reef_encounter.moves import colour_mask, next_to
 from pbem.games.reef_encounter.state import State
 
 
@@ -23,11 +25,25 @@ def _next_to_by_sets(state: State, colour: str) -> list[str]:
 
 def test_bits_follow_the_sorted_cell_keys() -> None:
     bits = cell_bits()
-    assert list(bits.keys) == sorted(neighbours())
-    some = [bits.keys[-1], bits.keys[40], bits.keys[0], bits.keys[7]]
+    assert [k for k in bits.keys if k] == sorted(neighbours())
+    assert sorted(bits.bit, key=bits.bit.__getitem__) == sorted(neighbours())
+    assert all(bits.keys[bits.bit[k].bit_length() - 1] == k for k in neighbours())
+    rock = sorted(neighbours())
+    some = [rock[-1], rock[40], rock[0], rock[7]]
     assert cells_in(sum(bits.bit[k] for k in some)) == sorted(some)
     assert cells_in(0) == []
     assert cells_in(bits.near["2:D4"]) == sorted(neighbours()["2:D4"])
+
+
+def test_grow_is_the_union_of_the_neighbours() -> None:
+    bits = cell_bits()
+    for k, around in neighbours().items():
+        assert grow(bits.bit[k]) == bits.near[k] == sum(bits.bit[n] for n in around)
+    rng = random.Random("grow")
+    for _ in range(200):
+        some = rng.sample(sorted(neighbours()), rng.randint(0, 40))
+        mask = sum(bits.bit[k] for k in some)
+        assert cells_in(grow(mask)) == sorted({n for k in some for n in neighbours()[k]})
 
 
 def test_next_to_is_the_set_of_neighbours_it_replaces() -> None:
@@ -46,3 +62,47 @@ def test_next_to_is_the_set_of_neighbours_it_replaces() -> None:
             state = GAME.apply(state, seat, order, Chance(f"{seed}/{n}")).state
             n += 1
     assert checked > 500
+
+
+def test_the_bots_kept_masks_follow_its_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot keeps each colour's cells from one placement to the next (moves._Builder):
+    after every placement of its turns they are still the cells the scratch state holds. Here
+    it keeps every colour (asking next_to changes nothing), so attacks on them are seen too."""
+    kept_next_to, kept_place = moves._Builder.next_to, moves._Builder.place
+    checked = reused = attacks = 0
+
+    def same(self: moves._Builder) -> None:
+        nonlocal checked
+        for c, mask in self._masks.items():
+            assert mask == colour_mask(self.state.polyps, c), c
+        checked += 1
+
+    def next_to_checked(self: moves._Builder, colour: str) -> list[str]:
+        nonlocal reused
+        reused += colour in self._masks  # kept from an earlier placement, not made anew
+        got = kept_next_to(self, colour)
+        assert got == next_to(self.state, colour)
+        same(self)
+        return got
+
+    def place_checked(self: moves._Builder, cell_key: str, consumed: bool) -> None:
+        nonlocal attacks
+        for c in CORAL_COLOURS:
+            kept_next_to(self, c)
+        attacks += cell_key in self.state.polyps
+        kept_place(self, cell_key, consumed)
+        same(self)
+
+    monkeypatch.setattr(moves._Builder, "next_to", next_to_checked)
+    monkeypatch.setattr(moves._Builder, "place", place_checked)
+    rng = random.Random("kept masks")
+    for players, advanced in ((2, True), (3, False), (4, False)):
+        seed = f"kept-{players}"
+        state = GAME.setup(players, {"advanced": advanced}, Chance(f"{seed}/setup"))
+        n = 0
+        while waiting := GAME.waiting_for(state):
+            seat = rng.choice(sorted(waiting))
+            order = GAME.parse(state, seat, GAME.random_order(state, seat, rng))
+            state = GAME.apply(state, seat, order, Chance(f"{seed}/{n}")).state
+            n += 1
+    assert checked > 300 and reused > 30 and attacks > 5
