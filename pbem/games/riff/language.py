@@ -250,6 +250,10 @@ VERBS: dict[str, tuple[str, Callable[[_Cursor, Sequence[str]], Step]]] = {
 
 _ORDERS: dict[tuple[str, tuple[str, ...]], Order] = {}  # an order's text -> its (frozen) steps
 _ORDERS_KEPT = 4096
+# Longer orders are not kept: in bench/engine.py's games 95% of one-line orders and half the
+# two-line ones come back, but 4% of the longer ones, which filled the cache with objects the
+# garbage collector kept scanning (their lines are still remembered one by one, in _STEPS).
+_ORDER_KEPT_STEPS = 2
 
 
 def parse_order(text: str, colours: Sequence[str]) -> Order:
@@ -260,7 +264,7 @@ def parse_order(text: str, colours: Sequence[str]) -> Order:
     order = _ORDERS.get(key)
     if order is None:
         order = _parse_order(text, colours)
-        if len(_ORDERS) < _ORDERS_KEPT:
+        if len(order.steps) <= _ORDER_KEPT_STEPS and len(_ORDERS) < _ORDERS_KEPT:
             _ORDERS[key] = order
     return order
 
