@@ -241,6 +241,11 @@ def choose_tokens(state: State, seat: int, cost: int, colour: str | None,
     colours: list[str] = state.options["colour_names"]  # state.colours
     get = player.worms.get
     left = [get(c, 0) for c in colours]
+    if cost == 1:  # the commonest (a card turned): the loop below, once
+        most = max(left)
+        if most > 0:
+            return [colours[left.index(most)]]
+        return ["pearl"] if pearls_to_play >= 1 else None
     tokens = []
     for _ in range(cost):
         most = max(left)  # the colour held most; on a tie, the first in colour order
@@ -252,6 +257,6 @@ def choose_tokens(state: State, seat: int, cost: int, colour: str | None,
     pearls = cost - len(tokens)
     if pearls > pearls_to_play:
         return None
-    return tokens + ["pearl"] * pearls
+    return tokens + ["pearl"] * pearls if pearls else tokens
 
 
