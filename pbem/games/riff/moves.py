@@ -6,11 +6,13 @@ legal whatever the real card is.
 
 Speed (bench/engine.py): the scratch copy shares the area's slots, the corals and the other
 player; the candidates' fixed part (the plan) is kept while tried steps fail (a failed step
-changes nothing); a step the rules would surely refuse for want of worms, boats or a free coral
-is skipped without raising; the scratch turn makes no messages (turn.QuietTurn) and the scratch
-chance records no draws; what a plan takes from the mover's fish, corals and the open crosses
-is kept per seat while they stay equal (a boat, a pearl or a shark changes none of them). None
-of this changes a random call: seeded bots write the same orders as before
+changes nothing), and patched after a boat or a buy that leaves the wanted cards and the
+attaches as they were (else made again); a step the rules would surely refuse for want of
+worms, boats or a free coral is skipped without raising; the scratch turn makes no messages
+(turn.QuietTurn) and the scratch chance records no draws; what a plan takes from the mover's
+fish, corals and the open crosses is kept per seat while they stay equal (a boat, a pearl or
+a shark changes none of them). None of this changes a random call: seeded bots write the
+same orders as before
 (tests/games/riff/test_behaviour_pin.py).
 """
 
@@ -288,7 +290,7 @@ class _Plan:
                  fresh_sharks: int, area: list[list[Slot]], seat: int) -> None:
         wanted = holding.wanted
         head: list[Step] = list(holding.attaches)
-        downs: list[tuple[Step, list[Step]]] = []
+        downs: list[tuple[Buy, list[Step]]] = []
         run = head
         for key, card in places.items():
             if card is None:
@@ -304,6 +306,44 @@ class _Plan:
         self.area = area  # the scratch state's, unchanged while the plan stands
         self.seat = seat
         self._ups: list[tuple[int, int]] | None = None
+
+    def sailed(self, places: _Places, boats: int) -> None:
+        """Keeps up with a boat just bought, the ``boats``-th: its column's places come last
+        (keys grow with the column); the holding, the sharks and the area's face-up cards
+        stay."""
+        wanted = self.holding.wanted
+        run = self.downs[-1][1] if self.downs else self.head
+        for key, _ in _COLUMN_PLACES[self.seat][boats - 1]:
+            if key not in places:
+                continue
+            card = places[key]
+            if card is None:
+                run = []
+                self.downs.append((_HIDDEN_AT[key], run))
+            elif card in wanted:
+                run += _TWICE_AT[key]
+        self.boat = boats < 8
+
+    def took(self, step: Buy) -> None:
+        """Keeps up with a buy just made, when the holding still wants the same face-up
+        cards and gives the same attaches: the place's candidates go (a face-down place's
+        run joins the run before it), the rest stays in order."""
+        self._ups = None  # the place is empty now
+        downs = self.downs
+        if type(step) is _HiddenBuy:
+            i = next(i for i, (buy, _) in enumerate(downs) if buy is step)
+            (downs[i - 1][1] if i else self.head).extend(downs[i][1])
+            del downs[i]
+            return
+        place = step.place
+        key = place.column * 4 + place.distance
+        target = self.head  # the run of the last face-down place before this one
+        for buy, run in downs:
+            if buy.place.column * 4 + buy.place.distance > key:
+                break
+            target = run
+        j = next(j for j, s in enumerate(target) if s is step)
+        del target[j:j + 2]  # a face-up buy is listed twice
 
     @property
     def ups(self) -> list[tuple[int, int]]:
@@ -467,9 +507,14 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
             if card is None:
                 continue
             del places[place.column * 4 + place.distance]
-            if card not in ("pearl", "shark") and not plan.holding.bought(card):
+            held = plan.holding
+            wanted, attaches = held.wanted, held.attaches
+            if card not in ("pearl", "shark") and not held.bought(card):
                 holding = None
             lines.append(_BUY_TEXT[place.column][place.distance])
+            if holding is not None and held.wanted is wanted and held.attaches is attaches:
+                plan.took(step)  # boats and sharks stay as they were: the plan stands
+                continue
         else:
             if step is _BOAT and _boat_refused(scratch, turn):
                 continue  # do_step would refuse it, changing nothing: spare its error message
@@ -480,7 +525,10 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
             # what the step changed of the places and the holding (the rest stays)
             if step is _BOAT:
                 _add_columns(places, scratch.area, seat, player.boats - 1, player.boats)
-            elif isinstance(step, SharkArea):
+                plan.sailed(places, player.boats)
+                lines.append(_text(step))
+                continue  # the plan stands
+            if isinstance(step, SharkArea):
                 places.pop(step.place.column * 4 + step.place.distance, None)
             else:  # an attach (maybe completing a cross), a shark on an own fish
                 holding = None
