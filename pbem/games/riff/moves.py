@@ -268,13 +268,19 @@ _HIDDEN_AT = tuple(_HIDDEN[key // 4][key % 4] for key in range(32))
 _Places = dict[int, str | None]
 
 
+# Per seat and number of boats, (key, row, column) of the places under them, in key order.
+_UNDER_BOATS = tuple(tuple(tuple((key, row, c) for c in range(boats)
+                                 for key, row in _COLUMN_PLACES[seat][c])
+                           for boats in range(9))
+                     for seat in range(2))
+
+
 def _add_columns(places: _Places, area: list[list[Slot]], seat: int, start: int,
                  stop: int) -> None:
-    for c in range(start, stop):
-        for key, row in _COLUMN_PLACES[seat][c]:
-            slot = area[row][c]
-            if slot is not None:
-                places[key] = slot["card"] if slot["up"] else None
+    for key, row, c in _UNDER_BOATS[seat][stop][start * 4:]:
+        slot = area[row][c]
+        if slot is not None:
+            places[key] = slot["card"] if slot["up"] else None
 
 
 class _Plan:
