@@ -92,7 +92,9 @@ def _redact_part(part: Message, tokens: list[str]) -> bool:
 _PLAIN_CHARSETS = re.compile(rb"^(us-ascii|utf-8|iso-8859-\d+|windows-125\d|cp125\d)$")
 # A Content-Type field with its folded lines, matched where _field_starts finds one.
 _CONTENT_TYPE = re.compile(rb"content-type:[^\n]*(?:\r?\n[ \t][^\n]*)*")
-_CHARSET = re.compile(rb"charset\s*=\s*\"?([^\s\";]*)")
+# "charset*=''utf-16", "charset*0=utf-": RFC 2231 forms the parser reads too; what they
+# capture is no plain charset's name, so such a mail takes the full path.
+_CHARSET = re.compile(rb"charset[*\d]*\s*=\s*\"?([^\s\";]*)")
 # A part redact never reads (it blanks text parts only): a picture's base64 hides no secret.
 _NOT_TEXT = re.compile(rb"content-type:[ \t]*(?:image|audio|video|application|font|model)/")
 _FIELD = b"content-type:"
@@ -168,6 +170,8 @@ def might_hold_secret(raw: bytes, tokens: Iterable[str] = ()) -> bool:
     (a status mail's picture is base64, its text is not), only ASCII-compatible charsets, and
     neither the bytes nor their quoted-printable decoding show a secret. Parsing a 50 kB mail
     costs ~100x more than this look, and most mails hold none."""
+    if b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n"):
+        return True  # a lone CR ends a line for the parser: its fields are not where we look
     readable, text_base64 = _readable(raw)
     lowered = readable.lower()
     charsets = [c for h in _content_types(lowered) for c in _CHARSET.findall(h)]

@@ -219,6 +219,7 @@ def tick(session: Session, host: Host, game_id: int, now: datetime,
          report: ClockReport) -> bool:
     """One game's clock, inside the caller's transaction. False when it only looked (nothing
     was due), True when it changed something."""
+    session.info.pop(_LOOKED, None)  # nothing an earlier tick in this session read may outlive it
     game = queries.lock_game(session, game_id)
     if game is None or game.status != "active":
         return False

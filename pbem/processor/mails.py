@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from sqlmodel import Session
 
-from pbem.engine.contract import Outcome, localise_order
+from pbem.engine.contract import Event, Outcome, localise_order
 from pbem.i18n import Msg, Translator, msg
 from pbem.i18n.translate import ENGLISH
 from pbem.mail.compose import compose_bytes
@@ -146,9 +147,17 @@ def events_since_last_turn(entries: list[LogEntry], seat: int, tr: Translator = 
         if e.seat == seat and e.kind in MOVE_KINDS:
             start = i if i == len(entries) - 1 else i + 1
     out = []
+    who = tuple(names or ())
     for e in entries[start:]:
-        out += [ev.render(tr, names or []) for ev in queries.entry_events(e) if ev.visible(seat)]
+        out += [_event_text(ev, tr, who) for ev in queries.entry_events(e) if ev.visible(seat)]
     return out
+
+
+# An event in one language with the same names reads the same in every seat's mail: a move's
+# mails translated each shared event once per seat. Translators are kept (one per language).
+@lru_cache(maxsize=2048)
+def _event_text(event: Event, tr: Translator, names: tuple[str, ...]) -> str:
+    return event.render(tr, names)
 
 
 def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat,

@@ -19,6 +19,7 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +37,13 @@ def templates_dir() -> Path:
     """The mail templates: PBEM_TEMPLATES if set, else the copy an installed wheel carries
     inside the package (setup.py puts it there), else the checkout's templates/ folder."""
     env = os.environ.get("PBEM_TEMPLATES")
-    if env:
-        return Path(env)
+    return Path(env) if env else _packaged_templates()
+
+
+@cache
+def _packaged_templates() -> Path:
+    """Looked up once: the package does not move while it runs, and the check's stat came
+    several times in every mail (each render finds its environment by this folder)."""
     installed = Path(pbem.__file__).parent / "templates"
     return installed if installed.is_dir() else Path(pbem.__file__).parent.parent / "templates"
 

@@ -7,6 +7,7 @@ the final scores. The key layout is the one render.py documents.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from pbem.games.reef_encounter import moves, scoring
@@ -16,28 +17,40 @@ from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.turn import end_message
 
 
+@cache
+def _layout(board_id: int) -> tuple[tuple[tuple[str, bool, bool], ...], ...]:
+    """A board's cells row by row, as (key, sand, extra growth): fixed by the components, so
+    worked out once, not in each of the five views a move's mails take."""
+    board = components().board(board_id)
+    return tuple(
+        tuple(
+            (f"{board_id}:{name}", board.is_sand(name), name == board.extra_growth)
+            for name in (f"{COLUMNS[c]}{r + 1}" for c in range(len(COLUMNS)))
+        )
+        for r in range(ROWS)
+    )
+
+
 def _boards(state: State) -> list[dict[str, Any]]:
-    comp = components()
-    out = []
-    for board_id in state.boards:
-        board = comp.board(board_id)
-        rows = []
-        for r in range(ROWS):
-            row = []
-            for c in range(len(COLUMNS)):
-                name = f"{COLUMNS[c]}{r + 1}"
-                key = f"{board_id}:{name}"
-                row.append(
+    polyps, shrimps = state.polyps, state.shrimps
+    return [
+        {
+            "number": board_id,
+            "rows": [
+                [
                     {
-                        "sand": board.is_sand(name),
-                        "polyp": state.polyps.get(key),
-                        "shrimp": state.shrimps.get(key),
-                        "extra_growth": name == board.extra_growth,
+                        "sand": sand,
+                        "polyp": polyps.get(key),
+                        "shrimp": shrimps.get(key),
+                        "extra_growth": extra,
                     }
-                )
-            rows.append(row)
-        out.append({"number": board_id, "rows": rows})
-    return out
+                    for key, sand, extra in row
+                ]
+                for row in _layout(board_id)
+            ],
+        }
+        for board_id in state.boards
+    ]
 
 
 def _tiles(state: State) -> list[dict[str, Any]]:
