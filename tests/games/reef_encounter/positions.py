@@ -8,6 +8,8 @@ pictured (bag, supplies) is filled in so that every component is accounted for.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from typing import Any
 
 from pbem.engine.chance import Chance
@@ -150,3 +152,17 @@ def refused(state: State, seat: int, text: str) -> IllegalOrder:
 def texts(applied: Applied[State], seat: int | None = None) -> list[str]:
     """Event texts visible to ``seat`` (None: public ones only)."""
     return [e.text for e in applied.events if e.visible(seat)]
+
+
+def bot_game(rng: random.Random, seed: str, players: int, advanced: bool
+             ) -> Iterator[tuple[int, State]]:
+    """A whole game of the random bot: (orders played so far, the state) before each order;
+    ``rng`` picks the seat and writes the orders, ``seed`` names the game's draws."""
+    state = GAME.setup(players, {"advanced": advanced}, Chance(f"{seed}/setup"))
+    n = 0
+    while waiting := GAME.waiting_for(state):
+        yield n, state
+        seat = rng.choice(sorted(waiting))
+        order = GAME.parse(state, seat, GAME.random_order(state, seat, rng))
+        state = GAME.apply(state, seat, order, Chance(f"{seed}/{n}")).state
+        n += 1

@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 
 from pbem.engine.chance import Chance
-from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.board import Refused, rock_cells
 from pbem.games.reef_encounter.context import Turn
 from pbem.games.reef_encounter.language import CORAL_COLOURS
@@ -17,21 +16,12 @@ from pbem.games.reef_encounter.placement import check_place, placeable
 from pbem.games.reef_encounter.shrimps import may_move
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.turn import do_step
+from tests.games.reef_encounter.positions import bot_game
 
 
 def _positions(seed: str, players: int, advanced: bool) -> list[State]:
-    rng = random.Random(seed)
-    state = GAME.setup(players, {"advanced": advanced}, Chance(f"{seed}/setup"))
-    out = []
-    n = 0
-    while waiting := GAME.waiting_for(state):
-        seat = rng.choice(sorted(waiting))
-        order = GAME.parse(state, seat, GAME.random_order(state, seat, rng))
-        state = GAME.apply(state, seat, order, Chance(f"{seed}/{n}")).state
-        n += 1
-        if n % 7 == 0:
-            out.append(state)
-    return out
+    return [state for n, state in bot_game(random.Random(seed), seed, players, advanced)
+            if n and n % 7 == 0]
 
 
 def test_placeable_is_check_place_without_words() -> None:
