@@ -80,6 +80,7 @@ from pbem.mail.outbound import (  # noqa: E402
 from pbem.processor import api  # noqa: E402
 from pbem.processor.host import Host  # noqa: E402
 from pbem.processor.pipeline import Result, process_raw  # noqa: E402
+from pbem.processor.warmup import warm_up  # noqa: E402
 from pbem.store import queries  # noqa: E402
 from pbem.store.db import SessionFactory  # noqa: E402
 from pbem.store.tables import LogEntry, Snapshot  # noqa: E402
@@ -370,6 +371,7 @@ def bench_reef(args: argparse.Namespace) -> None:
             feeder = imap.client()
             inbox = ImapInbox(imap.settings, batch_size=50)
             sender = TimedSender(SmtpSender(smtp.settings))
+            warm_up()  # as `pbem serve` does before its first pass
             api.process_inbox(factory, inbox, sender, HOST)  # the welcome mails: not timed
             stages.install(factory, rules)
             rng, raws, busy, orders, sent = random.Random(7), [], 0.0, 0, 0

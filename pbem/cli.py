@@ -458,11 +458,13 @@ def process(site: Annotated[Path | None, typer.Option(
 def serve(interval: Annotated[float, typer.Option(help="Seconds between passes without IDLE.")]
           = 60.0) -> None:
     """Run continuously: process, then wait for new mail (IMAP IDLE where available)."""
+    from pbem.processor.warmup import warm_up
     from pbem.transports import open_inbox
 
     cfg = _config()
     factory = _factory(cfg)
     signal.signal(signal.SIGTERM, _stop)
+    warm_up()  # the first player's mail should not pay for loading catalogues and templates
     console.print("serving; Ctrl-C stops")
     faults = 0
     while True:
