@@ -136,7 +136,10 @@ def render_status(game: Any, mail: StatusMail) -> tuple[str, str]:
     part = parts.get(styles[0])
     if part is None:
         part = parts[styles[0]] = styled(public_html, styles[0])
-    return text, styled(html).replace(_SLOT, part, 1)
+    own = styled(html)
+    if own.count(_SLOT) != 1:  # the inliner lost or copied the mark: the long way
+        return text, styled(html.replace(_SLOT, public_html))
+    return text, own.replace(_SLOT, part, 1)
 
 
 _SLOT = "<!--pbem-public-part-->"

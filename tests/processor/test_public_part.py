@@ -94,3 +94,22 @@ def test_styling_moves_the_sheet_onto_the_elements_and_leaves_each_picture_as_wr
     # Without pictures: just what the inliner makes of it.
     plain = "<html><head><style>p { color: red }</style></head><body><p>a</p></body></html>"
     assert render.styled(plain) == render._INLINER.inline(plain)
+
+
+def test_a_slot_mark_the_inliner_copies_sends_the_mail_the_long_way(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """If styling ever copied the mark where the shared part goes, the part would appear
+    twice: the mail is then styled whole, and reads as if it drew the part itself."""
+    state = states()[2]
+    expected = render_status(REEF, mail(state, 1, "en", shared=False))
+    kept = render.styled
+
+    def copying(html: str, style: str | None = None) -> str:
+        done = kept(html, style)
+        return done.replace(render._SLOT, render._SLOT * 2)
+
+    monkeypatch.setattr(render, "styled", copying)
+    render._public.clear()
+    got = render_status(REEF, mail(state, 1, "en", shared=True))
+    assert got[1].count(render._SLOT) == 0
+    assert got == expected
