@@ -28,6 +28,7 @@ import html as htmllib
 import io
 import re
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -229,7 +230,6 @@ def _palette_of(canvas: Image.Image) -> Image.Image | None:
     return canvas.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
-_OPEN = re.compile(r"<svg\b[^>]*>", re.I)
 _CLOSE = re.compile(r"</svg>", re.I)
 _BAND = re.compile(r"\bdata-band\b", re.I)
 
@@ -237,7 +237,7 @@ _BAND = re.compile(r"\bdata-band\b", re.I)
 def _svg_at(body: str, at: int) -> tuple[int, bool] | None:
     """Where the SVG that opens at ``at`` ends (after its ``</svg>``), and whether it is a
     band; None if ``at`` opens none."""
-    tag = _OPEN.match(body, at)
+    tag = _ROOT.match(body, at)
     if tag is None:
         return None
     close = _CLOSE.search(body, tag.end())
@@ -246,22 +246,21 @@ def _svg_at(body: str, at: int) -> tuple[int, bool] | None:
     return close.end(), _BAND.search(tag.group(0)) is not None
 
 
-def picture_spans(body: str) -> list[tuple[int, int, int]]:
-    """Where :data:`PICTURE` matches in ``body``, with how many SVGs each match holds: what
-    ``PICTURE.finditer`` finds, found by searching for the tags rather than trying the lazy
-    pattern at every character (a mail's HTML is some 60 kB, a third of a millisecond)."""
-    spans: list[tuple[int, int, int]] = []
+def picture_spans(body: str) -> list[tuple[int, int]]:
+    """Where :data:`PICTURE` matches in ``body``: what ``PICTURE.finditer`` finds, found by
+    searching for the tags rather than trying the lazy pattern at every character (a mail's
+    HTML is some 60 kB, a third of a millisecond)."""
+    spans: list[tuple[int, int]] = []
     at = 0
-    while (tag := _OPEN.search(body, at)) is not None:
+    while (tag := _ROOT.search(body, at)) is not None:
         first = _svg_at(body, tag.start())
         if first is None:  # no picture opens here: the pattern goes on after the "<"
             at = tag.start() + 1
             continue
         end, is_band = first
-        count = 1
         while is_band and (following := _svg_at(body, end)) is not None and following[1]:
-            end, count = following[0], count + 1
-        spans.append((tag.start(), end, count))
+            end = following[0]
+        spans.append((tag.start(), end))
         at = end
     return spans
 
@@ -291,21 +290,30 @@ def _inlined(svg: str) -> _Inlined:
                     height, alt)
 
 
+def swap_pictures(body: str, swap: Callable[[str], str]) -> str:
+    """``body`` with each picture in it (an SVG, or the bands of one) replaced by
+    ``swap(picture)``."""
+    pieces: list[str] = []
+    at = 0
+    for start, end in picture_spans(body):
+        pieces += [body[at:start], swap(body[start:end])]
+        at = end
+    pieces.append(body[at:])
+    return "".join(pieces)
+
+
 def inline_pictures(body: str, domain: str) -> tuple[str, list[Picture]]:
     """``body`` with every inline picture (an SVG, or the bands of one) replaced by an
     ``<img src="cid:...">`` of its PNG."""
     pictures: list[Picture] = []
-    pieces: list[str] = []
-    at = 0
-    for start, end, _count in picture_spans(body):
-        made = _inlined(body[start:end])
+
+    def swap(svg: str) -> str:
+        made = _inlined(svg)
         cid = f"board.{made.digest}@{domain}"
         if all(p.cid != cid for p in pictures):
             pictures.append(Picture(cid, made.png, made.width, made.height))
-        pieces += [body[at:start],
-                   f'<img src="cid:{cid}" width="{made.width}" height="{made.height}" '
-                   f'alt="{made.alt}" style="display:block;width:100%;max-width:{made.width}px;'
-                   'height:auto;border:0">']
-        at = end
-    pieces.append(body[at:])
-    return "".join(pieces), pictures
+        return (f'<img src="cid:{cid}" width="{made.width}" height="{made.height}" '
+                f'alt="{made.alt}" style="display:block;width:100%;max-width:{made.width}px;'
+                'height:auto;border:0">')
+
+    return swap_pictures(body, swap), pictures

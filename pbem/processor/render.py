@@ -30,7 +30,7 @@ from markupsafe import Markup
 import pbem
 from pbem.i18n import jinja as i18n_jinja
 from pbem.i18n.translate import ENGLISH, Translator, translator
-from pbem.mail.pictures import picture_spans
+from pbem.mail.pictures import swap_pictures
 
 
 def templates_dir() -> Path:
@@ -153,15 +153,15 @@ def styled(html: str, style: str | None = None) -> str:
     a move), rewriting each ``<rect/>`` as ``<rect></rect>``. Each picture (an SVG, or the
     bands of one) stands aside as a mark while the rest is styled, then goes back where its
     mark is, as the game wrote it."""
-    spans = picture_spans(html)
-    pictures = [html[start:end] for start, end, _ in spans]
-    marks = [f"<!--pbem-picture-{i}-->" for i in range(len(spans))]
-    pieces, at = [], 0
-    for (start, end, _), mark in zip(spans, marks, strict=True):
-        pieces += [html[at:start], mark]
-        at = end
-    pieces.append(html[at:])
-    done = _inline("".join(pieces), style)
+    pictures: list[str] = []
+    marks: list[str] = []
+
+    def set_aside(picture: str) -> str:
+        pictures.append(picture)
+        marks.append(f"<!--pbem-picture-{len(marks)}-->")
+        return marks[-1]
+
+    done = _inline(swap_pictures(html, set_aside), style)
     if any(done.count(mark) != 1 for mark in marks):  # a mark the inliner moved: as it was
         return _inline(html, style)
     for picture, mark in zip(pictures, marks, strict=True):

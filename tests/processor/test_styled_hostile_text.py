@@ -27,7 +27,7 @@ def written_by(m: StatusMail, text: str) -> StatusMail:
 
 
 def pictures(html: str) -> list[str]:
-    return [html[start:end] for start, end, _ in picture_spans(html)]
+    return [html[start:end] for start, end in picture_spans(html)]
 
 
 @pytest.mark.parametrize("shared", [True, False])
