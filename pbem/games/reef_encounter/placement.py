@@ -28,8 +28,7 @@ from pbem.i18n.msg import Msg, msg
 
 def check_place(state: State, seat: int, cell_key: str, colour: str) -> str | None:
     """Refuse an illegal placement; return the colour it would eat (None for plain growth)."""
-    if BOARD_OF[cell_key] not in state.boards or cell_key not in neighbours():
-        check_rock(state, cell_key)  # the worded refusal
+    check_rock(state, cell_key)
     if cell_key in state.shrimps and cell_key not in state.polyps:
         if state.shrimps[cell_key] == seat:
             raise Refused(msg("your shrimp stands on {cell}; move it away first (action 5)",

@@ -10,14 +10,7 @@ from functools import cache
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter.components import components
 from pbem.games.reef_encounter.state import Seat, State
-
-
-def bag_pool(bag: dict[str, int]) -> list[str]:
-    """The bag's polyps one by one, grouped by colour, colours sorted: what a draw chooses from."""
-    pool: list[str] = []
-    for c in sorted(bag):
-        pool += [c] * bag[c]
-    return pool
+from pbem.games.reef_encounter.supply import bag_pool
 
 
 def draw_from_bag(state: State, chance: Chance, label: str, pool: list[str] | None = None

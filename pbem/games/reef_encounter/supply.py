@@ -23,6 +23,14 @@ def remove(counts: dict[str, int], colour: str, n: int = 1) -> None:
         del counts[colour]
 
 
+def bag_pool(bag: dict[str, int]) -> list[str]:
+    """The bag's polyps one by one, grouped by colour, colours sorted: what a draw chooses from."""
+    pool: list[str] = []
+    for c in sorted(bag):
+        pool += [c] * bag[c]
+    return pool
+
+
 def bag_size(state: State) -> int:
     return sum(state.bag.values())
 
@@ -78,8 +86,7 @@ def draw_each(state: State, chance: Chance, labels: list[str]) -> list[str]:
     for label in labels:
         if not pool:
             _bonus_into_empty_bag(state)
-            for c in sorted(bag):
-                pool += [c] * bag[c]
+            pool = bag_pool(bag)
         colour = chance.choice(label, pool)
         pool.remove(colour)  # the first of its colour: the pool stays grouped and sorted
         remove(bag, colour)
