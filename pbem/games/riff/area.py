@@ -27,8 +27,7 @@ def face_up_row(row: int) -> bool:
 def reveal(state: State, row: int, column: int, chance: Chance) -> str:
     """Turn the face-down card at (row, column) face up; returns its face."""
     unseen = face_down_count(state.area)
-    k = chance.choice("turned reef card", range(unseen + len(state.pile)))  # draw_unseen
-    return turn_up(state, row, column, k, unseen)
+    return turn_up(state, row, column, draw_unseen(state, unseen, chance), unseen)
 
 
 def face_down_count(area: list[list[Slot]]) -> int:

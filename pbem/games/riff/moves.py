@@ -390,12 +390,6 @@ class _ScratchChance(Chance):
     hidden card). Its draws are never read, so none are recorded: the same numbers as
     Chance.choice, without the record."""
 
-    def __init__(self, seed: str) -> None:  # Chance's, for a live chance (no replay)
-        self.seed = seed
-        self._rng_or_none = None
-        self._replay = None
-        self.draws = []
-
     def choice(self, label: str, options: Sequence[T]) -> T:
         if not options:
             raise ValueError(f"chance {label!r}: nothing to choose from")

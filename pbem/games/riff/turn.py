@@ -250,14 +250,19 @@ def _slot(state: State, turn: Turn, place: Place, *, need_boat: bool = True) -> 
 
 def do_flip(state: State, turn: Turn, place: Place, paying: tuple[str, ...] | None,
             chance: Chance) -> str:
-    if place.distance not in (1, 2):
-        raise RuleError(msg("{place}: only cards of the two middle rows are face down",
-                            place=w.place(place)))
+    _check_middle_row(place)
     slot = _slot(state, turn, place)
     if slot["up"]:
         raise RuleError(msg("{place}: the card is already face up ({card})",
                             place=w.place(place), card=w.card(slot["card"])))
     return _turn_over(state, turn, place, paying, chance)
+
+
+def _check_middle_row(place: Place) -> None:
+    """Only the two middle rows hold face-down cards to turn."""
+    if place.distance not in (1, 2):
+        raise RuleError(msg("{place}: only cards of the two middle rows are face down",
+                            place=w.place(place)))
 
 
 def _turn_over(state: State, turn: Turn, place: Place, paying: tuple[str, ...] | None,
@@ -300,9 +305,7 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
     row = ROW_OF[turn.seat][place.distance]
     paying = step.paying
     if not slot["up"]:  # a middle card face down: the first worm turns it
-        if place.distance not in (1, 2):  # do_flip's check (its other checks are passed)
-            raise RuleError(msg("{place}: only cards of the two middle rows are face down",
-                                place=w.place(place)))
+        _check_middle_row(place)  # do_flip's one check not passed already
         card = _turn_over(state, turn, place, None if paying is None else paying[:1], chance)
         paying = None if paying is None else paying[1:]
     else:
