@@ -33,6 +33,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from machine import describe  # noqa: E402  (bench/machine.py, beside this file)
+
 from pbem.engine import registry  # noqa: E402
 from pbem.engine.chance import Chance  # noqa: E402
 
@@ -130,6 +132,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="print the top 25 functions")
     args = parser.parse_args()
     names = [args.game] if args.game else sorted(registry.games())
+    print(describe())
     for name in names:
         game = registry.get(name)
         players = args.players or game.max_players

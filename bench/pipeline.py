@@ -64,6 +64,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from machine import describe  # noqa: E402  (bench/machine.py, beside this file)
 from sqlalchemy import create_engine, text  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
@@ -850,7 +851,8 @@ def main() -> None:
     if args.part == "backlog-child":
         backlog_child(args.size, args.orders_only, args.tracemalloc, args.db)
         return
-    print(f"database: {'PostgreSQL' if args.db else 'SQLite'}; python {sys.version.split()[0]}")
+    print(f"database: {'PostgreSQL' if args.db else 'SQLite'}")
+    print(describe())
     started = time.perf_counter()
     for part, run, goal in (("reef", bench_reef, True), ("clocks", bench_clocks, True),
                             ("flat", bench_flat, True),

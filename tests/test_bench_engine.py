@@ -20,6 +20,9 @@ def bench(*args: str) -> str:
 
 def test_every_registered_game_gets_its_figures() -> None:
     out = bench()
+    # What it ran on comes first: figures compare between machines only through the yardstick.
+    assert re.match(r"machine: CPython 3\.\d+\.\d+ \(.+\), \w+; pure-Python yardstick "
+                    r"[\d,]+ rounds/s", out), out.splitlines()[0]
     for name, game in registry.games().items():
         block = out.split(f"{game.title} ({name}): ")[1].split("wall time")[0]
         assert re.match(rf"4 complete random {game.max_players}-player games", block), block

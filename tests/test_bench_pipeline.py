@@ -1,0 +1,52 @@
+"""bench/pipeline.py's default run (issue 15's goals), at its smallest sizes: every figure it
+promises is printed, on each database under test, so the bench cannot rot between the runs
+someone makes by hand. Its figures are not checked: speed is the bench's to report."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.db import PG_ENV
+
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "pipeline.py"
+STAGES = ("fetch", "parse", "rules", "store", "render", "pictures", "compose", "redact", "send",
+          "other")
+GOALS = ("overhead vs peer", "clock pass, 1,000 vs 10 timed games",
+         "order cost, 1,000 vs 10 idle games",
+         "status after 1,000 vs 10 default orders (deadline seats)")
+
+
+def _databases() -> list[object]:
+    found: list[object] = [None]
+    if os.environ.get(PG_ENV):
+        found.append(pytest.param(os.environ[PG_ENV], marks=pytest.mark.postgres))
+    return found
+
+
+@pytest.mark.parametrize("db", _databases())
+def test_the_goal_run_prints_every_figure(db: str | None) -> None:
+    args = [sys.executable, str(BENCH), "--reef-games", "1", "--reef-rounds", "2",
+            "--clock-passes", "2", "--flat-mails", "2"] + (["--db", db] if db else [])
+    done = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = done.stdout
+    assert re.search(r"^machine: CPython .* pure-Python yardstick [\d,]+ rounds/s", out, re.M)
+    assert re.search(r"4-player games of Reef Encounter, \d+ mails sent \(mean [\d.]+ kB\), "
+                     r"real IMAP \(pymap\) and SMTP \(aiosmtpd\)", out), out
+    stages = re.search(r"per order by stage: (.*)", out)
+    assert stages is not None, out
+    for stage in STAGES:
+        assert re.search(rf"\b{stage} [\d.]+ ms", stages.group(1)), stage
+    database = "PostgreSQL" if db else "SQLite"
+    for goal in GOALS:
+        line = re.search(rf"^{re.escape(goal)}: ([\d.]+)x  \(goal <= ([\d.]+)x(; \w+)?\)$", out,
+                         re.M)
+        assert line is not None, (goal, out)
+        assert float(line.group(1)) > 0
+    assert f"(goal <= 1.5x; {database})" in out
