@@ -253,6 +253,11 @@ class Game(Protocol[S, Ord]):
     #   def localise_order(self, text: str, lang: str) -> str
     # The inverse: a canonical (English) order written in ``lang``'s words, so bots and help
     # examples can "write in the seat's language" (see :func:`localise_order`).
+    #
+    #   def warm_up(self) -> None
+    # Build what the game otherwise builds on its first order (a parser, tables): ``pbem
+    # serve`` calls it before its first pass (pbem.processor.warmup), so no player's order
+    # pays for it.
 
 
 def canonical_order(game: Any, state: Any, seat: Seat, text: str, lang: str) -> str:

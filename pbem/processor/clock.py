@@ -109,23 +109,27 @@ def play_default(session: Session, rules: Any, game: Game, state: Any, seat: Sea
 
 
 def settle(session: Session, rules: Any, game: Game, before: Any, after: Any,
-           now: datetime, late: frozenset[int] = frozenset()) -> Autoplay:
+           now: datetime, late: frozenset[int] = frozenset(),
+           seats: list[Seat] | None = None) -> Autoplay:
     """After an entry moved ``before`` to ``after``: restart the clock if a new wait began,
     then play for resigned seats (and the ``late`` ones) whose turn it is, repeatedly.
 
     Call inside the transaction that logged the entry. A default order the game rejects
-    pauses the game (see :attr:`Autoplay.failed`) rather than losing the entry.
+    pauses the game (see :attr:`Autoplay.failed`) rather than losing the entry. ``seats``:
+    the game's seats, if the caller read them in this transaction (the default plays
+    change none).
     """
     result = Autoplay(after)
     note_wait(game, rules.waiting_for(before), rules.waiting_for(after), now)
-    seats = {s.index: s for s in queries.seats(session, game.id or 0)}
+    everyone = seats if seats is not None else queries.seats(session, game.id or 0)
+    by_index = {s.index: s for s in everyone}
     pending = set(late)
     for _ in range(MAX_AUTOPLAYS):
         if game.status != "active":
             break
         waiting = rules.waiting_for(result.state)
-        due = [seats[i] for i in sorted(waiting)
-               if i in seats and (autoplayed(seats[i]) or i in pending)]
+        due = [by_index[i] for i in sorted(waiting)
+               if i in by_index and (autoplayed(by_index[i]) or i in pending)]
         if not due:
             break
         seat = due[0]
@@ -244,7 +248,7 @@ def tick(session: Session, host: Host, game_id: int, now: datetime,
         report.paused.append(game.tag)
         return True
     if late or gone:
-        result = settle(session, rules, game, state, state, now, late)
+        result = settle(session, rules, game, state, state, now, late, seats=seats)
         report.timeouts += len(result.played)
         tell_autoplay(session, host, rules, game, result, now)
         if result.failed:
@@ -276,6 +280,17 @@ def schedule(session: Session, game_id: int, looked: Looked | None = None) -> No
         return
     game.clock_due_at = next_clock_event(session, game, looked)
     session.add(game)
+
+
+def schedule_move(session: Session, game: Game, looked: Looked) -> None:
+    """Record when the game's clock next needs a look, in the transaction of a move that
+    just settled (the game locked; ``looked``: the state after it and the seats). The next
+    pass then looks only if something falls due, as it would after looking once itself: a
+    deadline or reminder already passed is due at once, a seat to play for is CHECK_NOW. A
+    game with no wait start (from before clocks) is left to the pass, which starts it."""
+    if game.turn_started_at is not None:
+        game.clock_due_at = next_clock_event(session, game, looked)
+        session.add(game)
 
 
 def next_clock_event(session: Session, game: Game, looked: Looked | None = None

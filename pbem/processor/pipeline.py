@@ -788,12 +788,13 @@ class _Handler:
         record_move(self.s, rules, game, index=index, kind="order", seat=seat.index,
                     text=text, record=record, state=applied.state,
                     source_message_id=self.row.id)
+        # Read once for the clock and every seat's mail of this move.
+        seats = queries.seats(self.s, game.id or 0)
         # The clock restarts for a new wait; resigned seats whose turn came are played for.
-        settled = clock.settle(self.s, rules, game, state, applied.state, self.host.clock())
+        settled = clock.settle(self.s, rules, game, state, applied.state, self.host.clock(),
+                               seats=seats)
         applied.state = settled.state
         queued = []
-        # Read once for every seat's mail of this move.
-        seats = queries.seats(self.s, game.id or 0)
         moves = queries.moves_made(self.s, game.id or 0, MOVE_KINDS)
         public = mails.public_view(rules, applied.state)  # the board all seats see alike
         since = queries.log_since_last_moves(self.s, game.id or 0, [s.index for s in seats],
@@ -819,6 +820,8 @@ class _Handler:
         queued += clock.tell_autoplay(self.s, self.host, rules, game,
                                       clock.Autoplay(settled.state, failed=settled.failed),
                                       self.host.clock())
+        # The clock pass after this one need not look at the game just to find nothing due.
+        clock.schedule_move(self.s, game, clock.Looked(settled.state, seats))
         self.s.flush()
         return _finish(self.row, "applied", f"log entry {index}", queued)
 

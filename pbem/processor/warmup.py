@@ -21,7 +21,8 @@ from pbem.processor.render import environment, has_public_part
 
 
 def warm_up() -> None:
-    """Load catalogues, locale data, command words and templates; then freeze them."""
+    """Load catalogues, locale data, command words, templates and what each game builds on
+    its first order (its ``warm_up``); then freeze them."""
     games = [registry.get(name) for name in sorted(registry.games())]
     for lang in LANGUAGES:
         footer(translator(lang))
@@ -33,6 +34,9 @@ def warm_up() -> None:
     for rules in games:
         _compile(environment(rules), rules)
         has_public_part(rules)
+        game_warm_up = getattr(rules, "warm_up", None)  # optional (pbem.engine.contract)
+        if game_warm_up is not None:
+            game_warm_up()
     gc.collect()  # what the loading left behind goes first: frozen objects are never freed
     gc.freeze()
 

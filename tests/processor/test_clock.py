@@ -10,7 +10,7 @@ import pytest
 
 from pbem.processor import api
 from pbem.processor.clock import run_clocks
-from pbem.store import SessionFactory
+from pbem.store import SessionFactory, queries
 from tests.processor.clocked import (
     OPERATOR,
     FakeClock,
@@ -283,7 +283,8 @@ def due_at(factory: SessionFactory, game_id: int) -> object:
 def test_a_pass_looks_only_at_games_whose_clock_is_due_and_any_change_brings_it_back(
         factory: SessionFactory) -> None:
     """clock_due_at: after a pass, a game is left alone until its reminder or deadline, or
-    until it changes (an order, a vacation), which makes the next pass look again."""
+    until it changes (a vacation, a seat's setting), which makes the next pass look again;
+    an order records the game's next event itself, in its own transaction."""
     from pbem.processor import clock as clock_module
     from pbem.processor.deadlines import aware
     from pbem.store.tables import CLOCK_CHECK_NOW
@@ -307,11 +308,21 @@ def test_a_pass_looks_only_at_games_whose_clock_is_due_and_any_change_brings_it_
         assert run_clocks(factory, host).reminders == 0 and ticked == []
         assert send(factory, host, table, 0, f"play {hand(factory, table, 0)[0]}").status \
             == "applied"
-        assert aware(due_at(factory, table.game_id)) == CLOCK_CHECK_NOW  # type: ignore[arg-type]
+        # The move recorded the game's next clock event itself (Bob's reminder, still 48
+        # hours in): the pass finds nothing to look at until then.
+        assert aware(due_at(factory, table.game_id)) == aware(due)  # type: ignore[arg-type]
         run_clocks(factory, host)
-        assert ticked == [table.game_id]
+        assert ticked == []
         clock.at(hours=48)
         assert run_clocks(factory, host).reminders == 1  # Bob's reminder, due on time
+        assert ticked == [table.game_id]
+        with factory() as s:  # any other change (here a seat's) has the next pass look again
+            bob = queries.seats(s, table.game_id)[1]
+            bob.mail_mode = "turn"
+            s.add(bob)
+            s.commit()
+        assert aware(due_at(factory, table.game_id)) == CLOCK_CHECK_NOW  # type: ignore[arg-type]
+        run_clocks(factory, host)
         assert ticked == [table.game_id, table.game_id]
     finally:
         clock_module.tick = real_tick

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from sqlalchemy import event
 
 from pbem.processor.clock import run_clocks
-from pbem.store import SessionFactory
+from pbem.store import SessionFactory, queries
 from tests.processor.clocked import FakeClock, clocked_host, new_game, send
 from tests.processor.conftest import hand
 
@@ -39,7 +39,15 @@ def test_only_a_pass_that_changed_nothing_skips_the_disk_wait(factory: SessionFa
     postgres = factory().get_bind().dialect.name == "postgresql"
 
     assert send(factory, host, table, 0, f"play {hand(factory, table, 0)[0]}").status \
-        == "applied"  # the game changed: the next pass looks at it, and finds nothing due
+        == "applied"  # an order records the game's next look itself: nothing to commit
+    with relaxed(factory) as seen:
+        assert run_clocks(factory, host).reminders == 0
+    assert seen == []
+    with factory() as s:  # the game changed: the next pass looks at it, and finds nothing due
+        bob = queries.seats(s, table.game_id)[1]
+        bob.mail_mode = "turn"
+        s.add(bob)
+        s.commit()
     with relaxed(factory) as seen:
         report = run_clocks(factory, host)
     assert report.reminders == 0

@@ -12,7 +12,7 @@ from pbem.engine.contract import Applied, Outcome, Seat, View
 from pbem.games.reef_encounter import moves
 from pbem.games.reef_encounter.components import components
 from pbem.games.reef_encounter.help import help_text
-from pbem.games.reef_encounter.language import parse_order
+from pbem.games.reef_encounter.language import parse_order, warm_parser
 from pbem.games.reef_encounter.localised import canonical_order, localise_order
 from pbem.games.reef_encounter.orders import Order
 from pbem.games.reef_encounter.render import template_helpers
@@ -106,6 +106,11 @@ class ReefEncounter:
 
     def template_helpers(self) -> Mapping[str, Any]:
         return template_helpers()
+
+    def warm_up(self) -> None:
+        """The order grammar's parser, built before the first order needs it (lark takes some
+        150 ms; pbem.engine.contract)."""
+        warm_parser()
 
 
 GAME = ReefEncounter()

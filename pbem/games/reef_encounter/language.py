@@ -89,6 +89,11 @@ def _parser() -> Lark:
     return Lark(grammar, parser="lalr")
 
 
+def warm_parser() -> None:
+    """Build the parser now (see ReefEncounter.warm_up)."""
+    _parser()
+
+
 @lru_cache(maxsize=4096)
 def _parse_step(lowered: str) -> Tree[Token]:
     """One step's parse tree, cached: bots and replays send the same short lines again and again.
