@@ -40,6 +40,7 @@ def host_locale_dir() -> Path:
 
 
 Moment = datetime  # (inside Translator, ``datetime`` names its method)
+_WORDS_KEPT = 4096  # messages without fields each translator keeps, looked up
 
 
 class Translator:
@@ -49,6 +50,8 @@ class Translator:
         self.lang = lang
         self._translations = translations
         self.locale = Locale.parse(lang)
+        self._words: dict[Msg, str] = {}  # messages without fields, as looked up
+        self._filled: dict[tuple[Any, ...], str] = {}  # messages with fields, as rendered
 
     def __repr__(self) -> str:
         return f"Translator({self.lang!r})"
@@ -73,9 +76,22 @@ class Translator:
         for :class:`SeatRef` fields."""
         if isinstance(m, str):
             return self.gettext(m) if m else m
+        if not m.fields:  # nothing to fill: a text with braces of its own stays whole
+            return self._word(m)
+        try:  # the same sentence, with the same values, in each of a move's mails
+            key = (m, tuple((k, type(v), v) for k, v in m.fields.items()), tuple(names))
+            found = self._filled.get(key)
+        except TypeError:  # a list among the values: not kept
+            return self._fill(m, names)
+        if found is None:
+            found = self._fill(m, names)
+            if len(self._filled) >= _WORDS_KEPT:
+                self._filled.clear()
+            self._filled[key] = found
+        return found
+
+    def _fill(self, m: Msg, names: Sequence[str]) -> str:
         pattern = self._pattern(m)
-        if not m.fields:
-            return pattern  # nothing to fill: a text with braces of its own stays whole
         values = {k: self._value(v, names) for k, v in m.fields.items()}
         try:
             return pattern.format_map(values)
@@ -83,6 +99,16 @@ class Translator:
             # A translation naming a field the message lacks: the English sentence is safer
             # than a crash or a half-filled one (the catalogue check catches most of these).
             return self._english_pattern(m).format_map(_Lenient(values))
+
+    def _word(self, m: Msg) -> str:
+        """A message without fields (a colour, a heading), looked up once: a move's mails and
+        its board ask for the same few hundred words again and again."""
+        found = self._words.get(m)
+        if found is None:
+            found = self._pattern(m)
+            if len(self._words) < _WORDS_KEPT:  # bounded, in case an id ever comes from input
+                self._words[m] = found
+        return found
 
     def _pattern(self, m: Msg) -> str:
         if m.plural is not None:

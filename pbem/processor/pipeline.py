@@ -75,6 +75,9 @@ class Result:
     reason: str = ""
     inbound_id: int | None = None
     queued: list[int] = field(default_factory=list)
+    # The queued rows, until :func:`handle` flushes them with the mail's outcome (one flush
+    # for both) and lists their ids in ``queued``.
+    rows: list[Any] = field(default_factory=list, repr=False, compare=False)
 
 
 @dataclass
@@ -403,7 +406,7 @@ def _finish(row: InboundMessage, status: str, reason: str, queued: list[Any]) ->
     row.status = status
     row.reason = _safe_reason(reason)
     row.processed_at = utcnow()
-    return Result(status, row.reason, row.id, [q.id for q in queued])
+    return Result(status, row.reason, row.id, rows=list(queued))
 
 
 def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | None) -> Result:
@@ -439,6 +442,10 @@ def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | 
     result = handler.run()
     # In this same transaction: the secret as written is never committed.
     seal(row, raw, handler.verified, handler.secret, limit=host.max_message_bytes)
+    # The mail's outcome and the mail it queued go in one flush (it was one each).
+    session.flush()
+    result.queued = [q.id for q in result.rows if q.id is not None]
+    result.rows = []  # a pass keeps its results: not the ~70 kB of each mail
     return result
 
 
@@ -552,7 +559,6 @@ class _Handler:
                 self.s, self.host, to=self.sender, subj=self.reply_subject(game, echo=False),
                 lines=lines, kind=kind, game=game, in_reply_to=self.mid, references=self.refs,
                 tr=self.tr))
-            self.s.flush()
         return _finish(self.row, status, reason, queued)
 
     def notice(self, status: str, reason: str, lines: list[Line], game: Game,
@@ -564,7 +570,6 @@ class _Handler:
                                lines=lines, kind="reply", game=game, in_reply_to=self.mid,
                                references=self.refs, seat=self.seat, rules=self.rules,
                                tr=self.tr)
-        self.s.flush()
         return _finish(self.row, status, reason, [q])
 
     def help_for(self, rules: Any, game: Game, lang: str = "en") -> str:
@@ -582,7 +587,7 @@ class _Handler:
             self.row.game_id = self.game_id
         if self.seat_index is not None:
             self.row.seat = self.seat_index
-        result.queued += [q.id for q in self.said.queued if q.id is not None]
+        result.rows += self.said.queued
         return result
 
     def route(self) -> Result:
@@ -687,7 +692,6 @@ class _Handler:
             q = mails.queue_status(self.s, self.host, rules, game, state, seat, kind="reply",
                                    intro=[msg("Your status, as you asked.")],
                                    in_reply_to=self.mid, references=self.refs)
-            self.s.flush()
             return _finish(self.row, "ignored", "status", [q])
         if letter.command in commands.COMMANDS:
             return self.command(rules, game, state, seat, letter)
@@ -736,7 +740,6 @@ class _Handler:
                                lines=lines, kind="reply", game=game, in_reply_to=self.mid,
                                references=self.refs, secret=reply.secret, seat=seat,
                                rules=rules)
-        self.s.flush()
         return _finish(self.row, reply.status, reply.reason, [q, *reply.queued])
 
     def authenticate(self, letter: Letter, candidates: list[Seat]) -> Seat | None:
@@ -822,7 +825,6 @@ class _Handler:
                                       self.host.clock())
         # The clock pass after this one need not look at the game just to find nothing due.
         clock.schedule_move(self.s, game, clock.Looked(settled.state, seats))
-        self.s.flush()
         return _finish(self.row, "applied", f"log entry {index}", queued)
 
     @staticmethod
