@@ -21,7 +21,9 @@ def record_move(session: Session, rules: Any, game: Game, *, index: int, kind: s
                 text: str, record: OrderRecord, state: Any, told: list[Event] | None = None,
                 source_message_id: int | None = None, created: datetime | None = None) -> None:
     """Log entry ``index`` for ``record`` (``told`` goes before the game's own events), the
-    snapshot of ``state`` after it, and ``finished`` once the game has an outcome."""
+    snapshot of ``state`` after it, and ``finished`` once the game has an outcome. Added to
+    the session, not flushed: the next query (or the commit) writes them with whatever the
+    move changes next (its clock), in one flush."""
     events = [*(told or []), *record.events]
     session.add(LogEntry(
         game_id=game.id or 0, index=index, kind=kind, seat=seat, text=text,
@@ -34,4 +36,3 @@ def record_move(session: Session, rules: Any, game: Game, *, index: int, kind: s
     if rules.outcome(state) is not None:
         game.status = "finished"
     session.add(game)
-    session.flush()

@@ -788,11 +788,12 @@ class _Handler:
                     check=words.word("check", tr.lang)),
                 *(shown or ["  " + tr(msg("(nothing visible)"))]),
             ], game, point=msg("Check: orders legal"))
+        # Read once for the clock and every seat's mail of this move (before the entry: the
+        # entry, its snapshot and the clock's restart then go in one flush).
+        seats = queries.seats(self.s, game.id or 0)
         record_move(self.s, rules, game, index=index, kind="order", seat=seat.index,
                     text=text, record=record, state=applied.state,
                     source_message_id=self.row.id)
-        # Read once for the clock and every seat's mail of this move.
-        seats = queries.seats(self.s, game.id or 0)
         # The clock restarts for a new wait; resigned seats whose turn came are played for.
         settled = clock.settle(self.s, rules, game, state, applied.state, self.host.clock(),
                                seats=seats)
