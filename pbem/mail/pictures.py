@@ -16,7 +16,10 @@ between, each cut on a whole pixel) so that the words that never change are draw
 move redraws only the band it changed. The mail still carries one PNG per picture, its bands'
 pixels pasted together (:func:`stacked_png`): a client shows one image, never seams or gaps
 between thirty, and lists no thirty parts. resvg_py holds the GIL while it renders: a thread
-would not help.
+would not help. Past resvg, a board of bands costs about 2.8 ms (2026, Reef): counting its
+colours 0.6, mapping them to the palette 1.0 (Pillow builds a colour cache per palette), zlib
+1.0; each is pinned by the pixels a mail shows (the palette's order is Pillow's count order,
+which decides ties), and level 6 keeps the mails' size (5 gives 12% more bytes).
 """
 
 from __future__ import annotations
