@@ -799,10 +799,9 @@ class _Handler:
                                seats=seats)
         applied.state = settled.state
         queued = []
-        moves = queries.moves_made(self.s, game.id or 0, MOVE_KINDS)
+        moves, since = queries.moves_and_log_since(self.s, game.id or 0,
+                                                   [s.index for s in seats], MOVE_KINDS)
         public = mails.public_view(rules, applied.state)  # the board all seats see alike
-        since = queries.log_since_last_moves(self.s, game.id or 0, [s.index for s in seats],
-                                             MOVE_KINDS)
         for other in seats:
             if other.id == seat.id:
                 queued.append(mails.queue_status(

@@ -90,24 +90,39 @@ def log_since_last_moves(session: Session, game_id: int, seats: Collection[int],
     here they are scalar subqueries of one SELECT."""
     if not seats:
         return []
+    return moves_and_log_since(session, game_id, seats, kinds)[1]
+
+
+def moves_and_log_since(session: Session, game_id: int, seats: Collection[int],
+                        kinds: Collection[str]) -> tuple[int, list[LogEntry]]:
+    """:func:`moves_made` and :func:`log_since_last_moves` for a move's mails, in the two
+    statements of the latter: the count is one more scalar subquery of its first SELECT."""
     wanted = sorted(set(seats))
-    params: dict[str, Any] = {"game_id": game_id, "kinds": list(kinds)}
+    params: dict[str, Any] = {"game_id": game_id, "kinds": sorted(kinds)}
     params.update((f"seat{n}", seat) for n, seat in enumerate(wanted))
-    found = session.exec(_last_moves(len(wanted)), params=params).one()
+    moves, *found = session.exec(_last_moves(len(wanted)), params=params).one()
+    if not wanted:
+        return int(moves), []
     first = min((i or 0 for i in found), default=0)
-    return list(session.exec(_LOG_FROM, params={"game_id": game_id, "first": first}))
+    return int(moves), list(session.exec(_LOG_FROM, params={"game_id": game_id,
+                                                            "first": first}))
 
 
 @lru_cache(maxsize=16)
 def _last_moves(count: int) -> Any:
-    """``count`` seats' last entries of some kinds, as the scalar subqueries of one SELECT
-    (seats bound as seat0, seat1...; the kinds as kinds)."""
+    """How many entries of some kinds the game has, then ``count`` seats' last entries of
+    them, as the scalar subqueries of one SELECT (seats bound as seat0, seat1...; the kinds
+    as kinds)."""
     kinds: BindParameter[list[str]] = bindparam("kinds", expanding=True)
-    return select(*(select(LogEntry.index)
-                    .where(LogEntry.game_id == bindparam("game_id"),
-                           LogEntry.seat == bindparam(f"seat{n}"), col(LogEntry.kind).in_(kinds))
-                    .order_by(col(LogEntry.index).desc()).limit(1).scalar_subquery()
-                    for n in range(count)))
+    made = (select(func.count()).select_from(LogEntry)
+            .where(LogEntry.game_id == bindparam("game_id"), col(LogEntry.kind).in_(kinds))
+            .scalar_subquery())
+    return select(made, *(select(LogEntry.index)
+                          .where(LogEntry.game_id == bindparam("game_id"),
+                                 LogEntry.seat == bindparam(f"seat{n}"),
+                                 col(LogEntry.kind).in_(kinds))
+                          .order_by(col(LogEntry.index).desc()).limit(1).scalar_subquery()
+                          for n in range(count)))
 
 
 _LOG_FROM = (select(LogEntry).where(LogEntry.game_id == bindparam("game_id"),
