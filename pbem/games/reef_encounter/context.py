@@ -31,6 +31,18 @@ class Turn:
     def say(self, kind: str, message: Msg) -> None:
         self.events.append(Event(None, None, message, kind))  # Event.of, one call less
 
+    def said(self, kind: str, key: Hashable, make: Callable[[], Msg]) -> None:
+        """``say(kind, make())``, the event made once per ``key`` (which must hold everything
+        the message depends on): events are immutable, and a game says "Purple placed a pink
+        polyp on 2D4." or "Purple played a pink larva cube (action 2)." over and over;
+        building each anew was a fifth of the rules' time (bench/engine.py --game reef)."""
+        found = _SAID.get(key)
+        if found is None:
+            found = Event(None, None, make(), kind)
+            if len(_SAID) < _SAID_MAX:
+                _SAID[key] = found
+        self.events.append(found)
+
     def tell(self, kind: str, message: Msg) -> None:
         """An event only the acting seat may read."""
         self.events.append(Event.of(kind, message, visible_to=frozenset({self.seat})))
@@ -56,18 +68,6 @@ def seat_ref(seat: int) -> SeatRef:
 _SEAT_REFS = tuple(SeatRef(i) for i in range(8))
 
 
-def said(key: Hashable, make: Callable[[], Msg]) -> Msg:
-    """``make()``, made once per ``key`` (which must hold everything the message depends on):
-    messages are immutable, and a game says "Purple placed a pink polyp on 2D4." or "Purple
-    played a pink larva cube (action 2)." over and over; building each anew was a fifth of the
-    rules' time (bench/engine.py --game reef)."""
-    found = _SAID.get(key)
-    if found is None:
-        found = make()
-        if len(_SAID) < _SAID_MAX:
-            _SAID[key] = found
-    return found
-
-
-_SAID: dict[Hashable, Msg] = {}
+# Turn.said's events by key (a key names its kind of event first, e.g. ("take", ...)).
+_SAID: dict[Hashable, Event] = {}
 _SAID_MAX = 1 << 13  # 200 bench games say ~6,800 distinct; at ~530 B each, ~4 MB at most

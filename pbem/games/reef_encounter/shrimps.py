@@ -84,10 +84,11 @@ def put_new_shrimp(state: State, turn: Turn, cell_key: str) -> None:
     me.shrimps_in_hand -= 1
     state.shrimps[cell_key] = turn.seat
     if turn.loud:
-        turn.say("shrimp_placed", msg("{player} put a new shrimp on the {colour} coral at "
-                                      "{cell}.", player=who(state, turn.seat),
-                                      seat=seat_ref(turn.seat),
-                                      colour=hue(state.polyps[cell_key]), cell=name(cell_key)))
+        seat, colour = turn.seat, state.polyps[cell_key]
+        turn.said("shrimp_placed", ("shrimp", me.colour, seat, colour, cell_key),
+                  lambda: msg("{player} put a new shrimp on the {colour} coral at {cell}.",
+                              player=who(state, seat), seat=seat_ref(seat), colour=hue(colour),
+                              cell=name(cell_key)))
 
 
 def move_shrimp(state: State, turn: Turn, source: str, target: str | None) -> None:
