@@ -67,16 +67,12 @@ def put_polyp(state: State, turn: Turn, cell_key: str, colour: str, target: str 
     if target is not None:
         add(state.seats[turn.seat].consumed, target)
     if turn.loud:
-        _say_placed(state, turn, cell_key, colour, target)
-    extra_growth(state, turn, cell_key, colour)
-
-
-def _say_placed(state: State, turn: Turn, cell_key: str, colour: str, target: str | None
-                ) -> None:
-    seat = turn.seat
-    turn.said("polyp_placed" if target is None else "polyp_attacked",
-              ("placed", state.seats[seat].colour, seat, cell_key, colour, target),
-              lambda: _placed(state, seat, cell_key, colour, target))
+        seat = turn.seat
+        turn.said("polyp_placed" if target is None else "polyp_attacked",
+                  ("placed", state.seats[seat].colour, seat, cell_key, colour, target),
+                  lambda: _placed(state, seat, cell_key, colour, target))
+    if not state.advanced and starfish_next_to()[cell_key]:  # most cells have no starfish
+        extra_growth(state, turn, cell_key, colour)
 
 
 def _placed(state: State, seat: int, cell_key: str, colour: str, target: str | None) -> Msg:
