@@ -51,7 +51,7 @@ def take(state: State, turn: Turn, colour: str, chance: Chance) -> bool:
         add(me.screen, p)
     seat = turn.seat
     turn.said("larva_taken", ("take", me.colour, seat, colour, tuple(polyps)),
-              lambda: _taken(state, seat, colour, polyps))
+              _taken, state, seat, colour, polyps)
     needed = [s for s in state.open_sea if len(s["polyps"]) < FULL]
     if state.larva_supply.get(colour, 0) < 1 or polyps_available(state) < len(needed):
         return False

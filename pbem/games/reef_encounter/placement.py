@@ -70,7 +70,7 @@ def put_polyp(state: State, turn: Turn, cell_key: str, colour: str, target: str 
         seat = turn.seat
         turn.said("polyp_placed" if target is None else "polyp_attacked",
                   ("placed", state.seats[seat].colour, seat, cell_key, colour, target),
-                  lambda: _placed(state, seat, cell_key, colour, target))
+                  _placed, state, seat, cell_key, colour, target)
     if not state.advanced and starfish_next_to()[cell_key]:  # most cells have no starfish
         extra_growth(state, turn, cell_key, colour)
 

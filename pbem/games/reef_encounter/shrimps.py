@@ -20,7 +20,7 @@ from pbem.games.reef_encounter.board import (
 from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.words import colour as hue
-from pbem.i18n.msg import msg
+from pbem.i18n.msg import Msg, msg
 
 MAX_PER_BOARD = 2
 
@@ -86,9 +86,13 @@ def put_new_shrimp(state: State, turn: Turn, cell_key: str) -> None:
     if turn.loud:
         seat, colour = turn.seat, state.polyps[cell_key]
         turn.said("shrimp_placed", ("shrimp", me.colour, seat, colour, cell_key),
-                  lambda: msg("{player} put a new shrimp on the {colour} coral at {cell}.",
-                              player=who(state, seat), seat=seat_ref(seat), colour=hue(colour),
-                              cell=name(cell_key)))
+                  _shrimp_placed, state, seat, colour, cell_key)
+
+
+def _shrimp_placed(state: State, seat: int, colour: str, cell_key: str) -> Msg:
+    return msg("{player} put a new shrimp on the {colour} coral at {cell}.",
+               player=who(state, seat), seat=seat_ref(seat), colour=hue(colour),
+               cell=name(cell_key))
 
 
 def move_shrimp(state: State, turn: Turn, source: str, target: str | None) -> None:

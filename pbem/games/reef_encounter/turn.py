@@ -334,7 +334,7 @@ def _larva(state: State, turn: Turn, step: Larva) -> None:
     turn.from_screen = turn.placed = 0
     if turn.loud:
         turn.said("larva_played", ("larva", seat.colour, turn.seat, colour, action),
-                  lambda: _larva_played(state, turn.seat, step, action))
+                  _larva_played, state, turn.seat, step, action)
 
 
 def _new_shrimp(state: State, turn: Turn, step: NewShrimp) -> None:
