@@ -11,7 +11,6 @@ draws in the same order given the same state and order.
 
 from __future__ import annotations
 
-import _random
 import hashlib
 import random
 from collections.abc import Sequence
@@ -50,13 +49,8 @@ class Draw:
 
 
 def _seeded(seed: str) -> random.Random:
-    """``random.Random(n)``, n from the seed's hash, without its two Python layers (__init__,
-    then seed checking the argument's type): most orders draw, and each seeds anew."""
     digest = hashlib.sha256(seed.encode("utf-8")).digest()
-    rng = random.Random.__new__(random.Random)
-    _random.Random.seed(rng, int.from_bytes(digest[:16], "big"))
-    rng.gauss_next = None  # type: ignore[attr-defined]  # as Random.seed leaves it
-    return rng
+    return random.Random(int.from_bytes(digest[:16], "big"))
 
 
 class Chance:

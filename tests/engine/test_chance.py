@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
-import random
-
 import pytest
 
 from pbem.engine import Chance, ChanceMismatch, Draw
-from pbem.engine.chance import _seeded
 
 
 def test_same_seed_same_draws() -> None:
@@ -54,13 +50,3 @@ def test_draw_json_round_trip() -> None:
     live = Chance("s")
     live.shuffle("boards", ["1", "2", "3"])
     assert [Draw.from_json(d.to_json()) for d in live.draws] == live.draws
-
-
-def test_seeded_generator_is_random_Random_of_the_hashed_seed() -> None:
-    """_seeded skips random.Random's Python layers: the generator must be the same one."""
-    for seed in ("bench-4-0/3", "", "é/1", "x" * 300):
-        digest = hashlib.sha256(seed.encode("utf-8")).digest()
-        expected = random.Random(int.from_bytes(digest[:16], "big"))
-        got = _seeded(seed)
-        assert got.getstate() == expected.getstate()
-        assert [got.randrange(97) for _ in range(50)] == [expected.randrange(97) for _ in range(50)]
