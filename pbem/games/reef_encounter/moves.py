@@ -19,6 +19,7 @@ from pbem.games.reef_encounter.board import (
     Refused,
     coral_reaches,
     dominates,
+    joins_two_shrimp_corals,
     neighbours,
     rock_cells,
     starfish_next_to,
@@ -226,20 +227,23 @@ class _Builder:
         if self.rng.random() < 0.75:
             cands = self.next_to(colour)
             self.rng.shuffle(cands)
-            polyps = st.polyps
+            polyps, shrimps = st.polyps, st.shrimps
             strong = dominance(st)
             for k in cands:
                 # A candidate never holds ``colour``: a polyp on it is attacked, which needs
                 # ``colour`` to dominate it (told here without placeable's tile look-ups).
+                # A bare candidate (rock in play) needs no shrimp on it and no two guarded
+                # corals joined: placeable() without its board and rock tests.
                 target = polyps.get(k)
-                if target is not None:
-                    pair = (colour, target)
-                    known = strong.get(pair)
-                    if known is None:
-                        known = strong[pair] = dominates(st, colour, target)[0]
-                    if not known:
-                        continue
-                if placeable(st, k, colour):
+                if target is None:
+                    if k not in shrimps and not joins_two_shrimp_corals(st, k, colour):
+                        return k
+                    continue
+                pair = (colour, target)
+                known = strong.get(pair)
+                if known is None:
+                    known = strong[pair] = dominates(st, colour, target)[0]
+                if known and placeable(st, k, colour):
                     return k
         for _ in range(3):
             board = self.rng.choice(boards)
