@@ -11,6 +11,7 @@ from sqlmodel import select
 from pbem.engine.contract import Event
 from pbem.i18n import translator
 from pbem.processor import api
+from pbem.processor.archive import Viewer, page_language
 from pbem.store.tables import Game, Seat
 from tests.archive_support import Played, play, text_of
 from tests.support.english_left import english_left
@@ -81,3 +82,19 @@ def test_an_unknown_language_or_one_without_html_is_refused(reef: Played, tmp_pa
     assert "unknown language 'xx'; known: en, fr, it, nl, de" in out
     out = reef.pbem("game", "export", reef.tag, "--lang", "fr", code=1)
     assert "--as, --addresses and --lang go with --format html" in out
+
+
+def test_a_stored_language_we_do_not_speak_gives_an_english_page() -> None:
+    # Rows written by hand or by an older version: the page must say the language its words
+    # are in, and the translator speaks English for any code it lacks.
+    game = Game(game_type="reef2018", tag="g", options_json="{}", seed="s", language="xx")
+    seats = [Seat(game_id=1, index=i, name=name, address=f"{name}@example.org", language=lang,
+                  secret_salt="", secret_hash="") for i, (name, lang) in enumerate(
+                      [("a", "tlh"), ("b", "")])]
+    assert page_language(game, seats, Viewer(), None) == "en"
+    assert page_language(game, seats, Viewer(seat=0), None) == "en"
+    assert page_language(game, seats, Viewer(seat=1), None) == "en"
+    game.language = "it"
+    assert page_language(game, seats, Viewer(seat=0), None) == "it"
+    seats[0].language = "de"
+    assert page_language(game, seats, Viewer(seat=0), None) == "de"

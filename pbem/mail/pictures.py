@@ -16,7 +16,10 @@ between, each cut on a whole pixel) so that the words that never change are draw
 move redraws only the band it changed. The mail still carries one PNG per picture, its bands'
 pixels pasted together (:func:`stacked_png`): a client shows one image, never seams or gaps
 between thirty, and lists no thirty parts. resvg_py holds the GIL while it renders: a thread
-would not help.
+would not help. Past resvg, a board of bands costs about 2.8 ms (2026, Reef): counting its
+colours 0.6, mapping them to the palette 1.0 (Pillow builds a colour cache per palette), zlib
+1.0; each is pinned by the pixels a mail shows (the palette's order is Pillow's count order,
+which decides ties), and level 6 keeps the mails' size (5 gives 12% more bytes).
 """
 
 from __future__ import annotations
@@ -117,6 +120,7 @@ def drawn(svg: str) -> bytes:
 
 # A palette PNG holds at most this many colours.
 PALETTE = 256
+RGB = tuple[int, int, int]
 
 
 @functools.lru_cache(maxsize=KEPT)
@@ -215,12 +219,14 @@ def _palette_of(canvas: Image.Image) -> Image.Image | None:
     mapped whole."""
     counted = canvas.getcolors(canvas.width * canvas.height)
     assert counted is not None  # at most one colour per pixel
+    # Ties stay in getcolors' order: the palette's order decides which of two colours equally
+    # near a shade it takes (ties broken by colour changed 187 of 265 Reef pictures).
     counted.sort(key=lambda pair: pair[0], reverse=True)
-    colours = [channel for _, rgb in counted[:PALETTE] for channel in cast(tuple[int, ...], rgb)]
+    # Every colour's channels, commonest first: the palette's first 256, the check's all.
+    every = b"".join([bytes(cast(RGB, rgb)) for _, rgb in counted])
     palette = Image.new("P", (1, 1))
-    palette.putpalette(colours + [0] * (3 * PALETTE - len(colours)))
-    distinct = Image.new("RGB", (len(counted), 1))
-    distinct.putdata([cast(tuple[int, int, int], rgb) for _, rgb in counted])
+    palette.putpalette(every[:3 * PALETTE].ljust(3 * PALETTE, b"\0"))
+    distinct = Image.frombytes("RGB", (len(counted), 1), every)
     mapped = distinct.quantize(palette=palette, dither=Image.Dither.NONE).convert("RGB")
     # An RGB image's extrema: a (low, high) pair per channel.
     moved = cast(tuple[tuple[int, int], ...],

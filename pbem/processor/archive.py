@@ -107,14 +107,17 @@ def _scrub(text: str, viewer: Viewer, tr: Translator) -> str:
 
 
 def page_language(game: Game, seats: list[Seat], viewer: Viewer, lang: str | None) -> str:
-    """``lang`` if asked for, else the seat's own language, else the game's."""
+    """``lang`` if asked for, else the seat's own language, else the game's; English where
+    the stored one is none we speak (the page says the language its words are in)."""
     if lang is not None:
         if lang not in LANGUAGES:
             raise LookupError(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
         return lang
-    if viewer.seat is not None:
-        return seats[viewer.seat].language or game.language
-    return game.language if game.language in LANGUAGES else "en"
+    own = seats[viewer.seat].language if viewer.seat is not None else None
+    for stored in (own, game.language):
+        if stored in LANGUAGES:
+            return stored
+    return "en"
 
 
 def build(session: Session, game: Game, viewer: Viewer = Viewer(),

@@ -198,11 +198,10 @@ def run_clocks(factory: SessionFactory, host: Host, now: datetime | None = None
     for game_id in ids:
         try:
             with factory() as session:
-                acted = tick(session, host, game_id, now, report)
-                looked = session.info.pop(_LOOKED, None)
+                ticked = tick(session, host, game_id, now, report)
                 # A tick that only looked changed nothing: what it read still holds.
-                schedule(session, game_id, looked if acted is False else None)
-                if acted is False:
+                schedule(session, game_id, ticked.looked)
+                if not ticked.acted:
                     # It only looked: all it writes is when to look next, which a power
                     # failure may take back (the game is then looked at again), so that
                     # commit need not wait for the disk (one fsync per moved game and pass).
@@ -215,22 +214,36 @@ def run_clocks(factory: SessionFactory, host: Host, now: datetime | None = None
     return report
 
 
+@dataclass(frozen=True)
+class Looked:
+    """The game's state and seats as :func:`tick` read them (seats None: nobody waited, so
+    it read none)."""
+
+    state: Any
+    seats: list[Seat] | None
+
+
+@dataclass(frozen=True)
+class Ticked:
+    """What :func:`tick` did: ``acted`` if it changed something; if it only looked, what it
+    read (``looked``, None when the game is gone or not active), which still holds."""
+
+    acted: bool
+    looked: Looked | None = None
+
+
 def tick(session: Session, host: Host, game_id: int, now: datetime,
-         report: ClockReport) -> bool:
-    """One game's clock, inside the caller's transaction. False when it only looked (nothing
-    was due), True when it changed something."""
-    session.info.pop(_LOOKED, None)  # nothing an earlier tick in this session read may outlive it
+         report: ClockReport) -> Ticked:
+    """One game's clock, inside the caller's transaction."""
     game = queries.lock_game(session, game_id)
     if game is None or game.status != "active":
-        return False
+        return Ticked(acted=False)
     rules = registry.get(game.game_type)
     state = rules.from_json(json.loads(queries.latest_snapshot(session, game_id).state_json))
     waiting = rules.waiting_for(state)
     if not waiting:
-        session.info[_LOOKED] = Looked(state, None)
-        return False
+        return Ticked(acted=False, looked=Looked(state, None))
     seats = queries.seats(session, game_id)
-    session.info[_LOOKED] = Looked(state, seats)
     started = game.turn_started_at is None
     if started:  # a game from before clocks existed: its wait starts now
         restart_clock(game, now)
@@ -242,30 +255,19 @@ def tick(session: Session, host: Host, game_id: int, now: datetime,
         pause_for_timeout(session, host, rules, game, state,
                           [s for s in seats if s.index in late], now)
         report.paused.append(game.tag)
-        return True
+        return Ticked(acted=True)
     if late or gone:
         result = settle(session, rules, game, state, state, now, late)
         report.timeouts += len(result.played)
         tell_autoplay(session, host, rules, game, result, now)
         if result.failed:
             report.paused.append(game.tag)
-        return True
+        return Ticked(acted=True)
     reminded = remind(session, host, rules, game, state, seats, waiting, now)
     report.reminders += reminded
-    return started or reminded > 0
-
-
-# Where tick leaves what it read for schedule, in the session both run in (Session.info).
-_LOOKED = "pbem.processor.clock.looked"
-
-
-@dataclass(frozen=True)
-class Looked:
-    """The game's state and seats as :func:`tick` read them (seats None: nobody waited, so
-    it read none)."""
-
-    state: Any
-    seats: list[Seat] | None
+    if started or reminded > 0:
+        return Ticked(acted=True)
+    return Ticked(acted=False, looked=Looked(state, seats))
 
 
 def schedule(session: Session, game_id: int, looked: Looked | None = None) -> None:

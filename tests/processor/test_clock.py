@@ -299,7 +299,7 @@ def test_a_pass_looks_only_at_games_whose_clock_is_due_and_any_change_brings_it_
 
     def counting(session, host_, game_id, now, report):  # type: ignore[no-untyped-def]
         ticked.append(game_id)
-        real_tick(session, host_, game_id, now, report)
+        return real_tick(session, host_, game_id, now, report)
 
     clock_module.tick = counting
     try:

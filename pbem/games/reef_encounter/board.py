@@ -179,10 +179,18 @@ def joins_two_shrimp_corals(state: State, cell_key: str, colour: str) -> bool:
     """Would a ``colour`` polyp here connect two corals of its colour that both hold a shrimp?"""
     if len(state.shrimps) < 2:
         return False  # cheap exits: fewer than two shrimps, or fewer than two such neighbours
-    polyps = state.polyps
-    if [polyps.get(n) for n in neighbours()[cell_key]].count(colour) < 2:
+    get = state.polyps.get
+    near = 0
+    for n in neighbours()[cell_key]:  # a loop, not a list made and counted: asked very often
+        if get(n) == colour:
+            near += 1
+    if near < 2:
         return False
-    if [polyps.get(k) for k in state.shrimps].count(colour) < 2:
+    guarded = 0
+    for k in state.shrimps:
+        if get(k) == colour:
+            guarded += 1
+    if guarded < 2:
         return False  # not two shrimps on this colour's polyps anywhere: no corals to trace
     held = 0
     for cells in corals_of_colour_next_to(state, cell_key, colour):

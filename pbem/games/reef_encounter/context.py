@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pbem.engine.contract import Event
 from pbem.games.reef_encounter.state import State
 from pbem.i18n.msg import Msg, SeatRef, cmsg
 
 
-@dataclass
+@dataclass(slots=True)  # slots: the rules read a turn's fields at every step
 class Turn:
     seat: int
     final: bool = False  # a final turn: only action 1 (or nothing)
@@ -30,6 +30,19 @@ class Turn:
 
     def say(self, kind: str, message: Msg) -> None:
         self.events.append(Event(None, None, message, kind))  # Event.of, one call less
+
+    def said(self, kind: str, key: Hashable, make: Callable[..., Msg], *args: Any) -> None:
+        """``say(kind, make(*args))``, the event made once per ``key`` (which must hold
+        everything the message depends on): events are immutable, and a game says "Purple
+        placed a pink polyp on 2D4." or "Purple played a pink larva cube (action 2)." over and
+        over; building each anew was a fifth of the rules' time (bench/engine.py --game reef).
+        ``make`` takes ``args`` rather than being a closure: no function is made per event."""
+        found = _SAID.get(key)
+        if found is None:
+            found = Event(None, None, make(*args), kind)
+            if len(_SAID) < _SAID_MAX:
+                _SAID[key] = found
+        self.events.append(found)
 
     def tell(self, kind: str, message: Msg) -> None:
         """An event only the acting seat may read."""
@@ -56,18 +69,6 @@ def seat_ref(seat: int) -> SeatRef:
 _SEAT_REFS = tuple(SeatRef(i) for i in range(8))
 
 
-def said(key: Hashable, make: Callable[[], Msg]) -> Msg:
-    """``make()``, made once per ``key`` (which must hold everything the message depends on):
-    messages are immutable, and a game says "Purple placed a pink polyp on 2D4." or "Purple
-    played a pink larva cube (action 2)." over and over; building each anew was a fifth of the
-    rules' time (bench/engine.py --game reef)."""
-    found = _SAID.get(key)
-    if found is None:
-        found = make()
-        if len(_SAID) < _SAID_MAX:
-            _SAID[key] = found
-    return found
-
-
-_SAID: dict[Hashable, Msg] = {}
-_SAID_MAX = 1 << 13  # 200 bench games say ~6,800 distinct; at ~530 B each, ~4 MB at most
+# Turn.said's events by key (a key names its kind of event first, e.g. ("take", ...)).
+_SAID: dict[Hashable, Event] = {}
+_SAID_MAX = 1 << 13  # 200 bench games say ~7,700 distinct; at ~600 B each, ~5 MB at most

@@ -11,7 +11,7 @@ from typing import Any
 
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter.board import Refused
-from pbem.games.reef_encounter.context import Turn, said, seat_ref, who
+from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, draw_each, polyps_available, remove
 from pbem.games.reef_encounter.words import colour as hue
@@ -39,17 +39,19 @@ def check_take(state: State, colour: str) -> dict[str, Any]:
 
 def take(state: State, turn: Turn, colour: str, chance: Chance) -> bool:
     """Take the space's cube and polyps, then refill; False if the refill was impossible."""
+    # Copy on write: State.copy_for shares the open sea with the state before this turn.
+    state.open_sea = [dict(s) for s in state.open_sea]
     space = check_take(state, colour)
     me = state.seats[turn.seat]
-    polyps: list[str] = list(space["polyps"])
+    polyps: list[str] = space["polyps"]
     space["larva"] = 0
     space["polyps"] = []
     add(me.larva, colour)
     for p in polyps:
         add(me.screen, p)
     seat = turn.seat
-    turn.say("larva_taken", said(("take", me.colour, seat, colour, tuple(polyps)),
-                                 lambda: _taken(state, seat, colour, polyps)))
+    turn.said("larva_taken", ("take", me.colour, seat, colour, tuple(polyps)),
+              _taken, state, seat, colour, polyps)
     needed = [s for s in state.open_sea if len(s["polyps"]) < FULL]
     if state.larva_supply.get(colour, 0) < 1 or polyps_available(state) < len(needed):
         return False
@@ -57,7 +59,7 @@ def take(state: State, turn: Turn, colour: str, chance: Chance) -> bool:
     space["larva"] = 1
     labels = [_LABELS.get(s["colour"]) or f"refill {s['colour']} space" for s in needed]
     for s, drawn in zip(needed, draw_each(state, chance, labels), strict=True):
-        s["polyps"].append(drawn)
+        s["polyps"] = [*s["polyps"], drawn]
     return True
 
 

@@ -18,7 +18,7 @@ from pbem.games.reef_encounter.board import (
     neighbours,
     starfish_next_to,
 )
-from pbem.games.reef_encounter.context import Turn, said, seat_ref, who
+from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, bonus_ready, use_bonus
 from pbem.games.reef_encounter.words import colour as hue
@@ -59,28 +59,20 @@ def placeable(state: State, cell_key: str, colour: str) -> bool:
     return not joins_two_shrimp_corals(state, cell_key, colour)
 
 
-def place(state: State, turn: Turn, cell_key: str, colour: str) -> None:
-    """Put a ``colour`` polyp on ``cell_key`` (checked by check_place) with all its effects."""
-    put_polyp(state, turn, cell_key, colour, check_place(state, turn.seat, cell_key, colour))
-
-
 def put_polyp(state: State, turn: Turn, cell_key: str, colour: str, target: str | None) -> None:
-    """``place`` once checked: ``target`` is what check_place returned (the bot, which knows
-    its cell is placeable, comes here directly)."""
+    """Put a ``colour`` polyp on ``cell_key`` with all its effects, once checked: ``target`` is
+    what check_place returned (the bot, which knows its cell is placeable, comes here
+    directly)."""
     state.polyps[cell_key] = colour
     if target is not None:
         add(state.seats[turn.seat].consumed, target)
     if turn.loud:
-        _say_placed(state, turn, cell_key, colour, target)
-    extra_growth(state, turn, cell_key, colour)
-
-
-def _say_placed(state: State, turn: Turn, cell_key: str, colour: str, target: str | None
-                ) -> None:
-    seat = turn.seat
-    placed = said(("placed", state.seats[seat].colour, seat, cell_key, colour, target),
-                  lambda: _placed(state, seat, cell_key, colour, target))
-    turn.say("polyp_placed" if target is None else "polyp_attacked", placed)
+        seat = turn.seat
+        turn.said("polyp_placed" if target is None else "polyp_attacked",
+                  ("placed", state.seats[seat].colour, seat, cell_key, colour, target),
+                  _placed, state, seat, cell_key, colour, target)
+    if not state.advanced and starfish_next_to()[cell_key]:  # most cells have no starfish
+        extra_growth(state, turn, cell_key, colour)
 
 
 def _placed(state: State, seat: int, cell_key: str, colour: str, target: str | None) -> Msg:

@@ -12,10 +12,10 @@ from __future__ import annotations
 from pbem.engine.contract import Outcome
 from pbem.games.reef_encounter.board import group, visible
 from pbem.games.reef_encounter.components import components
-from pbem.games.reef_encounter.context import seat_ref
+from pbem.games.reef_encounter.context import seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.words import colour
-from pbem.i18n.msg import Msg, cmsg, msg
+from pbem.i18n.msg import Msg, msg
 
 TIE_BREAKERS = (
     msg("consumed polyps in front of the screen"),
@@ -88,7 +88,7 @@ def _break_ties(state: State, tied: list[int], k: int,
     if len(set(counts.values())) == 1:
         return _break_ties(state, tied, k + 1, breakers, lines)
     lines.append(msg("Tie-breaker {k} ({breaker}): {counts}.", k=k + 1, breaker=TIE_BREAKERS[k],
-                     counts=[msg("{player} {count}", player=_name(state, i), count=counts[i])
+                     counts=[msg("{player} {count}", player=who(state, i), count=counts[i])
                              for i in tied]))
     groups: list[list[int]] = []
     for value in sorted(set(counts.values()), reverse=True):
@@ -103,9 +103,9 @@ def _breakdown(state: State, seat: int, values: dict[str, int], score: int) -> M
                  value=v, points=fish.count(c) * v)
              for c, v in values.items() if c in fish]
     if not parts:
-        return msg("{player}: {score} points (an empty parrotfish).", player=_name(state, seat),
+        return msg("{player}: {score} points (an empty parrotfish).", player=who(state, seat),
                    seat=seat_ref(seat), score=score)
-    return msg("{player}: {score} points ({detail}).", player=_name(state, seat),
+    return msg("{player}: {score} points ({detail}).", player=who(state, seat),
                seat=seat_ref(seat), score=score, detail=parts)
 
 
@@ -119,13 +119,9 @@ def _places(ranking: list[list[int]]) -> list[tuple[int, list[int]]]:
     return out
 
 
-def _name(state: State, seat: int) -> Msg:
-    return cmsg("player", state.seats[seat].colour.capitalize())
-
-
 def _names(state: State, seats: list[int]) -> Msg:
     """"Purple", "Purple and Green", "Purple, Green and Red"."""
-    names = [_name(state, i) for i in seats]
+    names = [who(state, i) for i in seats]
     if len(names) == 1:
         return names[0]
     return msg("{players} and {last}", players=names[:-1], last=names[-1])

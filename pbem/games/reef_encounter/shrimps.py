@@ -20,7 +20,7 @@ from pbem.games.reef_encounter.board import (
 from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.words import colour as hue
-from pbem.i18n.msg import msg
+from pbem.i18n.msg import Msg, msg
 
 MAX_PER_BOARD = 2
 
@@ -84,10 +84,15 @@ def put_new_shrimp(state: State, turn: Turn, cell_key: str) -> None:
     me.shrimps_in_hand -= 1
     state.shrimps[cell_key] = turn.seat
     if turn.loud:
-        turn.say("shrimp_placed", msg("{player} put a new shrimp on the {colour} coral at "
-                                      "{cell}.", player=who(state, turn.seat),
-                                      seat=seat_ref(turn.seat),
-                                      colour=hue(state.polyps[cell_key]), cell=name(cell_key)))
+        seat, colour = turn.seat, state.polyps[cell_key]
+        turn.said("shrimp_placed", ("shrimp", me.colour, seat, colour, cell_key),
+                  _shrimp_placed, state, seat, colour, cell_key)
+
+
+def _shrimp_placed(state: State, seat: int, colour: str, cell_key: str) -> Msg:
+    return msg("{player} put a new shrimp on the {colour} coral at {cell}.",
+               player=who(state, seat), seat=seat_ref(seat), colour=hue(colour),
+               cell=name(cell_key))
 
 
 def move_shrimp(state: State, turn: Turn, source: str, target: str | None) -> None:

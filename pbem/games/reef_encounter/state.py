@@ -110,22 +110,20 @@ class State:
         return self._copy([s.copy() for s in self.seats], self._sea())
 
     def copy_for(self, seat: int) -> State:
-        """A copy for one seat's turn: only that seat's holdings are copied, the others shared.
+        """A copy for one seat's turn: only that seat's holdings are copied, the others and the
+        open sea shared.
 
         A turn changes no other seat's holdings (every rule writes to ``seats[turn.seat]``
-        only), and no state is changed once an order has been applied to it, so sharing them
-        is safe and saves copying what a turn never touches.
+        only), only action 10 writes to the open sea and it copies the sea first (take, in
+        opensea.py), and no state is changed once an order has been applied to it, so sharing
+        them is safe and saves copying what most of a turn never touches.
         """
         seats = list(self.seats)
         seats[seat] = seats[seat].copy()
-        return self._copy(seats, self._sea())
-
-    def scratch_for(self, seat: int) -> State:
-        """``copy_for(seat)`` sharing the open sea, for trying a turn's steps but not its
-        action 10 (a bot's scratch state): only action 10 writes to the open sea."""
-        seats = list(self.seats)
-        seats[seat] = seats[seat].copy()
         return self._copy(seats, self.open_sea)
+
+    # A bot's scratch state, for trying a turn's steps: what copy_for gives.
+    scratch_for = copy_for
 
     def _sea(self) -> list[dict[str, Any]]:
         return [{"colour": s["colour"], "polyps": list(s["polyps"]), "larva": s["larva"]}

@@ -91,7 +91,8 @@ def draw_each(state: State, chance: Chance, labels: list[str]) -> list[str]:
         pool.remove(colour)  # the first of its colour: the pool stays grouped and sorted
         remove(bag, colour)
         out.append(colour)
-    _bonus_into_empty_bag(state)
+    if not pool:  # the pool is the bag's polyps: only an empty one may let the bonus in
+        _bonus_into_empty_bag(state)
     return out
 
 

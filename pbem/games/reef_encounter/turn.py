@@ -21,7 +21,9 @@ illegal step is ever applied.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
@@ -35,7 +37,7 @@ from pbem.games.reef_encounter.board import (
     rock_cells,
     rock_count,
 )
-from pbem.games.reef_encounter.context import Turn, said, seat_ref, who
+from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.language import format_step
 from pbem.games.reef_encounter.nearest import nearest
 from pbem.games.reef_encounter.opensea import check_take, take
@@ -56,7 +58,7 @@ from pbem.games.reef_encounter.orders import (
     Take,
 )
 from pbem.games.reef_encounter.parrotfish import eat, eats_shrimps
-from pbem.games.reef_encounter.placement import place, put_polyp
+from pbem.games.reef_encounter.placement import check_place, put_polyp
 from pbem.games.reef_encounter.setup_answer import apply_setup_answer
 from pbem.games.reef_encounter.shrimps import (
     move_shrimp,
@@ -292,99 +294,119 @@ def _close_larva(state: State, turn: Turn) -> None:
 
 def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
     """Apply one step to ``state`` (a scratch copy) or raise Refused."""
-    seat = state.seats[turn.seat]
-    if isinstance(step, Place):
-        _place(state, turn, step)
-    elif isinstance(step, MoveShrimp):
-        if turn.ended or turn.final:
-            _check_normal_action(turn, 5)
-        move_shrimp(state, turn, step.source.key,
-                    None if step.target is None else step.target.key)
-    elif isinstance(step, Eat):
-        if turn.steps > 0:
-            raise Refused(msg("action 1 (the parrotfish eats) may only be the first action of a "
-                              "turn"))
-        _check_normal_action(turn, 1)
-        eat(state, turn, step.cell.key)
-        if not turn.final and eats_shrimps(state, turn.seat) == SHRIMPS:
-            _end(state, turn, all_shrimps_eaten(state, turn.seat))
-    elif isinstance(step, Larva):
-        _close_larva(state, turn)
-        action = 2 if 2 not in turn.done else 3
-        if 3 in turn.done:
-            raise Refused(msg("you have already played two larva cubes this turn (actions 2 "
-                              "and 3)"))
-        _check_normal_action(turn, action)
-        if seat.larva.get(step.colour, 0) < 1:
-            raise Refused(_no_larva(seat.larva, step.colour))
-        remove(seat.larva, step.colour)
-        add(state.larva_supply, step.colour)
-        turn.larva_action, turn.larva_colour = action, step.colour
-        turn.from_screen = turn.placed = 0
-        if not turn.loud:
-            return
-        turn.say("larva_played", said(("larva", seat.colour, turn.seat, step.colour, action),
-                                      lambda: _larva_played(state, turn.seat, step, action)))
-    elif isinstance(step, NewShrimp):
-        _close_larva(state, turn)
-        _check_normal_action(turn, 4)
-        new_shrimp(state, turn, step.cell.key)
-    elif isinstance(step, ConsumedForLarva):
-        _close_larva(state, turn)
-        _check_normal_action(turn, 6)
-        if seat.consumed.get(step.colour, 0) < 1:
-            raise Refused(msg("you have no consumed {colour} polyp in front of your screen",
-                              colour=hue(step.colour)))
-        if state.larva_supply.get(step.colour, 0) < 1:
-            raise Refused(msg("no {colour} larva cube is left in the supply",
-                              colour=hue(step.colour)))
-        remove(seat.consumed, step.colour)
-        to_bag(state, step.colour)
-        remove(state.larva_supply, step.colour)
-        add(seat.larva, step.colour)
-        if not turn.loud:
-            return
-        f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat),
-             "colour": hue(step.colour)}
-        turn.say("consumed_for_larva",
-                 msg("{player} traded a consumed {colour} polyp for an {colour} larva cube.", **f)
-                 if vowel(step.colour) else
-                 msg("{player} traded a consumed {colour} polyp for a {colour} larva cube.", **f))
-    elif isinstance(step, Alga):
-        _close_larva(state, turn)
-        _check_normal_action(turn, 7)
-        play_alga(state, turn, step.colour, step.tile, step.paid)
-        if all_covered(state):
-            _end(state, turn, ALL_COVERED)
-    elif isinstance(step, LarvaForPolyp):
-        _close_larva(state, turn)
-        _check_normal_action(turn, 8)
-        if seat.larva.get(step.colour, 0) < 1:
-            raise Refused(_no_larva(seat.larva, step.colour))
-        if state.bag.get(step.colour, 0) > 0:
-            take_from_bag(state, step.colour)
-        elif state.bonus.get(step.colour, 0) > 0:
-            use_bonus(state, step.colour)
-        else:
-            raise Refused(msg("no {colour} polyp is left in the bag", colour=hue(step.colour)))
-        remove(seat.larva, step.colour)
-        add(state.larva_supply, step.colour)
-        add(seat.screen, step.colour)
-        if not turn.loud:
-            return
-        f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat),
-             "colour": hue(step.colour)}
-        turn.say("larva_for_polyp",
-                 msg("{player} traded an {colour} larva cube for an {colour} polyp.", **f)
-                 if vowel(step.colour) else
-                 msg("{player} traded a {colour} larva cube for a {colour} polyp.", **f))
-    elif isinstance(step, Pass):
-        _close_larva(state, turn)
-        _check_normal_action(turn, 9)
-    elif isinstance(step, SetupAnswer):
-        raise Refused(msg("the setup step is over"))
-    else:  # Take is handled by apply_order: it must be last
+    act = _ACTIONS.get(type(step))
+    if act is None:  # Take is handled by apply_order: it must be last
         raise AssertionError(step)
+    act(state, turn, step)
+
+
+def _move_shrimp(state: State, turn: Turn, step: MoveShrimp) -> None:
+    if turn.ended or turn.final:
+        _check_normal_action(turn, 5)
+    move_shrimp(state, turn, step.source.key, None if step.target is None else step.target.key)
+
+
+def _eat(state: State, turn: Turn, step: Eat) -> None:
+    if turn.steps > 0:
+        raise Refused(msg("action 1 (the parrotfish eats) may only be the first action of a "
+                          "turn"))
+    _check_normal_action(turn, 1)
+    eat(state, turn, step.cell.key)
+    if not turn.final and eats_shrimps(state, turn.seat) == SHRIMPS:
+        _end(state, turn, all_shrimps_eaten(state, turn.seat))
+
+
+def _larva(state: State, turn: Turn, step: Larva) -> None:
+    _close_larva(state, turn)
+    done = turn.done
+    action = 2 if 2 not in done else 3
+    if 3 in done:
+        raise Refused(msg("you have already played two larva cubes this turn (actions 2 "
+                          "and 3)"))
+    _check_normal_action(turn, action)
+    seat = state.seats[turn.seat]
+    colour = step.colour
+    if seat.larva.get(colour, 0) < 1:
+        raise Refused(_no_larva(seat.larva, colour))
+    remove(seat.larva, colour)
+    add(state.larva_supply, colour)
+    turn.larva_action, turn.larva_colour = action, colour
+    turn.from_screen = turn.placed = 0
+    if turn.loud:
+        turn.said("larva_played", ("larva", seat.colour, turn.seat, colour, action),
+                  _larva_played, state, turn.seat, step, action)
+
+
+def _new_shrimp(state: State, turn: Turn, step: NewShrimp) -> None:
+    _close_larva(state, turn)
+    _check_normal_action(turn, 4)
+    new_shrimp(state, turn, step.cell.key)
+
+
+def _consumed_for_larva(state: State, turn: Turn, step: ConsumedForLarva) -> None:
+    _close_larva(state, turn)
+    _check_normal_action(turn, 6)
+    seat = state.seats[turn.seat]
+    if seat.consumed.get(step.colour, 0) < 1:
+        raise Refused(msg("you have no consumed {colour} polyp in front of your screen",
+                          colour=hue(step.colour)))
+    if state.larva_supply.get(step.colour, 0) < 1:
+        raise Refused(msg("no {colour} larva cube is left in the supply",
+                          colour=hue(step.colour)))
+    remove(seat.consumed, step.colour)
+    to_bag(state, step.colour)
+    remove(state.larva_supply, step.colour)
+    add(seat.larva, step.colour)
+    if not turn.loud:
+        return
+    f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat),
+         "colour": hue(step.colour)}
+    turn.say("consumed_for_larva",
+             msg("{player} traded a consumed {colour} polyp for an {colour} larva cube.", **f)
+             if vowel(step.colour) else
+             msg("{player} traded a consumed {colour} polyp for a {colour} larva cube.", **f))
+
+
+def _alga(state: State, turn: Turn, step: Alga) -> None:
+    _close_larva(state, turn)
+    _check_normal_action(turn, 7)
+    play_alga(state, turn, step.colour, step.tile, step.paid)
+    if all_covered(state):
+        _end(state, turn, ALL_COVERED)
+
+
+def _larva_for_polyp(state: State, turn: Turn, step: LarvaForPolyp) -> None:
+    _close_larva(state, turn)
+    _check_normal_action(turn, 8)
+    seat = state.seats[turn.seat]
+    if seat.larva.get(step.colour, 0) < 1:
+        raise Refused(_no_larva(seat.larva, step.colour))
+    if state.bag.get(step.colour, 0) > 0:
+        take_from_bag(state, step.colour)
+    elif state.bonus.get(step.colour, 0) > 0:
+        use_bonus(state, step.colour)
+    else:
+        raise Refused(msg("no {colour} polyp is left in the bag", colour=hue(step.colour)))
+    remove(seat.larva, step.colour)
+    add(state.larva_supply, step.colour)
+    add(seat.screen, step.colour)
+    if not turn.loud:
+        return
+    f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat),
+         "colour": hue(step.colour)}
+    turn.say("larva_for_polyp",
+             msg("{player} traded an {colour} larva cube for an {colour} polyp.", **f)
+             if vowel(step.colour) else
+             msg("{player} traded a {colour} larva cube for a {colour} polyp.", **f))
+
+
+def _pass(state: State, turn: Turn, step: Pass) -> None:
+    _close_larva(state, turn)
+    _check_normal_action(turn, 9)
+
+
+def _setup_step(state: State, turn: Turn, step: SetupAnswer) -> None:
+    raise Refused(msg("the setup step is over"))
 
 
 def new_shrimp_checked(state: State, turn: Turn, step: NewShrimp) -> None:
@@ -428,7 +450,8 @@ def _place(state: State, turn: Turn, step: Place) -> None:
         if seat.screen.get(colour, 0) < 1:
             raise Refused(msg("you have no {colour} polyp left behind your screen",
                               colour=hue(colour)))
-    place(state, turn, step.cell.key, colour)
+    cell_key = step.cell.key
+    put_polyp(state, turn, cell_key, colour, check_place(state, turn.seat, cell_key, colour))
     _placed(state, turn, step)
 
 
@@ -554,3 +577,11 @@ def _semicolons(parts: list[Msg]) -> Msg:
     if len(parts) == 1:
         return parts[0]
     return msg("{first}; {rest}", first=parts[0], rest=_semicolons(parts[1:]))
+
+
+# do_step's action for each kind of step (one dict lookup, not a chain of isinstance tests).
+_ACTIONS: dict[type, Callable[[State, Turn, Any], None]] = {
+    Place: _place, Larva: _larva, MoveShrimp: _move_shrimp, NewShrimp: _new_shrimp, Eat: _eat,
+    LarvaForPolyp: _larva_for_polyp, ConsumedForLarva: _consumed_for_larva, Alga: _alga,
+    Pass: _pass, SetupAnswer: _setup_step,
+}
