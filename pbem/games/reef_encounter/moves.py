@@ -306,6 +306,7 @@ class _Builder:
             left = {k: c for k, c in left.items()
                     if BOARD_OF[k] in boards and BOARD_OF[k] not in full}
         get, take = left.get, left.pop
+        draw, choice = self.rng.random, self.rng.choice  # once, not per coral
         for k in sorted(left):
             colour = take(k, None)
             if colour is None:  # in a coral traced already
@@ -318,9 +319,9 @@ class _Builder:
                         cells.append(n)  # most corals are one polyp: no bound append kept
             if not held.isdisjoint(cells):  # a shrimp guards it already
                 continue
-            size = len(cells) + self.rng.random()
+            size = len(cells) + draw()
             if best is None or size > best[0]:
-                best = (size, self.rng.choice(sorted(cells)))
+                best = (size, choice(sorted(cells)))
         if best is not None:  # legal: a coral without a shrimp, on a board not full
             step = NewShrimp(cell(best[1]))
             new_shrimp_checked(st, self.turn, step)
