@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import lru_cache
 
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter.algae import check_alga, uncovered
@@ -17,6 +18,8 @@ from pbem.games.reef_encounter.board import (
     BOARD_OF,
     Refused,
     coral_reaches,
+    dominates,
+    joins_two_shrimp_corals,
     neighbours,
     rock_cells,
     starfish_next_to,
@@ -92,6 +95,21 @@ def edible_corals(state: State, seat: int) -> list[str]:
     return sorted(out)
 
 
+def dominance(state: State) -> dict[tuple[str, str], bool]:
+    """(attacker, target) -> whether ``dominates(state, attacker, target)`` now, for the pairs
+    asked so far while the coral tiles lie as now (tiles turn only with algae)."""
+    lie: tuple[str | int, ...] = (state.coral_face, *state.flipped_tiles)
+    found = _DOMINANCE.get(lie)
+    if found is None:
+        if len(_DOMINANCE) >= 256:
+            _DOMINANCE.clear()
+        found = _DOMINANCE[lie] = {}
+    return found
+
+
+_DOMINANCE: dict[tuple[str | int, ...], dict[tuple[str, str], bool]] = {}
+
+
 def colour_mask(polyps: dict[str, str], colour: str) -> int:
     """The bits of the cells holding a ``colour`` polyp."""
     bit = cell_bits().bit
@@ -120,6 +138,25 @@ def _setup_answer(state: State, seat: int, rng: random.Random) -> str:
     return f"parrotfish {fish}; larvae {first} {second}\n"
 
 
+@lru_cache(maxsize=64)
+def _in_play(boards: tuple[int, ...]) -> int:
+    """The bits of the rock cells of these boards."""
+    bits = cell_bits().board
+    return sum(bits[b] for b in boards)
+
+
+def _dice(rng: random.Random) -> Dice:
+    """``Dice(rng)``, kept for the generator asked last: a game's bot calls share one."""
+    last = _LAST_DICE[0] if _LAST_DICE else None
+    if last is None or last.rng is not rng:
+        last = Dice(rng)
+        _LAST_DICE[:] = [last]
+    return last
+
+
+_LAST_DICE: list[Dice] = []
+
+
 class _QuietTurn(Turn):
     """The bot's turn: the rules' events are thrown away, so they are not even made."""
 
@@ -138,9 +175,8 @@ class _Builder:
     def __init__(self, state: State, seat: int, rng: random.Random) -> None:
         self.state = state.scratch_for(seat)  # the bot writes no action 10 to it
         self.seat = seat
-        self.rng = Dice(rng)
-        boards = cell_bits().board
-        self.in_play = sum(boards[b] for b in state.boards)
+        self.rng = _dice(rng)
+        self.in_play = _in_play(tuple(state.boards))
         self.turn: Turn = _QuietTurn(seat, final=state.phase == "final")
         self.steps: list[Step] = []
         # Colour -> its polyps' bits on the scratch state, for the colours asked so far, kept
@@ -191,8 +227,23 @@ class _Builder:
         if self.rng.random() < 0.75:
             cands = self.next_to(colour)
             self.rng.shuffle(cands)
+            polyps, shrimps = st.polyps, st.shrimps
+            strong = dominance(st)
             for k in cands:
-                if placeable(st, k, colour):
+                # A candidate never holds ``colour``: a polyp on it is attacked, which needs
+                # ``colour`` to dominate it (told here without placeable's tile look-ups).
+                # A bare candidate (rock in play) needs no shrimp on it and no two guarded
+                # corals joined: placeable() without its board and rock tests.
+                target = polyps.get(k)
+                if target is None:
+                    if k not in shrimps and not joins_two_shrimp_corals(st, k, colour):
+                        return k
+                    continue
+                pair = (colour, target)
+                known = strong.get(pair)
+                if known is None:
+                    known = strong[pair] = dominates(st, colour, target)[0]
+                if known and placeable(st, k, colour):
                     return k
         for _ in range(3):
             board = self.rng.choice(boards)
@@ -255,22 +306,22 @@ class _Builder:
             left = {k: c for k, c in left.items()
                     if BOARD_OF[k] in boards and BOARD_OF[k] not in full}
         get, take = left.get, left.pop
+        draw, choice = self.rng.random, self.rng.choice  # once, not per coral
         for k in sorted(left):
             colour = take(k, None)
             if colour is None:  # in a coral traced already
                 continue
             cells = [k]
-            grow = cells.append
             for c in cells:  # grows as it goes: the coral traced breadth first (as group())
                 for n in near[c]:
                     if get(n) == colour:
                         del left[n]
-                        grow(n)
+                        cells.append(n)  # most corals are one polyp: no bound append kept
             if not held.isdisjoint(cells):  # a shrimp guards it already
                 continue
-            size = len(cells) + self.rng.random()
+            size = len(cells) + draw()
             if best is None or size > best[0]:
-                best = (size, self.rng.choice(sorted(cells)))
+                best = (size, choice(sorted(cells)))
         if best is not None:  # legal: a coral without a shrimp, on a board not full
             step = NewShrimp(cell(best[1]))
             new_shrimp_checked(st, self.turn, step)

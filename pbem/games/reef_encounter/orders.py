@@ -20,6 +20,11 @@ class Cell:
     row: int
 
     def __str__(self) -> str:
+        return self.name
+
+    @cached_property
+    def name(self) -> str:
+        """How players write this cell ("2D4"), made once per Cell: every written step asks."""
         return f"{self.board}{self.column}{self.row}"
 
     @cached_property
