@@ -145,18 +145,6 @@ def _in_play(boards: tuple[int, ...]) -> int:
     return sum(bits[b] for b in boards)
 
 
-def _dice(rng: random.Random) -> Dice:
-    """``Dice(rng)``, kept for the generator asked last: a game's bot calls share one."""
-    last = _LAST_DICE[0] if _LAST_DICE else None
-    if last is None or last.rng is not rng:
-        last = Dice(rng)
-        _LAST_DICE[:] = [last]
-    return last
-
-
-_LAST_DICE: list[Dice] = []
-
-
 class _QuietTurn(Turn):
     """The bot's turn: the rules' events are thrown away, so they are not even made."""
 
@@ -173,9 +161,9 @@ class _Builder:
     """A turn under construction on a scratch state (a copy for this seat's turn)."""
 
     def __init__(self, state: State, seat: int, rng: random.Random) -> None:
-        self.state = state.scratch_for(seat)  # the bot writes no action 10 to it
+        self.state = state.copy_for(seat)
         self.seat = seat
-        self.rng = _dice(rng)
+        self.rng = Dice(rng)
         self.in_play = _in_play(tuple(state.boards))
         self.turn: Turn = _QuietTurn(seat, final=state.phase == "final")
         self.steps: list[Step] = []

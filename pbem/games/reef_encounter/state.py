@@ -122,9 +122,6 @@ class State:
         seats[seat] = seats[seat].copy()
         return self._copy(seats, self.open_sea)
 
-    # A bot's scratch state, for trying a turn's steps: what copy_for gives.
-    scratch_for = copy_for
-
     def _sea(self) -> list[dict[str, Any]]:
         return [{"colour": s["colour"], "polyps": list(s["polyps"]), "larva": s["larva"]}
                 for s in self.open_sea]
