@@ -183,6 +183,17 @@ def band_pixels(svg: str) -> Image.Image:
 PALETTE_TOLERANCE = 32
 
 
+def pasted(images: list[Image.Image]) -> Image.Image:
+    """``images`` (a picture's bands) pasted top to bottom on white, as one RGB canvas."""
+    canvas = Image.new("RGB", (max(i.width for i in images), sum(i.height for i in images)),
+                       "white")
+    top = 0
+    for image in images:
+        canvas.paste(image, (0, top))
+        top += image.height
+    return canvas
+
+
 @functools.lru_cache(maxsize=KEPT)
 def stacked_png(bands: tuple[str, ...]) -> bytes:
     """One PNG of a picture cut into ``bands`` (or of one SVG), kept: every seat's mail of one
@@ -192,13 +203,7 @@ def stacked_png(bands: tuple[str, ...]) -> bytes:
     RGBA one, and faster to write than an RGB one (about 1 ms for a board's 333x294 pixels).
     A picture the palette would change by more than PALETTE_TOLERANCE (a gradient, a photo)
     is written as drawn, and so is a tiny one where the palette itself costs more bytes."""
-    images = [band_pixels(svg) for svg in bands]
-    canvas = Image.new("RGB", (max(i.width for i in images), sum(i.height for i in images)),
-                       "white")
-    top = 0
-    for image in images:
-        canvas.paste(image, (0, top))
-        top += image.height
+    canvas = pasted([band_pixels(svg) for svg in bands])
     out = io.BytesIO()
     shades = _palette_of(canvas)
     if shades is not None:

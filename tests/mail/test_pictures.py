@@ -333,13 +333,8 @@ def _pixels_mapped_whole(bands: tuple[str, ...]) -> bytes:
     band pasted on white, the canvas mapped whole to its 256 commonest colours (in the order
     Pillow counts them) if that moves no pixel too far, else (or where that PNG is larger than
     resvg's of a lone SVG) as drawn."""
-    images = [Image.open(io.BytesIO(pictures.drawn(svg))).convert("RGB") for svg in bands]
-    canvas = Image.new("RGB", (max(i.width for i in images), sum(i.height for i in images)),
-                       "white")
-    top = 0
-    for image in images:
-        canvas.paste(image, (0, top))
-        top += image.height
+    canvas = pictures.pasted([Image.open(io.BytesIO(pictures.drawn(svg))).convert("RGB")
+                              for svg in bands])
     shades = _palette_checked_on_every_pixel(canvas)
     if shades is None:
         return canvas.tobytes()
