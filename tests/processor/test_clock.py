@@ -361,7 +361,7 @@ def test_an_order_reads_its_seats_after_the_lock_so_its_clock_sees_a_concurrent_
             conn = session.connection()
             conn.execute(update(Seat).where(Seat.game_id == gid, Seat.index == 1)  # type: ignore[arg-type]
                          .values(status="dropped"))
-            conn.execute(update(Game).where(Game.id == gid)  # type: ignore[arg-type]
+            conn.execute(update(Game).where(Game.id == gid)
                          .values(clock_due_at=CLOCK_CHECK_NOW))
         return real_lock(session, gid)
 
