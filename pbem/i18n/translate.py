@@ -41,6 +41,7 @@ def host_locale_dir() -> Path:
 
 Moment = datetime  # (inside Translator, ``datetime`` names its method)
 _WORDS_KEPT = 4096  # messages without fields each translator keeps, looked up
+_LONGEST_KEPT = 400  # characters of the longest sentence kept (events and board words are short)
 
 
 class Translator:
@@ -78,16 +79,19 @@ class Translator:
             return self.gettext(m) if m else m
         if not m.fields:  # nothing to fill: a text with braces of its own stays whole
             return self._word(m)
+        if "secret" in m.fields:  # a player's secret is never kept in memory past its mail
+            return self._fill(m, names)
         try:  # the same sentence, with the same values, in each of a move's mails
-            key = (m, tuple((k, type(v), v) for k, v in m.fields.items()), tuple(names))
+            key = (_typed(m), tuple(names))
             found = self._filled.get(key)
-        except TypeError:  # a list among the values: not kept
+        except TypeError:  # an unhashable value: not kept
             return self._fill(m, names)
         if found is None:
             found = self._fill(m, names)
-            if len(self._filled) >= _WORDS_KEPT:
-                self._filled.clear()
-            self._filled[key] = found
+            if len(found) <= _LONGEST_KEPT:  # a player's text may be long: not kept
+                if len(self._filled) >= _WORDS_KEPT:
+                    self._filled.clear()
+                self._filled[key] = found
         return found
 
     def _fill(self, m: Msg, names: Sequence[str]) -> str:
@@ -176,6 +180,17 @@ class Translator:
         if self.lang == "en":
             return f"{local:%a} {local.day} {local:%b %H:%M} {abbrev}"
         return f"{format_datetime(local, 'EEE d MMM HH:mm', locale=self.locale)} {abbrev}"
+
+
+def _typed(value: Any) -> Any:
+    """``value`` as a key that tells apart what renders apart though equal (1, True and 1.0;
+    a list and a tuple), at any depth: a Msg compares its fields only with ``==``."""
+    if isinstance(value, Msg):
+        return (value.id, value.plural, value.context,
+                tuple([(k, _typed(v)) for k, v in value.fields.items()]))
+    if isinstance(value, list | tuple):
+        return (type(value), tuple([_typed(v) for v in value]))
+    return (type(value), value)
 
 
 class _Lenient(dict[str, Any]):

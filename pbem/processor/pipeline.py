@@ -621,6 +621,11 @@ class _Handler:
                     "line \"{game} name-12\" to your mail.",
                     game=words.word("game", self.tr.lang)),
             ], None)
+        # Locked before its seats are read: a seat read first stays as it was in this
+        # session, though another worker changes it before the lock is ours (a drop, a
+        # vacation), and the move would then play, mail and time its clock by the old one.
+        locked = queries.lock_game(self.s, game.id or 0)
+        assert locked is not None
         self.game_id, self.game_language = game.id, game.language
         candidates = queries.seat_by_address(self.s, game.id or 0, self.sender)
         if not candidates:
@@ -675,8 +680,6 @@ class _Handler:
         self.seat = seat
         self.seat_index = seat.index
         bounces.clear(self.s, seat)
-        locked = queries.lock_game(self.s, game.id or 0)
-        assert locked is not None
         snapshot = queries.latest_snapshot(self.s, game.id or 0)
         state = rules.from_json(json.loads(snapshot.state_json))
         if letter.talk:  # delivered whatever becomes of the orders beside it

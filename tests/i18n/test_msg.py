@@ -77,3 +77,24 @@ def test_a_text_without_fields_is_looked_up_and_kept_whole() -> None:
     assert str(msg("Sets {like} these are shown as written.")) == \
         "Sets {like} these are shown as written."
     assert translator("fr")(msg("Player {n}")) == "Joueur {n}"
+
+
+def test_a_kept_sentence_tells_apart_values_equal_but_written_apart_at_any_depth() -> None:
+    """The translator keeps rendered sentences by their values: 1, True and 1.0 compare
+    equal but render apart, inside a message inside a message too."""
+    tr = translator("fr")
+    for inner, shown in ((True, "True"), (1, "1"), (1.0, "1.0"), (True, "True")):
+        assert tr(msg("a {x}", x=msg("{n}", n=inner))) == f"a {shown}"
+        assert tr(msg("a {x}", x=inner)) == f"a {shown}"
+
+
+def test_the_translator_keeps_no_secret_and_no_long_text() -> None:
+    """What a translator keeps lives as long as the process: never a player's secret, nor
+    a long text of theirs (table talk), only the short sentences a move repeats."""
+    tr = translator("de")
+    secret = "correct-horse-battery"
+    assert secret in tr(msg("Your secret is: {secret}", secret=secret))
+    talk = "blah " * 200
+    assert talk.strip() in tr(msg("Sent to everyone: {text}", text=talk))
+    kept = repr(tr._filled)  # what the cache holds is the point
+    assert secret not in kept and talk not in kept

@@ -10,6 +10,7 @@ import pytest
 
 from pbem.processor import api
 from pbem.processor.clock import run_clocks
+from pbem.processor.pipeline import process_raw
 from pbem.store import SessionFactory, queries
 from tests.processor.clocked import (
     OPERATOR,
@@ -326,3 +327,52 @@ def test_a_pass_looks_only_at_games_whose_clock_is_due_and_any_change_brings_it_
         assert ticked == [table.game_id, table.game_id]
     finally:
         clock_module.tick = real_tick
+
+
+def test_an_order_reads_its_seats_after_the_lock_so_its_clock_sees_a_concurrent_drop(
+        factory: SessionFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One address holds both seats (as games from before addresses were distinct may). While
+    its order waits for the game's lock, another worker (the operator) drops the other seat
+    and commits. The order must see the drop: a seat read before the lock kept "active", so
+    the move neither played for the dropped seat nor left its clock to the next pass (which
+    the order's own clock_due_at now replaces; no deadline: the game waited forever)."""
+    from sqlalchemy import update
+
+    from pbem.store.tables import CLOCK_CHECK_NOW, Game, Seat
+
+    clock = FakeClock()
+    host = clocked_host(clock)
+    with factory() as s:
+        game, secrets = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)],
+                                        seed="fixed-seed", now=clock())
+        s.commit()
+        assert game.id is not None
+        game_id, tag = game.id, game.tag
+        bob = queries.seats(s, game_id)[1]
+        bob.address = ALICE
+        s.add(bob)
+        s.commit()
+    real_lock = queries.lock_game
+    dropped: list[int] = []
+
+    def dropped_meanwhile(session, gid):  # type: ignore[no-untyped-def]
+        if not dropped:  # what the operator's transaction commits just before the lock
+            dropped.append(gid)
+            conn = session.connection()
+            conn.execute(update(Seat).where(Seat.game_id == gid, Seat.index == 1)  # type: ignore[arg-type]
+                         .values(status="dropped"))
+            conn.execute(update(Game).where(Game.id == gid)
+                         .values(clock_due_at=CLOCK_CHECK_NOW))
+        return real_lock(session, gid)
+
+    monkeypatch.setattr(queries, "lock_game", dropped_meanwhile)
+    with factory() as s:
+        card = sorted(api.current_state(s, api.get_game(s, game_id)).hands[0])[0]
+    body = f"play {card}\nsecret {secrets[0]}"
+    result = process_raw(factory, mail(ALICE, f"[{tag}]", body), host)
+    assert result.status == "applied", result.reason
+    monkeypatch.setattr(queries, "lock_game", real_lock)
+    run_clocks(factory, host)
+    with factory() as s:
+        kinds = [(e.kind, e.seat) for e in queries.log(s, game_id)]
+    assert ("timeout", 1) in kinds, kinds  # the dropped seat was played for
