@@ -19,7 +19,6 @@ from pbem.games.reef_encounter.board import (
     Refused,
     coral_reaches,
     dominates,
-    joins_two_shrimp_corals,
     neighbours,
     rock_cells,
     starfish_next_to,
@@ -45,7 +44,7 @@ from pbem.games.reef_encounter.orders import (
     Take,
 )
 from pbem.games.reef_encounter.parrotfish import MIN_CORAL
-from pbem.games.reef_encounter.placement import placeable
+from pbem.games.reef_encounter.placement import placeable, placeable_in_play
 from pbem.games.reef_encounter.shrimps import MAX_PER_BOARD, may_move
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.turn import (
@@ -215,23 +214,20 @@ class _Builder:
         if self.rng.random() < 0.75:
             cands = self.next_to(colour)
             self.rng.shuffle(cands)
-            polyps, shrimps = st.polyps, st.shrimps
+            polyps = st.polyps
             strong = dominance(st)
-            for k in cands:
+            for k in cands:  # rock cells in play: placeable() without its board and rock tests
                 # A candidate never holds ``colour``: a polyp on it is attacked, which needs
-                # ``colour`` to dominate it (told here without placeable's tile look-ups).
-                # A bare candidate (rock in play) needs no shrimp on it and no two guarded
-                # corals joined: placeable() without its board and rock tests.
+                # ``colour`` to dominate it (told here without the tile look-ups).
                 target = polyps.get(k)
-                if target is None:
-                    if k not in shrimps and not joins_two_shrimp_corals(st, k, colour):
-                        return k
-                    continue
-                pair = (colour, target)
-                known = strong.get(pair)
-                if known is None:
-                    known = strong[pair] = dominates(st, colour, target)[0]
-                if known and placeable(st, k, colour):
+                if target is not None:
+                    pair = (colour, target)
+                    known = strong.get(pair)
+                    if known is None:
+                        known = strong[pair] = dominates(st, colour, target)[0]
+                    if not known:
+                        continue
+                if placeable_in_play(st, k, colour):
                     return k
         for _ in range(3):
             board = self.rng.choice(boards)

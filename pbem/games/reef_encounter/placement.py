@@ -49,10 +49,14 @@ def placeable(state: State, cell_key: str, colour: str) -> bool:
     refusal: the bot tries many cells, and most of its refusals are never read."""
     if BOARD_OF[cell_key] not in state.boards or cell_key not in neighbours():
         return False
-    polyps, shrimps = state.polyps, state.shrimps
-    target = polyps.get(cell_key)
+    return placeable_in_play(state, cell_key, colour)
+
+
+def placeable_in_play(state: State, cell_key: str, colour: str) -> bool:
+    """:func:`placeable` for a rock cell on a board in play (the bot's candidates are)."""
+    target = state.polyps.get(cell_key)
     if target is None:
-        if cell_key in shrimps:
+        if cell_key in state.shrimps:
             return False
     elif not can_attack(state, cell_key, colour, target):
         return False
@@ -71,8 +75,7 @@ def put_polyp(state: State, turn: Turn, cell_key: str, colour: str, target: str 
         turn.said("polyp_placed" if target is None else "polyp_attacked",
                   ("placed", state.seats[seat].colour, seat, cell_key, colour, target),
                   _placed, state, seat, cell_key, colour, target)
-    if not state.advanced and starfish_next_to()[cell_key]:  # most cells have no starfish
-        extra_growth(state, turn, cell_key, colour)
+    extra_growth(state, turn, cell_key, colour)
 
 
 def _placed(state: State, seat: int, cell_key: str, colour: str, target: str | None) -> Msg:
