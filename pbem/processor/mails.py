@@ -166,7 +166,7 @@ def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat
                 log: list[LogEntry] | None = None) -> StatusMail:
     """``seats``: the game's seats when the caller has read them (one read per move, not
     one per mail); ``public``: the spectator's view, ``rules.view(state, None)``, likewise;
-    ``log``: every seat's log since its last move, :func:`queries.log_since_last_moves`."""
+    ``log``: every seat's log since its last move, :func:`queries.moves_and_log_since`."""
     all_seats = seats if seats is not None else queries.seats(session, game.id or 0)
     waiting = rules.waiting_for(state)
     outcome = rules.outcome(state)

@@ -82,21 +82,12 @@ def log_since_last_order(session: Session, game_id: int, seat: int,
     return list(session.exec(q.order_by(col(LogEntry.index))))
 
 
-def log_since_last_moves(session: Session, game_id: int, seats: Collection[int],
-                         kinds: Collection[str]) -> list[LogEntry]:
-    """The log from the earliest of ``seats``' last entries of ``kinds`` on: what every
-    seat's :func:`log_since_last_order` holds, read once for a move's mails (two statements,
-    not two per seat). Each seat's last move is one indexed ORDER BY ... LIMIT 1, as there;
-    here they are scalar subqueries of one SELECT."""
-    if not seats:
-        return []
-    return moves_and_log_since(session, game_id, seats, kinds)[1]
-
-
 def moves_and_log_since(session: Session, game_id: int, seats: Collection[int],
                         kinds: Collection[str]) -> tuple[int, list[LogEntry]]:
-    """:func:`moves_made` and :func:`log_since_last_moves` for a move's mails, in the two
-    statements of the latter: the count is one more scalar subquery of its first SELECT."""
+    """:func:`moves_made`, and the log from the earliest of ``seats``' last entries of
+    ``kinds`` on: what every seat's :func:`log_since_last_order` holds. Read once for a
+    move's mails, in two statements, not two per seat: the count and each seat's last move
+    (an indexed ORDER BY ... LIMIT 1, as there) are scalar subqueries of one SELECT."""
     wanted = sorted(set(seats))
     params: dict[str, Any] = {"game_id": game_id, "kinds": sorted(kinds)}
     params.update((f"seat{n}", seat) for n, seat in enumerate(wanted))
