@@ -24,13 +24,19 @@ def face_up_row(row: int) -> bool:
     return row in (0, ROWS - 1)
 
 
-def reveal(state: State, row: int, column: int, chance: Chance) -> str:
-    """Turn the face-down card at (row, column) face up; returns its face."""
-    unseen = face_down_count(state.area)
+def reveal(state: State, row: int, column: int, chance: Chance,
+           unseen: int | None = None) -> str:
+    """Turn the face-down card at (row, column) face up; returns its face. ``unseen``: the
+    face-down cards in the area (``face_down_count``), when the caller knows it (one scan
+    fewer)."""
+    if unseen is None:
+        unseen = face_down_count(state.area)
     return turn_up(state, row, column, draw_unseen(state, unseen, chance), unseen)
 
 
 def face_down_count(area: list[list[Slot]]) -> int:
+    # only the middle rows hold face-down cards between turns, but a refilled outer row's
+    # card is face down until it turns: every row is looked at
     unseen = 0
     for cells in area:
         for s in cells:
@@ -45,26 +51,29 @@ def draw_unseen(state: State, unseen: int, chance: Chance) -> int:
     return chance.choice("turned reef card", range(unseen + len(state.pile)))
 
 
-def drawn_card(state: State, k: int, unseen: int) -> str:
-    """The face the draw ``k`` shows, without turning anything (see ``turn_up``)."""
+def drawn_card(state: State, k: int, unseen: int) -> tuple[str, tuple[int, int] | None]:
+    """The face the draw ``k`` shows, without turning anything (see ``turn_up``), and where
+    that card lies face down (None: in the pile), for ``turn_up``."""
     if k < unseen:
         r, c = _face_down(state.area, k)
         slot = state.area[r][c]
         assert slot is not None
-        return str(slot["card"])
-    return state.pile[k - unseen]
+        return str(slot["card"]), (r, c)
+    return state.pile[k - unseen], None
 
 
-def turn_up(state: State, row: int, column: int, k: int, unseen: int) -> str:
+def turn_up(state: State, row: int, column: int, k: int, unseen: int,
+            at: tuple[int, int] | None = None) -> str:
     """Turn the face-down card at (row, column) face up, showing the card of the draw ``k``
     (``draw_unseen``): the k-th face-down card changes places with it, or the pile's card
-    does; returns the face."""
+    does; returns the face. ``at``: where the k-th face-down card lies, if known
+    (``drawn_card``)."""
     area = state.area
     slot = area[row][column]
     assert slot is not None and not slot["up"]
     card: str = slot["card"]
     if k < unseen:  # slots are never changed in place (states share them): new dicts
-        r, c = _face_down(area, k)
+        r, c = at or _face_down(area, k)
         other = area[r][c]
         assert other is not None
         area[r][c] = {"card": card, "up": False}
@@ -87,8 +96,19 @@ def _face_down(area: list[list[Slot]], k: int) -> tuple[int, int]:
     raise IndexError(k)
 
 
+def flow_and_refill(state: State, chance: Chance) -> list[Event]:
+    """Steps 3 and 4, the face-down cards counted once for both (``flow``, ``refill``)."""
+    said, unseen = _flow(state, chance, face_down_count(state.area))
+    return said + _refill(state, chance, unseen)
+
+
 def flow(state: State, chance: Chance) -> list[Event]:
     """Step 3: every row slides toward the sea; water cards reaching the sea end go."""
+    return _flow(state, chance, face_down_count(state.area))[0]
+
+
+def _flow(state: State, chance: Chance, unseen: int) -> tuple[list[Event], int]:
+    """``flow`` given the face-down cards' count; returns the events and the count after."""
     said: list[Event] = []
     face_down_is_water = bool(state.options["face_down_at_sea_edge_counts_as_water"])
     for r in range(ROWS):
@@ -106,14 +126,15 @@ def flow(state: State, chance: Chance) -> list[Event]:
                 said.append(_water_left(r + 1))
             elif not first["up"] and face_down_is_water and first is at_sea_end:
                 state.area[r] = cards + [None] * (COLUMNS - len(cards))
-                card = reveal(state, r, 0, chance)
+                card = reveal(state, r, 0, chance, unseen)
+                unseen -= 1  # it leaves face up
                 cards = [s for s in state.area[r] if s is not None]
                 said.append(_face_down_left(card, r + 1))
             else:
                 break
             state.discard.append(cards.pop(0)["card"])
         state.area[r] = cards + [None] * (COLUMNS - len(cards))
-    return said
+    return said, unseen
 
 
 def gaps(state: State) -> int:
@@ -123,6 +144,11 @@ def gaps(state: State) -> int:
 def refill(state: State, chance: Chance) -> list[Event]:
     """Step 4: a discard of 7+ joins the pile; gaps fill from the pile (with the discard
     shuffled in first when the pile cannot fill them all)."""
+    return _refill(state, chance, face_down_count(state.area))
+
+
+def _refill(state: State, chance: Chance, unseen: int) -> list[Event]:
+    """``refill`` given the face-down cards' count."""
     said: list[Event] = []
     if len(state.discard) >= RESHUFFLE_AT:
         said.append(Event.of("discard_shuffled", msg(
@@ -136,6 +162,8 @@ def refill(state: State, chance: Chance) -> list[Event]:
         _merge_discard(state, chance)
     filled = 0
     pile = state.pile
+    # a middle row's new card adds a face-down card; an outer row's new card adds one until
+    # it turns, and the card it shows leaves one face down as before
     for r, row in enumerate(state.area if need else ()):
         if None not in row:  # a full row (most are)
             continue
@@ -144,7 +172,9 @@ def refill(state: State, chance: Chance) -> list[Event]:
                 continue
             row[c] = {"card": pile.pop(), "up": False}
             if face_up_row(r):
-                reveal(state, r, c, chance)
+                reveal(state, r, c, chance, unseen + 1)
+            else:
+                unseen += 1
             filled += 1
     if filled:
         said.append(_area_refilled(filled))

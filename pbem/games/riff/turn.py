@@ -191,7 +191,7 @@ def end_turn(state: State, turn: Turn, chance: Chance) -> None:
         turn.say("game_won", msg("{player} wins with {n} completed crosses.",
                                  player=w.seat(seat), n=WIN))
         return
-    turn.tell(area.flow(state, chance) + area.refill(state, chance))
+    turn.tell(area.flow_and_refill(state, chance))
     state.turn += 1
     if state.turn >= int(state.options["turn_limit"]):
         a, b = (p.crosses() for p in state.players)
