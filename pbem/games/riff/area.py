@@ -45,21 +45,16 @@ def face_down_count(area: list[list[Slot]]) -> int:
     return unseen
 
 
+def face_down_places(area: list[list[Slot]]) -> list[tuple[int, int]]:
+    """(row, column) of every face-down card, row by row (the order of ``draw_unseen``)."""
+    return [(r, c) for r, cells in enumerate(area) for c, s in enumerate(cells)
+            if s is not None and not s["up"]]
+
+
 def draw_unseen(state: State, unseen: int, chance: Chance) -> int:
     """Which unseen card a turned card shows: an index among the ``unseen`` face-down cards,
     row by row, then the pile."""
     return chance.choice("turned reef card", range(unseen + len(state.pile)))
-
-
-def drawn_card(state: State, k: int, unseen: int) -> tuple[str, tuple[int, int] | None]:
-    """The face the draw ``k`` shows, without turning anything (see ``turn_up``), and where
-    that card lies face down (None: in the pile), for ``turn_up``."""
-    if k < unseen:
-        r, c = _face_down(state.area, k)
-        slot = state.area[r][c]
-        assert slot is not None
-        return str(slot["card"]), (r, c)
-    return state.pile[k - unseen], None
 
 
 def turn_up(state: State, row: int, column: int, k: int, unseen: int,
@@ -67,7 +62,7 @@ def turn_up(state: State, row: int, column: int, k: int, unseen: int,
     """Turn the face-down card at (row, column) face up, showing the card of the draw ``k``
     (``draw_unseen``): the k-th face-down card changes places with it, or the pile's card
     does; returns the face. ``at``: where the k-th face-down card lies, if known
-    (``drawn_card``)."""
+    (``face_down_places``)."""
     area = state.area
     slot = area[row][column]
     assert slot is not None and not slot["up"]

@@ -405,12 +405,14 @@ def _boat_refused(state: State, turn: Turn) -> bool:
     return BOAT_COST - min(BOAT_COST, have) > player.pearls - turn.fresh_pearls
 
 
-def _buy_hidden(state: State, turn: Turn, place: Place, chance: Chance) -> str | None:
+def _buy_hidden(state: State, turn: Turn, place: Place, chance: Chance,
+                downs: list[tuple[int, int]] | None = None) -> str | None:
     """do_buy of the face-down card on ``place`` (the rules picking the worms), made only if
     it succeeds; returns the card bought, or None. The card is drawn first, with the rules'
     own draw, whatever follows (as when the buy was tried on a copy of the state: a failed
     buy's paid turn stays, so it could not be tried on the scratch state itself); then the
-    rules' checks are made of it with the turning worm not yet paid."""
+    rules' checks are made of it with the turning worm not yet paid. ``downs``: the state's
+    area.face_down_places, if the caller keeps them (the bought card's place leaves it)."""
     seat = turn.seat
     player = state.players[seat]
     if place.distance not in (1, 2):  # do_buy refuses it before anything is drawn
@@ -419,9 +421,18 @@ def _buy_hidden(state: State, turn: Turn, place: Place, chance: Chance) -> str |
     first = worms.choose_tokens(state, seat, 1, None, pearls)  # the worm that turns it
     if first is None:  # refused before anything is drawn
         return None
-    unseen = area.face_down_count(state.area)
+    if downs is None:
+        downs = area.face_down_places(state.area)
+    unseen = len(downs)
     k = area.draw_unseen(state, unseen, chance)
-    card, at = area.drawn_card(state, k, unseen)
+    at: tuple[int, int] | None = None  # where the drawn card lies face down (else the pile)
+    if k < unseen:
+        at = downs[k]
+        slot = state.area[at[0]][at[1]]
+        assert slot is not None
+        card: str = slot["card"]
+    else:
+        card = state.pile[k - unseen]
     if refusal_to_own(state, seat, card) is not None:
         return None
     colour = fish_colour(card)
@@ -437,6 +448,7 @@ def _buy_hidden(state: State, turn: Turn, place: Place, chance: Chance) -> str |
     row = ROW_OF[seat][place.distance]
     worms.pay_tokens(state, seat, first)
     area.turn_up(state, row, place.column, k, unseen, at)
+    downs.remove((row, place.column))  # face up, then taken; the card at ``at`` stays down
     turn.flipped.add((row, place.column))
     turn.revealed = True
     second = worms.choose_tokens(state, seat, 1, colour, player.pearls - turn.fresh_pearls)
@@ -489,6 +501,7 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
     _add_columns(places, scratch.area, seat, 0, player.boats)
     holding: _Holding | None = None  # until the fish, corals or open crosses change
     plan: _Plan | None = None  # until the scratch state changes
+    downs: list[tuple[int, int]] | None = None  # the face-down places, once a buy wants them
     for _ in range(MAX_LINES):
         if plan is None:
             if holding is None:
@@ -501,8 +514,12 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
             # a face-down card's paid turn would stay if the buy then failed: each buy is
             # played only if it succeeds
             place = step.place
-            card = (_buy_hidden(scratch, turn, place, chance) if type(step) is _HiddenBuy
-                    else _buy_face_up(scratch, turn, place))
+            if type(step) is _HiddenBuy:
+                if downs is None:
+                    downs = area.face_down_places(scratch.area)
+                card = _buy_hidden(scratch, turn, place, chance, downs)
+            else:
+                card = _buy_face_up(scratch, turn, place)
             if card is None:
                 continue
             del places[place.column * 4 + place.distance]

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from pbem.engine.chance import Chance
 from pbem.games.riff import GAME
+from pbem.games.riff.area import face_down_places
 from pbem.games.riff.moves import _buy_face_up, _buy_hidden, _ScratchChance
 from pbem.games.riff.orders import Buy, Place
 from pbem.games.riff.state import ROW_OF, State
@@ -88,3 +89,23 @@ def test_the_bot_leaves_the_state_it_is_given_unchanged() -> None:
         before = _dump(state)
         GAME.random_order(state, state.to_move, rng)
         assert _dump(state) == before
+
+
+def test_the_face_down_places_the_bot_keeps_are_the_areas_after_each_buy() -> None:
+    """The bot lists the face-down places once per order and drops each hidden card it buys
+    (pbem/games/riff/moves.py): after every buy, kept must equal listed afresh."""
+    bought = 0
+    for state in _played(4):
+        seat = state.to_move
+        scratch, turn, chance = state.copy(), QuietTurn(seat), _ScratchChance("kept")
+        scratch.players[seat].worms = {c: 9 for c in scratch.colours}  # buys succeed often
+        kept = face_down_places(scratch.area)
+        for column in range(scratch.players[seat].boats):
+            for distance in (1, 2):
+                slot = scratch.area[ROW_OF[seat][distance]][column]
+                if slot is None or slot["up"]:
+                    continue
+                if _buy_hidden(scratch, turn, Place(column, distance), chance, kept):
+                    bought += 1
+                assert kept == face_down_places(scratch.area)
+    assert bought > 100
