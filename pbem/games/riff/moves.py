@@ -285,25 +285,26 @@ def _add_columns(places: _Places, area: list[list[Slot]], seat: int, start: int,
 
 class _Plan:
     """The bot's candidates that need no random call: they stay the same until the scratch
-    state changes, and a step the bot tries often fails (changing nothing). ``flat`` holds
-    the attaches (each four times), then the wanted face-up buys (each twice), place by
-    place; ``downs`` each face-down place's buy with its index in ``flat`` (where the buy
-    goes when drawn: before the wanted cards after it). The bot's pick is an index into the
-    list they make together, so the order is kept."""
+    state changes, and a step the bot tries often fails (changing nothing). ``head`` holds
+    the attaches (each four times) and the wanted face-up buys (each twice) before the first
+    face-down place; ``downs`` each face-down buy with the run of wanted face-up buys that
+    follows it (kept in order: the bot's pick is an index)."""
 
-    __slots__ = ("_ups", "area", "boat", "downs", "flat", "holding", "seat", "sharks")
+    __slots__ = ("_ups", "area", "boat", "downs", "head", "holding", "seat", "sharks")
 
     def __init__(self, places: _Places, holding: _Holding, player: Player,
                  fresh_sharks: int, area: list[list[Slot]], seat: int) -> None:
         wanted = holding.wanted
-        flat: list[Step] = list(holding.attaches)
-        downs: list[tuple[int, Buy]] = []
+        head: list[Step] = list(holding.attaches)
+        downs: list[tuple[Buy, list[Step]]] = []
+        run = head
         for key, card in places.items():
             if card is None:
-                downs.append((len(flat), _HIDDEN_AT[key]))
+                run = []
+                downs.append((_HIDDEN_AT[key], run))
             elif card in wanted:
-                flat += _TWICE_AT[key]
-        self.flat = flat
+                run += _TWICE_AT[key]
+        self.head = head
         self.downs = downs
         self.boat = player.boats < 8
         self.sharks = player.sharks > fresh_sharks
@@ -317,29 +318,38 @@ class _Plan:
         (keys grow with the column); the holding, the sharks and the area's face-up cards
         stay."""
         wanted = self.holding.wanted
-        flat = self.flat
+        run = self.downs[-1][1] if self.downs else self.head
         for key, _ in _COLUMN_PLACES[self.seat][boats - 1]:
             if key not in places:
                 continue
             card = places[key]
             if card is None:
-                self.downs.append((len(flat), _HIDDEN_AT[key]))
+                run = []
+                self.downs.append((_HIDDEN_AT[key], run))
             elif card in wanted:
-                flat += _TWICE_AT[key]
+                run += _TWICE_AT[key]
         self.boat = boats < 8
 
     def took(self, step: Buy) -> None:
         """Keeps up with a buy just made, when the holding still wants the same face-up
-        cards and gives the same attaches: the place's candidates go, the rest stays in
-        order."""
+        cards and gives the same attaches: the place's candidates go (a face-down place's
+        run joins the run before it), the rest stays in order."""
         self._ups = None  # the place is empty now
         downs = self.downs
         if type(step) is _HiddenBuy:
-            del downs[next(i for i, (_, buy) in enumerate(downs) if buy is step)]
+            i = next(i for i, (buy, _) in enumerate(downs) if buy is step)
+            (downs[i - 1][1] if i else self.head).extend(downs[i][1])
+            del downs[i]
             return
-        j = self.flat.index(step)  # one buy per place: its first of two
-        del self.flat[j:j + 2]
-        self.downs = [(at - 2 if at > j else at, buy) for at, buy in downs]
+        place = step.place
+        key = place.column * 4 + place.distance
+        target = self.head  # the run of the last face-down place before this one
+        for buy, run in downs:
+            if buy.place.column * 4 + buy.place.distance > key:
+                break
+            target = run
+        j = next(j for j, s in enumerate(target) if s is step)
+        del target[j:j + 2]  # a face-up buy is listed twice
 
     @property
     def ups(self) -> list[tuple[int, int]]:
@@ -354,31 +364,22 @@ class _Plan:
 
 def _pick(plan: _Plan, rng: random.Random) -> Step | None:
     """One of the plan's candidates, with the bot's random calls: a face-down card now and
-    then, a boat half the time, a shark now and then, then one of the list they make (the
-    flat list with the drawn face-down buys in their places, then the boat and the sharks),
-    found by its index without making the list."""
+    then, a boat half the time, a shark now and then, then one of the list they make."""
+    found = list(plan.head)
     draw = rng.random
-    drawn = [down for down in plan.downs if draw() < 0.3]
-    extra: list[Step] = []
+    for buy, run in plan.downs:
+        if draw() < 0.3:
+            found.append(buy)
+        if run:
+            found += run
     if plan.boat and draw() < 0.5:
-        extra.append(_BOAT)
+        found.append(_BOAT)
     if plan.sharks and draw() < 0.3:
         if plan.ups:
             d, c = rng.choice(plan.ups)
-            extra.append(_SHARK_AREA[c][d])
-        extra += plan.holding.chase
-    flat = plan.flat
-    total = len(flat) + len(drawn) + len(extra)
-    if not total:
-        return None
-    i = rng.randrange(total)  # the index rng.choice(the list) would draw
-    for before, (at, buy) in enumerate(drawn):  # ``before`` drawn buys lie before this one
-        if i < at + before:
-            return flat[i - before]
-        if i == at + before:
-            return buy
-    i -= len(drawn)
-    return flat[i] if i < len(flat) else extra[i - len(flat)]
+            found.append(_SHARK_AREA[c][d])
+        found += plan.holding.chase
+    return rng.choice(found) if found else None
 
 
 _SHARK_AREA = tuple(tuple(SharkArea(Place(c, d)) for d in range(4)) for c in range(8))
