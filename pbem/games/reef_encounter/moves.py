@@ -88,9 +88,18 @@ def edible_corals(state: State, seat: int) -> list[str]:
     if seat not in state.shrimps.values():
         return []  # no shrimp of this seat on the reef, as in many turns: no loop
     out = []
+    polyps, near = state.polyps, neighbours()
     for k, s in state.shrimps.items():
-        if s == seat and k in state.polyps and coral_reaches(state, k, MIN_CORAL):
-            out.append(k)
+        if s != seat:
+            continue
+        colour = polyps.get(k)
+        if colour is None:
+            continue
+        for n in near[k]:  # a lone polyp (the usual guarded coral) is told without a trace
+            if polyps.get(n) == colour:
+                if coral_reaches(state, k, MIN_CORAL):
+                    out.append(k)
+                break
     return sorted(out)
 
 
@@ -213,10 +222,17 @@ class _Builder:
         boards = st.boards
         if self.rng.random() < 0.75:
             cands = self.next_to(colour)
-            self.rng.shuffle(cands)
+            below = self.rng.below
             polyps = st.polyps
             strong = dominance(st)
-            for k in cands:  # rock cells in play: placeable() without its board and rock tests
+            left = len(cands)
+            while left:  # rock cells in play: placeable() without its board and rock tests
+                # The candidates in a random order, drawn one by one (a shuffle drawn lazily:
+                # the first candidate is mostly placeable, and shuffling all ~30 cost more).
+                i = below(left)
+                left -= 1
+                k = cands[i]
+                cands[i] = cands[left]
                 # A candidate never holds ``colour``: a polyp on it is attacked, which needs
                 # ``colour`` to dominate it (told here without the tile look-ups).
                 target = polyps.get(k)
@@ -235,8 +251,13 @@ class _Builder:
             if placeable(st, k, colour):
                 return k
         every = [k for b in boards for k in rock_cells()[b]]
-        self.rng.shuffle(every)
-        for k in every:
+        below = self.rng.below
+        left = len(every)
+        while left:  # every rock cell in a random order, drawn lazily as above
+            i = below(left)
+            left -= 1
+            k = every[i]
+            every[i] = every[left]
             if placeable(st, k, colour):
                 return k
         return None
@@ -272,10 +293,11 @@ class _Builder:
             target = None
 
     def new_shrimp(self) -> None:
+        """A new shrimp on a random polyp of a largest coral without a shrimp, on a board where
+        this seat has fewer than two (of the largest, one at random)."""
         st = self.state
         if st.seats[self.seat].shrimps_in_hand < 1 or 4 in self.turn.done:
             return
-        best: tuple[float, str] | None = None
         mine: dict[int, int] = {}  # board -> this seat's shrimps on it
         for k, owner in st.shrimps.items():
             if owner == self.seat:
@@ -283,31 +305,43 @@ class _Builder:
         full = {b for b in st.boards if mine.get(b, 0) >= MAX_PER_BOARD}
         boards = st.boards
         polyps, near = st.polyps, neighbours()
-        held = st.shrimps.keys()
         left = dict(polyps)  # the polyps not yet traced into a coral
         if full or len(boards) < len(rock_cells()):
             # A coral lies on one board: on a full board (or one not in play) it is left out.
             left = {k: c for k, c in left.items()
                     if BOARD_OF[k] in boards and BOARD_OF[k] not in full}
         get, take = left.get, left.pop
-        draw, choice = self.rng.random, self.rng.choice  # once, not per coral
-        for k in sorted(left):
+        for k in st.shrimps:  # the corals holding a shrimp first, out of the way
             colour = take(k, None)
-            if colour is None:  # in a coral traced already
+            if colour is None:
                 continue
+            cells = [k]
+            for c in cells:
+                for n in near[c]:
+                    if get(n) == colour:
+                        del left[n]
+                        cells.append(n)
+        best: list[list[str]] = []  # the largest corals without a shrimp so far
+        size = 0
+        while left:
+            k, colour = left.popitem()
             cells = [k]
             for c in cells:  # grows as it goes: the coral traced breadth first (as group())
                 for n in near[c]:
                     if get(n) == colour:
                         del left[n]
-                        cells.append(n)  # most corals are one polyp: no bound append kept
-            if not held.isdisjoint(cells):  # a shrimp guards it already
-                continue
-            size = len(cells) + draw()
-            if best is None or size > best[0]:
-                best = (size, choice(sorted(cells)))
-        if best is not None:  # legal: a coral without a shrimp, on a board not full
-            step = NewShrimp(cell(best[1]))
+                        cells.append(n)
+            if len(cells) > size:
+                size, best = len(cells), [cells]
+            elif len(cells) == size:
+                best.append(cells)
+        if best:  # legal: a coral without a shrimp, on a board not full
+            # Chosen in cell order, not in the dicts' order: a state read back from JSON has
+            # its cells in another order, and a seeded bot must choose the same.
+            choice = self.rng.choice
+            if len(best) > 1:
+                best.sort(key=min)
+            step = NewShrimp(cell(choice(sorted(choice(best)))))
             new_shrimp_checked(st, self.turn, step)
             self.turn.steps += 1
             self.steps.append(step)
@@ -419,13 +453,14 @@ def random_steps(state: State, seat: int, rng: random.Random) -> Order:
         if not b.steps:
             b.steps.append(Pass())
         return Order(tuple(b.steps))
-    extras = list(_EXTRAS)
-    dice.shuffle(extras)
-    for action, weight in extras:
+    # Which optional actions are tried, each by its weight, then in a random order: the same
+    # odds as shuffling all ten and trying each by its weight, with fewer draws.
+    tried = [action for action, weight in _EXTRAS if dice.random() < weight]
+    dice.shuffle(tried)
+    for action in tried:
         if b.turn.ended:
             break
-        if dice.random() < weight:
-            action(b)
+        action(b)
     if not b.turn.ended:
         b.steps.append(b.take())
     return Order(tuple(b.steps))

@@ -24,8 +24,8 @@ from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.orders import Cell, Order
 from pbem.games.reef_encounter.state import State
 
-PINNED = "a62369457ae74c90ba5faef4e6500584e0985768d152c1310e951116af435753"
-DATA_PINNED = "571868cead11d8c3d302321c31f353f629a40fd205e7871965d21ece1c481861"
+PINNED = "55da4ac8d369ae8de4cb6d6be94e3d86d4c6ca82ae923b61a005e477767725b6"
+DATA_PINNED = "27508856b9045302766bdb7f0c9ae11a6c30ffaa2d0d405b0270b75aa62ab036"
 GAMES = 24
 
 
