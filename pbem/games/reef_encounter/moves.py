@@ -17,7 +17,6 @@ from pbem.games.reef_encounter.algae import check_alga, uncovered
 from pbem.games.reef_encounter.board import (
     BOARD_OF,
     Refused,
-    coral_reaches,
     dominates,
     neighbours,
     rock_cells,
@@ -89,16 +88,20 @@ def edible_corals(state: State, seat: int) -> list[str]:
         return []  # no shrimp of this seat on the reef, as in many turns: no loop
     out = []
     polyps, near = state.polyps, neighbours()
+    get = polyps.get
     for k, s in state.shrimps.items():
         if s != seat:
             continue
-        colour = polyps.get(k)
+        colour = get(k)
         if colour is None:
             continue
-        for n in near[k]:  # a lone polyp (the usual guarded coral) is told without a trace
-            if polyps.get(n) == colour:
-                if coral_reaches(state, k, MIN_CORAL):
-                    out.append(k)
+        seen = [k]  # coral_reaches(state, k, MIN_CORAL), on a list: at most five cells
+        for c in seen:
+            for n in near[c]:
+                if get(n) == colour and n not in seen:
+                    seen.append(n)
+            if len(seen) >= MIN_CORAL:
+                out.append(k)
                 break
     return sorted(out)
 
@@ -243,7 +246,7 @@ class _Builder:
                         known = strong[pair] = dominates(st, colour, target)[0]
                     if not known:
                         continue
-                if placeable_in_play(st, k, colour):
+                if placeable_in_play(st, k, colour, dominant=True):
                     return k
         for _ in range(3):
             board = self.rng.choice(boards)
