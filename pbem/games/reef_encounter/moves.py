@@ -168,13 +168,25 @@ class _QuietTurn(Turn):
         pass
 
 
+def _dice(rng: random.Random) -> Dice:
+    """The Dice of ``rng``, kept from its last turn: a game's bot plays every turn with one
+    generator, and a Dice keeps no state of its own besides it."""
+    global _LAST_DICE
+    if _LAST_DICE is None or _LAST_DICE.rng is not rng:
+        _LAST_DICE = Dice(rng)
+    return _LAST_DICE
+
+
+_LAST_DICE: Dice | None = None
+
+
 class _Builder:
     """A turn under construction on a scratch state (a copy for this seat's turn)."""
 
     def __init__(self, state: State, seat: int, rng: random.Random) -> None:
         self.state = state.copy_for(seat)
         self.seat = seat
-        self.rng = Dice(rng)
+        self.rng = _dice(rng)
         self.in_play = _in_play(tuple(state.boards))
         self.turn: Turn = _QuietTurn(seat, final=state.phase == "final")
         self.steps: list[Step] = []
@@ -373,7 +385,13 @@ class _Builder:
                     and self.attempt(MoveShrimp(cell(source), cell(rest)))):
                 source = rest
         polyps = sorted(k for k in st.polyps if BOARD_OF[k] in st.boards)
-        for target in self.rng.sample(polyps, min(5, len(polyps))):
+        below = self.rng.below
+        left = len(polyps)
+        for _ in range(min(5, left)):  # five distinct polyps at random, drawn lazily
+            i = below(left)
+            left -= 1
+            target = polyps[i]
+            polyps[i] = polyps[left]
             if may_move(st, self.seat, source, target) and self.attempt(
                     MoveShrimp(cell(source), cell(target))):
                 return
@@ -394,9 +412,16 @@ class _Builder:
         paid = self.rng.choice(payable)
         if me.sea_shrimp and not self.turn.alga_on_tile and self.rng.random() < 0.7:
             tiles = uncovered(st)
-            self.rng.shuffle(tiles)
-            for t in tiles:
+            below = self.rng.below
+            left = len(tiles)
+            while left:  # the uncovered tiles in a random order, drawn lazily
+                i = below(left)
+                left -= 1
+                t = tiles[i]
+                tiles[i] = tiles[left]
                 colour = visible(st, t)[2]
+                if st.alga_supply.get(colour, 0) < 1:
+                    continue  # check_alga would refuse it: no such cylinder left
                 try:
                     check_alga(st, self.turn, colour, t, paid)
                 except Refused:

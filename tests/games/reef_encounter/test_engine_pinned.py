@@ -24,8 +24,8 @@ from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.orders import Cell, Order
 from pbem.games.reef_encounter.state import State
 
-PINNED = "55da4ac8d369ae8de4cb6d6be94e3d86d4c6ca82ae923b61a005e477767725b6"
-DATA_PINNED = "27508856b9045302766bdb7f0c9ae11a6c30ffaa2d0d405b0270b75aa62ab036"
+PINNED = "12f76f228556f6b465a91d7efa74133806cb6b63bd21436897a0bda987f7e0d8"
+DATA_PINNED = "58be260a82a36e1aa827dedf80c061f60c2477ead94f4cf6c8f6eb1c006b2742"
 GAMES = 24
 
 
