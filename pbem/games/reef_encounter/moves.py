@@ -321,10 +321,10 @@ class _Builder:
         boards = st.boards
         polyps, near = st.polyps, neighbours()
         left = dict(polyps)  # the polyps not yet traced into a coral
-        if full or len(boards) < len(rock_cells()):
-            # A coral lies on one board: on a full board (or one not in play) it is left out.
-            left = {k: c for k, c in left.items()
-                    if BOARD_OF[k] in boards and BOARD_OF[k] not in full}
+        # A coral lies on one board: one on a full board (or one not in play) is traced but
+        # not chosen.
+        barred = full | (set(rock_cells()) - set(boards)) if full or len(boards) < len(
+            rock_cells()) else None
         get, take = left.get, left.pop
         for k in st.shrimps:  # the corals holding a shrimp first, out of the way
             colour = take(k, None)
@@ -338,14 +338,25 @@ class _Builder:
                         cells.append(n)
         best: list[list[str]] = []  # the largest corals without a shrimp so far
         size = 0
+        popitem = left.popitem
         while left:
-            k, colour = left.popitem()
+            k, colour = popitem()
+            for n in near[k]:
+                if get(n) == colour:
+                    break
+            else:  # a lone polyp (most are): a coral of one, told without tracing
+                if size <= 1 and (barred is None or BOARD_OF[k] not in barred):
+                    size = 1
+                    best.append([k])
+                continue
             cells = [k]
             for c in cells:  # grows as it goes: the coral traced breadth first (as group())
                 for n in near[c]:
                     if get(n) == colour:
                         del left[n]
                         cells.append(n)
+            if len(cells) < size or (barred is not None and BOARD_OF[k] in barred):
+                continue
             if len(cells) > size:
                 size, best = len(cells), [cells]
             elif len(cells) == size:
