@@ -172,9 +172,10 @@ def _dice(rng: random.Random) -> Dice:
     """The Dice of ``rng``, kept from its last turn: a game's bot plays every turn with one
     generator, and a Dice keeps no state of its own besides it."""
     global _LAST_DICE
-    if _LAST_DICE is None or _LAST_DICE.rng is not rng:
-        _LAST_DICE = Dice(rng)
-    return _LAST_DICE
+    dice = _LAST_DICE  # read once: another thread's bot may replace it meanwhile
+    if dice is None or dice.rng is not rng:
+        dice = _LAST_DICE = Dice(rng)
+    return dice
 
 
 _LAST_DICE: Dice | None = None
