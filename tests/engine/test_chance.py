@@ -50,3 +50,13 @@ def test_draw_json_round_trip() -> None:
     live = Chance("s")
     live.shuffle("boards", ["1", "2", "3"])
     assert [Draw.from_json(d.to_json()) for d in live.draws] == live.draws
+
+
+def test_a_choice_draws_what_randrange_of_the_seeded_generator_draws() -> None:
+    """Stored games replay their draws: a choice must stay ``randrange(len(options))`` of the
+    seed's generator, however it is called (chance.py calls ``_randbelow`` directly)."""
+    from pbem.engine.chance import _seeded
+
+    live, rng = Chance("game-7/3"), _seeded("game-7/3")
+    for n in [1, 2, 3, 5, 17, 64, 100, 1000] * 5:
+        assert live.choice("c", list(range(n))) == rng.randrange(n)

@@ -211,8 +211,11 @@ def protector(state: State, cell_key: str) -> str | None:
 
 
 def seat_shrimps_on_board(state: State, seat: int, board: int) -> int:
-    prefix = f"{board}:"
-    return sum(1 for k, s in state.shrimps.items() if s == seat and k.startswith(prefix))
+    n = 0
+    for k, s in state.shrimps.items():  # a loop, not a generator summed: the bot asks often
+        if s == seat and BOARD_OF[k] == board:
+            n += 1
+    return n
 
 
 @cache

@@ -391,16 +391,16 @@ def format_step(step: Step) -> str:
     if isinstance(step, SetupAnswer):
         return f"parrotfish {step.parrotfish}; larvae {step.larvae[0]} {step.larvae[1]}"
     if isinstance(step, Eat):
-        return f"eat {step.cell}"
+        return f"eat {step.cell.name}"
     if isinstance(step, Larva):
         return f"larva {step.colour}"
     if isinstance(step, Place):
-        return f"consumed {step.cell}" if step.consumed else f"place {step.cell}"
+        return f"consumed {step.cell.name}" if step.consumed else f"place {step.cell.name}"
     if isinstance(step, NewShrimp):
-        return f"shrimp new {step.cell}"
+        return f"shrimp new {step.cell.name}"
     if isinstance(step, MoveShrimp):
-        dest = "home" if step.target is None else f"to {step.target}"
-        return f"move shrimp {step.source} {dest}"
+        dest = "home" if step.target is None else f"to {step.target.name}"
+        return f"move shrimp {step.source.name} {dest}"
     if isinstance(step, ConsumedForLarva):
         return f"consumed {step.colour} for larva"
     if isinstance(step, Alga):
@@ -428,12 +428,12 @@ def format_order(order: Order) -> str:
     for step in order.steps:
         if isinstance(step, Place) and open_larva:
             if not step.consumed and consumed:
-                lines.append(f"place {step.cell}")
+                lines.append(f"place {step.cell.name}")
                 colon = False
                 consumed = False
                 continue
             word = "consumed " if step.consumed and not consumed else ""
-            lines[-1] += f"{':' if colon else ''} {word}{step.cell}"
+            lines[-1] += f"{':' if colon else ''} {word}{step.cell.name}"
             colon = False
             consumed = consumed or step.consumed
             continue

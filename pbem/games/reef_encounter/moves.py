@@ -17,7 +17,6 @@ from pbem.games.reef_encounter.algae import check_alga, uncovered
 from pbem.games.reef_encounter.board import (
     BOARD_OF,
     Refused,
-    coral_reaches,
     dominates,
     neighbours,
     rock_cells,
@@ -88,9 +87,22 @@ def edible_corals(state: State, seat: int) -> list[str]:
     if seat not in state.shrimps.values():
         return []  # no shrimp of this seat on the reef, as in many turns: no loop
     out = []
+    polyps, near = state.polyps, neighbours()
+    get = polyps.get
     for k, s in state.shrimps.items():
-        if s == seat and k in state.polyps and coral_reaches(state, k, MIN_CORAL):
-            out.append(k)
+        if s != seat:
+            continue
+        colour = get(k)
+        if colour is None:
+            continue
+        seen = [k]  # coral_reaches(state, k, MIN_CORAL), on a list: at most five cells
+        for c in seen:
+            for n in near[c]:
+                if get(n) == colour and n not in seen:
+                    seen.append(n)
+            if len(seen) >= MIN_CORAL:
+                out.append(k)
+                break
     return sorted(out)
 
 
@@ -156,13 +168,26 @@ class _QuietTurn(Turn):
         pass
 
 
+def _dice(rng: random.Random) -> Dice:
+    """The Dice of ``rng``, kept from its last turn: a game's bot plays every turn with one
+    generator, and a Dice keeps no state of its own besides it."""
+    global _LAST_DICE
+    dice = _LAST_DICE  # read once: another thread's bot may replace it meanwhile
+    if dice is None or dice.rng is not rng:
+        dice = _LAST_DICE = Dice(rng)
+    return dice
+
+
+_LAST_DICE: Dice | None = None
+
+
 class _Builder:
     """A turn under construction on a scratch state (a copy for this seat's turn)."""
 
     def __init__(self, state: State, seat: int, rng: random.Random) -> None:
         self.state = state.copy_for(seat)
         self.seat = seat
-        self.rng = Dice(rng)
+        self.rng = _dice(rng)
         self.in_play = _in_play(tuple(state.boards))
         self.turn: Turn = _QuietTurn(seat, final=state.phase == "final")
         self.steps: list[Step] = []
@@ -213,10 +238,17 @@ class _Builder:
         boards = st.boards
         if self.rng.random() < 0.75:
             cands = self.next_to(colour)
-            self.rng.shuffle(cands)
+            below = self.rng.below
             polyps = st.polyps
             strong = dominance(st)
-            for k in cands:  # rock cells in play: placeable() without its board and rock tests
+            left = len(cands)
+            while left:  # rock cells in play: placeable() without its board and rock tests
+                # The candidates in a random order, drawn one by one (a shuffle drawn lazily:
+                # the first candidate is mostly placeable, and shuffling all ~30 cost more).
+                i = below(left)
+                left -= 1
+                k = cands[i]
+                cands[i] = cands[left]
                 # A candidate never holds ``colour``: a polyp on it is attacked, which needs
                 # ``colour`` to dominate it (told here without the tile look-ups).
                 target = polyps.get(k)
@@ -227,7 +259,7 @@ class _Builder:
                         known = strong[pair] = dominates(st, colour, target)[0]
                     if not known:
                         continue
-                if placeable_in_play(st, k, colour):
+                if placeable_in_play(st, k, colour, dominant=True):
                     return k
         for _ in range(3):
             board = self.rng.choice(boards)
@@ -235,8 +267,13 @@ class _Builder:
             if placeable(st, k, colour):
                 return k
         every = [k for b in boards for k in rock_cells()[b]]
-        self.rng.shuffle(every)
-        for k in every:
+        below = self.rng.below
+        left = len(every)
+        while left:  # every rock cell in a random order, drawn lazily as above
+            i = below(left)
+            left -= 1
+            k = every[i]
+            every[i] = every[left]
             if placeable(st, k, colour):
                 return k
         return None
@@ -272,10 +309,11 @@ class _Builder:
             target = None
 
     def new_shrimp(self) -> None:
+        """A new shrimp on a random polyp of a largest coral without a shrimp, on a board where
+        this seat has fewer than two (of the largest, one at random)."""
         st = self.state
         if st.seats[self.seat].shrimps_in_hand < 1 or 4 in self.turn.done:
             return
-        best: tuple[float, str] | None = None
         mine: dict[int, int] = {}  # board -> this seat's shrimps on it
         for k, owner in st.shrimps.items():
             if owner == self.seat:
@@ -283,31 +321,54 @@ class _Builder:
         full = {b for b in st.boards if mine.get(b, 0) >= MAX_PER_BOARD}
         boards = st.boards
         polyps, near = st.polyps, neighbours()
-        held = st.shrimps.keys()
         left = dict(polyps)  # the polyps not yet traced into a coral
-        if full or len(boards) < len(rock_cells()):
-            # A coral lies on one board: on a full board (or one not in play) it is left out.
-            left = {k: c for k, c in left.items()
-                    if BOARD_OF[k] in boards and BOARD_OF[k] not in full}
+        # A coral lies on one board: one on a full board (or one not in play) is traced but
+        # not chosen.
+        barred = full | (set(rock_cells()) - set(boards)) if full or len(boards) < len(
+            rock_cells()) else None
         get, take = left.get, left.pop
-        draw, choice = self.rng.random, self.rng.choice  # once, not per coral
-        for k in sorted(left):
+        for k in st.shrimps:  # the corals holding a shrimp first, out of the way
             colour = take(k, None)
-            if colour is None:  # in a coral traced already
+            if colour is None:
+                continue
+            cells = [k]
+            for c in cells:
+                for n in near[c]:
+                    if get(n) == colour:
+                        del left[n]
+                        cells.append(n)
+        best: list[list[str]] = []  # the largest corals without a shrimp so far
+        size = 0
+        popitem = left.popitem
+        while left:
+            k, colour = popitem()
+            for n in near[k]:
+                if get(n) == colour:
+                    break
+            else:  # a lone polyp (most are): a coral of one, told without tracing
+                if size <= 1 and (barred is None or BOARD_OF[k] not in barred):
+                    size = 1
+                    best.append([k])
                 continue
             cells = [k]
             for c in cells:  # grows as it goes: the coral traced breadth first (as group())
                 for n in near[c]:
                     if get(n) == colour:
                         del left[n]
-                        cells.append(n)  # most corals are one polyp: no bound append kept
-            if not held.isdisjoint(cells):  # a shrimp guards it already
+                        cells.append(n)
+            if len(cells) < size or (barred is not None and BOARD_OF[k] in barred):
                 continue
-            size = len(cells) + draw()
-            if best is None or size > best[0]:
-                best = (size, choice(sorted(cells)))
-        if best is not None:  # legal: a coral without a shrimp, on a board not full
-            step = NewShrimp(cell(best[1]))
+            if len(cells) > size:
+                size, best = len(cells), [cells]
+            elif len(cells) == size:
+                best.append(cells)
+        if best:  # legal: a coral without a shrimp, on a board not full
+            # Chosen in cell order, not in the dicts' order: a state read back from JSON has
+            # its cells in another order, and a seeded bot must choose the same.
+            choice = self.rng.choice
+            if len(best) > 1:
+                best.sort(key=min)
+            step = NewShrimp(cell(choice(sorted(choice(best)))))
             new_shrimp_checked(st, self.turn, step)
             self.turn.steps += 1
             self.steps.append(step)
@@ -336,7 +397,13 @@ class _Builder:
                     and self.attempt(MoveShrimp(cell(source), cell(rest)))):
                 source = rest
         polyps = sorted(k for k in st.polyps if BOARD_OF[k] in st.boards)
-        for target in self.rng.sample(polyps, min(5, len(polyps))):
+        below = self.rng.below
+        left = len(polyps)
+        for _ in range(min(5, left)):  # five distinct polyps at random, drawn lazily
+            i = below(left)
+            left -= 1
+            target = polyps[i]
+            polyps[i] = polyps[left]
             if may_move(st, self.seat, source, target) and self.attempt(
                     MoveShrimp(cell(source), cell(target))):
                 return
@@ -357,9 +424,16 @@ class _Builder:
         paid = self.rng.choice(payable)
         if me.sea_shrimp and not self.turn.alga_on_tile and self.rng.random() < 0.7:
             tiles = uncovered(st)
-            self.rng.shuffle(tiles)
-            for t in tiles:
+            below = self.rng.below
+            left = len(tiles)
+            while left:  # the uncovered tiles in a random order, drawn lazily
+                i = below(left)
+                left -= 1
+                t = tiles[i]
+                tiles[i] = tiles[left]
                 colour = visible(st, t)[2]
+                if st.alga_supply.get(colour, 0) < 1:
+                    continue  # check_alga would refuse it: no such cylinder left
                 try:
                     check_alga(st, self.turn, colour, t, paid)
                 except Refused:
@@ -419,13 +493,14 @@ def random_steps(state: State, seat: int, rng: random.Random) -> Order:
         if not b.steps:
             b.steps.append(Pass())
         return Order(tuple(b.steps))
-    extras = list(_EXTRAS)
-    dice.shuffle(extras)
-    for action, weight in extras:
+    # Which optional actions are tried, each by its weight, then in a random order: the same
+    # odds as shuffling all ten and trying each by its weight, with fewer draws.
+    tried = [action for action, weight in _EXTRAS if dice.random() < weight]
+    dice.shuffle(tried)
+    for action in tried:
         if b.turn.ended:
             break
-        if dice.random() < weight:
-            action(b)
+        action(b)
     if not b.turn.ended:
         b.steps.append(b.take())
     return Order(tuple(b.steps))

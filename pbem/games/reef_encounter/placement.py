@@ -8,7 +8,7 @@ if it would join two shrimp-held corals).
 
 from __future__ import annotations
 
-from pbem.games.reef_encounter.attack import can_attack, check_attack
+from pbem.games.reef_encounter.attack import attack_backed, can_attack, check_attack
 from pbem.games.reef_encounter.board import (
     BOARD_OF,
     Refused,
@@ -52,13 +52,15 @@ def placeable(state: State, cell_key: str, colour: str) -> bool:
     return placeable_in_play(state, cell_key, colour)
 
 
-def placeable_in_play(state: State, cell_key: str, colour: str) -> bool:
-    """:func:`placeable` for a rock cell on a board in play (the bot's candidates are)."""
+def placeable_in_play(state: State, cell_key: str, colour: str, dominant: bool = False) -> bool:
+    """:func:`placeable` for a rock cell on a board in play (the bot's candidates are);
+    ``dominant``: the caller knows ``colour`` dominates the polyp there, if there is one."""
     target = state.polyps.get(cell_key)
     if target is None:
         if cell_key in state.shrimps:
             return False
-    elif not can_attack(state, cell_key, colour, target):
+    elif not (attack_backed(state, cell_key, colour) if dominant
+              else can_attack(state, cell_key, colour, target)):
         return False
     return not joins_two_shrimp_corals(state, cell_key, colour)
 

@@ -59,3 +59,12 @@ def test_another_generator_keeps_its_own_draws() -> None:
     items = [1, 2, 3, 4]
     dice.shuffle(items)
     assert items == [1, 2, 3, 4]
+
+
+def test_the_bot_keeps_one_dice_per_generator_and_never_hands_out_anothers() -> None:
+    from pbem.games.reef_encounter.moves import _dice
+
+    a, b = random.Random(1), random.Random(2)
+    first = _dice(a)
+    assert _dice(a) is first  # kept from turn to turn
+    assert _dice(b).rng is b and _dice(a).rng is a  # two games' bots in turn: each its own

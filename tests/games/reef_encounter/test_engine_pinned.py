@@ -24,8 +24,8 @@ from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.orders import Cell, Order
 from pbem.games.reef_encounter.state import State
 
-PINNED = "a62369457ae74c90ba5faef4e6500584e0985768d152c1310e951116af435753"
-DATA_PINNED = "571868cead11d8c3d302321c31f353f629a40fd205e7871965d21ece1c481861"
+PINNED = "12f76f228556f6b465a91d7efa74133806cb6b63bd21436897a0bda987f7e0d8"
+DATA_PINNED = "58be260a82a36e1aa827dedf80c061f60c2477ead94f4cf6c8f6eb1c006b2742"
 GAMES = 24
 
 
