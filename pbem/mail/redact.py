@@ -134,12 +134,18 @@ def _base64_lead(piece: bytes) -> int:
     """How many leading bytes of ``piece`` are whole base64 lines (``_BASE64_LINES``).
 
     A picture's body runs to the boundary line after it (``--``, never a base64 character):
-    that stretch is checked in one pass instead of line by line, else the pattern decides."""
+    that stretch is checked in one pass instead of line by line, else the pattern decides.
+    A piece of a mail split at its blank lines is a body without its last line end: its
+    whole lines are those up to its last line end (the pattern's lines end with one)."""
     if b"\r" not in piece:
-        end = piece.find(b"\n--")
-        lead = piece if end < 0 else piece[:end + 1]
-        if (lead.endswith(b"\n") and not lead.startswith(b"\n") and b"\n\n" not in lead
-                and not lead.translate(None, _BASE64_CHARS)):
+        lead, checked = piece, not piece.translate(None, _BASE64_CHARS)
+        if not checked:  # more than base64: the lines up to a boundary line
+            # (looking for one in a picture's 9 kB took longer than that first look)
+            end = piece.find(b"\n--")
+            lead = piece if end < 0 else piece[:end + 1]
+        lead = lead[:lead.rfind(b"\n") + 1]
+        if (lead and not lead.startswith(b"\n") and b"\n\n" not in lead
+                and (checked or not lead.translate(None, _BASE64_CHARS))):
             return len(lead)
     lines = _BASE64_LINES.match(piece)
     return 0 if lines is None else lines.end()

@@ -14,7 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.mail.redact import (
+    _BASE64_LINES,
     MARK,
+    _base64_lead,
     _redact_part,
     _shows_secret_in_bytes,
     might_hold_secret,
@@ -97,3 +99,12 @@ def test_the_byte_look_for_a_secret_answers_as_the_texts(pieces: list[str],
     view = "".join(pieces).encode("utf-8", errors="surrogateescape")
     text = view.decode("utf-8", errors="surrogateescape")
     assert _shows_secret_in_bytes(view, list(tokens)) == shows_secret(text, list(tokens))
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from([b"QUJD", b"+/=", b"\n", b"\n\n", b"--b--", b"x y", b"\r\n",
+                                 b"-", b"Zz09", b"\n--"]), max_size=10))
+def test_a_pictures_lines_are_skipped_as_the_line_pattern_would(pieces: list[bytes]) -> None:
+    piece = b"".join(pieces)
+    found = _BASE64_LINES.match(piece)
+    assert _base64_lead(piece) == (found.end() if found else 0), piece
