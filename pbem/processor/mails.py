@@ -111,7 +111,7 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
                         to_name=to_name, subject=subj,
                         text=text, html=html, in_reply_to=in_reply_to, references=references,
                         auto_reply=auto_reply, message_id_domain=host.message_id_domain,
-                        pictures=pictures)
+                        pictures=pictures, keep_lines=secret is None)
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
                           raw_once_sent=redact(raw, [secret]) if secret else None)
     session.add(row)
