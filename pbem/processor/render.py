@@ -28,7 +28,7 @@ from typing import Any
 
 import css_inline
 import jinja2
-from jinja2 import pass_context
+from jinja2 import nodes, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
@@ -81,6 +81,7 @@ def _new_environment(game: Any | None) -> jinja2.Environment:
     )
     i18n_jinja.install(env)  # {% trans %} and _(); each render passes its seat's language
     env.globals["for_reader"] = for_reader
+    env.globals["kept"] = kept
     if game is not None:
         env.globals.update(game.template_helpers())
     return env
@@ -146,6 +147,49 @@ def for_seat(part: str, seat: int | None) -> str:
         return part
     return _READER.sub(lambda m: m.group(2) if seat is not None and int(m.group(1)) == seat
                        else "", part)
+
+
+_KEPT_MAX = 512  # parts kept (a game, a language, a mail setting each); then started again
+_kept: dict[tuple[Any, ...], str] = {}
+_MISSING = object()
+
+
+@cache
+def _reads(env: jinja2.Environment, name: str) -> tuple[str, ...] | None:
+    """Every name template ``name`` reads (globals too: a render passes its own language's
+    ``_`` and ``pgettext`` over the English ones); None if it reads another template."""
+    assert env.loader is not None
+    tree = env.parse(env.loader.get_source(env, name)[0])
+    if any(tree.find_all((nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends))):
+        return None
+    return tuple(sorted({n.name for n in tree.find_all(nodes.Name) if n.ctx == "load"}))
+
+
+@pass_context
+def kept(ctx: Context, name: str) -> str:
+    """Template ``name`` rendered with this render's context, kept by every value it reads:
+    a part the same in many mails (how to reply: a game's tag, a language, a mail setting)
+    is rendered once. Never kept while a ``secret`` is in the context (no secret stays in
+    memory past its mail), nor when a value it reads cannot be a key."""
+    env = ctx.environment
+    values = ctx.get_all()
+    key: tuple[Any, ...] | None = None
+    reads = _reads(env, name)
+    if values.get("secret") is None and reads is not None:
+        key = (id(env), name, ctx.eval_ctx.autoescape,
+               *(values.get(n, _MISSING) for n in reads))
+        try:
+            found = _kept.get(key)
+        except TypeError:  # a list, a dict: drawn each time
+            found, key = None, None
+        if found is not None:
+            return Markup(found) if ctx.eval_ctx.autoescape else found
+    done = env.get_template(name).render(values)
+    if key is not None:
+        if len(_kept) >= _KEPT_MAX:
+            _kept.clear()
+        _kept[key] = done
+    return Markup(done) if ctx.eval_ctx.autoescape else done
 
 
 def render_status(game: Any, mail: StatusMail) -> tuple[str, str]:
