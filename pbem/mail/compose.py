@@ -163,18 +163,57 @@ def _address_header(name: str, display: str, addr: str) -> str:
 Part = tuple[str, bytes]  # a MIME part's header lines and its body
 
 
-def _text_part(subtype: str, text: str) -> Part:
+def _text_part(subtype: str, text: str, keep_lines: bool = False) -> Part:
     """A UTF-8 text part, encoded as the content manager chooses for the texts pbem writes:
     7bit or 8bit when every line fits (78 bytes), else quoted-printable (binascii's encoder:
-    the stdlib's pure-Python one cost ~1 ms a part)."""
+    the stdlib's pure-Python one cost ~1 ms a part; ``keep_lines``: see :func:`_qp`)."""
     lines = text.encode("utf-8", "surrogateescape").splitlines()
     body = b"\n".join(lines) + b"\n"  # as the content manager: an empty text is one newline
     if max(map(len, lines), default=0) <= _LINE:
         cte = "7bit" if body.isascii() else "8bit"
     else:
-        cte, body = "quoted-printable", binascii.b2a_qp(body, istext=True)
+        cte = "quoted-printable"
+        body = _qp(lines) if keep_lines else binascii.b2a_qp(body, istext=True)
     return (f'Content-Type: text/{subtype}; charset="utf-8"\n'
             f"Content-Transfer-Encoding: {cte}\n"), body
+
+
+# Long lines encoded, kept: a move's mails share most of their lines (the board, the players,
+# the footer), and the HTML's, its styles inlined, run to hundreds of bytes each; encoding
+# them was most of a mail's composing. Never a line naming a secret.
+_QP_KEPT: dict[bytes, bytes] = {}
+_QP_KEPT_MAX = 4096  # lines; then the whole store starts again
+_QP_LONG = 100  # bytes: shorter lines cost less to encode (together) than to keep
+
+
+def _qp(lines: list[bytes]) -> bytes:
+    """``binascii.b2a_qp(b"\\n".join(lines) + b"\\n", istext=True)``, line by line: the
+    encoder reads no further than a line's end (its line length restarts there, and what it
+    protects at a line's end is at that end), so a text's encoding is its lines' encodings
+    one after the other. Lines with a carriage return (the encoder would then write CRLF for
+    every line end) take the whole way."""
+    body = b"\n".join(lines) + b"\n"
+    if b"\r" in body or not lines:
+        return binascii.b2a_qp(body, istext=True)
+    kept, out, short = _QP_KEPT.get, [], 0  # lines[short:n]: short ones, encoded together
+    for n, line in enumerate(lines):
+        if len(line) < _QP_LONG:
+            continue
+        if short < n:
+            out.append(binascii.b2a_qp(b"\n".join(lines[short:n]) + b"\n", istext=True))
+        short = n + 1
+        line += b"\n"
+        done = kept(line)
+        if done is None:
+            done = binascii.b2a_qp(line, istext=True)
+            if b"secret" not in line.lower():
+                if len(_QP_KEPT) >= _QP_KEPT_MAX:
+                    _QP_KEPT.clear()
+                _QP_KEPT[line] = done
+        out.append(done)
+    if short < len(lines):
+        out.append(binascii.b2a_qp(b"\n".join(lines[short:]) + b"\n", istext=True))
+    return b"".join(out)
 
 
 def _boundary(bodies: Sequence[bytes]) -> str:
@@ -209,13 +248,16 @@ def compose_bytes(
     auto_reply: bool = False,
     message_id_domain: str = "pbem.invalid",
     pictures: Sequence[Picture] = (),
+    keep_lines: bool = False,
 ) -> bytes:
     """The mail :func:`compose` makes, as the bytes :func:`mail_bytes` would give (the same
     headers, parts and contents; fresh boundaries, Message-ID and Date; text parts written
     7bit, 8bit or quoted-printable), written directly: building an EmailMessage parses every
     header it is given and walks every part, 8 ms of a status mail's 9 (bench/pipeline.py).
 
-    A cid or domain the writer would have to encode (not ASCII) takes the EmailMessage way."""
+    A cid or domain the writer would have to encode (not ASCII) takes the EmailMessage way.
+    ``keep_lines``: the texts' long lines may be kept encoded for the next mails (a mail
+    holding no secret: see :func:`_qp`)."""
     if not all((p.cid + message_id_domain).isascii() for p in pictures) or \
             not message_id_domain.isascii():
         return mail_bytes(compose(
@@ -229,9 +271,9 @@ def compose_bytes(
             _header("Message-ID", make_msgid(domain=clean_header(message_id_domain)))]
     head += [_header(name, value)
              for name, value in _thread_headers(in_reply_to, references, auto_reply)]
-    part = _text_part("plain", text)
+    part = _text_part("plain", text, keep_lines)
     if html is not None:
-        shown = _text_part("html", html)
+        shown = _text_part("html", html, keep_lines)
         if pictures:  # multipart/related: the HTML's cid: images travel with it
             images = [(f"Content-Type: image/png\nContent-Transfer-Encoding: base64\n"
                        f'Content-Disposition: inline; filename="board{n}.png"\n'

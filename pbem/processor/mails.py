@@ -107,7 +107,8 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
     pictures: list[Picture] = []
     if html is not None:
         html, pictures = inline_pictures(html, host.message_id_domain)
-    raw = compose_bytes(from_addr=host.from_address, from_name=host.from_name, to_addr=to,
+    raw = compose_bytes(keep_lines=secret is None,  # no secret: its lines may be kept
+                        from_addr=host.from_address, from_name=host.from_name, to_addr=to,
                         to_name=to_name, subject=subj,
                         text=text, html=html, in_reply_to=in_reply_to, references=references,
                         auto_reply=auto_reply, message_id_domain=host.message_id_domain,

@@ -9,6 +9,9 @@ A game may also supply ``<game>/public.*.j2``: the part of its status every seat
 (the board, the scores). It is rendered from the spectator's view (``view(state, None)``, never
 a seat's) once per distinct view, language and player names, and its status template shows it
 as ``public_txt`` / ``public_html``: a move's four mails draw the board once, not four times.
+What the public part says to one reader only (the " — you" after its own player) it wraps in
+:func:`for_reader`: kept as a mark naming the seat, and each seat's mail keeps its own marks'
+words and drops the others' (:func:`for_seat`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ from typing import Any
 
 import css_inline
 import jinja2
-from markupsafe import Markup
+from jinja2 import nodes, pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup, escape
 
 import pbem
 from pbem.i18n import jinja as i18n_jinja
@@ -75,6 +80,8 @@ def _new_environment(game: Any | None) -> jinja2.Environment:
         lstrip_blocks=True,
     )
     i18n_jinja.install(env)  # {% trans %} and _(); each render passes its seat's language
+    env.globals["for_reader"] = for_reader
+    env.globals["kept"] = kept
     if game is not None:
         env.globals.update(game.template_helpers())
     return env
@@ -115,6 +122,76 @@ class StatusMail:
     public: dict[str, Any] | None = None
 
 
+# A reader's words in a part drawn for every seat: seat number, words, end. Private-use
+# characters: no template writes them, and the CSS inliner passes them through as text.
+_READER = re.compile("\ue000(\\d+)\ue001(.*?)\ue002", re.S)
+
+
+@pass_context
+def for_reader(ctx: Context, seat: int, words: str) -> str:
+    """``words`` in the mail of ``seat`` only. Rendered for one seat (a ``seat`` in the
+    context; None: a spectator), it decides at once; in the public part (no ``seat``: it is
+    drawn once for every seat) it leaves a mark that :func:`for_seat` settles per mail."""
+    if "seat" in ctx:
+        reader = ctx["seat"]
+        shown = words if reader is not None and reader == seat else ""
+    else:
+        shown = f"\ue000{int(seat)}\ue001{escape(words) if ctx.eval_ctx.autoescape else words}" \
+            "\ue002"
+    return Markup(shown) if ctx.eval_ctx.autoescape else shown
+
+
+def for_seat(part: str, seat: int | None) -> str:
+    """``part`` (public, marked by :func:`for_reader`) as ``seat``'s mail shows it."""
+    if "\ue000" not in part:
+        return part
+    return _READER.sub(lambda m: m.group(2) if seat is not None and int(m.group(1)) == seat
+                       else "", part)
+
+
+_KEPT_MAX = 512  # parts kept (a game, a language, a mail setting each); then started again
+_kept: dict[tuple[Any, ...], str] = {}
+_MISSING = object()
+
+
+@cache
+def _reads(env: jinja2.Environment, name: str) -> tuple[str, ...] | None:
+    """Every name template ``name`` reads (globals too: a render passes its own language's
+    ``_`` and ``pgettext`` over the English ones); None if it reads another template."""
+    assert env.loader is not None
+    tree = env.parse(env.loader.get_source(env, name)[0])
+    if any(tree.find_all((nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends))):
+        return None
+    return tuple(sorted({n.name for n in tree.find_all(nodes.Name) if n.ctx == "load"}))
+
+
+@pass_context
+def kept(ctx: Context, name: str) -> str:
+    """Template ``name`` rendered with this render's context, kept by every value it reads:
+    a part the same in many mails (how to reply: a game's tag, a language, a mail setting)
+    is rendered once. Never kept while a ``secret`` is in the context (no secret stays in
+    memory past its mail), nor when a value it reads cannot be a key."""
+    env = ctx.environment
+    values = ctx.get_all()
+    key: tuple[Any, ...] | None = None
+    reads = _reads(env, name)
+    if values.get("secret") is None and reads is not None:
+        key = (id(env), name, ctx.eval_ctx.autoescape,
+               *(values.get(n, _MISSING) for n in reads))
+        try:
+            found = _kept.get(key)
+        except TypeError:  # a list, a dict: drawn each time
+            found, key = None, None
+        if found is not None:
+            return Markup(found) if ctx.eval_ctx.autoescape else found
+    done = env.get_template(name).render(values)
+    if key is not None:
+        if len(_kept) >= _KEPT_MAX:
+            _kept.clear()
+        _kept[key] = done
+    return Markup(done) if ctx.eval_ctx.autoescape else done
+
+
 def render_status(game: Any, mail: StatusMail) -> tuple[str, str]:
     """The plain-text and HTML bodies of one seat's status email, in the seat's language."""
     env = environment(game)
@@ -122,6 +199,8 @@ def render_status(game: Any, mail: StatusMail) -> tuple[str, str]:
     ctx = {**mail.__dict__, "game_name": game.name, **speech}
     if mail.public is not None:
         ctx.update(public_parts(env, game.name, mail.public, mail.names, speech))
+        if "public_txt" in ctx:  # the kept part stays unsettled: every seat's mail reads it
+            ctx["public_txt"] = for_seat(ctx["public_txt"], mail.seat)
     text = env.get_template("layout.txt.j2").render(ctx)
     public_html = ctx.get("public_html")
     if public_html is None:
@@ -131,15 +210,15 @@ def render_status(game: Any, mail: StatusMail) -> tuple[str, str]:
     html = env.get_template("layout.html.j2").render({**ctx, "public_html": Markup(_SLOT)})
     styles = _STYLE.findall(html)
     if html.count(_SLOT) != 1 or len(styles) != 1:  # not the layout this expects: the long way
-        return text, styled(html.replace(_SLOT, public_html))
+        return text, styled(html.replace(_SLOT, for_seat(public_html, mail.seat)))
     parts = ctx["public_parts"]
     part = parts.get(styles[0])
     if part is None:
         part = parts[styles[0]] = styled(public_html, styles[0])
     own = styled(html)
     if own.count(_SLOT) != 1:  # the inliner lost or copied the mark: the long way
-        return text, styled(html.replace(_SLOT, public_html))
-    return text, own.replace(_SLOT, part, 1)
+        return text, styled(html.replace(_SLOT, for_seat(public_html, mail.seat)))
+    return text, own.replace(_SLOT, for_seat(part, mail.seat), 1)
 
 
 _SLOT = "<!--pbem-public-part-->"

@@ -4,12 +4,16 @@ subject, body and picture pbem sends (and some no one should)."""
 
 from __future__ import annotations
 
+import binascii
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from pbem.mail import compose as compose_module
 from pbem.mail.compose import compose, compose_bytes, mail_bytes
 from pbem.mail.pictures import inline_pictures
 
@@ -85,3 +89,34 @@ def test_long_lines_are_quoted_printable_and_short_ones_stay_readable() -> None:
     assert b"Content-Transfer-Encoding: 8bit\n\nshort \xc3\xa9 line\n" in raw
     assert b"Content-Transfer-Encoding: quoted-printable" in raw
     assert max(len(line) for line in raw.split(b"\n")) <= 78
+
+
+_LINE_PIECES = ["a", " ", "\t", ".", "=", "é", "—", "\n", "x" * 70, "y" * 99, "z" * 140,
+                " \n", "\t\n", ".\n", "\x00", "\x7f", "\r\n"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_LINE_PIECES), max_size=30))
+def test_quoted_printable_line_by_line_is_the_encoders_own(pieces: list[str]) -> None:
+    """Long lines are encoded one by one (and kept), the rest together: the same bytes as
+    the encoder gives the whole text, kept lines or not."""
+    lines = "".join(pieces).encode("utf-8").splitlines()
+    whole = binascii.b2a_qp(b"\n".join(lines) + b"\n", istext=True)
+    assert compose_module._qp(lines) == whole
+    assert compose_module._qp(lines) == whole  # the second time from the kept lines
+
+
+def test_a_mail_keeps_its_long_lines_only_when_told_and_never_one_naming_a_secret() -> None:
+    compose_module._QP_KEPT.clear()
+    shared, secret = "<p>" + "board " * 30 + "</p>", "<p>Your secret is: " + "s" * 90 + "</p>"
+    args: dict[str, Any] = {"from_addr": "games@host.test", "to_addr": "ann@players.test",
+                            "subject": "s", "text": "x", "html": f"{shared}\n{secret}"}
+    kept = compose_bytes(**args, keep_lines=True)
+    assert list(compose_module._QP_KEPT) == [shared.encode() + b"\n"]
+    compose_module._QP_KEPT.clear()
+    plain = compose_bytes(**args)
+    assert not compose_module._QP_KEPT
+    html_part = b'Content-Type: text/html; charset="utf-8"\n' \
+        b"Content-Transfer-Encoding: quoted-printable\n\n"
+    assert kept.split(html_part)[1].split(b"\n--")[0] == \
+        plain.split(html_part)[1].split(b"\n--")[0]

@@ -13,7 +13,16 @@ from email import message_from_bytes, policy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.redact import _redact_part, might_hold_secret, redact
+from pbem.mail.redact import (
+    _BASE64_LINES,
+    MARK,
+    _base64_lead,
+    _redact_part,
+    _shows_secret_in_bytes,
+    might_hold_secret,
+    redact,
+    shows_secret,
+)
 
 SECRET = "Zq8v-LmN3xTr0pQa7sWd1e"
 
@@ -71,3 +80,31 @@ def test_a_mail_with_bare_carriage_returns_takes_the_full_path() -> None:
     assert parse_blanks_something(raw)
     assert might_hold_secret(raw)
     assert not parse_blanks_something(redact(raw))
+
+
+# Pieces a mail's text is made of, where the byte and the character views may part: "secret"
+# in any case and with the long s, non-ASCII letters (İ lowers to two characters), bytes no
+# UTF-8 reads, the mark, tags and separators the pattern reads between the word and a value.
+_PIECES = ["secret", "SeCrEt", "\u017fecret", "secret is:", " ", "\t", "\n", ": ", "=", "<code>",
+           "İ", "—", "é", "ABCDEFGHIJ", "abc", MARK, "&lt;", "\udcc5", "\udcbf", "\udce2",
+           "Zq8v-LmN3xTr0pQa7sWd1e", "\u017f", "x"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=24),
+       st.sampled_from([(), ("Zq8v-LmN3xTr0pQa7sWd1e",), ("ABCDEFGHIJ", "é" * 9)]))
+def test_the_byte_look_for_a_secret_answers_as_the_texts(pieces: list[str],
+                                                          tokens: tuple[str, ...]) -> None:
+    """might_hold_secret reads the mail's bytes for what shows_secret finds in their text."""
+    view = "".join(pieces).encode("utf-8", errors="surrogateescape")
+    text = view.decode("utf-8", errors="surrogateescape")
+    assert _shows_secret_in_bytes(view, list(tokens)) == shows_secret(text, list(tokens))
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from([b"QUJD", b"+/=", b"\n", b"\n\n", b"--b--", b"x y", b"\r\n",
+                                 b"-", b"Zz09", b"\n--"]), max_size=10))
+def test_a_pictures_lines_are_skipped_as_the_line_pattern_would(pieces: list[bytes]) -> None:
+    piece = b"".join(pieces)
+    found = _BASE64_LINES.match(piece)
+    assert _base64_lead(piece) == (found.end() if found else 0), piece

@@ -113,3 +113,52 @@ def test_a_slot_mark_the_inliner_copies_sends_the_mail_the_long_way(
     got = render_status(REEF, mail(state, 1, "en", shared=True))
     assert got[1].count(render._SLOT) == 0
     assert got == expected
+
+
+
+def test_the_kept_part_says_you_to_no_seat_and_each_mail_to_its_own_seat_only() -> None:
+    """The players' table is in the shared part: " — you" stays in it as a mark per seat,
+    so the part kept for the move names no reader, and each mail settles the marks for its
+    own seat (its row says " — you", no other row does, no mark is left)."""
+    render._public.clear()
+    state = states()[2]
+    for seat in (0, 1, 2):
+        text, html = render_status(REEF, mail(state, seat, "en", shared=True))
+        own = f"{NAMES[seat]}, player {seat + 1}) — you"
+        assert text.count(" — you") == html.count(" — you") == 1, seat
+        assert own in text and own in html
+        assert "\ue000" not in text + html and "\ue002" not in text + html
+    (part,) = render._public.values()
+    kept = part["public_txt"] + part["public_html"] + "".join(part["public_parts"].values())
+    assert " — you" not in kept.replace("\ue001 — you\ue002", "")
+    for seat in (0, 1, 2):  # a mark for every row, in the text, the HTML and its styled copy
+        assert kept.count(f"\ue000{seat}\ue001 — you\ue002") == 3
+
+
+def test_for_reader_decides_for_a_seat_and_marks_for_the_shared_part() -> None:
+    env = render.environment()
+    tmpl = env.from_string("[{{ for_reader(1, words) }}]")
+    assert tmpl.render(words="<you>", seat=1) == "[<you>]"
+    assert tmpl.render(words="<you>", seat=0) == tmpl.render(words="<you>", seat=None) == "[]"
+    marked = tmpl.render(words="<you>")  # no seat: the shared part
+    assert marked == "[\ue0001\ue001<you>\ue002]"
+    assert render.for_seat(marked, 1) == "[<you>]"
+    assert render.for_seat(marked, 0) == render.for_seat(marked, None) == "[]"
+    html = env.from_string("{% autoescape true %}{{ for_reader(0, words) }}{% endautoescape %}")
+    assert html.render(words="<you>") == "\ue0000\ue001&lt;you&gt;\ue002"
+
+
+def test_in_the_setup_step_a_seats_own_picks_stay_in_its_own_mail() -> None:
+    """While the setup is answered, a seat's larva picks are its own: the players' table is
+    then drawn per seat, not in the shared part."""
+    render._public.clear()
+    answered = states()[1]
+    assert answered.phase == "setup"
+    picks = REEF.view(answered, 0)["players"][0]["larvae"]
+    assert picks and not REEF.view(answered, 1)["players"][0]["larvae"]
+    ann = render_status(REEF, mail(answered, 0, "en", shared=True))
+    ben = render_status(REEF, mail(answered, 1, "en", shared=True))
+    (part,) = render._public.values()
+    assert "THE PLAYERS" not in part["public_txt"] and "The players" not in part["public_html"]
+    assert "THE PLAYERS" in ann[0] and "THE PLAYERS" in ben[0]
+    assert ann[0] != ben[0]
