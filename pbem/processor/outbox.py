@@ -70,7 +70,7 @@ class Delivery:
 class _Claimed:
     id: int
     raw: bytes  # empty: the row has no bytes (it fails alone)
-    once_sent: bytes | None = None  # the blanked copy, read with the bytes after the claim
+    once_sent: bytes | None = None  # the blanked copy, read with the bytes at the claim
     to_addr: str = ""
 
 

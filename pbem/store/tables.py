@@ -2,7 +2,7 @@
 
 A mail's bytes (~70 kB for a status mail) live in a table of their own (``inboundbytes``,
 ``outboundbytes``), written once, beside the small row its status, claims, marks and retries
-update: SQLite writes a whole row again at any update of it (the WAL got ~220 kB per sent mail
+update: SQLite writes a whole row again at any update of it (the WAL got ~150 kB per sent mail
 when the bytes sat in the row: its claim and its mark). ``row.raw`` reads and writes them. A
 row read through the ORM comes whole (its bytes in one more SELECT for all the rows read);
 what lists or updates rows without needing the bytes reads them with the loader option
