@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from sqlalchemy import Column, ForeignKey, Index, Integer, LargeBinary, Text, UniqueConstraint
 from sqlalchemy.orm import QueryableAttribute, lazyload
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.interfaces import LoaderOption
 from sqlmodel import Field, Relationship, SQLModel
 
@@ -117,6 +118,8 @@ class InboundMessage(SQLModel, table=True):
         super().__init__(**fields)
         if raw is not None:
             self.raw = raw
+        else:  # known to have none yet: setting them later (seal) looks nothing up
+            set_committed_value(self, "stored", None)
 
     @property
     def raw(self) -> bytes:
