@@ -35,6 +35,8 @@ from pbem.store import queries
 from pbem.store.db import SessionFactory, init, session_factory
 from pbem.store.faults import TransientFault, describe, is_transient
 from pbem.store.tables import (
+    INBOUND_WITHOUT_BYTES,
+    OUTBOUND_WITHOUT_BYTES,
     Game,
     InboundMessage,
     LogEntry,
@@ -304,7 +306,8 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
 
 
 def quarantine_list(session: Session) -> list[InboundMessage]:
-    q = select(InboundMessage).where(InboundMessage.status == "quarantined")
+    q = (select(InboundMessage).where(InboundMessage.status == "quarantined")
+         .options(INBOUND_WITHOUT_BYTES))
     return list(session.exec(q.order_by(col(InboundMessage.id))))
 
 
@@ -331,7 +334,8 @@ def outbox_retry(session: Session, outbound_id: int | None = None) -> int:
     (or one given unsent mail, e.g. a held one); returns how many."""
     from pbem.store.tables import utcnow
 
-    q = select(OutboundMessage).where(OutboundMessage.status != "sent")
+    q = (select(OutboundMessage).where(OutboundMessage.status != "sent")
+         .options(OUTBOUND_WITHOUT_BYTES))
     if outbound_id is not None:
         q = q.where(OutboundMessage.id == outbound_id)
     else:  # held and dropped mail stays put unless named

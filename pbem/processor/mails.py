@@ -13,7 +13,7 @@ from sqlmodel import Session
 from pbem.engine.contract import Event, Outcome, localise_order
 from pbem.i18n import Msg, Translator, msg
 from pbem.i18n.translate import ENGLISH
-from pbem.mail.compose import compose_bytes
+from pbem.mail.compose import clean_header, compose_bytes
 from pbem.mail.pictures import Picture, inline_pictures
 from pbem.mail.redact import redact
 from pbem.processor.deadlines import aware, deadline_of, waiting_label
@@ -113,7 +113,9 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
                         text=text, html=html, in_reply_to=in_reply_to, references=references,
                         auto_reply=auto_reply, message_id_domain=host.message_id_domain,
                         pictures=pictures)
+    # The subject as its header reads, so listing the outbox never loads the bytes.
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
+                          subject=clean_header(subj, 250),
                           raw_once_sent=redact(raw, [secret]) if secret else None)
     session.add(row)
     return row

@@ -21,7 +21,9 @@ A mail the sender cannot even try (an address it cannot parse, say) fails alone,
 reason on its row: one bad row never stops the queue.
 
 The stored bytes go out as they are (never parsed and serialised again), and one pass shares
-one SMTP connection (pbem.mail.outbound.one_connection).
+one SMTP connection (pbem.mail.outbound.one_connection). They sit in a table of their own
+(pbem.store.tables.OutboundBytes): claims and marks update only the small row, and the bytes
+are read once, to send, and written again only to blank a secret once it is sent.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from pbem.mail.redact import redact
 from pbem.processor.host import Host
 from pbem.store.db import SessionFactory, begin_unsynced, commit_unsynced
 from pbem.store.faults import describe, is_transient
-from pbem.store.tables import OutboundMessage, utcnow
+from pbem.store.tables import OUTBOUND_WITHOUT_BYTES, OutboundBytes, OutboundMessage, utcnow
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -67,9 +69,9 @@ class Delivery:
 @dataclass(frozen=True)
 class _Claimed:
     id: int
-    raw: bytes
-    to_addr: str
-    once_sent: bytes | None = None  # the row's raw_once_sent, read with it at the claim
+    raw: bytes  # empty: the row has no bytes (it fails alone)
+    once_sent: bytes | None = None  # the blanked copy, read with the bytes at the claim
+    to_addr: str = ""
 
 
 def as_email(raw: bytes) -> EmailMessage:
@@ -123,8 +125,7 @@ def _claim_batch(factory: SessionFactory, now: datetime, skip: set[int], lease: 
             until = utcnow() + lease
             claim = (update(OutboundMessage).where(col(OutboundMessage.id).in_(ids), *due)
                      .values(next_attempt_at=until))
-            wanted = (col(OutboundMessage.id), col(OutboundMessage.raw),
-                      col(OutboundMessage.to_addr), col(OutboundMessage.raw_once_sent))
+            wanted = (col(OutboundMessage.id), col(OutboundMessage.to_addr))
             if _returning(session):
                 rows = session.execute(claim.returning(*wanted)).all()
             else:  # SQLite before 3.35: the UPDATE holds the write lock until the commit,
@@ -135,33 +136,46 @@ def _claim_batch(factory: SessionFactory, now: datetime, skip: set[int], lease: 
                     col(OutboundMessage.status) == "queued",
                     col(OutboundMessage.next_attempt_at) == until)).all()
             if rows:
+                # Read in the claim's transaction: a fault reading them undoes the claim too
+                # (a claim committed first would leave its mails leased but never sent).
+                stored = _bytes_of(session, [r.id for r in rows])
                 session.commit()
-                # RETURNING promises no order
-                return sorted((_Claimed(r.id, r.raw, r.to_addr, r.raw_once_sent)
-                               for r in rows), key=lambda c: c.id)
+                claimed = (_Claimed(r.id, *stored.get(r.id, (b"", None)), to_addr=r.to_addr)
+                           for r in rows)
+                return sorted(claimed, key=lambda c: c.id)  # RETURNING promises no order
             skip.update(i for i in ids if i is not None)
+
+
+def _bytes_of(session: Session, ids: list[int]) -> dict[int, tuple[bytes, bytes | None]]:
+    """What sending needs of the claimed mails: their bytes and blanked copies."""
+    rows = session.execute(select(col(OutboundBytes.id), col(OutboundBytes.raw),
+                                  col(OutboundBytes.raw_once_sent))
+                           .where(col(OutboundBytes.id).in_(ids))).all()
+    return {r.id: (r.raw, r.raw_once_sent) for r in rows}
 
 
 # A sent mail's mark, built once: a statement built per mail cost more than running it.
 _MARK_SENT = (update(OutboundMessage)
               .where(col(OutboundMessage.id) == bindparam("mark_id"))
               .values(status="sent", sent_at=bindparam("mark_at"),
-                      attempts=col(OutboundMessage.attempts) + 1, raw_once_sent=None))
-_MARK_SENT_BLANKED = _MARK_SENT.values(raw=bindparam("mark_raw"))
+                      attempts=col(OutboundMessage.attempts) + 1))
+_BLANK_SENT = (update(OutboundBytes)
+               .where(col(OutboundBytes.id) == bindparam("mark_id"))
+               .values(raw=bindparam("mark_raw"), raw_once_sent=None))
 
 
-def _sent(claimed: _Claimed) -> tuple[Update, dict[str, object]]:
-    """The mark of a sent mail: one UPDATE built from the claimed row, and its parameters.
+def _sent(claimed: _Claimed) -> list[tuple[Update, dict[str, object]]]:
+    """The mark of a sent mail: the UPDATEs built from the claimed row, and their parameters.
 
     A secret is kept only until it is sent: the blanked copy made when it was queued, else
     (a player's own words echoed back) whatever reads as one. The mail as sent is in hand:
-    a sent row is marked without reading its ~100 kB back, and its bytes are written again
-    only when blanking changed them."""
+    a sent row is marked without reading its ~70 kB back, and its bytes are written again
+    only when blanking changed them (or a blanked copy is to be dropped)."""
     kept = claimed.once_sent if claimed.once_sent is not None else redact(claimed.raw)
-    params: dict[str, object] = {"mark_id": claimed.id, "mark_at": utcnow()}
-    if kept == claimed.raw:
-        return _MARK_SENT, params
-    return _MARK_SENT_BLANKED, {**params, "mark_raw": kept}
+    mark: dict[str, object] = {"mark_id": claimed.id, "mark_at": utcnow()}
+    if kept == claimed.raw and claimed.once_sent is None:
+        return [(_MARK_SENT, mark)]
+    return [(_MARK_SENT, mark), (_BLANK_SENT, {"mark_id": claimed.id, "mark_raw": kept})]
 
 
 class _Marks:
@@ -181,7 +195,8 @@ class _Marks:
                 self.conn = session.get_bind().connect()  # type: ignore[union-attr]
         try:
             begin_unsynced(self.conn)
-            self.conn.execute(*_sent(claimed))
+            for statement, params in _sent(claimed):
+                self.conn.execute(statement, params)
             self.conn.commit()
         except BaseException:
             self.close()
@@ -208,7 +223,7 @@ def _mark_failure(factory: SessionFactory, host: Host, claimed: _Claimed,
 
 def _failed(session: Session, host: Host, claimed: _Claimed, error: SendError) -> str:
     """The row itself decides (its attempts so far, when to try again)."""
-    row = session.get(OutboundMessage, claimed.id)
+    row = session.get(OutboundMessage, claimed.id, options=[OUTBOUND_WITHOUT_BYTES])
     assert row is not None
     row.attempts += 1
     row.last_error = error.args[0] if error.args else type(error).__name__
@@ -223,6 +238,8 @@ def _failed(session: Session, host: Host, claimed: _Claimed, error: SendError) -
 
 
 def _send(sender: Sender, claimed: _Claimed) -> SendError | None:
+    if not claimed.raw:
+        return SendError("the mail's bytes are missing from the database", transient=False)
     try:
         send_bytes(sender, claimed.raw)
     except SendError as exc:

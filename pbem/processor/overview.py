@@ -10,8 +10,6 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from email import policy
-from email.parser import BytesHeaderParser
 
 from sqlmodel import Session, col, func, or_, select
 
@@ -20,7 +18,15 @@ from pbem.processor import history
 from pbem.processor.deadlines import aware, deadline_of
 from pbem.processor.pipeline import Result
 from pbem.store import queries
-from pbem.store.tables import Game, InboundMessage, OutboundMessage, Seat, utcnow
+from pbem.store.tables import (
+    INBOUND_WITHOUT_BYTES,
+    OUTBOUND_WITHOUT_BYTES,
+    Game,
+    InboundMessage,
+    OutboundMessage,
+    Seat,
+    utcnow,
+)
 
 HOLDABLE = ("queued", "failed")  # mail not yet sent; "held" and "dropped" are never sent
 
@@ -123,17 +129,12 @@ class OutboxLine:
     game: str  # the game's tag, "" for mail of no game
 
 
-def _subject(raw: bytes) -> str:
-    headers = BytesHeaderParser(policy=policy.default).parsebytes(raw)
-    return str(headers.get("Subject", ""))
-
-
 def outbox_lines(session: Session, status: str | None = None) -> list[OutboxLine]:
-    q = select(OutboundMessage).order_by(col(OutboundMessage.id))
+    q = select(OutboundMessage).order_by(col(OutboundMessage.id)).options(OUTBOUND_WITHOUT_BYTES)
     if status:
         q = q.where(OutboundMessage.status == status)
     tags = {g.id: g.tag for g in session.exec(select(Game))}
-    return [OutboxLine(m, _subject(m.raw), tags.get(m.game_id, "") if m.game_id else "")
+    return [OutboxLine(m, m.subject, tags.get(m.game_id, "") if m.game_id else "")
             for m in session.exec(q)]
 
 
@@ -143,7 +144,7 @@ class OutboxError(ValueError):
 
 def set_outbox_status(session: Session, outbound_id: int, status: str) -> OutboundMessage:
     """Hold or drop one mail not yet sent (``outbox retry ID`` queues it again)."""
-    row = session.get(OutboundMessage, outbound_id)
+    row = session.get(OutboundMessage, outbound_id, options=[OUTBOUND_WITHOUT_BYTES])
     if row is None:
         raise OutboxError(f"no outgoing email {outbound_id}")
     if row.status not in (*HOLDABLE, "held"):
@@ -162,7 +163,7 @@ UNMATCHED_REASONS = ("no game identified", "unknown sender", "too large", "no se
 
 def unmatched(session: Session, limit: int = 100) -> list[InboundMessage]:
     """The newest mail that matched no game or player, or could not be read at all."""
-    q = (select(InboundMessage)
+    q = (select(InboundMessage).options(INBOUND_WITHOUT_BYTES)
          .where((col(InboundMessage.status) == "quarantined")
                 | ((col(InboundMessage.status) == "rejected")
                    & or_(*(col(InboundMessage.reason).startswith(r)

@@ -39,7 +39,7 @@ from pbem.processor.secrets import check_secret
 from pbem.store import queries
 from pbem.store.db import SessionFactory
 from pbem.store.faults import TransientFault, describe, is_transient
-from pbem.store.tables import Game, InboundMessage, LogEntry, Seat, utcnow
+from pbem.store.tables import INBOUND_WITHOUT_BYTES, Game, InboundMessage, LogEntry, Seat, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -312,7 +312,8 @@ def _already_handled(session: Session, row: InboundMessage, raw: bytes) -> str |
         return f"it is already log entry {entry}"
     key = message_key(_message_id_of(raw))
     first = None if key == row.message_id else session.exec(
-        select(InboundMessage).where(InboundMessage.message_id == key)).first()
+        select(InboundMessage).where(InboundMessage.message_id == key)
+        .options(INBOUND_WITHOUT_BYTES)).first()
     if first is not None:
         fed = session.exec(select(LogEntry.index).where(
             LogEntry.source_message_id == first.id)).first()
@@ -382,7 +383,7 @@ def _quarantine(factory: SessionFactory, raw: bytes, reason: str, inbound_id: in
                 row = session.exec(
                     select(InboundMessage).where(InboundMessage.message_id == key)).first()
             if row is None:
-                row = InboundMessage(message_id=key, raw=kept_bytes(raw, limit))
+                row = InboundMessage(message_id=key)  # its bytes: by seal, blanked
                 seal(row, raw, *_verdict(session, raw), limit=limit)
         if row.id is not None and row.status != "quarantined":
             return Result("duplicate", f"already {row.status}", row.id)
@@ -415,18 +416,21 @@ def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | 
     mid = mail.message_id or synthetic_message_id(raw)
     if existing is None:
         key = message_key(mid)
-        seen = session.exec(select(InboundMessage).where(InboundMessage.message_id == key)).first()
+        # (Its bytes only if the digest cannot tell: see _same_mail.)
+        seen = session.exec(select(InboundMessage).where(InboundMessage.message_id == key)
+                            .options(INBOUND_WITHOUT_BYTES)).first()
         if seen is not None and _same_mail(seen, raw):
             return Result("duplicate", f"already {seen.status}", seen.id)
         conflict = seen is not None
         if conflict:  # the same Message-ID, another body: kept apart, for the operator
             key = conflict_key(raw)
-            again = session.exec(
-                select(InboundMessage).where(InboundMessage.message_id == key)).first()
+            again = session.exec(select(InboundMessage).where(
+                InboundMessage.message_id == key).options(INBOUND_WITHOUT_BYTES)).first()
             if again is not None:
                 return Result("duplicate", f"already {again.status}", again.id)
-        row = InboundMessage(message_id=key, raw=kept_bytes(raw, host.max_message_bytes),
-                             from_addr=mail.from_addr[:320], subject=mail.subject[:500])
+        # Its bytes are written once, blanked, by seal (in this transaction).
+        row = InboundMessage(message_id=key, from_addr=mail.from_addr[:320],
+                             subject=mail.subject[:500])
         session.add(row)
         session.flush()
         if conflict:

@@ -1,11 +1,25 @@
-"""The database tables: games, seats, inbound mail, the move log, snapshots, the outbox."""
+"""The database tables: games, seats, inbound mail, the move log, snapshots, the outbox.
+
+A mail's bytes (~70 kB for a status mail) live in a table of their own (``inboundbytes``,
+``outboundbytes``), written once, beside the small row its status, claims, marks and retries
+update: SQLite writes a whole row again at any update of it (the WAL got ~150 kB per sent mail
+when the bytes sat in the row: its claim and its mark). ``row.raw`` reads and writes them. A
+row read through the ORM comes whole (its bytes in one more SELECT for all the rows read);
+what lists or updates rows without needing the bytes reads them with the loader option
+``INBOUND_WITHOUT_BYTES`` or ``OUTBOUND_WITHOUT_BYTES``, and claims and marks are plain
+UPDATEs of the small table (pbem.processor.outbox).
+"""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any, cast
 
-from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
-from sqlmodel import Field, SQLModel
+from sqlalchemy import Column, ForeignKey, Index, Integer, LargeBinary, Text, UniqueConstraint
+from sqlalchemy.orm import QueryableAttribute, lazyload
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.interfaces import LoaderOption
+from sqlmodel import Field, Relationship, SQLModel
 
 
 def utcnow() -> datetime:
@@ -70,14 +84,25 @@ class Seat(SQLModel, table=True):
     timezone: str = "UTC"
 
 
+# A message's bytes: one row of their own, loaded with it (see the module's docstring).
+_BYTES = {"uselist": False, "lazy": "selectin", "cascade": "all, delete-orphan"}
+
+
+class InboundBytes(SQLModel, table=True):
+    """An inbound mail's bytes as kept: as received but with any seat secret blanked
+    (pbem.mail.redact; the row's ``raw_sha256`` is of the bytes as received, for audit)."""
+
+    id: int | None = Field(default=None, sa_column=Column(
+        Integer, ForeignKey("inboundmessage.id"), primary_key=True, autoincrement=False))
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
 class InboundMessage(SQLModel, table=True):
-    """Every mail fetched, kept raw, with what became of it."""
+    """Every mail fetched, kept raw (in :class:`InboundBytes`), with what became of it."""
 
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(unique=True)
-    # As received but with any seat secret blanked (pbem.mail.redact); the digest is of the
-    # bytes as received, for audit.
-    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    stored: InboundBytes = Relationship(sa_relationship_kwargs=_BYTES)
     raw_sha256: str = ""
     secret_seat: int | None = None  # the seat whose secret the mail carried, checked on receipt
     from_addr: str = ""
@@ -88,6 +113,24 @@ class InboundMessage(SQLModel, table=True):
     seat: int | None = None
     received_at: datetime = Field(default_factory=utcnow)
     processed_at: datetime | None = None
+
+    def __init__(self, *, raw: bytes | None = None, **fields: Any) -> None:
+        super().__init__(**fields)
+        if raw is not None:
+            self.raw = raw
+        else:  # known to have none yet: setting them later (seal) looks nothing up
+            set_committed_value(self, "stored", None)
+
+    @property
+    def raw(self) -> bytes:
+        return self.stored.raw
+
+    @raw.setter
+    def raw(self, value: bytes) -> None:
+        if self.stored is None:
+            self.stored = InboundBytes(raw=value)  # a row being built
+        elif self.stored.raw != value:
+            self.stored.raw = value
 
 
 class LogEntry(SQLModel, table=True):
@@ -117,18 +160,28 @@ class Snapshot(SQLModel, table=True):
     state_json: str = Field(sa_column=Column(Text, nullable=False))
 
 
+class OutboundBytes(SQLModel, table=True):
+    """A queued mail's bytes, sent as they are (pbem.processor.outbox reads them to send)."""
+
+    id: int | None = Field(default=None, sa_column=Column(
+        Integer, ForeignKey("outboundmessage.id"), primary_key=True, autoincrement=False))
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    # The same mail with its secret blanked (welcome mails, new secrets): it replaces ``raw``
+    # once sent, so no secret stays at rest. None when the mail holds no secret.
+    raw_once_sent: bytes | None = Field(default=None, sa_column=Column(LargeBinary))
+
+
 class OutboundMessage(SQLModel, table=True):
-    """A queued email; the sender marks it sent right after a successful send."""
+    """A queued email; the sender marks it sent right after a successful send. Its bytes are
+    in :class:`OutboundBytes`."""
 
     # The reply limits count recent mail of some kinds at every unproven mail.
     __table_args__ = (Index("ix_outboundmessage_kind_created", "kind", "created"),)
     id: int | None = Field(default=None, primary_key=True)
     to_addr: str = Field(index=True)
     kind: str = "status"  # status | reply | stranger | help
-    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
-    # The same mail with its secret blanked (welcome mails, new secrets): it replaces ``raw``
-    # once sent, so no secret stays at rest. None when the mail holds no secret.
-    raw_once_sent: bytes | None = Field(default=None, sa_column=Column(LargeBinary))
+    subject: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    stored: OutboundBytes = Relationship(sa_relationship_kwargs=_BYTES)
     status: str = Field(default="queued", index=True)  # queued | sent | failed
     attempts: int = 0
     last_error: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
@@ -136,3 +189,26 @@ class OutboundMessage(SQLModel, table=True):
     game_id: int | None = Field(default=None, foreign_key="game.id")
     created: datetime = Field(default_factory=utcnow)
     sent_at: datetime | None = None
+
+    def __init__(self, *, raw: bytes | None = None, raw_once_sent: bytes | None = None,
+                 **fields: Any) -> None:
+        super().__init__(**fields)
+        if raw is not None:
+            self.stored = OutboundBytes(raw=raw, raw_once_sent=raw_once_sent)
+
+    @property
+    def raw(self) -> bytes:
+        return self.stored.raw
+
+    @property
+    def raw_once_sent(self) -> bytes | None:
+        return self.stored.raw_once_sent
+
+
+def _lazy(relationship: object) -> LoaderOption:
+    return lazyload(cast(QueryableAttribute[Any], relationship))
+
+
+# Loader options that read rows without their bytes (they load on first use of ``raw``).
+INBOUND_WITHOUT_BYTES = _lazy(InboundMessage.stored)
+OUTBOUND_WITHOUT_BYTES = _lazy(OutboundMessage.stored)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import text
-from sqlmodel import col, select
+from sqlmodel import SQLModel, col, select
 
 from pbem.mail.outbound import MaildirSender, SendError
 from pbem.mail.redact import MARK, redact
@@ -30,9 +30,8 @@ def every_stored_byte(factory: SessionFactory) -> bytes:
     """Every value of every row of every table, as one blob: what a database copy holds."""
     out = []
     with factory() as s:
-        for table in ("game", "seat", "inboundmessage", "logentry", "snapshot",
-                      "outboundmessage"):
-            for row in s.connection().execute(text(f"SELECT * FROM {table}")):
+        for table in SQLModel.metadata.sorted_tables:  # every one: none can be forgotten
+            for row in s.connection().execute(text(f"SELECT * FROM {table.name}")):
                 for value in row:
                     out.append(value if isinstance(value, bytes) else str(value).encode())
     return b"\n".join(out)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from sqlalchemy import inspect
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem.store import InboundMessage, init, migrate
 
@@ -129,7 +131,7 @@ def test_0009_stores_outbound_mail_uncompressed_on_postgresql_and_goes_back(
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
-    command.upgrade(cfg, "head")
+    command.upgrade(cfg, "0009")  # (0010 moved the bytes out of outboundmessage)
     engine = create_engine(db_url)
     raw = b"From: a@b\r\n\r\n" + bytes(range(256)) * 500
     with engine.begin() as conn:
@@ -144,5 +146,79 @@ def test_0009_stores_outbound_mail_uncompressed_on_postgresql_and_goes_back(
         assert storage() == {"raw": "x", "raw_once_sent": "x"}
     else:
         command.downgrade(cfg, "0008")
+    command.upgrade(cfg, "head")
+    engine.dispose()
+
+
+def test_0010_moves_mail_bytes_to_their_own_tables_and_back(db_url: str,
+                                                            tmp_path: Path) -> None:
+    """Mail stored by the old schema (bytes in the message rows) reads the same after 0010,
+    from inboundbytes and outboundbytes; the outbox keeps each mail's subject; a queued mail
+    with a secret is sent and then blanked as before; 0009 gets the bytes back."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+
+    from pbem.mail.outbound import MaildirSender
+    from pbem.processor.outbox import deliver_outbox
+    from pbem.store import OutboundMessage
+    from pbem.store.db import MIGRATIONS, make_engine, session_factory
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    command.upgrade(cfg, "0009")
+    engine = create_engine(db_url)
+    inbound = b"From: ann@x\r\nSubject: orders\r\n\r\nplay 3\r\n" + bytes(range(256))
+    welcome = (b"From: host@x\r\nTo: ann@x\r\nMessage-ID: <w@x>\r\n"
+               b"Subject: =?utf-8?q?Bienvenue_=C3=A0?=\r\n [reef-1]\r\n\r\n"
+               b"secret S3CR3T\r\n" + bytes(range(256)) * 300)
+    blanked = welcome.replace(b"S3CR3T", b"[secret-removed]")
+    status = b"From: host@x\r\nTo: bob@x\r\nSubject: Turn 2\r\n\r\nyour move\r\n"
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO inboundmessage (message_id, raw, raw_sha256, from_addr, subject, "
+            "status, reason, received_at) VALUES ('<i@x>', :r, 'd', 'ann@x', 'orders', "
+            "'applied', '', CURRENT_TIMESTAMP)"), {"r": inbound})
+        for raw, once_sent, state in ((welcome, blanked, "queued"), (status, None, "sent")):
+            conn.execute(text(
+                "INSERT INTO outboundmessage (to_addr, kind, raw, raw_once_sent, status, "
+                "attempts, last_error, next_attempt_at, created) VALUES ('p@x', 'status', "
+                ":r, :o, :s, 0, '', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"),
+                {"r": raw, "o": once_sent, "s": state})
+    command.upgrade(cfg, "0010")
+    columns = {t: {c["name"] for c in inspect(engine).get_columns(t)}
+               for t in ("inboundmessage", "outboundmessage")}
+    assert "raw" not in columns["inboundmessage"] | columns["outboundmessage"]
+    assert "raw_once_sent" not in columns["outboundmessage"]
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT raw FROM inboundbytes")).scalar_one() == inbound
+        assert [tuple(r) for r in conn.execute(text(
+            "SELECT raw, raw_once_sent FROM outboundbytes ORDER BY id"))] == [
+            (welcome, blanked), (status, None)]
+        if engine.dialect.name == "postgresql":  # uncompressed, as 0009 made them
+            assert dict(conn.execute(text(
+                "SELECT attname, attstorage FROM pg_attribute WHERE attrelid = "
+                "'outboundbytes'::regclass AND attname IN ('raw', 'raw_once_sent')"))
+                .tuples().all()) == {"raw": "e", "raw_once_sent": "e"}
+    factory = session_factory(make_engine(db_url))
+    with factory() as s:
+        assert s.exec(select(InboundMessage)).one().raw == inbound
+        rows = list(s.exec(select(OutboundMessage).order_by(col(OutboundMessage.id))))
+        assert [(r.subject, r.raw, r.raw_once_sent) for r in rows] == [
+            ("Bienvenue à [reef-1]", welcome, blanked), ("Turn 2", status, None)]
+    assert deliver_outbox(factory, MaildirSender(tmp_path / "out")).sent == 1
+    sent = [f.read_bytes() for f in (tmp_path / "out" / "new").iterdir()]
+    assert len(sent) == 1 and b"S3CR3T" in sent[0]  # the player got the secret ...
+    with factory() as s:  # ... and only the blanked copy stays
+        first = s.get(OutboundMessage, rows[0].id)
+        assert first is not None and (first.raw, first.raw_once_sent) == (blanked, None)
+    command.downgrade(cfg, "0009")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT raw FROM inboundmessage")).scalar_one() == inbound
+        assert [tuple(r) for r in conn.execute(text(
+            "SELECT raw, raw_once_sent FROM outboundmessage ORDER BY id"))] == [
+            (blanked, None), (status, None)]
+    assert not {"inboundbytes", "outboundbytes"} & set(inspect(engine).get_table_names())
     command.upgrade(cfg, "head")
     engine.dispose()

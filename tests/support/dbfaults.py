@@ -33,12 +33,12 @@ def step(statement: str) -> str:
 
 
 class DbFaults:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, seed: int = 10) -> None:
         self.engine = engine
         self.postgres = engine.dialect.name == "postgresql"
         self.period = 0
         self.count = 0
-        self.rng = random.Random(10)
+        self.rng = random.Random(seed)
         self.forced: list[str] = []
         self.seen: set[str] = set()  # every step that ran
         self.struck: dict[str, set[str]] = {}  # step -> the fault kinds it met
