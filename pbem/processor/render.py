@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -122,9 +123,12 @@ class StatusMail:
     public: dict[str, Any] | None = None
 
 
-# A reader's words in a part drawn for every seat: seat number, words, end. Private-use
-# characters: no template writes them, and the CSS inliner passes them through as text.
-_READER = re.compile("\ue000(\\d+)\ue001(.*?)\ue002", re.S)
+# A reader's words in a part drawn for every seat: mark, seat number, words, end. Private-use
+# characters (no template writes them, and the CSS inliner passes them through as text), and a
+# word drawn at random per process: a player's name or words holding such characters cannot
+# forge a mark, which would show text in one seat's mail only.
+MARK = f"\ue000{secrets.token_hex(8)}:"
+_READER = re.compile(re.escape(MARK) + "(\\d+)\ue001(.*?)\ue002", re.S)
 
 
 @pass_context
@@ -136,14 +140,14 @@ def for_reader(ctx: Context, seat: int, words: str) -> str:
         reader = ctx["seat"]
         shown = words if reader is not None and reader == seat else ""
     else:
-        shown = f"\ue000{int(seat)}\ue001{escape(words) if ctx.eval_ctx.autoescape else words}" \
+        shown = f"{MARK}{int(seat)}\ue001{escape(words) if ctx.eval_ctx.autoescape else words}" \
             "\ue002"
     return Markup(shown) if ctx.eval_ctx.autoescape else shown
 
 
 def for_seat(part: str, seat: int | None) -> str:
     """``part`` (public, marked by :func:`for_reader`) as ``seat``'s mail shows it."""
-    if "\ue000" not in part:
+    if MARK not in part:
         return part
     return _READER.sub(lambda m: m.group(2) if seat is not None and int(m.group(1)) == seat
                        else "", part)

@@ -127,12 +127,12 @@ def test_the_kept_part_says_you_to_no_seat_and_each_mail_to_its_own_seat_only() 
         own = f"{NAMES[seat]}, player {seat + 1}) — you"
         assert text.count(" — you") == html.count(" — you") == 1, seat
         assert own in text and own in html
-        assert "\ue000" not in text + html and "\ue002" not in text + html
+        assert render.MARK not in text + html and "\ue002" not in text + html
     (part,) = render._public.values()
     kept = part["public_txt"] + part["public_html"] + "".join(part["public_parts"].values())
     assert " — you" not in kept.replace("\ue001 — you\ue002", "")
     for seat in (0, 1, 2):  # a mark for every row, in the text, the HTML and its styled copy
-        assert kept.count(f"\ue000{seat}\ue001 — you\ue002") == 3
+        assert kept.count(f"{render.MARK}{seat}\ue001 — you\ue002") == 3
 
 
 def test_for_reader_decides_for_a_seat_and_marks_for_the_shared_part() -> None:
@@ -141,11 +141,21 @@ def test_for_reader_decides_for_a_seat_and_marks_for_the_shared_part() -> None:
     assert tmpl.render(words="<you>", seat=1) == "[<you>]"
     assert tmpl.render(words="<you>", seat=0) == tmpl.render(words="<you>", seat=None) == "[]"
     marked = tmpl.render(words="<you>")  # no seat: the shared part
-    assert marked == "[\ue0001\ue001<you>\ue002]"
+    assert marked == f"[{render.MARK}1\ue001<you>\ue002]"
     assert render.for_seat(marked, 1) == "[<you>]"
     assert render.for_seat(marked, 0) == render.for_seat(marked, None) == "[]"
     html = env.from_string("{% autoescape true %}{{ for_reader(0, words) }}{% endautoescape %}")
-    assert html.render(words="<you>") == "\ue0000\ue001&lt;you&gt;\ue002"
+    assert html.render(words="<you>") == f"{render.MARK}0\ue001&lt;you&gt;\ue002"
+
+
+def test_a_players_words_cannot_forge_a_readers_mark() -> None:
+    """A name written like a mark (private-use characters, a seat, words) is a player's text
+    like any other: every seat's mail shows it as written, none drops or keeps it alone."""
+    env = render.environment()
+    forged = "Ann\ue0001\ue001 only Ben reads this\ue002"
+    part = env.from_string("{{ name }}: {{ for_reader(1, ' — you') }}").render(name=forged)
+    assert render.for_seat(part, 1) == forged + ":  — you"
+    assert render.for_seat(part, 0) == render.for_seat(part, None) == forged + ": "
 
 
 def test_in_the_setup_step_a_seats_own_picks_stay_in_its_own_mail() -> None:
