@@ -10,7 +10,7 @@ tests/games/reef_encounter/test_botdice.py checks both ways agree.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
@@ -47,6 +47,19 @@ class Dice:
         while r >= n:
             r = bits(k)
         return r
+
+    def drawn(self, x: list[T]) -> Iterator[T]:
+        """``x``'s items in a random order, each drawn only when asked for (a shuffle drawn
+        lazily: a bot mostly takes the first item or few, and shuffling all cost more);
+        ``x`` is reordered as it goes."""
+        below = self.below
+        left = len(x)
+        while left:
+            i = below(left)
+            left -= 1
+            item = x[i]
+            x[i] = x[left]
+            yield item
 
     def shuffle(self, x: list[T]) -> None:
         bits = self._bits

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import lru_cache
+from itertools import islice
 
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter.algae import check_alga, uncovered
@@ -238,17 +239,11 @@ class _Builder:
         boards = st.boards
         if self.rng.random() < 0.75:
             cands = self.next_to(colour)
-            below = self.rng.below
             polyps = st.polyps
             strong = dominance(st)
-            left = len(cands)
-            while left:  # rock cells in play: placeable() without its board and rock tests
-                # The candidates in a random order, drawn one by one (a shuffle drawn lazily:
-                # the first candidate is mostly placeable, and shuffling all ~30 cost more).
-                i = below(left)
-                left -= 1
-                k = cands[i]
-                cands[i] = cands[left]
+            # rock cells in play: placeable() without its board and rock tests; the first
+            # candidate drawn is mostly placeable
+            for k in self.rng.drawn(cands):
                 # A candidate never holds ``colour``: a polyp on it is attacked, which needs
                 # ``colour`` to dominate it (told here without the tile look-ups).
                 target = polyps.get(k)
@@ -267,13 +262,7 @@ class _Builder:
             if placeable(st, k, colour):
                 return k
         every = [k for b in boards for k in rock_cells()[b]]
-        below = self.rng.below
-        left = len(every)
-        while left:  # every rock cell in a random order, drawn lazily as above
-            i = below(left)
-            left -= 1
-            k = every[i]
-            every[i] = every[left]
+        for k in self.rng.drawn(every):  # every rock cell, in a random order
             if placeable(st, k, colour):
                 return k
         return None
@@ -397,13 +386,7 @@ class _Builder:
                     and self.attempt(MoveShrimp(cell(source), cell(rest)))):
                 source = rest
         polyps = sorted(k for k in st.polyps if BOARD_OF[k] in st.boards)
-        below = self.rng.below
-        left = len(polyps)
-        for _ in range(min(5, left)):  # five distinct polyps at random, drawn lazily
-            i = below(left)
-            left -= 1
-            target = polyps[i]
-            polyps[i] = polyps[left]
+        for target in islice(self.rng.drawn(polyps), 5):  # five distinct polyps at random
             if may_move(st, self.seat, source, target) and self.attempt(
                     MoveShrimp(cell(source), cell(target))):
                 return
@@ -424,13 +407,7 @@ class _Builder:
         paid = self.rng.choice(payable)
         if me.sea_shrimp and not self.turn.alga_on_tile and self.rng.random() < 0.7:
             tiles = uncovered(st)
-            below = self.rng.below
-            left = len(tiles)
-            while left:  # the uncovered tiles in a random order, drawn lazily
-                i = below(left)
-                left -= 1
-                t = tiles[i]
-                tiles[i] = tiles[left]
+            for t in self.rng.drawn(tiles):  # the uncovered tiles, in a random order
                 colour = visible(st, t)[2]
                 if st.alga_supply.get(colour, 0) < 1:
                     continue  # check_alga would refuse it: no such cylinder left

@@ -68,3 +68,18 @@ def test_the_bot_keeps_one_dice_per_generator_and_never_hands_out_anothers() -> 
     first = _dice(a)
     assert _dice(a) is first  # kept from turn to turn
     assert _dice(b).rng is b and _dice(a).rng is a  # two games' bots in turn: each its own
+
+
+def test_drawn_gives_the_items_random_sample_would_drawing_only_as_asked() -> None:
+    """A lazy shuffle: for a small list, the first k items are random.sample's k (its pool
+    draws the same way), and asking for k draws no more than k times."""
+    from itertools import islice
+
+    for seed in range(30):
+        for n in (1, 2, 7, 20):
+            for k in range(1, n + 1):
+                dice, rng = Dice(random.Random(seed)), random.Random(seed)
+                assert list(islice(dice.drawn(list(range(n))), k)) == rng.sample(range(n), k)
+                assert dice.rng.getstate() == rng.getstate()
+    whole = list(Dice(random.Random(3)).drawn(list(range(9))))
+    assert sorted(whole) == list(range(9))
