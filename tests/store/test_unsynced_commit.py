@@ -57,3 +57,41 @@ def test_called_inside_a_transaction_it_keeps_the_commit_synced(
         s.commit()
     with factory() as s:
         assert durability(s) == synced(s)
+
+
+def test_a_connection_held_for_many_marks_relaxes_once_and_is_synced_back_in_the_pool(
+        factory: SessionFactory) -> None:
+    from sqlalchemy import Connection, event
+
+    from pbem.store.db import begin_unsynced
+
+    with factory() as s:
+        engine = s.get_bind()
+        relaxed_here, synced_here = relaxed(s), synced(s)
+    relaxing: list[str] = []
+
+    def seen(_c: object, _cur: object, statement: str, *_a: object) -> None:
+        if "synchronous" in statement and ("=" in statement or " TO " in statement):
+            relaxing.append(statement)  # a setting changed (not read, not reset)
+
+    def shown(conn: Connection) -> str:
+        if conn.dialect.name == "postgresql":
+            return str(conn.exec_driver_sql("SHOW synchronous_commit").scalar_one())
+        level = conn.exec_driver_sql("PRAGMA synchronous").scalar_one()
+        return {0: "off", 1: "normal", 2: "full", 3: "extra"}[level]
+
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        conn = engine.connect()  # type: ignore[union-attr]
+        for _ in range(3):  # one transaction per mark, as the outbox's marks do
+            begin_unsynced(conn)
+            conn.execute(text("UPDATE game SET status = 'active' WHERE id = -1"))
+            assert shown(conn) == relaxed_here
+            conn.commit()
+        conn.close()
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert len(relaxing) == 1, relaxing
+    for _ in range(2):  # whichever pooled connection comes next
+        with factory() as s:
+            assert durability(s) == synced_here
