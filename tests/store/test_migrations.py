@@ -197,10 +197,10 @@ def test_0010_moves_mail_bytes_to_their_own_tables_and_back(db_url: str,
             "SELECT raw, raw_once_sent FROM outboundbytes ORDER BY id"))] == [
             (welcome, blanked), (status, None)]
         if engine.dialect.name == "postgresql":  # uncompressed, as 0009 made them
-            assert dict(conn.execute(text(
+            assert {name: storage for name, storage in conn.execute(text(
                 "SELECT attname, attstorage FROM pg_attribute WHERE attrelid = "
                 "'outboundbytes'::regclass AND attname IN ('raw', 'raw_once_sent')"))
-                .tuples().all()) == {"raw": "e", "raw_once_sent": "e"}
+                } == {"raw": "e", "raw_once_sent": "e"}
     factory = session_factory(make_engine(db_url))
     with factory() as s:
         assert s.exec(select(InboundMessage)).one().raw == inbound
