@@ -5,21 +5,21 @@ legal when written; after a card turns the rules skip what no longer fits, so th
 legal whatever the real card is.
 
 Speed (bench/engine.py): the scratch copy shares the area's slots, the corals and the other
-player; the candidates' fixed part (the plan) is kept while tried steps fail (a failed step
-changes nothing), and patched after a boat or a buy that leaves the wanted cards and the
-attaches as they were (else made again); a step the rules would surely refuse for want of
-worms, boats or a free coral is skipped without raising; the scratch turn makes no messages
-(turn.QuietTurn) and the scratch chance records no draws; what a plan takes from the mover's
-fish, corals and the open crosses is kept per seat while they stay equal (a boat, a pearl or
-a shark changes none of them). None of this changes a random call: seeded bots write the
-same orders as before
+player; the candidates (the plan) are kept while tried steps fail (a failed step changes
+nothing), and patched after a boat or a buy that leaves the wanted cards and the attaches as
+they were (else made again); one random call picks a candidate by weight (_pick); a step the
+rules would surely refuse for want of worms, boats or a free coral is skipped without raising;
+the scratch turn makes no messages (turn.QuietTurn) and the scratch cards are drawn from the
+bot's own generator (nothing seeded per order); what a plan takes from the mover's fish,
+corals and the open crosses is kept per seat while they stay equal (a boat, a pearl or a
+shark changes none of them). A seeded bot writes the same orders every time
 (tests/games/riff/test_behaviour_pin.py).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TypeVar
@@ -284,77 +284,60 @@ def _add_columns(places: _Places, area: list[list[Slot]], seat: int, start: int,
 
 
 class _Plan:
-    """The bot's candidates that need no random call: they stay the same until the scratch
-    state changes, and a step the bot tries often fails (changing nothing). ``head`` holds
-    the attaches (each four times) and the wanted face-up buys (each twice) before the first
-    face-down place; ``downs`` each face-down buy with the run of wanted face-up buys that
-    follows it (kept in order: the bot's pick is an index)."""
+    """The bot's candidates: they stay the same until the scratch state changes, and a step
+    the bot tries often fails (changing nothing). ``sure`` holds the attaches (each four
+    times) and the wanted face-up buys (each twice); ``downs`` the face-down buys, each
+    weighing ``DOWN`` of a sure one; a boat weighs ``BOAT``, and with a shark to play the
+    chase of a face-up card (one, at random) and of each own fish that fits no cross weigh
+    ``SHARK`` each (see _pick)."""
 
-    __slots__ = ("_ups", "area", "boat", "downs", "head", "holding", "seat", "sharks")
+    __slots__ = ("_ups", "area", "boat", "downs", "holding", "seat", "sharks", "sure")
 
     def __init__(self, places: _Places, holding: _Holding, player: Player,
                  fresh_sharks: int, area: list[list[Slot]], seat: int) -> None:
-        wanted = holding.wanted
-        head: list[Step] = list(holding.attaches)
-        downs: list[tuple[Buy, list[Step]]] = []
-        run = head
-        for key, card in places.items():
-            if card is None:
-                run = []
-                downs.append((_HIDDEN_AT[key], run))
-            elif card in wanted:
-                run += _TWICE_AT[key]
-        self.head = head
-        self.downs = downs
+        self.holding = holding
+        self.sure: list[Step] = list(holding.attaches)
+        self.downs: list[Buy] = []
+        self._add(places, places)
         self.boat = player.boats < 8
         self.sharks = player.sharks > fresh_sharks
-        self.holding = holding
         self.area = area  # the scratch state's, unchanged while the plan stands
         self.seat = seat
         self._ups: list[tuple[int, int]] | None = None
 
-    def sailed(self, places: _Places, boats: int) -> None:
-        """Keeps up with a boat just bought, the ``boats``-th: its column's places come last
-        (keys grow with the column); the holding, the sharks and the area's face-up cards
-        stay."""
+    def _add(self, keys: Iterable[int], places: _Places) -> None:
+        """The candidates of the places of ``keys``: a face-down card's buy, a wanted face-up
+        card's buy (twice)."""
         wanted = self.holding.wanted
-        run = self.downs[-1][1] if self.downs else self.head
-        for key, _ in _COLUMN_PLACES[self.seat][boats - 1]:
-            if key not in places:
-                continue
+        for key in keys:
             card = places[key]
             if card is None:
-                run = []
-                self.downs.append((_HIDDEN_AT[key], run))
+                self.downs.append(_HIDDEN_AT[key])
             elif card in wanted:
-                run += _TWICE_AT[key]
+                self.sure += _TWICE_AT[key]
+
+    def sailed(self, places: _Places, boats: int) -> None:
+        """Keeps up with a boat just bought, the ``boats``-th: its column's places join; the
+        holding, the sharks and the area's face-up cards stay."""
+        self._add([key for key, _ in _COLUMN_PLACES[self.seat][boats - 1] if key in places],
+                  places)
         self.boat = boats < 8
 
     def took(self, step: Buy) -> None:
         """Keeps up with a buy just made, when the holding still wants the same face-up
-        cards and gives the same attaches: the place's candidates go (a face-down place's
-        run joins the run before it), the rest stays in order."""
+        cards and gives the same attaches: the place's candidates go."""
         self._ups = None  # the place is empty now
-        downs = self.downs
         if type(step) is _HiddenBuy:
-            i = next(i for i, (buy, _) in enumerate(downs) if buy is step)
-            (downs[i - 1][1] if i else self.head).extend(downs[i][1])
-            del downs[i]
+            self.downs.remove(step)
             return
-        place = step.place
-        key = place.column * 4 + place.distance
-        target = self.head  # the run of the last face-down place before this one
-        for buy, run in downs:
-            if buy.place.column * 4 + buy.place.distance > key:
-                break
-            target = run
-        j = next(j for j, s in enumerate(target) if s is step)
-        del target[j:j + 2]  # a face-up buy is listed twice
+        sure = self.sure
+        j = next(j for j, s in enumerate(sure) if s is step)
+        del sure[j:j + 2]  # a face-up buy is listed twice
 
     @property
     def ups(self) -> list[tuple[int, int]]:
         """(distance, column) of the face-up cards, for a shark: listed only when a shark is
-        drawn for."""
+        to play."""
         if self._ups is None:
             area = self.area
             self._ups = [(d, c) for d, c, row in _SHARK_ORDER[self.seat]
@@ -362,38 +345,56 @@ class _Plan:
         return self._ups
 
 
+# The weights of the candidates the bot is not sure to want, against 1 for a sure one.
+DOWN = 0.3
+BOAT = 0.5
+SHARK = 0.3
+
+
 def _pick(plan: _Plan, rng: random.Random) -> Step | None:
-    """One of the plan's candidates, with the bot's random calls: a face-down card now and
-    then, a boat half the time, a shark now and then, then one of the list they make."""
-    found = list(plan.head)
-    draw = rng.random
-    for buy, run in plan.downs:
-        if draw() < 0.3:
-            found.append(buy)
-        if run:
-            found += run
-    if plan.boat and draw() < 0.5:
-        found.append(_BOAT)
-    if plan.sharks and draw() < 0.3:
-        if plan.ups:
-            d, c = rng.choice(plan.ups)
-            found.append(_SHARK_AREA[c][d])
-        found += plan.holding.chase
-    return rng.choice(found) if found else None
+    """One of the plan's candidates, by weight (one random call): a sure one is worth 1, a
+    face-down card ``DOWN``, a boat ``BOAT``, a shark's chase ``SHARK``."""
+    sure, downs = plan.sure, plan.downs
+    total = len(sure) + DOWN * len(downs)
+    boat = BOAT if plan.boat else 0.0
+    ups = plan.ups if plan.sharks else None
+    chase = plan.holding.chase if plan.sharks else ()
+    total += boat + SHARK * (bool(ups) + len(chase))
+    if not total:
+        return None
+    x = rng.random() * total
+    if x < len(sure):
+        return sure[int(x)]
+    x -= len(sure)
+    if x < DOWN * len(downs):
+        return downs[min(int(x / DOWN), len(downs) - 1)]
+    x -= DOWN * len(downs)
+    if x < boat:
+        return _BOAT
+    x -= boat
+    if ups and x < SHARK:
+        d, c = ups[int(x / SHARK * len(ups))]  # which face-up card: the same draw, scaled
+        return _SHARK_AREA[c][d]
+    x -= SHARK if ups else 0.0
+    return chase[min(int(x / SHARK), len(chase) - 1)] if chase else None
 
 
 _SHARK_AREA = tuple(tuple(SharkArea(Place(c, d)) for d in range(4)) for c in range(8))
 
 
-class _ScratchChance(Chance):
-    """The bot's chance (Chance seeds only at its first draw: most turns of the bot turn no
-    hidden card). Its draws are never read, so none are recorded: the same numbers as
-    Chance.choice, without the record."""
+class _BotChance(Chance):
+    """The bot's chance for its scratch steps (a turned card, a new breeding card): drawn
+    from the bot's own generator, so nothing is seeded per order and nothing recorded
+    (its draws are never read). The draws are Chance.choice's, from ``rng``."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__("bot")
+        self._rng_or_none = rng
 
     def choice(self, label: str, options: Sequence[T]) -> T:
         if not options:
             raise ValueError(f"chance {label!r}: nothing to choose from")
-        return options[self._rng.randrange(len(options))]
+        return options[self._rng._randbelow(len(options))]  # type: ignore[attr-defined]
 
 
 def _boat_refused(state: State, turn: Turn) -> bool:
@@ -493,7 +494,7 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         return "prefer " + " ".join(colours[:rng.randint(1, len(colours))])
     scratch = state.copy_for(seat)  # the bot plays only its own steps
     turn = QuietTurn(seat)
-    chance = _ScratchChance(f"bot/{rng.random()}")
+    chance = _BotChance(rng)
     lines: list[str] = []
     if rng.random() < 0.05:
         lines.append("prefer " + " ".join(rng.sample(state.colours, 3)))
