@@ -180,6 +180,43 @@ def _attaches(males: tuple[str, ...], females: tuple[str, ...], corals: list[Cor
     return found
 
 
+def _fish_attaches(colour: str, sex: str, males: tuple[str, ...], females: tuple[str, ...],
+                   corals: list[Coral], crosses: tuple[str, ...]) -> list[Step]:
+    """The attaches _attaches lists with one parent the fish (``colour``, ``sex``) just
+    bought, the first of its kind: alone, or with each fish of the other sex held."""
+    fitting, pairs = _offer(crosses)
+    found: list[Step] = []
+    for i, coral in enumerate(corals):
+        if coral.cross is not None:
+            continue
+        male, female = coral.male, coral.female
+        if sex == "m":
+            if male:
+                continue
+            if female:
+                if (colour, female) in pairs:
+                    found += _attach4(colour, None, i)
+                continue
+            for f in females:
+                if (colour, f) in pairs:
+                    found += _attach4(colour, f, i)
+            if colour in fitting:
+                found += _attach4(colour, None, i)
+        else:
+            if female:
+                continue
+            if male:
+                if (male, colour) in pairs:
+                    found += _attach4(None, colour, i)
+                continue
+            for m in males:
+                if (m, colour) in pairs:
+                    found += _attach4(m, colour, i)
+            if colour in fitting:
+                found += _attach4(None, colour, i)
+    return found
+
+
 @lru_cache(maxsize=1024)  # a few offers, and doubles are rare
 def _wanted(fitting: frozenset[str], doubles: frozenset[str], coral: bool) -> frozenset[str]:
     """The face-up cards that help the bot now: pearls and sharks; a coral while fewer than
@@ -216,8 +253,9 @@ class _Holding:
         self._chase: list[Step] | None = None
 
     def bought(self, card: str) -> bool:
-        """Keeps up with a coral, or a fish like one held, just bought (the commonest
-        changes); False for any other change (the holding must be made again)."""
+        """Keeps up with a coral or a fish just bought (the commonest changes): attaches are
+        only added, after the others; False for any other change (the holding must be made
+        again)."""
         player = self.player
         if card == "coral":  # its attaches come last, as its coral does
             corals = player.corals
@@ -226,13 +264,20 @@ class _Holding:
                 self.attaches = self.attaches + _attaches(males, females, corals[-1:],
                                                           self.crosses, len(corals) - 1)
             self.coral = [c.cross for c in corals].count(None) < 2
-        else:
+        elif card.startswith("fish:"):
             key = card[5:]  # "fish:red:m" -> "red:m"
             held = player.fish.count(key)
-            if held < 2:  # a fish unlike any held: new attaches, maybe a new chase
-                return False
-            if held == 2:
+            if held == 1:  # a fish unlike any held: its own attaches, maybe a chase
+                males, females, _ = _sorted_fish(tuple(player.fish))
+                new = _fish_attaches(key[:-2], key[-1], males, females, player.corals,
+                                     self.crosses)
+                if new:
+                    self.attaches = self.attaches + new
+                self._chase = None
+            elif held == 2:
                 self.doubles = self.doubles | {key}
+        else:
+            return False
         self.wanted = _wanted(self.fitting, self.doubles, self.coral)
         return True
 
@@ -262,10 +307,10 @@ _COLUMN_PLACES = tuple(tuple(tuple((c * 4 + d, area_row(seat, d)) for d in range
 _TWICE_AT = tuple((_PLACES[key // 4][key % 4],) * 2 for key in range(32))
 _HIDDEN_AT = tuple(_HIDDEN[key // 4][key % 4] for key in range(32))
 
-# What the plans read of the places under the mover's boats, by key: the face-up card, or
-# None for a face-down one; gaps are left out. Kept up to date as the scratch steps change
-# the area (a buy or a shark empties a place, a boat adds a column).
-_Places = dict[int, str | None]
+# What the plans read of the places under the mover's boats: the face-up cards by key, and
+# the face-down cards' buys in key order; gaps are left out. Kept up to date as the scratch
+# steps change the area (a buy or a shark empties a place, a boat adds a column).
+_Ups = dict[int, str]
 
 
 # Per seat and number of boats, (key, row, column) of the places under them, in key order.
@@ -275,61 +320,57 @@ _UNDER_BOATS = tuple(tuple(tuple((key, row, c) for c in range(boats)
                      for seat in range(2))
 
 
-def _add_columns(places: _Places, area: list[list[Slot]], seat: int, start: int,
+def _add_columns(ups: _Ups, downs: list[Buy], area: list[list[Slot]], seat: int, start: int,
                  stop: int) -> None:
+    """The places of columns ``start`` to ``stop`` (excluded) into ``ups`` and ``downs``."""
     for key, row, c in _UNDER_BOATS[seat][stop][start * 4:]:
         slot = area[row][c]
         if slot is not None:
-            places[key] = slot["card"] if slot["up"] else None
+            if slot["up"]:
+                ups[key] = slot["card"]
+            else:
+                downs.append(_HIDDEN_AT[key])
+
+
+def _wanted_buys(ups: Iterable[tuple[int, str]], wanted: frozenset[str]) -> list[Step]:
+    """The buys of the wanted face-up cards, each twice."""
+    return [buy for key, card in ups if card in wanted for buy in _TWICE_AT[key]]
 
 
 class _Plan:
     """The bot's candidates: they stay the same until the scratch state changes, and a step
     the bot tries often fails (changing nothing). ``sure`` holds the attaches (each four
-    times) and the wanted face-up buys (each twice); ``downs`` the face-down buys, each
-    weighing ``DOWN`` of a sure one; a boat weighs ``BOAT``, and with a shark to play the
-    chase of a face-up card (one, at random) and of each own fish that fits no cross weigh
-    ``SHARK`` each (see _pick)."""
+    times) and the wanted face-up buys (each twice); ``downs`` the face-down buys (the
+    order's own list, kept by random_order), each weighing ``DOWN`` of a sure one; a boat
+    weighs ``BOAT``, and with a shark to play the chase of a face-up card (one, at random)
+    and of each own fish that fits no cross weigh ``SHARK`` each (see _pick)."""
 
     __slots__ = ("_ups", "area", "boat", "downs", "holding", "seat", "sharks", "sure")
 
-    def __init__(self, places: _Places, holding: _Holding, player: Player,
+    def __init__(self, ups: _Ups, downs: list[Buy], holding: _Holding, player: Player,
                  fresh_sharks: int, area: list[list[Slot]], seat: int) -> None:
         self.holding = holding
-        self.sure: list[Step] = list(holding.attaches)
-        self.downs: list[Buy] = []
-        self._add(places, places)
+        self.sure: list[Step] = [*holding.attaches, *_wanted_buys(ups.items(), holding.wanted)]
+        self.downs = downs
         self.boat = player.boats < 8
         self.sharks = player.sharks > fresh_sharks
         self.area = area  # the scratch state's, unchanged while the plan stands
         self.seat = seat
         self._ups: list[tuple[int, int]] | None = None
 
-    def _add(self, keys: Iterable[int], places: _Places) -> None:
-        """The candidates of the places of ``keys``: a face-down card's buy, a wanted face-up
-        card's buy (twice)."""
-        wanted = self.holding.wanted
-        for key in keys:
-            card = places[key]
-            if card is None:
-                self.downs.append(_HIDDEN_AT[key])
-            elif card in wanted:
-                self.sure += _TWICE_AT[key]
-
-    def sailed(self, places: _Places, boats: int) -> None:
-        """Keeps up with a boat just bought, the ``boats``-th: its column's places join; the
-        holding, the sharks and the area's face-up cards stay."""
-        self._add([key for key, _ in _COLUMN_PLACES[self.seat][boats - 1] if key in places],
-                  places)
+    def sailed(self, ups: _Ups, boats: int) -> None:
+        """Keeps up with a boat just bought, the ``boats``-th: its column's face-up places
+        join (random_order adds its face-down ones to ``downs``); the holding, the sharks and
+        the area's face-up cards stay."""
+        self.sure += _wanted_buys(((key, ups[key]) for key, _ in
+                                   _COLUMN_PLACES[self.seat][boats - 1] if key in ups),
+                                  self.holding.wanted)
         self.boat = boats < 8
 
     def took(self, step: Buy) -> None:
-        """Keeps up with a buy just made, when the holding still wants the same face-up
-        cards and gives the same attaches: the place's candidates go."""
+        """Keeps up with a face-up buy just made, when the holding still wants the same
+        face-up cards: its candidates go."""
         self._ups = None  # the place is empty now
-        if type(step) is _HiddenBuy:
-            self.downs.remove(step)
-            return
         sure = self.sure
         j = next(j for j, s in enumerate(sure) if s is step)
         del sure[j:j + 2]  # a face-up buy is listed twice
@@ -337,7 +378,7 @@ class _Plan:
     @property
     def ups(self) -> list[tuple[int, int]]:
         """(distance, column) of the face-up cards, for a shark: listed only when a shark is
-        to play."""
+        drawn for."""
         if self._ups is None:
             area = self.area
             self._ups = [(d, c) for d, c, row in _SHARK_ORDER[self.seat]
@@ -357,9 +398,8 @@ def _pick(plan: _Plan, rng: random.Random) -> Step | None:
     sure, downs = plan.sure, plan.downs
     total = len(sure) + DOWN * len(downs)
     boat = BOAT if plan.boat else 0.0
-    ups = plan.ups if plan.sharks else None
     chase = plan.holding.chase if plan.sharks else ()
-    total += boat + SHARK * (bool(ups) + len(chase))
+    total += boat + (SHARK * (1 + len(chase)) if plan.sharks else 0.0)
     if not total:
         return None
     x = rng.random() * total
@@ -372,11 +412,13 @@ def _pick(plan: _Plan, rng: random.Random) -> Step | None:
     if x < boat:
         return _BOAT
     x -= boat
-    if ups and x < SHARK:
-        d, c = ups[int(x / SHARK * len(ups))]  # which face-up card: the same draw, scaled
+    if x < SHARK:  # a face-up card for the shark (the area always shows some)
+        ups = plan.ups
+        if not ups:
+            return None
+        d, c = ups[min(int(x / SHARK * len(ups)), len(ups) - 1)]  # the same draw, scaled
         return _SHARK_AREA[c][d]
-    x -= SHARK if ups else 0.0
-    return chase[min(int(x / SHARK), len(chase) - 1)] if chase else None
+    return chase[min(int((x - SHARK) / SHARK), len(chase) - 1)] if chase else None
 
 
 _SHARK_AREA = tuple(tuple(SharkArea(Place(c, d)) for d in range(4)) for c in range(8))
@@ -499,8 +541,9 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
     if rng.random() < 0.05:
         lines.append("prefer " + " ".join(rng.sample(state.colours, 3)))
     player = scratch.players[seat]
-    places: _Places = {}
-    _add_columns(places, scratch.area, seat, 0, player.boats)
+    ups: _Ups = {}
+    hidden: list[Buy] = []  # the face-down places' buys
+    _add_columns(ups, hidden, scratch.area, seat, 0, player.boats)
     holding: _Holding | None = None  # until the fish, corals or open crosses change
     plan: _Plan | None = None  # until the scratch state changes
     downs: list[tuple[int, int]] | None = None  # the face-down places, once a buy wants them
@@ -508,7 +551,7 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         if plan is None:
             if holding is None:
                 holding = _Holding(player, scratch.breeding_open)
-            plan = _Plan(places, holding, player, turn.fresh_sharks, scratch.area, seat)
+            plan = _Plan(ups, hidden, holding, player, turn.fresh_sharks, scratch.area, seat)
         step = _pick(plan, rng)
         if step is None:
             break
@@ -524,14 +567,21 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
                 card = _buy_face_up(scratch, turn, place)
             if card is None:
                 continue
-            del places[place.column * 4 + place.distance]
+            if type(step) is _HiddenBuy:
+                hidden.remove(step)
+            else:
+                del ups[place.column * 4 + place.distance]
             held = plan.holding
             wanted, attaches = held.wanted, held.attaches
             if card not in ("pearl", "shark") and not held.bought(card):
                 holding = None
             lines.append(_BUY_TEXT[place.column][place.distance])
-            if holding is not None and held.wanted is wanted and held.attaches is attaches:
-                plan.took(step)  # boats and sharks stay as they were: the plan stands
+            if holding is not None and held.wanted is wanted:
+                # boats and sharks stay as they were: the plan stands, patched
+                if type(step) is not _HiddenBuy:
+                    plan.took(step)
+                if held.attaches is not attaches:  # only added to: the new ones join
+                    plan.sure += held.attaches[len(attaches):]
                 continue
         else:
             if step is _BOAT and _boat_refused(scratch, turn):
@@ -542,12 +592,12 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
                 continue
             # what the step changed of the places and the holding (the rest stays)
             if step is _BOAT:
-                _add_columns(places, scratch.area, seat, player.boats - 1, player.boats)
-                plan.sailed(places, player.boats)
+                _add_columns(ups, hidden, scratch.area, seat, player.boats - 1, player.boats)
+                plan.sailed(ups, player.boats)
                 lines.append(_text(step))
                 continue  # the plan stands
             if isinstance(step, SharkArea):
-                places.pop(step.place.column * 4 + step.place.distance, None)
+                ups.pop(step.place.column * 4 + step.place.distance, None)
             else:  # an attach (maybe completing a cross), a shark on an own fish
                 holding = None
             lines.append(_text(step))
