@@ -392,6 +392,14 @@ BOAT = 0.5
 SHARK = 0.3
 
 
+@cache
+def _none_drawn(downs: int, boat: bool, sharks: bool) -> float:
+    """The chance that a draw for each candidate the bot is not sure to want (each with its
+    weight as its chance) draws none: then, with no sure candidate, the order ends (as the
+    bot always played: a turn without a sure use is often short)."""
+    return (1 - DOWN) ** downs * ((1 - BOAT) if boat else 1.0) * ((1 - SHARK) if sharks else 1.0)
+
+
 def _pick(plan: _Plan, rng: random.Random) -> Step | None:
     """One of the plan's candidates, by weight (one random call): a sure one is worth 1, a
     face-down card ``DOWN``, a boat ``BOAT``, a shark's chase ``SHARK``."""
@@ -402,6 +410,8 @@ def _pick(plan: _Plan, rng: random.Random) -> Step | None:
     total += boat + (SHARK * (1 + len(chase)) if plan.sharks else 0.0)
     if not total:
         return None
+    if not sure and rng.random() < _none_drawn(len(downs), plan.boat, plan.sharks):
+        return None  # nothing sure and nothing else drawn for: the order ends
     x = rng.random() * total
     if x < len(sure):
         return sure[int(x)]
