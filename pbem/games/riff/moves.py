@@ -180,6 +180,14 @@ def _attaches(males: tuple[str, ...], females: tuple[str, ...], corals: list[Cor
     return found
 
 
+@lru_cache(maxsize=4096)  # the colours held and the corals change less often than the fish
+def _kept_attaches(males: tuple[str, ...], females: tuple[str, ...], corals: tuple[Coral, ...],
+                   crosses: tuple[str, ...]) -> tuple[Step, ...]:
+    """_attaches of every coral, kept (a holding is made at every order and after an
+    attach)."""
+    return tuple(_attaches(males, females, list(corals), crosses))
+
+
 def _fish_attaches(colour: str, sex: str, males: tuple[str, ...], females: tuple[str, ...],
                    corals: list[Coral], crosses: tuple[str, ...]) -> list[Step]:
     """The attaches _attaches lists with one parent the fish (``colour``, ``sex``) just
@@ -247,7 +255,7 @@ class _Holding:
         self.player = player
         self.crosses, self.fitting = _open(tuple(breeding_open))
         males, females, self.doubles = _sorted_fish(tuple(fish))
-        self.attaches = _attaches(males, females, corals, self.crosses) if fish else []
+        self.attaches = _kept_attaches(males, females, tuple(corals), self.crosses) if fish else ()
         self.coral = [c.cross for c in corals].count(None) < 2
         self.wanted = _wanted(self.fitting, self.doubles, self.coral)
         self._chase: list[Step] | None = None
@@ -261,8 +269,8 @@ class _Holding:
             corals = player.corals
             if player.fish:
                 males, females, _ = _sorted_fish(tuple(player.fish))
-                self.attaches = self.attaches + _attaches(males, females, corals[-1:],
-                                                          self.crosses, len(corals) - 1)
+                self.attaches = self.attaches + tuple(_attaches(
+                    males, females, corals[-1:], self.crosses, len(corals) - 1))
             self.coral = [c.cross for c in corals].count(None) < 2
         elif card.startswith("fish:"):
             key = card[5:]  # "fish:red:m" -> "red:m"
@@ -272,7 +280,7 @@ class _Holding:
                 new = _fish_attaches(key[:-2], key[-1], males, females, player.corals,
                                      self.crosses)
                 if new:
-                    self.attaches = self.attaches + new
+                    self.attaches = self.attaches + tuple(new)
                 self._chase = None
             elif held == 2:
                 self.doubles = self.doubles | {key}
