@@ -106,15 +106,17 @@ def _flow(state: State, chance: Chance, unseen: int) -> tuple[list[Event], int]:
     """``flow`` given the face-down cards' count; returns the events and the count after."""
     said: list[Event] = []
     face_down_is_water = bool(state.options["face_down_at_sea_edge_counts_as_water"])
+    area = state.area  # its rows are replaced, never the list of them
     for r in range(ROWS):
         # With the option, a face-down card already lying at the sea end counts as water;
         # cards sliding in after it are judged by their face (else a whole face-down row
         # would drain at every flow).
-        at_sea_end = state.area[r][0]
-        if at_sea_end is not None and None not in state.area[r] and (
+        row = area[r]
+        at_sea_end = row[0]
+        if at_sea_end is not None and None not in row and (
                 at_sea_end["card"] != "water" if at_sea_end["up"] else not face_down_is_water):
             continue  # a full row whose sea-end card stays: nothing moves (most rows)
-        cards = [s for s in state.area[r] if s is not None]
+        cards = [s for s in row if s is not None]
         while cards:
             first = cards[0]
             if first["up"] and first["card"] == "water":

@@ -5,21 +5,21 @@ legal when written; after a card turns the rules skip what no longer fits, so th
 legal whatever the real card is.
 
 Speed (bench/engine.py): the scratch copy shares the area's slots, the corals and the other
-player; the candidates' fixed part (the plan) is kept while tried steps fail (a failed step
-changes nothing), and patched after a boat or a buy that leaves the wanted cards and the
-attaches as they were (else made again); a step the rules would surely refuse for want of
-worms, boats or a free coral is skipped without raising; the scratch turn makes no messages
-(turn.QuietTurn) and the scratch chance records no draws; what a plan takes from the mover's
-fish, corals and the open crosses is kept per seat while they stay equal (a boat, a pearl or
-a shark changes none of them). None of this changes a random call: seeded bots write the
-same orders as before
+player; the candidates (the plan) are kept while tried steps fail (a failed step changes
+nothing), and patched after a boat or a buy that leaves the wanted cards and the attaches as
+they were (else made again); one random call picks a candidate by weight (_pick); a step the
+rules would surely refuse for want of worms, boats or a free coral is skipped without raising;
+the scratch turn makes no messages (turn.QuietTurn) and the scratch cards are drawn from the
+bot's own generator (nothing seeded per order); what a plan takes from the mover's fish,
+corals and the open crosses is kept per seat while they stay equal (a boat, a pearl or a
+shark changes none of them). A seeded bot writes the same orders every time
 (tests/games/riff/test_behaviour_pin.py).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TypeVar
@@ -180,6 +180,51 @@ def _attaches(males: tuple[str, ...], females: tuple[str, ...], corals: list[Cor
     return found
 
 
+@lru_cache(maxsize=4096)  # the colours held and the corals change less often than the fish
+def _kept_attaches(males: tuple[str, ...], females: tuple[str, ...], corals: tuple[Coral, ...],
+                   crosses: tuple[str, ...]) -> tuple[Step, ...]:
+    """_attaches of every coral, kept (a holding is made at every order and after an
+    attach)."""
+    return tuple(_attaches(males, females, list(corals), crosses))
+
+
+def _fish_attaches(colour: str, sex: str, males: tuple[str, ...], females: tuple[str, ...],
+                   corals: list[Coral], crosses: tuple[str, ...]) -> list[Step]:
+    """The attaches _attaches lists with one parent the fish (``colour``, ``sex``) just
+    bought, the first of its kind: alone, or with each fish of the other sex held."""
+    fitting, pairs = _offer(crosses)
+    found: list[Step] = []
+    for i, coral in enumerate(corals):
+        if coral.cross is not None:
+            continue
+        male, female = coral.male, coral.female
+        if sex == "m":
+            if male:
+                continue
+            if female:
+                if (colour, female) in pairs:
+                    found += _attach4(colour, None, i)
+                continue
+            for f in females:
+                if (colour, f) in pairs:
+                    found += _attach4(colour, f, i)
+            if colour in fitting:
+                found += _attach4(colour, None, i)
+        else:
+            if female:
+                continue
+            if male:
+                if (male, colour) in pairs:
+                    found += _attach4(None, colour, i)
+                continue
+            for m in males:
+                if (m, colour) in pairs:
+                    found += _attach4(m, colour, i)
+            if colour in fitting:
+                found += _attach4(None, colour, i)
+    return found
+
+
 @lru_cache(maxsize=1024)  # a few offers, and doubles are rare
 def _wanted(fitting: frozenset[str], doubles: frozenset[str], coral: bool) -> frozenset[str]:
     """The face-up cards that help the bot now: pearls and sharks; a coral while fewer than
@@ -210,29 +255,37 @@ class _Holding:
         self.player = player
         self.crosses, self.fitting = _open(tuple(breeding_open))
         males, females, self.doubles = _sorted_fish(tuple(fish))
-        self.attaches = _attaches(males, females, corals, self.crosses) if fish else []
+        self.attaches = _kept_attaches(males, females, tuple(corals), self.crosses) if fish else ()
         self.coral = [c.cross for c in corals].count(None) < 2
         self.wanted = _wanted(self.fitting, self.doubles, self.coral)
         self._chase: list[Step] | None = None
 
     def bought(self, card: str) -> bool:
-        """Keeps up with a coral, or a fish like one held, just bought (the commonest
-        changes); False for any other change (the holding must be made again)."""
+        """Keeps up with a coral or a fish just bought (the commonest changes): attaches are
+        only added, after the others; False for any other change (the holding must be made
+        again)."""
         player = self.player
         if card == "coral":  # its attaches come last, as its coral does
             corals = player.corals
             if player.fish:
                 males, females, _ = _sorted_fish(tuple(player.fish))
-                self.attaches = self.attaches + _attaches(males, females, corals[-1:],
-                                                          self.crosses, len(corals) - 1)
+                self.attaches = self.attaches + tuple(_attaches(
+                    males, females, corals[-1:], self.crosses, len(corals) - 1))
             self.coral = [c.cross for c in corals].count(None) < 2
-        else:
+        elif card.startswith("fish:"):
             key = card[5:]  # "fish:red:m" -> "red:m"
             held = player.fish.count(key)
-            if held < 2:  # a fish unlike any held: new attaches, maybe a new chase
-                return False
-            if held == 2:
+            if held == 1:  # a fish unlike any held: its own attaches, maybe a chase
+                males, females, _ = _sorted_fish(tuple(player.fish))
+                new = _fish_attaches(key[:-2], key[-1], males, females, player.corals,
+                                     self.crosses)
+                if new:
+                    self.attaches = self.attaches + tuple(new)
+                self._chase = None
+            elif held == 2:
                 self.doubles = self.doubles | {key}
+        else:
+            return False
         self.wanted = _wanted(self.fitting, self.doubles, self.coral)
         return True
 
@@ -262,10 +315,10 @@ _COLUMN_PLACES = tuple(tuple(tuple((c * 4 + d, area_row(seat, d)) for d in range
 _TWICE_AT = tuple((_PLACES[key // 4][key % 4],) * 2 for key in range(32))
 _HIDDEN_AT = tuple(_HIDDEN[key // 4][key % 4] for key in range(32))
 
-# What the plans read of the places under the mover's boats, by key: the face-up card, or
-# None for a face-down one; gaps are left out. Kept up to date as the scratch steps change
-# the area (a buy or a shark empties a place, a boat adds a column).
-_Places = dict[int, str | None]
+# What the plans read of the places under the mover's boats: the face-up cards by key, and
+# the face-down cards' buys in key order; gaps are left out. Kept up to date as the scratch
+# steps change the area (a buy or a shark empties a place, a boat adds a column).
+_Ups = dict[int, str]
 
 
 # Per seat and number of boats, (key, row, column) of the places under them, in key order.
@@ -275,81 +328,60 @@ _UNDER_BOATS = tuple(tuple(tuple((key, row, c) for c in range(boats)
                      for seat in range(2))
 
 
-def _add_columns(places: _Places, area: list[list[Slot]], seat: int, start: int,
+def _add_columns(ups: _Ups, downs: list[Buy], area: list[list[Slot]], seat: int, start: int,
                  stop: int) -> None:
+    """The places of columns ``start`` to ``stop`` (excluded) into ``ups`` and ``downs``."""
     for key, row, c in _UNDER_BOATS[seat][stop][start * 4:]:
         slot = area[row][c]
         if slot is not None:
-            places[key] = slot["card"] if slot["up"] else None
+            if slot["up"]:
+                ups[key] = slot["card"]
+            else:
+                downs.append(_HIDDEN_AT[key])
+
+
+def _wanted_buys(ups: Iterable[tuple[int, str]], wanted: frozenset[str]) -> list[Step]:
+    """The buys of the wanted face-up cards, each twice."""
+    return [buy for key, card in ups if card in wanted for buy in _TWICE_AT[key]]
 
 
 class _Plan:
-    """The bot's candidates that need no random call: they stay the same until the scratch
-    state changes, and a step the bot tries often fails (changing nothing). ``head`` holds
-    the attaches (each four times) and the wanted face-up buys (each twice) before the first
-    face-down place; ``downs`` each face-down buy with the run of wanted face-up buys that
-    follows it (kept in order: the bot's pick is an index)."""
+    """The bot's candidates: they stay the same until the scratch state changes, and a step
+    the bot tries often fails (changing nothing). ``sure`` holds the attaches (each four
+    times) and the wanted face-up buys (each twice); ``downs`` the face-down buys (the
+    order's own list, kept by random_order), each weighing ``DOWN`` of a sure one; a boat
+    weighs ``BOAT``, and with a shark to play the chase of a face-up card (one, at random)
+    and of each own fish that fits no cross weigh ``SHARK`` each (see _pick)."""
 
-    __slots__ = ("_ups", "area", "boat", "downs", "head", "holding", "seat", "sharks")
+    __slots__ = ("_ups", "area", "boat", "downs", "holding", "seat", "sharks", "sure")
 
-    def __init__(self, places: _Places, holding: _Holding, player: Player,
+    def __init__(self, ups: _Ups, downs: list[Buy], holding: _Holding, player: Player,
                  fresh_sharks: int, area: list[list[Slot]], seat: int) -> None:
-        wanted = holding.wanted
-        head: list[Step] = list(holding.attaches)
-        downs: list[tuple[Buy, list[Step]]] = []
-        run = head
-        for key, card in places.items():
-            if card is None:
-                run = []
-                downs.append((_HIDDEN_AT[key], run))
-            elif card in wanted:
-                run += _TWICE_AT[key]
-        self.head = head
+        self.holding = holding
+        self.sure: list[Step] = [*holding.attaches, *_wanted_buys(ups.items(), holding.wanted)]
         self.downs = downs
         self.boat = player.boats < 8
         self.sharks = player.sharks > fresh_sharks
-        self.holding = holding
         self.area = area  # the scratch state's, unchanged while the plan stands
         self.seat = seat
         self._ups: list[tuple[int, int]] | None = None
 
-    def sailed(self, places: _Places, boats: int) -> None:
-        """Keeps up with a boat just bought, the ``boats``-th: its column's places come last
-        (keys grow with the column); the holding, the sharks and the area's face-up cards
-        stay."""
-        wanted = self.holding.wanted
-        run = self.downs[-1][1] if self.downs else self.head
-        for key, _ in _COLUMN_PLACES[self.seat][boats - 1]:
-            if key not in places:
-                continue
-            card = places[key]
-            if card is None:
-                run = []
-                self.downs.append((_HIDDEN_AT[key], run))
-            elif card in wanted:
-                run += _TWICE_AT[key]
+    def sailed(self, ups: _Ups, boats: int) -> None:
+        """Keeps up with a boat just bought, the ``boats``-th: its column's face-up places
+        join (random_order adds its face-down ones to ``downs``); the holding, the sharks and
+        the area's face-up cards stay."""
+        self.sure += _wanted_buys(((key, ups[key]) for key, _ in
+                                   _COLUMN_PLACES[self.seat][boats - 1] if key in ups),
+                                  self.holding.wanted)
         self.boat = boats < 8
 
     def took(self, step: Buy) -> None:
-        """Keeps up with a buy just made, when the holding still wants the same face-up
-        cards and gives the same attaches: the place's candidates go (a face-down place's
-        run joins the run before it), the rest stays in order."""
+        """Keeps up with a face-up buy just made, when the holding still wants the same
+        face-up cards: its candidates go."""
         self._ups = None  # the place is empty now
-        downs = self.downs
-        if type(step) is _HiddenBuy:
-            i = next(i for i, (buy, _) in enumerate(downs) if buy is step)
-            (downs[i - 1][1] if i else self.head).extend(downs[i][1])
-            del downs[i]
-            return
-        place = step.place
-        key = place.column * 4 + place.distance
-        target = self.head  # the run of the last face-down place before this one
-        for buy, run in downs:
-            if buy.place.column * 4 + buy.place.distance > key:
-                break
-            target = run
-        j = next(j for j, s in enumerate(target) if s is step)
-        del target[j:j + 2]  # a face-up buy is listed twice
+        sure = self.sure
+        j = next(j for j, s in enumerate(sure) if s is step)
+        del sure[j:j + 2]  # a face-up buy is listed twice
 
     @property
     def ups(self) -> list[tuple[int, int]]:
@@ -362,38 +394,67 @@ class _Plan:
         return self._ups
 
 
+# The weights of the candidates the bot is not sure to want, against 1 for a sure one.
+DOWN = 0.3
+BOAT = 0.5
+SHARK = 0.3
+
+
+@cache
+def _none_drawn(downs: int, boat: bool, sharks: bool) -> float:
+    """The chance that a draw for each candidate the bot is not sure to want (each with its
+    weight as its chance) draws none: then, with no sure candidate, the order ends (as the
+    bot always played: a turn without a sure use is often short)."""
+    return (1 - DOWN) ** downs * ((1 - BOAT) if boat else 1.0) * ((1 - SHARK) if sharks else 1.0)
+
+
 def _pick(plan: _Plan, rng: random.Random) -> Step | None:
-    """One of the plan's candidates, with the bot's random calls: a face-down card now and
-    then, a boat half the time, a shark now and then, then one of the list they make."""
-    found = list(plan.head)
-    draw = rng.random
-    for buy, run in plan.downs:
-        if draw() < 0.3:
-            found.append(buy)
-        if run:
-            found += run
-    if plan.boat and draw() < 0.5:
-        found.append(_BOAT)
-    if plan.sharks and draw() < 0.3:
-        if plan.ups:
-            d, c = rng.choice(plan.ups)
-            found.append(_SHARK_AREA[c][d])
-        found += plan.holding.chase
-    return rng.choice(found) if found else None
+    """One of the plan's candidates, by weight (one random call): a sure one is worth 1, a
+    face-down card ``DOWN``, a boat ``BOAT``, a shark's chase ``SHARK``."""
+    sure, downs = plan.sure, plan.downs
+    total = len(sure) + DOWN * len(downs)
+    boat = BOAT if plan.boat else 0.0
+    chase = plan.holding.chase if plan.sharks else ()
+    total += boat + (SHARK * (1 + len(chase)) if plan.sharks else 0.0)
+    if not total:
+        return None
+    if not sure and rng.random() < _none_drawn(len(downs), plan.boat, plan.sharks):
+        return None  # nothing sure and nothing else drawn for: the order ends
+    x = rng.random() * total
+    if x < len(sure):
+        return sure[int(x)]
+    x -= len(sure)
+    if x < DOWN * len(downs):
+        return downs[min(int(x / DOWN), len(downs) - 1)]
+    x -= DOWN * len(downs)
+    if x < boat:
+        return _BOAT
+    x -= boat
+    if x < SHARK:  # a face-up card for the shark (the area always shows some)
+        ups = plan.ups
+        if not ups:
+            return None
+        d, c = ups[min(int(x / SHARK * len(ups)), len(ups) - 1)]  # the same draw, scaled
+        return _SHARK_AREA[c][d]
+    return chase[min(int((x - SHARK) / SHARK), len(chase) - 1)] if chase else None
 
 
 _SHARK_AREA = tuple(tuple(SharkArea(Place(c, d)) for d in range(4)) for c in range(8))
 
 
-class _ScratchChance(Chance):
-    """The bot's chance (Chance seeds only at its first draw: most turns of the bot turn no
-    hidden card). Its draws are never read, so none are recorded: the same numbers as
-    Chance.choice, without the record."""
+class _BotChance(Chance):
+    """The bot's chance for its scratch steps (a turned card, a new breeding card): drawn
+    from the bot's own generator, so nothing is seeded per order and nothing recorded
+    (its draws are never read). The draws are Chance.choice's, from ``rng``."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__("bot")
+        self._rng_or_none = rng
 
     def choice(self, label: str, options: Sequence[T]) -> T:
         if not options:
             raise ValueError(f"chance {label!r}: nothing to choose from")
-        return options[self._rng.randrange(len(options))]
+        return options[self._rng._randbelow(len(options))]  # type: ignore[attr-defined]
 
 
 def _boat_refused(state: State, turn: Turn) -> bool:
@@ -493,13 +554,14 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         return "prefer " + " ".join(colours[:rng.randint(1, len(colours))])
     scratch = state.copy_for(seat)  # the bot plays only its own steps
     turn = QuietTurn(seat)
-    chance = _ScratchChance(f"bot/{rng.random()}")
+    chance = _BotChance(rng)
     lines: list[str] = []
     if rng.random() < 0.05:
         lines.append("prefer " + " ".join(rng.sample(state.colours, 3)))
     player = scratch.players[seat]
-    places: _Places = {}
-    _add_columns(places, scratch.area, seat, 0, player.boats)
+    ups: _Ups = {}
+    hidden: list[Buy] = []  # the face-down places' buys
+    _add_columns(ups, hidden, scratch.area, seat, 0, player.boats)
     holding: _Holding | None = None  # until the fish, corals or open crosses change
     plan: _Plan | None = None  # until the scratch state changes
     downs: list[tuple[int, int]] | None = None  # the face-down places, once a buy wants them
@@ -507,7 +569,7 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         if plan is None:
             if holding is None:
                 holding = _Holding(player, scratch.breeding_open)
-            plan = _Plan(places, holding, player, turn.fresh_sharks, scratch.area, seat)
+            plan = _Plan(ups, hidden, holding, player, turn.fresh_sharks, scratch.area, seat)
         step = _pick(plan, rng)
         if step is None:
             break
@@ -523,14 +585,21 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
                 card = _buy_face_up(scratch, turn, place)
             if card is None:
                 continue
-            del places[place.column * 4 + place.distance]
+            if type(step) is _HiddenBuy:
+                hidden.remove(step)
+            else:
+                del ups[place.column * 4 + place.distance]
             held = plan.holding
             wanted, attaches = held.wanted, held.attaches
             if card not in ("pearl", "shark") and not held.bought(card):
                 holding = None
             lines.append(_BUY_TEXT[place.column][place.distance])
-            if holding is not None and held.wanted is wanted and held.attaches is attaches:
-                plan.took(step)  # boats and sharks stay as they were: the plan stands
+            if holding is not None and held.wanted is wanted:
+                # boats and sharks stay as they were: the plan stands, patched
+                if type(step) is not _HiddenBuy:
+                    plan.took(step)
+                if held.attaches is not attaches:  # only added to: the new ones join
+                    plan.sure += held.attaches[len(attaches):]
                 continue
         else:
             if step is _BOAT and _boat_refused(scratch, turn):
@@ -541,12 +610,12 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
                 continue
             # what the step changed of the places and the holding (the rest stays)
             if step is _BOAT:
-                _add_columns(places, scratch.area, seat, player.boats - 1, player.boats)
-                plan.sailed(places, player.boats)
+                _add_columns(ups, hidden, scratch.area, seat, player.boats - 1, player.boats)
+                plan.sailed(ups, player.boats)
                 lines.append(_text(step))
                 continue  # the plan stands
             if isinstance(step, SharkArea):
-                places.pop(step.place.column * 4 + step.place.distance, None)
+                ups.pop(step.place.column * 4 + step.place.distance, None)
             else:  # an attach (maybe completing a cross), a shark on an own fish
                 holding = None
             lines.append(_text(step))

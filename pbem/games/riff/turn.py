@@ -275,21 +275,24 @@ def _turn_over(state: State, turn: Turn, place: Place, paying: tuple[str, ...] |
     turn.flipped.add((row, place.column))
     turn.revealed = True
     if turn.loud:
-        turn.events.append(_card_turned(turn.seat, place, card))
+        turn.events.append(_card_turned(turn.seat, place.column, place.distance, card))
     return card
 
 
 # Events are immutable, and the same few come back game after game: the commonest are made
-# once each (making each afresh was a third of the rules' time in bench/engine.py).
+# once each (making each afresh was a third of the rules' time in bench/engine.py). Kept by a
+# place's column and distance: a Place hashes in Python, ints in C.
 @lru_cache(maxsize=4096)
-def _card_turned(seat: int, place: Place, card: str) -> Event:
+def _card_turned(seat: int, column: int, distance: int, card: str) -> Event:
     return Event.of("card_turned", msg("{player} turned {place}: a {card}.", player=w.seat(seat),
-                                       place=w.place(place), card=w.card(card)))
+                                       place=w.place(Place(column, distance)),
+                                       card=w.card(card)))
 
 
 @lru_cache(maxsize=4096)
-def _card_bought(seat: int, card: str, place: Place, coral: int) -> Event:
+def _card_bought(seat: int, card: str, column: int, distance: int, coral: int) -> Event:
     """``coral``: the number of the coral bought (0 for any other card)."""
+    place = Place(column, distance)
     if coral:
         return Event.of("card_bought", msg(
             "{player} bought the {card} on {place} as coral {number}.", player=w.seat(seat),
@@ -340,7 +343,7 @@ def take_card(state: State, turn: Turn, place: Place, card: str, colour: str | N
         player.sharks += 1
         turn.fresh_sharks += 1
     if turn.loud:
-        turn.events.append(_card_bought(turn.seat, card, place,
+        turn.events.append(_card_bought(turn.seat, card, place.column, place.distance,
                                         len(player.corals) if card == "coral" else 0))
 
 
@@ -431,7 +434,10 @@ def do_attach(state: State, turn: Turn, step: Attach, chance: Chance) -> None:
             male = colour
         else:
             female = colour
-    if not any(fits(male, female, c) for c in open_crosses(state)):
+    for c in state.breeding_open:  # fits an open cross? (a loop: no generator to make)
+        if c is not None and fits(male, female, c):
+            break
+    else:
         offer = [w.cross_card(c) for c in open_crosses(state)]
         raise RuleError(msg("these parents on coral {number} make none of the open crosses "
                             "({offer})", number=step.coral + 1,

@@ -22,7 +22,11 @@ GAMES = 12
 # discard_cards, ended_by_limit and each coral's cross_colours, the explanation is messages):
 # with those additions taken out, the games still give the digest taken before the speed work,
 # 19d56cb944700f1b8d574e91d600a5cc8f0ccc34b5b499a2b17fc077119142d0.
-DIGEST = "14fff349fe67a0b3ecd13bf54132893147f41afe4857e1f30be9d0f36918095d"
+# Retaken for issue 15 goal 4: the bot picks its candidates by weight with one random call and
+# draws its scratch cards from its own generator (the rules are held exact by test_corpus.py,
+# which replays recorded orders; before that bot change the digest was
+# 14fff349fe67a0b3ecd13bf54132893147f41afe4857e1f30be9d0f36918095d).
+DIGEST = "a2032a1845ce6623b6aae9b75862fe79f59de1cfd67775440504bdf7d6294b74"
 
 
 def _dump(data: object) -> bytes:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pbem.engine.chance import Chance
 from pbem.games.riff import GAME
 from pbem.games.riff.area import face_down_places
-from pbem.games.riff.moves import _buy_face_up, _buy_hidden, _ScratchChance
+from pbem.games.riff.moves import _BotChance, _buy_face_up, _buy_hidden
 from pbem.games.riff.orders import Buy, Place
 from pbem.games.riff.state import ROW_OF, State
 from pbem.games.riff.turn import QuietTurn, RuleError, do_buy
@@ -55,13 +55,15 @@ def test_the_bots_buys_change_the_state_as_do_buy_does() -> None:
                 place = Place(column, distance)
                 # the rules, on a copy: do_buy checks before it changes anything, except a
                 # face-down card's paid turn
-                rules, rules_turn, rules_chance = state.copy(), QuietTurn(seat), _ScratchChance("s")
+                rules, rules_turn = state.copy(), QuietTurn(seat)
+                rules_chance = _BotChance(random.Random("s"))
                 try:
                     do_buy(rules, rules_turn, Buy(place), rules_chance)
                     bought = True
                 except (RuleError, CannotPay):
                     bought = False
-                bot, bot_turn, bot_chance = state.copy(), QuietTurn(seat), _ScratchChance("s")
+                bot, bot_turn = state.copy(), QuietTurn(seat)
+                bot_chance = _BotChance(random.Random("s"))
                 card = (_buy_face_up(bot, bot_turn, place) if slot["up"]
                         else _buy_hidden(bot, bot_turn, place, bot_chance))
                 assert (card is not None) == bought, (place, slot)
@@ -76,10 +78,8 @@ def test_the_bots_buys_change_the_state_as_do_buy_does() -> None:
                     refused += 1
                     assert _dump(bot) == _dump(state)
                 # the same card drawn (or none): the next draws are the same
-                assert (bot_chance._rng_or_none is None) == (rules_chance._rng_or_none is None)
-                if bot_chance._rng_or_none is not None:
-                    assert bot_chance.choice("next", range(1000)) == rules_chance.choice(
-                        "next", range(1000))
+                assert bot_chance.choice("next", range(10**9)) == rules_chance.choice(
+                    "next", range(10**9))
     assert played > 100 and refused > 100  # both ways were met
 
 
@@ -97,7 +97,8 @@ def test_the_face_down_places_the_bot_keeps_are_the_areas_after_each_buy() -> No
     bought = 0
     for state in _played(4):
         seat = state.to_move
-        scratch, turn, chance = state.copy(), QuietTurn(seat), _ScratchChance("kept")
+        scratch, turn = state.copy(), QuietTurn(seat)
+        chance = _BotChance(random.Random("kept"))
         scratch.players[seat].worms = {c: 9 for c in scratch.colours}  # buys succeed often
         kept = face_down_places(scratch.area)
         for column in range(scratch.players[seat].boats):
