@@ -52,8 +52,7 @@ def edible_corals(state: State, seat: int) -> list[str]:
     if seat not in state.shrimps.values():
         return []  # no shrimp of this seat on the reef, as in many turns: no loop
     out = []
-    polyps, near = state.polyps, neighbours()
-    get = polyps.get
+    near, get = neighbours(), state.polyps.get
     for k, s in state.shrimps.items():
         if s != seat:
             continue
@@ -92,6 +91,12 @@ def _in_play(boards: tuple[int, ...]) -> int:
     """The bits of the rock cells of these boards."""
     bits = cell_bits().board
     return sum(bits[b] for b in boards)
+
+
+@lru_cache(maxsize=64)
+def _rock_total(boards: tuple[int, ...]) -> int:
+    """How many rock cells these boards have: when the polyps are as many, the rock is full."""
+    return rock_count(boards)
 
 
 @cache
@@ -189,6 +194,7 @@ class Writer:
         "larva",
         "lines",
         "polyps",
+        "rock_total",
         "screen",
         "sea_shrimp",
         "seat",
@@ -200,8 +206,8 @@ class Writer:
         me = state.seats[seat]
         self.state, self.seat, self.dice = state, seat, _dice(rng)
         self.final = state.phase == "final"
-        self.boards = state.boards
-        self.in_play = _in_play(tuple(state.boards))
+        self.boards = boards = tuple(state.boards)
+        self.in_play, self.rock_total = _in_play(boards), _rock_total(boards)
         self.polyps, self.shrimps = state.polyps, state.shrimps
         self._own: set[str] = set()  # which of the state's containers are copies already
         self.larva, self.screen, self.consumed = dict(me.larva), dict(me.screen), dict(me.consumed)
@@ -276,7 +282,8 @@ class Writer:
             if k in shrimps:
                 return False
         else:
-            if target == colour or target not in self.beats()[colour]:
+            beats = self._beats or self.beats()
+            if target == colour or target not in beats[colour]:
                 return False
             near, get = neighbours(), polyps.get
             for n in near[k]:  # an attacking coral of two or more next to it
@@ -405,7 +412,7 @@ class Writer:
         if target in masks:
             masks[target] &= ~bit[k]
         _less(self.consumed if consumed else self.screen, colour)
-        if len(polyps) >= rock_count(tuple(self.boards)) and all(
+        if len(polyps) >= self.rock_total and all(
                 c in polyps for b in self.boards for c in rock_cells()[b]):
             self.ended = True  # end condition 3: every rock space is taken
 
