@@ -47,6 +47,119 @@ def group_of(polyps: dict[str, str], cell_key: str) -> list[str]:
     return cells
 
 
+class Coral:
+    """One coral of a :class:`Reef`: its cells (a set, changed in place as it grows)."""
+
+    __slots__ = ("cells",)
+
+    def __init__(self, cells: set[str]) -> None:
+        self.cells = cells
+
+
+class Reef:
+    """The polyps as corals and as a bit mask per colour, kept from one bot turn to the next.
+
+    A turn's polyps are the next state's (action 10 takes none), so the reef a turn leaves
+    is the next turn's as it is, once ``polyps == state.polyps`` says so; any other state
+    gets a reef traced anew. Placements and meals keep it up to date on the way."""
+
+    __slots__ = ("coral", "corals", "masks", "polyps")
+
+    def __init__(self, polyps: dict[str, str]) -> None:
+        self.polyps = dict(polyps)
+        self.coral: dict[str, Coral] = {}  # cell -> the coral holding it
+        self.corals: set[Coral] = set()
+        self.masks = dict.fromkeys(components().coral_colours, 0)
+        bit, coral = cell_bits().bit, self.coral
+        for k, colour in self.polyps.items():
+            self.masks[colour] |= bit[k]
+            if k not in coral:
+                self._new(set(group_of(self.polyps, k)))
+
+    def _new(self, cells: set[str]) -> None:
+        found = Coral(cells)
+        self.corals.add(found)
+        coral = self.coral
+        for k in cells:
+            coral[k] = found
+
+    def put(self, k: str, colour: str) -> str | None:
+        """A ``colour`` polyp on ``k``; returns the colour of the polyp it replaced."""
+        polyps, coral, bit = self.polyps, self.coral, cell_bits().bit[k]
+        target = polyps.get(k)
+        if target is not None:  # an attack: the cell leaves its coral, which may fall apart
+            self.masks[target] &= ~bit
+            old = coral.pop(k)
+            old.cells.discard(k)
+            self.corals.discard(old)
+            if old.cells:
+                self._split(old.cells)
+        polyps[k] = colour
+        self.masks[colour] |= bit
+        joined: Coral | None = None
+        get = polyps.get
+        for n in neighbours()[k]:
+            if get(n) != colour:
+                continue
+            other = coral[n]
+            if joined is None:
+                joined = other
+            elif other is not joined:  # two corals of the colour meet: the larger keeps both
+                if len(other.cells) > len(joined.cells):
+                    joined, other = other, joined
+                joined.cells |= other.cells
+                for c in other.cells:
+                    coral[c] = joined
+                self.corals.discard(other)
+        if joined is None:
+            self._new({k})
+        else:
+            joined.cells.add(k)
+            coral[k] = joined
+        return target
+
+    def _split(self, cells: set[str]) -> None:
+        """The corals of what is left of one coral."""
+        rest = set(cells)
+        near = neighbours()
+        while rest:
+            first = rest.pop()
+            part = {first}
+            todo = [first]
+            while todo:
+                for n in near[todo.pop()]:
+                    if n in rest:
+                        rest.discard(n)
+                        part.add(n)
+                        todo.append(n)
+            self._new(part)
+
+    def eat(self, k: str) -> set[str]:
+        """The coral holding ``k`` leaves the reef; returns its cells."""
+        found = self.coral[k]
+        self.corals.discard(found)
+        polyps, coral = self.polyps, self.coral
+        colour = polyps[k]
+        bits = cell_bits().bit
+        for c in found.cells:
+            del polyps[c]
+            del coral[c]
+            self.masks[colour] &= ~bits[c]
+        return found.cells
+
+
+# The reef the last turn written left (popped by a turn: two threads' bots never share one).
+_REEFS: list[Reef] = []
+
+
+def _reef_of(state: State) -> Reef:
+    try:
+        reef = _REEFS.pop()
+    except IndexError:
+        return Reef(state.polyps)
+    return reef if reef.polyps == state.polyps else Reef(state.polyps)
+
+
 def edible_corals(state: State, seat: int) -> list[str]:
     """Cells of this seat's shrimps that guard a coral the parrotfish may eat now."""
     if seat not in state.shrimps.values():
@@ -174,8 +287,8 @@ class Writer:
         "_alga_supply",
         "_avail",
         "_beats",
+        "_held",
         "_larva_supply",
-        "_masks",
         "_own",
         "alga_on_tile",
         "alga_space",
@@ -194,6 +307,7 @@ class Writer:
         "larva",
         "lines",
         "polyps",
+        "reef",
         "rock_total",
         "screen",
         "sea_shrimp",
@@ -208,7 +322,8 @@ class Writer:
         self.final = state.phase == "final"
         self.boards = boards = tuple(state.boards)
         self.in_play, self.rock_total = _in_play(boards), _rock_total(boards)
-        self.polyps, self.shrimps = state.polyps, state.shrimps
+        self.reef = _reef_of(state)
+        self.polyps, self.shrimps = self.reef.polyps, state.shrimps
         self._own: set[str] = set()  # which of the state's containers are copies already
         self.larva, self.screen, self.consumed = dict(me.larva), dict(me.screen), dict(me.consumed)
         self.in_hand, self.fish = me.shrimps_in_hand, len(me.parrotfish)
@@ -222,19 +337,14 @@ class Writer:
         self.alga_on_tile = self.ended = False
         self.done: set[int] = set()  # actions 2, 3 and 4 once done
         self.lines: list[str] = []
-        # Colour -> the bits of its polyps, for the colours asked so far, kept up to date.
-        self._masks: dict[str, int] = {}
         self._beats: dict[str, frozenset[str]] | None = None
+        # Coral colour (None: bare rock) -> the shrimps standing on it, once asked.
+        self._held: dict[str | None, int] | None = None
 
     # --- the facts, copied on first change ----------------------------------------------------
 
-    def _polyps(self) -> dict[str, str]:
-        if "polyps" not in self._own:
-            self._own.add("polyps")
-            self.polyps = dict(self.polyps)
-        return self.polyps
-
     def _shrimps(self) -> dict[str, int]:
+        self._held = None  # a shrimp is about to change
         if "shrimps" not in self._own:
             self._own.add("shrimps")
             self.shrimps = dict(self.shrimps)
@@ -266,11 +376,14 @@ class Writer:
             self._beats = dominated(self.state.coral_face, self.flipped)
         return self._beats
 
+    def edible(self) -> list[str]:
+        """``edible_corals`` from the reef's corals."""
+        coral, seat = self.reef.coral, self.seat
+        return sorted(k for k, s in self.shrimps.items()
+                      if s == seat and k in coral and len(coral[k].cells) >= MIN_CORAL)
+
     def mask(self, colour: str) -> int:
-        own = self._masks.get(colour)
-        if own is None:
-            own = self._masks[colour] = colour_mask(self.polyps, colour)
-        return own
+        return self.reef.masks[colour]
 
     # --- the rules' conditions, on the facts --------------------------------------------------
 
@@ -285,9 +398,9 @@ class Writer:
             beats = self._beats or self.beats()
             if target == colour or target not in beats[colour]:
                 return False
-            near, get = neighbours(), polyps.get
+            near, get, coral = neighbours(), polyps.get, self.reef.coral
             for n in near[k]:  # an attacking coral of two or more next to it
-                if get(n) == colour and any(get(m) == colour for m in near[n]):
+                if get(n) == colour and len(coral[n].cells) > 1:
                     break
             else:
                 return False
@@ -303,21 +416,22 @@ class Writer:
         shrimps = self.shrimps
         if len(shrimps) < 2:
             return False
-        polyps = self.polyps
-        get = polyps.get
+        held_by = self._held
+        if held_by is None:
+            held_by = self._held = {}
+            get = self.polyps.get
+            for s in shrimps:
+                c = get(s)
+                held_by[c] = held_by.get(c, 0) + 1  # bare rock counts as None
+        if held_by.get(colour, 0) < 2:
+            return False  # not two shrimps on this colour anywhere: no two corals to join
+        get = self.polyps.get
         around = [n for n in neighbours()[k] if get(n) == colour]
-        if len(around) < 2 or sum(1 for s in shrimps if get(s) == colour) < 2:
+        if len(around) < 2:
             return False
-        held = 0
-        seen: set[str] = set()
-        for n in around:
-            if n in seen:
-                continue
-            cells = group_of(polyps, n)
-            seen.update(cells)
-            if any(c in shrimps for c in cells):
-                held += 1
-        return held >= 2
+        coral = self.reef.coral
+        held = [c for c in {coral[n] for n in around} if any(k in shrimps for k in c.cells)]
+        return len(held) >= 2
 
     def may_move(self, source: str, target: str) -> bool:
         """shrimps.may_move on the facts."""
@@ -328,7 +442,7 @@ class Writer:
         if board not in self.boards or target not in neighbours() or target in shrimps:
             return False
         if target in self.polyps:
-            for c in group_of(self.polyps, target):
+            for c in self.reef.coral[target].cells:
                 if c in shrimps and c != source:
                     return False  # one shrimp per coral
         mine = sum(1 for k, s in shrimps.items() if s == self.seat and BOARD_OF[k] == board)
@@ -340,20 +454,16 @@ class Writer:
 
     def eat(self, k: str) -> None:
         """Action 1 with this seat's shrimp on ``k``."""
-        polyps, shrimps = self._polyps(), self._shrimps()
-        colour = polyps[k]
-        coral = group_of(polyps, k)
+        colour = self.polyps[k]
+        coral = self.reef.eat(k)
         back = min(len(coral), to_bag_count(self.state, self.final))
-        for c in coral:
-            del polyps[c]
-        del shrimps[k]
+        del self._shrimps()[k]
         _more(self.avail(), colour, back)
         self.fish += len(coral) - back
         if self.sea_shrimp:
             self.fish_shrimps += 1
         else:
             self.sea_shrimp = True
-        self._masks.clear()
         self.lines.append(f"eat {_names()[k]}")
         if not self.final and self.sea_shrimp + self.fish_shrimps == SHRIMPS:
             self.ended = True  # end condition 2: nothing more this turn
@@ -391,26 +501,18 @@ class Writer:
 
     def place(self, k: str, colour: str, consumed: bool) -> None:
         """A ``colour`` polyp on ``k`` (placeable), with its attack and extra growth."""
-        polyps = self._polyps()
-        target = polyps.get(k)
-        polyps[k] = colour
-        bit = cell_bits().bit
-        grown = bit[k]
+        reef = self.reef
+        target = reef.put(k, colour)
+        polyps = reef.polyps
         if target is not None:
             _more(self.consumed, target)
         if not self.state.advanced:
             for n in starfish_next_to()[k]:
                 if (n not in polyps and n not in self.shrimps and not self.joins_two(n, colour)
                         and self.avail().get(colour, 0) > 0):
-                    polyps[n] = colour
+                    reef.put(n, colour)
                     _less(self.avail(), colour)
-                    grown |= bit[n]
                     break
-        masks = self._masks
-        if colour in masks:
-            masks[colour] |= grown
-        if target in masks:
-            masks[target] &= ~bit[k]
         _less(self.consumed if consumed else self.screen, colour)
         if len(polyps) >= self.rock_total and all(
                 c in polyps for b in self.boards for c in rock_cells()[b]):
@@ -466,48 +568,21 @@ class Writer:
                 mine[BOARD_OF[k]] = mine.get(BOARD_OF[k], 0) + 1
         boards = self.boards
         full = {b for b in boards if mine.get(b, 0) >= MAX_PER_BOARD}
-        near = neighbours()
-        left = dict(self.polyps)  # the polyps not yet traced into a coral
-        # A coral lies on one board: one on a full board (or one not in play) is traced but
-        # not chosen.
-        barred = full | (set(rock_cells()) - set(boards)) if full or len(boards) < len(
-            rock_cells()) else None
-        get = left.get
-        for k in shrimps:  # the corals holding a shrimp first, out of the way
-            colour = left.pop(k, None)
-            if colour is None:
-                continue
-            cells = [k]
-            for c in cells:
-                for n in near[c]:
-                    if get(n) == colour:
-                        del left[n]
-                        cells.append(n)
+        coral = self.reef.coral
+        guarded = {coral[k] for k in shrimps if k in coral}
         best: list[list[str]] = []  # the largest corals without a shrimp so far
         size = 0
-        popitem = left.popitem
-        while left:
-            k, colour = popitem()
-            for n in near[k]:
-                if get(n) == colour:
-                    break
-            else:  # a lone polyp (most are): a coral of one, told without tracing
-                if size <= 1 and (barred is None or BOARD_OF[k] not in barred):
-                    size = 1
-                    best.append([k])
+        for found in self.reef.corals:
+            cells = found.cells
+            n = len(cells)
+            if n < size or found in guarded:
                 continue
-            cells = [k]
-            for c in cells:  # grows as it goes: the coral traced breadth first
-                for n in near[c]:
-                    if get(n) == colour:
-                        del left[n]
-                        cells.append(n)
-            if len(cells) < size or (barred is not None and BOARD_OF[k] in barred):
+            if full and BOARD_OF[next(iter(cells))] in full:  # a coral lies on one board
                 continue
-            if len(cells) > size:
-                size, best = len(cells), [cells]
-            elif len(cells) == size:
-                best.append(cells)
+            if n > size:
+                size, best = n, [list(cells)]
+            else:
+                best.append(list(cells))
         if not best:
             return
         # Chosen in cell order, not in the dicts' order: a state read back from JSON has its
@@ -654,12 +729,14 @@ def write_turn(state: State, seat: int, rng: random.Random) -> Writer:
     """A random legal turn for ``seat`` (not for the setup step), written: its ``lines``."""
     w = Writer(state, seat, rng)
     dice = w.dice
-    edible = edible_corals(state, seat)
+    edible = w.edible() if seat in state.shrimps.values() else None
     if edible and dice.random() < 0.9:
         w.eat(dice.choice(edible))
     if w.final:
         if not w.lines:
             w.lines.append("pass")
+        if not _REEFS:
+            _REEFS.append(w.reef)
         return w
     # Which optional actions are tried, each by its weight, then in a random order: the same
     # odds as shuffling all ten and trying each by its weight, with fewer draws.
@@ -671,6 +748,8 @@ def write_turn(state: State, seat: int, rng: random.Random) -> Writer:
         action(w)
     if not w.ended:
         w.take()
+    if not _REEFS:
+        _REEFS.append(w.reef)  # the next state's polyps, if this turn is played
     return w
 
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 import random
 
 from pbem.engine.chance import Chance
+from pbem.games.reef_encounter import moves
 from pbem.games.reef_encounter.board import Refused, dominates, rock_cells
 from pbem.games.reef_encounter.canonical import read_canonical
 from pbem.games.reef_encounter.context import Turn
 from pbem.games.reef_encounter.language import CORAL_COLOURS
-from pbem.games.reef_encounter.moves import Writer, dominated, write_turn
+from pbem.games.reef_encounter.moves import Reef, Writer, dominated, edible_corals, write_turn
 from pbem.games.reef_encounter.orders import Cell, MoveShrimp
 from pbem.games.reef_encounter.placement import check_place
 from pbem.games.reef_encounter.state import State
@@ -65,6 +66,7 @@ def test_the_written_steps_change_the_state_as_the_facts() -> None:
         for colour in CORAL_COLOURS:  # the kept masks, asked or not
             assert w.mask(colour) == sum(1 << i for i, k in enumerate(_keys())
                                          if k and new.polyps.get(k) == colour)
+        _same_corals(w.reef, Reef(new.polyps))
         checked += 1
         ended += w.ended
     assert checked > 600 and ended
@@ -126,3 +128,31 @@ def test_the_bots_dominance_table_follows_the_tiles() -> None:
                     assert (t in beats[a]) == dominates(state, a, t)[0]
                     asked += 1
     assert asked
+
+
+def _same_corals(kept: Reef, traced: Reef) -> None:
+    """A reef kept up to date step by step is the reef traced anew from the same polyps."""
+    assert kept.polyps == traced.polyps
+    assert kept.masks == traced.masks
+    corals = {frozenset(c.cells) for c in kept.corals}
+    assert corals == {frozenset(c.cells) for c in traced.corals}
+    assert len(corals) == len(kept.corals)
+    assert all(k in kept.coral[k].cells and kept.coral[k] in kept.corals for k in kept.polyps)
+    assert kept.coral.keys() == kept.polyps.keys()
+
+
+def test_the_reef_kept_from_turn_to_turn_is_the_states() -> None:
+    """In a game the bot plays in turn, each turn starts from the reef the last one left
+    (not traced anew), and it is always the reef of the state it reads."""
+    kept = 0
+    for i, (players, advanced) in enumerate(GAMES):
+        for _, state in bot_game(random.Random(f"kept-{i}"), f"kept-{i}", players, advanced):
+            if state.phase not in ("play", "final"):
+                continue
+            if moves._REEFS and moves._REEFS[0].polyps == state.polyps:
+                _same_corals(moves._REEFS[0], Reef(state.polyps))
+                kept += 1
+            w = Writer(state, state.to_move, random.Random(1))
+            assert w.edible() == edible_corals(state, state.to_move)
+            moves._REEFS.append(w.reef)  # as write_turn leaves it, untouched
+    assert kept > 200
