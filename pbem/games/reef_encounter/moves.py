@@ -413,25 +413,28 @@ class Writer:
 
     def joins_two(self, k: str, colour: str) -> bool:
         """joins_two_shrimp_corals on the facts."""
-        shrimps = self.shrimps
-        if len(shrimps) < 2:
-            return False
+        get = self.polyps.get
+        first: str | None = None  # the first neighbour of the colour
+        second: str | None = None
+        for n in neighbours()[k]:  # a loop, not a list: asked for every candidate cell
+            if get(n) == colour:
+                if first is None:
+                    first = n
+                else:
+                    second = n
+        if second is None:
+            return False  # fewer than two neighbours of the colour: nothing to join
         held_by = self._held
         if held_by is None:
             held_by = self._held = {}
-            get = self.polyps.get
-            for s in shrimps:
+            for s in self.shrimps:
                 c = get(s)
                 held_by[c] = held_by.get(c, 0) + 1  # bare rock counts as None
         if held_by.get(colour, 0) < 2:
             return False  # not two shrimps on this colour anywhere: no two corals to join
-        get = self.polyps.get
-        around = [n for n in neighbours()[k] if get(n) == colour]
-        if len(around) < 2:
-            return False
-        coral = self.reef.coral
-        held = [c for c in {coral[n] for n in around} if any(k in shrimps for k in c.cells)]
-        return len(held) >= 2
+        shrimps, coral = self.shrimps, self.reef.coral
+        around = {coral[n] for n in neighbours()[k] if get(n) == colour}
+        return sum(1 for c in around if any(x in shrimps for x in c.cells)) >= 2
 
     def may_move(self, source: str, target: str) -> bool:
         """shrimps.may_move on the facts."""
@@ -708,11 +711,22 @@ class Writer:
             self.lines.append(f"larva {colour} for polyp")
 
     def take(self) -> None:
-        sea = [s for s in self.state.open_sea if s["larva"]]
+        """Action 10: any space with a larva cube, or (one time in two) one of the richest."""
+        sea = self.state.open_sea
         if self.dice.random() < 0.5:
-            best = max(len(s["polyps"]) for s in sea)
-            sea = [s for s in sea if len(s["polyps"]) == best]
-        self.lines.append(f"take {self.dice.choice(sea)['colour']}")
+            best = -1
+            richest: list[str] = []
+            for s in sea:
+                if s["larva"]:
+                    n = len(s["polyps"])
+                    if n > best:
+                        best, richest = n, [s["colour"]]
+                    elif n == best:
+                        richest.append(s["colour"])
+            colours = richest
+        else:
+            colours = [s["colour"] for s in sea if s["larva"]]
+        self.lines.append(f"take {self.dice.choice(colours)}")
 
 
 # The optional actions of a random turn, each with how likely it is tried when its turn comes.
