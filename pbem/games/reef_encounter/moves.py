@@ -289,7 +289,7 @@ class Writer:
         "_beats",
         "_held",
         "_larva_supply",
-        "_own",
+        "_own_shrimps",
         "alga_on_tile",
         "alga_space",
         "boards",
@@ -324,7 +324,7 @@ class Writer:
         self.in_play, self.rock_total = _in_play(boards), _rock_total(boards)
         self.reef = _reef_of(state)
         self.polyps, self.shrimps = self.reef.polyps, state.shrimps
-        self._own: set[str] = set()  # which of the state's containers are copies already
+        self._own_shrimps = False  # the shrimps are a copy already
         self.larva, self.screen, self.consumed = dict(me.larva), dict(me.screen), dict(me.consumed)
         self.in_hand, self.fish = me.shrimps_in_hand, len(me.parrotfish)
         self.sea_shrimp, self.fish_shrimps = me.sea_shrimp, me.fish_shrimps
@@ -345,8 +345,8 @@ class Writer:
 
     def _shrimps(self) -> dict[str, int]:
         self._held = None  # a shrimp is about to change
-        if "shrimps" not in self._own:
-            self._own.add("shrimps")
+        if not self._own_shrimps:
+            self._own_shrimps = True
             self.shrimps = dict(self.shrimps)
         return self.shrimps
 
