@@ -623,8 +623,7 @@ class Writer:
             if rest not in self.polyps and self.may_move(source, rest):
                 self.move(source, rest)
                 source = rest
-        boards = self.boards
-        polyps = sorted(k for k in self.polyps if BOARD_OF[k] in boards)
+        polyps = sorted(self.polyps)  # all on boards in play: check_rock allows no other
         for n, target in enumerate(dice.drawn(polyps)):  # five distinct polyps at random
             if n == 5:
                 break
