@@ -1,14 +1,15 @@
 """Legal moves for bots: a random whole turn, and the safe default turn.
 
-The random turn is written from a few facts of the state, kept for that turn only (the cells'
-polyps and shrimps, the seat's holdings, the supplies and tiles its steps touch): each step
+The random turn is written from a few facts of the state (the polyps as corals and colour
+masks, the shrimps, the seat's holdings, the supplies and tiles its steps touch): each step
 changes them as the rules would change the state, and no scratch copy of the state is made nor
 are the rules run. Every step is checked on the facts by the rules' own conditions (the same
-tests as check_place, may_move, check_alga, ...), written out here on the bot's facts;
-tests/games/reef_encounter/test_bot_facts.py applies the written turns with the rules and
-checks that the facts came out as the rules' state did. The bot leans towards growing corals,
-guarding them and eating them, so random games reach an end in a sensible number of turns.
-"""
+tests as check_place, may_move, check_alga, ...), written out here on the bot's facts. The
+corals are kept from one turn to the next (:class:`Reef`): a turn's polyps are the next
+state's. tests/games/reef_encounter/test_bot_facts.py applies the written turns with the rules
+and checks that the facts came out as the rules' state did. The bot leans towards growing
+corals, guarding them and eating them, so random games reach an end in a sensible number of
+turns."""
 
 from __future__ import annotations
 
@@ -195,8 +196,13 @@ def colour_mask(polyps: dict[str, str], colour: str) -> int:
 
 def next_to(state: State, colour: str) -> list[str]:
     """The sorted cells of the boards in play next to a ``colour`` polyp and not holding one."""
-    own = colour_mask(state.polyps, colour)
-    return cells_in(grow(own) & _in_play(tuple(state.boards)) & ~own)
+    return cells_in(next_to_mask(colour_mask(state.polyps, colour), _in_play(tuple(state.boards))))
+
+
+def next_to_mask(own: int, in_play: int) -> int:
+    """The bits of :func:`next_to`, from the colour's bits and those of the boards in play
+    (a neighbour lies on its polyp's board)."""
+    return grow(own) & in_play & ~own
 
 
 @lru_cache(maxsize=64)
@@ -280,8 +286,9 @@ def _more(counts: dict[str, int], colour: str, n: int = 1) -> None:
 class Writer:
     """One seat's random turn being written: its lines, and the facts its steps change.
 
-    The state is only read. Its polyps, shrimps and supplies are copied when a step first
-    changes them; the seat's holdings at once (three small dicts)."""
+    The state is only read. The polyps are the reef's (kept or traced anew); the shrimps and
+    supplies are copied when a step first changes them, the seat's holdings at once (three
+    small dicts)."""
 
     __slots__ = (
         "_alga_supply",
@@ -475,8 +482,7 @@ class Writer:
         """A legal cell for a ``colour`` polyp, mostly next to that colour's corals."""
         dice = self.dice
         if dice.random() < 0.75:
-            own = self.mask(colour)
-            cand = grow(own) & self.in_play & ~own
+            cand = next_to_mask(self.reef.masks[colour], self.in_play)
             keys = cell_bits().keys
             bits = dice.rng.getrandbits
             while cand:  # a candidate at random, until a legal one
