@@ -1,86 +1,164 @@
 """Legal moves for bots: a random whole turn, and the safe default turn.
 
-The random turn is built step by step on a scratch copy of the state with the rules' own step
-functions, so what it writes is legal by construction; every candidate is first checked with the
-rules' non-changing checks. It leans towards growing corals, guarding them and eating them, so
-random games reach an end in a sensible number of turns.
-"""
+The random turn is written from a few facts of the state (the polyps as corals and colour
+masks, the shrimps, the seat's holdings, the supplies and tiles its steps touch): each step
+changes them as the rules would change the state, and no scratch copy of the state is made nor
+are the rules run. Every step is checked on the facts by the rules' own conditions (the same
+tests as check_place, may_move, check_alga, ...), written out here on the bot's facts. The
+corals are kept from one turn to the next (:class:`Reef`): a turn's polyps are the next
+state's. tests/games/reef_encounter/test_bot_facts.py applies the written turns with the rules
+and checks that the facts came out as the rules' state did. The bot leans towards growing
+corals, guarding them and eating them, so random games reach an end in a sensible number of
+turns."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from functools import lru_cache
-from itertools import islice
+from functools import cache, lru_cache
 
-from pbem.engine.chance import Chance
-from pbem.games.reef_encounter.algae import check_alga, uncovered
 from pbem.games.reef_encounter.board import (
     BOARD_OF,
-    Refused,
-    dominates,
     neighbours,
     rock_cells,
+    rock_count,
     starfish_next_to,
-    visible,
+    tile_ids,
 )
 from pbem.games.reef_encounter.botdice import Dice
 from pbem.games.reef_encounter.cellbits import cell_bits, cells_in, grow
-from pbem.games.reef_encounter.context import Turn
-from pbem.games.reef_encounter.language import format_order
-from pbem.games.reef_encounter.orders import (
-    Alga,
-    Cell,
-    ConsumedForLarva,
-    Eat,
-    Larva,
-    LarvaForPolyp,
-    MoveShrimp,
-    NewShrimp,
-    Order,
-    Pass,
-    Place,
-    Step,
-    Take,
-)
-from pbem.games.reef_encounter.parrotfish import MIN_CORAL
-from pbem.games.reef_encounter.placement import placeable, placeable_in_play
-from pbem.games.reef_encounter.shrimps import MAX_PER_BOARD, may_move
+from pbem.games.reef_encounter.components import components
+from pbem.games.reef_encounter.parrotfish import MIN_CORAL, to_bag_count
+from pbem.games.reef_encounter.shrimps import MAX_PER_BOARD
 from pbem.games.reef_encounter.state import State
-from pbem.games.reef_encounter.turn import (
-    MAX_FROM_SCREEN,
-    do_step,
-    new_shrimp_checked,
-    place_checked,
-)
-from pbem.i18n.msg import Msg
-
-_NO_CHANCE = Chance("bot")  # never drawn from: the bot stops before action 10
+from pbem.games.reef_encounter.turn import MAX_FROM_SCREEN, SHRIMPS
 
 
-def cell(cell_key: str) -> Cell:
-    found = _CELLS.get(cell_key)
-    if found is None:
-        board, rest = cell_key.split(":")
-        found = _CELLS[cell_key] = Cell(int(board), rest[0], int(rest[1:]))
-    return found
+def group_of(polyps: dict[str, str], cell_key: str) -> list[str]:
+    """The cells of the coral holding ``cell_key`` (a polyp), breadth first from it."""
+    colour = polyps[cell_key]
+    near, get = neighbours(), polyps.get
+    cells = [cell_key]
+    seen = {cell_key}
+    for c in cells:  # grows as it goes
+        for n in near[c]:
+            if n not in seen and get(n) == colour:
+                seen.add(n)
+                cells.append(n)
+    return cells
 
 
-_CELLS: dict[str, Cell] = {}  # cell key -> its (immutable) Cell, made once
+class Coral:
+    """One coral of a :class:`Reef`: its cells (a set, changed in place as it grows)."""
+
+    __slots__ = ("cells",)
+
+    def __init__(self, cells: set[str]) -> None:
+        self.cells = cells
 
 
-def placing(cell_key: str, consumed: bool) -> Place:
-    """``Place(cell(cell_key), consumed)``, made once per cell and source: steps are immutable,
-    and a random game places a few hundred polyps on the same cells."""
-    found = _PLACES.get((cell_key, consumed))
-    if found is None:
-        found = _PLACES[(cell_key, consumed)] = Place(cell(cell_key), consumed=consumed)
-    return found
+class Reef:
+    """The polyps as corals and as a bit mask per colour, kept from one bot turn to the next.
+
+    A turn's polyps are the next state's (action 10 takes none), so the reef a turn leaves
+    is the next turn's as it is, once ``polyps == state.polyps`` says so; any other state
+    gets a reef traced anew. Placements and meals keep it up to date on the way."""
+
+    __slots__ = ("coral", "corals", "masks", "polyps")
+
+    def __init__(self, polyps: dict[str, str]) -> None:
+        self.polyps = dict(polyps)
+        self.coral: dict[str, Coral] = {}  # cell -> the coral holding it
+        self.corals: set[Coral] = set()
+        self.masks = dict.fromkeys(components().coral_colours, 0)
+        bit, coral = cell_bits().bit, self.coral
+        for k, colour in self.polyps.items():
+            self.masks[colour] |= bit[k]
+            if k not in coral:
+                self._new(set(group_of(self.polyps, k)))
+
+    def _new(self, cells: set[str]) -> None:
+        found = Coral(cells)
+        self.corals.add(found)
+        coral = self.coral
+        for k in cells:
+            coral[k] = found
+
+    def put(self, k: str, colour: str) -> str | None:
+        """A ``colour`` polyp on ``k``; returns the colour of the polyp it replaced."""
+        polyps, coral, bit = self.polyps, self.coral, cell_bits().bit[k]
+        target = polyps.get(k)
+        if target is not None:  # an attack: the cell leaves its coral, which may fall apart
+            self.masks[target] &= ~bit
+            old = coral.pop(k)
+            old.cells.discard(k)
+            self.corals.discard(old)
+            if old.cells:
+                self._split(old.cells)
+        polyps[k] = colour
+        self.masks[colour] |= bit
+        joined: Coral | None = None
+        get = polyps.get
+        for n in neighbours()[k]:
+            if get(n) != colour:
+                continue
+            other = coral[n]
+            if joined is None:
+                joined = other
+            elif other is not joined:  # two corals of the colour meet: the larger keeps both
+                if len(other.cells) > len(joined.cells):
+                    joined, other = other, joined
+                joined.cells |= other.cells
+                for c in other.cells:
+                    coral[c] = joined
+                self.corals.discard(other)
+        if joined is None:
+            self._new({k})
+        else:
+            joined.cells.add(k)
+            coral[k] = joined
+        return target
+
+    def _split(self, cells: set[str]) -> None:
+        """The corals of what is left of one coral."""
+        rest = set(cells)
+        near = neighbours()
+        while rest:
+            first = rest.pop()
+            part = {first}
+            todo = [first]
+            while todo:
+                for n in near[todo.pop()]:
+                    if n in rest:
+                        rest.discard(n)
+                        part.add(n)
+                        todo.append(n)
+            self._new(part)
+
+    def eat(self, k: str) -> set[str]:
+        """The coral holding ``k`` leaves the reef; returns its cells."""
+        found = self.coral[k]
+        self.corals.discard(found)
+        polyps, coral = self.polyps, self.coral
+        colour = polyps[k]
+        bits = cell_bits().bit
+        for c in found.cells:
+            del polyps[c]
+            del coral[c]
+            self.masks[colour] &= ~bits[c]
+        return found.cells
 
 
-_PLACES: dict[tuple[str, bool], Place] = {}
-_LARVAE: dict[str, Larva] = {}  # colour -> its Larva step, made once
-_TAKES: dict[str, Take] = {}  # colour -> its Take step, made once
+# The reef the last turn written left (popped by a turn: two threads' bots never share one).
+_REEFS: list[Reef] = []
+
+
+def _reef_of(state: State) -> Reef:
+    try:
+        reef = _REEFS.pop()
+    except IndexError:
+        return Reef(state.polyps)
+    return reef if reef.polyps == state.polyps else Reef(state.polyps)
 
 
 def edible_corals(state: State, seat: int) -> list[str]:
@@ -88,8 +166,7 @@ def edible_corals(state: State, seat: int) -> list[str]:
     if seat not in state.shrimps.values():
         return []  # no shrimp of this seat on the reef, as in many turns: no loop
     out = []
-    polyps, near = state.polyps, neighbours()
-    get = polyps.get
+    near, get = neighbours(), state.polyps.get
     for k, s in state.shrimps.items():
         if s != seat:
             continue
@@ -107,21 +184,6 @@ def edible_corals(state: State, seat: int) -> list[str]:
     return sorted(out)
 
 
-def dominance(state: State) -> dict[tuple[str, str], bool]:
-    """(attacker, target) -> whether ``dominates(state, attacker, target)`` now, for the pairs
-    asked so far while the coral tiles lie as now (tiles turn only with algae)."""
-    lie: tuple[str | int, ...] = (state.coral_face, *state.flipped_tiles)
-    found = _DOMINANCE.get(lie)
-    if found is None:
-        if len(_DOMINANCE) >= 256:
-            _DOMINANCE.clear()
-        found = _DOMINANCE[lie] = {}
-    return found
-
-
-_DOMINANCE: dict[tuple[str | int, ...], dict[tuple[str, str], bool]] = {}
-
-
 def colour_mask(polyps: dict[str, str], colour: str) -> int:
     """The bits of the cells holding a ``colour`` polyp."""
     bit = cell_bits().bit
@@ -134,20 +196,13 @@ def colour_mask(polyps: dict[str, str], colour: str) -> int:
 
 def next_to(state: State, colour: str) -> list[str]:
     """The sorted cells of the boards in play next to a ``colour`` polyp and not holding one."""
-    boards = cell_bits().board
-    in_play = 0
-    for b in state.boards:
-        in_play |= boards[b]  # a neighbour lies on its polyp's board
-    own = colour_mask(state.polyps, colour)
-    return cells_in(grow(own) & in_play & ~own)
+    return cells_in(next_to_mask(colour_mask(state.polyps, colour), _in_play(tuple(state.boards))))
 
 
-def _setup_answer(state: State, seat: int, rng: random.Random) -> str:
-    screen = state.seats[seat].screen
-    fish = rng.choice(sorted(c for c, n in screen.items() if n > 0))
-    cubes = [c for c, n in sorted(state.larva_supply.items()) for _ in range(min(n, 2))]
-    first, second = rng.sample(cubes, 2)
-    return f"parrotfish {fish}; larvae {first} {second}\n"
+def next_to_mask(own: int, in_play: int) -> int:
+    """The bits of :func:`next_to`, from the colour's bits and those of the boards in play
+    (a neighbour lies on its polyp's board)."""
+    return grow(own) & in_play & ~own
 
 
 @lru_cache(maxsize=64)
@@ -157,16 +212,49 @@ def _in_play(boards: tuple[int, ...]) -> int:
     return sum(bits[b] for b in boards)
 
 
-class _QuietTurn(Turn):
-    """The bot's turn: the rules' events are thrown away, so they are not even made."""
+@lru_cache(maxsize=64)
+def _rock_total(boards: tuple[int, ...]) -> int:
+    """How many rock cells these boards have: when the polyps are as many, the rock is full."""
+    return rock_count(boards)
 
-    loud = False
 
-    def say(self, kind: str, message: Msg) -> None:
-        pass
+@cache
+def _names() -> dict[str, str]:
+    """Cell key -> how an order writes it ("2:D4" -> "2D4")."""
+    return {k: k.replace(":", "") for k in neighbours()}
 
-    def tell(self, kind: str, message: Msg) -> None:
-        pass
+
+@cache
+def _tile_faces() -> dict[int, tuple[tuple[str, str, str], tuple[str, str, str]]]:
+    """Tile id -> (stronger, weaker, large alga) on face a, then on face b."""
+    out = {}
+    for tile in components().coral_tiles:
+        a, b = tile.face("a"), tile.face("b")
+        out[tile.id] = ((a.stronger, a.weaker, a.large_alga), (b.stronger, b.weaker, b.large_alga))
+    return out
+
+
+def showing(face: str, flipped: tuple[int, ...], tile: int) -> tuple[str, str, str]:
+    """(stronger, weaker, large alga) of ``tile`` as it lies: as ``board.visible``."""
+    return _tile_faces()[tile][(face == "b") != (tile in flipped)]
+
+
+@lru_cache(maxsize=256)
+def dominated(face: str, flipped: tuple[int, ...]) -> dict[str, frozenset[str]]:
+    """Colour -> the colours it dominates while the coral tiles lie so (as ``dominates``)."""
+    beats: dict[str, set[str]] = {c: set() for c in components().coral_colours}
+    for tile in tile_ids():
+        stronger, weaker, _ = showing(face, flipped, tile)
+        beats[stronger].add(weaker)
+    return {c: frozenset(w) for c, w in beats.items()}
+
+
+def _setup_answer(state: State, seat: int, rng: random.Random) -> str:
+    screen = state.seats[seat].screen
+    fish = rng.choice(sorted(c for c, n in screen.items() if n > 0))
+    cubes = [c for c, n in sorted(state.larva_supply.items()) for _ in range(min(n, 2))]
+    first, second = rng.sample(cubes, 2)
+    return f"parrotfish {fish}; larvae {first} {second}\n"
 
 
 def _dice(rng: random.Random) -> Dice:
@@ -182,312 +270,513 @@ def _dice(rng: random.Random) -> Dice:
 _LAST_DICE: Dice | None = None
 
 
-class _Builder:
-    """A turn under construction on a scratch state (a copy for this seat's turn)."""
+def _less(counts: dict[str, int], colour: str) -> None:
+    """One ``colour`` fewer; a count of zero vanishes (as supply.remove)."""
+    left = counts[colour] - 1
+    if left:
+        counts[colour] = left
+    else:
+        del counts[colour]
+
+
+def _more(counts: dict[str, int], colour: str, n: int = 1) -> None:
+    counts[colour] = counts.get(colour, 0) + n
+
+
+class Writer:
+    """One seat's random turn being written: its lines, and the facts its steps change.
+
+    The state is only read. The polyps are the reef's (kept or traced anew); the shrimps and
+    supplies are copied when a step first changes them, the seat's holdings at once (three
+    small dicts)."""
+
+    __slots__ = (
+        "_alga_supply",
+        "_avail",
+        "_beats",
+        "_held",
+        "_larva_supply",
+        "_own_shrimps",
+        "alga_on_tile",
+        "alga_space",
+        "boards",
+        "consumed",
+        "cylinders",
+        "dice",
+        "done",
+        "ended",
+        "final",
+        "fish",
+        "fish_shrimps",
+        "flipped",
+        "in_hand",
+        "in_play",
+        "larva",
+        "lines",
+        "polyps",
+        "reef",
+        "rock_total",
+        "screen",
+        "sea_shrimp",
+        "seat",
+        "shrimps",
+        "state",
+    )
 
     def __init__(self, state: State, seat: int, rng: random.Random) -> None:
-        self.state = state.copy_for(seat)
-        self.seat = seat
-        self.rng = _dice(rng)
-        self.in_play = _in_play(tuple(state.boards))
-        self.turn: Turn = _QuietTurn(seat, final=state.phase == "final")
-        self.steps: list[Step] = []
-        # Colour -> its polyps' bits on the scratch state, for the colours asked so far, kept
-        # up to date by the bot's own steps (only placements and a meal move polyps).
-        self._masks: dict[str, int] = {}
+        me = state.seats[seat]
+        self.state, self.seat, self.dice = state, seat, _dice(rng)
+        self.final = state.phase == "final"
+        self.boards = boards = tuple(state.boards)
+        self.in_play, self.rock_total = _in_play(boards), _rock_total(boards)
+        self.reef = _reef_of(state)
+        self.polyps, self.shrimps = self.reef.polyps, state.shrimps
+        self._own_shrimps = False  # the shrimps are a copy already
+        self.larva, self.screen, self.consumed = dict(me.larva), dict(me.screen), dict(me.consumed)
+        self.in_hand, self.fish = me.shrimps_in_hand, len(me.parrotfish)
+        self.sea_shrimp, self.fish_shrimps = me.sea_shrimp, me.fish_shrimps
+        self._avail: dict[str, int] | None = None  # colour -> polyps in the bag and bonus
+        self._larva_supply: dict[str, int] | None = None
+        self._alga_supply: dict[str, int] | None = None
+        self.alga_space = state.alga_space
+        self.cylinders = state.cylinders
+        self.flipped = tuple(state.flipped_tiles)
+        self.alga_on_tile = self.ended = False
+        self.done: set[int] = set()  # actions 2, 3 and 4 once done
+        self.lines: list[str] = []
+        self._beats: dict[str, frozenset[str]] | None = None
+        # Coral colour (None: bare rock) -> the shrimps standing on it, once asked.
+        self._held: dict[str | None, int] | None = None
 
-    def do(self, step: Step) -> None:
-        do_step(self.state, self.turn, step, _NO_CHANCE)
-        self.turn.steps += 1
-        self.steps.append(step)
-        if isinstance(step, Eat):  # a coral left the reef
-            self._masks.clear()
+    # --- the facts, copied on first change ----------------------------------------------------
 
-    def place(self, cell_key: str, consumed: bool) -> None:
-        """``do(placing(cell_key, consumed))`` for a cell placement() found placeable, without
-        the rules checking it again."""
-        st = self.state
-        target = st.polyps.get(cell_key)  # an attack: placeable() allowed it
-        step = placing(cell_key, consumed)
-        place_checked(st, self.turn, step, target)
-        self.turn.steps += 1
-        self.steps.append(step)
-        masks = self._masks
-        if not masks:
-            return
-        bit = cell_bits().bit
-        colour = self.turn.larva_colour
-        if colour in masks:
-            grown = bit[cell_key]
-            for n in starfish_next_to()[cell_key]:  # extra growth, if it happened
-                if st.polyps.get(n) == colour:
-                    grown |= bit[n]
-            masks[colour] |= grown
-        if target in masks:
-            masks[target] &= ~bit[cell_key]
+    def _shrimps(self) -> dict[str, int]:
+        self._held = None  # a shrimp is about to change
+        if not self._own_shrimps:
+            self._own_shrimps = True
+            self.shrimps = dict(self.shrimps)
+        return self.shrimps
 
-    def next_to(self, colour: str) -> list[str]:
-        """``next_to(self.state, colour)``, its colour's cells kept from the last time."""
-        own = self._masks.get(colour)
-        if own is None:
-            own = self._masks[colour] = colour_mask(self.state.polyps, colour)
-        return cells_in(grow(own) & self.in_play & ~own)
+    def avail(self) -> dict[str, int]:
+        """Colour -> polyps in the bag and among the bonus polyps: what extra growth and
+        action 8 may still use (the rules move polyps between the two, never out)."""
+        if self._avail is None:
+            st = self.state
+            got = dict(st.bag)
+            for c, n in st.bonus.items():
+                got[c] = got.get(c, 0) + n
+            self._avail = got
+        return self._avail
+
+    def larva_supply(self) -> dict[str, int]:
+        if self._larva_supply is None:
+            self._larva_supply = dict(self.state.larva_supply)
+        return self._larva_supply
+
+    def alga_supply(self) -> dict[str, int]:
+        if self._alga_supply is None:
+            self._alga_supply = dict(self.state.alga_supply)
+        return self._alga_supply
+
+    def beats(self) -> dict[str, frozenset[str]]:
+        if self._beats is None:
+            self._beats = dominated(self.state.coral_face, self.flipped)
+        return self._beats
+
+    def edible(self) -> list[str]:
+        """``edible_corals`` from the reef's corals."""
+        coral, seat = self.reef.coral, self.seat
+        return sorted(k for k, s in self.shrimps.items()
+                      if s == seat and k in coral and len(coral[k].cells) >= MIN_CORAL)
+
+    def mask(self, colour: str) -> int:
+        return self.reef.masks[colour]
+
+    # --- the rules' conditions, on the facts --------------------------------------------------
+
+    def placeable(self, k: str, colour: str) -> bool:
+        """check_place without words, for a rock cell ``k`` of a board in play."""
+        polyps, shrimps = self.polyps, self.shrimps
+        target = polyps.get(k)
+        if target is None:
+            if k in shrimps:
+                return False
+        else:
+            beats = self._beats or self.beats()
+            if target == colour or target not in beats[colour]:
+                return False
+            near, get, coral = neighbours(), polyps.get, self.reef.coral
+            for n in near[k]:  # an attacking coral of two or more next to it
+                if get(n) == colour and len(coral[n].cells) > 1:
+                    break
+            else:
+                return False
+            if k in shrimps:
+                return False  # protected by a shrimp on it
+            for n in near[k]:
+                if n in shrimps and get(n) == target:
+                    return False  # protected by a shrimp on its coral next to it
+        return not self.joins_two(k, colour)
+
+    def joins_two(self, k: str, colour: str) -> bool:
+        """joins_two_shrimp_corals on the facts."""
+        get = self.polyps.get
+        first: str | None = None  # the first neighbour of the colour
+        second: str | None = None
+        for n in neighbours()[k]:  # a loop, not a list: asked for every candidate cell
+            if get(n) == colour:
+                if first is None:
+                    first = n
+                else:
+                    second = n
+        if second is None:
+            return False  # fewer than two neighbours of the colour: nothing to join
+        held_by = self._held
+        if held_by is None:
+            held_by = self._held = {}
+            for s in self.shrimps:
+                c = get(s)
+                held_by[c] = held_by.get(c, 0) + 1  # bare rock counts as None
+        if held_by.get(colour, 0) < 2:
+            return False  # not two shrimps on this colour anywhere: no two corals to join
+        shrimps, coral = self.shrimps, self.reef.coral
+        around = {coral[n] for n in neighbours()[k] if get(n) == colour}
+        return sum(1 for c in around if any(x in shrimps for x in c.cells)) >= 2
+
+    def may_move(self, source: str, target: str) -> bool:
+        """shrimps.may_move on the facts."""
+        shrimps = self.shrimps
+        if shrimps.get(source) != self.seat or target == source:
+            return False
+        board = BOARD_OF[target]
+        if board not in self.boards or target not in neighbours() or target in shrimps:
+            return False
+        if target in self.polyps:
+            for c in self.reef.coral[target].cells:
+                if c in shrimps and c != source:
+                    return False  # one shrimp per coral
+        mine = sum(1 for k, s in shrimps.items() if s == self.seat and BOARD_OF[k] == board)
+        if BOARD_OF[source] == board:
+            mine -= 1
+        return mine < MAX_PER_BOARD
+
+    # --- the steps ------------------------------------------------------------------------------
+
+    def eat(self, k: str) -> None:
+        """Action 1 with this seat's shrimp on ``k``."""
+        colour = self.polyps[k]
+        coral = self.reef.eat(k)
+        back = min(len(coral), to_bag_count(self.state, self.final))
+        del self._shrimps()[k]
+        _more(self.avail(), colour, back)
+        self.fish += len(coral) - back
+        if self.sea_shrimp:
+            self.fish_shrimps += 1
+        else:
+            self.sea_shrimp = True
+        self.lines.append(f"eat {_names()[k]}")
+        if not self.final and self.sea_shrimp + self.fish_shrimps == SHRIMPS:
+            self.ended = True  # end condition 2: nothing more this turn
 
     def placement(self, colour: str) -> str | None:
         """A legal cell for a ``colour`` polyp, mostly next to that colour's corals."""
-        st = self.state
-        boards = st.boards
-        if self.rng.random() < 0.75:
-            cands = self.next_to(colour)
-            polyps = st.polyps
-            strong = dominance(st)
-            # rock cells in play: placeable() without its board and rock tests; the first
-            # candidate drawn is mostly placeable
-            for k in self.rng.drawn(cands):
-                # A candidate never holds ``colour``: a polyp on it is attacked, which needs
-                # ``colour`` to dominate it (told here without the tile look-ups).
-                target = polyps.get(k)
-                if target is not None:
-                    pair = (colour, target)
-                    known = strong.get(pair)
-                    if known is None:
-                        known = strong[pair] = dominates(st, colour, target)[0]
-                    if not known:
-                        continue
-                if placeable_in_play(st, k, colour, dominant=True):
+        dice = self.dice
+        if dice.random() < 0.75:
+            cand = next_to_mask(self.reef.masks[colour], self.in_play)
+            keys = cell_bits().keys
+            bits = dice.rng.getrandbits
+            while cand:  # a candidate at random, until a legal one
+                top = cand.bit_length()
+                low = (cand & -cand).bit_length() - 1
+                span = top - low
+                width = span.bit_length()
+                i = low + bits(width)
+                while i >= top or not cand >> i & 1:
+                    i = low + bits(width)
+                k = keys[i]
+                if self.placeable(k, colour):
                     return k
+                cand ^= 1 << i
+        boards = self.boards
         for _ in range(3):
-            board = self.rng.choice(boards)
-            k = self.rng.choice(rock_cells()[board])
-            if placeable(st, k, colour):
+            k = dice.choice(rock_cells()[dice.choice(boards)])
+            if self.placeable(k, colour):
                 return k
         every = [k for b in boards for k in rock_cells()[b]]
-        for k in self.rng.drawn(every):  # every rock cell, in a random order
-            if placeable(st, k, colour):
+        for k in dice.drawn(every):  # every rock cell, in a random order
+            if self.placeable(k, colour):
                 return k
         return None
 
+    def place(self, k: str, colour: str, consumed: bool) -> None:
+        """A ``colour`` polyp on ``k`` (placeable), with its attack and extra growth."""
+        reef = self.reef
+        target = reef.put(k, colour)
+        polyps = reef.polyps
+        if target is not None:
+            _more(self.consumed, target)
+        if not self.state.advanced:
+            for n in starfish_next_to()[k]:
+                if (n not in polyps and n not in self.shrimps and not self.joins_two(n, colour)
+                        and self.avail().get(colour, 0) > 0):
+                    reef.put(n, colour)
+                    _less(self.avail(), colour)
+                    break
+        _less(self.consumed if consumed else self.screen, colour)
+        if len(polyps) >= self.rock_total and all(
+                c in polyps for b in self.boards for c in rock_cells()[b]):
+            self.ended = True  # end condition 3: every rock space is taken
+
     def play_larva(self) -> None:
-        me = self.state.seats[self.seat]
-        colours = [c for c, n in sorted(me.larva.items())
-                   if n > 0 and me.screen.get(c, 0) + me.consumed.get(c, 0) > 0]
+        larva, screen, consumed, done = self.larva, self.screen, self.consumed, self.done
+        if 3 in done:
+            return
+        colours = [c for c, n in sorted(larva.items())
+                   if n > 0 and screen.get(c, 0) + consumed.get(c, 0) > 0]
         if not colours:
             return
-        colour = self.rng.choice(colours)
-        first = self.placement(colour)
-        if first is None:
+        dice = self.dice
+        colour = dice.choice(colours)
+        target = self.placement(colour)
+        if target is None:
             return
-        larva = _LARVAE.get(colour)
-        if larva is None:
-            larva = _LARVAE[colour] = Larva(colour)
-        self.do(larva)
-        from_screen = min(me.screen.get(colour, 0), MAX_FROM_SCREEN)
-        want_screen = self.rng.randint(1, from_screen) if from_screen else 0
-        want_consumed = self.rng.randint(0, me.consumed.get(colour, 0))
+        done.add(3 if 2 in done else 2)
+        _less(larva, colour)
+        _more(self.larva_supply(), colour)
+        from_screen = min(screen.get(colour, 0), MAX_FROM_SCREEN)
+        want_screen = dice.randint(1, from_screen) if from_screen else 0
+        want_consumed = dice.randint(0, consumed.get(colour, 0))
         if want_screen == 0 and want_consumed == 0:
             want_consumed = 1
-        target: str | None = first
-        for consumed in [False] * want_screen + [True] * want_consumed:
-            if self.turn.ended:  # the last rock space was just filled (end condition 3)
-                return
+        names = _names()
+        words = [f"larva {colour}:"]
+        for i in range(want_screen + want_consumed):
+            if self.ended:  # the last rock space was just filled (end condition 3)
+                break
             if target is None:
                 target = self.placement(colour)
                 if target is None:
-                    return
-            self.place(target, consumed)
+                    break
+            from_consumed = i >= want_screen
+            self.place(target, colour, from_consumed)
+            if from_consumed and i == want_screen:
+                words.append("consumed")
+            words.append(names[target])
             target = None
+        self.lines.append(" ".join(words))
 
     def new_shrimp(self) -> None:
         """A new shrimp on a random polyp of a largest coral without a shrimp, on a board where
         this seat has fewer than two (of the largest, one at random)."""
-        st = self.state
-        if st.seats[self.seat].shrimps_in_hand < 1 or 4 in self.turn.done:
+        if self.in_hand < 1 or 4 in self.done:
             return
+        shrimps, seat = self.shrimps, self.seat
         mine: dict[int, int] = {}  # board -> this seat's shrimps on it
-        for k, owner in st.shrimps.items():
-            if owner == self.seat:
+        for k, owner in shrimps.items():
+            if owner == seat:
                 mine[BOARD_OF[k]] = mine.get(BOARD_OF[k], 0) + 1
-        full = {b for b in st.boards if mine.get(b, 0) >= MAX_PER_BOARD}
-        boards = st.boards
-        polyps, near = st.polyps, neighbours()
-        left = dict(polyps)  # the polyps not yet traced into a coral
-        # A coral lies on one board: one on a full board (or one not in play) is traced but
-        # not chosen.
-        barred = full | (set(rock_cells()) - set(boards)) if full or len(boards) < len(
-            rock_cells()) else None
-        get, take = left.get, left.pop
-        for k in st.shrimps:  # the corals holding a shrimp first, out of the way
-            colour = take(k, None)
-            if colour is None:
-                continue
-            cells = [k]
-            for c in cells:
-                for n in near[c]:
-                    if get(n) == colour:
-                        del left[n]
-                        cells.append(n)
+        boards = self.boards
+        full = {b for b in boards if mine.get(b, 0) >= MAX_PER_BOARD}
+        coral = self.reef.coral
+        guarded = {coral[k] for k in shrimps if k in coral}
         best: list[list[str]] = []  # the largest corals without a shrimp so far
         size = 0
-        popitem = left.popitem
-        while left:
-            k, colour = popitem()
-            for n in near[k]:
-                if get(n) == colour:
-                    break
-            else:  # a lone polyp (most are): a coral of one, told without tracing
-                if size <= 1 and (barred is None or BOARD_OF[k] not in barred):
-                    size = 1
-                    best.append([k])
+        for found in self.reef.corals:
+            cells = found.cells
+            n = len(cells)
+            if n < size or found in guarded:
                 continue
-            cells = [k]
-            for c in cells:  # grows as it goes: the coral traced breadth first (as group())
-                for n in near[c]:
-                    if get(n) == colour:
-                        del left[n]
-                        cells.append(n)
-            if len(cells) < size or (barred is not None and BOARD_OF[k] in barred):
+            if full and BOARD_OF[next(iter(cells))] in full:  # a coral lies on one board
                 continue
-            if len(cells) > size:
-                size, best = len(cells), [cells]
-            elif len(cells) == size:
-                best.append(cells)
-        if best:  # legal: a coral without a shrimp, on a board not full
-            # Chosen in cell order, not in the dicts' order: a state read back from JSON has
-            # its cells in another order, and a seeded bot must choose the same.
-            choice = self.rng.choice
-            if len(best) > 1:
-                best.sort(key=min)
-            step = NewShrimp(cell(choice(sorted(choice(best)))))
-            new_shrimp_checked(st, self.turn, step)
-            self.turn.steps += 1
-            self.steps.append(step)
+            if n > size:
+                size, best = n, [list(cells)]
+            else:
+                best.append(list(cells))
+        if not best:
+            return
+        # Chosen in cell order, not in the dicts' order: a state read back from JSON has its
+        # cells in another order, and a seeded bot must choose the same.
+        choice = self.dice.choice
+        if len(best) > 1:
+            best.sort(key=min)
+        k = choice(sorted(choice(best)))
+        self._shrimps()[k] = seat
+        self.in_hand -= 1
+        self.done.add(4)
+        self.lines.append(f"shrimp new {_names()[k]}")
 
-    def attempt(self, step: MoveShrimp) -> bool:
-        """Apply the shrimp move if the rules accept it. A refused shrimp move has changed
-        nothing (do_step and move_shrimp check everything before moving it; tested in
-        test_bot_checks.py), so no backup copy is needed."""
-        try:
-            self.do(step)
-        except Refused:
-            return False
-        return True
+    def move(self, source: str, target: str | None) -> None:
+        """Action 5 (``may_move`` said yes, or ``target`` is None: home)."""
+        shrimps = self._shrimps()
+        del shrimps[source]
+        names = _names()
+        if target is None:
+            self.in_hand += 1
+            self.lines.append(f"move shrimp {names[source]} home")
+        else:
+            shrimps[target] = self.seat
+            self.lines.append(f"move shrimp {names[source]} to {names[target]}")
 
     def move_shrimp(self) -> None:
         """Move a shrimp to another polyp, sometimes resting it on bare rock on the way."""
-        st = self.state
-        mine = sorted(k for k, s in st.shrimps.items() if s == self.seat)
+        mine = sorted(k for k, s in self.shrimps.items() if s == self.seat)
         if not mine:
             return
-        source = self.rng.choice(mine)
-        if self.rng.random() < 0.5:
-            board = self.rng.choice(st.boards)
-            rest = self.rng.choice(rock_cells()[board])
-            if (rest not in st.polyps and may_move(st, self.seat, source, rest)
-                    and self.attempt(MoveShrimp(cell(source), cell(rest)))):
+        dice = self.dice
+        source = dice.choice(mine)
+        if dice.random() < 0.5:
+            rest = dice.choice(rock_cells()[dice.choice(self.boards)])
+            if rest not in self.polyps and self.may_move(source, rest):
+                self.move(source, rest)
                 source = rest
-        polyps = sorted(k for k in st.polyps if BOARD_OF[k] in st.boards)
-        for target in islice(self.rng.drawn(polyps), 5):  # five distinct polyps at random
-            if may_move(st, self.seat, source, target) and self.attempt(
-                    MoveShrimp(cell(source), cell(target))):
+        polyps = sorted(self.polyps)  # all on boards in play: check_rock allows no other
+        for n, target in enumerate(dice.drawn(polyps)):  # five distinct polyps at random
+            if n == 5:
+                break
+            if self.may_move(source, target):
+                self.move(source, target)
                 return
-        if source not in self.state.polyps:  # still resting on bare rock: home it goes
-            self.do(MoveShrimp(cell(source), None))
+        if source not in self.polyps:  # still resting on bare rock: home it goes
+            self.move(source, None)
 
     def withdraw_shrimp(self) -> None:
-        mine = sorted(k for k, s in self.state.shrimps.items() if s == self.seat)
+        mine = sorted(k for k, s in self.shrimps.items() if s == self.seat)
         if mine:
-            self.do(MoveShrimp(cell(self.rng.choice(mine)), None))
+            self.move(self.dice.choice(mine), None)
 
     def alga(self) -> None:
-        st = self.state
-        me = st.seats[self.seat]
-        payable = sorted(c for c, n in me.consumed.items() if n > 0)
+        consumed = self.consumed
+        payable = sorted(c for c, n in consumed.items() if n > 0)
         if not payable:
             return
-        paid = self.rng.choice(payable)
-        if me.sea_shrimp and not self.turn.alga_on_tile and self.rng.random() < 0.7:
-            tiles = uncovered(st)
-            for t in self.rng.drawn(tiles):  # the uncovered tiles, in a random order
-                colour = visible(st, t)[2]
-                if st.alga_supply.get(colour, 0) < 1:
-                    continue  # check_alga would refuse it: no such cylinder left
-                try:
-                    check_alga(st, self.turn, colour, t, paid)
-                except Refused:
-                    continue
-                self.do(Alga(colour, t, paid))
+        dice = self.dice
+        paid = dice.choice(payable)
+        supply = self.alga_supply()
+        if self.sea_shrimp and not self.alga_on_tile and dice.random() < 0.7:
+            cylinders = self.cylinders
+            tiles = [t for t in tile_ids() if str(t) not in cylinders]
+            last = len(tiles) == 1
+            for t in dice.drawn(tiles):  # the uncovered tiles, in a random order
+                colour = showing(self.state.coral_face, self.flipped, t)[2]
+                if supply.get(colour, 0) < 1 or (last and self.fish < 2):
+                    continue  # check_alga would refuse it
+                self._pay_alga(paid, colour)
+                self.cylinders = {**cylinders, str(t): colour}
+                self.alga_on_tile = True
+                self._flip(colour, t)
+                self.lines.append(f"alga {colour} on tile {t} paying {paid}")
+                if len(self.cylinders) == len(tile_ids()):
+                    self.ended = True  # end condition 1: every coral tile covered
                 return
-        colours = sorted(c for c, n in st.alga_supply.items() if n > 0)
+        colours = sorted(c for c, n in supply.items() if n > 0)
         if colours:
-            self.do(Alga(self.rng.choice(colours), None, paid))
+            colour = dice.choice(colours)
+            self._pay_alga(paid, colour)
+            if self.alga_space is not None:
+                _more(supply, self.alga_space)
+            self.alga_space = colour
+            self._flip(colour, None)
+            self.lines.append(f"alga {colour} on space paying {paid}")
+
+    def _pay_alga(self, paid: str, colour: str) -> None:
+        _less(self.consumed, paid)
+        _more(self.avail(), paid)
+        _less(self.alga_supply(), colour)
+
+    def _flip(self, alga: str, but: int | None) -> None:
+        """Turn every uncovered tile but ``but`` that shows a large ``alga``."""
+        face, flipped, cylinders = self.state.coral_face, set(self.flipped), self.cylinders
+        turned = [t for t in tile_ids() if str(t) not in cylinders and t != but
+                  and showing(face, self.flipped, t)[2] == alga]
+        if turned:
+            flipped ^= set(turned)
+            self.flipped = tuple(sorted(flipped))
+            self._beats = None
 
     def consumed_for_larva(self) -> None:
-        st = self.state
-        me = st.seats[self.seat]
-        colours = sorted(c for c, n in me.consumed.items()
-                         if n > 0 and st.larva_supply.get(c, 0) > 0)
+        consumed, supply = self.consumed, self.larva_supply()
+        colours = sorted(c for c, n in consumed.items() if n > 0 and supply.get(c, 0) > 0)
         if colours:
-            self.do(ConsumedForLarva(self.rng.choice(colours)))
+            colour = self.dice.choice(colours)
+            _less(consumed, colour)
+            _more(self.avail(), colour)
+            _less(supply, colour)
+            _more(self.larva, colour)
+            self.lines.append(f"consumed {colour} for larva")
 
     def larva_for_polyp(self) -> None:
-        st = self.state
-        me = st.seats[self.seat]
-        colours = sorted(c for c, n in me.larva.items()
-                         if n > 0 and st.bag.get(c, 0) + st.bonus.get(c, 0) > 0)
+        avail = self.avail()
+        colours = sorted(c for c, n in self.larva.items() if n > 0 and avail.get(c, 0) > 0)
         if colours:
-            self.do(LarvaForPolyp(self.rng.choice(colours)))
+            colour = self.dice.choice(colours)
+            _less(avail, colour)
+            _less(self.larva, colour)
+            _more(self.larva_supply(), colour)
+            _more(self.screen, colour)
+            self.lines.append(f"larva {colour} for polyp")
 
-    def take(self) -> Take:
-        sea = [s for s in self.state.open_sea if s["larva"]]
-        if self.rng.random() < 0.5:
-            best = max(len(s["polyps"]) for s in sea)
-            sea = [s for s in sea if len(s["polyps"]) == best]
-        colour = str(self.rng.choice(sea)["colour"])
-        found = _TAKES.get(colour)
-        if found is None:
-            found = _TAKES[colour] = Take(colour)
-        return found
+    def take(self) -> None:
+        """Action 10: any space with a larva cube, or (one time in two) one of the richest."""
+        sea = self.state.open_sea
+        if self.dice.random() < 0.5:
+            best = -1
+            richest: list[str] = []
+            for s in sea:
+                if s["larva"]:
+                    n = len(s["polyps"])
+                    if n > best:
+                        best, richest = n, [s["colour"]]
+                    elif n == best:
+                        richest.append(s["colour"])
+            colours = richest
+        else:
+            colours = [s["colour"] for s in sea if s["larva"]]
+        self.lines.append(f"take {self.dice.choice(colours)}")
 
 
 # The optional actions of a random turn, each with how likely it is tried when its turn comes.
-_EXTRAS: tuple[tuple[Callable[[_Builder], None], float], ...] = (
-    (_Builder.play_larva, 0.8), (_Builder.play_larva, 0.8),
-    (_Builder.new_shrimp, 0.8), (_Builder.new_shrimp, 0.8),
-    (_Builder.alga, 0.35), (_Builder.alga, 0.35),
-    (_Builder.consumed_for_larva, 0.2), (_Builder.larva_for_polyp, 0.15),
-    (_Builder.withdraw_shrimp, 0.03), (_Builder.move_shrimp, 0.1),
+_EXTRAS: tuple[tuple[Callable[[Writer], None], float], ...] = (
+    (Writer.play_larva, 0.8), (Writer.play_larva, 0.8),
+    (Writer.new_shrimp, 0.8), (Writer.new_shrimp, 0.8),
+    (Writer.alga, 0.35), (Writer.alga, 0.35),
+    (Writer.consumed_for_larva, 0.2), (Writer.larva_for_polyp, 0.15),
+    (Writer.withdraw_shrimp, 0.03), (Writer.move_shrimp, 0.1),
 )
 
 
-def random_steps(state: State, seat: int, rng: random.Random) -> Order:
-    """A random legal turn for ``seat`` as steps (not for the setup step)."""
-    b = _Builder(state, seat, rng)
-    dice = b.rng
-    edible = edible_corals(state, seat)
+def write_turn(state: State, seat: int, rng: random.Random) -> Writer:
+    """A random legal turn for ``seat`` (not for the setup step), written: its ``lines``."""
+    w = Writer(state, seat, rng)
+    dice = w.dice
+    edible = w.edible() if seat in state.shrimps.values() else None
     if edible and dice.random() < 0.9:
-        b.do(Eat(cell(dice.choice(edible))))
-    if b.turn.final:
-        if not b.steps:
-            b.steps.append(Pass())
-        return Order(tuple(b.steps))
+        w.eat(dice.choice(edible))
+    if w.final:
+        if not w.lines:
+            w.lines.append("pass")
+        if not _REEFS:
+            _REEFS.append(w.reef)
+        return w
     # Which optional actions are tried, each by its weight, then in a random order: the same
     # odds as shuffling all ten and trying each by its weight, with fewer draws.
     tried = [action for action, weight in _EXTRAS if dice.random() < weight]
     dice.shuffle(tried)
     for action in tried:
-        if b.turn.ended:
+        if w.ended:
             break
-        action(b)
-    if not b.turn.ended:
-        b.steps.append(b.take())
-    return Order(tuple(b.steps))
+        action(w)
+    if not w.ended:
+        w.take()
+    if not _REEFS:
+        _REEFS.append(w.reef)  # the next state's polyps, if this turn is played
+    return w
 
 
 def random_order(state: State, seat: int, rng: random.Random) -> str:
-    """A random legal order as text a player could have typed."""
+    """A random legal order as text a player could have typed (as format_order writes it)."""
     if state.phase == "setup":
         return _setup_answer(state, seat, rng)
-    return format_order(random_steps(state, seat, rng))
+    return "\n".join(write_turn(state, seat, rng).lines) + "\n"
 
 
 def default_order(state: State, seat: int) -> str:
@@ -507,4 +796,3 @@ def default_order(state: State, seat: int) -> str:
     sea = [s for s in state.open_sea if s["larva"]]
     best = max(sea, key=lambda s: len(s["polyps"]))
     return f"take {best['colour']}\n"
-

@@ -8,10 +8,9 @@ from __future__ import annotations
 import random
 
 from pbem.engine.chance import Chance
-from pbem.games.reef_encounter.board import Refused, dominates, rock_cells
+from pbem.games.reef_encounter.board import Refused, rock_cells
 from pbem.games.reef_encounter.context import Turn
 from pbem.games.reef_encounter.language import CORAL_COLOURS
-from pbem.games.reef_encounter.moves import dominance
 from pbem.games.reef_encounter.orders import Cell, MoveShrimp
 from pbem.games.reef_encounter.placement import check_place, placeable
 from pbem.games.reef_encounter.shrimps import may_move
@@ -94,19 +93,3 @@ def test_may_move_is_move_shrimp_without_words() -> None:
                         refused += 1
                     assert may_move(state, seat, source, target) == legal, (source, target)
     assert moved > 100 and refused > moved
-
-
-def test_the_bots_dominance_table_follows_the_tiles() -> None:
-    """The bot's table of who dominates whom (kept per way the tiles lie) answers as the rules'
-    dominates() on positions where algae have turned tiles."""
-    asked = 0
-    for i, (players, advanced) in enumerate([(2, False), (4, True)]):
-        for state in _positions(f"dominance-{i}", players, advanced):
-            for a in CORAL_COLOURS:
-                for t in CORAL_COLOURS:
-                    if a != t:
-                        table = dominance(state)
-                        table.setdefault((a, t), dominates(state, a, t)[0])
-                        assert dominance(state)[(a, t)] == dominates(state, a, t)[0]
-                        asked += 1
-    assert asked

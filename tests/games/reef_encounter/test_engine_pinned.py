@@ -24,8 +24,8 @@ from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.orders import Cell, Order
 from pbem.games.reef_encounter.state import State
 
-PINNED = "12f76f228556f6b465a91d7efa74133806cb6b63bd21436897a0bda987f7e0d8"
-DATA_PINNED = "58be260a82a36e1aa827dedf80c061f60c2477ead94f4cf6c8f6eb1c006b2742"
+PINNED = "cd8ff39b717470fd516bd3915d5616d3bb550e1db352e328c081768c5fb372ad"
+DATA_PINNED = "82c3f936f7c68733f93fbd6978a99837a64a0ad3de033db1af15bfc270f5f907"
 GAMES = 24
 
 
