@@ -14,8 +14,8 @@ from sqlmodel import Session, create_engine
 from pbem.store.faults import is_transient
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-# Set in a connection's info while its commits do not wait for the disk (see
-# commit_unsynced); WAL_ON when a SQLite connection is in WAL mode.
+# Set in a SQLite connection's info while its commits do not wait for the disk (see
+# commit_unsynced); WAL_ON when the connection is in WAL mode.
 _UNSYNCED = "pbem_unsynced"
 _WAL_ON = "pbem_wal"
 
@@ -27,17 +27,6 @@ def make_engine(url: str) -> Engine:
     if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url)
-    if engine.dialect.name == "postgresql":
-        @event.listens_for(engine, "reset")
-        def _pg_synced_again(dbapi_conn, record, _state):  # type: ignore[no-untyped-def]
-            # Back in the pool after begin_unsynced: the server's own setting again, committed
-            # (a rolled-back RESET would undo itself). Should this fail, the pool discards it.
-            if record.info.pop(_UNSYNCED, False):
-                dbapi_conn.rollback()
-                cur = dbapi_conn.cursor()
-                cur.execute("RESET synchronous_commit")
-                cur.close()
-                dbapi_conn.commit()
 
     @event.listens_for(engine, "handle_error")
     def _discard_after_fault(ctx: ExceptionContext) -> None:
@@ -79,12 +68,12 @@ def commit_unsynced(session: Session) -> None:
 
     Only for a record whose loss costs a repeat and never a loss or a double: the outbox's
     mark of a sent mail (pbem.processor.outbox). Call it before the session's first
-    statement. PostgreSQL: ``synchronous_commit = off``; SQLite in WAL mode:
-    ``synchronous=NORMAL``; either on this connection until it goes back to the pool.
-    Either way the commit is at once visible to everyone and survives the process dying;
-    only a power failure (or operating system crash) within the next moment can undo it,
-    never corrupt anything, and never a commit made after it (the log is one sequence: the
-    next synced commit makes every earlier one durable).
+    statement. PostgreSQL: ``SET LOCAL synchronous_commit = off``, for this transaction only.
+    SQLite in WAL mode: ``synchronous=NORMAL`` on this connection until it goes back to the
+    pool. Either way the commit is at once visible to everyone and survives the process
+    dying; only a power failure (or operating system crash) within the next moment can
+    undo it, never corrupt anything, and never a commit made after it (the log is one
+    sequence: the next synced commit makes every earlier one durable).
     """
     begin_unsynced(session.connection())
 
@@ -94,12 +83,7 @@ def begin_unsynced(conn: Connection) -> None:
     per sent mail's mark): call it before each one's first statement. On SQLite the PRAGMA
     runs once, and holds until the connection goes back to the pool."""
     if conn.dialect.name == "postgresql":
-        # Session-wide, not SET LOCAL: one statement per connection instead of one per mark.
-        # The pool's reset restores it (_pg_synced_again); the flag goes first, so a failure
-        # can only leave a connection more durable than it believes, never less.
-        if not conn.info.get(_UNSYNCED):
-            conn.info[_UNSYNCED] = True
-            conn.exec_driver_sql("SET synchronous_commit = off")
+        conn.exec_driver_sql("SET LOCAL synchronous_commit = off")
         return
     if conn.dialect.name != "sqlite" or not conn.info.get(_WAL_ON) or conn.info.get(_UNSYNCED):
         return  # outside WAL, NORMAL could corrupt on power failure: keep FULL
