@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 import aiosmtplib
+from aiosmtplib import SMTPStatus
 from aiosmtplib.email import extract_recipients, extract_sender, parse_address
 
 from pbem.mail.settings import SmtpSettings
@@ -140,7 +141,46 @@ async def _transaction(smtp: aiosmtplib.SMTP, sender: str, recipients: list[str]
             refused.append(exc)
     if len(refused) == len(recipients):
         raise aiosmtplib.SMTPRecipientsRefused(refused)
-    await smtp.data(raw)
+    wire = data_wire(raw)
+    if wire is None:
+        await smtp.data(raw)
+    else:
+        await _data(smtp, wire)
+
+
+def data_wire(raw: bytes) -> bytes | None:
+    """What DATA puts on the wire for ``raw`` (after the command), as aiosmtplib writes it:
+    every line end made CRLF, a last one added, each line that starts with a dot given
+    another, then the lone dot that ends it. Made by two replaces where ``raw`` has no CR (a
+    stored mail is LF-ended) instead of aiosmtplib's two regular expressions over the whole
+    mail (some 0.6 ms of a 70 kB mail); None where a CR makes it aiosmtplib's to do."""
+    if b"\r" in raw:
+        return None
+    wire = raw.replace(b"\n", b"\r\n")
+    if not wire.endswith(b"\r\n"):
+        wire += b"\r\n"
+    wire = wire.replace(b"\n.", b"\n..")
+    return (b"." + wire if wire.startswith(b".") else wire) + b".\r\n"
+
+
+async def _data(smtp: aiosmtplib.SMTP, wire: bytes) -> None:
+    """``smtp.data`` with the message already as :func:`data_wire` makes it: the DATA command,
+    the bytes written as they are, the server's answer. The answer is awaited right after
+    the write, before the event loop can hand it to the protocol, so it is never missed."""
+    start = await smtp.execute_command(b"DATA")
+    if start.code != SMTPStatus.start_input:
+        raise aiosmtplib.SMTPDataError(start.code, start.message)
+    protocol = smtp.protocol
+    if protocol is None:
+        raise aiosmtplib.SMTPServerDisconnected("Connection lost")
+    protocol.write(wire)
+    try:
+        done = await protocol.read_response(timeout=smtp.timeout)
+    except (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPTimeoutError):
+        smtp.close()  # as smtp.data does: an answer given up on must not meet the next command
+        raise
+    if done.code != SMTPStatus.completed:
+        raise aiosmtplib.SMTPDataError(done.code, done.message)
 
 
 @contextmanager

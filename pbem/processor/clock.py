@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy.orm.attributes import flag_modified
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
@@ -284,14 +285,21 @@ def schedule(session: Session, game_id: int, looked: Looked | None = None) -> No
     session.add(game)
 
 
-def schedule_move(session: Session, game: Game, looked: Looked) -> None:
+def schedule_move(session: Session, game: Game, looked: Looked, *,
+                  with_entry: bool = False) -> None:
     """Record when the game's clock next needs a look, in the transaction of a move that
     just settled (the game locked; ``looked``: the state after it and the seats). The next
     pass then looks only if something falls due, as it would after looking once itself: a
     deadline or reminder already passed is due at once, a seat to play for is CHECK_NOW. A
-    game with no wait start (from before clocks) is left to the pass, which starts it."""
+    game with no wait start (from before clocks) is left to the pass, which starts it.
+
+    ``with_entry``: called before the flush that writes the move's entry, which then writes
+    this too, even when it is the value the game had (the flush would otherwise take the
+    entry for a change nobody looked at, and write CHECK_NOW: pbem.store.clockdue)."""
     if game.turn_started_at is not None:
         game.clock_due_at = next_clock_event(session, game, looked)
+        if with_entry:
+            flag_modified(game, "clock_due_at")
         session.add(game)
 
 

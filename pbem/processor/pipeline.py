@@ -805,6 +805,11 @@ class _Handler:
         settled = clock.settle(self.s, rules, game, state, applied.state, self.host.clock(),
                                seats=seats)
         applied.state = settled.state
+        # The clock pass after this one need not look at the game just to find nothing due:
+        # its next event goes in the flush that writes the entry (which wrote "look now"
+        # there, and the event in another UPDATE at the end). Should the mails below change
+        # the game, a seat or the log after all, that flush makes it "look now" again.
+        clock.schedule_move(self.s, game, clock.Looked(settled.state, seats), with_entry=True)
         queued = []
         moves, since = queries.moves_and_log_since(self.s, game.id or 0,
                                                    [s.index for s in seats], MOVE_KINDS)
@@ -830,8 +835,6 @@ class _Handler:
         queued += clock.tell_autoplay(self.s, self.host, rules, game,
                                       clock.Autoplay(settled.state, failed=settled.failed),
                                       self.host.clock())
-        # The clock pass after this one need not look at the game just to find nothing due.
-        clock.schedule_move(self.s, game, clock.Looked(settled.state, seats))
         return _finish(self.row, "applied", f"log entry {index}", queued)
 
     @staticmethod

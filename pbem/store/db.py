@@ -37,6 +37,18 @@ def make_engine(url: str) -> Engine:
             ctx.is_disconnect = True
             ctx.invalidate_pool_on_disconnect = False
 
+    if engine.dialect.name == "postgresql":
+        @event.listens_for(engine, "reset")
+        def _pg_synced_again(dbapi_conn, record, _state):  # type: ignore[no-untyped-def]
+            # Back in the pool after begin_unsynced: the server's setting again before
+            # anyone else's commit. Should this fail, the pool discards the connection.
+            if record.info.pop(_UNSYNCED, False):
+                dbapi_conn.rollback()
+                cur = dbapi_conn.cursor()
+                cur.execute("RESET synchronous_commit")
+                cur.close()
+                dbapi_conn.commit()
+
     if engine.dialect.name == "sqlite":
         @event.listens_for(engine, "connect")
         def _fk_on(dbapi_conn, record):  # type: ignore[no-untyped-def]
@@ -75,15 +87,25 @@ def commit_unsynced(session: Session) -> None:
     undo it, never corrupt anything, and never a commit made after it (the log is one
     sequence: the next synced commit makes every earlier one durable).
     """
-    begin_unsynced(session.connection())
+    conn = session.connection()
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("SET LOCAL synchronous_commit = off")
+    else:
+        begin_unsynced(conn)
 
 
 def begin_unsynced(conn: Connection) -> None:
     """:func:`commit_unsynced` for a connection held across several such transactions (one
-    per sent mail's mark): call it before each one's first statement. On SQLite the PRAGMA
-    runs once, and holds until the connection goes back to the pool."""
+    per sent mail's mark): call it before each one's first statement. The setting is made
+    once, and holds until the connection goes back to the pool, which restores it. (On
+    PostgreSQL that saves a round trip of each mark's three, and costs one restore a pass;
+    a lone transaction keeps ``SET LOCAL``, which needs no restore.)"""
     if conn.dialect.name == "postgresql":
-        conn.exec_driver_sql("SET LOCAL synchronous_commit = off")
+        if not conn.info.get(_UNSYNCED):
+            # Before the SET: the pool's reset restores the setting. A transaction that
+            # rolls back takes the SET with it: its later marks are synced, never less.
+            conn.info[_UNSYNCED] = True
+            conn.exec_driver_sql("SET synchronous_commit = off")
         return
     if conn.dialect.name != "sqlite" or not conn.info.get(_WAL_ON) or conn.info.get(_UNSYNCED):
         return  # outside WAL, NORMAL could corrupt on power failure: keep FULL

@@ -127,3 +127,76 @@ def test_stored_bytes_refused_for_one_recipient_reach_the_others(
     (got,) = smtp_server.received
     assert got.rcpt_tos == ["alice@players.test"]
     assert got.raw.replace(b"\r\n", b"\n") == bytes(msg).replace(b"\r\n", b"\n")
+
+
+def _stored(msg: EmailMessage) -> bytes:
+    """``msg`` as the outbox stores it: LF-ended (the bytes go out through data_wire)."""
+    return bytes(msg).replace(b"\r\n", b"\n")
+
+
+def _aiosmtplib_wire(raw: bytes) -> bytes:
+    """What aiosmtplib's own DATA writes for ``raw``: its two regular expressions, the end."""
+    from aiosmtplib.protocol import PERIOD_REGEX, normalize_message_line_endings
+
+    return PERIOD_REGEX.sub(b"..", normalize_message_line_endings(raw)) + b".\r\n"
+
+
+@pytest.mark.parametrize("raw", [
+    b"Subject: x\n\nbody\n", b"Subject: x\n\nno end", b"", b"\n", b".", b".\n..\n.x\n",
+    b"Subject: x\n\n.\n", b"a\n.\n\n.\n", b"\n.\n", b"..", b"x\n.", b"\xc3\xa9\n.\xff\n"])
+def test_data_puts_on_the_wire_what_aiosmtplib_would(raw: bytes) -> None:
+    from pbem.mail.outbound import data_wire
+
+    assert data_wire(raw) == _aiosmtplib_wire(raw)
+
+
+def test_data_with_a_carriage_return_is_left_to_aiosmtplib() -> None:
+    from pbem.mail.outbound import data_wire
+
+    assert data_wire(b"Subject: x\r\n\r\nbody\r\n") is None
+    assert data_wire(b"Subject: x\n\nodd\rline\n") is None
+
+
+def test_random_mails_go_on_the_wire_as_aiosmtplib_would_write_them() -> None:
+    import random
+
+    from pbem.mail.outbound import data_wire
+
+    rng = random.Random(15)
+    pieces = [b"\n", b".", b"..", b"x", b"\n.", b".\n", b" ", b"\xe2\x80\x94", b"=2E"]
+    for _ in range(3000):
+        raw = b"".join(rng.choice(pieces) for _ in range(rng.randrange(0, 12)))
+        assert data_wire(raw) == _aiosmtplib_wire(raw), raw
+
+
+def test_stored_bytes_with_dotted_lines_arrive_as_they_were(smtp_server: SmtpTestServer) -> None:
+    """Lines that start with a dot (one alone would end DATA) get through dot-stuffed and
+    arrive as they were stored."""
+    raw = _stored(status_mail()) + b".\n..two\n.\n"
+    SmtpSender(smtp_server.settings).send_bytes(raw)
+    (got,) = smtp_server.received
+    assert got.raw.replace(b"\r\n", b"\n") == raw
+
+
+def test_a_mail_the_server_refuses_after_data_fails_for_good_and_the_next_goes_out(
+        smtp_server: SmtpTestServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refusal after the message's bytes (here 554) is the server's word on that mail;
+    the connection it came on is dropped, and the next mail of the session goes out."""
+    handler = smtp_server.handler
+    accept = type(handler).handle_DATA
+    refusals = [True]
+
+    async def refuse_once(server: object, session: object, envelope: object) -> str:
+        if refusals:
+            refusals.pop()
+            return "554 5.6.0 Message refused"
+        return await accept(handler, server, session, envelope)
+    monkeypatch.setattr(handler, "handle_DATA", refuse_once)
+    sender = SmtpSender(smtp_server.settings)
+    with sender.session():
+        with pytest.raises(SendError, match="554") as err:
+            sender.send_bytes(_stored(status_mail()))
+        assert err.value.transient is False
+        sender.send_bytes(_stored(status_mail("bob@players.test")))
+    (got,) = smtp_server.received
+    assert got.rcpt_tos == ["bob@players.test"]
