@@ -40,26 +40,27 @@ def check_take(state: State, colour: str) -> dict[str, Any]:
 def take(state: State, turn: Turn, colour: str, chance: Chance) -> bool:
     """Take the space's cube and polyps, then refill; False if the refill was impossible."""
     # Copy on write: State.copy_for shares the open sea with the state before this turn.
-    state.open_sea = [dict(s) for s in state.open_sea]
+    sea = state.open_sea = [dict(s) for s in state.open_sea]
     space = check_take(state, colour)
     me = state.seats[turn.seat]
     polyps: list[str] = space["polyps"]
     space["larva"] = 0
     space["polyps"] = []
     add(me.larva, colour)
+    screen = me.screen
     for p in polyps:
-        add(me.screen, p)
+        screen[p] = screen.get(p, 0) + 1
     seat = turn.seat
     turn.said("larva_taken", ("take", me.colour, seat, colour, tuple(polyps)),
               _taken, state, seat, colour, polyps)
-    needed = [s for s in state.open_sea if len(s["polyps"]) < FULL]
+    needed = [s for s in sea if len(s["polyps"]) < FULL]
     if state.larva_supply.get(colour, 0) < 1 or polyps_available(state) < len(needed):
         return False
     remove(state.larva_supply, colour)
     space["larva"] = 1
     labels = [_LABELS.get(s["colour"]) or f"refill {s['colour']} space" for s in needed]
     for s, drawn in zip(needed, draw_each(state, chance, labels), strict=True):
-        s["polyps"] = [*s["polyps"], drawn]
+        s["polyps"] = [*s["polyps"], drawn]  # a new list: the old one is the last state's
     return True
 
 

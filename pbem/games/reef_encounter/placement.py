@@ -28,7 +28,8 @@ from pbem.i18n.msg import Msg, msg
 
 def check_place(state: State, seat: int, cell_key: str, colour: str) -> str | None:
     """Refuse an illegal placement; return the colour it would eat (None for plain growth)."""
-    check_rock(state, cell_key)
+    if BOARD_OF[cell_key] not in state.boards or cell_key not in neighbours():
+        check_rock(state, cell_key)  # it says why
     if cell_key in state.shrimps and cell_key not in state.polyps:
         if state.shrimps[cell_key] == seat:
             raise Refused(msg("your shrimp stands on {cell}; move it away first (action 5)",
@@ -77,7 +78,8 @@ def put_polyp(state: State, turn: Turn, cell_key: str, colour: str, target: str 
         turn.said("polyp_placed" if target is None else "polyp_attacked",
                   ("placed", state.seats[seat].colour, seat, cell_key, colour, target),
                   _placed, state, seat, cell_key, colour, target)
-    extra_growth(state, turn, cell_key, colour)
+    if not state.advanced and starfish_next_to()[cell_key]:  # most cells have no starfish
+        extra_growth(state, turn, cell_key, colour)
 
 
 def _placed(state: State, seat: int, cell_key: str, colour: str, target: str | None) -> Msg:
