@@ -11,6 +11,7 @@ draws in the same order given the same state and order.
 
 from __future__ import annotations
 
+import _random
 import hashlib
 import random
 from collections.abc import Sequence
@@ -49,8 +50,18 @@ class Draw:
 
 
 def _seeded(seed: str) -> random.Random:
+    """``random.Random(n)``, n from the seed's digest, without Random's two Python-level
+    frames (``__init__``, ``seed``): for an int, ``Random.seed`` only calls the C seeding,
+    and most orders seed a generator."""
     digest = hashlib.sha256(seed.encode("utf-8")).digest()
-    return random.Random(int.from_bytes(digest[:16], "big"))
+    rng = _NEW_RANDOM(random.Random)
+    _SEED_RANDOM(rng, int.from_bytes(digest[:16], "big"))
+    rng.gauss_next = None  # type: ignore[attr-defined]  # what Random.__init__ sets too
+    return rng
+
+
+_NEW_RANDOM = random.Random.__new__
+_SEED_RANDOM = _random.Random.seed
 
 
 class Chance:

@@ -90,3 +90,16 @@ def test_deal_counted_refuses_an_empty_pool_and_a_bad_replay() -> None:
         Chance("s").deal_counted(["first", "second", "third"], [("a", 1), ("b", 1)])
     with pytest.raises(ChanceMismatch, match="index 2 out of range"):
         Chance.replaying([Draw("bag", 2)]).deal_counted(["bag"], [("a", 1), ("b", 1)])
+
+
+def test_the_generator_is_seeded_as_random_random_seeds_it() -> None:
+    import hashlib
+    import random
+
+    from pbem.engine.chance import _seeded
+
+    for seed in ("game-1/setup", "bench-4-12/34", "x" * 200):
+        n = int.from_bytes(hashlib.sha256(seed.encode("utf-8")).digest()[:16], "big")
+        ours, theirs = _seeded(seed), random.Random(n)
+        assert ours.getstate() == theirs.getstate()
+        assert ours.gauss(0, 1) == theirs.gauss(0, 1)

@@ -131,7 +131,7 @@ def _steps(state: State, seat: int, order: Order, chance: Chance
            ) -> tuple[State, Turn, str | None]:
     """Every step on a copy of ``state``; the turn's end is not checked. Raises _Failed."""
     new = state.copy_for(seat)
-    turn = Turn(seat, final=state.phase == "final")
+    turn = Turn(seat, state.phase == "final")  # final
     pending_take: str | None = None
     actions = _ACTIONS
     for i, step in enumerate(order.steps):
