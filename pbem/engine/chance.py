@@ -11,6 +11,7 @@ draws in the same order given the same state and order.
 
 from __future__ import annotations
 
+import _random
 import hashlib
 import random
 from collections.abc import Sequence
@@ -49,8 +50,18 @@ class Draw:
 
 
 def _seeded(seed: str) -> random.Random:
+    """``random.Random(n)``, n from the seed's digest, without Random's two Python-level
+    frames (``__init__``, ``seed``): for an int, ``Random.seed`` only calls the C seeding,
+    and most orders seed a generator."""
     digest = hashlib.sha256(seed.encode("utf-8")).digest()
-    return random.Random(int.from_bytes(digest[:16], "big"))
+    rng = _NEW_RANDOM(random.Random)
+    _SEED_RANDOM(rng, int.from_bytes(digest[:16], "big"))
+    rng.gauss_next = None  # type: ignore[attr-defined]  # what Random.__init__ sets too
+    return rng
+
+
+_NEW_RANDOM = random.Random.__new__
+_SEED_RANDOM = _random.Random.seed
 
 
 class Chance:
@@ -105,6 +116,45 @@ class Chance:
             draw = Draw(label, idx, str(options[idx]))
         self.draws.append(draw)
         return options[idx]
+
+    def choice_counted(self, label: str, counted: Sequence[tuple[T, int]]) -> T:
+        """``choice(label, pool)`` for the pool that holds each item ``n`` times, in the order
+        given (e.g. a bag's polyps grouped by colour): the same draw and record, without
+        building the pool."""
+        return self.deal_counted([label], counted)[0]
+
+    def deal_counted(self, labels: Sequence[str], counted: Sequence[tuple[T, int]]
+                     ) -> list[T]:
+        """``choice_counted`` once per label, each drawn item taken out of the pool before the
+        next draw: what ``choice`` would draw from the pool rebuilt after each draw. A Reef
+        Encounter turn draws three polyps from a bag of some sixty: building that pool, or
+        even one call per draw, cost more than the draws."""
+        items = [item for item, _ in counted]
+        counts = [n for _, n in counted]
+        total = sum(counts)
+        live = self._replay is None
+        below = (self._rng_or_none or self._rng)._randbelow if live else None  # type: ignore[attr-defined]
+        out: list[T] = []
+        for label in labels:
+            if total <= 0:
+                raise ValueError(f"chance {label!r}: nothing to choose from")
+            if below is not None:
+                idx = below(total)
+            else:
+                replayed = self._next(label)
+                idx = int(replayed.value)
+                if not 0 <= idx < total:
+                    raise ChanceMismatch(f"replay draw {label!r}: index {idx} out of range")
+            i, at = 0, idx
+            while at >= counts[i]:  # the pool's item at idx, counting through the groups
+                at -= counts[i]
+                i += 1
+            counts[i] -= 1
+            total -= 1
+            item = items[i]
+            self.draws.append(Draw(label, idx, str(item)) if live else replayed)
+            out.append(item)
+        return out
 
     def randint(self, label: str, low: int, high: int) -> int:
         """An integer in ``[low, high]`` inclusive."""

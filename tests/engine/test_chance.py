@@ -60,3 +60,46 @@ def test_a_choice_draws_what_randrange_of_the_seeded_generator_draws() -> None:
     live, rng = Chance("game-7/3"), _seeded("game-7/3")
     for n in [1, 2, 3, 5, 17, 64, 100, 1000] * 5:
         assert live.choice("c", list(range(n))) == rng.randrange(n)
+
+
+def _pool(counted: list[tuple[str, int]]) -> list[str]:
+    return [item for item, n in counted for _ in range(n)]
+
+
+@pytest.mark.parametrize("seed", [f"deal-{i}" for i in range(40)])
+def test_deal_counted_draws_what_choice_draws_from_the_pool_rebuilt(seed: str) -> None:
+    counted = [("grey", 3), ("orange", 0), ("pink", 5), ("white", 1), ("yellow", 2)]
+    labels = [f"draw {i}" for i in range(11)]
+    by_pool, pool = Chance(seed), _pool(counted)
+    expected = []
+    for label in labels:
+        expected.append(by_pool.choice(label, pool))
+        pool.remove(expected[-1])
+    dealt = Chance(seed)
+    assert dealt.deal_counted(labels, counted) == expected
+    assert dealt.draws == by_pool.draws
+    again = Chance.replaying(dealt.draws)
+    assert again.deal_counted(labels, counted) == expected
+    again.finish()
+    one = Chance(seed)
+    assert one.choice_counted("x", counted) == Chance(seed).choice("x", _pool(counted))
+
+
+def test_deal_counted_refuses_an_empty_pool_and_a_bad_replay() -> None:
+    with pytest.raises(ValueError, match="'third': nothing to choose from"):
+        Chance("s").deal_counted(["first", "second", "third"], [("a", 1), ("b", 1)])
+    with pytest.raises(ChanceMismatch, match="index 2 out of range"):
+        Chance.replaying([Draw("bag", 2)]).deal_counted(["bag"], [("a", 1), ("b", 1)])
+
+
+def test_the_generator_is_seeded_as_random_random_seeds_it() -> None:
+    import hashlib
+    import random
+
+    from pbem.engine.chance import _seeded
+
+    for seed in ("game-1/setup", "bench-4-12/34", "x" * 200):
+        n = int.from_bytes(hashlib.sha256(seed.encode("utf-8")).digest()[:16], "big")
+        ours, theirs = _seeded(seed), random.Random(n)
+        assert ours.getstate() == theirs.getstate()
+        assert ours.gauss(0, 1) == theirs.gauss(0, 1)

@@ -13,7 +13,7 @@ from pbem.engine.chance import Chance
 from pbem.games.reef_encounter.board import Refused
 from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
-from pbem.games.reef_encounter.supply import add, draw_each, polyps_available, remove
+from pbem.games.reef_encounter.supply import draw_each, remove
 from pbem.games.reef_encounter.words import colour as hue
 from pbem.games.reef_encounter.words import colours
 from pbem.i18n.msg import Msg, msg
@@ -38,28 +38,45 @@ def check_take(state: State, colour: str) -> dict[str, Any]:
 
 
 def take(state: State, turn: Turn, colour: str, chance: Chance) -> bool:
-    """Take the space's cube and polyps, then refill; False if the refill was impossible."""
+    """Take the space's cube and polyps, then refill; False if the refill was impossible.
+
+    Written as plain loops (no comprehension, no helper call where a line does): every turn
+    ends here, and the calls cost more than the work."""
     # Copy on write: State.copy_for shares the open sea with the state before this turn.
-    state.open_sea = [dict(s) for s in state.open_sea]
-    space = check_take(state, colour)
+    sea: list[dict[str, Any]] = []
+    space: dict[str, Any] | None = None
+    for s in state.open_sea:
+        s = dict(s)
+        sea.append(s)
+        if space is None and s["colour"] == colour:
+            space = s
+    state.open_sea = sea
+    if space is None or not space["larva"]:
+        space = check_take(state, colour)  # refuses, with the reason
     me = state.seats[turn.seat]
     polyps: list[str] = space["polyps"]
     space["larva"] = 0
     space["polyps"] = []
-    add(me.larva, colour)
+    larva, screen = me.larva, me.screen
+    larva[colour] = larva.get(colour, 0) + 1
     for p in polyps:
-        add(me.screen, p)
+        screen[p] = screen.get(p, 0) + 1
     seat = turn.seat
     turn.said("larva_taken", ("take", me.colour, seat, colour, tuple(polyps)),
               _taken, state, seat, colour, polyps)
-    needed = [s for s in state.open_sea if len(s["polyps"]) < FULL]
-    if state.larva_supply.get(colour, 0) < 1 or polyps_available(state) < len(needed):
-        return False
+    needed: list[dict[str, Any]] = []
+    labels: list[str] = []
+    for s in sea:
+        if len(s["polyps"]) < FULL:
+            needed.append(s)
+            labels.append(_LABELS.get(s["colour"]) or f"refill {s['colour']} space")
+    if (state.larva_supply.get(colour, 0) < 1
+            or sum(state.bag.values()) + sum(state.bonus.values()) < len(needed)):
+        return False  # polyps_available(state) < len(needed)
     remove(state.larva_supply, colour)
     space["larva"] = 1
-    labels = [_LABELS.get(s["colour"]) or f"refill {s['colour']} space" for s in needed]
     for s, drawn in zip(needed, draw_each(state, chance, labels), strict=True):
-        s["polyps"] = [*s["polyps"], drawn]
+        s["polyps"] = [*s["polyps"], drawn]  # a new list: the old one is the last state's
     return True
 
 

@@ -18,7 +18,7 @@ from pbem.games.reef_encounter.board import (
     neighbours,
     starfish_next_to,
 )
-from pbem.games.reef_encounter.context import Turn, seat_ref, who
+from pbem.games.reef_encounter.context import SAID, Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, bonus_ready, use_bonus
 from pbem.games.reef_encounter.words import colour as hue
@@ -28,7 +28,8 @@ from pbem.i18n.msg import Msg, msg
 
 def check_place(state: State, seat: int, cell_key: str, colour: str) -> str | None:
     """Refuse an illegal placement; return the colour it would eat (None for plain growth)."""
-    check_rock(state, cell_key)
+    if BOARD_OF[cell_key] not in state.boards or cell_key not in neighbours():
+        check_rock(state, cell_key)  # it says why
     if cell_key in state.shrimps and cell_key not in state.polyps:
         if state.shrimps[cell_key] == seat:
             raise Refused(msg("your shrimp stands on {cell}; move it away first (action 5)",
@@ -74,10 +75,15 @@ def put_polyp(state: State, turn: Turn, cell_key: str, colour: str, target: str 
         add(state.seats[turn.seat].consumed, target)
     if turn.loud:
         seat = turn.seat
-        turn.said("polyp_placed" if target is None else "polyp_attacked",
-                  ("placed", state.seats[seat].colour, seat, cell_key, colour, target),
-                  _placed, state, seat, cell_key, colour, target)
-    extra_growth(state, turn, cell_key, colour)
+        key = ("placed", state.seats[seat].colour, seat, cell_key, colour, target)
+        found = SAID.get(key)
+        if found is not None:  # turn.said's usual case, without its call: most steps place
+            turn.events.append(found)
+        else:
+            turn.said("polyp_placed" if target is None else "polyp_attacked", key,
+                      _placed, state, seat, cell_key, colour, target)
+    if not state.advanced and starfish_next_to()[cell_key]:  # most cells have no starfish
+        extra_growth(state, turn, cell_key, colour)
 
 
 def _placed(state: State, seat: int, cell_key: str, colour: str, target: str | None) -> Msg:

@@ -62,11 +62,12 @@ def setup(players: int, chance: Chance) -> State:
     state.open_sea = [{"colour": c, "polyps": [], "larva": 1} for c in comp.open_sea_clockwise]
     first = comp.open_sea_clockwise.index(draw_from_bag(state, chance, "first open-sea space"))
     state.bag[comp.open_sea_clockwise[first]] += 1
-    pool = bag_pool(state.bag)
-    for step, count in enumerate(comp.counts["open_sea_start"]):
+    counts = comp.counts["open_sea_start"]
+    drawn = iter(_deal(state, chance, ["open sea"] * sum(counts)))
+    for step, count in enumerate(counts):
         space = state.open_sea[(first + step) % len(state.open_sea)]
         for _ in range(count):
-            space["polyps"].append(draw_from_bag(state, chance, "open sea", pool))
+            space["polyps"].append(next(drawn))
     # Seats keep their order; the start player is drawn and takes the smallest hand.
     state.start_player = chance.randint("start player", 0, players - 1)
     state.to_move = state.start_player
@@ -74,9 +75,21 @@ def setup(players: int, chance: Chance) -> State:
     state.seats = [
         Seat(colour, shrimps_in_hand=shrimps) for colour in comp.player_colours[:players]
     ]
-    for order, count in enumerate(comp.starting_polyps(players)):
-        seat = state.seats[(state.start_player + order) % players]
+    hands = [(state.seats[(state.start_player + order) % players], count)
+             for order, count in enumerate(comp.starting_polyps(players))]
+    drawn = iter(_deal(state, chance, [f"seat {seat.colour} polyps"
+                                       for seat, count in hands for _ in range(count)]))
+    for seat, count in hands:
         for _ in range(count):
-            colour = draw_from_bag(state, chance, f"seat {seat.colour} polyps", pool)
+            colour = next(drawn)
             seat.screen[colour] = seat.screen.get(colour, 0) + 1
     return state
+
+
+def _deal(state: State, chance: Chance, labels: list[str]) -> list[str]:
+    """``draw_from_bag`` once per label, in one call: the bag's counts go down (to zero, not
+    deleted, as in draw_from_bag) and each draw is made from what the last one left."""
+    drawn = chance.deal_counted(labels, sorted(state.bag.items()))
+    for colour in drawn:
+        state.bag[colour] -= 1
+    return drawn

@@ -76,24 +76,22 @@ def draw_each(state: State, chance: Chance, labels: list[str]) -> list[str]:
     """One polyp drawn at random from the bag per label, in order (the caller counted that
     enough polyps are left); once the bag is empty, the bonus polyps go into it.
 
-    Each draw chooses from the bag's polyps grouped by colour, colours sorted. Taking the
-    drawn polyp out of that pool gives the next draw's pool, so it is built once unless the
-    bonus polyps go into an emptied bag between two draws.
+    Each draw chooses from the bag's polyps grouped by colour, colours sorted
+    (:func:`bag_pool`), less the polyps drawn before it: ``Chance.deal_counted``.
     """
     bag = state.bag
     out: list[str] = []
-    pool: list[str] = []
-    for label in labels:
-        if not pool:
+    while True:
+        left = sum(bag.values())
+        if not left:  # only an emptied bag lets the bonus polyps in
             _bonus_into_empty_bag(state)
-            pool = bag_pool(bag)
-        colour = chance.choice(label, pool)
-        pool.remove(colour)  # the first of its colour: the pool stays grouped and sorted
-        remove(bag, colour)
-        out.append(colour)
-    if not pool:  # the pool is the bag's polyps: only an empty one may let the bonus in
-        _bonus_into_empty_bag(state)
-    return out
+            left = sum(bag.values())
+        if len(out) == len(labels):
+            return out
+        now = labels[len(out):len(out) + left] if left else labels[len(out):]
+        for colour in chance.deal_counted(now, sorted(bag.items())):
+            remove(bag, colour)
+            out.append(colour)
 
 
 def polyps_available(state: State) -> int:

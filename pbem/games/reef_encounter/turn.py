@@ -131,19 +131,24 @@ def _steps(state: State, seat: int, order: Order, chance: Chance
            ) -> tuple[State, Turn, str | None]:
     """Every step on a copy of ``state``; the turn's end is not checked. Raises _Failed."""
     new = state.copy_for(seat)
-    turn = Turn(seat, final=state.phase == "final")
+    turn = Turn(seat, state.phase == "final")  # final
     pending_take: str | None = None
+    actions = _ACTIONS
     for i, step in enumerate(order.steps):
         try:
             if pending_take is not None:
                 raise Refused(msg("action 10 (take) ends the turn; nothing may follow it"))
-            if isinstance(step, Take):
-                _close_larva(new, turn)
+            act = actions.get(type(step))  # do_step, one call less per step
+            if act is not None:
+                act(new, turn, step)
+            elif isinstance(step, Take):
+                if turn.larva_action is not None:
+                    _close_larva(new, turn)
                 _check_normal_action(turn, 10)
                 check_take(new, step.colour)
                 pending_take = step.colour
             else:
-                do_step(new, turn, step, chance)
+                raise AssertionError(step)
             turn.steps += 1
         except Refused as why:
             raise _Failed(i, why) from None
@@ -284,7 +289,8 @@ def _check_normal_action(turn: Turn, action: int) -> None:
 
 
 def _close_larva(state: State, turn: Turn) -> None:
-    """End the open larva action; it must have placed at least one polyp."""
+    """End the open larva action; it must have placed at least one polyp. (Callers skip it
+    when no larva action is open: nothing to end, and a call saved per step.)"""
     if turn.larva_action is not None and turn.placed == 0:
         raise OutOfPlace(msg("the {colour} larva cube of action {action} must be followed by at "
                              "least one polyp placement before any other action",
@@ -317,7 +323,8 @@ def _eat(state: State, turn: Turn, step: Eat) -> None:
 
 
 def _larva(state: State, turn: Turn, step: Larva) -> None:
-    _close_larva(state, turn)
+    if turn.larva_action is not None:
+        _close_larva(state, turn)
     done = turn.done
     action = 2 if 2 not in done else 3
     if 3 in done:
@@ -338,13 +345,15 @@ def _larva(state: State, turn: Turn, step: Larva) -> None:
 
 
 def _new_shrimp(state: State, turn: Turn, step: NewShrimp) -> None:
-    _close_larva(state, turn)
+    if turn.larva_action is not None:
+        _close_larva(state, turn)
     _check_normal_action(turn, 4)
     new_shrimp(state, turn, step.cell.key)
 
 
 def _consumed_for_larva(state: State, turn: Turn, step: ConsumedForLarva) -> None:
-    _close_larva(state, turn)
+    if turn.larva_action is not None:
+        _close_larva(state, turn)
     _check_normal_action(turn, 6)
     seat = state.seats[turn.seat]
     if seat.consumed.get(step.colour, 0) < 1:
@@ -368,7 +377,8 @@ def _consumed_for_larva(state: State, turn: Turn, step: ConsumedForLarva) -> Non
 
 
 def _alga(state: State, turn: Turn, step: Alga) -> None:
-    _close_larva(state, turn)
+    if turn.larva_action is not None:
+        _close_larva(state, turn)
     _check_normal_action(turn, 7)
     play_alga(state, turn, step.colour, step.tile, step.paid)
     if all_covered(state):
@@ -376,7 +386,8 @@ def _alga(state: State, turn: Turn, step: Alga) -> None:
 
 
 def _larva_for_polyp(state: State, turn: Turn, step: LarvaForPolyp) -> None:
-    _close_larva(state, turn)
+    if turn.larva_action is not None:
+        _close_larva(state, turn)
     _check_normal_action(turn, 8)
     seat = state.seats[turn.seat]
     if seat.larva.get(step.colour, 0) < 1:
@@ -401,7 +412,8 @@ def _larva_for_polyp(state: State, turn: Turn, step: LarvaForPolyp) -> None:
 
 
 def _pass(state: State, turn: Turn, step: Pass) -> None:
-    _close_larva(state, turn)
+    if turn.larva_action is not None:
+        _close_larva(state, turn)
     _check_normal_action(turn, 9)
 
 
@@ -412,7 +424,8 @@ def _setup_step(state: State, turn: Turn, step: SetupAnswer) -> None:
 def new_shrimp_checked(state: State, turn: Turn, step: NewShrimp) -> None:
     """``do_step(state, turn, step)`` for a new shrimp the caller knows may go there (the bot:
     a polyp of a coral without a shrimp, on a board where it has fewer than two)."""
-    _close_larva(state, turn)
+    if turn.larva_action is not None:
+        _close_larva(state, turn)
     _check_normal_action(turn, 4)
     put_new_shrimp(state, turn, step.cell.key)
 
@@ -472,7 +485,9 @@ def _placed(state: State, turn: Turn, step: Place) -> None:
         remove(seat.screen, colour)
         turn.from_screen += 1
     turn.placed += 1
-    if _rock_full(state):  # end condition 3 holds from this placement on: the game stops at once
+    # End condition 3 holds from this placement on: the game stops at once. (Fewer polyps than
+    # the smallest board's rock cells on each board, the usual case, tell it without a call.)
+    if len(state.polyps) >= fewest_rock_cells() * len(state.boards) and _rock_full(state):
         turn.ended = True
         _over(state, turn, ROCK_FULL)
 
@@ -497,8 +512,11 @@ def _end(state: State, turn: Turn, reason: Msg) -> None:
 
 
 def _finish(state: State, turn: Turn, take_colour: str | None, chance: Chance) -> None:
-    _close_larva(state, turn)
-    stray = shrimps_on_bare_rock(state, turn.seat)
+    if turn.larva_action is not None:
+        _close_larva(state, turn)
+    # Every shrimp on a polyp, as at the end of most turns: none stray, told without a call.
+    stray = ([] if state.polyps.keys() >= state.shrimps.keys()
+             else shrimps_on_bare_rock(state, turn.seat))
     if turn.ended:
         for k in stray:  # the game stopped mid-turn: stranded shrimps go home
             del state.shrimps[k]
