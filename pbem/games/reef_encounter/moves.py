@@ -26,7 +26,7 @@ from pbem.games.reef_encounter.board import (
     tile_ids,
 )
 from pbem.games.reef_encounter.botdice import Dice
-from pbem.games.reef_encounter.cellbits import cell_bits, cells_in, grow
+from pbem.games.reef_encounter.cellbits import cell_bits, grow
 from pbem.games.reef_encounter.components import components
 from pbem.games.reef_encounter.parrotfish import MIN_CORAL, to_bag_count
 from pbem.games.reef_encounter.shrimps import MAX_PER_BOARD
@@ -184,24 +184,9 @@ def edible_corals(state: State, seat: int) -> list[str]:
     return sorted(out)
 
 
-def colour_mask(polyps: dict[str, str], colour: str) -> int:
-    """The bits of the cells holding a ``colour`` polyp."""
-    bit = cell_bits().bit
-    own = 0
-    for k, c in polyps.items():
-        if c == colour:
-            own |= bit[k]
-    return own
-
-
-def next_to(state: State, colour: str) -> list[str]:
-    """The sorted cells of the boards in play next to a ``colour`` polyp and not holding one."""
-    return cells_in(next_to_mask(colour_mask(state.polyps, colour), _in_play(tuple(state.boards))))
-
-
 def next_to_mask(own: int, in_play: int) -> int:
-    """The bits of :func:`next_to`, from the colour's bits and those of the boards in play
-    (a neighbour lies on its polyp's board)."""
+    """The cells of the boards in play next to a polyp of a colour and not holding one, from
+    the colour's bits and those of the boards in play (a neighbour lies on its polyp's board)."""
     return grow(own) & in_play & ~own
 
 

@@ -8,7 +8,7 @@ if it would join two shrimp-held corals).
 
 from __future__ import annotations
 
-from pbem.games.reef_encounter.attack import attack_backed, can_attack, check_attack
+from pbem.games.reef_encounter.attack import check_attack
 from pbem.games.reef_encounter.board import (
     BOARD_OF,
     Refused,
@@ -45,31 +45,9 @@ def check_place(state: State, seat: int, cell_key: str, colour: str) -> str | No
     return target
 
 
-def placeable(state: State, cell_key: str, colour: str) -> bool:
-    """Whether check_place would accept this placement (for any seat), without wording a
-    refusal: the bot tries many cells, and most of its refusals are never read."""
-    if BOARD_OF[cell_key] not in state.boards or cell_key not in neighbours():
-        return False
-    return placeable_in_play(state, cell_key, colour)
-
-
-def placeable_in_play(state: State, cell_key: str, colour: str, dominant: bool = False) -> bool:
-    """:func:`placeable` for a rock cell on a board in play (the bot's candidates are);
-    ``dominant``: the caller knows ``colour`` dominates the polyp there, if there is one."""
-    target = state.polyps.get(cell_key)
-    if target is None:
-        if cell_key in state.shrimps:
-            return False
-    elif not (attack_backed(state, cell_key, colour) if dominant
-              else can_attack(state, cell_key, colour, target)):
-        return False
-    return not joins_two_shrimp_corals(state, cell_key, colour)
-
-
 def put_polyp(state: State, turn: Turn, cell_key: str, colour: str, target: str | None) -> None:
     """Put a ``colour`` polyp on ``cell_key`` with all its effects, once checked: ``target`` is
-    what check_place returned (the bot, which knows its cell is placeable, comes here
-    directly)."""
+    what check_place returned."""
     state.polyps[cell_key] = colour
     if target is not None:
         add(state.seats[turn.seat].consumed, target)

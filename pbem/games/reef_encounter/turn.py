@@ -63,7 +63,6 @@ from pbem.games.reef_encounter.setup_answer import apply_setup_answer
 from pbem.games.reef_encounter.shrimps import (
     move_shrimp,
     new_shrimp,
-    put_new_shrimp,
     shrimps_on_bare_rock,
 )
 from pbem.games.reef_encounter.state import State
@@ -421,15 +420,6 @@ def _setup_step(state: State, turn: Turn, step: SetupAnswer) -> None:
     raise Refused(msg("the setup step is over"))
 
 
-def new_shrimp_checked(state: State, turn: Turn, step: NewShrimp) -> None:
-    """``do_step(state, turn, step)`` for a new shrimp the caller knows may go there (the bot:
-    a polyp of a coral without a shrimp, on a board where it has fewer than two)."""
-    if turn.larva_action is not None:
-        _close_larva(state, turn)
-    _check_normal_action(turn, 4)
-    put_new_shrimp(state, turn, step.cell.key)
-
-
 def _larva_played(state: State, seat: int, step: Larva, action: int) -> Msg:
     f = {"player": who(state, seat), "seat": seat_ref(seat), "colour": hue(step.colour),
          "action": action}
@@ -465,13 +455,6 @@ def _place(state: State, turn: Turn, step: Place) -> None:
                               colour=hue(colour)))
     cell_key = step.cell.key
     put_polyp(state, turn, cell_key, colour, check_place(state, turn.seat, cell_key, colour))
-    _placed(state, turn, step)
-
-
-def place_checked(state: State, turn: Turn, step: Place, target: str | None) -> None:
-    """``do_step(state, turn, step)`` for a placement the caller knows is legal, ``target``
-    being the polyp it eats (the bot: its placeable() is check_place without words)."""
-    put_polyp(state, turn, step.cell.key, turn.larva_colour, target)
     _placed(state, turn, step)
 
 
