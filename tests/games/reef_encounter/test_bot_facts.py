@@ -1,6 +1,7 @@
-"""The bot writes its turn from facts it keeps itself (botturn.Writer), never running the rules:
-its conditions must say what the rules say, and its facts must follow its steps as the rules'
-state does. A disagreement would make the bot write illegal orders (or skip legal steps)."""
+"""The bot writes its turn from facts it keeps itself (botturn.Writer on botfacts.TurnFacts),
+never running the rules: its conditions must say what the rules say, and its facts must follow
+its steps as the rules' state does. A disagreement would make the bot write illegal orders (or
+skip legal steps)."""
 
 from __future__ import annotations
 
