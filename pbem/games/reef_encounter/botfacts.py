@@ -67,7 +67,7 @@ class TurnFacts:
         self.in_play, self.rock_total = in_play(boards), rock_total(boards)
         self.reef = kept_reef(state)
         self.polyps, self.shrimps = self.reef.polyps, state.shrimps
-        self._own_shrimps = False  # the shrimps are a copy already
+        self._own_shrimps = False  # True once self.shrimps is this turn's own copy
         self.larva, self.screen, self.consumed = dict(me.larva), dict(me.screen), dict(me.consumed)
         self.in_hand, self.fish = me.shrimps_in_hand, len(me.parrotfish)
         self.sea_shrimp, self.fish_shrimps = me.sea_shrimp, me.fish_shrimps
@@ -81,12 +81,13 @@ class TurnFacts:
         self.done: set[int] = set()  # actions 2, 3 and 4 once done
         self.lines: list[str] = []
         self._beats: dict[str, frozenset[str]] | None = None
-        # Coral colour (None: bare rock) -> the shrimps standing on it, once asked.
+        # Coral colour (None: bare rock) -> how many shrimps stand on it, once asked.
         self._held: dict[str | None, int] | None = None
 
     # --- the facts, copied on first change ----------------------------------------------------
 
     def _shrimps(self) -> dict[str, int]:
+        """The shrimps, for a step to change (the state's own are only read)."""
         self._held = None  # a shrimp is about to change
         if not self._own_shrimps:
             self._own_shrimps = True
@@ -120,12 +121,13 @@ class TurnFacts:
         return self._beats
 
     def edible(self) -> list[str]:
-        """``edible_corals`` from the reef's corals."""
+        """botreef.edible_corals, read off the kept corals' sizes instead of tracing them."""
         coral, seat = self.reef.coral, self.seat
         return sorted(k for k, s in self.shrimps.items()
                       if s == seat and k in coral and len(coral[k].cells) >= MIN_CORAL)
 
     def mask(self, colour: str) -> int:
+        """The bits of the ``colour`` polyps (test_bot_facts checks them against the state)."""
         return self.reef.masks[colour]
 
     # --- the rules' conditions, on the facts --------------------------------------------------
@@ -180,7 +182,8 @@ class TurnFacts:
         return sum(1 for c in around if any(x in shrimps for x in c.cells)) >= 2
 
     def may_move(self, source: str, target: str) -> bool:
-        """shrimps.may_move on the facts."""
+        """Whether move_shrimp would move this seat's shrimp from ``source`` to ``target``
+        (its checks and shrimps._check_target's, without words)."""
         shrimps = self.shrimps
         if shrimps.get(source) != self.seat or target == source:
             return False

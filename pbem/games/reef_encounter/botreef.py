@@ -148,7 +148,8 @@ def keep_reef(reef: Reef) -> None:
 
 
 def edible_corals(state: State, seat: int) -> list[str]:
-    """Cells of this seat's shrimps that guard a coral the parrotfish may eat now."""
+    """Cells of this seat's shrimps that guard a coral the parrotfish may eat now (the rule on
+    the state: test_moves pins it, test_bot_facts holds TurnFacts.edible to it)."""
     if seat not in state.shrimps.values():
         return []  # no shrimp of this seat on the reef, as in many turns: no loop
     out = []
@@ -159,7 +160,7 @@ def edible_corals(state: State, seat: int) -> list[str]:
         colour = get(k)
         if colour is None:
             continue
-        seen = [k]  # coral_reaches(state, k, MIN_CORAL), on a list: at most five cells
+        seen = [k]  # the coral, traced only until it has MIN_CORAL cells
         for c in seen:
             for n in near[c]:
                 if get(n) == colour and n not in seen:

@@ -74,7 +74,9 @@ class Writer(TurnFacts):
             cand = next_to_mask(self.reef.masks[colour], self.in_play)
             keys = cell_bits().keys
             bits = dice.rng.getrandbits
-            while cand:  # a candidate at random, until a legal one
+            # A candidate at random until a legal one: getrandbits over the candidates' span,
+            # drawn again on a miss (the pinned games hold these exact draws).
+            while cand:
                 top = cand.bit_length()
                 low = (cand & -cand).bit_length() - 1
                 span = top - low
@@ -105,7 +107,7 @@ class Writer(TurnFacts):
         if target is not None:
             _more(self.consumed, target)
         if not self.state.advanced:
-            for n in starfish_next_to()[k]:
+            for n in starfish_next_to()[k]:  # extra growth, as placement.extra_growth
                 if (n not in polyps and n not in self.shrimps and not self.joins_two(n, colour)
                         and self.avail().get(colour, 0) > 0):
                     reef.put(n, colour)
@@ -117,6 +119,8 @@ class Writer(TurnFacts):
             self.ended = True  # end condition 3: every rock space is taken
 
     def play_larva(self) -> None:
+        """Action 2 or 3: a larva cube, then polyps of its colour from behind the screen (at
+        most four) and from in front of it."""
         larva, screen, consumed, done = self.larva, self.screen, self.consumed, self.done
         if 3 in done:
             return
@@ -229,11 +233,14 @@ class Writer(TurnFacts):
             self.move(source, None)
 
     def withdraw_shrimp(self) -> None:
+        """Action 5: one of this seat's shrimps home behind its screen."""
         mine = sorted(k for k, s in self.shrimps.items() if s == self.seat)
         if mine:
             self.move(self.dice.choice(mine), None)
 
     def alga(self) -> None:
+        """Action 7, paid with a consumed polyp: an alga cylinder on an uncovered coral tile
+        (where check_alga allows it) or on the alga space."""
         consumed = self.consumed
         payable = sorted(c for c, n in consumed.items() if n > 0)
         if not payable:
@@ -283,6 +290,7 @@ class Writer(TurnFacts):
             self._beats = None
 
     def consumed_for_larva(self) -> None:
+        """Action 6: a consumed polyp traded for a larva cube of its colour."""
         consumed, supply = self.consumed, self.larva_supply()
         colours = sorted(c for c, n in consumed.items() if n > 0 and supply.get(c, 0) > 0)
         if colours:
@@ -294,6 +302,7 @@ class Writer(TurnFacts):
             self.lines.append(f"consumed {colour} for larva")
 
     def larva_for_polyp(self) -> None:
+        """Action 8: a larva cube traded for a polyp of its colour from the bag or the bonus."""
         avail = self.avail()
         colours = sorted(c for c, n in self.larva.items() if n > 0 and avail.get(c, 0) > 0)
         if colours:

@@ -14,6 +14,7 @@ from pbem.games.reef_encounter.state import State
 
 
 def _setup_answer(state: State, seat: int, rng: random.Random) -> str:
+    """A random polyp from behind the screen into the parrotfish, and two larva cubes."""
     screen = state.seats[seat].screen
     fish = rng.choice(sorted(c for c, n in screen.items() if n > 0))
     cubes = [c for c, n in sorted(state.larva_supply.items()) for _ in range(min(n, 2))]
