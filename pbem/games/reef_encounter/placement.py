@@ -51,15 +51,14 @@ def put_polyp(state: State, turn: Turn, cell_key: str, colour: str, target: str 
     state.polyps[cell_key] = colour
     if target is not None:
         add(state.seats[turn.seat].consumed, target)
-    if turn.loud:
-        seat = turn.seat
-        key = ("placed", state.seats[seat].colour, seat, cell_key, colour, target)
-        found = SAID.get(key)
-        if found is not None:  # turn.said's usual case, without its call: most steps place
-            turn.events.append(found)
-        else:
-            turn.said("polyp_placed" if target is None else "polyp_attacked", key,
-                      _placed, state, seat, cell_key, colour, target)
+    seat = turn.seat
+    key = ("placed", state.seats[seat].colour, seat, cell_key, colour, target)
+    found = SAID.get(key)
+    if found is not None:  # turn.said's usual case, without its call: most steps place
+        turn.events.append(found)
+    else:
+        turn.said("polyp_placed" if target is None else "polyp_attacked", key,
+                  _placed, state, seat, cell_key, colour, target)
     if not state.advanced and starfish_next_to()[cell_key]:  # most cells have no starfish
         extra_growth(state, turn, cell_key, colour)
 
@@ -85,7 +84,6 @@ def extra_growth(state: State, turn: Turn, cell_key: str, colour: str) -> None:
                 and not joins_two_shrimp_corals(state, n, colour) and bonus_ready(state, colour)):
             state.polyps[n] = colour
             use_bonus(state, colour)
-            if turn.loud:
-                turn.say("extra_growth", msg("Extra growth: a bonus {colour} polyp grew on "
-                                             "{cell}.", colour=hue(colour), cell=name(n)))
+            turn.say("extra_growth", msg("Extra growth: a bonus {colour} polyp grew on "
+                                         "{cell}.", colour=hue(colour), cell=name(n)))
             return

@@ -57,10 +57,9 @@ def new_shrimp(state: State, turn: Turn, cell_key: str) -> None:
     _check_target(state, turn.seat, cell_key, None)
     me.shrimps_in_hand -= 1
     state.shrimps[cell_key] = turn.seat
-    if turn.loud:
-        seat, colour = turn.seat, state.polyps[cell_key]
-        turn.said("shrimp_placed", ("shrimp", me.colour, seat, colour, cell_key),
-                  _shrimp_placed, state, seat, colour, cell_key)
+    seat, colour = turn.seat, state.polyps[cell_key]
+    turn.said("shrimp_placed", ("shrimp", me.colour, seat, colour, cell_key),
+              _shrimp_placed, state, seat, colour, cell_key)
 
 
 def _shrimp_placed(state: State, seat: int, colour: str, cell_key: str) -> Msg:
@@ -76,20 +75,18 @@ def move_shrimp(state: State, turn: Turn, source: str, target: str | None) -> No
     if target is None:
         del state.shrimps[source]
         state.seats[turn.seat].shrimps_in_hand += 1
-        if turn.loud:
-            turn.say("shrimp_home", msg("{player} took the shrimp on {cell} back behind the "
-                                        "screen.", player=who(state, turn.seat),
-                                        seat=seat_ref(turn.seat), cell=name(source)))
+        turn.say("shrimp_home", msg("{player} took the shrimp on {cell} back behind the "
+                                    "screen.", player=who(state, turn.seat),
+                                    seat=seat_ref(turn.seat), cell=name(source)))
         return
     if target == source:
         raise Refused(msg("the shrimp is already on {cell}", cell=name(source)))
     _check_target(state, turn.seat, target, source)
     del state.shrimps[source]
     state.shrimps[target] = turn.seat
-    if turn.loud:
-        turn.say("shrimp_moved", msg("{player} moved the shrimp on {cell} to {target}.",
-                                     player=who(state, turn.seat), seat=seat_ref(turn.seat),
-                                     cell=name(source), target=name(target)))
+    turn.say("shrimp_moved", msg("{player} moved the shrimp on {cell} to {target}.",
+                                 player=who(state, turn.seat), seat=seat_ref(turn.seat),
+                                 cell=name(source), target=name(target)))
 
 
 def shrimps_on_bare_rock(state: State, seat: int) -> list[str]:

@@ -338,9 +338,8 @@ def _larva(state: State, turn: Turn, step: Larva) -> None:
     add(state.larva_supply, colour)
     turn.larva_action, turn.larva_colour = action, colour
     turn.from_screen = turn.placed = 0
-    if turn.loud:
-        turn.said("larva_played", ("larva", seat.colour, turn.seat, colour, action),
-                  _larva_played, state, turn.seat, step, action)
+    turn.said("larva_played", ("larva", seat.colour, turn.seat, colour, action),
+              _larva_played, state, turn.seat, step, action)
 
 
 def _new_shrimp(state: State, turn: Turn, step: NewShrimp) -> None:
@@ -365,8 +364,6 @@ def _consumed_for_larva(state: State, turn: Turn, step: ConsumedForLarva) -> Non
     to_bag(state, step.colour)
     remove(state.larva_supply, step.colour)
     add(seat.larva, step.colour)
-    if not turn.loud:
-        return
     f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat),
          "colour": hue(step.colour)}
     turn.say("consumed_for_larva",
@@ -400,8 +397,6 @@ def _larva_for_polyp(state: State, turn: Turn, step: LarvaForPolyp) -> None:
     remove(seat.larva, step.colour)
     add(state.larva_supply, step.colour)
     add(seat.screen, step.colour)
-    if not turn.loud:
-        return
     f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat),
          "colour": hue(step.colour)}
     turn.say("larva_for_polyp",
