@@ -69,8 +69,6 @@ def play_alga(state: State, turn: Turn, colour: str, tile: int | None, paid: str
         state.cylinders[str(tile)] = colour
         turn.alga_on_tile = True
         turned = _flip_showing(state, colour, tile)
-    if not turn.loud:
-        return
     me = who(state, turn.seat)
     flipped = ", ".join(str(t) for t in turned)
     fields = {"player": me, "seat": seat_ref(turn.seat), "paid": hue(paid), "colour": hue(colour),

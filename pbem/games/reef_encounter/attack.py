@@ -54,21 +54,3 @@ def check_attack(state: State, cell_key: str, colour: str) -> str:
                       msg("the {target} polyp on {cell} is protected by {owner}'s shrimp on "
                           "{guard}", **g))
     return target
-
-
-def can_attack(state: State, cell_key: str, colour: str, target: str) -> bool:
-    """Whether check_attack would accept it (``target`` is the polyp on ``cell_key``)."""
-    if target == colour or not dominates(state, colour, target)[0]:
-        return False
-    return attack_backed(state, cell_key, colour)
-
-
-def attack_backed(state: State, cell_key: str, colour: str) -> bool:
-    """The rest of can_attack, for a caller that knows ``colour`` dominates the polyp on
-    ``cell_key`` (the bot keeps the tiles' answers for its turn): a coral of two or more
-    ``colour`` polyps next to it, and no shrimp protecting it."""
-    polyps, near = state.polyps, neighbours()
-    attackers = [n for n in near[cell_key] if polyps.get(n) == colour]
-    if not any(polyps.get(m) == colour for n in attackers for m in near[n]):
-        return False  # no attacker, or none in a coral of two or more
-    return protector(state, cell_key) is None

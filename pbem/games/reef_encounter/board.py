@@ -130,25 +130,6 @@ def group(state: State, cell_key: str) -> set[str]:
     return seen
 
 
-def coral_reaches(state: State, cell_key: str, size: int) -> bool:
-    """Has the coral holding ``cell_key`` at least ``size`` polyps? (Stops counting there.)"""
-    polyps = state.polyps
-    colour = polyps.get(cell_key)
-    if colour is None:
-        return size <= 0
-    near = neighbours()
-    seen = {cell_key}
-    todo = [cell_key]
-    while todo:
-        for n in near[todo.pop()]:
-            if n not in seen and polyps.get(n) == colour:
-                seen.add(n)
-                if len(seen) >= size:
-                    return True
-                todo.append(n)
-    return len(seen) >= size
-
-
 def coral(state: State, cell_key: str) -> list[str]:
     """Every polyp of the coral holding ``cell_key``, sorted, or []."""
     return sorted(group(state, cell_key))
@@ -212,7 +193,7 @@ def protector(state: State, cell_key: str) -> str | None:
 
 def seat_shrimps_on_board(state: State, seat: int, board: int) -> int:
     n = 0
-    for k, s in state.shrimps.items():  # a loop, not a generator summed: the bot asks often
+    for k, s in state.shrimps.items():  # a loop: cheaper than a generator summed
         if s == seat and BOARD_OF[k] == board:
             n += 1
     return n

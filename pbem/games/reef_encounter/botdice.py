@@ -84,3 +84,16 @@ class Dice:
         if b < a:
             raise ValueError(f"empty range for randint({a}, {b})")
         return a + self.below(b - a + 1)
+
+
+def kept_dice(rng: random.Random) -> Dice:
+    """The Dice of ``rng``, kept from its last turn: a game's bot plays every turn with one
+    generator, and a Dice keeps no state of its own besides it."""
+    global _LAST_DICE
+    dice = _LAST_DICE  # read once: another thread's bot may replace it meanwhile
+    if dice is None or dice.rng is not rng:
+        dice = _LAST_DICE = Dice(rng)
+    return dice
+
+
+_LAST_DICE: Dice | None = None

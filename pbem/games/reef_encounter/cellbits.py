@@ -68,26 +68,3 @@ def grow(mask: int) -> int:
     bits = cell_bits()
     return (((mask & bits.not_bottom) << 1) | ((mask & bits.not_top) >> 1)
             | ((mask & bits.not_right) << ROWS) | ((mask & bits.not_left) >> ROWS)) & bits.rock
-
-
-def cells_in(mask: int) -> list[str]:
-    """The cell keys of ``mask``'s bits, sorted: byte by byte, lowest first, each byte's cells
-    read from a table (a bot's candidate list has some 30 cells; bit by bit was its cost)."""
-    table = _byte_cells()
-    out: list[str] = []
-    for cells, byte in zip(table, mask.to_bytes(len(table), "little"), strict=True):
-        if byte:
-            out += cells[byte]
-    return out
-
-
-@cache
-def _byte_cells() -> tuple[tuple[tuple[str, ...], ...], ...]:
-    """Byte ``i`` of a mask -> for each value of it, the keys of its cells, sorted."""
-    keys = cell_bits().keys
-    size = (len(keys) + 7) // 8
-    return tuple(
-        tuple(tuple(keys[8 * i + j] for j in range(8)
-                    if value >> j & 1 and 8 * i + j < len(keys) and keys[8 * i + j])
-              for value in range(256))
-        for i in range(size))

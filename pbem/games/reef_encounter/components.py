@@ -14,7 +14,6 @@ from typing import Any
 COLUMNS = "ABCDEFG"
 ROWS = 6
 SAND = "~"
-BARE = "."
 # Colour letters used on the board rows: first letter of each coral colour.
 LETTER_TO_CORAL = {"G": "grey", "O": "orange", "P": "pink", "W": "white", "Y": "yellow"}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from pbem.engine.contract import Event
 from pbem.games.reef_encounter.state import State
@@ -24,9 +24,6 @@ class Turn:
     alga_on_tile: bool = False
     ended: bool = False  # the game ended during this turn: nothing more may happen
     events: list[Event] = field(default_factory=list)
-    # False for a turn whose events nobody reads (the bot's scratch turn): the rules then skip
-    # building their messages (``if turn.loud: turn.say(...)``).
-    loud: ClassVar[bool] = True
 
     def say(self, kind: str, message: Msg) -> None:
         self.events.append(Event(None, None, message, kind))  # Event.of, one call less

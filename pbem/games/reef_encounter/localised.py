@@ -85,19 +85,6 @@ def _phrases(lang: str) -> dict[tuple[str, ...], str]:
 _TOKEN_WORDS = re.compile(r"[^\W\d_]+")
 
 
-def clashes(lang: str) -> list[tuple[str, str, str]]:
-    """Words of ``lang`` that the catalogue gives to two English words (a catalogue error)."""
-    seen: dict[tuple[str, ...], str] = {}
-    bad = []
-    for m in ORDER_WORDS:
-        for alt in alternatives(lang, m.id):
-            k = tuple(fold(w) for w in _TOKEN_WORDS.findall(alt))
-            if k in seen and seen[k] != m.id:
-                bad.append((alt, seen[k], m.id))
-            seen.setdefault(k, m.id)
-    return bad
-
-
 def _words(line: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, folded word) for every word of a line that is not inside a cell."""
     for m in _TOKEN.finditer(line):

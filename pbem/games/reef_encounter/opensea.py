@@ -72,7 +72,7 @@ def take(state: State, turn: Turn, colour: str, chance: Chance) -> bool:
             labels.append(_LABELS.get(s["colour"]) or f"refill {s['colour']} space")
     if (state.larva_supply.get(colour, 0) < 1
             or sum(state.bag.values()) + sum(state.bonus.values()) < len(needed)):
-        return False  # polyps_available(state) < len(needed)
+        return False  # fewer polyps in the bag and the bonus than spaces to refill
     remove(state.larva_supply, colour)
     space["larva"] = 1
     for s, drawn in zip(needed, draw_each(state, chance, labels), strict=True):

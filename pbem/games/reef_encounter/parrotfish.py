@@ -70,8 +70,6 @@ def eat(state: State, turn: Turn, cell_key: str) -> None:
         me.sea_shrimp = True
     else:
         me.fish_shrimps += 1
-    if not turn.loud:
-        return
     f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat), "size": len(polyps),
          "colour": hue(colour), "cell": name(cell_key), "back": back}
     if first:

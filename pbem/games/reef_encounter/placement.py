@@ -8,7 +8,7 @@ if it would join two shrimp-held corals).
 
 from __future__ import annotations
 
-from pbem.games.reef_encounter.attack import attack_backed, can_attack, check_attack
+from pbem.games.reef_encounter.attack import check_attack
 from pbem.games.reef_encounter.board import (
     BOARD_OF,
     Refused,
@@ -45,43 +45,20 @@ def check_place(state: State, seat: int, cell_key: str, colour: str) -> str | No
     return target
 
 
-def placeable(state: State, cell_key: str, colour: str) -> bool:
-    """Whether check_place would accept this placement (for any seat), without wording a
-    refusal: the bot tries many cells, and most of its refusals are never read."""
-    if BOARD_OF[cell_key] not in state.boards or cell_key not in neighbours():
-        return False
-    return placeable_in_play(state, cell_key, colour)
-
-
-def placeable_in_play(state: State, cell_key: str, colour: str, dominant: bool = False) -> bool:
-    """:func:`placeable` for a rock cell on a board in play (the bot's candidates are);
-    ``dominant``: the caller knows ``colour`` dominates the polyp there, if there is one."""
-    target = state.polyps.get(cell_key)
-    if target is None:
-        if cell_key in state.shrimps:
-            return False
-    elif not (attack_backed(state, cell_key, colour) if dominant
-              else can_attack(state, cell_key, colour, target)):
-        return False
-    return not joins_two_shrimp_corals(state, cell_key, colour)
-
-
 def put_polyp(state: State, turn: Turn, cell_key: str, colour: str, target: str | None) -> None:
     """Put a ``colour`` polyp on ``cell_key`` with all its effects, once checked: ``target`` is
-    what check_place returned (the bot, which knows its cell is placeable, comes here
-    directly)."""
+    what check_place returned."""
     state.polyps[cell_key] = colour
     if target is not None:
         add(state.seats[turn.seat].consumed, target)
-    if turn.loud:
-        seat = turn.seat
-        key = ("placed", state.seats[seat].colour, seat, cell_key, colour, target)
-        found = SAID.get(key)
-        if found is not None:  # turn.said's usual case, without its call: most steps place
-            turn.events.append(found)
-        else:
-            turn.said("polyp_placed" if target is None else "polyp_attacked", key,
-                      _placed, state, seat, cell_key, colour, target)
+    seat = turn.seat
+    key = ("placed", state.seats[seat].colour, seat, cell_key, colour, target)
+    found = SAID.get(key)
+    if found is not None:  # turn.said's usual case, without its call: most steps place
+        turn.events.append(found)
+    else:
+        turn.said("polyp_placed" if target is None else "polyp_attacked", key,
+                  _placed, state, seat, cell_key, colour, target)
     if not state.advanced and starfish_next_to()[cell_key]:  # most cells have no starfish
         extra_growth(state, turn, cell_key, colour)
 
@@ -107,7 +84,6 @@ def extra_growth(state: State, turn: Turn, cell_key: str, colour: str) -> None:
                 and not joins_two_shrimp_corals(state, n, colour) and bonus_ready(state, colour)):
             state.polyps[n] = colour
             use_bonus(state, colour)
-            if turn.loud:
-                turn.say("extra_growth", msg("Extra growth: a bonus {colour} polyp grew on "
-                                             "{cell}.", colour=hue(colour), cell=name(n)))
+            turn.say("extra_growth", msg("Extra growth: a bonus {colour} polyp grew on "
+                                         "{cell}.", colour=hue(colour), cell=name(n)))
             return

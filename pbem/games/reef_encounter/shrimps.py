@@ -7,14 +7,12 @@ may rest on bare rock only during its owner's turn.
 from __future__ import annotations
 
 from pbem.games.reef_encounter.board import (
-    BOARD_OF,
     Refused,
     board_of,
     check_rock,
     coral_shrimp,
     group,
     name,
-    neighbours,
     seat_shrimps_on_board,
 )
 from pbem.games.reef_encounter.context import Turn, seat_ref, who
@@ -47,24 +45,6 @@ def _check_target(state: State, seat: int, cell_key: str, moving_from: str | Non
                           "board", board=board))
 
 
-def may_move(state: State, seat: int, source: str, target: str) -> bool:
-    """Whether move_shrimp would move ``seat``'s shrimp from ``source`` to the cell
-    ``target``, without wording a refusal: the bot tries random moves, most of them refused."""
-    if state.shrimps.get(source) != seat or target == source:
-        return False
-    board = BOARD_OF[target]
-    if board not in state.boards or target not in neighbours() or target in state.shrimps:
-        return False
-    if target in state.polyps:
-        holder = coral_shrimp(state, group(state, target))
-        if holder is not None and holder != source:
-            return False
-    mine = seat_shrimps_on_board(state, seat, board)
-    if BOARD_OF[source] == board:
-        mine -= 1
-    return mine < MAX_PER_BOARD
-
-
 def new_shrimp(state: State, turn: Turn, cell_key: str) -> None:
     """Action 4: a shrimp from behind the screen onto a polyp of a coral without a shrimp."""
     me = state.seats[turn.seat]
@@ -75,18 +55,11 @@ def new_shrimp(state: State, turn: Turn, cell_key: str) -> None:
         raise Refused(msg("a new shrimp goes on a polyp, and {cell} has none",
                           cell=name(cell_key)))
     _check_target(state, turn.seat, cell_key, None)
-    put_new_shrimp(state, turn, cell_key)
-
-
-def put_new_shrimp(state: State, turn: Turn, cell_key: str) -> None:
-    """``new_shrimp`` once checked (the bot, which picks a legal polyp, comes here directly)."""
-    me = state.seats[turn.seat]
     me.shrimps_in_hand -= 1
     state.shrimps[cell_key] = turn.seat
-    if turn.loud:
-        seat, colour = turn.seat, state.polyps[cell_key]
-        turn.said("shrimp_placed", ("shrimp", me.colour, seat, colour, cell_key),
-                  _shrimp_placed, state, seat, colour, cell_key)
+    seat, colour = turn.seat, state.polyps[cell_key]
+    turn.said("shrimp_placed", ("shrimp", me.colour, seat, colour, cell_key),
+              _shrimp_placed, state, seat, colour, cell_key)
 
 
 def _shrimp_placed(state: State, seat: int, colour: str, cell_key: str) -> Msg:
@@ -102,20 +75,18 @@ def move_shrimp(state: State, turn: Turn, source: str, target: str | None) -> No
     if target is None:
         del state.shrimps[source]
         state.seats[turn.seat].shrimps_in_hand += 1
-        if turn.loud:
-            turn.say("shrimp_home", msg("{player} took the shrimp on {cell} back behind the "
-                                        "screen.", player=who(state, turn.seat),
-                                        seat=seat_ref(turn.seat), cell=name(source)))
+        turn.say("shrimp_home", msg("{player} took the shrimp on {cell} back behind the "
+                                    "screen.", player=who(state, turn.seat),
+                                    seat=seat_ref(turn.seat), cell=name(source)))
         return
     if target == source:
         raise Refused(msg("the shrimp is already on {cell}", cell=name(source)))
     _check_target(state, turn.seat, target, source)
     del state.shrimps[source]
     state.shrimps[target] = turn.seat
-    if turn.loud:
-        turn.say("shrimp_moved", msg("{player} moved the shrimp on {cell} to {target}.",
-                                     player=who(state, turn.seat), seat=seat_ref(turn.seat),
-                                     cell=name(source), target=name(target)))
+    turn.say("shrimp_moved", msg("{player} moved the shrimp on {cell} to {target}.",
+                                 player=who(state, turn.seat), seat=seat_ref(turn.seat),
+                                 cell=name(source), target=name(target)))
 
 
 def shrimps_on_bare_rock(state: State, seat: int) -> list[str]:

@@ -92,8 +92,3 @@ def draw_each(state: State, chance: Chance, labels: list[str]) -> list[str]:
         for colour in chance.deal_counted(now, sorted(bag.items())):
             remove(bag, colour)
             out.append(colour)
-
-
-def polyps_available(state: State) -> int:
-    """Polyps the bag can still give (the bonus polyps join it once it is empty)."""
-    return bag_size(state) + sum(state.bonus.values())

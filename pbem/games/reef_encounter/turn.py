@@ -63,7 +63,6 @@ from pbem.games.reef_encounter.setup_answer import apply_setup_answer
 from pbem.games.reef_encounter.shrimps import (
     move_shrimp,
     new_shrimp,
-    put_new_shrimp,
     shrimps_on_bare_rock,
 )
 from pbem.games.reef_encounter.state import State
@@ -339,9 +338,8 @@ def _larva(state: State, turn: Turn, step: Larva) -> None:
     add(state.larva_supply, colour)
     turn.larva_action, turn.larva_colour = action, colour
     turn.from_screen = turn.placed = 0
-    if turn.loud:
-        turn.said("larva_played", ("larva", seat.colour, turn.seat, colour, action),
-                  _larva_played, state, turn.seat, step, action)
+    turn.said("larva_played", ("larva", seat.colour, turn.seat, colour, action),
+              _larva_played, state, turn.seat, step, action)
 
 
 def _new_shrimp(state: State, turn: Turn, step: NewShrimp) -> None:
@@ -366,8 +364,6 @@ def _consumed_for_larva(state: State, turn: Turn, step: ConsumedForLarva) -> Non
     to_bag(state, step.colour)
     remove(state.larva_supply, step.colour)
     add(seat.larva, step.colour)
-    if not turn.loud:
-        return
     f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat),
          "colour": hue(step.colour)}
     turn.say("consumed_for_larva",
@@ -401,8 +397,6 @@ def _larva_for_polyp(state: State, turn: Turn, step: LarvaForPolyp) -> None:
     remove(seat.larva, step.colour)
     add(state.larva_supply, step.colour)
     add(seat.screen, step.colour)
-    if not turn.loud:
-        return
     f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat),
          "colour": hue(step.colour)}
     turn.say("larva_for_polyp",
@@ -419,15 +413,6 @@ def _pass(state: State, turn: Turn, step: Pass) -> None:
 
 def _setup_step(state: State, turn: Turn, step: SetupAnswer) -> None:
     raise Refused(msg("the setup step is over"))
-
-
-def new_shrimp_checked(state: State, turn: Turn, step: NewShrimp) -> None:
-    """``do_step(state, turn, step)`` for a new shrimp the caller knows may go there (the bot:
-    a polyp of a coral without a shrimp, on a board where it has fewer than two)."""
-    if turn.larva_action is not None:
-        _close_larva(state, turn)
-    _check_normal_action(turn, 4)
-    put_new_shrimp(state, turn, step.cell.key)
 
 
 def _larva_played(state: State, seat: int, step: Larva, action: int) -> Msg:
@@ -465,13 +450,6 @@ def _place(state: State, turn: Turn, step: Place) -> None:
                               colour=hue(colour)))
     cell_key = step.cell.key
     put_polyp(state, turn, cell_key, colour, check_place(state, turn.seat, cell_key, colour))
-    _placed(state, turn, step)
-
-
-def place_checked(state: State, turn: Turn, step: Place, target: str | None) -> None:
-    """``do_step(state, turn, step)`` for a placement the caller knows is legal, ``target``
-    being the polyp it eats (the bot: its placeable() is check_place without words)."""
-    put_polyp(state, turn, step.cell.key, turn.larva_colour, target)
     _placed(state, turn, step)
 
 

@@ -142,7 +142,3 @@ def area_row(seat: int, distance: int) -> int:
 
 # area_row as a table, for the rules' hot paths: ROW_OF[seat][distance]
 ROW_OF = tuple(tuple(area_row(seat, d) for d in range(ROWS)) for seat in range(2))
-
-
-def distance_of(seat: int, row: int) -> int:
-    return row if seat == 0 else ROWS - 1 - row

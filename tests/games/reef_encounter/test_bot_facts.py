@@ -1,18 +1,21 @@
-"""The bot writes its turn from facts it keeps itself (moves.Writer), never running the rules:
-its conditions must say what the rules say, and its facts must follow its steps as the rules'
-state does. A disagreement would make the bot write illegal orders (or skip legal steps)."""
+"""The bot writes its turn from facts it keeps itself (botturn.Writer on botfacts.TurnFacts),
+never running the rules: its conditions must say what the rules say, and its facts must follow
+its steps as the rules' state does. A disagreement would make the bot write illegal orders (or
+skip legal steps)."""
 
 from __future__ import annotations
 
 import random
 
 from pbem.engine.chance import Chance
-from pbem.games.reef_encounter import moves
+from pbem.games.reef_encounter import botreef
 from pbem.games.reef_encounter.board import Refused, dominates, rock_cells
+from pbem.games.reef_encounter.botreef import Reef, edible_corals
+from pbem.games.reef_encounter.bottiles import dominated
+from pbem.games.reef_encounter.botturn import Writer, write_turn
 from pbem.games.reef_encounter.canonical import read_canonical
 from pbem.games.reef_encounter.context import Turn
 from pbem.games.reef_encounter.language import CORAL_COLOURS
-from pbem.games.reef_encounter.moves import Reef, Writer, dominated, edible_corals, write_turn
 from pbem.games.reef_encounter.orders import Cell, MoveShrimp
 from pbem.games.reef_encounter.placement import check_place
 from pbem.games.reef_encounter.state import State
@@ -149,10 +152,10 @@ def test_the_reef_kept_from_turn_to_turn_is_the_states() -> None:
         for _, state in bot_game(random.Random(f"kept-{i}"), f"kept-{i}", players, advanced):
             if state.phase not in ("play", "final"):
                 continue
-            if moves._REEFS and moves._REEFS[0].polyps == state.polyps:
-                _same_corals(moves._REEFS[0], Reef(state.polyps))
+            if botreef._REEFS and botreef._REEFS[0].polyps == state.polyps:
+                _same_corals(botreef._REEFS[0], Reef(state.polyps))
                 kept += 1
             w = Writer(state, state.to_move, random.Random(1))
             assert w.edible() == edible_corals(state, state.to_move)
-            moves._REEFS.append(w.reef)  # as write_turn leaves it, untouched
+            botreef._REEFS.append(w.reef)  # as write_turn leaves it, untouched
     assert kept > 200

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from pbem.games.reef_encounter.botdice import Dice
+from pbem.games.reef_encounter.botdice import Dice, kept_dice
 
 
 def _pair(seed: int) -> tuple[random.Random, Dice]:
@@ -62,12 +62,10 @@ def test_another_generator_keeps_its_own_draws() -> None:
 
 
 def test_the_bot_keeps_one_dice_per_generator_and_never_hands_out_anothers() -> None:
-    from pbem.games.reef_encounter.moves import _dice
-
     a, b = random.Random(1), random.Random(2)
-    first = _dice(a)
-    assert _dice(a) is first  # kept from turn to turn
-    assert _dice(b).rng is b and _dice(a).rng is a  # two games' bots in turn: each its own
+    first = kept_dice(a)
+    assert kept_dice(a) is first  # kept from turn to turn
+    assert kept_dice(b).rng is b and kept_dice(a).rng is a  # two games' bots in turn: each its own
 
 
 def test_drawn_gives_the_items_random_sample_would_drawing_only_as_asked() -> None:

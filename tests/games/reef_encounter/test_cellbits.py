@@ -7,11 +7,24 @@ from __future__ import annotations
 import random
 
 from pbem.games.reef_encounter.board import BOARD_OF, neighbours
-from pbem.games.reef_encounter.cellbits import cell_bits, cells_in, grow
+from pbem.games.reef_encounter.botreef import next_to_mask
+from pbem.games.reef_encounter.cellbits import cell_bits, grow
 from pbem.games.reef_encounter.language import CORAL_COLOURS
-from pbem.games.reef_encounter.moves import next_to
 from pbem.games.reef_encounter.state import State
 from tests.games.reef_encounter.positions import bot_game
+
+
+def cells_in(mask: int) -> list[str]:
+    """The cell keys of ``mask``'s bits, lowest bit first."""
+    keys = cell_bits().keys
+    return [keys[i] for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+def next_to(state: State, colour: str) -> list[str]:
+    """The bot's placement candidates next to ``colour``, as the sorted cells."""
+    bits = cell_bits()
+    own = sum(bits.bit[k] for k, c in state.polyps.items() if c == colour)
+    return cells_in(next_to_mask(own, sum(bits.board[b] for b in state.boards)))
 
 
 def _next_to_by_sets(state: State, colour: str) -> list[str]:

@@ -15,10 +15,10 @@ from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.help import help_text
 from pbem.games.reef_encounter.language import format_order, parse_order
 from pbem.games.reef_encounter.localised import (
+    _TOKEN_WORDS,
     ORDER_WORDS,
     alternatives,
     canonical_order,
-    clashes,
     fold,
     localise_order,
 )
@@ -93,6 +93,20 @@ def test_a_french_rule_error_names_colours_in_french() -> None:
 
 def fr_colour(colour: str) -> str:
     return translator("fr", "reef").pgettext("colour", colour)
+
+
+def clashes(lang: str) -> list[tuple[str, str, str]]:
+    """Words of ``lang`` that the catalogue gives to two English words (a catalogue error),
+    split into words as the order reader splits them."""
+    seen: dict[tuple[str, ...], str] = {}
+    bad = []
+    for m in ORDER_WORDS:
+        for alt in alternatives(lang, m.id):
+            k = tuple(fold(w) for w in _TOKEN_WORDS.findall(alt))
+            if k in seen and seen[k] != m.id:
+                bad.append((alt, seen[k], m.id))
+            seen.setdefault(k, m.id)
+    return bad
 
 
 @pytest.mark.parametrize("lang", FOREIGN)

@@ -1,0 +1,190 @@
+"""The bot's picture of the reef: the polyps as corals and as a bit mask per colour, kept from
+one turn to the next, and what the bot asks of it (which corals its shrimps may let the
+parrotfish eat, which cells lie next to a colour)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pbem.games.reef_encounter.board import neighbours, rock_count
+from pbem.games.reef_encounter.cellbits import cell_bits, grow
+from pbem.games.reef_encounter.components import components
+from pbem.games.reef_encounter.parrotfish import MIN_CORAL
+from pbem.games.reef_encounter.state import State
+
+
+def group_of(polyps: dict[str, str], cell_key: str) -> list[str]:
+    """The cells of the coral holding ``cell_key`` (a polyp), breadth first from it."""
+    colour = polyps[cell_key]
+    near, get = neighbours(), polyps.get
+    cells = [cell_key]
+    seen = {cell_key}
+    for c in cells:  # grows as it goes
+        for n in near[c]:
+            if n not in seen and get(n) == colour:
+                seen.add(n)
+                cells.append(n)
+    return cells
+
+
+class Coral:
+    """One coral of a :class:`Reef`: its cells (a set, changed in place as it grows)."""
+
+    __slots__ = ("cells",)
+
+    def __init__(self, cells: set[str]) -> None:
+        self.cells = cells
+
+
+class Reef:
+    """The polyps as corals and as a bit mask per colour, kept from one bot turn to the next.
+
+    A turn's polyps are the next state's (action 10 takes none), so the reef a turn leaves
+    is the next turn's as it is, once ``polyps == state.polyps`` says so; any other state
+    gets a reef traced anew. Placements and meals keep it up to date on the way."""
+
+    __slots__ = ("coral", "corals", "masks", "polyps")
+
+    def __init__(self, polyps: dict[str, str]) -> None:
+        self.polyps = dict(polyps)
+        self.coral: dict[str, Coral] = {}  # cell -> the coral holding it
+        self.corals: set[Coral] = set()
+        self.masks = dict.fromkeys(components().coral_colours, 0)
+        bit, coral = cell_bits().bit, self.coral
+        for k, colour in self.polyps.items():
+            self.masks[colour] |= bit[k]
+            if k not in coral:
+                self._new(set(group_of(self.polyps, k)))
+
+    def _new(self, cells: set[str]) -> None:
+        found = Coral(cells)
+        self.corals.add(found)
+        coral = self.coral
+        for k in cells:
+            coral[k] = found
+
+    def put(self, k: str, colour: str) -> str | None:
+        """A ``colour`` polyp on ``k``; returns the colour of the polyp it replaced."""
+        polyps, coral, bit = self.polyps, self.coral, cell_bits().bit[k]
+        target = polyps.get(k)
+        if target is not None:  # an attack: the cell leaves its coral, which may fall apart
+            self.masks[target] &= ~bit
+            old = coral.pop(k)
+            old.cells.discard(k)
+            self.corals.discard(old)
+            if old.cells:
+                self._split(old.cells)
+        polyps[k] = colour
+        self.masks[colour] |= bit
+        joined: Coral | None = None
+        get = polyps.get
+        for n in neighbours()[k]:
+            if get(n) != colour:
+                continue
+            other = coral[n]
+            if joined is None:
+                joined = other
+            elif other is not joined:  # two corals of the colour meet: the larger keeps both
+                if len(other.cells) > len(joined.cells):
+                    joined, other = other, joined
+                joined.cells |= other.cells
+                for c in other.cells:
+                    coral[c] = joined
+                self.corals.discard(other)
+        if joined is None:
+            self._new({k})
+        else:
+            joined.cells.add(k)
+            coral[k] = joined
+        return target
+
+    def _split(self, cells: set[str]) -> None:
+        """The corals of what is left of one coral."""
+        rest = set(cells)
+        near = neighbours()
+        while rest:
+            first = rest.pop()
+            part = {first}
+            todo = [first]
+            while todo:
+                for n in near[todo.pop()]:
+                    if n in rest:
+                        rest.discard(n)
+                        part.add(n)
+                        todo.append(n)
+            self._new(part)
+
+    def eat(self, k: str) -> set[str]:
+        """The coral holding ``k`` leaves the reef; returns its cells."""
+        found = self.coral[k]
+        self.corals.discard(found)
+        polyps, coral = self.polyps, self.coral
+        colour = polyps[k]
+        bits = cell_bits().bit
+        for c in found.cells:
+            del polyps[c]
+            del coral[c]
+            self.masks[colour] &= ~bits[c]
+        return found.cells
+
+
+# The reef the last turn written left (popped by a turn: two threads' bots never share one).
+_REEFS: list[Reef] = []
+
+
+def kept_reef(state: State) -> Reef:
+    """The reef the last turn left, if its polyps are ``state``'s; else one traced anew."""
+    try:
+        reef = _REEFS.pop()
+    except IndexError:
+        return Reef(state.polyps)
+    return reef if reef.polyps == state.polyps else Reef(state.polyps)
+
+
+def keep_reef(reef: Reef) -> None:
+    """Keep ``reef`` for the next turn (unless another thread's bot kept one meanwhile)."""
+    if not _REEFS:
+        _REEFS.append(reef)
+
+
+def edible_corals(state: State, seat: int) -> list[str]:
+    """Cells of this seat's shrimps that guard a coral the parrotfish may eat now (the rule on
+    the state: test_moves pins it, test_bot_facts holds TurnFacts.edible to it)."""
+    if seat not in state.shrimps.values():
+        return []  # no shrimp of this seat on the reef, as in many turns: no loop
+    out = []
+    near, get = neighbours(), state.polyps.get
+    for k, s in state.shrimps.items():
+        if s != seat:
+            continue
+        colour = get(k)
+        if colour is None:
+            continue
+        seen = [k]  # the coral, traced only until it has MIN_CORAL cells
+        for c in seen:
+            for n in near[c]:
+                if get(n) == colour and n not in seen:
+                    seen.append(n)
+            if len(seen) >= MIN_CORAL:
+                out.append(k)
+                break
+    return sorted(out)
+
+
+def next_to_mask(own: int, in_play: int) -> int:
+    """The cells of the boards in play next to a polyp of a colour and not holding one, from
+    the colour's bits and those of the boards in play (a neighbour lies on its polyp's board)."""
+    return grow(own) & in_play & ~own
+
+
+@lru_cache(maxsize=64)
+def in_play(boards: tuple[int, ...]) -> int:
+    """The bits of the rock cells of these boards."""
+    bits = cell_bits().board
+    return sum(bits[b] for b in boards)
+
+
+@lru_cache(maxsize=64)
+def rock_total(boards: tuple[int, ...]) -> int:
+    """How many rock cells these boards have: when the polyps are as many, the rock is full."""
+    return rock_count(boards)
