@@ -24,17 +24,19 @@ from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.orders import Cell, Order
 from pbem.games.reef_encounter.state import State
 
-PINNED = "cd8ff39b717470fd516bd3915d5616d3bb550e1db352e328c081768c5fb372ad"
+PINNED = "c00163807528c0a860e3f876e3460d651da5f26894510b1e2ac9143843fbce79"
 DATA_PINNED = "82c3f936f7c68733f93fbd6978a99837a64a0ad3de033db1af15bfc270f5f907"
 GAMES = 24
 
 
 def _spoiled(order: Order, rng: random.Random) -> list[Order]:
-    """Two wrong copies of ``order``: one step dropped, one cell replaced by a random cell."""
+    """Two wrong copies of ``order``: one step dropped (with its line number, as the parser
+    would have read the order without it), one cell replaced by a random cell."""
     out = []
     if len(order.steps) > 1:
         drop = rng.randrange(len(order.steps))
-        out.append(Order(order.steps[:drop] + order.steps[drop + 1:], order.lines))
+        out.append(Order(order.steps[:drop] + order.steps[drop + 1:],
+                         order.lines[:drop] + order.lines[drop + 1:]))
     with_cells = [i for i, s in enumerate(order.steps)
                   if any(isinstance(getattr(s, f.name), Cell) for f in dataclasses.fields(s))]
     if with_cells:
