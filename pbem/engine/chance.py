@@ -100,15 +100,21 @@ class Chance:
             )
         return draw
 
+    def _replayed(self, label: str, size: int) -> Draw:
+        """The next recorded draw, for a choice among ``size`` options: its index must be one."""
+        draw = self._next(label)
+        idx = int(draw.value)
+        if not 0 <= idx < size:
+            raise ChanceMismatch(f"replay draw {label!r}: index {idx} out of range")
+        return draw
+
     def choice(self, label: str, options: Sequence[T]) -> T:
         """Pick one of ``options`` (which must not be empty)."""
         if not options:
             raise ValueError(f"chance {label!r}: nothing to choose from")
         if self._replay is not None:
-            draw = self._next(label)
+            draw = self._replayed(label, len(options))
             idx = int(draw.value)
-            if not 0 <= idx < len(options):
-                raise ChanceMismatch(f"replay draw {label!r}: index {idx} out of range")
         else:
             # randrange(n) for an int n > 0 is exactly _randbelow(n), one Python call less
             # per draw (a Reef Encounter turn draws three or four polyps).
@@ -117,18 +123,14 @@ class Chance:
         self.draws.append(draw)
         return options[idx]
 
-    def choice_counted(self, label: str, counted: Sequence[tuple[T, int]]) -> T:
-        """``choice(label, pool)`` for the pool that holds each item ``n`` times, in the order
-        given (e.g. a bag's polyps grouped by colour): the same draw and record, without
-        building the pool."""
-        return self.deal_counted([label], counted)[0]
-
     def deal_counted(self, labels: Sequence[str], counted: Sequence[tuple[T, int]]
                      ) -> list[T]:
-        """``choice_counted`` once per label, each drawn item taken out of the pool before the
-        next draw: what ``choice`` would draw from the pool rebuilt after each draw. A Reef
-        Encounter turn draws three polyps from a bag of some sixty: building that pool, or
-        even one call per draw, cost more than the draws."""
+        """``choice(label, pool)`` once per label, for the pool that holds each item ``n``
+        times in the order given (e.g. a bag's polyps grouped by colour), each drawn item
+        taken out of the pool before the next draw: the same draws and records as ``choice``
+        on the pool rebuilt after each draw, without building it. A Reef Encounter turn
+        draws three polyps from a bag of some sixty: building that pool, or even one call
+        per draw, cost more than the draws."""
         items = [item for item, _ in counted]
         counts = [n for _, n in counted]
         total = sum(counts)
@@ -141,10 +143,8 @@ class Chance:
             if below is not None:
                 idx = below(total)
             else:
-                replayed = self._next(label)
+                replayed = self._replayed(label, total)
                 idx = int(replayed.value)
-                if not 0 <= idx < total:
-                    raise ChanceMismatch(f"replay draw {label!r}: index {idx} out of range")
             i, at = 0, idx
             while at >= counts[i]:  # the pool's item at idx, counting through the groups
                 at -= counts[i]

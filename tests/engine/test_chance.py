@@ -82,7 +82,7 @@ def test_deal_counted_draws_what_choice_draws_from_the_pool_rebuilt(seed: str) -
     assert again.deal_counted(labels, counted) == expected
     again.finish()
     one = Chance(seed)
-    assert one.choice_counted("x", counted) == Chance(seed).choice("x", _pool(counted))
+    assert one.deal_counted(["x"], counted) == [Chance(seed).choice("x", _pool(counted))]
 
 
 def test_deal_counted_refuses_an_empty_pool_and_a_bad_replay() -> None:
