@@ -114,7 +114,11 @@ def check_rock(state: State, cell_key: str) -> None:
 
 def group(state: State, cell_key: str) -> set[str]:
     """The cells of the coral holding ``cell_key`` (connected, same colour), or an empty set."""
-    polyps = state.polyps
+    return group_in(state.polyps, cell_key)
+
+
+def group_in(polyps: dict[str, str], cell_key: str) -> set[str]:
+    """:func:`group` on ``polyps`` (cell -> colour), which may be a bot's own copy."""
     colour = polyps.get(cell_key)
     if colour is None:
         return set()

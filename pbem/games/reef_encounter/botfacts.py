@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 
-from pbem.games.reef_encounter.board import BOARD_OF, neighbours
+from pbem.games.reef_encounter.board import BOARD_OF, neighbours, rock_count
 from pbem.games.reef_encounter.botdice import kept_dice
-from pbem.games.reef_encounter.botreef import in_play, kept_reef, rock_total
+from pbem.games.reef_encounter.botreef import in_play, kept_reef
 from pbem.games.reef_encounter.bottiles import dominated
 from pbem.games.reef_encounter.parrotfish import MIN_CORAL
 from pbem.games.reef_encounter.shrimps import MAX_PER_BOARD
@@ -64,7 +64,7 @@ class TurnFacts:
         self.state, self.seat, self.dice = state, seat, kept_dice(rng)
         self.final = state.phase == "final"
         self.boards = boards = tuple(state.boards)
-        self.in_play, self.rock_total = in_play(boards), rock_total(boards)
+        self.in_play, self.rock_total = in_play(boards), rock_count(boards)
         self.reef = kept_reef(state)
         self.polyps, self.shrimps = self.reef.polyps, state.shrimps
         self._own_shrimps = False  # True once self.shrimps is this turn's own copy
@@ -121,7 +121,8 @@ class TurnFacts:
         return self._beats
 
     def edible(self) -> list[str]:
-        """botreef.edible_corals, read off the kept corals' sizes instead of tracing them."""
+        """The cells of this seat's shrimps that guard a coral the parrotfish may eat now
+        (of MIN_CORAL polyps or more), read off the kept corals' sizes."""
         coral, seat = self.reef.coral, self.seat
         return sorted(k for k, s in self.shrimps.items()
                       if s == seat and k in coral and len(coral[k].cells) >= MIN_CORAL)

@@ -1,30 +1,14 @@
 """The bot's picture of the reef: the polyps as corals and as a bit mask per colour, kept from
-one turn to the next, and what the bot asks of it (which corals its shrimps may let the
-parrotfish eat, which cells lie next to a colour)."""
+one turn to the next, and what the bot asks of it (which cells lie next to a colour)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from pbem.games.reef_encounter.board import neighbours, rock_count
+from pbem.games.reef_encounter.board import group_in, neighbours
 from pbem.games.reef_encounter.cellbits import cell_bits, grow
 from pbem.games.reef_encounter.components import components
-from pbem.games.reef_encounter.parrotfish import MIN_CORAL
 from pbem.games.reef_encounter.state import State
-
-
-def group_of(polyps: dict[str, str], cell_key: str) -> list[str]:
-    """The cells of the coral holding ``cell_key`` (a polyp), breadth first from it."""
-    colour = polyps[cell_key]
-    near, get = neighbours(), polyps.get
-    cells = [cell_key]
-    seen = {cell_key}
-    for c in cells:  # grows as it goes
-        for n in near[c]:
-            if n not in seen and get(n) == colour:
-                seen.add(n)
-                cells.append(n)
-    return cells
 
 
 class Coral:
@@ -54,7 +38,7 @@ class Reef:
         for k, colour in self.polyps.items():
             self.masks[colour] |= bit[k]
             if k not in coral:
-                self._new(set(group_of(self.polyps, k)))
+                self._new(group_in(self.polyps, k))
 
     def _new(self, cells: set[str]) -> None:
         found = Coral(cells)
@@ -147,30 +131,6 @@ def keep_reef(reef: Reef) -> None:
         _REEFS.append(reef)
 
 
-def edible_corals(state: State, seat: int) -> list[str]:
-    """Cells of this seat's shrimps that guard a coral the parrotfish may eat now (the rule on
-    the state: test_moves pins it, test_bot_facts holds TurnFacts.edible to it)."""
-    if seat not in state.shrimps.values():
-        return []  # no shrimp of this seat on the reef, as in many turns: no loop
-    out = []
-    near, get = neighbours(), state.polyps.get
-    for k, s in state.shrimps.items():
-        if s != seat:
-            continue
-        colour = get(k)
-        if colour is None:
-            continue
-        seen = [k]  # the coral, traced only until it has MIN_CORAL cells
-        for c in seen:
-            for n in near[c]:
-                if get(n) == colour and n not in seen:
-                    seen.append(n)
-            if len(seen) >= MIN_CORAL:
-                out.append(k)
-                break
-    return sorted(out)
-
-
 def next_to_mask(own: int, in_play: int) -> int:
     """The cells of the boards in play next to a polyp of a colour and not holding one, from
     the colour's bits and those of the boards in play (a neighbour lies on its polyp's board)."""
@@ -183,8 +143,3 @@ def in_play(boards: tuple[int, ...]) -> int:
     bits = cell_bits().board
     return sum(bits[b] for b in boards)
 
-
-@lru_cache(maxsize=64)
-def rock_total(boards: tuple[int, ...]) -> int:
-    """How many rock cells these boards have: when the polyps are as many, the rock is full."""
-    return rock_count(boards)

@@ -9,14 +9,15 @@ import random
 
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter import botreef
-from pbem.games.reef_encounter.board import Refused, dominates, rock_cells
-from pbem.games.reef_encounter.botreef import Reef, edible_corals
+from pbem.games.reef_encounter.board import Refused, dominates, group, rock_cells
+from pbem.games.reef_encounter.botreef import Reef
 from pbem.games.reef_encounter.bottiles import dominated
 from pbem.games.reef_encounter.botturn import Writer, write_turn
 from pbem.games.reef_encounter.canonical import read_canonical
 from pbem.games.reef_encounter.context import Turn
 from pbem.games.reef_encounter.language import CORAL_COLOURS
 from pbem.games.reef_encounter.orders import Cell, MoveShrimp
+from pbem.games.reef_encounter.parrotfish import MIN_CORAL
 from pbem.games.reef_encounter.placement import check_place
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.turn import _steps, do_step
@@ -30,6 +31,13 @@ def _positions(seed: str, every: int, rounds: int = 1) -> list[State]:
             for n, state in bot_game(random.Random(f"{seed}-{i}"), f"{seed}-{i}", players,
                                      advanced)
             if n % every == 0 and state.phase in ("play", "final")]
+
+
+def edible_corals(state: State, seat: int) -> list[str]:
+    """The rule on the rules' state: the cells of this seat's shrimps that stand on a coral of
+    MIN_CORAL polyps or more (what the parrotfish may eat now)."""
+    return sorted(k for k, s in state.shrimps.items()
+                  if s == seat and len(group(state, k)) >= MIN_CORAL)
 
 
 def _cell(k: str) -> Cell:

@@ -13,7 +13,7 @@ from pbem.engine.errors import IllegalOrder
 from pbem.engine.hashing import state_hash
 from pbem.engine.registry import get
 from pbem.games.reef_encounter import GAME
-from pbem.games.reef_encounter.botreef import edible_corals
+from pbem.games.reef_encounter.botfacts import TurnFacts
 from pbem.games.reef_encounter.moves import default_order
 from pbem.games.reef_encounter.orders import (
     Alga,
@@ -93,8 +93,8 @@ W1 W W W W . ~
 ~ . . . . . ~
 """
     state: State = build({2: picture})
-    assert edible_corals(state, 0) == ["2:A2"]
-    assert edible_corals(state, 1) == []
+    assert TurnFacts(state, 0, random.Random(0)).edible() == ["2:A2"]
+    assert TurnFacts(state, 1, random.Random(0)).edible() == []
 
 
 def _random_step(rng: random.Random) -> Step:
