@@ -37,18 +37,6 @@ def make_engine(url: str) -> Engine:
             ctx.is_disconnect = True
             ctx.invalidate_pool_on_disconnect = False
 
-    if engine.dialect.name == "postgresql":
-        @event.listens_for(engine, "reset")
-        def _pg_synced_again(dbapi_conn, record, _state):  # type: ignore[no-untyped-def]
-            # Back in the pool after begin_unsynced: the server's setting again before
-            # anyone else's commit. Should this fail, the pool discards the connection.
-            if record.info.pop(_UNSYNCED, False):
-                dbapi_conn.rollback()
-                cur = dbapi_conn.cursor()
-                cur.execute("RESET synchronous_commit")
-                cur.close()
-                dbapi_conn.commit()
-
     if engine.dialect.name == "sqlite":
         @event.listens_for(engine, "connect")
         def _fk_on(dbapi_conn, record):  # type: ignore[no-untyped-def]
@@ -63,15 +51,20 @@ def make_engine(url: str) -> Engine:
             cur.execute("PRAGMA synchronous=FULL")
             cur.close()
 
+    # What puts a connection's commits back to waiting for the disk (see begin_unsynced).
+    synced = {"postgresql": "RESET synchronous_commit",
+              "sqlite": "PRAGMA synchronous=FULL"}.get(engine.dialect.name)
+    if synced is not None:
         @event.listens_for(engine, "reset")
         def _synced_again(dbapi_conn, record, _state):  # type: ignore[no-untyped-def]
-            # Back in the pool after commit_unsynced: FULL again before anyone else's
+            # Back in the pool after begin_unsynced: synced again before anyone else's
             # commit. Should this fail, the pool discards the connection instead.
             if record.info.pop(_UNSYNCED, False):
-                dbapi_conn.rollback()  # the PRAGMA is refused inside a transaction
+                dbapi_conn.rollback()  # SQLite refuses the PRAGMA inside a transaction
                 cur = dbapi_conn.cursor()
-                cur.execute("PRAGMA synchronous=FULL")
+                cur.execute(synced)
                 cur.close()
+                dbapi_conn.commit()  # PostgreSQL: a RESET rolled back would undo itself
     return engine
 
 
