@@ -68,5 +68,4 @@ _SEAT_REFS = tuple(SeatRef(i) for i in range(8))
 
 # Turn.said's events by key (a key names its kind of event first, e.g. ("take", ...)).
 _SAID: dict[Hashable, Event] = {}
-SAID = _SAID  # read by the hottest callers, which skip Turn.said's call when the event is made
 _SAID_MAX = 1 << 13  # 200 bench games say ~7,700 distinct; at ~600 B each, ~5 MB at most

@@ -18,7 +18,7 @@ from pbem.games.reef_encounter.board import (
     neighbours,
     starfish_next_to,
 )
-from pbem.games.reef_encounter.context import SAID, Turn, seat_ref, who
+from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, bonus_ready, use_bonus
 from pbem.games.reef_encounter.words import colour as hue
@@ -52,13 +52,9 @@ def put_polyp(state: State, turn: Turn, cell_key: str, colour: str, target: str 
     if target is not None:
         add(state.seats[turn.seat].consumed, target)
     seat = turn.seat
-    key = ("placed", state.seats[seat].colour, seat, cell_key, colour, target)
-    found = SAID.get(key)
-    if found is not None:  # turn.said's usual case, without its call: most steps place
-        turn.events.append(found)
-    else:
-        turn.said("polyp_placed" if target is None else "polyp_attacked", key,
-                  _placed, state, seat, cell_key, colour, target)
+    turn.said("polyp_placed" if target is None else "polyp_attacked",
+              ("placed", state.seats[seat].colour, seat, cell_key, colour, target),
+              _placed, state, seat, cell_key, colour, target)
     if not state.advanced and starfish_next_to()[cell_key]:  # most cells have no starfish
         extra_growth(state, turn, cell_key, colour)
 
