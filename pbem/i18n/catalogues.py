@@ -22,19 +22,17 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
+from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
+from pbem.i18n import pysource
 from pbem.i18n.domains import Domain, domains
 from pbem.i18n.translate import LANGUAGES
 
-KEYWORDS: dict[str, object] = {
-    **DEFAULT_KEYWORDS,
-    "msg": None,  # msg(id, **fields)
-    "nmsg": (1, 2),  # nmsg(singular, plural, n, **fields)
-    "cmsg": ((1, "c"), 2),  # cmsg(context, id, **fields)
-}
+# Jinja's own extractor reads the templates; Python is read by pysource (see there why).
 JINJA = "jinja2.ext:babel_extract"
+JINJA_KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
+                  "npgettext": ((1, "c"), 2, 3)}
 JINJA_OPTIONS = {"extensions": "jinja2.ext.i18n", "trim_blocks": "true",
                  "lstrip_blocks": "true", "newstyle_gettext": "true"}
 COMMENT_TAGS = ("Translators:",)
@@ -47,13 +45,15 @@ def extract(domain: Domain) -> Catalog:
     catalog = Catalog(project=domain.name, domain=domain.catalogue, charset="utf-8",
                       fuzzy=False)
     root = _common_root(domain)
-    sources = [("python", p) for p in domain.python] + [(JINJA, p) for p in domain.templates]
-    for method, path in sources:
+    for path in domain.python:
         where = _relative(path, root)
-        options = JINJA_OPTIONS if method == JINJA else {}
+        for found in pysource.messages_in(path):
+            catalog.add(found.id, None, [(where, found.lineno)], context=found.context)
+    for path in domain.templates:
+        where = _relative(path, root)
         for lineno, message, comments, context in extract_from_file(
-                method, str(path), keywords=KEYWORDS,  # type: ignore[arg-type]
-                comment_tags=COMMENT_TAGS, options=options, strip_comment_tags=True):
+                JINJA, str(path), keywords=JINJA_KEYWORDS,  # type: ignore[arg-type]
+                comment_tags=COMMENT_TAGS, options=JINJA_OPTIONS, strip_comment_tags=True):
             catalog.add(message, None, [(where, lineno)], auto_comments=comments,
                         context=context)
     return catalog
