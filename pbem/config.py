@@ -16,6 +16,8 @@ from typing import Any
 
 from email_validator import EmailNotValidError, validate_email
 
+from pbem.mail.settings import FAILED_FOLDER, PROCESSED_FOLDER
+
 
 class ConfigError(ValueError):
     """The configuration file is missing a value or holds a wrong one."""
@@ -54,8 +56,8 @@ class ImapConfig:
     password: Secret = field(default_factory=Secret)
     security: str = "tls"  # tls | starttls | none
     folder: str = "INBOX"
-    processed: str = "pbem-processed"
-    failed: str = "pbem-failed"
+    processed: str = PROCESSED_FOLDER
+    failed: str = FAILED_FOLDER
 
 
 @dataclass(frozen=True)
@@ -282,8 +284,8 @@ def _build(raw: dict[str, Any], base: Path) -> Config:
             host=str(s["host"]), port=_port(s, 993 if sec == "tls" else 143, "inbound.imap"),
             user=str(s.get("user", "")), password=_secret(s, base), security=sec,
             folder=str(s.get("folder", "INBOX")),
-            processed=str(s.get("processed", "pbem-processed")),
-            failed=str(s.get("failed", "pbem-failed")),
+            processed=str(s.get("processed", PROCESSED_FOLDER)),
+            failed=str(s.get("failed", FAILED_FOLDER)),
         )
     in_maildir = base / str(inbound.get("maildir", {}).get("path", data_dir / "inbox"))
     outbound = raw.get("outbound", {})

@@ -8,6 +8,11 @@ from typing import Literal
 
 Security = Literal["tls", "starttls", "none"]
 
+# Where handled and quarantined mail is moved: the one default, for the config file and for
+# code that builds settings itself. A flat name, since some servers' folder separator is "."
+PROCESSED_FOLDER = "pbem-processed"
+FAILED_FOLDER = "pbem-failed"
+
 
 @dataclass(frozen=True)
 class ImapSettings:
@@ -17,8 +22,8 @@ class ImapSettings:
     password: str = field(default="", repr=False)
     security: Security = "tls"
     folder: str = "INBOX"
-    processed_folder: str = "pbem/processed"
-    failed_folder: str = "pbem/failed"
+    processed_folder: str = PROCESSED_FOLDER
+    failed_folder: str = FAILED_FOLDER
     timeout: float = 30.0
 
 

@@ -23,8 +23,8 @@ def test_fetch_move_and_idle_on_dovecot(dovecot_server: DovecotServer) -> None:
         box.mark_processed(first.key)
         box.mark_failed(second.key)
         assert dovecot_server.messages("INBOX") == []
-        assert ids(dovecot_server.messages("pbem/processed")) == ["<order-1@players.test>"]
-        assert ids(dovecot_server.messages("pbem/failed")) == ["<order-2@players.test>"]
+        assert ids(dovecot_server.messages("pbem-processed")) == ["<order-1@players.test>"]
+        assert ids(dovecot_server.messages("pbem-failed")) == ["<order-2@players.test>"]
 
         arrive = threading.Timer(0.3, dovecot_server.deliver, [order_mail(3)])
         arrive.start()
@@ -35,6 +35,6 @@ def test_fetch_move_and_idle_on_dovecot(dovecot_server: DovecotServer) -> None:
         assert box.reconnects == 0
         (third,) = box.fetch()
         box.mark_processed(third.key)
-        assert len(dovecot_server.messages("pbem/processed")) == 2
+        assert len(dovecot_server.messages("pbem-processed")) == 2
     finally:
         box.close()

@@ -59,9 +59,9 @@ def test_fetch_then_move_to_processed_and_failed(imap_server: PymapServer,
     inbox.mark_processed(fetched[1].key)
     inbox.mark_failed(fetched[2].key)
     assert imap_server.messages("INBOX") == []
-    assert ids(imap_server.messages("pbem/processed")) == ["<order-0@players.test>",
+    assert ids(imap_server.messages("pbem-processed")) == ["<order-0@players.test>",
                                                            "<order-1@players.test>"]
-    assert ids(imap_server.messages("pbem/failed")) == ["<order-2@players.test>"]
+    assert ids(imap_server.messages("pbem-failed")) == ["<order-2@players.test>"]
     assert list(inbox.fetch()) == []
 
 
@@ -90,8 +90,8 @@ def test_a_backlog_is_fetched_in_batches_and_limited(imap_server: PymapServer) -
 def test_missing_folders_are_created(imap_server: PymapServer, inbox: ImapInbox) -> None:
     list(inbox.fetch())
     with imap_server.client() as c:
-        assert c.folder_exists("pbem/processed")
-        assert c.folder_exists("pbem/failed")
+        assert c.folder_exists("pbem-processed")
+        assert c.folder_exists("pbem-failed")
 
 
 @pytest.mark.parametrize("ignored", [{"MOVE"}, {"MOVE", "UIDPLUS"}])
@@ -104,7 +104,7 @@ def test_without_move_mail_is_copied_then_expunged(imap_server: PymapServer,
         first, second = box.fetch()
         box.mark_processed(first.key)
         assert ids(imap_server.messages("INBOX")) == ["<order-2@players.test>"]
-        assert ids(imap_server.messages("pbem/processed")) == ["<order-1@players.test>"]
+        assert ids(imap_server.messages("pbem-processed")) == ["<order-1@players.test>"]
         box.mark_failed(second.key)
         assert imap_server.messages("INBOX") == []
     finally:
@@ -118,7 +118,7 @@ def test_reconnects_after_the_server_drops_the_connection(imap_server: PymapServ
     assert imap_server.drop_connections() == 1
     inbox.mark_processed(first.key)  # on a new connection
     assert inbox.reconnects == 1
-    assert ids(imap_server.messages("pbem/processed")) == ["<order-1@players.test>"]
+    assert ids(imap_server.messages("pbem-processed")) == ["<order-1@players.test>"]
 
 
 def test_a_drop_in_the_middle_of_a_backlog_loses_nothing(imap_server: PymapServer) -> None:
@@ -135,7 +135,7 @@ def test_a_drop_in_the_middle_of_a_backlog_loses_nothing(imap_server: PymapServe
         assert len(seen) == 5
         assert box.reconnects >= 1
         assert imap_server.messages("INBOX") == []
-        assert len(imap_server.messages("pbem/processed")) == 5
+        assert len(imap_server.messages("pbem-processed")) == 5
     finally:
         box.close()
 

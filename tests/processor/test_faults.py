@@ -154,7 +154,7 @@ def test_imap_dropping_mid_pass_loses_and_repeats_nothing(
     assert drops == [1, 1] and inbox.reconnects >= 2
     assert [r.status for r in done.results] == ["applied", "applied", "ignored", "rejected"]
     assert imap_server.messages("INBOX") == []
-    assert sorted(map(message_id, imap_server.messages("pbem/processed"))) == sorted(
+    assert sorted(map(message_id, imap_server.messages("pbem-processed"))) == sorted(
         map(message_id, mails))
     with factory() as s:
         assert len(s.exec(select(LogEntry).where(LogEntry.kind == "order")).all()) == 2
@@ -197,7 +197,7 @@ def test_imap_handled_mail_moves_in_one_command_per_group_and_a_crash_before_it_
     assert [r.status for r in again.results] == ["duplicate"] * 3
     assert moves == [3]
     assert imap_server.messages("INBOX") == []
-    assert sorted(map(message_id, imap_server.messages("pbem/processed"))) == sorted(
+    assert sorted(map(message_id, imap_server.messages("pbem-processed"))) == sorted(
         map(message_id, mails))
     with factory() as s:
         assert len(s.exec(select(LogEntry).where(LogEntry.kind == "order")).all()) == 2

@@ -87,3 +87,15 @@ def test_a_password_file_that_cannot_be_read(tmp_path: Path) -> None:
     with pytest.raises(config.ConfigError, match=r"password_file .*nope cannot be read: No such "
                        "file or directory"):
         cfg.outbound.smtp.password.get()
+
+
+def test_the_imap_folders_have_one_default() -> None:
+    """The config file's defaults and the transport's are the same names."""
+    from pbem.config import ImapConfig
+    from pbem.mail.settings import ImapSettings
+
+    config = ImapConfig(host="imap.example.org")
+    settings = ImapSettings(host="imap.example.org", port=993, user="u")
+    assert (config.processed, config.failed) == (settings.processed_folder,
+                                                  settings.failed_folder)
+    assert (config.processed, config.failed) == ("pbem-processed", "pbem-failed")
