@@ -18,6 +18,7 @@ from pbem.engine.contract import Event
 from pbem.i18n import LANGUAGES, Translator, msg, nmsg
 from pbem.i18n.translate import ENGLISH, valid_zone
 from pbem.processor import admin, clock, mails
+from pbem.processor.echo import clip
 from pbem.processor.history import TALK, revoked
 from pbem.processor.host import Host
 from pbem.processor.lang import Line, known_language, language_name, seat_tr
@@ -109,7 +110,8 @@ def run(ctx: Context, command: str, argument: str) -> Reply:
     handler = {"log": history, "waiting": waiting, "vacation": vacation,
                "resign": resign, "secret": rotate, "mail": mail_setting,
                "language": language, "timezone": timezone}[command]
-    return handler(ctx, argument)
+    # Each handler quotes what it did not understand: cut here, once, for every command.
+    return handler(ctx, clip(argument))
 
 
 # --- log ----------------------------------------------------------------------------------------
