@@ -35,9 +35,10 @@ def _help_row(command: str, what: Line, tr: Translator) -> str:
     return f"  {command:<23} {tr(what) if not isinstance(what, str) else what}"
 
 
-def help_lines(tr: Translator) -> list[str]:
+def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
     """The host's commands, as ``help`` lists them, in ``tr``'s language (the command words
-    too; the English ones always work as well)."""
+    too; the English ones always work as well); ``host``'s limits on table talk."""
+    talk = host or Host()
     def w(english: str) -> str:
         return word(english, tr.lang)
 
@@ -70,6 +71,10 @@ def help_lines(tr: Translator) -> list[str]:
         _help_row(f"{w('say')} <text>", msg("a message to every other player"), tr),
         _help_row(f"{w('say')} {w('to')} NAME: <text>", msg(
             "a message to one player (NAME, or their number 1, 2, ...)"), tr),
+        tr(msg("All the talk of one mail reaches each player as one mail, up to {chars} "
+               "characters (more is cut, and you are told); talk goes out in at most {mails} "
+               "of your mails a day. A secret typed in talk is blanked.",
+               chars=talk.talk_chars_per_mail, mails=talk.talk_mails_per_day)),
         tr(msg("Notes around your orders: put your orders between a line \"{orders}\" and a "
                "line \"{end}\"; only those lines are read, greetings and signatures around "
                "them are left alone.", orders=w("orders"), end=w("end"))),

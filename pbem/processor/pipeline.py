@@ -654,7 +654,7 @@ class _Handler:
                     secret=f"{words.word('secret', tr.lang)} " + tr(msg("<your secret>"))),
                 msg("Start the mail with \"{check}\" to see what would happen without "
                     "playing.", check=words.word("check", tr.lang)),
-                "", *commands.help_lines(tr),
+                "", *commands.help_lines(tr, self.host),
             ], game, kind="help")
         if self.host.trusted_authserv_id:
             checked = authresults.verdict(self.raw, self.sender, self.host.trusted_authserv_id)
