@@ -141,9 +141,10 @@ def say(session: Session, host: Host, game: Game, speaker: Seat, lines: list[str
     out = Said(speaker=speaker)
     limit = host.talk_chars_per_mail
     # Blanked before the exact cut, on a bounded stretch: a secret across the cut is whole.
+    _, cut = _cut(parsed, limit)
     kept, _ = _cut(parsed, limit + 64)
     kept, out.secrets = _blanked(kept, seats, secret)
-    kept, cut = _cut(kept, limit)
+    kept, _ = _cut(kept, limit)
     if out.secrets:
         out.lines.append(msg(
             "Your table talk held a player's secret: it was replaced by {mark} before anyone "
