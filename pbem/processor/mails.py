@@ -36,7 +36,8 @@ def subject(game: Game, title: Line, tr: Translator = ENGLISH) -> str:
     return f"[{game.tag}] {render(title, tr)}"
 
 
-_REPLY_PREFIX = re.compile(r"^\s*((re|aw|sv|antw|fwd?|tr)\s*(\[\d+\])?\s*:\s*)+", re.I)
+# One \s* between a prefix and its colon (two side by side split a run of spaces every way).
+_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|fwd?|tr)\s*(?:\[\d+\]\s*)?:\s*)+", re.I)
 
 
 def reply_subject(original: str | None, game: Game | None) -> str:

@@ -179,3 +179,24 @@ def test_a_5000_character_language_argument_is_not_echoed_whole(trio: Trio) -> N
     assert "is not a language this game host speaks" in reply
     assert "x" * 201 not in reply and "(4800 more characters not shown)" in reply
     assert len(reply) < 3000
+
+
+def test_each_talk_mail_adds_its_text_to_the_archive_page_not_a_board(trio: Trio) -> None:
+    trio.host = dataclasses.replace(trio.host, talk_mails_per_day=50)
+
+    def page() -> str:
+        with trio.factory() as s:
+            game = api.get_game(s, trio.tag)
+            return archive.render_page(archive.build(s, game, archive.Viewer(seat=1)))
+
+    before = len(page())
+    for n in range(8):
+        trio.send(ALICE, f"say hello number {n}\nsecret {trio.secrets[0]}")
+    after = page()
+    assert "hello number 7" in after
+    # A step's heading, events and table row: a few hundred bytes, not a board each.
+    assert (len(after) - before) / 8 < 1200, (len(after) - before) / 8
+    # Talk leaves the board as it was: the page draws it once (a real game's board is ~40 kB;
+    # this test game's is tiny, so count the boards drawn).
+    assert after.count('<div class="board">') == 1
+    assert after.count("Unchanged: as after step 0.") == 8
