@@ -95,6 +95,10 @@ class Limits:
     transient_retries: int = 3  # a mail hit by a database/disk fault is tried again this often
     transient_backoff_ms: int = 500  # ... after base * 2**attempt milliseconds
     fault_alert_after: int = 5  # consecutive failed passes before the operator is mailed
+    # Table talk: what one mail may say (more is cut, the sender told), and how many mails
+    # with talk one seat may send in 24 hours (each reaches every listener as one mail).
+    talk_chars_per_mail: int = 4000
+    talk_mails_per_day: int = 30
 
 
 @dataclass(frozen=True)

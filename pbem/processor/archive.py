@@ -37,7 +37,9 @@ from pbem.processor.render import environment, language_context
 from pbem.store import queries
 from pbem.store.tables import Game, LogEntry, Seat
 
-ADDRESS_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# Tried only where a run of its first characters starts (the lookbehind): a long run with no
+# "@" costs one scan, not one per character of it.
+ADDRESS_RE = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
 @dataclass(frozen=True)
@@ -65,8 +67,9 @@ class Step:
     draws: list[DrawLine]
     state_hash: str
     when: str
-    board: Markup
+    board: Markup  # empty when the step left the state as the step ``same_as`` shows it
     undone_by: int | None = None
+    same_as: int | None = None
 
 
 @dataclass
@@ -148,13 +151,19 @@ def build(session: Session, game: Game, viewer: Viewer = Viewer(),
         seen = [ev for ev in queries.entry_events(e) if ev.visible(viewer.seat)]
         if e.kind == history.TALK and not seen:  # table talk this viewer was not part of
             return
+        # A step that changed nothing (talk, most admin entries) points to the board shown:
+        # the page grows with what was said, not by a board per line of talk.
+        prior = archive.steps[-1] if archive.steps else None
+        same = prior is not None and prior.state_hash == e.state_hash
         archive.steps.append(Step(
             number=len(archive.steps), log_index=e.index, kind=e.kind,
             who=_who(e, names, tr), order=_order_text(e, viewer),
             events=[_scrub(ev.render(tr, names), viewer, tr) for ev in seen],
             draws=_draws(rules, e, len(seats), viewer), state_hash=e.state_hash,
-            when=f"{e.created:%Y-%m-%d %H:%M} UTC", board=board(after),
-            undone_by=undone.get(e.index)))
+            when=f"{e.created:%Y-%m-%d %H:%M} UTC", board=Markup("") if same else board(after),
+            undone_by=undone.get(e.index),
+            same_as=(prior.same_as if prior.same_as is not None else prior.number)
+            if same and prior is not None else None))
 
     try:
         history.replay_log(rules, setup, entries[1:], observe=observe)

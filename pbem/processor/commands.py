@@ -18,6 +18,7 @@ from pbem.engine.contract import Event
 from pbem.i18n import LANGUAGES, Translator, msg, nmsg
 from pbem.i18n.translate import ENGLISH, valid_zone
 from pbem.processor import admin, clock, mails
+from pbem.processor.echo import clip
 from pbem.processor.history import TALK, revoked
 from pbem.processor.host import Host
 from pbem.processor.lang import Line, known_language, language_name, seat_tr
@@ -34,9 +35,10 @@ def _help_row(command: str, what: Line, tr: Translator) -> str:
     return f"  {command:<23} {tr(what) if not isinstance(what, str) else what}"
 
 
-def help_lines(tr: Translator) -> list[str]:
+def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
     """The host's commands, as ``help`` lists them, in ``tr``'s language (the command words
-    too; the English ones always work as well)."""
+    too; the English ones always work as well); ``host``'s limits on table talk."""
+    talk = host or Host()
     def w(english: str) -> str:
         return word(english, tr.lang)
 
@@ -69,6 +71,10 @@ def help_lines(tr: Translator) -> list[str]:
         _help_row(f"{w('say')} <text>", msg("a message to every other player"), tr),
         _help_row(f"{w('say')} {w('to')} NAME: <text>", msg(
             "a message to one player (NAME, or their number 1, 2, ...)"), tr),
+        tr(msg("All the talk of one mail reaches each player as one mail, up to {chars} "
+               "characters (more is cut, and you are told); talk goes out in at most {mails} "
+               "of your mails a day. A secret typed in talk is blanked.",
+               chars=talk.talk_chars_per_mail, mails=talk.talk_mails_per_day)),
         tr(msg("Notes around your orders: put your orders between a line \"{orders}\" and a "
                "line \"{end}\"; only those lines are read, greetings and signatures around "
                "them are left alone.", orders=w("orders"), end=w("end"))),
@@ -109,7 +115,8 @@ def run(ctx: Context, command: str, argument: str) -> Reply:
     handler = {"log": history, "waiting": waiting, "vacation": vacation,
                "resign": resign, "secret": rotate, "mail": mail_setting,
                "language": language, "timezone": timezone}[command]
-    return handler(ctx, argument)
+    # Each handler quotes what it did not understand: cut here, once, for every command.
+    return handler(ctx, clip(argument))
 
 
 # --- log ----------------------------------------------------------------------------------------

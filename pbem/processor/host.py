@@ -24,6 +24,8 @@ class Host:
     transient_retries: int = 3
     transient_backoff_seconds: float = 0.5
     fault_alert_after: int = 5
+    talk_chars_per_mail: int = 4000
+    talk_mails_per_day: int = 30
     operator_address: str | None = None  # told when a game pauses on a timeout
     trusted_authserv_id: str | None = None  # require its Authentication-Results verdict
     # "Now" for deadlines and vacations; tests pass a controllable clock.
@@ -48,6 +50,8 @@ class Host:
             transient_retries=cfg.limits.transient_retries,
             transient_backoff_seconds=cfg.limits.transient_backoff_ms / 1000,
             fault_alert_after=cfg.limits.fault_alert_after,
+            talk_chars_per_mail=cfg.limits.talk_chars_per_mail,
+            talk_mails_per_day=cfg.limits.talk_mails_per_day,
             operator_address=cfg.operator_address,
             trusted_authserv_id=cfg.trusted_authserv_id,
         )

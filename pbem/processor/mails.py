@@ -36,7 +36,8 @@ def subject(game: Game, title: Line, tr: Translator = ENGLISH) -> str:
     return f"[{game.tag}] {render(title, tr)}"
 
 
-_REPLY_PREFIX = re.compile(r"^\s*((re|aw|sv|antw|fwd?|tr)\s*(\[\d+\])?\s*:\s*)+", re.I)
+# One \s* between a prefix and its colon (two side by side split a run of spaces every way).
+_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|fwd?|tr)\s*(?:\[\d+\]\s*)?:\s*)+", re.I)
 
 
 def reply_subject(original: str | None, game: Game | None) -> str:
@@ -253,8 +254,10 @@ def queue_update(session: Session, host: Host, rules: Any, game: Game, state: An
                  *, mover: str | None = None, intro: Sequence[Line] | None = None,
                  seats: list[Seat] | None = None, moves: int | None = None,
                  public: dict[str, Any] | None = None,
-                 log: list[LogEntry] | None = None) -> OutboundMessage | None:
-    """What ``seat`` gets after someone else's move, as its mail setting says.
+                 log: list[LogEntry] | None = None,
+                 talk: Sequence[Line] = ()) -> OutboundMessage | None:
+    """What ``seat`` gets after someone else's move, as its mail setting says; ``talk``: the
+    table talk it is owed from the mover's mail, at the head of a full status or after a note.
 
     Its own move, the end of the game and mail to ``every`` seats are full statuses; a
     ``turn`` seat gets a one-line note, a ``digest`` seat nothing now (the day's digest
@@ -263,8 +266,9 @@ def queue_update(session: Session, host: Host, rules: Any, game: Game, state: An
     waiting = rules.waiting_for(state)
     if (seat.mail_mode == "every" or seat.index in waiting or rules.outcome(state) is not None
             or intro):  # an intro says something to this seat (e.g. its default was played)
-        return queue_status(session, host, rules, game, state, seat, mover=mover, intro=intro,
-                            seats=seats, moves=moves, public=public, log=log)
+        return queue_status(session, host, rules, game, state, seat, mover=mover,
+                            intro=[*(intro or []), *talk], seats=seats, moves=moves,
+                            public=public, log=log)
     if seat.mail_mode == "digest":
         return None
     seats = seats if seats is not None else queries.seats(session, game.id or 0)
@@ -281,7 +285,8 @@ def queue_update(session: Session, host: Host, rules: Any, game: Game, state: An
                "",
                msg("Your mail setting is \"mail turn\": full status mails come when it is your "
                    "move. Send \"status\" for the board now, or \"mail every\" for a full "
-                   "status after every move.")])
+                   "status after every move."),
+               *([""] if talk else []), *talk])
 
 
 def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Sequence[Line],

@@ -13,6 +13,7 @@ import logging
 import re
 import secrets as pysecrets
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,7 @@ from pbem.mail.addresses import deliverable
 from pbem.mail.reading import IncomingMail, read_message, text_safe
 from pbem.mail.redact import MARK, blank, redact
 from pbem.processor import bounces, clock, commands, mails, talk, words
+from pbem.processor.echo import clip
 from pbem.processor.history import MOVE_KINDS
 from pbem.processor.host import Host
 from pbem.processor.lang import Line, seat_tr
@@ -45,7 +47,6 @@ log = logging.getLogger(__name__)
 
 TAG_RE = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.-]*)\]")
 ECHO_LINES = 40  # order lines quoted back in a reply
-ECHO_CHARS = 200  # of each line: a 750 KB line gets no 750 KB answer
 
 
 def _english_free(err: OrderSyntaxError, tr: Translator) -> str:
@@ -60,11 +61,6 @@ def _english_free(err: OrderSyntaxError, tr: Translator) -> str:
     if err.hint:
         parts.append(f" — {tr(err.hint)}")
     return "".join(parts)
-
-
-def _clip(text: str, limit: int = ECHO_CHARS) -> str:
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit} more " \
-        "characters not shown)"
 
 
 @dataclass
@@ -445,7 +441,8 @@ def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | 
     handler = _Handler(session, host, mail, row, mid, stored=existing is not None, raw=raw)
     result = handler.run()
     # In this same transaction: the secret as written is never committed.
-    seal(row, raw, handler.verified, handler.secret, limit=host.max_message_bytes)
+    seal(row, raw, handler.verified, handler.secret, limit=host.max_message_bytes,
+         also=handler.said.secrets)
     # The mail's outcome and the mail it queued go in one flush (it was one each).
     session.flush()
     result.queued = [q.id for q in result.rows if q.id is not None]
@@ -454,15 +451,16 @@ def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | 
 
 
 def seal(row: InboundMessage, original: bytes, seat: int | None, secret: str | None,
-         limit: int | None = None) -> None:
+         limit: int | None = None, also: Sequence[str] = ()) -> None:
     """Store the mail without its secret: the digest of the bytes as received (for audit),
     the seat its secret proved (what a reprocess trusts), the text with the secret blanked
-    (of a mail over ``limit``, only the part that is kept: see :func:`kept_bytes`)."""
+    (of a mail over ``limit``, only the part that is kept: see :func:`kept_bytes`); ``also``:
+    other secrets it holds (typed into its talk)."""
     if not row.raw_sha256:
         row.raw_sha256 = hashlib.sha256(original).hexdigest()
     if seat is not None:
         row.secret_seat = seat
-    tokens = [secret] if secret else []
+    tokens = [*([secret] if secret else []), *also]
     row.raw = redact(original if limit is None else kept_bytes(original, limit), tokens)
     row.reason = blank(row.reason, tokens)  # an error may quote the line that held it
 
@@ -522,6 +520,8 @@ class _Handler:
         self.sender = (mail.from_addr or "").lower()
         self.refs = [*list(mail.references or []), mid]
         self.said = talk.Said()  # table talk this mail delivered, told in its reply
+        self.told: set[int] = set()  # seats whose mail of this pass carries that talk
+        self.game: Game | None = None
         self.seat: Seat | None = None  # the seat the mail speaks for, once known
         self.rules: Any = None
         # The row's game and seat, written with its outcome: one UPDATE of the row per mail,
@@ -591,7 +591,8 @@ class _Handler:
             self.row.game_id = self.game_id
         if self.seat_index is not None:
             self.row.seat = self.seat_index
-        result.rows += self.said.queued
+        if self.game is not None:  # the talk of this mail, to whoever got no mail with it
+            result.rows += talk.deliver(self.s, self.host, self.game, self.said, self.told)
         return result
 
     def route(self) -> Result:
@@ -630,7 +631,7 @@ class _Handler:
         # vacation), and the move would then play, mail and time its clock by the old one.
         locked = queries.lock_game(self.s, game.id or 0)
         assert locked is not None
-        self.game_id, self.game_language = game.id, game.language
+        self.game_id, self.game_language, self.game = game.id, game.language, game
         candidates = queries.seat_by_address(self.s, game.id or 0, self.sender)
         if not candidates:
             return self.stranger("rejected", "unknown sender", [
@@ -653,7 +654,7 @@ class _Handler:
                     secret=f"{words.word('secret', tr.lang)} " + tr(msg("<your secret>"))),
                 msg("Start the mail with \"{check}\" to see what would happen without "
                     "playing.", check=words.word("check", tr.lang)),
-                "", *commands.help_lines(tr),
+                "", *commands.help_lines(tr, self.host),
             ], game, kind="help")
         if self.host.trusted_authserv_id:
             checked = authresults.verdict(self.raw, self.sender, self.host.trusted_authserv_id)
@@ -688,16 +689,22 @@ class _Handler:
         state = rules.from_json(json.loads(snapshot.state_json))
         if letter.talk:  # delivered whatever becomes of the orders beside it
             try:
-                self.said = talk.say(self.s, self.host, game, seat, letter.talk)
+                self.said = talk.say(self.s, self.host, game, seat, letter.talk,
+                                     secret=letter.secret)
             except talk.TalkError as err:
                 return self.notice("rejected", "bad say", [
                     err.message, msg("Nothing was sent, and nothing else in your mail was "
                                      "done.")], game, point=msg("Message not sent"))
             if not letter.orders and letter.command is None:
+                if not self.said.sent:
+                    return self.notice("rejected", "talk not sent", [], game,
+                                       point=msg("Message not sent"))
                 return self.notice("applied", "talk", [], game, point=msg("Message sent"))
         if letter.command == "status":
             q = mails.queue_status(self.s, self.host, rules, game, state, seat, kind="reply",
-                                   intro=[msg("Your status, as you asked.")],
+                                   intro=[msg("Your status, as you asked."),
+                                          *([""] if self.said.lines else []),
+                                          *self.said.lines],
                                    in_reply_to=self.mid, references=self.refs)
             return _finish(self.row, "ignored", "status", [q])
         if letter.command in commands.COMMANDS:
@@ -764,7 +771,7 @@ class _Handler:
         dry = letter.command == "check"
         # A dry run must not reveal the real chance outcomes of the next entry.
         seed = f"preview/{pysecrets.token_hex(8)}" if dry else f"{game.seed}/{index}"
-        echo: list[Line] = [f"> {_clip(t)}" for _, t in letter.orders[:ECHO_LINES]]
+        echo: list[Line] = [f"> {clip(t)}" for _, t in letter.orders[:ECHO_LINES]]
         if len(letter.orders) > ECHO_LINES:  # a 10,000-line mail gets no 10,000-line answer
             echo.append(msg("> ... ({count} more lines not shown)",
                             count=len(letter.orders) - ECHO_LINES))
@@ -830,8 +837,12 @@ class _Handler:
             else:
                 update = mails.queue_update(self.s, self.host, rules, game, applied.state,
                                             other, mover=seat.name, seats=seats,
-                                            moves=moves, public=public, log=since)
-                queued += [update] if update is not None else []
+                                            moves=moves, public=public, log=since,
+                                            talk=self.said.note(other, game)
+                                            if self.said.owed(other) else ())
+                if update is not None:
+                    queued.append(update)
+                    self.told.add(other.index)
         queued += clock.tell_autoplay(self.s, self.host, rules, game,
                                       clock.Autoplay(settled.state, failed=settled.failed),
                                       self.host.clock())
@@ -906,15 +917,15 @@ class _Handler:
             number, text = letter.orders[line - 1]
             column = getattr(err, "column", None) if isinstance(err, OrderSyntaxError) else None
             # The message is written to be followed by the quoted text, which the head shows.
-            reason = _clip(why.rstrip(": ") if isinstance(err, OrderSyntaxError) else why, 1000)
+            reason = clip(why.rstrip(": ") if isinstance(err, OrderSyntaxError) else why, 1000)
             head = (msg("Line {number}, column {column} of your mail (\"{text}\"): {reason}",
-                        number=number, column=column, text=_clip(text), reason=reason)
+                        number=number, column=column, text=clip(text), reason=reason)
                     if column and column > 1 else  # column 1 adds nothing
                     msg("Line {number} of your mail (\"{text}\"): {reason}", number=number,
-                        text=_clip(text), reason=reason))
+                        text=clip(text), reason=reason))
             lines: list[Line] = [head]
         else:
-            lines = [_clip(why, 1000)]
+            lines = [clip(why, 1000)]
         hint = getattr(err, "hint", None)
         if hint and isinstance(err, IllegalOrder):  # never part of its message
             lines.append(msg("Suggestion: {guess}", guess=tr(hint)))
