@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import mailbox
+import os
 import random
 import smtplib
 import subprocess
@@ -35,13 +36,13 @@ AS_PBEM = ["runuser", "-u", "pbem", "--", "env", "PBEM_CONFIG=/etc/pbem/config.t
 def seats(tag: str) -> None:
     """Print, as JSON, the moves so far and each seat: address, language, and if the game
     waits for it, a legal order in the seat's language."""
-    from pbem.cli import _config, _factory
+    from pbem.config import load
     from pbem.engine import registry
     from pbem.engine.contract import localise_order
     from pbem.processor import api
     from pbem.store import queries
 
-    with _factory(_config())() as s:
+    with api.connect(load(Path(os.environ["PBEM_CONFIG"])).database_url)() as s:
         game = api.get_game(s, tag)
         rules = registry.get(game.game_type)
         state = api.current_state(s, game)
@@ -75,8 +76,10 @@ def wait_for(what: str, probe: Callable[[], T | None]) -> T:
 
 
 def ask(tag: str) -> dict[str, Any]:
-    done = subprocess.run([*AS_PBEM, sys.executable, __file__, "seats", tag], check=True,
+    done = subprocess.run([*AS_PBEM, sys.executable, __file__, "seats", tag],
                           capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"guide player: asking the seats failed:\n{done.stderr}")
     result: dict[str, Any] = json.loads(done.stdout)
     return result
 
