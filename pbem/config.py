@@ -23,6 +23,14 @@ class ConfigError(ValueError):
     """The configuration file is missing a value or holds a wrong one."""
 
 
+class PasswordFileError(ConfigError):
+    """A password_file that the user running pbem cannot read."""
+
+    def __init__(self, message: str, path: Path) -> None:
+        super().__init__(message)
+        self.path = path
+
+
 @dataclass(frozen=True)
 class Secret:
     """Where a password comes from; the value itself is read only on demand."""
@@ -40,8 +48,8 @@ class Secret:
             try:
                 return self.file.read_text(encoding="utf-8").strip()
             except OSError as exc:
-                raise ConfigError(f"password_file {self.file} cannot be read: "
-                                  f"{exc.strerror or exc}") from exc
+                raise PasswordFileError(f"password_file {self.file} cannot be read: "
+                                        f"{exc.strerror or exc}", self.file) from exc
         return None
 
     def __repr__(self) -> str:  # never the value

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import getpass
 import imaplib
 import os
 from collections.abc import Callable
@@ -22,7 +23,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine
 from sqlalchemy.exc import SQLAlchemyError
 
-from pbem.config import Config, ConfigError, load
+from pbem.config import Config, ConfigError, PasswordFileError, load
 from pbem.mail.settings import ImapSettings, SmtpSettings
 from pbem.store.db import MIGRATIONS
 from pbem.transports import imap_settings, smtp_settings
@@ -206,6 +207,11 @@ def _guard(name: str, probe: Callable[[], Check]) -> Check:
 
     try:
         return probe()
+    except PasswordFileError as exc:
+        return Check(name, False, str(exc),
+                     f"the file must be readable by the pbem user (the one that runs pbem, "
+                     f"here {getpass.getuser()}): chown pbem: {exc.path} && "
+                     f"chmod 600 {exc.path}")
     except ConfigError as exc:
         return Check(name, False, str(exc), "set the password's env var or file")
     except Exception as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import getpass
 import re
 import socket
 import sqlite3
@@ -80,6 +81,17 @@ def test_password_env_var_not_set(home: Path, tmp_path: Path,
                    'password_env = "PBEM_TEST_NO_SUCH_PASSWORD"\n')
     out = doctor("--config", str(cfg), code=1)
     assert "environment variable PBEM_TEST_NO_SUCH_PASSWORD is not set" in out
+
+
+def test_password_file_unreadable(home: Path, tmp_path: Path) -> None:
+    missing = tmp_path / "imap-password"
+    cfg = tmp_path / "pbem.toml"
+    cfg.write_text('[inbound.imap]\nhost = "127.0.0.1"\nuser = "gm"\n'
+                   f'password_file = "{missing}"\n')
+    out = doctor("--config", str(cfg), code=1)
+    assert f"FAIL inbound IMAP: password_file {missing} cannot be read" in out
+    assert (f"fix: the file must be readable by the pbem user (the one that runs pbem, here "
+            f"{getpass.getuser()}): chown pbem: {missing} && chmod 600 {missing}") in out
 
 
 # --- against the real test servers (pymap IMAP, aiosmtpd SMTP with AUTH) -----------------------

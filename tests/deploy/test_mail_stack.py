@@ -23,8 +23,11 @@ from typing import TypeVar
 import pytest
 
 from tests.support.mailstack import (
+    DOMAIN,
     GM,
     MAIL_STACK,
+    POSTFIX,
+    ROOT,
     MailStack,
     found,
     missing,
@@ -45,8 +48,10 @@ def stack() -> Iterator[MailStack]:
     if why:
         pytest.skip(why)
     started = MailStack(PLAYERS).start()
+    assert started.postfix_processes(), "the check below would see no Postfix at all"
     yield started
     started.stop()
+    assert started.postfix_processes() == [], "a Postfix process outlived the test"
 
 
 def pbem_env(stack: MailStack, tmp_path: Path, db_url: str) -> dict[str, str]:
@@ -160,3 +165,22 @@ def test_a_game_by_real_mail_on_the_shipped_stack(stack: MailStack, tmp_path: Pa
     assert stack.messages(GM, stack.gm_password, "INBOX") == []
     assert stack.messages(GM, stack.gm_password, "pbem/failed") == []
     print(f"send-to-reply through Postfix and Dovecot: {', '.join(f'{s:.2f}' for s in replies)} s")
+
+
+def test_system_mail_and_postmaster_reach_root(stack: MailStack) -> None:
+    """`sendmail root` (a cron job, a bounce) and mail to postmaster@ and root@ the domain
+    land in root's mailbox; without the shipped aliases both were refused as unknown users."""
+    assert POSTFIX is not None
+    sendmail = Path(POSTFIX).with_name("sendmail")
+    subprocess.run([str(sendmail), "-C", str(stack.postfix_dir), "-f", "root", "root"],
+                   input=b"Subject: from cron\n\nsystem mail\n", check=True, timeout=30)
+    with smtplib.SMTP("127.0.0.1", stack.smtp_port, timeout=30) as smtp:
+        for to in (f"postmaster@{DOMAIN}", f"root@{DOMAIN}"):
+            smtp.sendmail("someone@players.test", [to],
+                          f"Subject: to {to}\r\n\r\nhello\r\n".encode())
+    want = {"from cron", f"to postmaster@{DOMAIN}", f"to root@{DOMAIN}"}
+
+    def arrived() -> set[str] | None:
+        got = {str(m["Subject"]) for m in stack.messages(ROOT, stack.root_password)}
+        return got if want <= got else None
+    wait_for("the three mails in root's mailbox", arrived, stack)

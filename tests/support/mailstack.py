@@ -41,6 +41,7 @@ POSTCONF = shutil.which("postconf") or "/usr/sbin/postconf"
 DOMAIN = "games.example.org"  # the shipped files' domain, kept as it is
 GM = f"games@{DOMAIN}"
 PLAYERS_DOMAIN = "players.test"
+ROOT = "root@localhost"  # where the shipped aliases send the system's and postmaster's mail
 
 
 def missing() -> str | None:
@@ -90,6 +91,7 @@ class MailStack:
     def __init__(self, players: dict[str, str]) -> None:
         self.players = players  # address -> password
         self.gm_password = "gm-" + os.urandom(6).hex()
+        self.root_password = "root-" + os.urandom(6).hex()
         # Unix socket paths must stay under 108 characters: pytest's tmp_path may be too long.
         self.dir = Path(tempfile.mkdtemp(prefix="pbem-ms-", dir="/tmp"))
         self.smtp_port = free_port()
@@ -152,6 +154,10 @@ class MailStack:
             "relay_transport = error:this test host sends nothing off the machine",
             "alias_maps =",
             "alias_database =",
+            # The shipped aliases send root's and postmaster's mail to root@localhost; here
+            # that is a Dovecot mailbox, so nothing is written to this machine's /var/mail.
+            f"local_transport = {self._postconf_get('virtual_transport')}",
+            "local_recipient_maps =",
         )
 
     def _start_postfix(self) -> None:
@@ -177,6 +183,7 @@ class MailStack:
         shutil.chown(vmail, *owner)
         users = [f"{GM}:{{PLAIN}}{self.gm_password}"]
         users += [f"{a}:{{PLAIN}}{p}" for a, p in self.players.items()]
+        users.append(f"{ROOT}:{{PLAIN}}{self.root_password}")
         (self.dir / "pbem-users").write_text("\n".join(users) + "\n")
         subs = {
             "/etc/dovecot/pbem-users": str(self.dir / "pbem-users"),
@@ -233,10 +240,37 @@ class MailStack:
             raise
         return self
 
+    def postfix_processes(self) -> list[int]:
+        """Pids of this instance's Postfix (master and its daemons): each has our config
+        directory in MAIL_CONFIG, which the master passes on to every daemon it starts."""
+        mark = f"MAIL_CONFIG={self.postfix_dir}".encode()
+        pids = []
+        for environ in Path("/proc").glob("[0-9]*/environ"):
+            with contextlib.suppress(OSError):
+                if mark in environ.read_bytes().split(b"\0"):
+                    pids.append(int(environ.parent.name))
+        return pids
+
+    def _stop_postfix(self) -> None:
+        """``postfix stop`` with our config directory. SIGTERM to ``start-fg`` would end only
+        the shell script: the master it started lives on (parent PID 1, still listening)."""
+        if self.postfix_proc is None:
+            return
+        subprocess.run([POSTFIX or "postfix", "-c", str(self.postfix_dir), "stop"],
+                       capture_output=True, timeout=60)
+        deadline = time.monotonic() + 20
+        while self.postfix_processes() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        for pid in self.postfix_processes():  # still there: only ours carry our MAIL_CONFIG
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.postfix_proc.wait(10)
+
     def stop(self) -> None:
-        for proc in (self.dovecot_proc, self.postfix_proc):
-            if proc is None or proc.poll() is not None:
-                continue
+        self._stop_postfix()
+        proc = self.dovecot_proc
+        if proc is not None and proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
             try:
                 proc.wait(10)
