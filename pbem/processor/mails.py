@@ -302,7 +302,8 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
                  references=references, secret=secret)
 
 
-UNPROVEN = ("stranger", "help", "auth")  # answers to mail that proved no seat's secret
+# Answers to mail that proved no seat's secret ("fault": a mail the host failed on).
+UNPROVEN = ("stranger", "help", "auth", "fault")
 
 
 def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
@@ -312,7 +313,8 @@ def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
     (``replies_per_hour_total``); notes to addresses that have no seat (``stranger``) per day
     (``stranger_replies_per_day``); help and secret errors to a seat's address per hour
     (``unverified_replies_per_hour``), counted apart from stranger notes so neither uses up
-    the other. Replies to a proven secret are never limited.
+    the other; notes that the host failed on a mail (``fault``) per hour, apart. Replies to a
+    proven secret are never limited.
     """
     hour = timedelta(hours=1)
     if queries.recent_replies(session, None, UNPROVEN, hour) >= host.replies_per_hour_total:
@@ -320,5 +322,8 @@ def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
     if kind == "stranger":
         sent = queries.recent_replies(session, address, ("stranger",), timedelta(days=1))
         return sent < host.stranger_replies_per_day
+    if kind == "fault":  # counted apart: a host's fault must not use up a player's help
+        return queries.recent_replies(session, address, ("fault",), hour) \
+            < host.unverified_replies_per_hour
     sent = queries.recent_replies(session, address, ("help", "auth"), hour)
     return sent < host.unverified_replies_per_hour

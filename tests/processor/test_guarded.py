@@ -1,0 +1,106 @@
+"""Hostile input through the real pipeline (IMAP in, SMTP out): no argument reaches a library
+unbounded, no fault in one mail goes unanswered or unattributed, no secret is kept in clear,
+and no stranger's delivery report marks a seat."""
+
+from __future__ import annotations
+
+import email
+import logging
+from email import policy
+from email.message import EmailMessage
+
+import pytest
+from sqlmodel import col, select
+
+from pbem.mail.inbound import ImapInbox
+from pbem.mail.outbound import SmtpSender
+from pbem.processor import api
+from pbem.processor.api import Pass
+from pbem.processor.host import Host
+from pbem.store import InboundMessage, Seat, SessionFactory, Snapshot
+from tests.processor.conftest import ALICE, Table, mail
+from tests.support.mailservers import PymapServer, SmtpTestServer
+
+
+def run_pass(factory: SessionFactory, host: Host, imap: PymapServer, smtp: SmtpTestServer,
+             *raws: bytes) -> Pass:
+    for raw in raws:
+        imap.deliver(raw)
+    return api.process_inbox(factory, ImapInbox(imap.settings), SmtpSender(smtp.settings), host)
+
+
+def sent_to(smtp: SmtpTestServer, address: str) -> list[EmailMessage]:
+    out = []
+    for raw in smtp.messages:
+        msg = email.message_from_bytes(raw, policy=policy.default)
+        assert isinstance(msg, EmailMessage)
+        if address in str(msg["To"]):
+            out.append(msg)
+    return out
+
+
+def text(msg: EmailMessage) -> str:
+    body = msg.get_body(("plain",))
+    assert body is not None
+    return str(body.get_content())
+
+
+def inbound(factory: SessionFactory) -> list[InboundMessage]:
+    with factory() as s:
+        return list(s.exec(select(InboundMessage).order_by(col(InboundMessage.id))))
+
+
+# -- no input crashes a handler -----------------------------------------------------------------
+
+def test_a_deep_time_zone_name_is_refused_by_its_length(
+        factory: SessionFactory, host: Host, table: Table, imap_server: PymapServer,
+        smtp_server: SmtpTestServer, capfd: pytest.CaptureFixture[str]) -> None:
+    zone = "A/" * 400 + "B"
+    done = run_pass(factory, host, imap_server, smtp_server, mail(
+        ALICE, f"Re: [{table.tag}] zone", f"timezone {zone}\nsecret {table.secrets[0]}"))
+    assert [r.status for r in done.results] == ["rejected"]
+    (reply,) = sent_to(smtp_server, ALICE)
+    body = text(reply)
+    assert "is too long" in body and zone not in body
+    assert "Traceback" not in capfd.readouterr().err
+    with factory() as s:
+        assert s.exec(select(Seat).where(Seat.address == ALICE)).one().timezone == "UTC"
+
+
+def test_a_fault_in_one_mail_answers_its_sender_and_the_pass_goes_on(
+        factory: SessionFactory, host: Host, table: Table, imap_server: PymapServer,
+        smtp_server: SmtpTestServer, capfd: pytest.CaptureFixture[str],
+        caplog: pytest.LogCaptureFixture) -> None:
+    with factory() as s:  # a state the game cannot read: a bug, as the pipeline sees it
+        seat = s.exec(select(Seat).where(Seat.address == ALICE)).one()
+        seat.language = "fr"
+        s.add(seat)
+        snap = s.exec(select(Snapshot).where(Snapshot.game_id == table.game_id)).one()
+        snap.state_json = "{}"
+        s.add(snap)
+        s.commit()
+    subject = f"Re: [{table.tag}] my move, my secret is {table.secrets[0]}"
+    raw = mail(ALICE, subject, f"play 1\nsecret {table.secrets[0]}")
+    with caplog.at_level(logging.INFO, logger="pbem"):
+        done = run_pass(factory, host, imap_server, smtp_server, raw,
+                        mail("carol@players.test", "hello", "what is this?"))
+    assert [r.status for r in done.results] == ["quarantined", "rejected"]
+    (reply,) = sent_to(smtp_server, ALICE)
+    assert "n'a pas pu être traité" in text(reply) and "prévenu" in text(reply)
+    assert table.secrets[0] not in str(reply["Subject"])
+    assert sent_to(smtp_server, "carol@players.test")  # the next mail was handled
+    assert "Traceback" not in capfd.readouterr().err
+    faults = [r for r in caplog.records if "could not be handled" in r.getMessage()]
+    assert len(faults) == 1 and "\n" not in faults[0].getMessage()
+    assert not [r for r in caplog.records  # a traceback only at debug level
+                if r.name == "pbem.processor.pipeline" and r.exc_info and r.levelno > 10]
+    with factory() as s:
+        (row,) = api.quarantine_list(s)
+    assert row.from_addr == ALICE and row.game_id == table.game_id
+    assert row.subject == f"Re: [{table.tag}] my move, my secret is [secret-removed]"
+    # Delivered again (the same Message-ID): still one row, and no second answer.
+    imap_server.deliver(raw)
+    again = api.process_inbox(factory, ImapInbox(imap_server.settings),
+                              SmtpSender(smtp_server.settings), host)
+    assert [r.status for r in again.results] == ["duplicate"]
+    assert len(sent_to(smtp_server, ALICE)) == 1
