@@ -5,20 +5,26 @@ and no stranger's delivery report marks a seat."""
 from __future__ import annotations
 
 import email
+import json
 import logging
+import quopri
 from email import policy
 from email.message import EmailMessage
+from pathlib import Path
 
 import pytest
-from sqlmodel import col, select
+from sqlmodel import SQLModel, col, select
+from typer.testing import CliRunner
 
+from pbem.cli import app
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
-from pbem.processor import api
+from pbem.processor import api, archive, exchange
 from pbem.processor.api import Pass
 from pbem.processor.host import Host
+from pbem.processor.hostkey import HostKey
 from pbem.store import InboundMessage, Seat, SessionFactory, Snapshot
-from tests.processor.conftest import ALICE, Table, mail
+from tests.processor.conftest import ALICE, Table, hand, mail
 from tests.support.mailservers import PymapServer, SmtpTestServer
 
 
@@ -104,3 +110,69 @@ def test_a_fault_in_one_mail_answers_its_sender_and_the_pass_goes_on(
                               SmtpSender(smtp_server.settings), host)
     assert [r.status for r in again.results] == ["duplicate"]
     assert len(sent_to(smtp_server, ALICE)) == 1
+
+
+# -- no secret in clear anywhere we store or send --------------------------------------------
+
+SPELLINGS = [
+    "secret {s}", "secret: {s}", "secret:{s}", "SECRET:{s}", "Secret = {s}", "secret={s}",
+    "secret ={s}", "secret= {s}", "SECRET {s}", "Secret:\t{s}", "secret\t{s}",
+    "   secret    {s}   ", "sEcReT :{s}", "secret :  {s}", "SECRET=\t{s}", "Secret\t:\t{s}",
+]
+
+
+def every_text(factory: SessionFactory) -> list[str]:
+    """Every value of every row of every table, as text; mail bytes also as parsed parts."""
+    found = []
+    with factory() as s:
+        for table in SQLModel.metadata.sorted_tables:
+            for row in s.execute(table.select()):
+                for value in row:
+                    if isinstance(value, bytes):
+                        found.append(value.decode("utf-8", "replace"))
+                        found.append(quopri.decodestring(value).decode("utf-8", "replace"))
+                        parsed = email.message_from_bytes(value, policy=policy.default)
+                        found.append(str(parsed.get("Subject", "")))
+                        found += [str(p.get_content()) for p in parsed.walk()
+                                  if p.get_content_maintype() == "text"]
+                    else:
+                        found.append(str(value))
+    return found
+
+
+def test_no_spelling_of_a_secret_is_kept_or_sent(
+        factory: SessionFactory, host: Host, table: Table, imap_server: PymapServer,
+        smtp_server: SmtpTestServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        db_url: str) -> None:
+    secret = table.secrets[0]
+    for n, spelling in enumerate(SPELLINGS):  # "log" replies with "Re:" the subject
+        line, command = spelling.format(s=secret), ("status", "log")[n % 2]
+        body = f"{line}\n{command}" if n % 4 < 2 else f"{command}\n{line}"
+        done = run_pass(factory, host, imap_server, smtp_server,
+                        mail(ALICE, f"Re: [{table.tag}] my secret is {secret}", body))
+        assert [r.reason for r in done.results] == [command], line
+    card = hand(factory, table, 0)[0]
+    done = run_pass(factory, host, imap_server, smtp_server, mail(
+        ALICE, f"Re: [{table.tag}] my secret is {secret}", f"play {card}\nSECRET:{secret}"))
+    assert [r.status for r in done.results] == ["applied"]
+    replies = sent_to(smtp_server, ALICE)
+    assert len(replies) == len(SPELLINGS) + 1  # each status or log, the move
+    assert "Re: [testcards-1] my secret is [secret-removed]" in [str(m["Subject"])
+                                                                 for m in replies]
+    assert [m for m in replies if secret in str(m)] == []
+    assert [t for t in every_text(factory) if secret in t] == []
+    with factory() as s:
+        game = api.get_game(s, table.game_id)
+        exports = [json.dumps(exchange.export_json(s, game, key=HostKey(b"k" * 32))),
+                   exchange.export_text(s, game),
+                   *(archive.render_page(archive.build(s, game, archive.Viewer(seat, True)))
+                     for seat in (None, 0, 1))]
+    assert [e for e in exports if secret in e] == []
+    # What the operator's `pbem inbox show` prints.
+    config = tmp_path / "pbem.toml"
+    config.write_text(f'data_dir = "{tmp_path}"\n[database]\nurl = "{db_url}"\n')
+    monkeypatch.setenv("PBEM_CONFIG", str(config))
+    for row in inbound(factory):
+        shown = CliRunner().invoke(app, ["inbox", "show", str(row.id)])
+        assert shown.exit_code == 0 and "[secret-removed]" in shown.output
+        assert secret not in shown.output
