@@ -115,10 +115,20 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
                         pictures=pictures)
     # The subject as its header reads, so listing the outbox never loads the bytes.
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
-                          subject=clean_header(subj, 250),
+                          subject=clean_header(subj, 250), message_id=message_id_of(raw),
                           raw_once_sent=redact(raw, [secret]) if secret else None)
     session.add(row)
     return row
+
+
+_MESSAGE_ID = re.compile(rb"^Message-ID:[ \t]*(<[^>\r\n]{1,250}>)", re.IGNORECASE | re.MULTILINE)
+
+
+def message_id_of(raw: bytes) -> str | None:
+    """The Message-ID a composed mail carries (in its headers, before the first blank line)."""
+    head = raw.split(b"\n\n", 1)[0]
+    found = _MESSAGE_ID.search(head)
+    return found.group(1).decode("ascii", "replace") if found else None
 
 
 def ranking_lines(outcome: Outcome, seats: list[Seat]) -> list[str]:

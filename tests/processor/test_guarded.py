@@ -23,8 +23,8 @@ from pbem.processor import api, archive, exchange
 from pbem.processor.api import Pass
 from pbem.processor.host import Host
 from pbem.processor.hostkey import HostKey
-from pbem.store import InboundMessage, Seat, SessionFactory, Snapshot
-from tests.processor.conftest import ALICE, Table, hand, mail
+from pbem.store import InboundMessage, OutboundMessage, Seat, SessionFactory, Snapshot
+from tests.processor.conftest import ALICE, BOB, Table, hand, mail
 from tests.support.mailservers import PymapServer, SmtpTestServer
 
 
@@ -176,3 +176,59 @@ def test_no_spelling_of_a_secret_is_kept_or_sent(
         shown = CliRunner().invoke(app, ["inbox", "show", str(row.id)])
         assert shown.exit_code == 0 and "[secret-removed]" in shown.output
         assert secret not in shown.output
+
+
+# -- forged bounces ---------------------------------------------------------------------------
+
+def dsn(recipient: str, original_id: str, n: int, kind: str = "text/rfc822-headers") -> bytes:
+    """A delivery status report about ``recipient``, naming ``original_id`` as the lost mail."""
+    original = (f"From: games@host.test\r\nTo: {recipient}\r\nSubject: [x] Test Cards\r\n"
+                f"Message-ID: {original_id}\r\n")
+    return (f"Return-Path: <>\r\nFrom: Mail Delivery System <MAILER-DAEMON@mx.players.test>\r\n"
+            f"To: games@host.test\r\nSubject: Undelivered Mail Returned to Sender\r\n"
+            f"Message-ID: <dsn-{n}@mx.players.test>\r\nMIME-Version: 1.0\r\n"
+            "Content-Type: multipart/report; report-type=delivery-status; boundary=\"B\"\r\n\r\n"
+            "--B\r\nContent-Type: text/plain\r\n\r\nundeliverable\r\n\r\n"
+            "--B\r\nContent-Type: message/delivery-status\r\n\r\n"
+            "Reporting-MTA: dns; mx.players.test\r\n\r\n"
+            f"Final-Recipient: rfc822; {recipient}\r\nAction: failed\r\nStatus: 5.1.1\r\n\r\n"
+            f"--B\r\nContent-Type: {kind}\r\n\r\n{original}\r\n--B--\r\n").encode()
+
+
+@pytest.mark.parametrize("kind", ["text/rfc822-headers", "message/rfc822"])
+def test_only_a_report_about_a_mail_we_sent_marks_a_seat(
+        factory: SessionFactory, table: Table, imap_server: PymapServer,
+        smtp_server: SmtpTestServer, caplog: pytest.LogCaptureFixture, kind: str) -> None:
+    host = Host(from_address="games@host.test", operator_address="op@host.test")
+    run_pass(factory, host, imap_server, smtp_server,  # a status mail to Bob goes out
+             mail(BOB, f"Re: [{table.tag}] x", f"status\nsecret {table.secrets[1]}"))
+    (ours,) = [str(m["Message-ID"]) for m in sent_to(smtp_server, BOB)]
+
+    def bouncing() -> bool:
+        with factory() as s:
+            return s.exec(select(Seat).where(Seat.address == BOB)).one().bounced_at is not None
+
+    # Four forgeries, each after Bob proved his secret again: none marks him, none mails.
+    for n in range(4):
+        with caplog.at_level(logging.INFO, logger="pbem"):
+            done = run_pass(factory, host, imap_server, smtp_server,
+                            dsn(BOB, f"<forged-{n}@host.test>" if n % 2 else "", n, kind))
+        assert "unproven" in done.results[0].reason and not bouncing()
+        run_pass(factory, host, imap_server, smtp_server,
+                 mail(BOB, f"Re: [{table.tag}] x", f"status\nsecret {table.secrets[1]}"))
+    assert sent_to(smtp_server, "op@host.test") == []
+    assert any("names no mail we sent" in r.getMessage() for r in caplog.records)
+    # Our mail to another address proves nothing about Bob's.
+    run_pass(factory, host, imap_server, smtp_server, mail(
+        ALICE, f"Re: [{table.tag}] x", f"status\nsecret {table.secrets[0]}"))
+    with factory() as s:
+        to_alice = s.exec(select(OutboundMessage.message_id).where(
+            OutboundMessage.to_addr == ALICE)).first()
+    run_pass(factory, host, imap_server, smtp_server, dsn(BOB, str(to_alice), 9, kind))
+    assert not bouncing()
+    # The real one: Bob is marked, the operator told once, with his seat's number.
+    with caplog.at_level(logging.INFO, logger="pbem"):
+        done = run_pass(factory, host, imap_server, smtp_server, dsn(BOB, ours, 10, kind))
+    assert "seat 2 of" in done.results[0].reason and bouncing()
+    (told,) = sent_to(smtp_server, "op@host.test")
+    assert "seat 2" in text(told)
