@@ -15,6 +15,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
+from typing import Any
 
 from pbem.mail.text import html_to_text, strip_quotes_and_signature
 
@@ -175,7 +176,7 @@ def _bounces(msg: Message) -> tuple[Bounce, ...]:
     return tuple(found)
 
 
-def _original_id(parts: list[Message]) -> str:
+def _original_id(parts: list[Any]) -> str:
     """The Message-ID of the failed mail: in the report's message/rfc822 part (the message
     itself) or text/rfc822-headers part (its headers only), RFC 6522 section 3."""
     for part in parts:
