@@ -122,3 +122,22 @@ def test_a_key_file_in_a_missing_folder_is_named(tmp_path: Path, home: Path) -> 
     out = one_line(pbem("--config", str(tmp_path / "c.toml"), "init", code=1))
     assert (f"no host key at {tmp_path / 'nowhere' / 'host.key'}, and its folder does not "
             "exist: run `pbem init`, or create the folder, or set host_key_file") in out
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("name", "Bob\r\nBcc: everyone@evil.test"), ("name", "x" * 5000),
+    ("status", "active\nX-Injected: 1"), ("status", "winner")])
+def test_a_trusted_foreign_export_still_has_its_names_and_statuses_checked(
+        home: Path, tmp_path: Path, field: str, value: str) -> None:  # noqa: F811
+    tag = new_game()
+    exported = tmp_path / "game.json"
+    pbem("game", "export", tag, "-o", str(exported))
+    data = json.loads(exported.read_text())
+    del data["host"], data["signature"]  # from elsewhere: trusted on the operator's word
+    data["seats"][1][field] = value
+    recheck(data)
+    exported.write_text(json.dumps(data))
+    out = one_line(pbem("game", "import", str(exported), "--tag", "far-1", "--trust-foreign",
+                        code=1))
+    assert f"import refused: the export's seat {field}" in out
+    assert "far-1" not in pbem("game", "list")

@@ -6,15 +6,18 @@ says DKIM, SPF or DMARC passed for the domain of its From address. Only the topm
 Authentication-Results header is read, and only if it bears our server's authserv-id: every
 hop prepends its headers, so anything below it may have been written by the sender.
 The header is parsed with ``authres`` (a maintained RFC 8601 parser: comments, quoting,
-versions and property types are its business, not ours).
+versions and property types are its business, not ours). Alignment compares organisational
+domains found with the public suffix list ``publicsuffixlist`` ships with its data.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from email.parser import BytesHeaderParser
+from functools import cache
 
 import authres
+from publicsuffixlist import PublicSuffixList
 
 HEADER = "Authentication-Results"
 
@@ -25,10 +28,25 @@ class Verdict:
     why: str  # for the reply and the operator, e.g. "dkim=pass for players.test"
 
 
+@cache
+def _suffixes() -> PublicSuffixList:
+    """The public suffix list the package ships (read once; never fetched at run time)."""
+    return PublicSuffixList()
+
+
+def organisational(domain: str) -> str | None:
+    """The domain a registrant holds (``players.test`` of ``mx.players.test``); None for a
+    public suffix itself (``test``, ``co.uk``, ``github.io``), which nobody holds."""
+    name = domain.lower().strip(". ")
+    if not name or len(name) > 253:
+        return None
+    return _suffixes().privatesuffix(name)
+
+
 def _aligned(domain: str, from_domain: str) -> bool:
-    """Relaxed alignment (as DMARC): the same domain, or one a subdomain of the other."""
-    d, f = domain.lower().strip(". "), from_domain.lower().strip(". ")
-    return bool(d) and (d == f or f.endswith("." + d) or d.endswith("." + f))
+    """Relaxed alignment (DMARC, RFC 7489 3.1): both have the same organisational domain."""
+    org = organisational(domain)
+    return org is not None and org == organisational(from_domain)
 
 
 def _domain(value: str) -> str:

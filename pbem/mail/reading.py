@@ -15,6 +15,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
+from typing import Any
 
 from pbem.mail.text import html_to_text, strip_quotes_and_signature
 
@@ -50,6 +51,9 @@ class Bounce:
     recipient: str
     status: str  # e.g. 5.1.1
     diagnostic: str = ""
+    # The Message-ID of the mail that failed, as the report's original-message part (a
+    # message/rfc822 or text/rfc822-headers part) gives it; "" when it gives none.
+    original_id: str = ""
 
 
 def text_safe(value: str) -> str:
@@ -149,6 +153,7 @@ def _bounces(msg: Message) -> tuple[Bounce, ...]:
         return ()
     found: list[Bounce] = []
     parts = msg.get_payload()
+    original = _original_id(parts if isinstance(parts, list) else [])
     for part in parts if isinstance(parts, list) else []:
         if not isinstance(part, Message) or part.get_content_type() != "message/delivery-status":
             continue
@@ -167,8 +172,30 @@ def _bounces(msg: Message) -> tuple[Bounce, ...]:
             address = recipient.partition(";")[2].strip() or recipient
             found.append(Bounce(parseaddr(address)[1].lower() or address.lower(),
                                 _header(block, "Status")[:20],
-                                text_safe(_header(block, "Diagnostic-Code"))[:300]))
+                                text_safe(_header(block, "Diagnostic-Code"))[:300], original))
     return tuple(found)
+
+
+def _original_id(parts: list[Any]) -> str:
+    """The Message-ID of the failed mail: in the report's message/rfc822 part (the message
+    itself) or text/rfc822-headers part (its headers only), RFC 6522 section 3."""
+    for part in parts:
+        if not isinstance(part, Message):
+            continue
+        kind = part.get_content_type()
+        if kind == "message/rfc822":
+            inner = part.get_payload()
+            original = inner[0] if isinstance(inner, list) and inner else None
+        elif kind == "text/rfc822-headers":
+            payload = part.get_payload(decode=True)
+            text = payload.decode("ascii", "replace") if isinstance(payload, bytes) else ""
+            original = BytesParser(policy=policy.compat32).parsebytes(
+                text[:65536].encode("ascii", "replace"), headersonly=True)
+        else:
+            continue
+        if isinstance(original, Message):
+            return _header(original, "Message-ID").strip()[:250]
+    return ""
 
 
 def _parse(raw: bytes) -> tuple[Message, str]:

@@ -17,12 +17,13 @@ from email import message_from_bytes, policy
 from email.message import Message
 
 MARK = "[secret-removed]"
-# "secret X", "secret: X", "secret is: X", "secret is: <code>X" (HTML); X is 8+ characters
-# (secrets are 22), so prose such as "the secret in your mail" keeps its words. "secret new"
-# is a command, not a secret.
+# "secret X", "secret: X", "SECRET:X", "Secret = X", "secret is: X", "secret is: <code>X"
+# (HTML); X is 8+ characters (secrets are 22), so prose such as "the secret in your mail"
+# keeps its words. "secret new" is a command, not a secret. Either ":" or "=" or a space must
+# follow the word: "secretariat" is no secret line.
 _SECRET_LINE = re.compile(
-    r"(?P<head>\bsecret(?:\s+is)?\s*[:=]?(?:[ \t]|<[^<>\n]{0,60}>)+)(?!new\b)"
-    r"(?P<value>[^\s<>\"'&]{8,})", re.IGNORECASE)
+    r"(?P<head>\bsecret(?:\s+is)?(?:\s*[:=](?:[ \t]|<[^<>\n]{0,60}>)*|(?:[ \t]|<[^<>\n]{0,60}>)+))"
+    r"(?!new\b)(?P<value>[^\s<>\"'&]{8,})", re.IGNORECASE)
 
 
 def blank(text: str, tokens: Iterable[str] = ()) -> str:

@@ -6,6 +6,10 @@ bouncing (``pbem game show`` lists it) and the operator is told once, so a playe
 longer be reached does not just time out in silence. Reports can be forged: marking a seat
 only informs the operator, it changes nothing in the game. The mark is cleared when the seat
 next proves its secret.
+
+Anyone can send a report, so one only marks a seat when it proves it answers a mail we sent:
+its original-message part carries the Message-ID of a mail we queued to that very address.
+A report that does not is only logged: a stranger cannot mark a seat or mail the operator.
 """
 
 from __future__ import annotations
@@ -15,10 +19,10 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from pbem.mail.reading import IncomingMail
+from pbem.mail.reading import Bounce, IncomingMail
 from pbem.processor import mails
 from pbem.processor.host import Host
-from pbem.store.tables import Game, Seat
+from pbem.store.tables import Game, OutboundMessage, Seat
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +40,12 @@ def record(session: Session, host: Host, mail: IncomingMail) -> tuple[str, list[
         if not rows:
             said.append(f"{bounce.recipient} ({why}): no seat")
             continue
+        if not _ours(session, bounce):
+            said.append(f"{bounce.recipient} ({why}): unproven (names no mail we sent to "
+                        "that address); no seat marked")
+            log.info("a delivery report about %s names no mail we sent there; ignored",
+                     bounce.recipient)
+            continue
         for seat, game in rows:
             said.append(f"{bounce.recipient} ({why}): seat {seat.index + 1} of [{game.tag}]")
             first = seat.bounced_at is None
@@ -52,9 +62,19 @@ def record(session: Session, host: Host, mail: IncomingMail) -> tuple[str, list[
                     ]))
             elif first:
                 log.warning("seat %s of %s bounces (%s); no operator_address to tell",
-                            seat.index, game.tag, why)
+                            seat.index + 1, game.tag, why)
     session.flush()
     return "delivery status report: " + "; ".join(said), queued
+
+
+def _ours(session: Session, bounce: Bounce) -> bool:
+    """Whether the report names a mail we sent to the address it says failed."""
+    if not bounce.original_id:
+        return False
+    found = session.exec(select(OutboundMessage.id).where(
+        OutboundMessage.message_id == bounce.original_id,
+        OutboundMessage.to_addr == bounce.recipient)).first()
+    return found is not None
 
 
 def clear(session: Session, seat: Seat) -> None:

@@ -30,6 +30,9 @@ from pbem.store.tables import Game, OutboundMessage, Seat
 COMMANDS = ("log", "waiting", "vacation", "resign", "secret", "mail", "language", "timezone")
 LOG_DEFAULT = 10  # entries a bare "log" shows
 LOG_MAX = 50
+# The longest argument any command takes ("until 2026-12-24", the longest IANA zone name is 32
+# characters): a longer one is refused before any library (zoneinfo, dates) sees it.
+ARGUMENT_MAX = 64
 
 def _help_row(command: str, what: Line, tr: Translator) -> str:
     return f"  {command:<23} {tr(what) if not isinstance(what, str) else what}"
@@ -112,6 +115,11 @@ class Context:
 
 
 def run(ctx: Context, command: str, argument: str) -> Reply:
+    if len(argument) > ARGUMENT_MAX:  # never echoed: a 5,000-character line gets no echo
+        return Reply("rejected", f"{command}: argument too long", [msg(
+            "The text after \"{command}\" is too long ({count} characters; at most {limit}), "
+            "so nothing changed.", command=ctx.w(command), count=len(argument),
+            limit=ARGUMENT_MAX)])
     handler = {"log": history, "waiting": waiting, "vacation": vacation,
                "resign": resign, "secret": rotate, "mail": mail_setting,
                "language": language, "timezone": timezone}[command]

@@ -124,6 +124,10 @@ def _aware(text: Any, where: str) -> datetime:
     return when
 
 
+SEAT_STATUSES = ("active", "resigned", "dropped")
+GAME_STATUSES = ("active", "paused", "finished", "archived")
+
+
 def check_signature(data: dict[str, Any], key: HostKey, trust_foreign: bool) -> bool:
     """Whether this host signed ``data`` (True), or it is trusted on the operator's word
     (False); raises when it was signed here and edited since, or is foreign and not trusted."""
@@ -199,6 +203,18 @@ def import_game(session: Session, data: Any, *, key: HostKey, trust_foreign: boo
         addresses = [operator_input.address(str(s["address"]), "the export's seat address")
                      for s in data["seats"]]
         operator_input.distinct(addresses)
+        # Checked whoever signed it: a foreign export is trusted to replay, not to be clean.
+        names = [operator_input.name(str(s["name"]), "the export's seat name")
+                 for s in data["seats"]]
+        for s in data["seats"]:
+            if s["status"] not in SEAT_STATUSES:
+                raise operator_input.InputError(
+                    f"the export's seat status {str(s['status'])[:40]!r} is not one of "
+                    f"{', '.join(SEAT_STATUSES)}")
+        if g["status"] not in GAME_STATUSES:
+            raise operator_input.InputError(
+                f"the export's game status {str(g['status'])[:40]!r} is not one of "
+                f"{', '.join(GAME_STATUSES)}")
     except operator_input.InputError as exc:
         raise ImportRefused(str(exc)) from None
     wanted = tag or g["tag"]
@@ -234,10 +250,10 @@ def import_game(session: Session, data: Any, *, key: HostKey, trust_foreign: boo
         session.add(Snapshot(game_id=game.id, log_index=entries[-1].index,
                              state_json=canonical_json(rules.to_json(final))))
     secrets = []
-    for s, address in zip(data["seats"], addresses, strict=True):
+    for s, address, seat_name in zip(data["seats"], addresses, names, strict=True):
         secret, salt = new_secret(), new_salt()
         secrets.append(secret)
-        session.add(Seat(game_id=game.id, index=int(s["index"]), name=str(s["name"]),
+        session.add(Seat(game_id=game.id, index=int(s["index"]), name=seat_name,
                          address=address, status=str(s["status"]),
                          secret_salt=salt, secret_hash=hash_secret(secret, salt)))
     session.flush()

@@ -116,10 +116,20 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
                         pictures=pictures)
     # The subject as its header reads, so listing the outbox never loads the bytes.
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
-                          subject=clean_header(subj, 250),
+                          subject=clean_header(subj, 250), message_id=message_id_of(raw),
                           raw_once_sent=redact(raw, [secret]) if secret else None)
     session.add(row)
     return row
+
+
+_MESSAGE_ID = re.compile(rb"^Message-ID:[ \t]*(<[^>\r\n]{1,250}>)", re.IGNORECASE | re.MULTILINE)
+
+
+def message_id_of(raw: bytes) -> str | None:
+    """The Message-ID a composed mail carries (in its headers, before the first blank line)."""
+    head = raw.split(b"\n\n", 1)[0]
+    found = _MESSAGE_ID.search(head)
+    return found.group(1).decode("ascii", "replace") if found else None
 
 
 def ranking_lines(outcome: Outcome, seats: list[Seat]) -> list[str]:
@@ -307,7 +317,8 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
                  references=references, secret=secret)
 
 
-UNPROVEN = ("stranger", "help", "auth")  # answers to mail that proved no seat's secret
+# Answers to mail that proved no seat's secret ("fault": a mail the host failed on).
+UNPROVEN = ("stranger", "help", "auth", "fault")
 
 
 def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
@@ -317,7 +328,8 @@ def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
     (``replies_per_hour_total``); notes to addresses that have no seat (``stranger``) per day
     (``stranger_replies_per_day``); help and secret errors to a seat's address per hour
     (``unverified_replies_per_hour``), counted apart from stranger notes so neither uses up
-    the other. Replies to a proven secret are never limited.
+    the other; notes that the host failed on a mail (``fault``) per hour, apart. Replies to a
+    proven secret are never limited.
     """
     hour = timedelta(hours=1)
     if queries.recent_replies(session, None, UNPROVEN, hour) >= host.replies_per_hour_total:
@@ -325,5 +337,8 @@ def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
     if kind == "stranger":
         sent = queries.recent_replies(session, address, ("stranger",), timedelta(days=1))
         return sent < host.stranger_replies_per_day
+    if kind == "fault":  # counted apart: a host's fault must not use up a player's help
+        return queries.recent_replies(session, address, ("fault",), hour) \
+            < host.unverified_replies_per_hour
     sent = queries.recent_replies(session, address, ("help", "auth"), hour)
     return sent < host.unverified_replies_per_hour

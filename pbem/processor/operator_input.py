@@ -30,6 +30,18 @@ def _no_control(what: str, text: str) -> None:
                          "address must be one plain line (it could otherwise add mail headers)")
 
 
+NAME_MAX = 100  # a seat's name, shown in every subject line and status
+
+
+def name(text: str, what: str = "name") -> str:
+    """A seat's name: one plain line, not empty, bounded."""
+    _no_control(what, text)
+    value = text.strip()
+    if not value or len(value) > NAME_MAX:
+        raise InputError(f"{what} {value[:NAME_MAX]!r} must be 1 to {NAME_MAX} characters")
+    return value
+
+
 def address(text: str, what: str = "address") -> str:
     """One bare address, checked and normalised (lower case)."""
     _no_control(what, text)

@@ -47,6 +47,8 @@ log = logging.getLogger(__name__)
 
 TAG_RE = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.-]*)\]")
 ECHO_LINES = 40  # order lines quoted back in a reply
+TAG_MAX = 100  # of a "game" line: a game's tag is far shorter
+SECRET_MAX = 200  # a secret is 22 characters: a longer one is wrong without hashing it
 
 
 def _english_free(err: OrderSyntaxError, tr: Translator) -> str:
@@ -152,16 +154,30 @@ def looks_like_prose(line: str) -> bool:
     return bool(words) and (line.rstrip()[-1] in ".!?,;" or words[0] in _GREETINGS)
 
 
+# A secret line in any spelling: "secret x", "secret: x", "SECRET:x", "Secret = x" (any case,
+# any whitespace; the word in any of the host's languages).
+_SECRET_HEAD = re.compile(r"([^\s:=]+)\s*[:=]?\s*")
+
+
+def secret_value(line: str) -> str | None:
+    """The secret a line gives, if it is a secret line."""
+    head = _SECRET_HEAD.match(line.strip())
+    if head is None or not words.is_word(head.group(1), "secret"):
+        return None
+    return line.strip()[head.end():].strip() or None
+
+
 def _host_line(letter: Letter, line: str) -> bool:
     """Read ``line`` into ``letter`` if it is the host's (game, secret, a command)."""
     word, _, rest = line.partition(" ")
     free = not letter.orders and letter.command is None  # a command comes before any order
+    secret = secret_value(line)
     if words.is_word(word, "game") and rest.strip() and letter.game_tag is None:
-        letter.game_tag = rest.strip()
-    elif (words.is_word(word, "secret") and words.is_word(rest, "new") and free):
+        letter.game_tag = rest.strip()[:TAG_MAX]
+    elif secret is not None and words.is_word(secret, "new") and free:
         letter.command, letter.argument = "secret", "new"  # rotate: see commands.rotate
-    elif words.is_word(word, "secret") and rest.strip():
-        letter.secret = rest.strip()
+    elif secret is not None:
+        letter.secret = secret
     elif free and not rest.strip() and (
             line.lower() == "preview" or words.is_word(line, "check")):
         letter.command = "check"
@@ -251,9 +267,75 @@ def process_raw(factory: SessionFactory, raw: bytes, host: Host) -> Result:
     except Exception as exc:
         if is_transient(exc):
             raise TransientFault(describe(exc)) from exc
-        log.exception("duplicate check failed")
-    log.error("quarantining a message", exc_info=failure)
-    return quarantine(factory, raw, _reason(failure), inbound_id=None, host=host)
+        _log_fault("duplicate check failed", exc)
+    fresh = _unrecorded(factory, raw)
+    _log_fault("a mail could not be handled; kept for the operator", failure)
+    result = quarantine(factory, raw, _reason(failure), inbound_id=None, host=host)
+    if fresh and result.status == "quarantined":  # the sender is told once, not per delivery
+        _answer_fault(factory, raw, host)
+    return result
+
+
+def _log_fault(what: str, exc: BaseException) -> None:
+    """One line for the operator's log; the traceback only at debug level."""
+    log.error("%s: %s", what, _reason(exc))
+    log.debug("%s", what, exc_info=exc)
+
+
+def _unrecorded(factory: SessionFactory, raw: bytes) -> bool:
+    try:
+        return not _recorded(factory, raw)
+    except Exception as exc:
+        if is_transient(exc):
+            raise TransientFault(describe(exc)) from exc
+        return False  # unknown: better no answer than a second one
+
+
+def _answer_fault(factory: SessionFactory, raw: bytes, host: Host) -> None:
+    """Tell the sender of a mail the host failed on that the operator has it: in the language
+    of the sender's seat (else the game's, else their client's), with a fixed subject, limited
+    like every answer to unproven mail. A robot is never answered; a failure here is logged."""
+    try:
+        mail = read_message(raw, max_bytes=host.max_message_bytes)
+        sender = (mail.from_addr or "").lower()
+        if mail.bounces or mail.automatic or not deliverable(sender):
+            return
+        with factory() as session:
+            if not mails.may_answer(session, host, sender, "fault"):
+                log.info("no answer to a failed mail from %s: reply limit reached", sender)
+                return
+            game, lang = _sender_game(session, mail, sender)
+            tr = translator(lang)
+            subj = (mails.subject(game, msg("about your mail"), tr) if game
+                    else tr(msg("About your mail to the game host")))
+            mid = mail.message_id or synthetic_message_id(raw)
+            mails.queue_notice(session, host, to=sender, subj=subj, kind="fault", game=game,
+                               in_reply_to=mid, references=[*mail.references, mid], tr=tr,
+                               lines=[msg("Your mail could not be handled: the game host ran "
+                                          "into a fault of its own. Nothing was played and "
+                                          "nothing changed."),
+                                      msg("The host's operator has been told and has kept your "
+                                          "mail.")])
+            session.commit()
+    except Exception as exc:
+        if is_transient(exc):
+            raise TransientFault(describe(exc)) from exc
+        _log_fault("the sender of a failed mail could not be told", exc)
+
+
+def _sender_game(session: Session, mail: IncomingMail, sender: str) -> tuple[Game | None, str]:
+    """The game a mail names (by the tag in its subject, else its game line) and the language
+    to answer in: its sender's seat's, else the game's, else the sender's client's."""
+    try:
+        letter = read_letter(mail.body_text or "")
+    except Exception:  # the very fault being answered may be in reading the body
+        letter = Letter()
+    game = identify_game(session, mail.subject or "", letter)
+    langs = [mail.language]
+    if game is not None:
+        seats = queries.seat_by_address(session, game.id or 0, sender)
+        langs = [*(s.language for s in seats[:1]), game.language, *langs]
+    return game, next((lang for lang in langs if lang in LANGUAGES), "en")
 
 
 def _recorded(factory: SessionFactory, raw: bytes) -> bool:
@@ -295,7 +377,7 @@ def reprocess(factory: SessionFactory, inbound_id: int, host: Host) -> Result:
     except Exception as exc:
         if is_transient(exc):
             raise TransientFault(describe(exc)) from exc
-        log.exception("message %s quarantined again", inbound_id)
+        _log_fault(f"message {inbound_id} quarantined again", exc)
         return quarantine(factory, raw, _reason(exc), inbound_id=inbound_id, host=host)
 
 
@@ -345,7 +427,7 @@ def quarantine(factory: SessionFactory, raw: bytes, reason: str,
     except Exception as exc:
         if is_transient(exc):
             raise TransientFault(describe(exc)) from exc
-        log.exception("quarantine failed; keeping a minimal record")
+        _log_fault("quarantine failed; keeping a minimal record", exc)
         first = describe(exc)
     try:
         with factory() as session:
@@ -362,7 +444,7 @@ def quarantine(factory: SessionFactory, raw: bytes, reason: str,
         if is_transient(exc):
             raise TransientFault(describe(exc)) from exc
         # Not in the database, but not lost: the inbox moves it to its failed folder.
-        log.exception("message could not be recorded; left in the failed folder")
+        _log_fault("message could not be recorded; left in the failed folder", exc)
         return Result("quarantined", f"{reason} (not recorded: {describe(exc)})")
 
 
@@ -379,8 +461,10 @@ def _quarantine(factory: SessionFactory, raw: bytes, reason: str, inbound_id: in
                 row = session.exec(
                     select(InboundMessage).where(InboundMessage.message_id == key)).first()
             if row is None:
-                row = InboundMessage(message_id=key)  # its bytes: by seal, blanked
-                seal(row, raw, *_verdict(session, raw), limit=limit)
+                seen = _verdict(session, raw)
+                row = InboundMessage(message_id=key, from_addr=seen.sender,
+                                     subject=seen.subject, game_id=seen.game_id)
+                seal(row, raw, seen.seat, seen.secret, limit=limit)  # its bytes, blanked
         if row.id is not None and row.status != "quarantined":
             return Result("duplicate", f"already {row.status}", row.id)
         row.status = "quarantined"
@@ -426,7 +510,7 @@ def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | 
                 return Result("duplicate", f"already {again.status}", again.id)
         # Its bytes are written once, blanked, by seal (in this transaction).
         row = InboundMessage(message_id=key, from_addr=mail.from_addr[:320],
-                             subject=mail.subject[:500])
+                             subject=blank(mail.subject)[:500])
         session.add(row)
         session.flush()
         if conflict:
@@ -437,7 +521,7 @@ def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | 
     else:
         row = existing
         row.from_addr = mail.from_addr[:320]
-        row.subject = mail.subject[:500]
+        row.subject = blank(mail.subject)[:500]
     handler = _Handler(session, host, mail, row, mid, stored=existing is not None, raw=raw)
     result = handler.run()
     # In this same transaction: the secret as written is never committed.
@@ -463,6 +547,7 @@ def seal(row: InboundMessage, original: bytes, seat: int | None, secret: str | N
     tokens = [*([secret] if secret else []), *also]
     row.raw = redact(original if limit is None else kept_bytes(original, limit), tokens)
     row.reason = blank(row.reason, tokens)  # an error may quote the line that held it
+    row.subject = blank(row.subject, tokens)  # "Re: [reef-1] my secret is ..."
 
 
 def identify_game(session: Session, subject: str, letter: Letter) -> Game | None:
@@ -478,31 +563,49 @@ def identify_game(session: Session, subject: str, letter: Letter) -> Game | None
 
 def secret_seat(candidates: list[Seat], secret: str | None) -> Seat | None:
     """The seat among ``candidates`` (one address may hold several) whose secret this is."""
-    if secret is None:
+    if secret is None or len(secret) > SECRET_MAX:
         return None
     return next((seat for seat in candidates
                  if check_secret(secret, seat.secret_salt, seat.secret_hash)), None)
 
 
-def _verdict(session: Session, raw: bytes) -> tuple[int | None, str | None]:
-    """For a mail quarantined before it was read: the seat whose secret it carries, and the
-    secret as written (to blank it)."""
+@dataclass
+class _Verdict:
+    """What a mail quarantined before it was read shows of itself, for the operator."""
+
+    seat: int | None = None  # the seat whose secret it carries
+    secret: str | None = None  # the secret as written (to blank it)
+    sender: str = ""
+    subject: str = ""  # its secret blanked
+    game_id: int | None = None
+
+
+def _verdict(session: Session, raw: bytes) -> _Verdict:
+    """Who sent a mail quarantined before it was read, what it is about, whose secret it
+    carries: the quarantine row names its sender and subject, never just bytes."""
+    found = _Verdict()
     try:
         mail = read_message(raw)
+        found.sender = text_safe(mail.from_addr or "")[:320]
+        found.subject = text_safe(mail.subject or "")[:500]
         letter = read_letter(mail.body_text or "")
+        found.secret = letter.secret
+        found.subject = blank(found.subject, [letter.secret] if letter.secret else [])
     except Exception:  # quarantining must go on; the raw-text blanking still applies
         log.debug("a quarantined mail cannot be read", exc_info=True)
-        return None, None
+        found.subject = blank(found.subject)
+        return found
     try:
         game = identify_game(session, mail.subject or "", letter)
         if game is None:
-            return None, letter.secret
-        found = secret_seat(queries.seat_by_address(session, game.id or 0, mail.from_addr),
-                            letter.secret)
-        return (found.index if found is not None else None), letter.secret
+            return found
+        found.game_id = game.id
+        seat = secret_seat(queries.seat_by_address(session, game.id or 0, mail.from_addr),
+                           letter.secret)
+        found.seat = seat.index if seat is not None else None
     except Exception:  # a courtesy for a later reprocess; quarantining must go on
         log.debug("no verdict for a quarantined mail", exc_info=True)
-        return None, letter.secret
+    return found
 
 
 class _Handler:
@@ -547,7 +650,8 @@ class _Handler:
         if not echo:
             return (mails.subject(game, msg("about your mail"), self.tr) if game
                     else self.tr(msg("About your mail to the game host")))
-        return mails.reply_subject(self.mail.subject, game)
+        return mails.reply_subject(blank(self.mail.subject, [self.secret] if self.secret
+                                         else []), game)
 
     def stranger(self, status: str, reason: str, lines: list[Line], game: Game | None,
                  kind: str = "stranger") -> Result:

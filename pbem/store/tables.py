@@ -181,6 +181,8 @@ class OutboundMessage(SQLModel, table=True):
     to_addr: str = Field(index=True)
     kind: str = "status"  # status | reply | stranger | help
     subject: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    # Its Message-ID: a delivery report must name one of ours before it marks a seat.
+    message_id: str | None = Field(default=None, index=True)
     stored: OutboundBytes = Relationship(sa_relationship_kwargs=_BYTES)
     status: str = Field(default="queued", index=True)  # queued | sent | failed
     attempts: int = 0

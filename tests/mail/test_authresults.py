@@ -107,3 +107,23 @@ def test_an_unreadable_header_is_no_verdict() -> None:
 
 def test_authserv_id_is_compared_without_case() -> None:
     assert verdict(message(RSPAMD_PASS), FROM, "MX.Host.Test").ok
+
+
+@pytest.mark.parametrize(("signed", "sender"), [
+    ("test", "alice@players.test"),  # a public suffix is nobody's domain
+    ("co.uk", "alice@players.co.uk"),
+    ("other.co.uk", "alice@players.co.uk"),  # siblings under a public suffix
+    ("evil.github.io", "alice@players.github.io"),  # a private registry's suffix
+])
+def test_a_public_suffix_is_never_aligned(signed: str, sender: str) -> None:
+    domain = sender.rpartition("@")[2]
+    header = OPENDKIM_PASS.replace("header.d=players.test", f"header.d={signed}").replace(
+        "header.i=@players.test", f"header.i=@{signed}")
+    got = verdict(message(header, frm=sender), sender, OURS)
+    assert not got.ok and domain in got.why
+
+
+def test_a_parent_within_the_organisation_is_aligned() -> None:
+    sender = "alice@mail.players.co.uk"
+    header = OPENDKIM_PASS.replace("header.d=players.test", "header.d=players.co.uk")
+    assert verdict(message(header, frm=sender), sender, OURS).ok

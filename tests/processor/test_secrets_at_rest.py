@@ -222,15 +222,15 @@ def test_redaction_never_raises_on_garbage() -> None:
 
 def test_a_secret_echoed_back_in_a_reply_is_blanked_once_sent(
         factory: SessionFactory, host: Host, table: Table, tmp_path: Path) -> None:
-    """Written as "secret: X" it is no secret line, so it is an order line and quoted back."""
+    """Written inside an order line ("my secret X") it is quoted back."""
     secret = table.secrets[0]
     result = process_raw(factory, mail(ALICE, f"[{table.tag}]",
-                                       f"check\nsecret {secret}\nsecret: {secret}"), host)
+                                       f"check\nsecret {secret}\nmy secret {secret}"), host)
     assert result.status == "ignored"
-    assert f"> secret: {secret}" in queued(factory)[-1][1]  # the player sees what they wrote
+    assert f"> my secret {secret}" in queued(factory)[-1][1]  # the player sees what they wrote
     deliver_outbox(factory, MaildirSender(tmp_path / "out"), host)
     assert secret.encode() not in every_stored_byte(factory)
-    assert any(f"> secret: {secret}" in t for t in sent_texts(tmp_path / "out"))
+    assert any(f"> my secret {secret}" in t for t in sent_texts(tmp_path / "out"))
 
 
 @pytest.mark.slow
