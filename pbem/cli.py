@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
+import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -21,6 +25,7 @@ from pbem.cli_seats import number as seat_number
 from pbem.config import Config, ConfigError, load
 from pbem.engine import registry
 from pbem.engine.replay import ReplayMismatch
+from pbem.operator_errors import EX_CONFIG, EX_TEMPFAIL, explain
 from pbem.processor import api
 from pbem.processor.history import BadAdminEntry, revoked
 from pbem.processor.host import Host
@@ -33,20 +38,61 @@ class _Commands(TyperGroup):
     """Runs every command: an operator's mistake or a broken environment (see
     :mod:`pbem.operator_errors`) ends in one line and a fix, not a traceback."""
 
-    def invoke(self, ctx: Any) -> Any:  # click's Context (typer may vendor click)
-        try:
-            return super().invoke(ctx)
-        except Exception as exc:
-            from pbem.operator_errors import explain
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:  # `pbem --help` prints here
+        with _quiet_when_the_reader_is_gone():
+            return super().make_context(*args, **kwargs)
 
-            told = explain(exc)
-            if told is None or _state.get("debug"):
-                raise
-            err.print(f"[red]error:[/red] {escape(told.message)}", highlight=False,
-                      soft_wrap=True)
-            err.print(f"fix: {escape(told.fix)} (`pbem --debug ...` shows the traceback)",
-                      highlight=False, soft_wrap=True)
-            raise typer.Exit(1) from exc
+    def invoke(self, ctx: Any) -> Any:  # click's Context (typer may vendor click)
+        with _quiet_when_the_reader_is_gone():
+            try:
+                return super().invoke(ctx)
+            except Exception as exc:
+                if isinstance(exc, BrokenPipeError) and _stdout_closed():
+                    raise
+                told = explain(exc)
+                if told is None or _state.get("debug"):
+                    raise
+                _tell(told.message, f"{told.fix} (`pbem --debug ...` shows the traceback)")
+                raise typer.Exit(told.code) from exc
+
+
+# What a shell reports for a tool that SIGPIPE ended (`yes | head -1`): 128 + 13. Python
+# ignores SIGPIPE, so pbem exits with that status itself: under `set -o pipefail` a script sees
+# pbem as it sees any other tool whose reader stopped early; without pipefail the pipeline's
+# status is the reader's own.
+EXIT_READER_GONE = 128 + signal.SIGPIPE
+
+
+@contextmanager
+def _quiet_when_the_reader_is_gone() -> Iterator[None]:
+    """`pbem ... | head -1`: once the reader has its line and has gone, stop without a word
+    (a closed standard output is no server fault). rich, which prints the help and the
+    tables, mutes standard output itself and exits 1; that exit becomes ours too."""
+    try:
+        yield
+    except BrokenPipeError:
+        if not _stdout_closed():
+            raise
+        # The recipe of the Python docs (signal module): what is still buffered goes to
+        # /dev/null, so the interpreter's last flush cannot complain about the pipe either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(EXIT_READER_GONE) from None
+    except SystemExit as exc:
+        if exc.code != 1 or not isinstance(exc.__context__, BrokenPipeError):
+            raise
+        raise SystemExit(EXIT_READER_GONE) from None
+
+
+def _stdout_closed() -> bool:
+    """True when whoever read our standard output has gone: a pipe without its reader polls
+    as an error. A server's broken connection leaves standard output as it was."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (e.g. captured in tests)
+        return False
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
 
 
 app = typer.Typer(help="pbem: a play-by-email game host.", no_args_is_help=True,
@@ -112,8 +158,15 @@ def _where_from() -> str:
     return "the default ./pbem-data in the current folder"
 
 
-def _fail(message: str, code: int = 1) -> typer.Exit:
+def _tell(message: str, fix: str | None = None) -> None:
+    """An operator's error on stderr: its ``error:`` line, then what to do."""
     err.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
+    if fix is not None:
+        err.print(f"fix: {escape(fix)}", highlight=False, soft_wrap=True)
+
+
+def _fail(message: str, code: int = 1, fix: str | None = None) -> typer.Exit:
+    _tell(message, fix)
     return typer.Exit(code)
 
 
@@ -130,10 +183,7 @@ def init() -> None:
         open_sender(cfg)
     from pbem.processor import hostkey
 
-    try:
-        key = hostkey.load(cfg.host_key_path)
-    except hostkey.HostKeyError as exc:
-        raise _fail(str(exc)) from exc
+    key = hostkey.load(cfg.host_key_path)  # a broken one is explained like any other fault
     console.print(f"database ready: {cfg.database_url}")
     console.print(f"host key (signs game exports): {cfg.host_key_path} (id {key.id})",
                   highlight=False, soft_wrap=True)
@@ -406,9 +456,6 @@ def seat_secret(game: Annotated[str, typer.Argument(help="Game id or tag.")],
     console.print(f"new secret for seat {seat}: {secret}")
 
 
-EX_TEMPFAIL = 75  # sysexits.h: try again later
-
-
 def _one_pass(cfg: Config, factory: SessionFactory) -> api.Pass:
     from pbem.processor.alerts import FaultWatch
     from pbem.transports import open_inbox, open_sender
@@ -485,6 +532,9 @@ def serve(interval: Annotated[float, typer.Option(help="Seconds between passes w
         except KeyboardInterrupt:
             return
         except Exception as exc:  # an outage must not end the service; retry after a pause
+            told = explain(exc)
+            if told is not None and told.code == EX_CONFIG:
+                raise  # no pause fixes a wrong setting: stop with its error and fix lines
             err.print(f"[yellow]pass failed, retrying:[/yellow] {exc}")
             time.sleep(min(interval, 30.0))
 

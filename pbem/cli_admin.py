@@ -26,6 +26,7 @@ from pbem.store.tables import Game
 GameArg = Annotated[str, typer.Argument(help="Game id or tag.")]
 SeatArg = Annotated[int, typer.Argument(help=cli_seats.HELP)]
 SENDING = "mails are queued — run `pbem process` to send them."
+IMPORT_FIX = "give the JSON file `pbem game export GAME -o FILE` wrote, as it wrote it"
 
 
 def _run(game: str, action: Callable[[Session, Host, Game], str]) -> None:
@@ -180,8 +181,11 @@ def game_import(
     """Create a game from an export, verified by replay first; players get fresh secrets."""
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
+    except RecursionError as exc:  # e.g. 100,000 nested brackets: no export is that deep
+        raise _fail(f"cannot read {file}: its JSON is nested too deeply to be a game export",
+                    fix=IMPORT_FIX) from exc
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _fail(f"cannot read {file}: {exc}") from exc
+        raise _fail(f"cannot read {file}: {exc}", fix=IMPORT_FIX) from exc
     cfg = _config()
     key = _host_key(cfg)
     with _factory(cfg)() as session:
@@ -199,7 +203,4 @@ def game_import(
 
 
 def _host_key(cfg: Config) -> hostkey.HostKey:
-    try:
-        return hostkey.load(cfg.host_key_path)
-    except hostkey.HostKeyError as exc:
-        raise _fail(str(exc)) from exc
+    return hostkey.load(cfg.host_key_path)  # a broken one is explained like any other fault
