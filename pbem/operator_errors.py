@@ -4,6 +4,11 @@ The CLI passes every exception that escapes a command through :func:`explain`; w
 becomes ``error: <what happened>`` and ``fix: <what to do>`` instead of a Python traceback
 (``pbem --debug`` still shows the traceback). What it does not know is a bug, and keeps its
 traceback.
+
+The exit code tells a scheduler what to do next (sysexits.h): ``EX_TEMPFAIL`` (75) when the
+same command may work later as it is (a server down or unreachable), ``EX_CONFIG`` (78) when
+the settings must change first (a refused login, a missing folder, an unset password
+variable); anything else is 1.
 """
 
 from __future__ import annotations
@@ -17,12 +22,18 @@ from alembic.util.exc import CommandError
 from sqlalchemy import exc as sa
 
 from pbem.config import ConfigError
+from pbem.mail.inbound import InboxError
+from pbem.processor.hostkey import HostKeyError
+
+EX_TEMPFAIL = 75  # sysexits.h: try again later
+EX_CONFIG = 78  # sysexits.h: the configuration is wrong
 
 
 @dataclass(frozen=True)
 class Explained:
     message: str
     fix: str
+    code: int = 1
 
 
 def _first_line(exc: BaseException) -> str:
@@ -40,7 +51,8 @@ def _database(exc: sa.SQLAlchemyError) -> Explained:
             word in text for word in ("connect", "Connection refused", "could not translate",
                                       "No such file or directory", "timeout")):
         return Explained(f"cannot reach the database: {text}",
-                         "start the database server, or check [database] url in the config")
+                         "start the database server, or check [database] url in the config",
+                         EX_TEMPFAIL)
     if isinstance(exc, sa.StatementError) and not isinstance(exc, sa.DBAPIError):
         return Explained(f"the database refused a value: {text}",
                          "the input holds a value pbem cannot store; nothing was written")
@@ -53,7 +65,11 @@ def explain(exc: BaseException) -> Explained | None:
     if isinstance(exc, ConfigError):
         return Explained(f"config error: {exc}",
                          "edit the config file (see config.example.toml), or set the "
-                         "environment variable it names")
+                         "environment variable it names", EX_CONFIG)
+    if isinstance(exc, InboxError):
+        return Explained(str(exc), exc.fix, EX_TEMPFAIL if exc.transient else EX_CONFIG)
+    if isinstance(exc, HostKeyError):
+        return Explained(str(exc), exc.fix)
     if isinstance(exc, sa.SQLAlchemyError):
         return _database(exc)
     if isinstance(exc, CommandError):  # alembic: e.g. a schema newer than this pbem
@@ -68,7 +84,8 @@ def explain(exc: BaseException) -> Explained | None:
                          "check [outbound.smtp] (`pbem doctor`)")
     if isinstance(exc, ConnectionError | TimeoutError):
         return Explained(f"cannot reach a server: {_first_line(exc)}",
-                         "check that the mail and database servers run (`pbem doctor`)")
+                         "check that the mail and database servers run (`pbem doctor`)",
+                         EX_TEMPFAIL)
     if isinstance(exc, OSError):
         where = f": {exc.filename}" if exc.filename else ""
         reason = exc.strerror or _first_line(exc)

@@ -72,7 +72,7 @@ def test_an_unset_password_env_var(home: Path, tmp_path: Path,
     cfg = tmp_path / "pbem.toml"
     cfg.write_text(f'data_dir = "{home}"\n[inbound.imap]\nhost = "127.0.0.1"\nuser = "gm"\n'
                    'password_env = "PBEM_TEST_UNSET_PASSWORD"\n')
-    out = told("--config", str(cfg), "process")
+    out = told("--config", str(cfg), "process", code=78)  # EX_CONFIG: fix the setting first
     assert "error: config error: environment variable PBEM_TEST_UNSET_PASSWORD is not set" in out
     assert "fix: " in out
 
@@ -88,7 +88,7 @@ def test_a_database_server_that_is_not_running(home: Path, tmp_path: Path) -> No
     cfg = tmp_path / "pbem.toml"
     cfg.write_text('[database]\nurl = "postgresql+psycopg://pbem@127.0.0.1:'
                    f'{closed_port()}/pbem?connect_timeout=5"\n')
-    out = told("--config", str(cfg), "game", "list")
+    out = told("--config", str(cfg), "game", "list", code=75)  # EX_TEMPFAIL: try again later
     assert "error: cannot reach the database:" in out
     assert "fix: start the database server, or check [database] url" in out
 

@@ -36,7 +36,17 @@ class FetchedMail:
 
 
 class InboxError(Exception):
-    """The mailbox cannot be reached or used, even after reconnecting."""
+    """The mailbox cannot be reached or used, even after reconnecting.
+
+    ``fix`` tells the operator what to do; ``transient`` says whether a later try may work
+    as it is (the server is down or unreachable) or the settings must change first (the login
+    is refused, the folder does not exist).
+    """
+
+    def __init__(self, message: str, fix: str, *, transient: bool) -> None:
+        super().__init__(message)
+        self.fix = fix
+        self.transient = transient
 
 
 class Inbox(Protocol):
@@ -209,22 +219,44 @@ class ImapInbox:
             for folder in (s.processed_folder, s.failed_folder):
                 if not client.folder_exists(folder):
                     client.create_folder(folder)
-            selected = client.select_folder(s.folder)
+            selected = self._select(client)
         except LoginError as exc:
             self._quietly_close(client)
-            raise InboxError(f"IMAP login as {s.user!r} on {s.host}:{s.port} was refused") \
-                from exc
+            raise InboxError(f"IMAP login as {s.user!r} on {s.host}:{s.port} was refused",
+                             "check inbound.imap user and the password in its env var or file",
+                             transient=False) from exc
         except imaplib.IMAP4.abort:
             self._quietly_close(client)
             raise
         except imaplib.IMAP4.error as exc:
             self._quietly_close(client)
-            raise InboxError(f"IMAP server {s.host}:{s.port} refused: {exc}") from exc
+            raise InboxError(f"IMAP server {s.host}:{s.port} refused: {exc}",
+                             "check [inbound.imap] and the mail server's log (`pbem doctor`)",
+                             transient=False) from exc
         except BaseException:
             self._quietly_close(client)
             raise
         self._uidvalidity = int(selected.get(b"UIDVALIDITY", 0))
         return client
+
+    def _select(self, client: IMAPClient) -> dict[bytes, Any]:
+        """Open the orders folder; if the server refuses, say whether the folder exists."""
+        s = self.settings
+        try:
+            return client.select_folder(s.folder)
+        except imaplib.IMAP4.abort:
+            raise
+        except imaplib.IMAP4.error as exc:
+            try:  # asked only now: a folder that exists costs no extra round trip
+                there = sorted(f[2] for f in client.list_folders())
+            except imaplib.IMAP4.error:
+                raise exc from None
+            if s.folder in there:
+                raise
+            raise InboxError(f"folder {s.folder!r} not found on {s.host}:{s.port} "
+                             f"(there: {', '.join(there)})",
+                             "set inbound.imap folder to an existing folder",
+                             transient=False) from exc
 
     @staticmethod
     def _quietly_close(client: IMAPClient) -> None:
@@ -250,7 +282,10 @@ class ImapInbox:
                 self._drop()
                 if attempt == self.retries:
                     raise InboxError(f"IMAP connection to {self.settings.host}:"
-                                     f"{self.settings.port} keeps failing: {exc}") from exc
+                                     f"{self.settings.port} keeps failing: {exc}",
+                                     "check that the IMAP server runs, inbound.imap host, "
+                                     "port and security, and the firewall",
+                                     transient=True) from exc
                 log.warning("IMAP connection dropped (%s); reconnecting", exc)
                 self.reconnects += 1
                 time.sleep(self.retry_delay * attempt)

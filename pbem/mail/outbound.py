@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import mailbox
+import os
 import re
+import socket
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from email import policy
@@ -205,10 +209,35 @@ class MaildirSender:
         self.send_bytes(bytes(msg))
 
     def send_bytes(self, raw: bytes) -> None:
+        """Written in tmp/, synced, then renamed into new/ (the Maildir way: a reader never
+        sees half a mail). Unlike ``mailbox.Maildir.add``, a failed write (a full disk fails
+        at the flush) leaves nothing behind in tmp/."""
+        tmp = self.path / "tmp" / _unique_name()
         try:
-            self.box.add(raw)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except OSError as exc:
             raise SendError(f"cannot write to {self.path}: {exc}", transient=True) from exc
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(raw)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.rename(tmp, self.path / "new" / tmp.name)
+        except OSError as exc:
+            raise SendError(f"cannot write to {self.path}: {exc}", transient=True) from exc
+        finally:
+            tmp.unlink(missing_ok=True)
+
+
+_delivered = itertools.count(1)
+
+
+def _unique_name() -> str:
+    """A Maildir file name as ``mailbox.Maildir`` makes it: the second, microsecond, process
+    and a counter, then the host (``/`` and ``:`` escaped)."""
+    now = time.time()
+    host = socket.gethostname().replace("/", r"\057").replace(":", r"\072")
+    return f"{int(now)}.M{int(now % 1 * 1e6)}P{os.getpid()}Q{next(_delivered)}.{host}"
 
 
 class SmtpSender:

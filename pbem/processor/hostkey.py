@@ -20,7 +20,17 @@ KEY_BYTES = 32
 
 
 class HostKeyError(RuntimeError):
-    """The key file cannot be read or written; the message says where and why."""
+    """The key file cannot be read or written; the message says where and why, ``fix`` what
+    the operator can do."""
+
+    def __init__(self, message: str, fix: str) -> None:
+        super().__init__(message)
+        self.fix = fix
+
+
+def _damaged_fix(path: Path) -> str:
+    return (f"restore {path} from a backup; else move it away and run `pbem init` to make a "
+            "new key (exports signed with the old key then import only with --trust-foreign)")
 
 
 @dataclass(frozen=True)
@@ -42,12 +52,21 @@ class HostKey:
 def _read(path: Path) -> HostKey:
     try:
         text = path.read_text(encoding="ascii").strip()
+    except OSError as exc:
+        raise HostKeyError(f"cannot read the host key {path}: {exc}",
+                           f"let the user that runs pbem read {path} (it should own it, mode "
+                           "600), or set host_key_file") from exc
+    except UnicodeDecodeError as exc:
+        raise HostKeyError(f"cannot read the host key {path}: {exc}",
+                           _damaged_fix(path)) from exc
+    try:
         key = bytes.fromhex(text)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise HostKeyError(f"cannot read the host key {path}: {exc}") from exc
+    except ValueError as exc:
+        raise HostKeyError(f"cannot read the host key {path}: {exc}", _damaged_fix(path)) \
+            from exc
     if len(key) < KEY_BYTES:
         raise HostKeyError(f"the host key {path} is too short ({len(key)} bytes; "
-                           f"{KEY_BYTES} random bytes in hex are needed)")
+                           f"{KEY_BYTES} random bytes in hex are needed)", _damaged_fix(path))
     return HostKey(key)
 
 
@@ -57,7 +76,9 @@ def load(path: Path) -> HostKey:
         return _read(path)
     if not path.parent.is_dir():
         raise HostKeyError(f"no host key at {path}, and its folder does not exist: run "
-                           "`pbem init`, or create the folder, or set host_key_file")
+                           "`pbem init`, or create the folder, or set host_key_file",
+                           f"create {path.parent} (`pbem init` makes the data folder), or set "
+                           "host_key_file to a file in an existing folder")
     # Written aside, then linked into place: of two processes making it at once, one wins and
     # both read that one; no one ever reads a half-written key.
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
@@ -69,7 +90,9 @@ def load(path: Path) -> HostKey:
     except FileExistsError:
         pass
     except OSError as exc:
-        raise HostKeyError(f"cannot write the host key {path}: {exc}") from exc
+        raise HostKeyError(f"cannot write the host key {path}: {exc}",
+                           f"let the user that runs pbem write in {path.parent}, or set "
+                           "host_key_file") from exc
     finally:
         tmp.unlink(missing_ok=True)
     return _read(path)

@@ -1,7 +1,7 @@
 """The operator's commands on running games (takeover, drop, pause, undo, force, export...).
 
 Thin typer commands over :mod:`pbem.processor.admin` and :mod:`pbem.processor.exchange`,
-added to the ``game`` and ``seat`` groups of :mod:`pbem.cli` (which imports this module last).
+added to the ``game`` and ``seat`` groups of :mod:`pbem.cli.game` and :mod:`pbem.cli.seat`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,11 @@ from typing import Annotated
 import typer
 from sqlmodel import Session
 
-from pbem import cli_seats
-from pbem.cli import _config, _factory, _fail, console, game_app, seat_app
+from pbem.cli.context import console, fail, load_config, session_factory
+from pbem.cli.game import app as game_app
+from pbem.cli.seat import HELP as SEAT_HELP
+from pbem.cli.seat import app as seat_app
+from pbem.cli.seat import index as seat_index
 from pbem.config import Config
 from pbem.engine.replay import ReplayMismatch
 from pbem.processor import admin, api, exchange, hostkey
@@ -24,18 +27,25 @@ from pbem.processor.host import Host
 from pbem.store.tables import Game
 
 GameArg = Annotated[str, typer.Argument(help="Game id or tag.")]
-SeatArg = Annotated[int, typer.Argument(help=cli_seats.HELP)]
+
+
+SeatArg = Annotated[int, typer.Argument(help=SEAT_HELP)]
+
+
 SENDING = "mails are queued — run `pbem process` to send them."
+
+
+IMPORT_FIX = "give the JSON file `pbem game export GAME -o FILE` wrote, as it wrote it"
 
 
 def _run(game: str, action: Callable[[Session, Host, Game], str]) -> None:
     """Do ``action`` on a game in one transaction and print what it says."""
-    cfg = _config()
-    with _factory(cfg)() as session:
+    cfg = load_config()
+    with session_factory(cfg)() as session:
         try:
             message = action(session, Host.from_config(cfg), api.get_game(session, game))
         except (LookupError, admin.AdminError, ReplayMismatch, BadAdminEntry) as exc:
-            raise _fail(str(exc)) from exc
+            raise fail(str(exc)) from exc
         session.commit()
     console.print(message, highlight=False, soft_wrap=True)
 
@@ -48,7 +58,7 @@ def seat_takeover(
 ) -> None:
     """Give a seat to a new player: they are mailed a full status and a fresh secret."""
     def act(s: Session, host: Host, g: Game) -> str:
-        admin.takeover(s, host, g, cli_seats.index(s, g, seat), name, address)
+        admin.takeover(s, host, g, seat_index(s, g, seat), name, address)
         return f"{name} <{address}> now holds seat {seat} of {g.tag}; {SENDING}"
     _run(game, act)
 
@@ -57,7 +67,7 @@ def seat_takeover(
 def seat_drop(game: GameArg, seat: SeatArg) -> None:
     """Drop a seat: the game plays its default orders for it from now on."""
     def act(s: Session, host: Host, g: Game) -> str:
-        admin.drop(s, host, g, cli_seats.index(s, g, seat))
+        admin.drop(s, host, g, seat_index(s, g, seat))
         return f"seat {seat} of {g.tag} dropped; {SENDING}"
     _run(game, act)
 
@@ -105,7 +115,7 @@ def game_force(game: GameArg, seat: SeatArg,
                                                      "write them (newlines allowed).")]) -> None:
     """Enter orders for a seat whose turn it is (logged as forced by the host)."""
     def act(s: Session, host: Host, g: Game) -> str:
-        index = admin.force(s, host, g, cli_seats.index(s, g, seat), orders)
+        index = admin.force(s, host, g, seat_index(s, g, seat), orders)
         return f"orders played for seat {seat} of {g.tag} as log entry {index}; {SENDING}"
     _run(game, act)
 
@@ -139,21 +149,21 @@ def game_export(
 ) -> None:
     """The game's full log (setup, every entry, draws, hashes) as JSON, a transcript or HTML."""
     if fmt not in ("json", "text", "html"):
-        raise _fail(f"--format must be json, text or html, not {fmt!r}")
+        raise fail(f"--format must be json, text or html, not {fmt!r}")
     if fmt != "html" and (as_seat is not None or addresses or lang is not None):
-        raise _fail("--as, --addresses and --lang go with --format html")
+        raise fail("--as, --addresses and --lang go with --format html")
     if fmt == "html":
-        from pbem.cli_site import export_html
+        from pbem.cli.site import export_html
 
         text, tag = export_html(game, as_seat, addresses, lang)
         _write_export(text, output, tag)
         return
-    cfg = _config()
-    with _factory(cfg)() as session:
+    cfg = load_config()
+    with session_factory(cfg)() as session:
         try:
             row = api.get_game(session, game)
         except LookupError as exc:
-            raise _fail(str(exc)) from exc
+            raise fail(str(exc)) from exc
         text = (json.dumps(exchange.export_json(session, row, key=_host_key(cfg)), indent=1,
                            ensure_ascii=False) + "\n"
                 if fmt == "json" else exchange.export_text(session, row))
@@ -180,16 +190,19 @@ def game_import(
     """Create a game from an export, verified by replay first; players get fresh secrets."""
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
+    except RecursionError as exc:  # e.g. 100,000 nested brackets: no export is that deep
+        raise fail(f"cannot read {file}: its JSON is nested too deeply to be a game export",
+                    fix=IMPORT_FIX) from exc
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _fail(f"cannot read {file}: {exc}") from exc
-    cfg = _config()
+        raise fail(f"cannot read {file}: {exc}", fix=IMPORT_FIX) from exc
+    cfg = load_config()
     key = _host_key(cfg)
-    with _factory(cfg)() as session:
+    with session_factory(cfg)() as session:
         try:
             row, _ = exchange.import_game(session, data, key=key, trust_foreign=trust_foreign,
                                           tag=tag, host=Host.from_config(cfg))
         except exchange.ImportRefused as exc:
-            raise _fail(f"import refused: {exc}") from exc
+            raise fail(f"import refused: {exc}") from exc
         session.commit()
         n = len(api.game_log(session, row))
         origin = ("signed by this host" if data.get("host") == key.id else
@@ -199,7 +212,4 @@ def game_import(
 
 
 def _host_key(cfg: Config) -> hostkey.HostKey:
-    try:
-        return hostkey.load(cfg.host_key_path)
-    except hostkey.HostKeyError as exc:
-        raise _fail(str(exc)) from exc
+    return hostkey.load(cfg.host_key_path)  # a broken one is explained like any other fault

@@ -1,7 +1,7 @@
-"""The game archive from the command line: ``pbem site build`` and the HTML export.
+"""`pbem site`: the static web archive of every game; and one game's page, for
+``pbem game export --format html``.
 
-Thin typer commands over :mod:`pbem.processor.archive` and :mod:`pbem.processor.site`,
-registered on the app of :mod:`pbem.cli` (which imports this module last).
+Thin typer commands over :mod:`pbem.processor.archive` and :mod:`pbem.processor.site`.
 """
 
 from __future__ import annotations
@@ -11,25 +11,24 @@ from typing import Annotated
 
 import typer
 
-from pbem import cli_seats
-from pbem.cli import _config, _factory, _fail, app, console, err
+from pbem.cli.context import console, err, fail, load_config, session_factory
+from pbem.cli.seat import index as seat_index
 from pbem.config import Config
 from pbem.processor import api, archive, site
 
-site_app = typer.Typer(help="The static web archive of every game.", no_args_is_help=True)
-app.add_typer(site_app, name="site")
+app = typer.Typer(help="The static web archive of every game.", no_args_is_help=True)
 
 AddressesOpt = Annotated[bool, typer.Option(
     "--addresses", help="Show players' email addresses beside their names (off: names only).")]
 
 
-@site_app.command("build")
+@app.command("build")
 def site_build(
     folder: Annotated[Path, typer.Argument(help="Where to write the site (created if needed).")],
     addresses: AddressesOpt = False,
 ) -> None:
     """Write an index of all games and one page per game (public view) for any web server."""
-    report = build(_config(), folder, addresses)
+    report = build(load_config(), folder, addresses)
     console.print(f"site written to {folder}: {len(report.pages)} pages, "
                   f"{len(report.rebuilt)} game page(s) rebuilt (open {folder / 'index.html'})",
                   highlight=False, soft_wrap=True)
@@ -37,7 +36,7 @@ def site_build(
 
 def build(cfg: Config, folder: Path, addresses: bool = False) -> site.SiteReport:
     """Build the site; warns about games whose replay failed (their pages say so too)."""
-    with _factory(cfg)() as session:
+    with session_factory(cfg)() as session:
         report = site.build_site(session, folder, addresses=addresses)
     if report.unverified:
         err.print(f"[yellow]warning:[/yellow] replay failed for {', '.join(report.unverified)}"
@@ -49,13 +48,13 @@ def export_html(game: str, as_seat: int | None, addresses: bool,
                 lang: str | None = None) -> tuple[str, str]:
     """One game's archive page (spectators' view, or ``as_seat``'s) and the game's tag, in
     ``lang`` (default: the seat's language, else the game's)."""
-    cfg = _config()
-    with _factory(cfg)() as session:
+    cfg = load_config()
+    with session_factory(cfg)() as session:
         try:
             row = api.get_game(session, game)
-            seat = None if as_seat is None else cli_seats.index(session, row, as_seat)
+            seat = None if as_seat is None else seat_index(session, row, as_seat)
             page = archive.render_page(archive.build(
                 session, row, archive.Viewer(seat=seat, addresses=addresses), lang))
         except LookupError as exc:
-            raise _fail(str(exc)) from exc
+            raise fail(str(exc)) from exc
         return page, row.tag

@@ -1,0 +1,235 @@
+"""The commands that set up and run the host: init, doctor, games, demo, process, serve.
+
+They sit at the top of ``pbem``, not in a group of their own (see :mod:`pbem.cli`).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.progress import Progress
+
+from pbem.cli.context import console, err, fail, load_config, session_factory, state
+from pbem.config import Config
+from pbem.engine import registry
+from pbem.operator_errors import EX_CONFIG, EX_TEMPFAIL, explain
+from pbem.processor import api
+from pbem.processor.host import Host
+from pbem.store.db import SessionFactory
+
+app = typer.Typer()
+
+
+@app.command()
+def init() -> None:
+    """Create (or migrate) the database and the local mail folders."""
+    cfg = load_config()
+    session_factory(cfg, create=True)
+    from pbem.transports import open_inbox, open_sender
+
+    if cfg.inbound.imap is None:
+        open_inbox(cfg).close()
+    if cfg.outbound.smtp is None:
+        open_sender(cfg)
+    from pbem.processor import hostkey
+
+    key = hostkey.load(cfg.host_key_path)  # a broken one is explained like any other fault
+    console.print(f"database ready: {cfg.database_url}")
+    console.print(f"host key (signs game exports): {cfg.host_key_path} (id {key.id})",
+                  highlight=False, soft_wrap=True)
+    if cfg.inbound.imap is None:
+        console.print(f"inbox (Maildir): {cfg.inbound.maildir}")
+    if cfg.outbound.smtp is None:
+        console.print(f"outbox (Maildir): {cfg.outbound.maildir}")
+
+
+@app.command()
+def doctor() -> None:
+    """Check the config, database, mailboxes and mail servers; say what is wrong and the fix."""
+    from pbem import doctor as checks
+
+    results = checks.run_file(state.get("config_path"), debug=bool(state.get("debug")))
+    for c in results:
+        mark = "[green]ok[/green]  " if c.ok else "[red]FAIL[/red]"
+        console.print(f"{mark} {c.name}: {escape(c.message)}", highlight=False)
+        if not c.ok and c.fix:
+            console.print(f"       fix: {escape(c.fix)}", highlight=False)
+    if not all(c.ok for c in results):
+        raise typer.Exit(1)
+
+
+@app.command("games")
+def games() -> None:
+    """List the game types this host can run."""
+    for name, rules in sorted(registry.games().items()):
+        console.print(f"{name}: {rules.title} ({rules.min_players}–{rules.max_players} players)",
+                      highlight=False)
+        if getattr(rules, "about", ""):
+            console.print(f"    {rules.about}", highlight=False, soft_wrap=True)
+
+
+def _player_ranges() -> str:
+    """Each installed game's player range, for help texts (read when the CLI loads)."""
+    try:
+        known = registry.games()
+    except Exception:  # a broken game package must not take every command down with it
+        return "see `pbem games`"
+    return "; ".join(f"{name} {rules.min_players}–{rules.max_players}"
+                     for name, rules in sorted(known.items()))
+
+
+@app.command()
+def demo(
+    game: Annotated[str | None, typer.Option(help="The game type (default: the first of "
+                                             "`pbem games`).")] = None,
+    players: Annotated[int | None, typer.Option(
+        min=1, help="How many bot players, within the game's range "
+        f"({_player_ranges()}); default 3, or the nearest count the game takes.",
+        show_default=False)] = None,
+    seed: Annotated[str | None, typer.Option(help="Seed for the game and the bots.")] = None,
+    folder: Annotated[Path | None, typer.Option("--dir", help="Where to keep the demo "
+                      "(default: ./pbem-demo, or <data dir>/demo with a config).")] = None,
+    fresh: Annotated[bool, typer.Option(help="Empty an earlier demo's folder first "
+                                        "(otherwise the new game is added beside its games).")]
+    = False,
+) -> None:
+    """Play a whole game by email between bots (SQLite + Maildirs) and show where the mail is.
+
+    The demo keeps everything in its own folder, never in your database or mail servers.
+    """
+    from pbem.demo import DemoFolderError, prepare_folder, run_demo
+
+    configured = state.get("config_path") is not None or "PBEM_HOME" in os.environ
+    where = folder or (load_config().data_dir / "demo" if configured else Path("pbem-demo"))
+    known = sorted(registry.games())
+    if not known:
+        raise fail("no game is installed")
+    game_type = game or known[0]
+    if players is None:  # 3 where the game allows it, else the nearest count it takes
+        rules = registry.games().get(game_type)
+        players = 3 if rules is None else max(rules.min_players, min(3, rules.max_players))
+    try:
+        earlier = prepare_folder(where, fresh)
+    except DemoFolderError as exc:
+        raise fail(str(exc)) from exc
+    if earlier:
+        console.print(f"{where} holds an earlier demo: this game is added beside its "
+                      f"{earlier} game(s) (--fresh starts afresh).", highlight=False,
+                      soft_wrap=True)
+    else:
+        console.print(f"a fresh demo in {where}", highlight=False, soft_wrap=True)
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task(f"bots playing {game_type} by email", total=None)
+        try:
+            report = run_demo(where, game_type, players, seed,
+                              lambda n: progress.update(task, completed=n))
+        except (KeyError, ValueError) as exc:
+            raise fail(str(exc).strip('"')) from exc
+    console.print(f"[bold]{report.tag}[/bold]: {report.turns} turns played by email, "
+                  f"{report.mails} emails sent; replay verified ({report.replay_entries} "
+                  "log entries).", highlight=False, soft_wrap=True)
+    console.print("Final scores:")
+    for line in report.scores:
+        console.print(f"  {line}", highlight=False, soft_wrap=True)
+    console.print(f"\nEvery email is in the Maildir {report.outbox} (e.g. `mutt -f "
+                  f"{report.outbox}`). A few worth opening:", highlight=False, soft_wrap=True)
+    for label, mail in report.interesting:
+        console.print(f"  {label}:\n    {mail.ref}", highlight=False, soft_wrap=True)
+    console.print(f"\nInspect the game: PBEM_HOME={report.folder} pbem game log {report.tag}",
+                  highlight=False, soft_wrap=True)
+
+
+def _one_pass(cfg: Config, factory: SessionFactory) -> api.Pass:
+    from pbem.processor.alerts import FaultWatch
+    from pbem.transports import open_inbox, open_sender
+
+    inbox = open_inbox(cfg)
+    host = Host.from_config(cfg)
+    sender = open_sender(cfg)
+    try:
+        done = api.process_inbox(factory, inbox, sender, host)
+    finally:
+        inbox.close()
+    watch = FaultWatch(cfg.data_dir / "faults.json", host)
+    if done.fault:
+        watch.failed(done.fault, sender)
+    else:
+        watch.clean()
+    return done
+
+
+@app.command()
+def process(site: Annotated[Path | None, typer.Option(
+        help="Then rebuild the static web archive in this folder (see `pbem site build`).")]
+        = None) -> None:
+    """One pass: fetch new mail, apply the orders, send the queued emails."""
+    cfg = load_config()
+    result = _one_pass(cfg, session_factory(cfg))
+    from pbem.processor.overview import summary
+
+    d = result.delivery
+    console.print(f"processed: {summary(result.results)}; clocks: {result.clocks.summary()}; "
+                  f"sent {d.sent}, retrying {d.retrying}, failed {d.failed}")
+    if site is not None:
+        from pbem.cli.site import build
+
+        report = build(cfg, site)
+        console.print(f"site: {len(report.rebuilt)} game page(s) rebuilt in {site}",
+                      highlight=False, soft_wrap=True)
+    if any(r.status == "quarantined" for r in result.results):  # kept; the pass went on
+        console.print("quarantined mail is kept: see `pbem quarantine list`")
+    if result.fault:
+        err.print(f"[yellow]database or disk fault:[/yellow] {escape(result.fault)}\n"
+                  "The mail it hit stays in the inbox and is tried again by the next pass.")
+        raise typer.Exit(EX_TEMPFAIL)
+
+
+@app.command()
+def serve(interval: Annotated[float, typer.Option(help="Seconds between passes without IDLE.")]
+          = 60.0) -> None:
+    """Run continuously: process, then wait for new mail (IMAP IDLE where available)."""
+    from pbem.processor.warmup import warm_up
+    from pbem.transports import open_inbox
+
+    cfg = load_config()
+    factory = session_factory(cfg)
+    signal.signal(signal.SIGTERM, _stop)
+    warm_up()  # the first player's mail should not pay for loading catalogues and templates
+    console.print("serving; Ctrl-C stops")
+    faults = 0
+    while True:
+        try:
+            done = _one_pass(cfg, factory)
+            if done.fault:  # back off: the database needs a moment, not a hammering
+                faults += 1
+                err.print(f"[yellow]database or disk fault, mail left in the inbox:"
+                          f"[/yellow] {escape(done.fault)}")
+                time.sleep(min(interval * 2 ** (faults - 1), 900.0))
+                continue
+            faults = 0
+            inbox = open_inbox(cfg)
+            try:
+                inbox.wait(interval)
+            finally:
+                inbox.close()
+        except KeyboardInterrupt:
+            return
+        except Exception as exc:  # an outage must not end the service; retry after a pause
+            told = explain(exc)
+            if told is not None and told.code == EX_CONFIG:
+                raise  # no pause fixes a wrong setting: stop with its error and fix lines
+            err.print(f"[yellow]pass failed, retrying:[/yellow] {exc}")
+            time.sleep(min(interval, 30.0))
+
+
+def _stop(signum: int, frame: object) -> None:
+    """SIGTERM (systemd, podman stop) ends serve at once, and with 0. A container's PID 1 gets
+    no default action for it, so without this handler `podman stop` waits, then kills."""
+    console.print("stopped (SIGTERM)")
+    raise SystemExit(0)
