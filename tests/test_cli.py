@@ -130,6 +130,6 @@ def test_errors_are_clear_and_exit_nonzero(home: Path) -> None:
 def test_a_bad_config_file_is_named(tmp_path: Path, home: Path) -> None:
     cfg = tmp_path / "bad.toml"
     cfg.write_text('[inbound.imap]\nhost = "x"\npassword = "hunter2"\n')
-    out = pbem("--config", str(cfg), "init", code=2)
+    out = pbem("--config", str(cfg), "init", code=78)
     assert "password_env or password_file" in out
     assert "hunter2" not in out

@@ -130,7 +130,7 @@ def test_unknown_config_keys_are_refused_with_the_valid_ones(tmp_path: Path) -> 
     cfg = tmp_path / "pbem.toml"
     cfg.write_text('[databse]\nurl = "sqlite:///x"\n[inbound.imap]\nhost = "h"\n'
                    'processed_folder = "done"\n')
-    out = told("--config", str(cfg), "game", "list", code=2)
+    out = told("--config", str(cfg), "game", "list", code=78)
     assert "config error: unknown setting 'databse' at the top level (valid there: " in out
     assert {"data_dir", "database", "deadlines", "inbound", "limits", "mail", "outbound"} <= (
         valid_keys(out, "databse"))
@@ -143,7 +143,7 @@ def test_unknown_config_keys_are_refused_with_the_valid_ones(tmp_path: Path) -> 
 def test_a_from_address_that_is_no_address(tmp_path: Path) -> None:
     cfg = tmp_path / "pbem.toml"
     cfg.write_text('[mail]\nfrom_address = "not-an-address"\n')
-    out = told("--config", str(cfg), "init", code=2)
+    out = told("--config", str(cfg), "init", code=78)
     assert "mail.from_address 'not-an-address' is not an email address" in out
 
 

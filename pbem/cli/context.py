@@ -15,9 +15,10 @@ from typing import Any
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import Progress
 from rich.table import Table
 
-from pbem.config import Config, ConfigError, load
+from pbem.config import Config, load
 from pbem.processor import api
 from pbem.processor.deadlines import aware
 from pbem.store.db import SessionFactory
@@ -31,12 +32,15 @@ console = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
 
 
+def progress() -> Progress:
+    """A spinner on stderr for a terminal only: piped or logged, a healthy run writes nothing
+    there (rich would still end its transient display with a newline)."""
+    return Progress(console=err, transient=True, disable=not err.is_terminal)
+
+
 def load_config() -> Config:
-    try:
-        return load(state.get("config_path"))
-    except ConfigError as exc:
-        err.print(f"[red]config error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
-        raise typer.Exit(2) from exc
+    """The config; a bad one ends the command with the shared error and fix lines (exit 78)."""
+    return load(state.get("config_path"))
 
 
 def session_factory(cfg: Config, create: bool = False) -> SessionFactory:

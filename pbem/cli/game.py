@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import Progress
 from rich.table import Table
 
 from pbem.cli.context import (
@@ -17,6 +16,7 @@ from pbem.cli.context import (
     fail,
     folding_table,
     load_config,
+    progress,
     session_factory,
     short_time,
 )
@@ -177,12 +177,12 @@ def game_log(game: Annotated[str, typer.Argument(help="Game id or tag.")]) -> No
 def game_replay(game: Annotated[str, typer.Argument(help="Game id or tag.")]) -> None:
     """Re-run the whole log with its recorded draws and verify every state hash."""
     cfg = load_config()
-    with session_factory(cfg)() as session, Progress(console=err, transient=True) as progress:
-        task = progress.add_task("replaying", total=None)
+    with session_factory(cfg)() as session, progress() as bar:
+        task = bar.add_task("replaying", total=None)
         try:
             row = api.get_game(session, game)
             report = api.replay_game(
-                session, row, lambda i, n: progress.update(task, completed=i, total=n))
+                session, row, lambda i, n: bar.update(task, completed=i, total=n))
         except LookupError as exc:
             raise fail(str(exc)) from exc
         except (ReplayMismatch, BadAdminEntry) as exc:

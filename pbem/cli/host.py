@@ -13,9 +13,8 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import Progress
 
-from pbem.cli.context import console, err, fail, load_config, session_factory, state
+from pbem.cli.context import console, err, fail, load_config, progress, session_factory, state
 from pbem.config import Config
 from pbem.engine import registry
 from pbem.operator_errors import EX_CONFIG, EX_TEMPFAIL, explain
@@ -124,11 +123,11 @@ def demo(
                       soft_wrap=True)
     else:
         console.print(f"a fresh demo in {where}", highlight=False, soft_wrap=True)
-    with Progress(console=err, transient=True) as progress:
-        task = progress.add_task(f"bots playing {game_type} by email", total=None)
+    with progress() as bar:
+        task = bar.add_task(f"bots playing {game_type} by email", total=None)
         try:
             report = run_demo(where, game_type, players, seed,
-                              lambda n: progress.update(task, completed=n))
+                              lambda n: bar.update(task, completed=n))
         except (KeyError, ValueError) as exc:
             raise fail(str(exc).strip('"')) from exc
     console.print(f"[bold]{report.tag}[/bold]: {report.turns} turns played by email, "
