@@ -202,12 +202,14 @@ def game_new(
     try:
         rules = registry.get(game_type)
         options = game_options.from_text(rules.title, rules.default_options(), option or [])
+    except registry.UnknownGame:
+        raise  # told with its fix (pbem.operator_errors)
     except (KeyError, ValueError) as exc:
         raise _fail(str(exc).strip('"')) from exc
     factory = _factory(cfg)
     with factory() as session:
         try:
-            game, secrets = api.create_game(session, game_type, seats, options, seed,
+            game, secrets = api.create_game(session, rules.name, seats, options, seed,
                                             host=Host.from_config(cfg),
                                             clocks=_clock_settings(cfg, deadline_hours,
                                                                    reminder_hours, timeout,
@@ -216,7 +218,7 @@ def game_new(
         except (KeyError, ValueError) as exc:
             raise _fail(str(exc).strip('"')) from exc
         session.commit()
-        console.print(f"game [bold]{game.tag}[/bold] created ({game_type}); "
+        console.print(f"game [bold]{game.tag}[/bold] created ({rules.name}); "
                       "welcome emails are queued — run `pbem process` to send them.")
         table = Table("seat", "name", "address", "language")
         for i, (name, address) in enumerate(seats):
@@ -286,10 +288,10 @@ def demo(
     known = sorted(registry.games())
     if not known:
         raise _fail("no game is installed")
-    game_type = game or known[0]
+    rules = registry.get(game or known[0])  # an unknown or shared name: told with its fix
+    game_type = rules.name
     if players is None:  # 3 where the game allows it, else the nearest count it takes
-        rules = registry.games().get(game_type)
-        players = 3 if rules is None else max(rules.min_players, min(3, rules.max_players))
+        players = max(rules.min_players, min(3, rules.max_players))
     try:
         earlier = prepare_folder(where, fresh)
     except DemoFolderError as exc:

@@ -25,7 +25,10 @@ _ONLY = tuple(frozenset({seat}) for seat in range(4))  # whose turn it is: asked
 class Reef:
     """Emerson Matsuuchi's Reef (Next Move Games, 2018) for 2-4 players, by email."""
 
-    name: ClassVar[str] = "reef2018"
+    name: ClassVar[str] = "reef-2018"
+    former_ids: ClassVar[tuple[str, ...]] = ("reef2018",)
+    aliases: ClassVar[tuple[str, ...]] = ("reef",)  # the box's title: shared, so refused
+    tag_prefix: ClassVar[str] = "reef2018"
     title: ClassVar[str] = "Reef"
     # N_: in the catalogue, for the host's help and welcome mails in other languages.
     about: ClassVar[str] = N_(

@@ -27,7 +27,9 @@ from pbem.i18n.msg import N_
 class ReefEncounter:
     """Richard Breese's Reef Encounter for 2-4 players, by email."""
 
-    name: ClassVar[str] = "reef"
+    name: ClassVar[str] = "reef-encounter"
+    former_ids: ClassVar[tuple[str, ...]] = ("reef",)  # stored games were migrated
+    tag_prefix: ClassVar[str] = "reef"  # tags made before the rename stay as they were
     title: ClassVar[str] = "Reef Encounter"
     # A msgid of the game's catalogue too: the host shows it translated (gettext(about)).
     about: ClassVar[str] = N_("Richard Breese, 2004; rules from the French, Italian and "

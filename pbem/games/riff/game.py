@@ -28,7 +28,9 @@ PUBLIC_DRAWS = frozenset({"die 1", "die 2", "start player"})
 class Riff:
     """Christine & Wolfgang Lehmann's Das Riff for 2 players, by email."""
 
-    name: ClassVar[str] = "riff"
+    name: ClassVar[str] = "das-riff"
+    former_ids: ClassVar[tuple[str, ...]] = ("riff",)
+    tag_prefix: ClassVar[str] = "riff"
     title: ClassVar[str] = "Das Riff"
     about: ClassVar[str] = N_(
         "Christine & Wolfgang Lehmann, Kosmos 2000; rules from the French rulebook. The card "

@@ -16,7 +16,7 @@ from pbem.i18n.msg import Msg, cmsg
 from pbem.i18n.translate import LANGUAGES, translator
 from pbem.i18n.wordforms import fold, forms
 
-DOMAIN = "riff"
+DOMAIN = "das-riff"
 KEYWORD = "order keyword"
 
 # The English words, as the parser (language.py) reads them. Literal calls, so the catalogue

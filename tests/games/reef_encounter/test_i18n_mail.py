@@ -59,7 +59,7 @@ def test_a_bot_game_with_seats_in_five_languages(
         smtp_server: Any, orders_written: list[tuple[str, str]]) -> None:
     written = orders_written
     with sqlite_factory() as s:
-        game, _ = api.create_game(s, "reef", PLAYERS[:len(langs)], seed=f"lang-{'-'.join(langs)}",
+        game, _ = api.create_game(s, "reef-encounter", PLAYERS[:len(langs)], seed=f"lang-{'-'.join(langs)}",
                                   host=HOST, languages=list(langs))
         s.commit()
         tag = game.tag
@@ -86,9 +86,9 @@ def test_a_bot_game_with_seats_in_five_languages(
         assert bot.received, bot.name
         for mail in bot.received:
             if lang != "en":
-                assert english_left(mail.text, lang, "reef") == [], (lang, mail.text)
+                assert english_left(mail.text, lang, "reef-encounter") == [], (lang, mail.text)
         if lang == "en":  # the scan finds English where it is: the English seat's mail
-            assert english_left(bot.received[-1].text, "fr", "reef"), bot.received[-1].text
+            assert english_left(bot.received[-1].text, "fr", "reef-encounter"), bot.received[-1].text
         final = bot.received[-1].text
         over = translator(lang, GAME.name).gettext("The game is over.")
         assert over in final, (lang, final)
