@@ -13,7 +13,8 @@ from pbem.engine import registry
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter.board import neighbours
 
-GAMES = {"reef-encounter": 25, "reef-2018": 7, "das-riff": 14}  # each game's help: at least this many examples
+# each game's help: at least this many examples
+GAMES = {"reef-encounter": 25, "reef-2018": 7, "das-riff": 14}
 # An example is the left column of a line indented 2 or 5 spaces (after an action number or
 # letter); the explanations sit in the right column, 3+ spaces away, or deeper indented.
 EXAMPLE = re.compile(r"^(?:  (?:\d{1,2}|[AB]) {1,2}|  |     )(?=\S)(.+?)(?:\s{3,}.*)?$")
