@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from pbem.games.reef_encounter.board import board_of, name
-from pbem.games.reef_encounter.localised import alternatives
+from pbem.games.reef_encounter.keywords import alternatives
 from pbem.games.reef_encounter.nearest import nearest
 from pbem.games.reef_encounter.state import State
 from pbem.i18n.msg import Msg, cmsg, msg

@@ -17,7 +17,7 @@ from sqlmodel import col, select
 
 from pbem.bots import play_out
 from pbem.games.reef2018 import GAME
-from pbem.games.reef2018.words import canonical_order
+from pbem.games.reef2018.keywords import canonical_order
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
 from pbem.processor import api

@@ -15,17 +15,17 @@ from pbem.engine.chance import Chance
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.games.reef2018 import GAME
 from pbem.games.reef2018.help import EXAMPLES
-from pbem.games.reef2018.language import parse_order
+from pbem.games.reef2018.keywords import KEYWORDS, alternatives, canonical_order, fold
 from pbem.games.reef2018.orders import Order
+from pbem.games.reef2018.parse import parse_order
 from pbem.games.reef2018.state import State
-from pbem.games.reef2018.words import KEYWORDS, alternatives, canonical_order, fold
 from pbem.i18n.domains import game_domain
 from pbem.i18n.translate import LANGUAGES, translator
 from pbem.processor.render import environment, language_context
 from tests.support.english_left import english_left
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
-# Every word the English reader knows (language.py): a translation may be one of them only
+# Every word the English reader knows (parse.py): a translation may be one of them only
 # when it means the same (Dutch "start" is "start").
 READER_WORDS = {"take", "draw", "pick", "buy", "play", "place", "grow", "start", "setup",
                 "deck", "top", "pile", "of", "on", "card", "to", "at", "the", "a", "and", "then",

@@ -13,8 +13,7 @@ from pbem.engine.chance import Chance
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.help import help_text
-from pbem.games.reef_encounter.language import format_order, parse_order
-from pbem.games.reef_encounter.localised import (
+from pbem.games.reef_encounter.keywords import (
     _TOKEN_WORDS,
     ORDER_WORDS,
     alternatives,
@@ -23,6 +22,7 @@ from pbem.games.reef_encounter.localised import (
     localise_order,
 )
 from pbem.games.reef_encounter.orders import Order
+from pbem.games.reef_encounter.parse import format_order, parse_order
 from pbem.i18n.translate import LANGUAGES, translator
 from tests.games.reef_encounter.test_language import step_strategy
 from tests.games.reef_encounter.test_render import check_golden, render, sample_view

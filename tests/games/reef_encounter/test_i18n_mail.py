@@ -14,7 +14,7 @@ import pytest
 
 from pbem.bots import play_out
 from pbem.games.reef_encounter import GAME, ReefEncounter
-from pbem.games.reef_encounter.localised import ORDER_WORDS, alternatives, fold
+from pbem.games.reef_encounter.keywords import ORDER_WORDS, alternatives, fold
 from pbem.i18n.translate import translator
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender

@@ -13,8 +13,8 @@ from pbem.engine.errors import IllegalOrder
 from pbem.engine.hashing import state_hash
 from pbem.engine.registry import get
 from pbem.games.reef_encounter import GAME
+from pbem.games.reef_encounter.bot import default_order
 from pbem.games.reef_encounter.botfacts import TurnFacts
-from pbem.games.reef_encounter.moves import default_order
 from pbem.games.reef_encounter.orders import (
     Alga,
     Cell,
