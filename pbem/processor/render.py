@@ -96,7 +96,7 @@ def _loader(game: Any | None) -> jinja2.BaseLoader:
         dirs += [Path(d) for d in game.template_dirs()]
     folders = jinja2.FileSystemLoader([str(d) for d in dirs])
     own = None if game is None else registry.templates_dir(game)
-    if own is None:
+    if game is None or own is None:
         return folders
     return jinja2.ChoiceLoader([folders,
                                 jinja2.PrefixLoader({game.name: jinja2.FileSystemLoader(own)})])

@@ -59,7 +59,7 @@ def test_each_role_has_its_one_name(name: str) -> None:
 def test_each_games_templates_live_in_its_package(name: str) -> None:
     game = registry.get(name)
     own = registry.templates_dir(game)
-    assert own == registry.package_dir(game) / "templates"  # type: ignore[operator]
+    assert own is not None and own == registry.package_dir(game) / "templates"  # type: ignore[operator]
     assert {"status.txt.j2", "status.html.j2"} <= {p.name for p in own.glob("*.j2")}
     assert not (HOST_TEMPLATES / name).exists()
 
