@@ -209,7 +209,7 @@ def game_part(position: State, seat: int, lang: str) -> str:
     out = []
     for name in ("status", "prompt", "outcome"):
         for ext in ("txt", "html"):
-            out.append(env.get_template(f"reef2018/{name}.{ext}.j2").render(ctx))
+            out.append(env.get_template(f"reef-2018/{name}.{ext}.j2").render(ctx))
     return "\n".join(out)
 
 
