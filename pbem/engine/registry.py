@@ -8,7 +8,8 @@ declare, as optional class attributes:
 - ``former_ids``: ids it was stored and exported under before; data carrying one still finds
   the game (:func:`stored`), and a person typing one does too unless another game claims it;
 - ``aliases``: other names people know it by (e.g. the box's short title);
-- ``tag_prefix``: how its games' tags begin (``<prefix>-<number>``); the ``name`` by default.
+- ``tag_prefix``: how its games' tags begin (``<prefix>-<number>``); the ``name`` by default;
+- ``showcase``: True for the game ``pbem demo`` plays when none is named.
 
 Names match whatever their case and punctuation (``Tic_Tac_Toe`` = ``tictactoe`` =
 ``tic-tac-toe``). A name several games claim is refused with every choice named.
@@ -120,6 +121,16 @@ def stored(name: str) -> Any:
         if name in getattr(game, "former_ids", ()):
             return game
     return get(name)
+
+
+def showcase() -> Any:
+    """The game to show when none is named: the first marked ``showcase``, else the first by
+    name; raises UnknownGame when no game is installed."""
+    known = sorted(games().items())
+    if not known:
+        raise UnknownGame("no game is installed", "install a game package (see `pbem games`)")
+    marked = [g for _, g in known if getattr(g, "showcase", False)]
+    return (marked or [known[0][1]])[0]
 
 
 def tag_prefix(game: Any) -> str:

@@ -47,6 +47,10 @@ def test_stored_data_under_a_former_id_means_the_game_that_had_it() -> None:
     assert registry.stored("reef-2018") is REEF
 
 
+def test_the_demo_shows_reef_encounter_whatever_the_ids_sort_like() -> None:
+    assert registry.showcase() is REEF_ENCOUNTER
+
+
 def test_tags_keep_each_games_short_prefix() -> None:
     assert [registry.tag_prefix(g) for g in IDS.values()] == ["reef", "reef2018", "riff"]
 

@@ -30,6 +30,7 @@ class ReefEncounter:
     name: ClassVar[str] = "reef-encounter"
     former_ids: ClassVar[tuple[str, ...]] = ("reef",)  # stored games were migrated
     tag_prefix: ClassVar[str] = "reef"  # tags made before the rename stay as they were
+    showcase: ClassVar[bool] = True  # what `pbem demo` plays unless told otherwise
     title: ClassVar[str] = "Reef Encounter"
     # A msgid of the game's catalogue too: the host shows it translated (gettext(about)).
     about: ClassVar[str] = N_("Richard Breese, 2004; rules from the French, Italian and "

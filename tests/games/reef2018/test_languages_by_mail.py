@@ -65,7 +65,7 @@ def test_four_seats_in_four_languages_play_a_whole_game_by_mail(
             for mail in bot.received:
                 html = mail.message.get_body(("html",))
                 for text in (mail.text, "" if html is None else str(html.get_content())):
-                    assert english_left(text, lang, "reef2018") == [], (lang, text)
+                    assert english_left(text, lang, "reef-2018") == [], (lang, text)
             final = bot.received[-1].text
             said = {"fr": "DÉCOMPTE FINAL", "it": "PUNTEGGIO FINALE", "nl": "EINDTELLING",
                     "de": "SCHLUSSWERTUNG"}[lang]

@@ -228,10 +228,10 @@ def test_the_games_words_in_a_mail_are_all_translated(lang: str) -> None:
     for position in [*shown[::9], state]:
         for seat in (0, 1):
             text = game_part(position, seat, lang)
-            assert english_left(text, lang, "reef2018") == [], text
-    assert english_left(GAME.help_text(lang=lang), lang, "reef2018") == []
+            assert english_left(text, lang, "reef-2018") == [], text
+    assert english_left(GAME.help_text(lang=lang), lang, "reef-2018") == []
     assert "FINAL SCORING" in game_part(state, 0, "en")
-    assert len(english_left(game_part(state, 0, "en"), lang, "reef2018")) > 10  # it can tell
+    assert len(english_left(game_part(state, 0, "en"), lang, "reef-2018")) > 10  # it can tell
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
