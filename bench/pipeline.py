@@ -343,7 +343,7 @@ def reef_tables(factory: SessionFactory, games: int) -> list[Table]:
     with factory() as s:
         for g in range(games):
             addresses = [f"{c}{g}@players.test" for c in "abcd"]
-            game, secrets = api.create_game(s, "reef", [(f"P{c}", a) for c, a in
+            game, secrets = api.create_game(s, "reef-encounter", [(f"P{c}", a) for c, a in
                                                         zip("ABCD", addresses, strict=True)],
                                             seed=f"bench-reef-{g}")
             tables.append(Table(game.tag, addresses, secrets))
@@ -358,7 +358,7 @@ def bench_reef(args: argparse.Namespace) -> None:
     from pbem.mail import pictures
     from tests.support.mailservers import PymapServer, SmtpTestServer
 
-    rules = registry.get("reef")
+    rules = registry.get("reef-encounter")
     imap, smtp = PymapServer().start(), SmtpTestServer(auth=False).start()
     stages = Stages()
     ref = peer.PeerRun()

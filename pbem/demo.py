@@ -86,7 +86,7 @@ def run_demo(folder: Path, game_type: str, players: int, seed: str | None = None
     inbox, mailroom = maildir_table(cfg.inbound.maildir, cfg.outbound.maildir)
     mailroom.skip_existing()  # an earlier demo's mail stays, but is not this game's
     with factory() as s:
-        game, _ = api.create_game(s, game_type, PLAYERS[:players], seed=seed, host=host)
+        game, _ = api.create_game(s, rules.name, PLAYERS[:players], seed=seed, host=host)
         s.commit()
         tag = game.tag
     try:

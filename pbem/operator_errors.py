@@ -22,6 +22,7 @@ from alembic.util.exc import CommandError
 from sqlalchemy import exc as sa
 
 from pbem.config import ConfigError
+from pbem.engine.registry import UnknownGame
 from pbem.mail.inbound import InboxError
 from pbem.processor.hostkey import HostKeyError
 
@@ -62,6 +63,8 @@ def _database(exc: sa.SQLAlchemyError) -> Explained:
 
 def explain(exc: BaseException) -> Explained | None:
     """What the operator should read for ``exc``, or None if it is a bug (keep the trace)."""
+    if isinstance(exc, UnknownGame):
+        return Explained(exc.message, exc.fix)
     if isinstance(exc, ConfigError):
         return Explained(f"config error: {exc}",
                          "edit the config file (see config.example.toml), or set the "

@@ -276,7 +276,7 @@ def test_the_hosts_entries_are_steps_too_and_an_undone_move_is_marked(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("played", [("reef", 4), ("reef2018", 4)], indirect=True,
+@pytest.mark.parametrize("played", [("reef-encounter", 4), ("reef-2018", 4)], indirect=True,
                          ids=["reef-4p", "reef2018-4p"])
 def test_every_board_picture_fits_a_phone_and_a_desktop(
         played: Played, browser: Any, tmp_path: Path) -> None:  # noqa: F811
@@ -298,5 +298,5 @@ def test_every_board_picture_fits_a_phone_and_a_desktop(
             assert shown == pytest.approx(min(drawn, shown), abs=0.5)
         if width == 1200:  # room enough: every picture at its own size
             assert all(shown == pytest.approx(drawn, abs=0.5) for _, _, shown, drawn in boxes)
-        elif played.game_type == "reef":  # the open sea, 620 wide, shrank to the phone
+        elif played.game_type == "reef-encounter":  # the open sea, 620 wide, shrank to the phone
             assert any(shown < drawn - 1 for _, _, shown, drawn in boxes)

@@ -42,10 +42,10 @@ def test_a_page_asked_for_in_french_is_french_throughout(reef: Played, tmp_path:
     events = public_events(reef, "fr")
     assert len(events) > 10 and all(e in text for e in events)
     assert set(events).isdisjoint(public_events(reef, "en"))  # the events are French ones
-    assert english_left(page, "fr", "reef2018") == []
+    assert english_left(page, "fr", "reef-2018") == []
     # ... where the English page is full of what the scan looks for.
     english = reef.export(tmp_path / "en.html")
-    assert '<html lang="en">' in english and len(english_left(english, "fr", "reef2018")) > 10
+    assert '<html lang="en">' in english and len(english_left(english, "fr", "reef-2018")) > 10
 
 
 def test_the_default_is_the_seats_language_then_the_games(reef: Played, tmp_path: Path) -> None:

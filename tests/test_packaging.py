@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "pbem", "templates")
+SOURCES = ("pyproject.toml", "MANIFEST.in", "README.md", "pbem", "templates")
 
 
 @pytest.mark.slow
@@ -34,6 +34,10 @@ def test_the_wheel_ships_every_template_and_renders_from_them(tmp_path: Path) ->
     templates = sorted(p.relative_to(ROOT / "templates").as_posix()
                        for p in (ROOT / "templates").rglob("*.j2"))
     assert templates and {f"pbem/templates/{t}" for t in templates} <= shipped
+    # Each game's templates ship inside its package.
+    games = {p.relative_to(ROOT).as_posix()
+             for p in (ROOT / "pbem" / "games").glob("*/templates/*.j2")}
+    assert games and games <= shipped, sorted(games - shipped)
     # Every game's data files (components, card lists) ship too.
     data = {p.relative_to(ROOT).as_posix() for p in (ROOT / "pbem" / "games").glob("*/data/*")
             if p.is_file()}
@@ -47,3 +51,13 @@ def test_the_wheel_ships_every_template_and_renders_from_them(tmp_path: Path) ->
         cwd=tmp_path, env=env, capture_output=True, text=True, check=True, timeout=60).stdout
     assert out.splitlines()[0] == str(tmp_path / "site" / "pbem" / "templates")
     assert "Hello." in out
+    # Each game's status template is found through the registry, in the wheel's own copy.
+    found = subprocess.run(
+        [sys.executable, "-c", "from pbem.engine import registry; "
+         "from pbem.processor import render\n"
+         "for name, game in sorted(registry.games().items()):\n"
+         "    print(render.environment(game).get_template(f'{name}/status.txt.j2').filename)"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=True, timeout=60).stdout
+    assert len(found.splitlines()) >= 3
+    assert all(line.startswith(str(tmp_path / "site" / "pbem" / "games"))
+               for line in found.splitlines()), found

@@ -76,12 +76,14 @@ def game_new(
     try:
         rules = registry.get(game_type)
         options = game_options.from_text(rules.title, rules.default_options(), option or [])
+    except registry.UnknownGame:
+        raise  # told with its fix (pbem.operator_errors)
     except (KeyError, ValueError) as exc:
         raise fail(str(exc).strip('"')) from exc
     factory = session_factory(cfg)
     with factory() as session:
         try:
-            game, secrets = api.create_game(session, game_type, seats, options, seed,
+            game, secrets = api.create_game(session, rules.name, seats, options, seed,
                                             host=Host.from_config(cfg),
                                             clocks=_clock_settings(cfg, deadline_hours,
                                                                    reminder_hours, timeout,
@@ -90,7 +92,7 @@ def game_new(
         except (KeyError, ValueError) as exc:
             raise fail(str(exc).strip('"')) from exc
         session.commit()
-        console.print(f"game [bold]{game.tag}[/bold] created ({game_type}); "
+        console.print(f"game [bold]{game.tag}[/bold] created ({rules.name}); "
                       "welcome emails are queued — run `pbem process` to send them.")
         table = Table("seat", "name", "address", "language")
         for i, (name, address) in enumerate(seats):

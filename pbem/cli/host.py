@@ -85,8 +85,8 @@ def _player_ranges() -> str:
 
 @app.command()
 def demo(
-    game: Annotated[str | None, typer.Option(help="The game type (default: the first of "
-                                             "`pbem games`).")] = None,
+    game: Annotated[str | None, typer.Option(help="The game type (default: the showcase "
+                                             "game, one of `pbem games`).")] = None,
     players: Annotated[int | None, typer.Option(
         min=1, help="How many bot players, within the game's range "
         f"({_player_ranges()}); default 3, or the nearest count the game takes.",
@@ -109,10 +109,11 @@ def demo(
     known = sorted(registry.games())
     if not known:
         raise fail("no game is installed")
-    game_type = game or known[0]
+    # An unknown or shared name is told with its fix (pbem.operator_errors).
+    rules = registry.get(game) if game else registry.showcase()
+    game_type = rules.name
     if players is None:  # 3 where the game allows it, else the nearest count it takes
-        rules = registry.games().get(game_type)
-        players = 3 if rules is None else max(rules.min_players, min(3, rules.max_players))
+        players = max(rules.min_players, min(3, rules.max_players))
     try:
         earlier = prepare_folder(where, fresh)
     except DemoFolderError as exc:

@@ -1,18 +1,45 @@
 """Finding games: every ``pbem.games.<pkg>`` exposing ``GAME``, plus ``pbem.games`` entry points.
 
 Discovery keeps the host free of game names: adding a game is adding a package.
+
+A game is known by its ``name`` (the id operators type and the database stores). It may also
+declare, as optional class attributes:
+
+- ``former_ids``: ids it was stored and exported under before; data carrying one still finds
+  the game (:func:`stored`), and a person typing one does too unless another game claims it;
+- ``aliases``: other names people know it by (e.g. the box's short title);
+- ``tag_prefix``: how its games' tags begin (``<prefix>-<number>``); the ``name`` by default;
+- ``showcase``: True for the game ``pbem demo`` plays when none is named.
+
+Names match whatever their case and punctuation (``Tic_Tac_Toe`` = ``tictactoe`` =
+``tic-tac-toe``). A name several games claim is refused with every choice named.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
+import sys
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 import pbem.games
 
 _registered: dict[str, Any] = {}
+
+
+class UnknownGame(KeyError):
+    """A game name that names no game, or more than one: what happened and what to type."""
+
+    def __init__(self, message: str, fix: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fix = fix
+
+    def __str__(self) -> str:
+        return self.message
 
 
 def register(game: Any) -> None:
@@ -50,9 +77,91 @@ def games() -> dict[str, Any]:
     return {**_discovered, **_registered}
 
 
+def _key(name: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", name.lower())
+
+
+def _names(game: Any) -> set[str]:
+    """Every key a person may type for ``game``."""
+    words = [game.name, *getattr(game, "former_ids", ()), *getattr(game, "aliases", ())]
+    return {_key(w) for w in words}
+
+
 def get(name: str) -> Any:
-    """The game called ``name``; raises KeyError listing the known ones."""
+    """The game called ``name`` (its id, a former id or an alias no other game claims).
+
+    Raises :class:`UnknownGame` (a KeyError) naming the known games, or every game a shared
+    name could mean.
+    """
     known = games()
-    if name not in known:
-        raise KeyError(f"unknown game {name!r}; known: {', '.join(sorted(known)) or 'none'}")
-    return known[name]
+    if name in known:
+        return known[name]
+    key = _key(name)
+    matches = [g for _, g in sorted(known.items()) if key and key in _names(g)]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        choices = " or ".join(f"{g.name} ({g.title})" for g in matches)
+        raise UnknownGame(f"{name!r} could mean several games: {choices}",
+                          f"name the game by its id: {' or '.join(g.name for g in matches)}")
+    raise UnknownGame(f"unknown game {name!r}; known: {', '.join(sorted(known)) or 'none'}",
+                      "name one of the games `pbem games` lists")
+
+
+def stored(name: str) -> Any:
+    """The game a stored or exported id names: its id, else the one game that had it before.
+
+    Unlike :func:`get`, a former id is never ambiguous here: data written under it meant the
+    game that then had it.
+    """
+    known = games()
+    if name in known:
+        return known[name]
+    for _, game in sorted(known.items()):
+        if name in getattr(game, "former_ids", ()):
+            return game
+    return get(name)
+
+
+def showcase() -> Any:
+    """The game to show when none is named: the first marked ``showcase``, else the first by
+    name; raises UnknownGame when no game is installed."""
+    known = sorted(games().items())
+    if not known:
+        raise UnknownGame("no game is installed", "install a game package (see `pbem games`)")
+    marked = [g for _, g in known if getattr(g, "showcase", False)]
+    return (marked or [known[0][1]])[0]
+
+
+def tag_prefix(game: Any) -> str:
+    """How the tags of ``game``'s games begin (``<prefix>-<number>``)."""
+    return str(getattr(game, "tag_prefix", game.name))
+
+
+def package_dir(game: Any) -> Path | None:
+    """The folder of the package a game lives in: its package right under ``pbem.games``,
+    or the top package of a game installed from elsewhere (an entry point)."""
+    module = sys.modules.get(type(game).__module__)
+    if module is None or module.__file__ is None:
+        return None
+    path = Path(module.__file__).resolve().parent
+    games_root = Path(pbem.games.__file__).resolve().parent
+    if games_root in path.parents or path == games_root:
+        if path == games_root:
+            return None  # a game defined in pbem/games/__init__.py itself: none are
+        rel = path.relative_to(games_root)
+        return games_root / rel.parts[0]
+    while (path.parent / "__init__.py").is_file():
+        path = path.parent
+    return path
+
+
+def templates_dir(game: Any) -> Path | None:
+    """The game's own mail templates: the ``templates/`` folder of its package, if it has one.
+
+    The host reaches them as ``<game name>/<file>`` (e.g. ``nim/status.txt.j2``).
+    """
+    folder = package_dir(game)
+    if folder is None or not (folder / "templates").is_dir():
+        return None
+    return folder / "templates"

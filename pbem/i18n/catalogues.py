@@ -20,6 +20,7 @@ import string
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_file
@@ -31,8 +32,8 @@ from pbem.i18n.translate import LANGUAGES
 
 # Jinja's own extractor reads the templates; Python is read by pysource (see there why).
 JINJA = "jinja2.ext:babel_extract"
-JINJA_KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
-                  "npgettext": ((1, "c"), 2, 3)}
+JINJA_KEYWORDS: dict[str, Any] = {"_": None, "gettext": None, "ngettext": (1, 2),
+                                  "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3)}
 JINJA_OPTIONS = {"extensions": "jinja2.ext.i18n", "trim_blocks": "true",
                  "lstrip_blocks": "true", "newstyle_gettext": "true"}
 COMMENT_TAGS = ("Translators:",)
@@ -52,7 +53,7 @@ def extract(domain: Domain) -> Catalog:
     for path in domain.templates:
         where = _relative(path, root)
         for lineno, message, comments, context in extract_from_file(
-                JINJA, str(path), keywords=JINJA_KEYWORDS,  # type: ignore[arg-type]
+                JINJA, str(path), keywords=JINJA_KEYWORDS,
                 comment_tags=COMMENT_TAGS, options=JINJA_OPTIONS, strip_comment_tags=True):
             catalog.add(message, None, [(where, lineno)], auto_comments=comments,
                         context=context)

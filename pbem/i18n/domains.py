@@ -2,13 +2,12 @@
 
 A domain is the set of source files whose messages go into one catalogue. The host's holds
 the host's Python code (everything in ``pbem`` but the games) and the shared templates at the
-top of the templates folder; a game's holds its package's Python code and its templates folder
-(``templates/<name>/`` plus its ``template_dirs()``). No game is named here.
+top of the templates folder; a game's holds its package's Python code and templates (its
+package's ``templates/`` folder plus its ``template_dirs()``). No game is named here.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,21 +35,10 @@ class Domain:
 
 
 def game_package_dir(game: Any) -> Path | None:
-    """The folder of the package a game lives in: its package right under ``pbem.games``,
-    or the top package of a game installed from elsewhere (an entry point)."""
-    module = sys.modules.get(type(game).__module__)
-    if module is None or module.__file__ is None:
-        return None
-    path = Path(module.__file__).resolve().parent
-    games_root = Path(pbem.games.__file__).resolve().parent
-    if games_root in path.parents or path == games_root:
-        if path == games_root:
-            return None  # a game defined in pbem/games/__init__.py itself: none are
-        rel = path.relative_to(games_root)
-        return games_root / rel.parts[0]
-    while (path.parent / "__init__.py").is_file():
-        path = path.parent
-    return path
+    """The folder of the package a game lives in (see :func:`pbem.engine.registry.package_dir`)."""
+    from pbem.engine.registry import package_dir
+
+    return package_dir(game)
 
 
 def _templates_root() -> Path:
@@ -73,7 +61,10 @@ def game_domain(game: Any) -> Domain | None:
     if folder is None:
         return None
     python = tuple(sorted(folder.rglob("*.py")))
-    dirs = [_templates_root() / game.name, *(Path(d) for d in game.template_dirs())]
+    from pbem.engine.registry import templates_dir
+
+    own = templates_dir(game)
+    dirs = [*([] if own is None else [own]), *(Path(d) for d in game.template_dirs())]
     templates = tuple(sorted({p for d in dirs if d.is_dir() for p in d.rglob("*.j2")}))
     return Domain(game.name, GAME_CATALOGUE, folder / "locale", python, templates)
 

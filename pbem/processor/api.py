@@ -114,7 +114,8 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
     opts = {**defaults, **(options or {})}
     seed = seed or pysecrets.token_hex(16)
     state, setup = start(rules, len(seats), opts, seed)
-    game = Game(game_type=game_type, tag=tag or f"{game_type}-new-{pysecrets.token_hex(6)}",
+    prefix = registry.tag_prefix(rules)
+    game = Game(game_type=rules.name, tag=tag or f"{prefix}-new-{pysecrets.token_hex(6)}",
                 options_json=canonical_json(setup.options), seed=seed,
                 deadline_hours=clocks.deadline_hours, reminder_hours=clocks.reminder_hours,
                 timeout_policy=clocks.timeout_policy, vacation_days=clocks.vacation_days,
@@ -123,7 +124,7 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
     session.flush()
     assert game.id is not None
     if tag is None:
-        game.tag = f"{game_type}-{game.id}"
+        game.tag = f"{prefix}-{game.id}"
     session.add(LogEntry(game_id=game.id, index=0, kind="setup",
                          draws_json=canonical_json(draws_to_json(setup.draws)),
                          events_json="[]", state_hash=setup.state_hash))

@@ -162,7 +162,7 @@ def verify(data: Any, *, key: HostKey, trust_foreign: bool = False
                             "edited or damaged; nothing was imported")
     check_signature(data, key, trust_foreign)
     try:
-        rules = registry.get(data["game"]["type"])
+        rules = registry.stored(data["game"]["type"])  # an older export: the game's former id
     except KeyError:
         raise ImportRefused(f"game type {data['game']['type']!r} is not installed here "
                             "(see `pbem games`)") from None
@@ -197,7 +197,7 @@ def import_game(session: Session, data: Any, *, key: HostKey, trust_foreign: boo
     Returns the game and the secrets."""
     entries, final = verify(data, key=key, trust_foreign=trust_foreign)
     g = data["game"]
-    rules = registry.get(g["type"])
+    rules = registry.stored(g["type"])
     try:
         tag = operator_input.tag(tag) if tag is not None else None
         addresses = [operator_input.address(str(s["address"]), "the export's seat address")
@@ -226,7 +226,7 @@ def import_game(session: Session, data: Any, *, key: HostKey, trust_foreign: boo
         if tag is not None:
             raise ImportRefused(f"a game tagged {tag} exists already; choose another --tag")
         wanted = ""  # the original tag is taken here: name it after its new id below
-    game = Game(game_type=g["type"], tag=wanted or f"import-{new_salt()}",
+    game = Game(game_type=rules.name, tag=wanted or f"import-{new_salt()}",
                 options_json=canonical_json(g["options"]), seed=str(g["seed"]),
                 status=str(g["status"]), deadline_hours=g.get("deadline_hours"),
                 reminder_hours=g.get("reminder_hours"),
@@ -237,7 +237,7 @@ def import_game(session: Session, data: Any, *, key: HostKey, trust_foreign: boo
     session.flush()
     assert game.id is not None
     if not wanted:
-        game.tag = f"{g['type']}-{game.id}"
+        game.tag = f"{registry.tag_prefix(rules)}-{game.id}"
     for e in entries:
         e.game_id = game.id
         session.add(e)

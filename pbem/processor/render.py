@@ -34,14 +34,16 @@ from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 import pbem
+from pbem.engine import registry
 from pbem.i18n import jinja as i18n_jinja
 from pbem.i18n.translate import ENGLISH, Translator, translator
 from pbem.mail.pictures import swap_pictures
 
 
 def templates_dir() -> Path:
-    """The mail templates: PBEM_TEMPLATES if set, else the copy an installed wheel carries
-    inside the package (setup.py puts it there), else the checkout's templates/ folder."""
+    """The host's mail templates: PBEM_TEMPLATES if set, else ``pbem/templates`` (in a
+    checkout a link to the top-level templates/ folder; a wheel carries the files). Each
+    game's own templates come from its package (:func:`pbem.engine.registry.templates_dir`)."""
     env = os.environ.get("PBEM_TEMPLATES")
     return Path(env) if env else _packaged_templates()
 
@@ -68,11 +70,8 @@ def environment(game: Any | None = None) -> jinja2.Environment:
 
 
 def _new_environment(game: Any | None) -> jinja2.Environment:
-    dirs = [templates_dir()]
-    if game is not None:
-        dirs += [Path(d) for d in game.template_dirs()]
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([str(d) for d in dirs]),
+        loader=_loader(game),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2"),
                                             default_for_string=False),
         undefined=jinja2.StrictUndefined,
@@ -86,6 +85,21 @@ def _new_environment(game: Any | None) -> jinja2.Environment:
     if game is not None:
         env.globals.update(game.template_helpers())
     return env
+
+
+def _loader(game: Any | None) -> jinja2.BaseLoader:
+    """The host's folder first (an operator's PBEM_TEMPLATES may replace a game's template
+    as ``<game>/<file>``), then the game's extra folders, then its package's own templates
+    under the game's name."""
+    dirs = [templates_dir()]
+    if game is not None:
+        dirs += [Path(d) for d in game.template_dirs()]
+    folders = jinja2.FileSystemLoader([str(d) for d in dirs])
+    own = None if game is None else registry.templates_dir(game)
+    if game is None or own is None:
+        return folders
+    return jinja2.ChoiceLoader([folders,
+                                jinja2.PrefixLoader({game.name: jinja2.FileSystemLoader(own)})])
 
 
 def language_context(tr: Translator) -> dict[str, Any]:

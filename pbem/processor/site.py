@@ -115,6 +115,7 @@ def _templates_digest() -> str:
     h = hashlib.sha256(pbem.__version__.encode())
     folders = [templates_dir()] + [Path(d) for g in registry.games().values()
                                    for d in g.template_dirs()]
+    folders += [d for g in registry.games().values() if (d := registry.templates_dir(g))]
     for folder in folders:
         for path in sorted(folder.rglob("*.j2")):
             h.update(str(path).encode() + b"\0" + path.read_bytes())

@@ -42,7 +42,7 @@ def warm_up() -> None:
 
 
 def _compile(env: Any, rules: Any | None) -> None:
-    """The host's own templates, or a game's (its folder in the shared tree)."""
+    """The host's own templates, or a game's (those under its name)."""
     def ours(name: str) -> bool:
         first = name.split("/", 1)[0]
         return (name.endswith(".j2")

@@ -13,14 +13,15 @@ from pbem.engine import registry
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter.board import neighbours
 
-GAMES = {"reef": 25, "reef2018": 7, "riff": 14}  # each game's help: at least this many examples
+# each game's help: at least this many examples
+GAMES = {"reef-encounter": 25, "reef-2018": 7, "das-riff": 14}
 # An example is the left column of a line indented 2 or 5 spaces (after an action number or
 # letter); the explanations sit in the right column, 3+ spaces away, or deeper indented.
 EXAMPLE = re.compile(r"^(?:  (?:\d{1,2}|[AB]) {1,2}|  |     )(?=\S)(.+?)(?:\s{3,}.*)?$")
 
 
 def examples(game: str, text: str) -> list[str]:
-    if game == "reef2018":  # its patterns section draws card patterns, not orders
+    if game == "reef-2018":  # its patterns section draws card patterns, not orders
         text = text.split("\nPATTERNS", 1)[0]
     found = [m[1] for line in text.splitlines() if (m := EXAMPLE.match(line))]
     found += re.findall(r"e\.g\.  (.+)$", text, flags=re.M)
@@ -70,13 +71,13 @@ def test_every_example_of_the_help_reads(game: str, players: int) -> None:
 
 
 def test_a_renamed_colour_game_gets_examples_in_its_own_colours() -> None:
-    rules = registry.get("riff")
+    rules = registry.get("das-riff")
     names = ["rot", "gelb", "blau", "gruen", "rosa", "lila"]
     state = rules.setup(2, {"colour_names": names}, Chance("colours"))
     text = rules.help_text(state)
     assert "This game's colours: rot, gelb, blau, gruen, rosa, lila." in text
     assert "  attach rot male and gelb female to coral 1" in text
-    for line in examples("riff", text):
+    for line in examples("das-riff", text):
         rules.parse(state, 0, line)
     with pytest.raises(ValueError, match="red"):  # the generic example would not read here
         rules.parse(state, 0, "attach red male to coral 2")
@@ -84,8 +85,8 @@ def test_a_renamed_colour_game_gets_examples_in_its_own_colours() -> None:
 
 @pytest.mark.parametrize("seed", range(12))
 def test_a_reef_encounter_help_names_only_the_boards_in_play(seed: int) -> None:
-    rules = registry.get("reef")
-    state = played("reef", 3, seed)
+    rules = registry.get("reef-encounter")
+    state = played("reef-encounter", 3, seed)
     text = rules.help_text(state)
     cells = re.findall(r"\b([1-4])([A-G])([1-6])\b", text)
     assert len(cells) > 20

@@ -213,7 +213,7 @@ def test_a_pictures_bands_stacked_show_the_picture_drawn_whole(factory: SessionF
     pictures_in_bands = banded_pictures(drawn)
     for bands in pictures_in_bands:
         assert worst_difference(bands) <= 16, f"{game}: {bands[0][:120]} differs from the whole"
-    if game == "reef":
+    if game == "reef-encounter":
         assert len(pictures_in_bands) >= 3, "the boards and the sea are cut into bands"
 
 
@@ -247,7 +247,7 @@ def test_a_picture_travels_as_one_palette_png_of_its_bands_pixels(
             assert sent[25] == 3, "a palette PNG (IHDR colour type 3)"
             assert len(sent) < sum(len(pictures.drawn(band)) for band in bands)
             assert worst <= pictures.PALETTE_TOLERANCE and exact >= 0.95, (worst, exact)
-    if game == "reef":
+    if game == "reef-encounter":
         assert sum(len(bands) > 1 for bands in found) >= 3  # the boards and the sea
 
 
@@ -359,7 +359,7 @@ def test_a_picture_shows_exactly_the_pixels_of_its_canvas_mapped_whole(
             seen.add(bands)
             sent = Image.open(io.BytesIO(pictures.stacked_png(bands))).convert("RGB")
             assert sent.tobytes() == _pixels_mapped_whole(bands), f"{game}: {bands[0][:120]}"
-    if game == "reef":
+    if game == "reef-encounter":
         assert len(seen) >= 6
 
 

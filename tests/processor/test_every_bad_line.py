@@ -16,7 +16,7 @@ from tests.support.seated import seat_table
 
 # Three lines each game cannot read, between good ones; what each reply must say of them.
 BAD = {
-    "reef": ("larva pnik\nplcae 2F3 2E4\ntake whte",
+    "reef-encounter": ("larva pnik\nplcae 2F3 2E4\ntake whte",
              ['Line 1, column 7 of your mail ("larva pnik")', 'did you mean "pink"?',
               'Line 2 of your mail ("plcae 2F3 2E4")', 'did you mean "place"?',
               'Line 3, column 6 of your mail ("take whte")', 'did you mean "white"?']),

@@ -89,7 +89,7 @@ class Served:
 @pytest.fixture
 def reef3(request: pytest.FixtureRequest, factory: SessionFactory) -> Served:
     imap, smtp = servers(request)
-    return Served(factory, imap, smtp, "reef")
+    return Served(factory, imap, smtp, "reef-encounter")
 
 
 def test_help_by_mail_shows_this_games_boards_only(reef3: Served) -> None:
@@ -100,7 +100,7 @@ def test_help_by_mail_shows_this_games_boards_only(reef3: Served) -> None:
     [missing] = {1, 2, 3, 4} - set(state.boards)
     assert f"This game's boards: {', '.join(map(str, state.boards))}." in text
     assert not re.search(rf"\b{missing}[A-G][1-6]\b", text)
-    lines = examples("reef", text)
+    lines = examples("reef-encounter", text)
     assert len(lines) >= 25
     for line in lines:
         reef3.rules.parse(state, 1, line)

@@ -38,7 +38,7 @@ def statements(factory: SessionFactory) -> Iterator[list[str]]:
 
 def test_an_order_writes_its_inbound_row_twice_and_reads_the_seats_once(
         factory: SessionFactory) -> None:
-    table = seat_table(factory, "reef", players=4)
+    table = seat_table(factory, "reef-encounter", players=4)
     rng = random.Random(4)
     for _ in range(3):  # past the setup answers: orders that change the board
         state = table.state()
@@ -67,7 +67,7 @@ def test_an_order_writes_its_inbound_row_twice_and_reads_the_seats_once(
 
 def test_a_sent_mail_is_marked_without_reading_or_rewriting_its_bytes(
         factory: SessionFactory, tmp_path: Path) -> None:
-    table = seat_table(factory, "reef", players=4)
+    table = seat_table(factory, "reef-encounter", players=4)
     state = table.state()
     seat = min(table.rules.waiting_for(state))
     result, _ = table.send(seat, table.rules.default_order(state, seat))

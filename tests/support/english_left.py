@@ -14,6 +14,7 @@ from functools import cache
 
 from babel.messages.pofile import read_po
 
+from pbem.engine import registry
 from pbem.i18n.domains import HOST_DOMAIN, domains
 
 _PLACEHOLDER = re.compile(r"\{[^}]*\}|%\([^)]*\)[sd]|%[sd%]")
@@ -26,6 +27,8 @@ _TAG = re.compile(r"<[^>]+>")
 def fragments(lang: str, game_name: str | None = None) -> tuple[str, ...]:
     """The English fragments a mail in ``lang`` must not contain."""
     found: set[str] = set()
+    if game_name is not None:  # a former id or alias means the game's own catalogue too
+        game_name = registry.get(game_name).name
     for name, domain in domains().items():
         if name not in (HOST_DOMAIN, game_name):
             continue

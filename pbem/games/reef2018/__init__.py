@@ -2,7 +2,8 @@
 
 ``GAME`` is what the host discovers. Modules: cards (the packaged card list and pattern
 placements), state, rules (setup and turns), scoring (patterns, 'highest' cards, the end),
-orders/language (orders as text), moves (bots), view/render (what a seat may see, drawn).
+orders/parse (orders as text), keywords (order words in each language), bot (bots),
+view/render (what a seat may see, drawn), help, templates/ (its mails), locale/.
 """
 
 from pbem.games.reef2018.game import GAME, Reef

@@ -9,10 +9,10 @@ from typing import Any, ClassVar
 
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Applied, Outcome, Seat, View
-from pbem.games.reef2018 import moves, rules, words
+from pbem.games.reef2018 import bot, keywords, rules
 from pbem.games.reef2018.help import help_text
-from pbem.games.reef2018.language import parse_order
 from pbem.games.reef2018.orders import Order
+from pbem.games.reef2018.parse import parse_order
 from pbem.games.reef2018.render import template_helpers
 from pbem.games.reef2018.scoring import final_outcome
 from pbem.games.reef2018.state import State
@@ -25,7 +25,10 @@ _ONLY = tuple(frozenset({seat}) for seat in range(4))  # whose turn it is: asked
 class Reef:
     """Emerson Matsuuchi's Reef (Next Move Games, 2018) for 2-4 players, by email."""
 
-    name: ClassVar[str] = "reef2018"
+    name: ClassVar[str] = "reef-2018"
+    former_ids: ClassVar[tuple[str, ...]] = ("reef2018",)
+    aliases: ClassVar[tuple[str, ...]] = ("reef",)  # the box's title: shared, so refused
+    tag_prefix: ClassVar[str] = "reef2018"
     title: ClassVar[str] = "Reef"
     # N_: in the catalogue, for the host's help and welcome mails in other languages.
     about: ClassVar[str] = N_(
@@ -72,19 +75,19 @@ class Reef:
         return State.from_dict(dict(data))
 
     def random_order(self, state: State, seat: Seat, rng: random.Random) -> str:
-        return moves.random_order(state, seat, rng)
+        return bot.random_order(state, seat, rng)
 
     def default_order(self, state: State, seat: Seat) -> str:
-        return moves.default_order(state, seat)
+        return bot.default_order(state, seat)
 
     def help_text(self, state: State | None = None, lang: str = "en") -> str:
         return help_text(lang, state)
 
     def canonical_order(self, state: State, seat: Seat, text: str, lang: str) -> str:
-        return words.canonical_order(text, lang)
+        return keywords.canonical_order(text, lang)
 
     def localise_order(self, text: str, lang: str) -> str:
-        return words.localise_order(text, lang)
+        return keywords.localise_order(text, lang)
 
     def template_dirs(self) -> Sequence[Path]:
         return []

@@ -7,8 +7,8 @@ back (tests/games/reef2018/test_words.py parses each one in every language).
 
 from __future__ import annotations
 
+from pbem.games.reef2018.keywords import GAME_NAME, localise_order
 from pbem.games.reef2018.state import State
-from pbem.games.reef2018.words import GAME_NAME, localise_order
 from pbem.i18n.msg import Msg, msg
 from pbem.i18n.translate import Translator, translator
 

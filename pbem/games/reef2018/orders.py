@@ -1,4 +1,4 @@
-"""What a player can order, once read from text (language.py) and before the rules check it.
+"""What a player can order, once read from text (parse.py) and before the rules check it.
 
 Squares are indices 0..15 (row * 4 + column, see cards.py); cards are their numbers 1..60.
 """

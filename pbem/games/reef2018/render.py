@@ -21,7 +21,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
-from pbem.games.reef2018.words import localise_order
+from pbem.games.reef2018.keywords import localise_order
 from pbem.i18n.msg import Msg, cmsg, msg
 from pbem.i18n.translate import ENGLISH, Translator
 from pbem.mail.pictures import grid_bands

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.reef2018 import ledger, moves
+from pbem.games.reef2018 import bot, ledger
 from pbem.games.reef2018.cards import COLOURS, SIZE, cards
 from pbem.games.reef2018.scoring import covered, full_stacks, score_in_hand
 from pbem.games.reef2018.state import State
@@ -91,6 +91,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         you: dict[str, Any] = {"seat": seat, "hand": [card_view(c) for c in mine.hand],
                                "to_move": to_move}
         if to_move:
-            you["example"] = moves.default_order(state, seat)
+            you["example"] = bot.default_order(state, seat)
         result["you"] = you
     return result

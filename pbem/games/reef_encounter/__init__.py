@@ -2,9 +2,10 @@
 
 ``GAME`` is what the host discovers. Modules by topic: components/state/setup (the box and a
 position), board (cells, corals, coral tiles), placement/attack/shrimps/algae/parrotfish/opensea
-(the actions), supply (bag, bonus polyps), turn (one order = one turn), moves (bots; their
-random turn in botturn/botfacts/botreef/bottiles/botdice), language (orders as text),
-view/render (what a seat may see, drawn).
+(the actions), supply (bag, bonus polyps), rules (one order = one turn), bot (bots; their
+random turn in botturn/botfacts/botreef/bottiles/botdice), orders/parse (orders as text),
+keywords (order words in each language), terms (colours as messages), view/render (what a
+seat may see, drawn), help, templates/ (its mails), locale/ (its catalogues).
 
 Where every component lives in a State (for invariants; colours are full names):
 - polyps (40 per colour): ``polyps`` (cell -> colour), ``bag``, ``bonus``, ``open_sea[i]

@@ -13,7 +13,7 @@ from pbem.games.reef_encounter.board import Refused, flip, tile_ids, visible
 from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, remove, to_bag
-from pbem.games.reef_encounter.words import colour as hue
+from pbem.games.reef_encounter.terms import colour as hue
 from pbem.i18n.msg import msg
 
 

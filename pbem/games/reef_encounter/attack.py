@@ -15,8 +15,8 @@ from pbem.games.reef_encounter.board import (
 )
 from pbem.games.reef_encounter.context import seat_ref
 from pbem.games.reef_encounter.state import State
-from pbem.games.reef_encounter.words import colour as hue
-from pbem.games.reef_encounter.words import vowel
+from pbem.games.reef_encounter.terms import colour as hue
+from pbem.games.reef_encounter.terms import vowel
 from pbem.i18n.msg import msg
 
 

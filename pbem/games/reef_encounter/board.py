@@ -17,7 +17,7 @@ from pbem.i18n.msg import Msg, msg
 
 
 class Refused(Exception):
-    """A step breaks a rule; the message says why, for the player (turn.py adds where).
+    """A step breaks a rule; the message says why, for the player (rules.py adds where).
 
     Its one argument is a :class:`Msg` (``str(refused)`` is the English sentence)."""
 

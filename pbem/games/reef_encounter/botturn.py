@@ -21,9 +21,9 @@ from pbem.games.reef_encounter.botreef import keep_reef, next_to_mask
 from pbem.games.reef_encounter.bottiles import showing
 from pbem.games.reef_encounter.cellbits import cell_bits
 from pbem.games.reef_encounter.parrotfish import to_bag_count
+from pbem.games.reef_encounter.rules import MAX_FROM_SCREEN, SHRIMPS
 from pbem.games.reef_encounter.shrimps import MAX_PER_BOARD
 from pbem.games.reef_encounter.state import State
-from pbem.games.reef_encounter.turn import MAX_FROM_SCREEN, SHRIMPS
 
 
 @cache

@@ -9,17 +9,17 @@ from typing import Any, ClassVar
 
 from pbem.engine.chance import Chance, Draw
 from pbem.engine.contract import Applied, Outcome, Seat, View
-from pbem.games.reef_encounter import moves
+from pbem.games.reef_encounter import bot
 from pbem.games.reef_encounter.components import components
 from pbem.games.reef_encounter.help import help_text
-from pbem.games.reef_encounter.language import parse_order, warm_parser
-from pbem.games.reef_encounter.localised import canonical_order, localise_order
+from pbem.games.reef_encounter.keywords import canonical_order, localise_order
 from pbem.games.reef_encounter.orders import Order
+from pbem.games.reef_encounter.parse import parse_order, warm_parser
 from pbem.games.reef_encounter.render import template_helpers
+from pbem.games.reef_encounter.rules import apply_order
 from pbem.games.reef_encounter.scoring import final_outcome
 from pbem.games.reef_encounter.setup import setup
 from pbem.games.reef_encounter.state import State
-from pbem.games.reef_encounter.turn import apply_order
 from pbem.games.reef_encounter.view import view
 from pbem.i18n.msg import N_
 
@@ -27,7 +27,10 @@ from pbem.i18n.msg import N_
 class ReefEncounter:
     """Richard Breese's Reef Encounter for 2-4 players, by email."""
 
-    name: ClassVar[str] = "reef"
+    name: ClassVar[str] = "reef-encounter"
+    former_ids: ClassVar[tuple[str, ...]] = ("reef",)  # stored games were migrated
+    tag_prefix: ClassVar[str] = "reef"  # tags made before the rename stay as they were
+    showcase: ClassVar[bool] = True  # what `pbem demo` plays unless told otherwise
     title: ClassVar[str] = "Reef Encounter"
     # A msgid of the game's catalogue too: the host shows it translated (gettext(about)).
     about: ClassVar[str] = N_("Richard Breese, 2004; rules from the French, Italian and "
@@ -85,10 +88,10 @@ class ReefEncounter:
         return State.from_dict(dict(data))
 
     def random_order(self, state: State, seat: Seat, rng: random.Random) -> str:
-        return moves.random_order(state, seat, rng)
+        return bot.random_order(state, seat, rng)
 
     def default_order(self, state: State, seat: Seat) -> str:
-        return moves.default_order(state, seat)
+        return bot.default_order(state, seat)
 
     def help_text(self, state: State | None = None, lang: str = "en") -> str:
         return help_text(state, lang)

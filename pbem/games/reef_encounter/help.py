@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from pbem.games.reef_encounter.board import board_of, name
-from pbem.games.reef_encounter.localised import alternatives
+from pbem.games.reef_encounter.keywords import alternatives
 from pbem.games.reef_encounter.nearest import nearest
 from pbem.games.reef_encounter.state import State
 from pbem.i18n.msg import Msg, cmsg, msg
@@ -124,7 +124,7 @@ def help_text(state: State | None = None, lang: str = "en") -> str:
     fields = {k: f"\x00{k}\x00" for k in late} | {
         "att": cmsg("colour", att), "victim": cmsg("colour", victim),
         "att_word": alternatives(lang, att)[0], "pad": _PAD}
-    tr = translator(lang, "reef")
+    tr = translator(lang, "reef-encounter")
     paragraphs = [tr(Msg(p.id, fields if "{" in p.id else {})) for p in PARAGRAPHS]
     if state is not None:
         paragraphs[2] += "\n" + tr(msg(BOARDS.id, boards=", ".join(str(b) for b in boards)))

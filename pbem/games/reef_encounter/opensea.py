@@ -14,8 +14,8 @@ from pbem.games.reef_encounter.board import Refused
 from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import draw_each, remove
-from pbem.games.reef_encounter.words import colour as hue
-from pbem.games.reef_encounter.words import colours
+from pbem.games.reef_encounter.terms import colour as hue
+from pbem.games.reef_encounter.terms import colours
 from pbem.i18n.msg import Msg, msg
 
 FULL = 3

@@ -11,7 +11,7 @@ from pbem.games.reef_encounter.board import Refused, check_rock, coral, coral_sh
 from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import to_bag
-from pbem.games.reef_encounter.words import colour as hue
+from pbem.games.reef_encounter.terms import colour as hue
 from pbem.i18n.msg import msg, nmsg
 
 MIN_CORAL = 5

@@ -14,7 +14,7 @@ from pbem.games.reef_encounter.board import group, visible
 from pbem.games.reef_encounter.components import components
 from pbem.games.reef_encounter.context import seat_ref, who
 from pbem.games.reef_encounter.state import State
-from pbem.games.reef_encounter.words import colour
+from pbem.games.reef_encounter.terms import colour
 from pbem.i18n.msg import Msg, msg
 
 TIE_BREAKERS = (

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pbem.engine.errors import IllegalOrder
 from pbem.games.reef_encounter.orders import SetupAnswer
 from pbem.games.reef_encounter.state import State
-from pbem.games.reef_encounter.words import colour as colour_word
+from pbem.games.reef_encounter.terms import colour as colour_word
 from pbem.i18n.msg import msg
 
 

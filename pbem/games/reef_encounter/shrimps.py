@@ -17,7 +17,7 @@ from pbem.games.reef_encounter.board import (
 )
 from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.state import State
-from pbem.games.reef_encounter.words import colour as hue
+from pbem.games.reef_encounter.terms import colour as hue
 from pbem.i18n.msg import Msg, msg
 
 MAX_PER_BOARD = 2

@@ -10,11 +10,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from pbem.games.reef_encounter import moves, scoring
+from pbem.games.reef_encounter import bot, scoring
 from pbem.games.reef_encounter.board import tile_side
 from pbem.games.reef_encounter.components import COLUMNS, ROWS, components
+from pbem.games.reef_encounter.rules import end_message
 from pbem.games.reef_encounter.state import State
-from pbem.games.reef_encounter.turn import end_message
 
 
 @cache
@@ -151,7 +151,7 @@ def _example(state: State, seat: int, supply: dict[str, int]) -> str:
     """A legal order to copy: the rules' safe default turn, or for the setup step one built
     only from what this seat may see (the real supply would betray others' secret picks)."""
     if state.phase != "setup":
-        return moves.default_order(state, seat).strip()
+        return bot.default_order(state, seat).strip()
     screen = state.seats[seat].screen
     fish = max(sorted(screen), key=lambda c: screen[c])
     cubes = sorted(supply, key=lambda c: -supply[c])

@@ -2,8 +2,9 @@
 
 ``GAME`` is what the host discovers. Modules: components (the box, the reconstructed card
 mix and the options), state, setup, area (turning cards, the water, the refill), worms (dice,
-preferences, paying), breeding (parents, crosses), turn (one order = one turn), language and
-orders (orders as text), moves (bots, defaults), view/render (what a seat may see, drawn).
+preferences, paying), breeding (parents, crosses), rules (one order = one turn), parse and
+orders (orders as text), keywords (order words in each language), terms (names as messages),
+bot (bots, defaults), view/render (what a seat may see, drawn), help, templates/, locale/.
 
 Where every component lives in a State (for invariants):
 - reef cards (60): ``area`` slots, ``pile``, ``discard``, and per player ``fish`` (unattached),

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
-from pbem.games.riff import words as w
+from pbem.games.riff import terms as w
 from pbem.games.riff.state import COLUMNS, ROWS, Slot, State
 from pbem.i18n.msg import msg
 

@@ -9,16 +9,16 @@ from typing import Any, ClassVar
 
 from pbem.engine.chance import Chance, Draw
 from pbem.engine.contract import Applied, Outcome, Seat, View
-from pbem.games.riff import moves
+from pbem.games.riff import bot
 from pbem.games.riff.components import default_options
 from pbem.games.riff.help import help_text
 from pbem.games.riff.keywords import canonical_order, localise_order
-from pbem.games.riff.language import parse_order
 from pbem.games.riff.orders import Order
+from pbem.games.riff.parse import parse_order
 from pbem.games.riff.render import template_helpers
+from pbem.games.riff.rules import apply_order, end_reason
 from pbem.games.riff.setup import setup
 from pbem.games.riff.state import State
-from pbem.games.riff.turn import apply_order, end_reason
 from pbem.games.riff.view import view
 from pbem.i18n.msg import N_, Msg, SeatRef, msg
 
@@ -28,7 +28,9 @@ PUBLIC_DRAWS = frozenset({"die 1", "die 2", "start player"})
 class Riff:
     """Christine & Wolfgang Lehmann's Das Riff for 2 players, by email."""
 
-    name: ClassVar[str] = "riff"
+    name: ClassVar[str] = "das-riff"
+    former_ids: ClassVar[tuple[str, ...]] = ("riff",)
+    tag_prefix: ClassVar[str] = "riff"
     title: ClassVar[str] = "Das Riff"
     about: ClassVar[str] = N_(
         "Christine & Wolfgang Lehmann, Kosmos 2000; rules from the French rulebook. The card "
@@ -101,10 +103,10 @@ class Riff:
         return State.from_dict(dict(data))
 
     def random_order(self, state: State, seat: Seat, rng: random.Random) -> str:
-        return moves.random_order(state, seat, rng)
+        return bot.random_order(state, seat, rng)
 
     def default_order(self, state: State, seat: Seat) -> str:
-        return moves.default_order(state, seat)
+        return bot.default_order(state, seat)
 
     def help_text(self, state: State | None = None, lang: str = "en") -> str:
         return help_text(state, lang)

@@ -102,7 +102,7 @@ def help_text(state: State | None = None, lang: str = "en") -> str:
     if lang == "en":  # msgids are the English text (and no catalogue is read at import)
         base = "\n\n".join(str(p) for p in PARAGRAPHS) + "\n"
     else:
-        tr = translator(lang, "riff")
+        tr = translator(lang, "das-riff")
         base = "\n\n".join(tr(p) for p in PARAGRAPHS) + "\n"
     if state is None:
         return base
@@ -124,11 +124,11 @@ def help_text(state: State | None = None, lang: str = "en") -> str:
             new = f"{left}{' ' * max(2, _LEFT - len(left))}{right}"
         lines.append(new)
     colours = msg("This game's colours: {colours}.", colours=list(state.colours))
-    said = str(colours) if lang == "en" else translator(lang, "riff")(colours)
+    said = str(colours) if lang == "en" else translator(lang, "das-riff")(colours)
     first = "\n\n".join([str(PARAGRAPHS[0]) if lang == "en" else
-                         translator(lang, "riff")(PARAGRAPHS[0]),
+                         translator(lang, "das-riff")(PARAGRAPHS[0]),
                          str(PARAGRAPHS[1]) if lang == "en" else
-                         translator(lang, "riff")(PARAGRAPHS[1])])
+                         translator(lang, "das-riff")(PARAGRAPHS[1])])
     text = "\n".join(lines)
     return text.replace(first, f"{first}\n\n{said}", 1) if first in text else text
 

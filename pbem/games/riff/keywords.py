@@ -16,10 +16,10 @@ from pbem.i18n.msg import Msg, cmsg
 from pbem.i18n.translate import LANGUAGES, translator
 from pbem.i18n.wordforms import fold, forms
 
-DOMAIN = "riff"
+DOMAIN = "das-riff"
 KEYWORD = "order keyword"
 
-# The English words, as the parser (language.py) reads them. Literal calls, so the catalogue
+# The English words, as the parser (parse.py) reads them. Literal calls, so the catalogue
 # extraction finds each one.
 KEYWORDS: tuple[Msg, ...] = (
     cmsg("order keyword", "prefer"),
@@ -60,7 +60,7 @@ VERBS = {"prefer": "prefer", "buy": "buy", "take": "buy", "flip": "flip", "boat"
          "attach": "attach", "shark": "shark", "pass": "pass"}
 """Keywords that start a line, and the form (language.FORMS) each starts."""
 
-# A word as the tokenizer of language.py sees it (it splits at spaces , : . !); comments
+# A word as the tokenizer of parse.py sees it (it splits at spaces , : . !); comments
 # (# or //) are left as written.
 _WORD = re.compile(r"[^\s,:.!;#/]+")
 

@@ -12,8 +12,8 @@ from pbem.engine.contract import View
 from pbem.games.riff import worms
 from pbem.games.riff.components import card_name, cross_colours, cross_name
 from pbem.games.riff.orders import ROW_WORDS
+from pbem.games.riff.rules import COST, WIN
 from pbem.games.riff.state import COLUMNS, State, area_row
-from pbem.games.riff.turn import COST, WIN
 
 
 def _card(card: str) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Outcome
 from pbem.games.reef2018 import GAME
-from pbem.games.reef2018.language import parse_order
+from pbem.games.reef2018.parse import parse_order
 from pbem.games.reef2018.scoring import final_outcome
 from pbem.games.reef2018.state import State
 from tests.games.reef2018.positions import EMPTY, build

@@ -10,8 +10,8 @@ import pytest
 from pbem.engine.chance import Chance
 from pbem.engine.errors import OrderSyntaxError
 from pbem.games.reef2018 import GAME
-from pbem.games.reef2018.language import format_order, parse_order
 from pbem.games.reef2018.orders import Play, Start, TakeDeck, TakeMarket
+from pbem.games.reef2018.parse import format_order, parse_order
 
 B2, C2, B3, C3, A1, D4 = 5, 6, 9, 10, 0, 15
 

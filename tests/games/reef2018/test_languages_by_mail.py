@@ -17,7 +17,7 @@ from sqlmodel import col, select
 
 from pbem.bots import play_out
 from pbem.games.reef2018 import GAME
-from pbem.games.reef2018.words import canonical_order
+from pbem.games.reef2018.keywords import canonical_order
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
 from pbem.processor import api
@@ -65,7 +65,7 @@ def test_four_seats_in_four_languages_play_a_whole_game_by_mail(
             for mail in bot.received:
                 html = mail.message.get_body(("html",))
                 for text in (mail.text, "" if html is None else str(html.get_content())):
-                    assert english_left(text, lang, "reef2018") == [], (lang, text)
+                    assert english_left(text, lang, "reef-2018") == [], (lang, text)
             final = bot.received[-1].text
             said = {"fr": "DÉCOMPTE FINAL", "it": "PUNTEGGIO FINALE", "nl": "EINDTELLING",
                     "de": "SCHLUSSWERTUNG"}[lang]

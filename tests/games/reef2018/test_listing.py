@@ -16,8 +16,8 @@ def test_pbem_games_lists_reef_and_says_the_cards_are_a_transcription() -> None:
     assert registry.get("reef2018") is GAME
     result = CliRunner().invoke(app, ["games"])
     assert result.exit_code == 0, result.output
-    assert "reef2018: Reef (2–4 players)" in result.output
-    listed = " ".join(result.output.split("reef2018: Reef")[1].split())
+    assert "reef-2018: Reef (2–4 players)" in result.output
+    listed = " ".join(result.output.split("reef-2018: Reef")[1].split())
     assert "The 60 cards are a public transcription (GitHub ethomas2/reef" in listed
 
 

@@ -9,7 +9,7 @@ from pbem.engine.chance import Chance
 from pbem.engine.errors import IllegalOrder
 from pbem.games.reef2018 import GAME
 from pbem.games.reef2018.cards import COLOURS
-from pbem.games.reef2018.language import parse_order
+from pbem.games.reef2018.parse import parse_order
 from pbem.games.reef2018.state import State
 
 

@@ -11,7 +11,7 @@ import pytest
 from pbem.engine.chance import Chance
 from pbem.engine.errors import IllegalOrder
 from pbem.games.reef2018 import GAME
-from pbem.games.reef2018.language import parse_order
+from pbem.games.reef2018.parse import parse_order
 from pbem.games.reef2018.state import State
 from tests.games.reef2018.positions import EMPTY, build, reef
 

@@ -15,17 +15,17 @@ from pbem.engine.chance import Chance
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.games.reef2018 import GAME
 from pbem.games.reef2018.help import EXAMPLES
-from pbem.games.reef2018.language import parse_order
+from pbem.games.reef2018.keywords import KEYWORDS, alternatives, canonical_order, fold
 from pbem.games.reef2018.orders import Order
+from pbem.games.reef2018.parse import parse_order
 from pbem.games.reef2018.state import State
-from pbem.games.reef2018.words import KEYWORDS, alternatives, canonical_order, fold
 from pbem.i18n.domains import game_domain
 from pbem.i18n.translate import LANGUAGES, translator
 from pbem.processor.render import environment, language_context
 from tests.support.english_left import english_left
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
-# Every word the English reader knows (language.py): a translation may be one of them only
+# Every word the English reader knows (parse.py): a translation may be one of them only
 # when it means the same (Dutch "start" is "start").
 READER_WORDS = {"take", "draw", "pick", "buy", "play", "place", "grow", "start", "setup",
                 "deck", "top", "pile", "of", "on", "card", "to", "at", "the", "a", "and", "then",
@@ -209,7 +209,7 @@ def game_part(position: State, seat: int, lang: str) -> str:
     out = []
     for name in ("status", "prompt", "outcome"):
         for ext in ("txt", "html"):
-            out.append(env.get_template(f"reef2018/{name}.{ext}.j2").render(ctx))
+            out.append(env.get_template(f"reef-2018/{name}.{ext}.j2").render(ctx))
     return "\n".join(out)
 
 
@@ -228,10 +228,10 @@ def test_the_games_words_in_a_mail_are_all_translated(lang: str) -> None:
     for position in [*shown[::9], state]:
         for seat in (0, 1):
             text = game_part(position, seat, lang)
-            assert english_left(text, lang, "reef2018") == [], text
-    assert english_left(GAME.help_text(lang=lang), lang, "reef2018") == []
+            assert english_left(text, lang, "reef-2018") == [], text
+    assert english_left(GAME.help_text(lang=lang), lang, "reef-2018") == []
     assert "FINAL SCORING" in game_part(state, 0, "en")
-    assert len(english_left(game_part(state, 0, "en"), lang, "reef2018")) > 10  # it can tell
+    assert len(english_left(game_part(state, 0, "en"), lang, "reef-2018")) > 10  # it can tell
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -15,12 +15,12 @@ from pbem.games.reef_encounter.bottiles import dominated
 from pbem.games.reef_encounter.botturn import Writer, write_turn
 from pbem.games.reef_encounter.canonical import read_canonical
 from pbem.games.reef_encounter.context import Turn
-from pbem.games.reef_encounter.language import CORAL_COLOURS
 from pbem.games.reef_encounter.orders import Cell, MoveShrimp
 from pbem.games.reef_encounter.parrotfish import MIN_CORAL
+from pbem.games.reef_encounter.parse import CORAL_COLOURS
 from pbem.games.reef_encounter.placement import check_place
+from pbem.games.reef_encounter.rules import _steps, do_step
 from pbem.games.reef_encounter.state import State
-from pbem.games.reef_encounter.turn import _steps, do_step
 from tests.games.reef_encounter.positions import bot_game
 
 GAMES = [(2, False), (3, True), (4, False), (4, True)]

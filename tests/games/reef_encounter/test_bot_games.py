@@ -55,7 +55,7 @@ def bots_play_a_whole_game_by_email_and_it_replays(
         players: int, factory: SessionFactory, imap_server: Any, smtp_server: Any) -> str:
     """Play, replay, check the final emails; returns the game's tag."""
     with factory() as s:
-        game, _ = api.create_game(s, "reef", PLAYERS[:players], seed=f"bots-{players}",
+        game, _ = api.create_game(s, "reef-encounter", PLAYERS[:players], seed=f"bots-{players}",
                                   host=HOST)
         s.commit()
         tag = game.tag

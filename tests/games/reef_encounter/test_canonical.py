@@ -8,7 +8,7 @@ from pbem.engine.chance import Chance
 from pbem.engine.errors import OrderSyntaxError
 from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.canonical import canonical_steps, read_canonical
-from pbem.games.reef_encounter.language import parse_order, parse_with_grammar
+from pbem.games.reef_encounter.parse import parse_order, parse_with_grammar
 
 
 def _bot_orders(games: int) -> list[str]:

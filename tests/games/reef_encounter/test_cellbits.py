@@ -9,7 +9,7 @@ import random
 from pbem.games.reef_encounter.board import BOARD_OF, neighbours
 from pbem.games.reef_encounter.botreef import next_to_mask
 from pbem.games.reef_encounter.cellbits import cell_bits, grow
-from pbem.games.reef_encounter.language import CORAL_COLOURS
+from pbem.games.reef_encounter.parse import CORAL_COLOURS
 from pbem.games.reef_encounter.state import State
 from tests.games.reef_encounter.positions import bot_game
 

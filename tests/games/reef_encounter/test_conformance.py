@@ -30,10 +30,10 @@ from pbem.engine.hashing import state_hash
 from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.context import Turn
 from pbem.games.reef_encounter.orders import Take
+from pbem.games.reef_encounter.rules import do_step
 from pbem.games.reef_encounter.scoring import final_outcome
 from pbem.games.reef_encounter.setup import setup
 from pbem.games.reef_encounter.state import State
-from pbem.games.reef_encounter.turn import do_step
 from tests.games.reef_encounter.invariants import InvariantBroken, check, violations
 from tests.games.reef_encounter.positions import build
 

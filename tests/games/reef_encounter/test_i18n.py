@@ -13,8 +13,7 @@ from pbem.engine.chance import Chance
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.help import help_text
-from pbem.games.reef_encounter.language import format_order, parse_order
-from pbem.games.reef_encounter.localised import (
+from pbem.games.reef_encounter.keywords import (
     _TOKEN_WORDS,
     ORDER_WORDS,
     alternatives,
@@ -23,6 +22,7 @@ from pbem.games.reef_encounter.localised import (
     localise_order,
 )
 from pbem.games.reef_encounter.orders import Order
+from pbem.games.reef_encounter.parse import format_order, parse_order
 from pbem.i18n.translate import LANGUAGES, translator
 from tests.games.reef_encounter.test_language import step_strategy
 from tests.games.reef_encounter.test_render import check_golden, render, sample_view
@@ -32,7 +32,7 @@ FOREIGN = [lang for lang in LANGUAGES if lang != "en"]
 
 
 def fr(message: object) -> str:
-    return translator("fr", "reef")(message)  # type: ignore[arg-type]
+    return translator("fr", "reef-encounter")(message)  # type: ignore[arg-type]
 
 
 # --- orders in the seat's language ----------------------------------------------------------
@@ -92,7 +92,7 @@ def test_a_french_rule_error_names_colours_in_french() -> None:
 
 
 def fr_colour(colour: str) -> str:
-    return translator("fr", "reef").pgettext("colour", colour)
+    return translator("fr", "reef-encounter").pgettext("colour", colour)
 
 
 def clashes(lang: str) -> list[tuple[str, str, str]]:
@@ -162,7 +162,7 @@ def test_every_help_example_reads_in_every_language(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_games_help_shows_its_own_cells_and_polyps_in_every_language(lang: str) -> None:
-    state = played("reef", 3, 4)
+    state = played("reef-encounter", 3, 4)
     text = GAME.help_text(state, lang)
     english = GAME.help_text(state)
     # The cells of the English help (each example cell moved the same way in every language).
@@ -175,7 +175,7 @@ def test_a_games_help_shows_its_own_cells_and_polyps_in_every_language(lang: str
     attack = next(ln for ln in text.splitlines() if re.match(r"  \w+ \w+ ?: [1-4][A-G][1-6] ", ln))
     cell = re.findall(r"\b([1-4])([A-G])([1-6])\b", attack)[0]
     victim = state.polyps[f"{cell[0]}:{cell[1]}{cell[2]}"]
-    assert translator(lang, "reef").pgettext("colour", victim) in attack
+    assert translator(lang, "reef-encounter").pgettext("colour", victim) in attack
     for example in (m[1] for ln in text.splitlines() if (m := EXAMPLE.match(ln))):
         for part in example.split(" / "):
             assert parse_order(canonical_order(part, lang)).steps, (lang, part)
@@ -223,14 +223,14 @@ def test_a_whole_bot_game_renders_every_event_in_every_language() -> None:
             assert e.kind and e.msg is not None
             seen.add(e.kind)
             for lang in FOREIGN:
-                text = translator(lang, "reef")(e.msg)
+                text = translator(lang, "reef-encounter")(e.msg)
                 assert "{" not in text and text != e.text, (lang, e.text, text)
         state = applied.state
     assert {"polyp_placed", "larva_played", "larva_taken", "shrimp_placed"} <= seen
     outcome = GAME.outcome(state)
     assert outcome is not None
     for line in outcome.explanation:
-        assert translator("fr", "reef")(line) != str(line)
+        assert translator("fr", "reef-encounter")(line) != str(line)
 
 
 # --- templates ------------------------------------------------------------------------------
@@ -238,7 +238,7 @@ def test_a_whole_bot_game_renders_every_event_in_every_language() -> None:
 @pytest.mark.parametrize("seat", [0, 1])
 def test_french_status_matches_golden(seat: int) -> None:
     from pbem.i18n.jinja import functions
-    tr = translator("fr", "reef")
+    tr = translator("fr", "reef-encounter")
     text = render_in("status.txt.j2", sample_view(seat), seat, functions(tr))
     check_golden(f"sample_status_seat{seat}_fr.txt", text)
     assert "Vous jouez" in text and "LA PLEINE MER" in text and "rose" in text
@@ -249,9 +249,9 @@ def test_french_status_matches_golden(seat: int) -> None:
 def render_in(name: str, view: dict[str, object], seat: int, lang: dict[str, object]) -> str:
     from pbem.games.reef_encounter.render import template_helpers
     from pbem.processor.render import environment
-    env = environment()
+    env = environment(GAME)  # the game's templates come with the game
     env.globals.update(template_helpers())
-    return env.get_template(f"reef/{name}").render(view=view, seat=seat, **lang)
+    return env.get_template(f"reef-encounter/{name}").render(view=view, seat=seat, **lang)
 
 
 def test_english_templates_are_unchanged() -> None:

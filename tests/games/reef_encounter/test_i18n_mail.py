@@ -14,7 +14,7 @@ import pytest
 
 from pbem.bots import play_out
 from pbem.games.reef_encounter import GAME, ReefEncounter
-from pbem.games.reef_encounter.localised import ORDER_WORDS, alternatives, fold
+from pbem.games.reef_encounter.keywords import ORDER_WORDS, alternatives, fold
 from pbem.i18n.translate import translator
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
@@ -59,8 +59,8 @@ def test_a_bot_game_with_seats_in_five_languages(
         smtp_server: Any, orders_written: list[tuple[str, str]]) -> None:
     written = orders_written
     with sqlite_factory() as s:
-        game, _ = api.create_game(s, "reef", PLAYERS[:len(langs)], seed=f"lang-{'-'.join(langs)}",
-                                  host=HOST, languages=list(langs))
+        game, _ = api.create_game(s, "reef-encounter", PLAYERS[:len(langs)],
+                                  seed=f"lang-{'-'.join(langs)}", host=HOST, languages=list(langs))
         s.commit()
         tag = game.tag
     inbox = ImapInbox(imap_server.settings)
@@ -86,9 +86,10 @@ def test_a_bot_game_with_seats_in_five_languages(
         assert bot.received, bot.name
         for mail in bot.received:
             if lang != "en":
-                assert english_left(mail.text, lang, "reef") == [], (lang, mail.text)
+                assert english_left(mail.text, lang, "reef-encounter") == [], (lang, mail.text)
         if lang == "en":  # the scan finds English where it is: the English seat's mail
-            assert english_left(bot.received[-1].text, "fr", "reef"), bot.received[-1].text
+            said = bot.received[-1].text
+            assert english_left(said, "fr", "reef-encounter"), said
         final = bot.received[-1].text
         over = translator(lang, GAME.name).gettext("The game is over.")
         assert over in final, (lang, final)

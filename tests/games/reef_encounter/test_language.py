@@ -13,12 +13,6 @@ from pbem.engine.errors import OrderSyntaxError
 pytest.importorskip("pbem.games.reef_encounter.orders", reason="no orders.py yet")
 
 from pbem.games.reef_encounter.help import help_text
-from pbem.games.reef_encounter.language import (
-    ALGA_COLOURS,
-    CORAL_COLOURS,
-    format_order,
-    parse_order,
-)
 from pbem.games.reef_encounter.orders import (
     Alga,
     Cell,
@@ -33,6 +27,12 @@ from pbem.games.reef_encounter.orders import (
     Place,
     SetupAnswer,
     Take,
+)
+from pbem.games.reef_encounter.parse import (
+    ALGA_COLOURS,
+    CORAL_COLOURS,
+    format_order,
+    parse_order,
 )
 
 C = Cell

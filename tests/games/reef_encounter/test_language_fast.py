@@ -8,7 +8,7 @@ from lark.exceptions import UnexpectedInput
 
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter import GAME
-from pbem.games.reef_encounter.language import _canonical_tree, _lower, _parser, _segments
+from pbem.games.reef_encounter.parse import _canonical_tree, _lower, _parser, _segments
 
 
 def _same_as_lark(line: str) -> bool:

@@ -13,8 +13,8 @@ from pbem.engine.errors import IllegalOrder
 from pbem.engine.hashing import state_hash
 from pbem.engine.registry import get
 from pbem.games.reef_encounter import GAME
+from pbem.games.reef_encounter.bot import default_order
 from pbem.games.reef_encounter.botfacts import TurnFacts
-from pbem.games.reef_encounter.moves import default_order
 from pbem.games.reef_encounter.orders import (
     Alga,
     Cell,
@@ -36,9 +36,9 @@ from tests.games.reef_encounter.positions import build, play
 
 def test_the_game_implements_the_contract_and_is_discovered() -> None:
     assert isinstance(GAME, Game)
-    assert get("reef") is GAME
+    assert get("reef-encounter") is GAME
     assert (GAME.name, GAME.title, GAME.min_players, GAME.max_players) == (
-        "reef", "Reef Encounter", 2, 4)
+        "reef-encounter", "Reef Encounter", 2, 4)
     assert GAME.default_options() == {"advanced": False}
     assert "take pink" in GAME.help_text()
 

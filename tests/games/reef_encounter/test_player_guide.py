@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.games.reef_encounter.language import parse_order
+from pbem.games.reef_encounter.parse import parse_order
 
 README = Path(__file__).parents[3] / "README.md"
 

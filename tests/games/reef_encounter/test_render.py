@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.render import (
     board_grid,
     cell_symbol,
@@ -82,9 +83,9 @@ def sample_view(seat: int | None, behind: dict[str, int] | None = None) -> dict[
 
 
 def render(name: str, view: dict[str, Any], seat: int | None) -> str:
-    env = environment()
+    env = environment(GAME)  # the game's templates come with the game
     env.globals.update(template_helpers())
-    return env.get_template(f"reef/{name}").render(view=view, seat=seat)
+    return env.get_template(f"reef-encounter/{name}").render(view=view, seat=seat)
 
 
 def check_golden(name: str, text: str) -> None:

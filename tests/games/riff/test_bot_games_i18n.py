@@ -75,7 +75,7 @@ def test_a_whole_game_by_email_in_each_seats_language(
             assert "Scores are completed crosses." in bot.received[-1].text
             continue
         for mail in bot.received:
-            left = english_left(mail.text, lang, "riff")
+            left = english_left(mail.text, lang, "das-riff")
             assert left == [], (lang, left, mail.text)
     if languages[0] == "fr":
         assert "Les points sont les élevages réussis." in played.bots[0].received[-1].text

@@ -1,5 +1,5 @@
 """The bot plays its buys on its scratch state by the rules' own checks, without trying them on
-a copy (pbem/games/riff/moves.py): a buy it plays must change the state exactly as do_buy
+a copy (pbem/games/riff/bot.py): a buy it plays must change the state exactly as do_buy
 does, a buy do_buy refuses must change nothing (but draw the same card), and the state the
 bot is given must never change."""
 
@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from pbem.engine.chance import Chance
 from pbem.games.riff import GAME
 from pbem.games.riff.area import face_down_places
-from pbem.games.riff.moves import _BotChance, _buy_face_up, _buy_hidden
+from pbem.games.riff.bot import _BotChance, _buy_face_up, _buy_hidden
 from pbem.games.riff.orders import Buy, Place
+from pbem.games.riff.rules import QuietTurn, RuleError, do_buy
 from pbem.games.riff.state import ROW_OF, State
-from pbem.games.riff.turn import QuietTurn, RuleError, do_buy
 from pbem.games.riff.worms import CannotPay
 
 FLIPPED = {"face_down_at_sea_edge_counts_as_water": True,
@@ -93,7 +93,7 @@ def test_the_bot_leaves_the_state_it_is_given_unchanged() -> None:
 
 def test_the_face_down_places_the_bot_keeps_are_the_areas_after_each_buy() -> None:
     """The bot lists the face-down places once per order and drops each hidden card it buys
-    (pbem/games/riff/moves.py): after every buy, kept must equal listed afresh."""
+    (pbem/games/riff/bot.py): after every buy, kept must equal listed afresh."""
     bought = 0
     for state in _played(4):
         seat = state.to_move

@@ -10,7 +10,6 @@ import pytest
 from pbem.engine.errors import OrderSyntaxError
 from pbem.games.riff.components import default_options
 from pbem.games.riff.help import HELP_TEXT
-from pbem.games.riff.language import parse_order
 from pbem.games.riff.orders import (
     Attach,
     Boat,
@@ -23,6 +22,7 @@ from pbem.games.riff.orders import (
     SharkArea,
     SharkOwn,
 )
+from pbem.games.riff.parse import parse_order
 
 COLOURS = default_options()["colour_names"]
 

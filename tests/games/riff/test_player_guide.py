@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pbem.games.riff.components import default_options
-from pbem.games.riff.language import parse_order
+from pbem.games.riff.parse import parse_order
 
 README = Path(__file__).parents[3] / "README.md"
 VERBS = ("buy", "flip", "boat", "attach", "shark", "prefer", "pass")

@@ -20,7 +20,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from pbem.engine.errors import OrderSyntaxError
 from pbem.games.reef_encounter.canonical import read_canonical
-from pbem.games.reef_encounter.localised import foreign_keyword_forms
+from pbem.games.reef_encounter.keywords import foreign_keyword_forms
 from pbem.games.reef_encounter.orders import (
     Alga,
     Cell,

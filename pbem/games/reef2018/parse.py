@@ -18,8 +18,8 @@ import re
 
 from pbem.engine.errors import OrderSyntaxError
 from pbem.games.reef2018.cards import COLOURS, SQUARE_NAMES, square_name
+from pbem.games.reef2018.keywords import ENGLISH
 from pbem.games.reef2018.orders import Order, Play, Start, TakeDeck, TakeMarket
-from pbem.games.reef2018.words import ENGLISH
 from pbem.i18n.msg import Msg, cmsg, msg
 
 # The nearest valid form of each order, as examples in the player's language (the catalogue's

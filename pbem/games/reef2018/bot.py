@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 from pbem.games.reef2018.cards import CENTRE, COLOURS, MAX_HEIGHT, SQUARE_NAMES, SQUARES, cards
-from pbem.games.reef2018.language import format_order
 from pbem.games.reef2018.orders import Order, Play, Start, TakeMarket
+from pbem.games.reef2018.parse import format_order
 from pbem.games.reef2018.rules import HAND_LIMIT, pieces_due
 from pbem.games.reef2018.state import State
 

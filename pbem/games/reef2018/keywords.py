@@ -16,9 +16,9 @@ from pbem.i18n.msg import Msg, cmsg
 from pbem.i18n.translate import translator
 from pbem.i18n.wordforms import fold, forms
 
-GAME_NAME = "reef2018"
+GAME_NAME = "reef-2018"
 
-# Every word of the order language (language.py), written here in full for the extractor.
+# Every word of the order language (parse.py), written here in full for the extractor.
 KEYWORDS: tuple[Msg, ...] = (
     cmsg("order keyword", "take"), cmsg("order keyword", "play"),
     cmsg("order keyword", "start"), cmsg("order keyword", "deck"),

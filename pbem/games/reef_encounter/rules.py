@@ -38,7 +38,6 @@ from pbem.games.reef_encounter.board import (
     rock_count,
 )
 from pbem.games.reef_encounter.context import Turn, seat_ref, who
-from pbem.games.reef_encounter.language import format_step
 from pbem.games.reef_encounter.nearest import nearest
 from pbem.games.reef_encounter.opensea import check_take, take
 from pbem.games.reef_encounter.orders import (
@@ -58,6 +57,7 @@ from pbem.games.reef_encounter.orders import (
     Take,
 )
 from pbem.games.reef_encounter.parrotfish import eat, eats_shrimps
+from pbem.games.reef_encounter.parse import format_step
 from pbem.games.reef_encounter.placement import check_place, put_polyp
 from pbem.games.reef_encounter.setup_answer import apply_setup_answer
 from pbem.games.reef_encounter.shrimps import (
@@ -67,8 +67,8 @@ from pbem.games.reef_encounter.shrimps import (
 )
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.supply import add, remove, take_from_bag, to_bag, use_bonus
-from pbem.games.reef_encounter.words import colour as hue
-from pbem.games.reef_encounter.words import colours, vowel
+from pbem.games.reef_encounter.terms import colour as hue
+from pbem.games.reef_encounter.terms import colours, vowel
 from pbem.i18n.msg import Msg, cmsg, msg, nmsg
 
 MAX_FROM_SCREEN = 4

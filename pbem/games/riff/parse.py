@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from pbem.engine.errors import OrderSyntaxError
-from pbem.games.riff import words as w
+from pbem.games.riff import terms as w
 from pbem.games.riff.keywords import verb_words
 from pbem.games.riff.orders import (
     Attach,

@@ -19,7 +19,7 @@ from pbem.i18n.msg import Msg, cmsg
 from pbem.i18n.translate import LANGUAGES, translator
 from pbem.i18n.wordforms import fold, forms
 
-DOMAIN = "reef"
+DOMAIN = "reef-encounter"
 
 # Every English word the order language is written with (format_order's words, the colours and
 # the setup answer's). Each is translated in the catalogue with context "order keyword".

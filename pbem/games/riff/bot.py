@@ -36,8 +36,7 @@ from pbem.games.riff.orders import (
     SharkOwn,
     Step,
 )
-from pbem.games.riff.state import ROW_OF, Coral, Player, Slot, State, area_row
-from pbem.games.riff.turn import (
+from pbem.games.riff.rules import (
     BOAT_COST,
     COST,
     QuietTurn,
@@ -48,6 +47,7 @@ from pbem.games.riff.turn import (
     refusal_to_own,
     take_card,
 )
+from pbem.games.riff.state import ROW_OF, Coral, Player, Slot, State, area_row
 
 MAX_LINES = 6
 T = TypeVar("T")

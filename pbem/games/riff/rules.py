@@ -23,7 +23,7 @@ from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder, IllegalOrders, step_in_line
 from pbem.games.riff import area, worms
-from pbem.games.riff import words as w
+from pbem.games.riff import terms as w
 from pbem.games.riff.breeding import colour_fits_a_cross, complete, fits, open_crosses
 from pbem.games.riff.components import known
 from pbem.games.riff.orders import (
