@@ -78,10 +78,10 @@ from pbem.mail.outbound import (  # noqa: E402
     one_connection,
     send_bytes,
 )
-from pbem.processor import api  # noqa: E402
-from pbem.processor.host import Host  # noqa: E402
-from pbem.processor.pipeline import Result, process_raw  # noqa: E402
-from pbem.processor.warmup import warm_up  # noqa: E402
+from pbem.ops import api  # noqa: E402
+from pbem.pipeline.one_mail import Result, process_raw  # noqa: E402
+from pbem.pipeline.warmup import warm_up  # noqa: E402
+from pbem.settings.host import Host  # noqa: E402
 from pbem.store import queries  # noqa: E402
 from pbem.store.db import SessionFactory  # noqa: E402
 from pbem.store.tables import LogEntry, Snapshot  # noqa: E402
@@ -299,7 +299,9 @@ class Stages:
     def install(self, factory: SessionFactory, rules: object) -> None:
         from sqlalchemy import event
 
-        from pbem.processor import mails, outbox, pipeline
+        from pbem.outbox import delivery as outbox
+        from pbem.pipeline import one_mail as pipeline
+        from pbem.pipeline import outgoing as mails
 
         engine = factory().get_bind()
         t0: list[float] = []
@@ -355,7 +357,7 @@ def bench_reef(args: argparse.Namespace) -> None:
     """Reef Encounter, 4 players, over real IMAP and SMTP, next to the peer (bench/peer.py)."""
     import peer  # bench/peer.py, beside this script
 
-    from pbem.mail import pictures
+    from pbem.drawing import pictures
     from tests.support.mailservers import PymapServer, SmtpTestServer
 
     rules = registry.get("reef-encounter")
@@ -456,7 +458,7 @@ def bench_reef(args: argparse.Namespace) -> None:
 
 def timed_games(factory: SessionFactory, count: int) -> None:
     """``count`` games with clocks, none of them due for days."""
-    from pbem.processor.clock import run_clocks
+    from pbem.pipeline.clock import run_clocks
 
     with factory() as s:
         for g in range(count):
@@ -481,7 +483,7 @@ def bench_clocks(args: argparse.Namespace) -> None:
     lookup): measured one size after the other, the ratio swung 0.8-1.6x with whatever the
     machine did in between, while interleaved it stays within a few percent.
     """
-    from pbem.processor.clock import run_clocks
+    from pbem.pipeline.clock import run_clocks
 
     sizes = (10, 1000)
     passes: dict[int, list[float]] = {n: [] for n in sizes}

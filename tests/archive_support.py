@@ -12,12 +12,12 @@ import html5lib
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.config import from_dict
-from pbem.demo import run_demo
 from pbem.engine import registry
 from pbem.engine.replay import SetupRecord, draws_from_json, replay, replay_one
-from pbem.processor import api
-from pbem.processor.render import environment
+from pbem.ops import api
+from pbem.ops.demo import run_demo
+from pbem.rendering import environment
+from pbem.settings.config import from_dict
 from pbem.store.db import SessionFactory
 from tests.support.testgame import GAME
 

@@ -10,8 +10,8 @@ from sqlmodel import select
 
 from pbem.engine.contract import Event
 from pbem.i18n import translator
-from pbem.processor import api
-from pbem.processor.archive import Viewer, page_language
+from pbem.ops import api
+from pbem.ops.archive import Viewer, page_language
 from pbem.store.tables import Game, Seat
 from tests.archive_support import Played, play, text_of
 from tests.support.english_left import english_left

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from sqlmodel import col, select
 
-from pbem.bots import BotGameError, maildir_table, play_out
 from pbem.engine import registry
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import MaildirSender, SmtpSender
-from pbem.processor import api
-from pbem.processor.host import Host
+from pbem.ops import api
+from pbem.ops.bots import BotGameError, maildir_table, play_out
+from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from pbem.store.tables import InboundMessage
 from tests.support.botmail import ServerMailroom

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pbem.bots import _maildir_order
 from pbem.cli import app
 from pbem.engine import registry
-from pbem.processor import api
+from pbem.ops import api
+from pbem.ops.bots import _maildir_order
 from tests.support.testgame import GAME
 
 runner = CliRunner()

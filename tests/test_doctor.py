@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.doctor import _head_revision
+from pbem.ops.doctor import _head_revision
 
 runner = CliRunner()
 

@@ -15,7 +15,7 @@ from typer.testing import CliRunner, Result
 
 from pbem.cli import app
 from pbem.engine import registry
-from pbem.processor import exchange
+from pbem.ops import exchange
 from tests.support.testgame import GAME
 from tests.test_doctor import valid_keys
 

@@ -46,7 +46,7 @@ def test_the_wheel_ships_every_template_and_renders_from_them(tmp_path: Path) ->
     env = {k: v for k, v in os.environ.items() if k != "PBEM_TEMPLATES"}
     env["PYTHONPATH"] = str(tmp_path / "site")
     out = subprocess.run(
-        [sys.executable, "-c", "from pbem.processor import render; "
+        [sys.executable, "-c", "from pbem import rendering as render; "
          "print(render.templates_dir()); print(render.render_notice(['Hello.'], 'x-1'))"],
         cwd=tmp_path, env=env, capture_output=True, text=True, check=True, timeout=60).stdout
     assert out.splitlines()[0] == str(tmp_path / "site" / "pbem" / "templates")
@@ -54,7 +54,7 @@ def test_the_wheel_ships_every_template_and_renders_from_them(tmp_path: Path) ->
     # Each game's status template is found through the registry, in the wheel's own copy.
     found = subprocess.run(
         [sys.executable, "-c", "from pbem.engine import registry; "
-         "from pbem.processor import render\n"
+         "from pbem import rendering as render\n"
          "for name, game in sorted(registry.games().items()):\n"
          "    print(render.environment(game).get_template(f'{name}/status.txt.j2').filename)"],
         cwd=tmp_path, env=env, capture_output=True, text=True, check=True, timeout=60).stdout

@@ -1,4 +1,4 @@
-"""The operator's command line: thin typer commands over pbem.processor.api.
+"""The operator's command line: thin typer commands over pbem.ops.api.
 
 One module per command group (:mod:`~pbem.cli.game`, :mod:`~pbem.cli.seat`, ...), the
 host's own commands at the top (:mod:`~pbem.cli.host`), and one shared module,
@@ -22,7 +22,7 @@ from typer.core import TyperGroup
 
 from pbem.cli import admin, game, host, inbox, outbox, quarantine, seat, site
 from pbem.cli.context import console, state, tell
-from pbem.operator_errors import explain
+from pbem.ops.operator_errors import explain
 
 # admin has no group of its own: importing it adds its commands to the game and seat groups.
 __all__ = ["admin", "app", "console", "main"]
@@ -30,7 +30,7 @@ __all__ = ["admin", "app", "console", "main"]
 
 class _Commands(TyperGroup):
     """Runs every command: an operator's mistake or a broken environment (see
-    :mod:`pbem.operator_errors`) ends in one line and a fix, not a traceback."""
+    :mod:`pbem.ops.operator_errors`) ends in one line and a fix, not a traceback."""
 
     def make_context(self, *args: Any, **kwargs: Any) -> Any:  # `pbem --help` prints here
         with _quiet_when_the_reader_is_gone():

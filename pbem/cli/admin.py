@@ -1,6 +1,6 @@
 """The operator's commands on running games (takeover, drop, pause, undo, force, export...).
 
-Thin typer commands over :mod:`pbem.processor.admin` and :mod:`pbem.processor.exchange`,
+Thin typer commands over :mod:`pbem.ops.admin` and :mod:`pbem.ops.exchange`,
 added to the ``game`` and ``seat`` groups of :mod:`pbem.cli.game` and :mod:`pbem.cli.seat`.
 """
 
@@ -19,11 +19,11 @@ from pbem.cli.game import app as game_app
 from pbem.cli.seat import HELP as SEAT_HELP
 from pbem.cli.seat import app as seat_app
 from pbem.cli.seat import index as seat_index
-from pbem.config import Config
 from pbem.engine.replay import ReplayMismatch
-from pbem.processor import admin, api, exchange, hostkey
-from pbem.processor.history import BadAdminEntry
-from pbem.processor.host import Host
+from pbem.ops import admin, api, exchange, hostkey
+from pbem.pipeline.history import BadAdminEntry
+from pbem.settings.config import Config
+from pbem.settings.host import Host
 from pbem.store.tables import Game
 
 GameArg = Annotated[str, typer.Argument(help="Game id or tag.")]

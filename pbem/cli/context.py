@@ -18,9 +18,9 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
-from pbem.config import Config, load
-from pbem.processor import api
-from pbem.processor.deadlines import aware
+from pbem.ops import api
+from pbem.pipeline.deadlines import aware
+from pbem.settings.config import Config, load
 from pbem.store.db import SessionFactory
 
 # The options given before the command: "config_path" (Path | None) and "debug" (bool).

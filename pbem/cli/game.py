@@ -23,12 +23,12 @@ from pbem.cli.context import (
 from pbem.cli.seat import HELP as SEAT_HELP
 from pbem.cli.seat import index as seat_index
 from pbem.cli.seat import number as seat_number
-from pbem.config import Config
 from pbem.engine import registry
 from pbem.engine.replay import ReplayMismatch
-from pbem.processor import api, overview
-from pbem.processor.history import BadAdminEntry, revoked
-from pbem.processor.host import Host
+from pbem.ops import api, overview
+from pbem.pipeline.history import BadAdminEntry, revoked
+from pbem.settings.config import Config
+from pbem.settings.host import Host
 
 app = typer.Typer(help="Create, inspect and verify games.", no_args_is_help=True)
 
@@ -62,7 +62,7 @@ def game_new(
         "(Default: deadlines.vacation_days, else 14.)", show_default=False)] = None,
 ) -> None:
     """Set up a new game; each player is mailed a welcome with their secret."""
-    from pbem.processor import operator_input
+    from pbem.ops import operator_input
 
     cfg = load_config()
     try:
@@ -71,13 +71,13 @@ def game_new(
     except operator_input.InputError as exc:
         raise fail(str(exc)) from exc
     languages = [own for _, own in split]
-    from pbem.processor import game_options
+    from pbem.ops import game_options
 
     try:
         rules = registry.get(game_type)
         options = game_options.from_text(rules.title, rules.default_options(), option or [])
     except registry.UnknownGame:
-        raise  # told with its fix (pbem.operator_errors)
+        raise  # told with its fix (pbem.ops.operator_errors)
     except (KeyError, ValueError) as exc:
         raise fail(str(exc).strip('"')) from exc
     factory = session_factory(cfg)

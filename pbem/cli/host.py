@@ -15,11 +15,11 @@ import typer
 from rich.markup import escape
 
 from pbem.cli.context import console, err, fail, load_config, progress, session_factory, state
-from pbem.config import Config
 from pbem.engine import registry
-from pbem.operator_errors import EX_CONFIG, EX_TEMPFAIL, explain
-from pbem.processor import api
-from pbem.processor.host import Host
+from pbem.ops import api
+from pbem.ops.operator_errors import EX_CONFIG, EX_TEMPFAIL, explain
+from pbem.settings.config import Config
+from pbem.settings.host import Host
 from pbem.store.db import SessionFactory
 
 app = typer.Typer()
@@ -30,13 +30,13 @@ def init() -> None:
     """Create (or migrate) the database and the local mail folders."""
     cfg = load_config()
     session_factory(cfg, create=True)
-    from pbem.transports import open_inbox, open_sender
+    from pbem.settings.transports import open_inbox, open_sender
 
     if cfg.inbound.imap is None:
         open_inbox(cfg).close()
     if cfg.outbound.smtp is None:
         open_sender(cfg)
-    from pbem.processor import hostkey
+    from pbem.ops import hostkey
 
     key = hostkey.load(cfg.host_key_path)  # a broken one is explained like any other fault
     console.print(f"database ready: {cfg.database_url}")
@@ -51,7 +51,7 @@ def init() -> None:
 @app.command()
 def doctor() -> None:
     """Check the config, database, mailboxes and mail servers; say what is wrong and the fix."""
-    from pbem import doctor as checks
+    from pbem.ops import doctor as checks
 
     results = checks.run_file(state.get("config_path"), debug=bool(state.get("debug")))
     for c in results:
@@ -102,14 +102,14 @@ def demo(
 
     The demo keeps everything in its own folder, never in your database or mail servers.
     """
-    from pbem.demo import DemoFolderError, prepare_folder, run_demo
+    from pbem.ops.demo import DemoFolderError, prepare_folder, run_demo
 
     configured = state.get("config_path") is not None or "PBEM_HOME" in os.environ
     where = folder or (load_config().data_dir / "demo" if configured else Path("pbem-demo"))
     known = sorted(registry.games())
     if not known:
         raise fail("no game is installed")
-    # An unknown or shared name is told with its fix (pbem.operator_errors).
+    # An unknown or shared name is told with its fix (pbem.ops.operator_errors).
     rules = registry.get(game) if game else registry.showcase()
     game_type = rules.name
     if players is None:  # 3 where the game allows it, else the nearest count it takes
@@ -146,8 +146,8 @@ def demo(
 
 
 def _one_pass(cfg: Config, factory: SessionFactory) -> api.Pass:
-    from pbem.processor.alerts import FaultWatch
-    from pbem.transports import open_inbox, open_sender
+    from pbem.ops.alerts import FaultWatch
+    from pbem.settings.transports import open_inbox, open_sender
 
     inbox = open_inbox(cfg)
     host = Host.from_config(cfg)
@@ -171,7 +171,7 @@ def process(site: Annotated[Path | None, typer.Option(
     """One pass: fetch new mail, apply the orders, send the queued emails."""
     cfg = load_config()
     result = _one_pass(cfg, session_factory(cfg))
-    from pbem.processor.overview import summary
+    from pbem.ops.overview import summary
 
     d = result.delivery
     console.print(f"processed: {summary(result.results)}; clocks: {result.clocks.summary()}; "
@@ -194,8 +194,8 @@ def process(site: Annotated[Path | None, typer.Option(
 def serve(interval: Annotated[float, typer.Option(help="Seconds between passes without IDLE.")]
           = 60.0) -> None:
     """Run continuously: process, then wait for new mail (IMAP IDLE where available)."""
-    from pbem.processor.warmup import warm_up
-    from pbem.transports import open_inbox
+    from pbem.pipeline.warmup import warm_up
+    from pbem.settings.transports import open_inbox
 
     cfg = load_config()
     factory = session_factory(cfg)

@@ -8,7 +8,7 @@ import typer
 from rich.markup import escape
 
 from pbem.cli.context import console, fail, folding_table, load_config, session_factory, short_time
-from pbem.processor import api, overview
+from pbem.ops import api, overview
 
 app = typer.Typer(help="Mail the host received.", no_args_is_help=True)
 

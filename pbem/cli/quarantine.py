@@ -9,9 +9,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from pbem.cli.context import console, err, fail, load_config, session_factory
-from pbem.operator_errors import EX_TEMPFAIL
-from pbem.processor import api
-from pbem.processor.host import Host
+from pbem.ops import api
+from pbem.ops.operator_errors import EX_TEMPFAIL
+from pbem.settings.host import Host
 
 app = typer.Typer(help="Messages that could not be processed.", no_args_is_help=True)
 

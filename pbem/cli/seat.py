@@ -13,7 +13,7 @@ import typer
 from sqlmodel import Session
 
 from pbem.cli.context import console, fail, load_config, session_factory
-from pbem.processor import api
+from pbem.ops import api
 from pbem.store import queries
 from pbem.store.tables import Game
 

@@ -1,7 +1,7 @@
 """`pbem site`: the static web archive of every game; and one game's page, for
 ``pbem game export --format html``.
 
-Thin typer commands over :mod:`pbem.processor.archive` and :mod:`pbem.processor.site`.
+Thin typer commands over :mod:`pbem.ops.archive` and :mod:`pbem.ops.site`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import typer
 
 from pbem.cli.context import console, err, fail, load_config, session_factory
 from pbem.cli.seat import index as seat_index
-from pbem.config import Config
-from pbem.processor import api, archive, site
+from pbem.ops import api, archive, site
+from pbem.settings.config import Config
 
 app = typer.Typer(help="The static web archive of every game.", no_args_is_help=True)
 

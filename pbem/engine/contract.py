@@ -256,7 +256,7 @@ class Game(Protocol[S, Ord]):
     #
     #   def warm_up(self) -> None
     # Build what the game otherwise builds on its first order (a parser, tables): ``pbem
-    # serve`` calls it before its first pass (pbem.processor.warmup), so no player's order
+    # serve`` calls it before its first pass (pbem.pipeline.warmup), so no player's order
     # pays for it.
 
 

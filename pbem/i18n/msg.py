@@ -4,7 +4,7 @@ A game or the host never builds a sentence by joining translated fragments: it m
 :class:`Msg` per sentence, with ``{name}`` placeholders (``str.format``) filled from ``fields``.
 ``str(msg)`` is the English sentence, so code and tests that read text keep working; a
 :class:`pbem.i18n.Translator` renders the same message in another language. The extraction
-keywords (see ``pbem.i18n.catalogues``) are ``msg``, ``nmsg:1,2`` and ``cmsg:1c,2``.
+keywords (see ``pbem.catalogues.manage``) are ``msg``, ``nmsg:1,2`` and ``cmsg:1c,2``.
 """
 
 from __future__ import annotations

@@ -259,7 +259,7 @@ def _translations(path: Path, lang: str) -> Translations | None:
 
 def game_locale_dir(domain: str) -> Path | None:
     """The ``locale`` folder of the game called ``domain`` (found through the registry)."""
-    from pbem.i18n.domains import game_package_dir
+    from pbem.catalogues.domains import game_package_dir
 
     try:
         from pbem.engine.registry import get

@@ -12,7 +12,7 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
-from pbem.mail.pictures import Picture, base64_lines
+from pbem.drawing.pictures import Picture, base64_lines
 
 _UNSAFE = re.compile(r"[\r\n\x00-\x1f\x7f]")
 

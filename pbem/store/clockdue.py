@@ -1,7 +1,7 @@
 """Keeping ``Game.clock_due_at`` honest: whatever changes a game, its seats or its log makes
 the next clock pass look at it again.
 
-The clock pass (pbem.processor.clock) sets the column to the game's next reminder or
+The clock pass (pbem.pipeline.clock) sets the column to the game's next reminder or
 deadline; it may only be later than "now" while nothing that decides those times changed.
 Rather than trusting every writer to remember that, a flush that touches a game, a seat or a
 log entry resets the game to CLOCK_CHECK_NOW unless the same flush set the column itself.

@@ -72,7 +72,7 @@ def commit_unsynced(session: Session) -> None:
     """Let the transaction ``session`` is about to begin commit without waiting for the disk.
 
     Only for a record whose loss costs a repeat and never a loss or a double: the outbox's
-    mark of a sent mail (pbem.processor.outbox). Call it before the session's first
+    mark of a sent mail (pbem.outbox.delivery). Call it before the session's first
     statement. PostgreSQL: ``SET LOCAL synchronous_commit = off``, for this transaction only.
     SQLite in WAL mode: ``synchronous=NORMAL`` on this connection until it goes back to the
     pool. Either way the commit is at once visible to everyone and survives the process

@@ -7,7 +7,7 @@ when the bytes sat in the row: its claim and its mark). ``row.raw`` reads and wr
 row read through the ORM comes whole (its bytes in one more SELECT for all the rows read);
 what lists or updates rows without needing the bytes reads them with the loader option
 ``INBOUND_WITHOUT_BYTES`` or ``OUTBOUND_WITHOUT_BYTES``, and claims and marks are plain
-UPDATEs of the small table (pbem.processor.outbox).
+UPDATEs of the small table (pbem.outbox.delivery).
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ class Snapshot(SQLModel, table=True):
 
 
 class OutboundBytes(SQLModel, table=True):
-    """A queued mail's bytes, sent as they are (pbem.processor.outbox reads them to send)."""
+    """A queued mail's bytes, sent as they are (pbem.outbox.delivery reads them to send)."""
 
     id: int | None = Field(default=None, sa_column=Column(
         Integer, ForeignKey("outboundmessage.id"), primary_key=True, autoincrement=False))

@@ -26,7 +26,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pbem.bots import TAG_RE, Bot, Mail
+from pbem.ops.bots import TAG_RE, Bot, Mail
 
 WAIT = 180.0
 T = TypeVar("T")
@@ -36,10 +36,10 @@ AS_PBEM = ["runuser", "-u", "pbem", "--", "env", "PBEM_CONFIG=/etc/pbem/config.t
 def seats(tag: str) -> None:
     """Print, as JSON, the moves so far and each seat: address, language, and if the game
     waits for it, a legal order in the seat's language."""
-    from pbem.config import load
     from pbem.engine import registry
     from pbem.engine.contract import localise_order
-    from pbem.processor import api
+    from pbem.ops import api
+    from pbem.settings.config import load
     from pbem.store import queries
 
     with api.connect(load(Path(os.environ["PBEM_CONFIG"])).database_url)() as s:

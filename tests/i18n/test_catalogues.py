@@ -1,6 +1,6 @@
 """Every catalogue is up to date with its source and complete in every language (CI runs it).
 
-Fix a failure with ``python -m pbem.i18n.catalogues update --domain NAME``, then fill in the
+Fix a failure with ``python -m pbem.catalogues.manage update --domain NAME``, then fill in the
 new msgstrs of fr/it/nl/de and run ``check``.
 """
 
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po, write_po
 
-from pbem.i18n import catalogues
-from pbem.i18n.domains import Domain, domains
+from pbem.catalogues import manage as catalogues
+from pbem.catalogues.domains import Domain, domains
 from pbem.i18n.translate import LANGUAGES
 
 DOMAINS = domains()

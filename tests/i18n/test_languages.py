@@ -15,15 +15,15 @@ from typing import Any
 import pytest
 from sqlmodel import col, select
 
-from pbem.bots import NONSENSE_ORDER, play_out
 from pbem.engine import registry
 from pbem.i18n import translator
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
-from pbem.processor import api
-from pbem.processor.api import ClockSettings
-from pbem.processor.deadlines import deadline_of
-from pbem.processor.host import Host
+from pbem.ops import api
+from pbem.ops.api import ClockSettings
+from pbem.ops.bots import NONSENSE_ORDER, play_out
+from pbem.pipeline.deadlines import deadline_of
+from pbem.settings.host import Host
 from pbem.store import SessionFactory, queries
 from pbem.store.tables import InboundMessage, LogEntry, Seat
 from tests.support.botmail import ServerMailroom
@@ -330,8 +330,8 @@ def test_reminders_and_the_hosts_notices_in_the_seats_language(
         factory: SessionFactory) -> None:
     from datetime import timedelta
 
-    from pbem.processor import admin
-    from pbem.processor.clock import run_clocks
+    from pbem.ops import admin
+    from pbem.pipeline.clock import run_clocks
 
     host = Host(from_address="games@host.test")
     with factory() as s:
@@ -370,7 +370,7 @@ def test_reminders_and_the_hosts_notices_in_the_seats_language(
 def test_a_french_digest_and_table_talk(factory: SessionFactory) -> None:
     from datetime import timedelta
 
-    from pbem.processor.digest import send_digests
+    from pbem.pipeline.digest import send_digests
 
     host = Host(from_address="games@host.test")
     table = seat_table(factory, "testcards")

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError, OrderSyntaxErrors
 from pbem.i18n import SeatRef, cmsg, msg, nmsg, translator
-from pbem.processor.render import environment, language_context
+from pbem.rendering import environment, language_context
 
 
 def test_str_is_english_with_fields_seats_and_nested_words() -> None:

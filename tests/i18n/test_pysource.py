@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.i18n.pysource import Found, messages
+from pbem.catalogues.pysource import Found, messages
 
 SOURCE = '''
 msg["Subject"] = "not a message"           # a subscript of a variable named like a marker

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.i18n.wordforms import fold
-from pbem.processor.words import canonical, is_word, plain
+from pbem.pipeline.command_words import canonical, is_word, plain
 
 
 @pytest.mark.parametrize(("typed", "folded"), [

@@ -5,8 +5,8 @@ from __future__ import annotations
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
+from pbem.drawing.pictures import Picture, inline_pictures
 from pbem.mail.compose import compose, game_subject, mail_bytes
-from pbem.mail.pictures import Picture, inline_pictures
 
 
 def test_reply_is_threaded_and_marked_auto_replied() -> None:

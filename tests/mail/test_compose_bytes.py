@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pbem.drawing.pictures import inline_pictures
 from pbem.mail import compose as compose_module
 from pbem.mail.compose import compose, compose_bytes, mail_bytes
-from pbem.mail.pictures import inline_pictures
 
 SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="200">'
        '<rect width="{w}" height="40" fill="#3a7"/></svg>')

@@ -19,11 +19,11 @@ import pytest
 from PIL import Image, ImageChops
 from sqlmodel import col, select
 
+from pbem.drawing import pictures
+from pbem.drawing.pictures import PICTURE, SCALE, band, font_files, png_of, svg_size
 from pbem.engine import registry
-from pbem.mail import pictures
-from pbem.mail.pictures import PICTURE, SCALE, band, font_files, png_of, svg_size
-from pbem.processor.mails import status_mail
-from pbem.processor.render import render_status
+from pbem.pipeline.outgoing import status_mail
+from pbem.rendering import render_status
 from pbem.store import OutboundMessage, SessionFactory, queries
 from tests.support.bands import banded_pictures, origin, worst_difference
 from tests.support.browser import browser  # noqa: F401  (fixture)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
+from pbem.drawing.pictures import inline_pictures
 from pbem.mail.compose import compose, mail_bytes
-from pbem.mail.pictures import inline_pictures
 from pbem.mail.redact import (
     _BASE64_LINES,
     MARK,

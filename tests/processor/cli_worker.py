@@ -19,8 +19,8 @@ from typing import Any
 from pbem import cli
 from pbem.engine import registry
 from pbem.mail.inbound import FetchedMail, MaildirInbox, _arrival
-from pbem.processor import api
-from pbem.processor.pipeline import Result
+from pbem.ops import api
+from pbem.pipeline.one_mail import Result
 from tests.processor.pairing import Once
 from tests.support.testgame import GAME
 

@@ -11,10 +11,10 @@ from email.message import EmailMessage
 
 from sqlmodel import col, select
 
-from pbem.processor import api
-from pbem.processor.api import ClockSettings
-from pbem.processor.host import Host
-from pbem.processor.pipeline import Result, process_raw
+from pbem.ops import api
+from pbem.ops.api import ClockSettings
+from pbem.pipeline.one_mail import Result, process_raw
+from pbem.settings.host import Host
 from pbem.store import OutboundMessage, SessionFactory
 from pbem.store.tables import LogEntry
 from tests.processor.conftest import ALICE, BOB, Table, mail

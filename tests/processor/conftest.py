@@ -13,12 +13,12 @@ import pytest
 from sqlmodel import col, select
 
 from pbem.engine import registry
-from pbem.processor.host import Host
+from pbem.settings.host import Host
 from pbem.store import OutboundMessage, SessionFactory
 from tests.support.testgame import GAME
 
 try:  # the pipeline needs pbem.mail; until it exists these tests cannot run at all
-    from pbem.processor import api
+    from pbem.ops import api
 except ImportError:  # pragma: no cover
     collect_ignore_glob = ["test_*.py"]
 

@@ -35,9 +35,9 @@ from pbem.engine import registry
 from pbem.mail.inbound import FetchedMail, Inbox, MaildirInbox
 from pbem.mail.outbound import MaildirSender, Sender, SmtpSender
 from pbem.mail.settings import SmtpSettings
-from pbem.processor import api
-from pbem.processor.host import Host
-from pbem.processor.pipeline import Result
+from pbem.ops import api
+from pbem.pipeline.one_mail import Result
+from pbem.settings.host import Host
 from pbem.store import init, session_factory
 from tests.processor.pairing import Once
 from tests.support.testgame import GAME

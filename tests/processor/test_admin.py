@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 from sqlmodel import col, select
 
-from pbem.processor import admin, api, exchange, history
-from pbem.processor.host import Host
-from pbem.processor.hostkey import HostKey
-from pbem.processor.pipeline import process_raw
+from pbem.ops import admin, api, exchange
+from pbem.ops.hostkey import HostKey
+from pbem.pipeline import history
+from pbem.pipeline.one_mail import process_raw
+from pbem.settings.host import Host
 from pbem.store import LogEntry, OutboundMessage, SessionFactory
 from pbem.store.tables import InboundMessage
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail, queued
@@ -247,7 +248,7 @@ def test_export_import_round_trip_and_tampering(factory: SessionFactory, host: H
 
 def test_after_a_timeout_pause_takeover_and_resume_restart_the_clock(
         factory: SessionFactory) -> None:
-    from pbem.processor.clock import run_clocks
+    from pbem.pipeline.clock import run_clocks
     from tests.processor.clocked import FakeClock, clocked_host, log_kinds, new_game
 
     clock = FakeClock()

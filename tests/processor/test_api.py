@@ -8,10 +8,10 @@ import pytest
 from sqlmodel import select
 
 from pbem.engine.replay import ReplayMismatch
-from pbem.processor import api
-from pbem.processor.host import Host
-from pbem.processor.pipeline import process_raw
-from pbem.processor.render import StatusMail, render_status
+from pbem.ops import api
+from pbem.pipeline.one_mail import process_raw
+from pbem.rendering import StatusMail, render_status
+from pbem.settings.host import Host
 from pbem.store import LogEntry, SessionFactory
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail, queued
 from tests.support.testgame import GAME

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.processor import api
-from pbem.processor.clock import run_clocks
-from pbem.processor.pipeline import process_raw
+from pbem.ops import api
+from pbem.pipeline.clock import run_clocks
+from pbem.pipeline.one_mail import process_raw
 from pbem.store import SessionFactory, queries
 from tests.processor.clocked import (
     OPERATOR,
@@ -239,7 +239,7 @@ def test_game_new_takes_clock_options_and_config_defaults(
 
 
 def test_config_reads_the_operator_and_clock_defaults(tmp_path: Path) -> None:
-    from pbem.config import ConfigError, load
+    from pbem.settings.config import ConfigError, load
 
     path = tmp_path / "pbem.toml"
     path.write_text('[mail]\noperator_address = "op@example.org"\n'
@@ -286,8 +286,8 @@ def test_a_pass_looks_only_at_games_whose_clock_is_due_and_any_change_brings_it_
     """clock_due_at: after a pass, a game is left alone until its reminder or deadline, or
     until it changes (a vacation, a seat's setting), which makes the next pass look again;
     an order records the game's next event itself, in its own transaction."""
-    from pbem.processor import clock as clock_module
-    from pbem.processor.deadlines import aware
+    from pbem.pipeline import clock as clock_module
+    from pbem.pipeline.deadlines import aware
     from pbem.store.tables import CLOCK_CHECK_NOW
 
     clock = FakeClock()

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 from sqlalchemy import event
 
-from pbem.processor.clock import run_clocks
+from pbem.pipeline.clock import run_clocks
 from pbem.store import SessionFactory, queries
 from tests.processor.clocked import FakeClock, clocked_host, new_game, send
 from tests.processor.conftest import hand

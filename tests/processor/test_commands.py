@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from pbem.processor import api
-from pbem.processor.commands import HELP_LINES
-from pbem.processor.pipeline import read_letter
+from pbem.ops import api
+from pbem.pipeline.commands import HELP_LINES
+from pbem.pipeline.one_mail import read_letter
 from pbem.store import SessionFactory
 from tests.processor.clocked import (
     OPERATOR,
@@ -175,7 +175,7 @@ def test_resign_plays_defaults_for_the_seat_from_then_on(factory: SessionFactory
 
 
 def test_log_marks_moves_taken_back_by_undo(factory: SessionFactory) -> None:
-    from pbem.processor import admin
+    from pbem.ops import admin
 
     host = clocked_host(FakeClock())
     table = new_game(factory, host)
@@ -206,7 +206,7 @@ def test_a_command_with_orders_does_only_the_command(factory: SessionFactory) ->
 
 def test_waiting_in_a_paused_game_and_commands_in_a_finished_one(
         factory: SessionFactory) -> None:
-    from pbem.processor.clock import run_clocks
+    from pbem.pipeline.clock import run_clocks
 
     clock = FakeClock()
     host = clocked_host(clock)

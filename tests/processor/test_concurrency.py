@@ -23,8 +23,8 @@ import pytest
 from sqlmodel import col, func, select
 
 from pbem.mail.inbound import MaildirInbox
-from pbem.processor import api
-from pbem.processor.host import Host
+from pbem.ops import api
+from pbem.settings.host import Host
 from pbem.store import InboundMessage, LogEntry, OutboundMessage, SessionFactory
 from tests.processor import pairing
 from tests.processor.conftest import mail

@@ -25,11 +25,11 @@ from sqlmodel import col, select
 from pbem.mail.inbound import MaildirInbox
 from pbem.mail.outbound import MaildirSender
 from pbem.mail.redact import redact
-from pbem.processor import api
-from pbem.processor.host import Host
-from pbem.processor.outbox import deliver_outbox
-from pbem.processor.pipeline import kept_bytes, process_raw
-from pbem.processor.secrets import hash_secret
+from pbem.ops import api
+from pbem.outbox.delivery import deliver_outbox
+from pbem.pipeline.one_mail import kept_bytes, process_raw
+from pbem.pipeline.seat_secrets import hash_secret
+from pbem.settings.host import Host
 from pbem.store import InboundMessage, OutboundMessage, Seat, SessionFactory
 from tests.processor.conftest import ALICE, BOB, mail
 from tests.support import corpus

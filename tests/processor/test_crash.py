@@ -14,7 +14,7 @@ from pathlib import Path
 
 from sqlmodel import select
 
-from pbem.processor.host import Host
+from pbem.settings.host import Host
 from pbem.store import InboundMessage, LogEntry, SessionFactory
 from tests.processor.conftest import ALICE, Table, hand, mail
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from pbem.processor import api
-from pbem.processor.host import Host
+from pbem.ops import api
+from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from tests.processor.conftest import ALICE, BOB, mail
 

@@ -24,10 +24,10 @@ from sqlmodel import col, select
 
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import MaildirSender, SmtpSender
-from pbem.processor import api
-from pbem.processor.host import Host
-from pbem.processor.outbox import deliver_outbox
-from pbem.processor.pipeline import Result
+from pbem.ops import api
+from pbem.outbox.delivery import deliver_outbox
+from pbem.pipeline.one_mail import Result
+from pbem.settings.host import Host
 from pbem.store import InboundMessage, LogEntry, OutboundMessage, SessionFactory
 from pbem.store.tables import utcnow
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail
@@ -105,7 +105,7 @@ def test_smtp_down_then_back_drains_the_queue(factory: SessionFactory, table: Ta
     smtp = make_smtp_server(auth=False)
     sender = SmtpSender(smtp.settings)
     card = hand(factory, table, 0)[0]
-    from pbem.processor.pipeline import process_raw
+    from pbem.pipeline.one_mail import process_raw
 
     assert process_raw(factory, mail(ALICE, f"[{table.tag}]",
                                      f"play {card}\nsecret {table.secrets[0]}"),

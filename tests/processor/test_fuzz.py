@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import select
 
-from pbem.processor import api
-from pbem.processor.host import Host
-from pbem.processor.pipeline import process_raw
+from pbem.ops import api
+from pbem.pipeline.one_mail import process_raw
+from pbem.settings.host import Host
 from pbem.store import LogEntry, SessionFactory
 from tests.processor.conftest import ALICE, BOB, mail
 

@@ -19,10 +19,10 @@ from typer.testing import CliRunner
 from pbem.cli import app
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
-from pbem.processor import api, archive, exchange
-from pbem.processor.api import Pass
-from pbem.processor.host import Host
-from pbem.processor.hostkey import HostKey
+from pbem.ops import api, archive, exchange
+from pbem.ops.api import Pass
+from pbem.ops.hostkey import HostKey
+from pbem.settings.host import Host
 from pbem.store import InboundMessage, OutboundMessage, Seat, SessionFactory, Snapshot
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail
 from tests.support.mailservers import PymapServer, SmtpTestServer
@@ -99,7 +99,7 @@ def test_a_fault_in_one_mail_answers_its_sender_and_the_pass_goes_on(
     faults = [r for r in caplog.records if "could not be handled" in r.getMessage()]
     assert len(faults) == 1 and "\n" not in faults[0].getMessage()
     assert not [r for r in caplog.records  # a traceback only at debug level
-                if r.name == "pbem.processor.pipeline" and r.exc_info and r.levelno > 10]
+                if r.name == "pbem.pipeline.one_mail" and r.exc_info and r.levelno > 10]
     with factory() as s:
         (row,) = api.quarantine_list(s)
     assert row.from_addr == ALICE and row.game_id == table.game_id

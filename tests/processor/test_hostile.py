@@ -21,10 +21,12 @@ from pbem.mail.compose import compose
 from pbem.mail.inbound import MaildirInbox
 from pbem.mail.outbound import MaildirSender, SmtpSender
 from pbem.mail.redact import redact
-from pbem.processor import api, mails, overview, pipeline
-from pbem.processor.host import Host
-from pbem.processor.outbox import deliver_outbox
-from pbem.processor.pipeline import process_raw, quarantine, reprocess
+from pbem.ops import api, overview
+from pbem.outbox.delivery import deliver_outbox
+from pbem.pipeline import one_mail as pipeline
+from pbem.pipeline import outgoing as mails
+from pbem.pipeline.one_mail import process_raw, quarantine, reprocess
+from pbem.settings.host import Host
 from pbem.store import (
     InboundMessage,
     LogEntry,
@@ -149,7 +151,7 @@ def test_a_transient_fault_leaves_the_mail_in_the_inbox(
 
 
 def test_a_persisting_fault_mails_the_operator_once(tmp_path: Path) -> None:
-    from pbem.processor.alerts import FaultWatch
+    from pbem.ops.alerts import FaultWatch
 
     host = Host(from_address="games@host.test", operator_address="op@host.test",
                 fault_alert_after=3)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import mailbox
 from pathlib import Path
 
-from pbem.processor import api
-from pbem.processor.host import Host
+from pbem.ops import api
+from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail
 

@@ -1,10 +1,10 @@
 """How to reply (templates/reply.*.j2) is the same in most mails of a game: it is rendered once
-and kept (pbem.processor.render.kept), by every value it reads, and never with a secret."""
+and kept (pbem.rendering.kept), by every value it reads, and never with a secret."""
 
 from __future__ import annotations
 
-from pbem.processor import render
-from pbem.processor.render import StatusMail, render_status
+from pbem import rendering as render
+from pbem.rendering import StatusMail, render_status
 from tests.processor.test_public_part import REEF, mail, states
 
 SECRET = "Zq8v-LmN3xTr0pQa7sWd1e"

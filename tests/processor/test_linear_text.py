@@ -9,7 +9,9 @@ from collections.abc import Callable
 import pytest
 
 from pbem.i18n.translate import ENGLISH
-from pbem.processor import archive, mails, talk
+from pbem.ops import archive
+from pbem.pipeline import outgoing as mails
+from pbem.pipeline import talk
 
 MB = 1_000_000
 

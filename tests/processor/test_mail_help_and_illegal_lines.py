@@ -18,8 +18,8 @@ from pbem.games.reef_encounter.nearest import distance
 from pbem.games.riff.state import area_row
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
-from pbem.processor import api
-from pbem.processor.host import Host
+from pbem.ops import api
+from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from tests.games.test_help_examples import examples
 from tests.processor.conftest import mail

@@ -10,7 +10,7 @@ from email.message import EmailMessage
 
 from sqlmodel import col, select
 
-from pbem.processor.digest import send_digests
+from pbem.pipeline.digest import send_digests
 from pbem.store import OutboundMessage, SessionFactory
 from tests.support.seated import ANN, BEN, CY, HOST, seat_table
 

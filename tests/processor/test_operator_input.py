@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.processor import api
+from pbem.ops import api
 from pbem.store import SessionFactory
 from tests.processor.conftest import ALICE, BOB
 

@@ -14,9 +14,9 @@ from pathlib import Path
 from sqlalchemy import event
 
 from pbem.mail.outbound import MaildirSender
-from pbem.processor.mails import queue
-from pbem.processor.outbox import deliver_outbox
-from pbem.processor.overview import outbox_lines
+from pbem.ops.overview import outbox_lines
+from pbem.outbox.delivery import deliver_outbox
+from pbem.pipeline.outgoing import queue
 from pbem.store import OutboundMessage, SessionFactory
 from tests.support.seated import HOST, seat_table
 

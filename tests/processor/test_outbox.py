@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy import event
 
 from pbem.mail.outbound import MaildirSender, SendError
-from pbem.processor import api
-from pbem.processor.host import Host
-from pbem.processor.outbox import deliver_outbox
+from pbem.ops import api
+from pbem.outbox.delivery import deliver_outbox
+from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from pbem.store.tables import utcnow
 from tests.processor.conftest import ALICE, BOB
@@ -126,7 +126,7 @@ def test_an_sqlite_without_returning_claims_each_mail_once(
     """A Python built against SQLite before 3.35 (no UPDATE ... RETURNING) claims with an
     UPDATE, then reads the rows its lease marked: a second claim meanwhile gets none of them,
     and each mail is sent once."""
-    from pbem.processor import outbox
+    from pbem.outbox import delivery as outbox
 
     with factory() as s:
         if s.get_bind().dialect.name != "sqlite":
@@ -161,7 +161,7 @@ def test_a_batch_whose_sends_eat_half_its_lease_leaves_the_rest_to_a_later_claim
     """A mail is sent once even when sends are slow: past half the lease, the rest of the
     batch is left leased (another worker would claim it when the lease ends) and sent by a
     later pass."""
-    from pbem.processor import outbox
+    from pbem.outbox import delivery as outbox
 
     with factory() as s:
         for g in range(3):

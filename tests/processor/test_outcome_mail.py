@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter import GAME as REEF
-from pbem.processor.render import StatusMail, render_status
+from pbem.rendering import StatusMail, render_status
 from tests.support.testgame import GAME as CARDS
 
 RANKING = ["1. Ann (15)", "2. Ben (15)"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from sqlmodel import col, select
 
 from pbem.mail.redact import redact
-from pbem.processor import api
-from pbem.processor.host import Host
-from pbem.processor.pipeline import process_raw
+from pbem.ops import api
+from pbem.pipeline.one_mail import process_raw
+from pbem.settings.host import Host
 from pbem.store import InboundMessage, LogEntry, SessionFactory, Snapshot
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail, queued
 

@@ -23,10 +23,10 @@ import pytest
 from sqlmodel import select
 
 from pbem.mail.redact import redact
-from pbem.processor import api
-from pbem.processor.host import Host
-from pbem.processor.pipeline import process_raw
-from pbem.processor.secrets import hash_secret
+from pbem.ops import api
+from pbem.pipeline.one_mail import process_raw
+from pbem.pipeline.seat_secrets import hash_secret
+from pbem.settings.host import Host
 from pbem.store import InboundMessage, Seat, SessionFactory
 from tests.processor.conftest import ALICE, BOB, mail
 from tests.support import corpus

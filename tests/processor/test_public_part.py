@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
+from pbem import rendering as render
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter import GAME as REEF
 from pbem.games.reef_encounter.state import State
-from pbem.processor import render
-from pbem.processor.render import StatusMail, render_status
+from pbem.rendering import StatusMail, render_status
 from tests.games.reef_encounter.test_leaks import BEN_A, BEN_B, position
 
 NAMES = ["Ann", "Ben", "Cy"]

@@ -6,9 +6,9 @@ import time
 
 from sqlmodel import select
 
-from pbem.processor.host import Host
-from pbem.processor.pipeline import process_raw
-from pbem.processor.secrets import check_secret, hash_secret, new_salt, new_secret, scrypt_hash
+from pbem.pipeline.one_mail import process_raw
+from pbem.pipeline.seat_secrets import check_secret, hash_secret, new_salt, new_secret, scrypt_hash
+from pbem.settings.host import Host
 from pbem.store import Seat, SessionFactory
 from tests.processor.conftest import ALICE, Table, hand, mail
 

@@ -17,11 +17,11 @@ from sqlmodel import SQLModel, col, select
 
 from pbem.mail.outbound import MaildirSender, SendError
 from pbem.mail.redact import MARK, redact
-from pbem.processor import api
-from pbem.processor.host import Host
-from pbem.processor.outbox import deliver_outbox
-from pbem.processor.pipeline import process_raw, quarantine
-from pbem.processor.secrets import check_secret
+from pbem.ops import api
+from pbem.outbox.delivery import deliver_outbox
+from pbem.pipeline.one_mail import process_raw, quarantine
+from pbem.pipeline.seat_secrets import check_secret
+from pbem.settings.host import Host
 from pbem.store import InboundMessage, OutboundMessage, Seat, SessionFactory, Snapshot
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail, queued
 

@@ -14,9 +14,9 @@ from sqlmodel import col, select
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.processor import api
-from pbem.processor.host import Host
-from pbem.processor.pipeline import process_raw
+from pbem.ops import api
+from pbem.pipeline.one_mail import process_raw
+from pbem.settings.host import Host
 from pbem.store import LogEntry, OutboundMessage, SessionFactory, Snapshot
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from pbem import config
-from pbem.processor.host import Host
-from pbem.processor.pipeline import process_raw
+from pbem.pipeline.one_mail import process_raw
+from pbem.settings import config
+from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from tests.mail.test_authresults import FAIL, RSPAMD_PASS
 from tests.processor.conftest import ALICE, Table, hand, queued

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from pbem.mail.reading import read_message
-from pbem.processor import api
-from pbem.processor.host import Host
-from pbem.processor.pipeline import process_raw
+from pbem.ops import api
+from pbem.pipeline.one_mail import process_raw
+from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from tests.processor.conftest import ALICE, BOB, mail, plain_text, queued_mails
 

@@ -9,10 +9,10 @@ from dataclasses import replace
 
 import pytest
 
+from pbem import rendering as render
+from pbem.drawing.pictures import picture_spans
 from pbem.games.reef_encounter import GAME as REEF
-from pbem.mail.pictures import picture_spans
-from pbem.processor import render
-from pbem.processor.render import StatusMail, render_status
+from pbem.rendering import StatusMail, render_status
 from tests.processor.test_public_part import mail, states
 
 # Every mark styling uses, and a picture, as a player may type them.

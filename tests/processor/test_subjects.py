@@ -9,10 +9,10 @@ from email.message import EmailMessage
 
 from sqlmodel import select
 
-from pbem.processor import api
-from pbem.processor.host import Host
-from pbem.processor.mails import due_day, reply_subject
-from pbem.processor.pipeline import Result, process_raw
+from pbem.ops import api
+from pbem.pipeline.one_mail import Result, process_raw
+from pbem.pipeline.outgoing import due_day, reply_subject
+from pbem.settings.host import Host
 from pbem.store import OutboundMessage, SessionFactory
 from pbem.store.tables import Game
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail

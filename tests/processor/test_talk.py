@@ -9,9 +9,9 @@ from email.message import EmailMessage
 import pytest
 from sqlmodel import col, select
 
-from pbem.processor import api, archive
-from pbem.processor.host import Host
-from pbem.processor.pipeline import process_raw
+from pbem.ops import api, archive
+from pbem.pipeline.one_mail import process_raw
+from pbem.settings.host import Host
 from pbem.store import OutboundMessage, SessionFactory
 from tests.processor.conftest import ALICE, BOB, mail
 

@@ -16,8 +16,8 @@ from sqlmodel import col, select
 
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
-from pbem.processor import api, archive
-from pbem.processor.host import Host
+from pbem.ops import api, archive
+from pbem.settings.host import Host
 from pbem.store import InboundMessage, LogEntry, OutboundMessage, SessionFactory
 from tests.processor.conftest import ALICE, BOB, mail
 from tests.support.mailservers import PymapServer, SmtpTestServer

@@ -20,8 +20,8 @@ from sqlmodel import col, func, select
 
 from pbem.mail.inbound import MaildirInbox
 from pbem.mail.outbound import MaildirSender
-from pbem.processor import api
-from pbem.processor.host import Host
+from pbem.ops import api
+from pbem.settings.host import Host
 from pbem.store import InboundMessage, LogEntry, OutboundMessage, init, session_factory
 from tests.processor.conftest import ALICE, BOB, mail
 from tests.processor.scripted import scripted_orders, waiting

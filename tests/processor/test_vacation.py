@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pbem.processor import api
-from pbem.processor.clock import run_clocks
+from pbem.ops import api
+from pbem.pipeline.clock import run_clocks
 from pbem.store import SessionFactory, queries
 from tests.processor.clocked import (
     FakeClock,
@@ -178,7 +178,7 @@ def test_coming_back_early_from_a_mid_turn_vacation(factory: SessionFactory) -> 
 def test_deadline_counts_only_the_vacation_inside_the_wait() -> None:
     from datetime import timedelta
 
-    from pbem.processor.deadlines import deadline_of
+    from pbem.pipeline.deadlines import deadline_of
     from pbem.store.tables import Game, Seat
     from tests.processor.clocked import START
 

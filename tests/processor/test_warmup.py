@@ -12,10 +12,10 @@ SCRIPT = textwrap.dedent("""
     import gc
     from pbem.engine import registry
     from pbem.i18n import LANGUAGES, translate, translator
-    from pbem.processor import render
-    from pbem.processor.lang import footer
-    from pbem.processor.warmup import warm_up
-    from pbem.processor.words import canonical
+    from pbem import rendering as render
+    from pbem.pipeline.seat_language import footer
+    from pbem.pipeline.warmup import warm_up
+    from pbem.pipeline.command_words import canonical
 
     assert gc.get_freeze_count() == 0
     warm_up()

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.processor import api
-from pbem.processor.host import Host
+from pbem.ops import api
+from pbem.settings.host import Host
 from pbem.store import init, session_factory
 from tests.processor.conftest import ALICE, BOB, mail
 from tests.support.mailservers import PymapServer, SmtpTestServer

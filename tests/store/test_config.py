@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import config
+from pbem.settings import config
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -91,8 +91,8 @@ def test_a_password_file_that_cannot_be_read(tmp_path: Path) -> None:
 
 def test_the_imap_folders_have_one_default() -> None:
     """The config file's defaults and the transport's are the same names."""
-    from pbem.config import ImapConfig
     from pbem.mail.settings import ImapSettings
+    from pbem.settings.config import ImapConfig
 
     config = ImapConfig(host="imap.example.org")
     settings = ImapSettings(host="imap.example.org", port=993, user="u")

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import Engine, text
 from sqlmodel import func, select
 
-from pbem.processor.clock import due_games
+from pbem.pipeline.clock import due_games
 from pbem.store import Game, init
 
 

@@ -160,7 +160,7 @@ def test_0010_moves_mail_bytes_to_their_own_tables_and_back(db_url: str,
     from sqlalchemy import create_engine, text
 
     from pbem.mail.outbound import MaildirSender
-    from pbem.processor.outbox import deliver_outbox
+    from pbem.outbox.delivery import deliver_outbox
     from pbem.store import OutboundMessage
     from pbem.store.db import MIGRATIONS, make_engine, session_factory
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from graphlib import TopologicalSorter
 
-from pbem.mail.pictures import drawn, svg_size
+from pbem.drawing.pictures import drawn, svg_size
 from tests.support.png import decode
 
 RUNS = re.compile(r"<svg\b.*?</svg>(?:<svg\b.*?</svg>)+", re.S)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.bots import Mail
+from pbem.ops.bots import Mail
 
 
 class ServerMailroom:
-    """A :class:`pbem.bots.Mailroom` over the ``smtp_server`` and ``imap_server`` fixtures."""
+    """A :class:`pbem.ops.bots.Mailroom` over the ``smtp_server`` and ``imap_server`` fixtures."""
 
     def __init__(self, smtp: Any, imap: Any) -> None:
         self.smtp = smtp

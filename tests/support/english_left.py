@@ -14,8 +14,8 @@ from functools import cache
 
 from babel.messages.pofile import read_po
 
+from pbem.catalogues.domains import HOST_DOMAIN, domains
 from pbem.engine import registry
-from pbem.i18n.domains import HOST_DOMAIN, domains
 
 _PLACEHOLDER = re.compile(r"\{[^}]*\}|%\([^)]*\)[sd]|%[sd%]")
 _PIECE_END = re.compile(r"\n|(?<=[.;:!?])\s+")

@@ -1,6 +1,6 @@
 """Reading the pixels of the PNGs our pictures become, with the standard library only.
 
-Enough of PNG for what pbem.mail.pictures writes: 8-bit RGBA (resvg's) or a palette of 1, 2,
+Enough of PNG for what pbem.drawing.pictures writes: 8-bit RGBA (resvg's) or a palette of 1, 2,
 4 or 8 bits a pixel (the colours in PLTE), not interlaced, any of the five row filters.
 Slow (pure Python, a second or two for a board) but dependency-free, for tests that look at
 what a picture shows.

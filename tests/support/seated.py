@@ -20,9 +20,9 @@ from sqlmodel import col, select
 
 from pbem.engine import registry
 from pbem.engine.hashing import canonical_json
-from pbem.processor import api
-from pbem.processor.host import Host
-from pbem.processor.pipeline import Result, process_raw
+from pbem.ops import api
+from pbem.pipeline.one_mail import Result, process_raw
+from pbem.settings.host import Host
 from pbem.store import SessionFactory, queries
 from pbem.store.tables import OutboundMessage, Snapshot
 

@@ -21,10 +21,10 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
+from pbem.drawing.pictures import grid_bands
 from pbem.games.reef2018.keywords import localise_order
 from pbem.i18n.msg import Msg, cmsg, msg
 from pbem.i18n.translate import ENGLISH, Translator
-from pbem.mail.pictures import grid_bands
 
 COLUMNS = "ABCD"
 FILL = {"red": "#d33030", "yellow": "#f2d21b", "green": "#2e9e44", "purple": "#8a3fb8",
@@ -93,7 +93,7 @@ def _stack_words(cell: Mapping[str, Any], tr: Translator) -> str:
 
 
 # Axis-aligned squares drawn without anti-aliasing: the same look (their edges fall on whole
-# pixels, under the grid lines) for a fraction of the rasteriser's time (pbem/mail/pictures.py).
+# pixels, under the grid lines) for a fraction of the rasteriser's time (pbem/drawing/pictures.py).
 CRISP = 'shape-rendering="crispEdges"'
 
 
@@ -124,7 +124,7 @@ def _square(x: float, y: float, cell: Mapping[str, Any], size: int,
 # A reef's picture is cut into bands (SVG units; even, so on a whole PNG pixel at 1.5x): its
 # owner's name and the column letters, drawn once, then a band per row of squares, so that a
 # move, which changes a square or two of one reef, redraws one or two small bands, not every
-# reef (resvg fills every glyph and square on every call: pbem/mail/pictures.py).
+# reef (resvg fills every glyph and square on every call: pbem/drawing/pictures.py).
 REEF_TOP, REEF_OY = 38, 40  # the header band ends above the grid's top line; CELL is even
 
 

@@ -32,10 +32,10 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
+from pbem.drawing.pictures import band, grid_bands
 from pbem.games.reef_encounter.keywords import localise_order
 from pbem.i18n.msg import Msg, cmsg, msg
 from pbem.i18n.translate import ENGLISH, Translator
-from pbem.mail.pictures import band, grid_bands
 
 COLUMNS = "ABCDEFG"
 LETTER = {"grey": "G", "orange": "O", "pink": "P", "white": "W", "yellow": "Y"}
@@ -141,7 +141,7 @@ def _polyp(tr: Translator, x: float, y: float, colour: str, r: float = 9) -> str
 
 
 # Axis-aligned cells drawn without anti-aliasing: the same look (their edges fall on whole
-# pixels, under the grid lines) for a fraction of the rasteriser's time (pbem/mail/pictures.py).
+# pixels, under the grid lines) for a fraction of the rasteriser's time (pbem/drawing/pictures.py).
 CRISP = 'shape-rendering="crispEdges"'
 
 
@@ -321,7 +321,7 @@ def _beside(svg: str, width: int) -> str:
 # PNG pixel at 1.5x): the words that never change (titles, column letters, the spaces' names,
 # the alga row's captions) fill about half of a picture's drawing time (resvg shapes every
 # glyph on every call), so they sit in bands of their own, drawn once and kept by
-# pbem.mail.pictures; a board's rows are a band each (most moves change one row of one
+# pbem.drawing.pictures; a board's rows are a band each (most moves change one row of one
 # board: bench/pipeline.py); a move redraws only the bands it changed.
 BOARD_TOP, BOARD_OY = 34, 36  # the header band ends above the grid's top line; CELL is even
 SEA_OY, SEA_NAMES, SEA_EXTRAS = 22, 42, 82  # under the names' descenders; under the boxes
@@ -333,9 +333,9 @@ def reef_svg(view: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
 
     One picture per board, not one of everything: a move changes a board or two and the open
     sea, and a mail's PNG of a picture that did not change is the one already drawn for an
-    earlier mail (pbem.mail.pictures keeps them by their SVG), so a move draws only what it
+    earlier mail (pbem.drawing.pictures keeps them by their SVG), so a move draws only what it
     changed. A phone also shows each board at its own width instead of a quarter of one
-    picture. Boards and sea are further cut into bands (pbem.mail.pictures.band): the static
+    picture. Boards and sea are further cut into bands (pbem.drawing.pictures.band): the static
     words in one, the pieces in another."""
     shrimp_fill = {int(p.get("seat", 0)): FILL.get(str(p.get("colour")), "#222")
                    for p in view.get("players", [])}

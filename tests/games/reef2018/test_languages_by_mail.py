@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from sqlmodel import col, select
 
-from pbem.bots import play_out
 from pbem.games.reef2018 import GAME
 from pbem.games.reef2018.keywords import canonical_order
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
-from pbem.processor import api
+from pbem.ops import api
+from pbem.ops.bots import play_out
 from pbem.store import init, session_factory
 from pbem.store.tables import InboundMessage, LogEntry
 from tests.support.botmail import ServerMailroom

@@ -11,6 +11,7 @@ from babel.messages.pofile import read_po
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pbem.catalogues.domains import game_domain
 from pbem.engine.chance import Chance
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.games.reef2018 import GAME
@@ -19,9 +20,8 @@ from pbem.games.reef2018.keywords import KEYWORDS, alternatives, canonical_order
 from pbem.games.reef2018.orders import Order
 from pbem.games.reef2018.parse import parse_order
 from pbem.games.reef2018.state import State
-from pbem.i18n.domains import game_domain
 from pbem.i18n.translate import LANGUAGES, translator
-from pbem.processor.render import environment, language_context
+from pbem.rendering import environment, language_context
 from tests.support.english_left import english_left
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]

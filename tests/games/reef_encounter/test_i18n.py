@@ -248,7 +248,7 @@ def test_french_status_matches_golden(seat: int) -> None:
 
 def render_in(name: str, view: dict[str, object], seat: int, lang: dict[str, object]) -> str:
     from pbem.games.reef_encounter.render import template_helpers
-    from pbem.processor.render import environment
+    from pbem.rendering import environment
     env = environment(GAME)  # the game's templates come with the game
     env.globals.update(template_helpers())
     return env.get_template(f"reef-encounter/{name}").render(view=view, seat=seat, **lang)

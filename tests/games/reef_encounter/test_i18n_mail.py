@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from pbem.bots import play_out
 from pbem.games.reef_encounter import GAME, ReefEncounter
 from pbem.games.reef_encounter.keywords import ORDER_WORDS, alternatives, fold
 from pbem.i18n.translate import translator
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
-from pbem.processor import api
+from pbem.ops import api
+from pbem.ops.bots import play_out
 from pbem.store import SessionFactory, init, session_factory
 from tests.games.reef_encounter.mailtable import HOST, PLAYERS
 from tests.support.botmail import ServerMailroom

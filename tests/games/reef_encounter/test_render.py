@@ -21,7 +21,7 @@ from pbem.games.reef_encounter.render import (
     score_terms,
     template_helpers,
 )
-from pbem.processor.render import environment
+from pbem.rendering import environment
 from tests.support.bands import banded_pictures, worst_difference
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -6,7 +6,7 @@ import email
 from email import policy
 
 from pbem.games.reef_encounter import GAME
-from pbem.processor.history import MOVE_KINDS
+from pbem.pipeline.history import MOVE_KINDS
 from pbem.store import SessionFactory, queries
 from pbem.store.tables import OutboundMessage
 from tests.games.reef_encounter.mailtable import ANN, BEN, CY, seat_table

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pbem.bots import play_out
 from pbem.cli import app
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
-from pbem.processor import api
+from pbem.ops import api
+from pbem.ops.bots import play_out
 from pbem.store import SessionFactory
 from tests.games.riff.mailtable import HOST, PLAYERS
 from tests.support.botmail import ServerMailroom

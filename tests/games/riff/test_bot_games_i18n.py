@@ -2,7 +2,7 @@
 
 Real servers as in test_bot_games.py (pymap IMAP in, aiosmtpd SMTP out). Das Riff seats two,
 so three games cover en, fr, it, nl and de. Each bot writes its orders in its seat's language
-(``pbem.bots`` localises its English ``random_order`` with the game's ``localise_order``); the
+(``pbem.ops.bots`` localises its English ``random_order`` with the game's ``localise_order``); the
 host reads them through ``canonical_order``. Every mail to a non-English seat is scanned for
 the English sentences of the host's and the game's catalogues: none may be left.
 """
@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from pbem.bots import play_out
 from pbem.games.riff import GAME
 from pbem.games.riff.state import State
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
-from pbem.processor import api
+from pbem.ops import api
+from pbem.ops.bots import play_out
 from pbem.store import SessionFactory
 from tests.games.riff.mailtable import HOST, PLAYERS
 from tests.support.botmail import ServerMailroom
@@ -39,7 +39,7 @@ def test_a_whole_game_by_email_in_each_seats_language(
                                   host=HOST, languages=list(languages))
         s.commit()
         tag = game.tag
-    # The host's bots write in their seat's language by themselves (pbem.bots calls the
+    # The host's bots write in their seat's language by themselves (pbem.ops.bots calls the
     # game's localise_order): record what it wrote, change nothing.
     sent: list[tuple[str, str]] = []
     localise: Callable[[str, str], str] = GAME.localise_order

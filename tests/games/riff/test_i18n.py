@@ -23,8 +23,8 @@ from pbem.games.riff.orders import Attach, Buy, Describe, Pass, Place, Prefer, S
 from pbem.games.riff.state import State
 from pbem.i18n.msg import Msg
 from pbem.i18n.translate import LANGUAGES, translator
-from pbem.processor import api
-from pbem.processor.render import StatusMail, render_status
+from pbem.ops import api
+from pbem.rendering import StatusMail, render_status
 from pbem.store import SessionFactory
 from tests.games.riff.mailtable import Table, seat_table, speak
 from tests.games.riff.positions import FULL, build

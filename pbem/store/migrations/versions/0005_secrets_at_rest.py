@@ -44,8 +44,8 @@ def upgrade() -> None:
 def _verdict(conn: sa.Connection, raw: bytes) -> tuple[int | None, str | None]:
     """The seat whose secret a kept mail carries (as the pipeline's receipt check)."""
     from pbem.mail.reading import read_message
-    from pbem.processor.pipeline import TAG_RE, read_letter
-    from pbem.processor.secrets import check_secret
+    from pbem.pipeline.one_mail import TAG_RE, read_letter
+    from pbem.pipeline.seat_secrets import check_secret
 
     try:
         mail = read_message(raw)

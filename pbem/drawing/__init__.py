@@ -1,0 +1,2 @@
+"""Drawing helpers the games and the mail share: SVG bands and grids, PNG pictures.
+"""

@@ -1,0 +1,351 @@
+"""The operations the CLI wraps: games, seats, logs, replay, the inbox pass, quarantine, outbox.
+
+Functions taking a ``Session`` leave committing to the caller unless they say otherwise;
+those taking a ``SessionFactory`` run their own transactions.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets as pysecrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from pbem.engine import registry
+from pbem.engine.hashing import canonical_json, state_hash
+from pbem.engine.replay import ReplayMismatch, draws_to_json, start
+from pbem.i18n import LANGUAGES, Msg, msg
+from pbem.mail.inbound import Inbox
+from pbem.mail.outbound import Sender
+from pbem.ops import game_options, operator_input
+from pbem.outbox.delivery import Delivery, deliver_outbox
+from pbem.pipeline import history
+from pbem.pipeline import outgoing as mails
+from pbem.pipeline.clock import POLICIES, ClockReport, run_clocks
+from pbem.pipeline.digest import send_digests
+from pbem.pipeline.one_mail import Result, process_raw, reprocess
+from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
+from pbem.rendering import render_status
+from pbem.settings.host import Host
+from pbem.store import queries
+from pbem.store.db import SessionFactory, init, session_factory
+from pbem.store.faults import TransientFault, describe, is_transient
+from pbem.store.tables import (
+    INBOUND_WITHOUT_BYTES,
+    OUTBOUND_WITHOUT_BYTES,
+    Game,
+    InboundMessage,
+    LogEntry,
+    OutboundMessage,
+    Seat,
+    Snapshot,
+    utcnow,
+)
+
+log = logging.getLogger(__name__)
+
+
+def connect(database_url: str) -> SessionFactory:
+    """Migrate the database at ``database_url`` and return a session factory for it."""
+    return session_factory(init(database_url))
+
+
+@dataclass(frozen=True)
+class ClockSettings:
+    """A game's clock: hours per turn (None: no deadline), the reminder's lead time (None:
+    none), what a timeout does ("default" or "pause"), vacation days per seat."""
+
+    deadline_hours: int | None = None
+    reminder_hours: int | None = None
+    timeout_policy: str = "default"
+    vacation_days: int = 14
+
+    def check(self) -> None:
+        if self.timeout_policy not in POLICIES:
+            raise ValueError(f"timeout policy must be one of {', '.join(POLICIES)}, "
+                             f"not {self.timeout_policy!r}")
+        if self.deadline_hours is not None and self.deadline_hours <= 0:
+            raise ValueError("deadline hours must be positive (or none for no deadline)")
+        if self.reminder_hours is not None and (
+                self.reminder_hours <= 0 or self.deadline_hours is None
+                or self.reminder_hours >= self.deadline_hours):
+            raise ValueError("reminder hours must be positive and less than the deadline hours")
+        if self.vacation_days < 0:
+            raise ValueError("vacation days cannot be negative")
+
+
+def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str]],
+                options: Mapping[str, Any] | None = None, seed: str | None = None,
+                tag: str | None = None, host: Host | None = None, *,
+                clocks: ClockSettings | None = None,
+                now: datetime | None = None, language: str = "en",
+                languages: Sequence[str | None] = ()) -> tuple[Game, list[str]]:
+    """Set up a game and its seats; returns the game and each seat's secret (shown once).
+
+    With ``host`` given, every player is queued a welcome email holding their secret.
+    ``clocks`` sets deadlines (none by default); the first wait starts at ``now``.
+    ``language`` is the game's default language; ``languages`` a seat's own (by seat, None
+    or missing: the game's).
+    """
+    rules = registry.get(game_type)
+    for lang in (language, *languages):
+        if lang is not None and lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang!r}; the host speaks "
+                             f"{', '.join(LANGUAGES)}")
+    if len(languages) > len(seats):
+        raise ValueError("more seat languages than seats")
+    clocks = clocks or ClockSettings()
+    clocks.check()
+    if not rules.min_players <= len(seats) <= rules.max_players:
+        raise ValueError(f"{rules.title} takes {rules.min_players}–{rules.max_players} "
+                         f"players, not {len(seats)}")
+    seats = [(name, operator_input.address(address, "seat address")) for name, address in seats]
+    operator_input.distinct(address for _, address in seats)
+    if tag is not None:
+        tag = operator_input.tag(tag)
+        if queries.game_by_tag(session, tag) is not None:
+            raise ValueError(f"a game tagged {tag} exists already; choose another tag")
+    defaults = rules.default_options()
+    game_options.check(rules.title, defaults, options or {})
+    opts = {**defaults, **(options or {})}
+    seed = seed or pysecrets.token_hex(16)
+    state, setup = start(rules, len(seats), opts, seed)
+    prefix = registry.tag_prefix(rules)
+    game = Game(game_type=rules.name, tag=tag or f"{prefix}-new-{pysecrets.token_hex(6)}",
+                options_json=canonical_json(setup.options), seed=seed,
+                deadline_hours=clocks.deadline_hours, reminder_hours=clocks.reminder_hours,
+                timeout_policy=clocks.timeout_policy, vacation_days=clocks.vacation_days,
+                turn_started_at=now or (host.clock() if host else utcnow()), language=language)
+    session.add(game)
+    session.flush()
+    assert game.id is not None
+    if tag is None:
+        game.tag = f"{prefix}-{game.id}"
+    session.add(LogEntry(game_id=game.id, index=0, kind="setup",
+                         draws_json=canonical_json(draws_to_json(setup.draws)),
+                         events_json="[]", state_hash=setup.state_hash))
+    session.add(Snapshot(game_id=game.id, log_index=0,
+                         state_json=canonical_json(rules.to_json(state))))
+    secrets: list[str] = []
+    for index, (name, address) in enumerate(seats):
+        secret, salt = new_secret(), new_salt()
+        secrets.append(secret)
+        own = languages[index] if index < len(languages) else None
+        session.add(Seat(game_id=game.id, index=index, name=name, address=address.lower(),
+                         secret_salt=salt, secret_hash=hash_secret(secret, salt),
+                         language=own or language))
+    session.flush()
+    if host is not None:
+        for seat, secret in zip(queries.seats(session, game.id), secrets, strict=True):
+            mails.queue_status(session, host, rules, game, state, seat, secret=secret,
+                               intro=[msg("Welcome to {title}! Your secret is: {secret}",
+                                          title=rules.title, secret=secret),
+                                      msg("Keep it private: put it in every mail you send."),
+                                      # a game translates its about text in its catalogue
+                                      *([Msg(rules.about)] if getattr(rules, "about", "")
+                                        else [])],
+                               kind="welcome")
+    return game, secrets
+
+
+def list_games(session: Session, status: str | None = None) -> list[Game]:
+    q = select(Game).order_by(col(Game.id))
+    if status:
+        q = q.where(Game.status == status)
+    return list(session.exec(q))
+
+
+def get_game(session: Session, game: int | str) -> Game:
+    """A game by id or tag."""
+    row = session.get(Game, game) if isinstance(game, int) or str(game).isdigit() else None
+    row = row or queries.game_by_tag(session, str(game))
+    if row is None:
+        raise LookupError(f"no game {game!r}")
+    return row
+
+
+def current_state(session: Session, game: Game) -> Any:
+    rules = registry.get(game.game_type)
+    return rules.from_json(json.loads(queries.latest_snapshot(session, game.id or 0).state_json))
+
+
+def show_game(session: Session, game: Game, seat_index: int) -> tuple[str, str]:
+    """The text and HTML status email ``seat_index`` would be sent now."""
+    rules = registry.get(game.game_type)
+    seat = next((s for s in queries.seats(session, game.id or 0) if s.index == seat_index), None)
+    if seat is None:
+        raise LookupError(f"game {game.tag} has no seat {seat_index + 1}")
+    mail = mails.status_mail(session, rules, game, current_state(session, game), seat)
+    return render_status(rules, mail)
+
+
+def bouncing_seats(session: Session, game: Game) -> list[Seat]:
+    """Seats whose address a delivery status report said fails (see pipeline.bounces)."""
+    return [s for s in queries.seats(session, game.id or 0) if s.bounced_at is not None]
+
+
+def game_log(session: Session, game: Game) -> list[LogEntry]:
+    return queries.log(session, game.id or 0)
+
+
+@dataclass
+class ReplayReport:
+    entries: int
+    final_hash: str
+
+
+def replay_game(session: Session, game: Game,
+                progress: Callable[[int, int], None] | None = None) -> ReplayReport:
+    """Re-run the whole log with its recorded draws; raises ReplayMismatch on any difference."""
+    rules = registry.get(game.game_type)
+    entries = queries.log(session, game.id or 0)
+    setup_entry, orders = entries[0], entries[1:]
+    record = queries.setup_record(game, setup_entry, len(queries.seats(session, game.id or 0)))
+    # The host's replay: moves through the engine, admin entries (undo...) checked too.
+    final = history.replay_log(rules, record, orders, progress).state
+    got = state_hash(rules.to_json(final))
+    snap = queries.latest_snapshot(session, game.id or 0)
+    stored = state_hash(json.loads(snap.state_json))
+    if got != stored:
+        raise ReplayMismatch(len(orders), stored, got)
+    return ReplayReport(len(orders), got)
+
+
+def reissue_secret(session: Session, game: Game, seat_index: int) -> str:
+    seat = next((s for s in queries.seats(session, game.id or 0) if s.index == seat_index), None)
+    if seat is None:
+        raise LookupError(f"game {game.tag} has no seat {seat_index + 1}")
+    secret, salt = new_secret(), new_salt()
+    seat.secret_salt, seat.secret_hash = salt, hash_secret(secret, salt)
+    session.add(seat)
+    return secret
+
+
+@dataclass
+class Pass:
+    results: list[Result]
+    delivery: Delivery
+    clocks: ClockReport = field(default_factory=ClockReport)
+    # Set when a database or disk fault stopped the pass: the mail it could not handle is
+    # still in the inbox, untouched, for the next pass.
+    fault: str = ""
+
+
+def _handle_fetched(factory: SessionFactory, raw: bytes, host: Host) -> Result:
+    """``process_raw`` tried again (backing off) while the database has a passing fault."""
+    for attempt in range(host.transient_retries + 1):
+        try:
+            return process_raw(factory, raw, host)
+        except TransientFault:
+            if attempt == host.transient_retries:
+                raise
+            time.sleep(host.transient_backoff_seconds * 2 ** attempt)
+    raise AssertionError("unreachable")
+
+
+# Handled mails moved out of an IMAP inbox per command: a crash before the move only has
+# these fetched again, each then a duplicate of its recorded Message-ID.
+MOVE_BATCH = 50
+
+
+def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, host: Host,
+                  limit: int = 100,
+                  after_commit: Callable[[Result], None] | None = None) -> Pass:
+    """One pass: fetch, process each mail in its own transaction, then send the queue.
+
+    The inbox mark comes after the commit, so a crash in between refetches a message whose
+    Message-ID is already recorded: it is then a duplicate and changes nothing. An inbox that
+    can (IMAP) moves its handled mail in groups of up to MOVE_BATCH, one command each, not
+    one round trip per mail: the same reasoning covers a crash before the group's move. A
+    database or disk fault that outlasts the retries ends the pass with ``fault`` set: that
+    mail and the ones after it stay in the inbox (a bad message is quarantined; a bad moment
+    is not).
+    """
+    results = []
+    fault = ""
+    move_all = getattr(inbox, "mark_all_processed", None)
+    handled: list[str] = []
+    for fetched in inbox.fetch(limit):
+        try:
+            result = _handle_fetched(factory, fetched.raw, host)
+        except TransientFault as exc:
+            fault = str(exc)
+            log.error("database fault; mail left in the inbox for the next pass: %s", fault)
+            break
+        results.append(result)
+        if after_commit is not None:
+            after_commit(result)
+        if result.status == "quarantined":
+            inbox.mark_failed(fetched.key)
+        elif move_all is None:
+            inbox.mark_processed(fetched.key)
+        else:
+            handled.append(fetched.key)
+            if len(handled) >= MOVE_BATCH:
+                move_all(handled)
+                handled = []
+    if handled:
+        assert move_all is not None
+        move_all(handled)
+    clocks = ClockReport()
+    delivery = Delivery()
+    try:
+        clocks = run_clocks(factory, host)  # reminders and timeouts go out in this same pass
+        send_digests(factory, host)  # "mail digest" seats: a summary a day
+        if sender is not None:
+            delivery = deliver_outbox(factory, sender, host)
+    except Exception as exc:
+        if not is_transient(exc):
+            raise
+        fault = fault or describe(exc)
+        log.error("database fault; clocks or sending wait for the next pass: %s", fault)
+    return Pass(results, delivery, clocks, fault)
+
+
+def quarantine_list(session: Session) -> list[InboundMessage]:
+    q = (select(InboundMessage).where(InboundMessage.status == "quarantined")
+         .options(INBOUND_WITHOUT_BYTES))
+    return list(session.exec(q.order_by(col(InboundMessage.id))))
+
+
+def inbound_show(session: Session, inbound_id: int) -> InboundMessage:
+    row = session.get(InboundMessage, inbound_id)
+    if row is None:
+        raise LookupError(f"no inbound message {inbound_id}")
+    return row
+
+
+def quarantine_reprocess(factory: SessionFactory, inbound_id: int, host: Host) -> Result:
+    return reprocess(factory, inbound_id, host)
+
+
+def outbox_list(session: Session, status: str | None = None) -> list[OutboundMessage]:
+    q = select(OutboundMessage).order_by(col(OutboundMessage.id))
+    if status:
+        q = q.where(OutboundMessage.status == status)
+    return list(session.exec(q))
+
+
+def outbox_retry(session: Session, outbound_id: int | None = None) -> int:
+    """Put failed mail, and queued mail waiting to be tried again, back in the queue due now
+    (or one given unsent mail, e.g. a held one); returns how many."""
+    from pbem.store.tables import utcnow
+
+    q = (select(OutboundMessage).where(OutboundMessage.status != "sent")
+         .options(OUTBOUND_WITHOUT_BYTES))
+    if outbound_id is not None:
+        q = q.where(OutboundMessage.id == outbound_id)
+    else:  # held and dropped mail stays put unless named
+        q = q.where(col(OutboundMessage.status).in_(("failed", "queued")))
+    n = 0
+    for row in session.exec(q):
+        row.status, row.attempts, row.next_attempt_at = "queued", 0, utcnow()
+        session.add(row)
+        n += 1
+    return n

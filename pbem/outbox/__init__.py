@@ -1,0 +1,2 @@
+"""Delivering the queued mail: leases, retries, and what a failed send leaves behind.
+"""

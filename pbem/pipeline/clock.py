@@ -1,0 +1,427 @@
+"""Game clocks: deadlines, reminders, timeouts, and orders played for absent seats.
+
+Every function takes ``now`` (or a :class:`Host` whose ``clock`` gives it) instead of reading
+the system time, so tests drive days of play in milliseconds.
+
+The rules:
+
+- A game with ``deadline_hours`` waits that long for each seat, counted from
+  ``turn_started_at``: the moment a seat joined the set of seats the game waits for. Seats
+  leaving the set (a simultaneous step filling up) restart nobody's clock.
+- A vacation pauses the seat's clock: its deadline moves by the overlap of the vacation
+  (from the day it was asked for to its end) with the wait, so time left when it began is
+  kept, never lost nor given afresh.
+- ``reminder_hours`` before its deadline a seat is mailed a reminder, once per deadline.
+- At the deadline the game's ``timeout_policy`` acts: ``default`` plays the game's
+  ``default_order`` for the seat (a log entry of kind ``timeout``, everyone told);
+  ``pause`` pauses the game and mails the operator.
+- A resigned (or dropped) seat is never waited for: its default order plays as soon as its
+  turn comes.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm.attributes import flag_modified
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
+
+from pbem.engine import registry
+from pbem.engine.contract import Event, localise_order
+from pbem.engine.errors import IllegalOrder, OrderSyntaxError
+from pbem.engine.replay import play
+from pbem.i18n import Msg, msg, nmsg
+from pbem.pipeline import outgoing as mails
+from pbem.pipeline.deadlines import (
+    autoplayed,
+    aware,
+    deadline_of,
+    note_wait,
+    reminder_of,
+    restart_clock,
+    waiting_label,
+    waiting_lines,
+    when,
+)
+from pbem.pipeline.movelog import record_move
+from pbem.pipeline.seat_language import seat_tr
+from pbem.settings.host import Host
+from pbem.store import queries
+from pbem.store.db import SessionFactory, commit_unsynced
+from pbem.store.tables import CLOCK_CHECK_NOW, Game, Seat
+
+log = logging.getLogger(__name__)
+
+# Re-exported: callers need one module for everything about clocks.
+__all__ = [
+    "autoplayed",
+    "aware",
+    "deadline_of",
+    "note_wait",
+    "reminder_of",
+    "restart_clock",
+    "run_clocks",
+    "settle",
+    "tick",
+    "waiting_label",
+    "waiting_lines",
+    "when",
+]
+
+POLICIES = ("default", "pause")
+TIMEOUT_KIND = "timeout"  # log entries played for a seat by the host, not by its player
+MAX_AUTOPLAYS = 1000  # a game whose default orders never end it must not spin forever
+
+
+# --- playing for a seat -----------------------------------------------------------------------
+
+
+@dataclass
+class Autoplay:
+    """The entries the host played, and the state after them."""
+
+    state: Any
+    played: list[tuple[Seat, str]] = field(default_factory=list)
+    failed: list[tuple[Seat, Msg]] = field(default_factory=list)  # (seat, why) → game paused
+
+
+def play_default(session: Session, rules: Any, game: Game, state: Any, seat: Seat,
+                 why: Msg, now: datetime) -> tuple[Any, str]:
+    """Play the game's default order for ``seat`` through the same log path as a real order.
+
+    ``why`` is told to everyone; the order itself only to the seat (it may reveal a hand).
+    Returns the new state and the order played. Raises the game's errors if its default
+    order is not legal.
+    """
+    index = queries.next_log_index(session, game.id or 0)
+    text = rules.default_order(state, seat.index)
+    applied, record = play(rules, state, seat.index, text, f"{game.seed}/{index}")
+    told = [Event.of("default_played", why),
+            Event.of("default_order_shown", msg("The order played for you: {order}", order=text),
+                     {seat.index})]
+    record_move(session, rules, game, index=index, kind=TIMEOUT_KIND, seat=seat.index,
+                text=text, record=record, state=applied.state, told=told, created=now)
+    return applied.state, text
+
+
+def settle(session: Session, rules: Any, game: Game, before: Any, after: Any,
+           now: datetime, late: frozenset[int] = frozenset(),
+           seats: list[Seat] | None = None) -> Autoplay:
+    """After an entry moved ``before`` to ``after``: restart the clock if a new wait began,
+    then play for resigned seats (and the ``late`` ones) whose turn it is, repeatedly.
+
+    Call inside the transaction that logged the entry. A default order the game rejects
+    pauses the game (see :attr:`Autoplay.failed`) rather than losing the entry. ``seats``:
+    the game's seats, if the caller read them in this transaction (the default plays
+    change none).
+    """
+    result = Autoplay(after)
+    note_wait(game, rules.waiting_for(before), rules.waiting_for(after), now)
+    everyone = seats if seats is not None else queries.seats(session, game.id or 0)
+    by_index = {s.index: s for s in everyone}
+    pending = set(late)
+    for _ in range(MAX_AUTOPLAYS):
+        if game.status != "active":
+            break
+        waiting = rules.waiting_for(result.state)
+        due = [by_index[i] for i in sorted(waiting)
+               if i in by_index and (autoplayed(by_index[i]) or i in pending)]
+        if not due:
+            break
+        seat = due[0]
+        pending.discard(seat.index)
+        why = (msg("{name} has resigned; the game played its default order for them.",
+                   name=seat.name) if seat.status == "resigned" else
+               msg("{name} was dropped from the game; the game played its default order for "
+                   "them.", name=seat.name) if autoplayed(seat) else
+               msg("{name} sent no orders by the deadline; the game played its default order "
+                   "for them.", name=seat.name))
+        try:
+            new, text = play_default(session, rules, game, result.state, seat, why, now)
+        except (OrderSyntaxError, IllegalOrder, ValueError) as exc:
+            log.exception("default order failed in game %s", game.tag)
+            result.failed.append((seat, msg("the game's default order failed: {error}",
+                                            error=str(exc))))
+            game.status = "paused"
+            session.add(game)
+            break
+        result.played.append((seat, text))
+        note_wait(game, waiting, rules.waiting_for(new), now)
+        result.state = new
+    else:
+        game.status = "paused"
+        result.failed.append((due[0], msg("more than {count} default orders in a row",
+                                          count=MAX_AUTOPLAYS)))
+    session.add(game)
+    return result
+
+
+# --- the periodic pass ------------------------------------------------------------------------
+
+
+@dataclass
+class ClockReport:
+    """What one clock pass did, for the CLI's summary line."""
+
+    reminders: int = 0
+    timeouts: int = 0
+    paused: list[str] = field(default_factory=list)  # game tags
+    errors: int = 0  # games whose clock failed (logged; tried again next pass)
+
+    def summary(self) -> str:
+        parts = [f"{self.reminders} reminder(s)", f"{self.timeouts} timeout(s)"]
+        if self.paused:
+            parts.append(f"paused {', '.join(self.paused)}")
+        if self.errors:
+            parts.append(f"{self.errors} failed (see the log)")
+        return ", ".join(parts)
+
+
+def due_games(now: datetime) -> SelectOfScalar[int] | SelectOfScalar[None]:
+    """The active games whose clock needs a look: a range of the clock_due_at index. (No
+    ORDER BY: with one, SQLite walks the whole table in id order instead.)"""
+    return select(Game.id).where(col(Game.clock_due_at) <= now, Game.status == "active")
+
+
+def run_clocks(factory: SessionFactory, host: Host, now: datetime | None = None
+               ) -> ClockReport:
+    """Check every active game's clock once: reminders, timeouts, seats played for.
+
+    Each game is handled in its own transaction with the game row locked, like an order, so a
+    pass never races the mail pipeline. Called once per ``pbem process`` pass (and so every
+    pass of ``pbem serve``).
+    """
+    now = now or host.clock()
+    report = ClockReport()
+    with factory() as session:  # only games with something due: an indexed range
+        ids = sorted(i for i in session.exec(due_games(now)) if i is not None)
+    for game_id in ids:
+        try:
+            with factory() as session:
+                ticked = tick(session, host, game_id, now, report)
+                # A tick that only looked changed nothing: what it read still holds.
+                schedule(session, game_id, ticked.looked)
+                if not ticked.acted:
+                    # It only looked: all it writes is when to look next, which a power
+                    # failure may take back (the game is then looked at again), so that
+                    # commit need not wait for the disk (one fsync per moved game and pass).
+                    # Only reads ran so far: SQLite takes the PRAGMA too.
+                    commit_unsynced(session)
+                session.commit()
+        except Exception:  # one broken game must not stop the others' clocks or the pass
+            log.exception("clock of game %s failed; retried next pass", game_id)
+            report.errors += 1
+    return report
+
+
+@dataclass(frozen=True)
+class Looked:
+    """The game's state and seats as :func:`tick` read them (seats None: nobody waited, so
+    it read none)."""
+
+    state: Any
+    seats: list[Seat] | None
+
+
+@dataclass(frozen=True)
+class Ticked:
+    """What :func:`tick` did: ``acted`` if it changed something; if it only looked, what it
+    read (``looked``, None when the game is gone or not active), which still holds."""
+
+    acted: bool
+    looked: Looked | None = None
+
+
+def tick(session: Session, host: Host, game_id: int, now: datetime,
+         report: ClockReport) -> Ticked:
+    """One game's clock, inside the caller's transaction."""
+    game = queries.lock_game(session, game_id)
+    if game is None or game.status != "active":
+        return Ticked(acted=False)
+    rules = registry.get(game.game_type)
+    state = rules.from_json(json.loads(queries.latest_snapshot(session, game_id).state_json))
+    waiting = rules.waiting_for(state)
+    if not waiting:
+        return Ticked(acted=False, looked=Looked(state, None))
+    seats = queries.seats(session, game_id)
+    started = game.turn_started_at is None
+    if started:  # a game from before clocks existed: its wait starts now
+        restart_clock(game, now)
+        session.add(game)
+    late = frozenset(s.index for s in seats if s.index in waiting
+                     and (due := deadline_of(game, s)) is not None and due <= now)
+    gone = any(autoplayed(s) for s in seats if s.index in waiting)
+    if late and game.timeout_policy == "pause":
+        pause_for_timeout(session, host, rules, game, state,
+                          [s for s in seats if s.index in late], now)
+        report.paused.append(game.tag)
+        return Ticked(acted=True)
+    if late or gone:
+        result = settle(session, rules, game, state, state, now, late, seats=seats)
+        report.timeouts += len(result.played)
+        tell_autoplay(session, host, rules, game, result, now)
+        if result.failed:
+            report.paused.append(game.tag)
+        return Ticked(acted=True)
+    reminded = remind(session, host, rules, game, state, seats, waiting, now)
+    report.reminders += reminded
+    if started or reminded > 0:
+        return Ticked(acted=True)
+    return Ticked(acted=False, looked=Looked(state, seats))
+
+
+def schedule(session: Session, game_id: int, looked: Looked | None = None) -> None:
+    """Record when the game's clock next needs a look (after :func:`tick`, same transaction).
+    ``looked``: what a tick that changed nothing read, not to be read again."""
+    game = session.get(Game, game_id)
+    if game is None:
+        return
+    game.clock_due_at = next_clock_event(session, game, looked)
+    session.add(game)
+
+
+def schedule_move(session: Session, game: Game, looked: Looked, *,
+                  with_entry: bool = False) -> None:
+    """Record when the game's clock next needs a look, in the transaction of a move that
+    just settled (the game locked; ``looked``: the state after it and the seats). The next
+    pass then looks only if something falls due, as it would after looking once itself: a
+    deadline or reminder already passed is due at once, a seat to play for is CHECK_NOW. A
+    game with no wait start (from before clocks) is left to the pass, which starts it.
+
+    ``with_entry``: called before the flush that writes the move's entry, which then writes
+    this too, even when it is the value the game had (the flush would otherwise take the
+    entry for a change nobody looked at, and write CHECK_NOW: pbem.store.clockdue)."""
+    if game.turn_started_at is not None:
+        game.clock_due_at = next_clock_event(session, game, looked)
+        if with_entry:
+            flag_modified(game, "clock_due_at")
+        session.add(game)
+
+
+def next_clock_event(session: Session, game: Game, looked: Looked | None = None
+                     ) -> datetime | None:
+    """The earliest reminder or deadline still to act on; None when nothing will fall due
+    (until the game, a seat or the log changes, which resets it: pbem.store.clockdue).
+    ``looked``: the game's state and seats as read in this transaction, if they were."""
+    if game.status != "active":
+        return None
+    rules = registry.get(game.game_type)
+    state = looked.state if looked is not None else rules.from_json(json.loads(
+        queries.latest_snapshot(session, game.id or 0).state_json))
+    waiting = rules.waiting_for(state)
+    everyone = (looked.seats if looked is not None and looked.seats is not None
+                else queries.seats(session, game.id or 0) if waiting else [])
+    seats = [s for s in everyone if s.index in waiting]
+    if any(autoplayed(s) for s in seats) or (seats and game.deadline_hours is not None
+                                               and game.turn_started_at is None):
+        return CLOCK_CHECK_NOW  # left for the next pass (tick did not settle it)
+    last = aware(game.reminded_at) if game.reminded_at is not None else None
+    times = []
+    for seat in seats:
+        if (due := deadline_of(game, seat)) is not None:
+            times.append(due)
+        if (at := reminder_of(game, seat)) is not None and (last is None or last < at):
+            times.append(at)
+    return min(times, default=None)
+
+
+def tell_autoplay(session: Session, host: Host, rules: Any, game: Game, result: Autoplay,
+                  now: datetime, skip_seat: int | None = None) -> list[Any]:
+    """Mail every seat its new status after the host played for someone (or tell the
+    operator why it could not). ``skip_seat`` is mailed by the caller itself."""
+    queued: list[Any] = []
+    if result.failed:
+        queued += pause_mails(session, host, rules, game, result.state,
+                              [s for s, _ in result.failed], now,
+                              reason=result.failed[0][1] if len(result.failed) == 1 else
+                              msg("{first}; {second}", first=result.failed[0][1],
+                                  second=result.failed[1][1]))
+        return queued
+    if not result.played:
+        return queued
+    played_for = {s.index: text for s, text in result.played}
+    seats = queries.seats(session, game.id or 0)
+    for seat in seats:
+        if seat.index == skip_seat:
+            continue
+        intro = ([msg("Your deadline passed, so the game played for you: {order}",
+                      order=localise_order(rules, played_for[seat.index], seat.language))]
+                 if seat.index in played_for and not autoplayed(seat) else [])
+        update = mails.queue_update(session, host, rules, game, result.state, seat,
+                                    mover=", ".join(s.name for s, _ in result.played),
+                                    intro=intro, seats=seats)
+        queued += [update] if update is not None else []
+    session.flush()
+    return queued
+
+
+def remind(session: Session, host: Host, rules: Any, game: Game, state: Any,
+           seats: list[Seat], waiting: frozenset[int], now: datetime) -> int:
+    """Mail the seats whose reminder time has come since the last reminder of this wait."""
+    last = aware(game.reminded_at) if game.reminded_at is not None else None
+    due = []
+    for seat in seats:
+        at = reminder_of(game, seat) if seat.index in waiting else None
+        if at is not None and at <= now and (last is None or last < at):
+            due.append(seat)
+    for seat in due:
+        deadline = deadline_of(game, seat)
+        assert deadline is not None
+        hours = max(0, int((deadline - now).total_seconds() // 3600))
+        tr = seat_tr(seat, rules)
+        mails.queue_status(session, host, rules, game, state, seat, kind="reminder", intro=[
+            nmsg("Reminder: your orders for [{tag}] are due by {when} (in about {n} hour).",
+                 "Reminder: your orders for [{tag}] are due by {when} (in about {n} hours).",
+                 hours, tag=game.tag, when=tr.datetime(deadline, seat.timezone)),
+            msg("If none arrive by then, the game plays its default order for you.")
+            if game.timeout_policy == "default" else
+            msg("If none arrive by then, the game pauses until its host steps in."),
+        ])
+    if due:
+        game.reminded_at = now
+        session.add(game)
+    return len(due)
+
+
+def pause_for_timeout(session: Session, host: Host, rules: Any, game: Game, state: Any,
+                      late: list[Seat], now: datetime) -> None:
+    game.status = "paused"
+    session.add(game)
+    names = ", ".join(s.name for s in late)
+    pause_mails(session, host, rules, game, state, late, now,
+                reason=msg("{names} sent no orders by the deadline", names=names))
+
+
+def pause_mails(session: Session, host: Host, rules: Any, game: Game, state: Any,
+                late: list[Seat], now: datetime, reason: Msg) -> list[Any]:
+    """The game is paused: tell the operator (if one is configured) and every seat."""
+    queued: list[Any] = []
+    names = ", ".join(s.name for s in late)
+    if host.operator_address:
+        queued.append(mails.queue_notice(
+            session, host, to=host.operator_address, kind="operator", game=game,
+            subj=mails.subject(game, f"{rules.title}: paused"), lines=[
+                f"Game [{game.tag}] ({rules.title}) was paused at {when(now)}: {reason}.",
+                f"Seats concerned: {names}.",
+                "Nothing more happens in it until you resume it (`pbem game resume "
+                f"{game.tag}`), after taking over, dropping or forcing orders for a seat "
+                "as needed.",
+            ]))
+    else:
+        log.warning("game %s paused (%s); no operator_address configured to tell", game.tag,
+                    reason)
+    for seat in queries.seats(session, game.id or 0):
+        queued.append(mails.queue_notice(
+            session, host, to=seat.address, kind="notice", game=game, seat=seat, rules=rules,
+            subj=mails.subject(game, rules.title), lines=[
+                msg("Game [{tag}] is paused: {reason}.", tag=game.tag, reason=reason),
+                msg("The game's host has been told. You will get a new status mail when it "
+                    "goes on."),
+            ]))
+    session.flush()
+    return queued

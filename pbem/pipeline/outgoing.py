@@ -1,0 +1,344 @@
+"""Building and queueing the emails a game sends: every seat's status, notes to strangers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from functools import lru_cache
+from typing import Any
+
+from sqlmodel import Session
+
+from pbem.drawing.pictures import Picture, inline_pictures
+from pbem.engine.contract import Event, Outcome, localise_order
+from pbem.i18n import Msg, Translator, msg
+from pbem.i18n.translate import ENGLISH
+from pbem.mail.compose import clean_header, compose_bytes
+from pbem.mail.redact import redact
+from pbem.pipeline.deadlines import aware, deadline_of, waiting_label
+from pbem.pipeline.history import MOVE_KINDS
+from pbem.pipeline.seat_language import Line, footer, render, render_lines, seat_tr
+from pbem.rendering import (
+    PublicView,
+    StatusMail,
+    has_public_part,
+    render_notice,
+    render_status,
+)
+from pbem.settings.host import Host
+from pbem.store import queries
+from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat
+
+
+def subject(game: Game, title: Line, tr: Translator = ENGLISH) -> str:
+    """``[tag] what this mail is for``: the tag keeps the game's thread findable."""
+    return f"[{game.tag}] {render(title, tr)}"
+
+
+# One \s* between a prefix and its colon (two side by side split a run of spaces every way).
+_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|fwd?|tr)\s*(?:\[\d+\]\s*)?:\s*)+", re.I)
+
+
+def reply_subject(original: str | None, game: Game | None) -> str:
+    """``Re: <their subject>`` once, however many ``Re:``/``RE :``/``AW:`` clients stacked,
+    with the game's tag kept so the reply finds its way back."""
+    rest = _REPLY_PREFIX.sub("", original or "").strip()
+    if game is not None and f"[{game.tag}]".lower() not in rest.lower():
+        rest = f"[{game.tag}] {rest}".strip()
+    return f"Re: {rest or 'your mail'}"
+
+
+def due_day(moment: datetime, tr: Translator = ENGLISH, tz: str | None = None) -> str:
+    """A deadline short enough for a phone's subject line: ``Thu 26 Nov 18:00 UTC``."""
+    return tr.short_datetime(aware(moment), tz)
+
+
+def winners(outcome: Outcome, seats: list[Seat]) -> Msg:
+    names = {s.index: s.name for s in seats}
+    best = [names.get(s, f"seat {s + 1}") for s in (outcome.ranking[0] if outcome.ranking
+                                                    else [])]
+    if len(best) == 1:
+        return msg("{name} wins", name=best[0])
+    if best:  # "Ann and Bob", "Ann, Bob and Cy"
+        return msg("{first} and {second} share first place", first=", ".join(best[:-1]),
+                   second=best[-1])
+    return msg("no winner")
+
+
+def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str, mover: str | None,
+                   point: Line | None, due: datetime | None, outcome: Outcome | None,
+                   seats: list[Seat], tr: Translator = ENGLISH) -> str:
+    """What this status is for, readable in a phone's inbox list.
+
+    ``turn`` is the number of the next move (moves counted from 1; talk and the host's notes
+    are no moves):
+    ``Turn 9 — your move (due Thu 26 Nov 18:00 UTC)``, ``Turn 8 — Bob moved``,
+    ``Orders accepted``, ``Game over — Alice wins``.
+    """
+    now: Msg
+    if outcome is not None:
+        return subject(game, msg("Game over — {winners}", winners=winners(outcome, seats)), tr)
+    if mail.your_turn and due:
+        now = msg("Turn {turn} — your move (due {due})", turn=turn,
+                  due=due_day(due, tr, mail.timezone))
+    elif mail.your_turn:
+        now = msg("Turn {turn} — your move", turn=turn)
+    elif mover:
+        now = msg("Turn {turn} — {mover} moved", turn=turn - 1, mover=mover)
+    elif mail.waiting_names:
+        now = msg("Turn {turn} — waiting for {names}", turn=turn,
+                  names=", ".join(mail.waiting_names))
+    else:
+        now = msg("Turn {turn} — waiting for nobody", turn=turn)
+    lead = point or {"welcome": msg("Welcome to {title}", title=mail.title),
+                     "reminder": msg("Reminder")}.get(kind)
+    if lead and not mail.your_turn and point:
+        return subject(game, lead, tr)
+    return subject(game, msg("{lead}: {now}", lead=lead, now=now) if lead else now, tr)
+
+
+def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, text: str,
+          html: str | None = None, kind: str, game_id: int | None,
+          in_reply_to: str | None = None, references: list[str] | None = None,
+          auto_reply: bool = True, secret: str | None = None) -> OutboundMessage:
+    """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
+    sent (pbem.outbox.delivery), so the secret is at rest only while the mail waits.
+    An HTML body's SVG pictures travel as PNG parts (pbem.drawing.pictures)."""
+    pictures: list[Picture] = []
+    if html is not None:
+        html, pictures = inline_pictures(html, host.message_id_domain)
+    raw = compose_bytes(keep_lines=secret is None,  # no secret: its lines may be kept
+                        from_addr=host.from_address, from_name=host.from_name, to_addr=to,
+                        to_name=to_name, subject=subj,
+                        text=text, html=html, in_reply_to=in_reply_to, references=references,
+                        auto_reply=auto_reply, message_id_domain=host.message_id_domain,
+                        pictures=pictures)
+    # The subject as its header reads, so listing the outbox never loads the bytes.
+    row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
+                          subject=clean_header(subj, 250), message_id=message_id_of(raw),
+                          raw_once_sent=redact(raw, [secret]) if secret else None)
+    session.add(row)
+    return row
+
+
+_MESSAGE_ID = re.compile(rb"^Message-ID:[ \t]*(<[^>\r\n]{1,250}>)", re.IGNORECASE | re.MULTILINE)
+
+
+def message_id_of(raw: bytes) -> str | None:
+    """The Message-ID a composed mail carries (in its headers, before the first blank line)."""
+    head = raw.split(b"\n\n", 1)[0]
+    found = _MESSAGE_ID.search(head)
+    return found.group(1).decode("ascii", "replace") if found else None
+
+
+def ranking_lines(outcome: Outcome, seats: list[Seat]) -> list[str]:
+    """``1. Ann (46)``: each place with its players' names and scores."""
+    names = {s.index: s.name for s in seats}
+    lines = []
+    for place, group in enumerate(outcome.ranking, start=1):
+        who = ", ".join(f"{names.get(s, s)} ({outcome.scores.get(s, 0)})" for s in group)
+        lines.append(f"{place}. {who}")
+    return lines
+
+
+def outcome_lines(outcome: Outcome, seats: list[Seat], tr: Translator = ENGLISH) -> list[str]:
+    """The ranking followed by the game's explanation of the scores."""
+    names = [s.name for s in seats]
+    return ranking_lines(outcome, seats) + render_lines(outcome.explanation, tr, names)
+
+
+def events_since_last_turn(entries: list[LogEntry], seat: int, tr: Translator = ENGLISH,
+                           names: list[str] | None = None) -> list[str]:
+    """What ``seat`` may read of what happened since its last turn.
+
+    That is everything logged after its own last move (its order, or one played for it at a
+    deadline or by the operator): the seat read about that move in the mail after it. The
+    reply itself (its order is the newest entry) tells what the order did.
+    """
+    start = 0
+    for i, e in enumerate(entries):
+        if e.seat == seat and e.kind in MOVE_KINDS:
+            start = i if i == len(entries) - 1 else i + 1
+    out = []
+    who = tuple(names or ())
+    for e in entries[start:]:
+        out += [_event_text(ev, tr, who) for ev in queries.entry_events(e) if ev.visible(seat)]
+    return out
+
+
+# An event in one language with the same names reads the same in every seat's mail: a move's
+# mails translated each shared event once per seat. Translators are kept (one per language).
+@lru_cache(maxsize=2048)
+def _event_text(event: Event, tr: Translator, names: tuple[str, ...]) -> str:
+    return event.render(tr, names)
+
+
+def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat,
+                intro: Sequence[Line] | None = None, secret: str | None = None,
+                seats: list[Seat] | None = None, public: dict[str, Any] | None = None,
+                log: list[LogEntry] | None = None) -> StatusMail:
+    """``seats``: the game's seats when the caller has read them (one read per move, not
+    one per mail); ``public``: the spectator's view, ``rules.view(state, None)``, likewise;
+    ``log``: every seat's log since its last move, :func:`queries.moves_and_log_since`."""
+    all_seats = seats if seats is not None else queries.seats(session, game.id or 0)
+    waiting = rules.waiting_for(state)
+    outcome = rules.outcome(state)
+    tr = seat_tr(seat, rules)
+    names = [s.name for s in all_seats]
+    return StatusMail(
+        title=rules.title, tag=game.tag, seat=seat.index, seat_name=seat.name,
+        view=rules.view(state, seat.index), intro=render_lines(intro or [], tr, names),
+        events=events_since_last_turn(
+            log if log is not None else
+            queries.log_since_last_order(session, game.id or 0, seat.index, MOVE_KINDS),
+            seat.index, tr, names),
+        waiting=[waiting_label(game, s, tr, seat.timezone) for s in all_seats
+                 if s.index in waiting],
+        waiting_names=[s.name for s in all_seats if s.index in waiting],
+        your_turn=seat.index in waiting,
+        deadline=tr.datetime(due, seat.timezone) if seat.index in waiting
+        and (due := deadline_of(game, seat)) else None,
+        outcome=ranking_lines(outcome, all_seats) if outcome is not None else [],
+        explanation=render_lines(outcome.explanation, tr, names) if outcome is not None
+        else [],
+        secret=secret, names=names, mail_mode=seat.mail_mode,
+        example_order=_example_order(rules, state, seat.index, tr.lang)
+        if seat.index in waiting and outcome is None else None,
+        lang=tr.lang, timezone=seat.timezone or "UTC", footer=footer(tr),
+        public=public_view(rules, state) if public is None else public,
+    )
+
+
+def public_view(rules: Any, state: Any) -> dict[str, Any] | None:
+    """The spectator's view, which the public part of every seat's status is drawn from (None
+    when the game's status has no such part)."""
+    return PublicView(rules.view(state, None)) if has_public_part(rules) else None
+
+
+def _example_order(rules: Any, state: Any, seat: int, lang: str = "en") -> str | None:
+    """The game's safe default order (in the seat's words), shown at the top of the mover's
+    mail."""
+    try:
+        return localise_order(rules, str(rules.default_order(state, seat)), lang)
+    except Exception:  # a courtesy line must never stop a status mail
+        return None
+
+
+def queue_status(session: Session, host: Host, rules: Any, game: Game, state: Any, seat: Seat,
+                 *, intro: Sequence[Line] | None = None, secret: str | None = None,
+                 in_reply_to: str | None = None, references: list[str] | None = None,
+                 kind: str = "status", mover: str | None = None,
+                 point: Line | None = None, seats: list[Seat] | None = None,
+                 moves: int | None = None, public: dict[str, Any] | None = None,
+                 log: list[LogEntry] | None = None) -> OutboundMessage:
+    """One seat's status mail. ``mover`` names who just moved (others' subjects say so);
+    ``point`` replaces the subject's lead, e.g. ``Orders accepted`` in the reply to a move;
+    ``seats``, ``moves`` and ``public`` (the game's seats, how many moves it has made, the
+    spectator's view: :func:`public_view`) and ``log`` (:func:`status_mail`), if the caller
+    has them: a move's mails make them once."""
+    if moves is None:
+        moves = queries.moves_made(session, game.id or 0, MOVE_KINDS)
+    seats = seats if seats is not None else queries.seats(session, game.id or 0)
+    mail = status_mail(session, rules, game, state, seat, intro, secret, seats, public, log)
+    text, html = render_status(rules, mail)
+    subj = status_subject(
+        game, mail, turn=moves + 1, kind=kind,
+        mover=mover, point=point,
+        due=deadline_of(game, seat) if mail.your_turn else None, outcome=rules.outcome(state),
+        seats=seats, tr=seat_tr(seat, rules))
+    return queue(session, host, to=seat.address, to_name=seat.name,
+                 subj=subj, text=text, html=html, kind=kind,
+                 game_id=game.id, in_reply_to=in_reply_to, references=references,
+                 auto_reply=in_reply_to is not None, secret=secret)
+
+
+MAIL_MODES = {
+    "every": msg("a full status after every move"),
+    "turn": msg("a full status when it is your move; a one-line note on the others' moves"),
+    "digest": msg("a full status when it is your move; one summary a day of everything else"),
+}
+
+
+def queue_update(session: Session, host: Host, rules: Any, game: Game, state: Any, seat: Seat,
+                 *, mover: str | None = None, intro: Sequence[Line] | None = None,
+                 seats: list[Seat] | None = None, moves: int | None = None,
+                 public: dict[str, Any] | None = None,
+                 log: list[LogEntry] | None = None,
+                 talk: Sequence[Line] = ()) -> OutboundMessage | None:
+    """What ``seat`` gets after someone else's move, as its mail setting says; ``talk``: the
+    table talk it is owed from the mover's mail, at the head of a full status or after a note.
+
+    Its own move, the end of the game and mail to ``every`` seats are full statuses; a
+    ``turn`` seat gets a one-line note, a ``digest`` seat nothing now (the day's digest
+    tells it, see pbem.pipeline.digest).
+    """
+    waiting = rules.waiting_for(state)
+    if (seat.mail_mode == "every" or seat.index in waiting or rules.outcome(state) is not None
+            or intro):  # an intro says something to this seat (e.g. its default was played)
+        return queue_status(session, host, rules, game, state, seat, mover=mover,
+                            intro=[*(intro or []), *talk], seats=seats, moves=moves,
+                            public=public, log=log)
+    if seat.mail_mode == "digest":
+        return None
+    seats = seats if seats is not None else queries.seats(session, game.id or 0)
+    turn = moves if moves is not None else queries.moves_made(session, game.id or 0, MOVE_KINDS)
+    tr = seat_tr(seat, rules)
+    who = mover or tr(msg("The game"))
+    names = ", ".join(s.name for s in seats if s.index in waiting) or tr(msg("nobody"))
+    return queue_notice(
+        session, host, to=seat.address, kind="status", game=game, seat=seat, rules=rules,
+        names=[s.name for s in seats],
+        subj=subject(game, msg("Turn {turn} — {mover} moved", turn=turn, mover=who), tr),
+        lines=[msg("Turn {turn}: {mover} moved. Waiting for: {names}.", turn=turn, mover=who,
+                   names=names),
+               "",
+               msg("Your mail setting is \"mail turn\": full status mails come when it is your "
+                   "move. Send \"status\" for the board now, or \"mail every\" for a full "
+                   "status after every move."),
+               *([""] if talk else []), *talk])
+
+
+def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Sequence[Line],
+                 kind: str, game: Game | None = None, in_reply_to: str | None = None,
+                 references: list[str] | None = None,
+                 secret: str | None = None, seat: Seat | None = None, rules: Any = None,
+                 tr: Translator | None = None, names: list[str] | None = None
+                 ) -> OutboundMessage:
+    """A short note. To a ``seat`` it is in the seat's language (``tr`` overrides) and ends
+    with the language footer; otherwise English (a stranger's language is unknown)."""
+    tr = tr or seat_tr(seat, rules)
+    if names is None:  # the players' names, for the seats a message names
+        names = [s.name for s in queries.seats(session, game.id or 0)] if game and seat else []
+    text = render_notice(render_lines(lines, tr, names), game.tag if game else None, tr,
+                         footer=footer(tr) if seat is not None else None)
+    return queue(session, host, to=to, to_name="", subj=subj, text=text, kind=kind,
+                 game_id=game.id if game else None, in_reply_to=in_reply_to,
+                 references=references, secret=secret)
+
+
+# Answers to mail that proved no seat's secret ("fault": a mail the host failed on).
+UNPROVEN = ("stranger", "help", "auth", "fault")
+
+
+def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
+    """May an answer of ``kind`` (one of UNPROVEN) go to ``address`` now?
+
+    Anyone can forge a sender, so these answers are limited: all of them together per hour
+    (``replies_per_hour_total``); notes to addresses that have no seat (``stranger``) per day
+    (``stranger_replies_per_day``); help and secret errors to a seat's address per hour
+    (``unverified_replies_per_hour``), counted apart from stranger notes so neither uses up
+    the other; notes that the host failed on a mail (``fault``) per hour, apart. Replies to a
+    proven secret are never limited.
+    """
+    hour = timedelta(hours=1)
+    if queries.recent_replies(session, None, UNPROVEN, hour) >= host.replies_per_hour_total:
+        return False
+    if kind == "stranger":
+        sent = queries.recent_replies(session, address, ("stranger",), timedelta(days=1))
+        return sent < host.stranger_replies_per_day
+    if kind == "fault":  # counted apart: a host's fault must not use up a player's help
+        return queries.recent_replies(session, address, ("fault",), hour) \
+            < host.unverified_replies_per_hour
+    sent = queries.recent_replies(session, address, ("help", "auth"), hour)
+    return sent < host.unverified_replies_per_hour

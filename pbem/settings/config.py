@@ -1,0 +1,350 @@
+"""Host configuration: a TOML file read with tomllib into typed dataclasses.
+
+Every setting has an embedded default, so pbem runs with no file at all (Maildir in and out,
+a SQLite file, all under the data directory). Passwords are never stored in the file: they are
+read from an environment variable or a file when needed, and never appear in ``repr``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from email_validator import EmailNotValidError, validate_email
+
+from pbem.mail.settings import FAILED_FOLDER, PROCESSED_FOLDER
+
+
+class ConfigError(ValueError):
+    """The configuration file is missing a value or holds a wrong one."""
+
+
+class PasswordFileError(ConfigError):
+    """A password_file that the user running pbem cannot read."""
+
+    def __init__(self, message: str, path: Path) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+@dataclass(frozen=True)
+class Secret:
+    """Where a password comes from; the value itself is read only on demand."""
+
+    env: str | None = None
+    file: Path | None = None
+
+    def get(self) -> str | None:
+        if self.env:
+            value = os.environ.get(self.env)
+            if value is None:
+                raise ConfigError(f"environment variable {self.env} is not set")
+            return value
+        if self.file:
+            try:
+                return self.file.read_text(encoding="utf-8").strip()
+            except OSError as exc:
+                raise PasswordFileError(f"password_file {self.file} cannot be read: "
+                                        f"{exc.strerror or exc}", self.file) from exc
+        return None
+
+    def __repr__(self) -> str:  # never the value
+        return f"Secret(env={self.env!r}, file={str(self.file) if self.file else None!r})"
+
+
+@dataclass(frozen=True)
+class ImapConfig:
+    host: str
+    port: int = 993
+    user: str = ""
+    password: Secret = field(default_factory=Secret)
+    security: str = "tls"  # tls | starttls | none
+    folder: str = "INBOX"
+    processed: str = PROCESSED_FOLDER
+    failed: str = FAILED_FOLDER
+
+
+@dataclass(frozen=True)
+class SmtpConfig:
+    host: str
+    port: int = 465
+    user: str = ""
+    password: Secret = field(default_factory=Secret)
+    security: str = "tls"  # tls | starttls | none
+
+
+@dataclass(frozen=True)
+class InboundConfig:
+    imap: ImapConfig | None
+    maildir: Path
+
+
+@dataclass(frozen=True)
+class OutboundConfig:
+    smtp: SmtpConfig | None
+    maildir: Path
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_message_bytes: int = 1_000_000
+    stranger_replies_per_day: int = 1  # replies to one unknown sender / wrong secret per 24 h
+    send_attempts: int = 8  # then an outbound mail is marked failed
+    retry_base_seconds: int = 60  # backoff: base * 2**attempts
+    # Answers to mail that proved no seat's secret (help, no or wrong secret): per address and
+    # per hour, and for all addresses together, so forged mail cannot aim the host at anyone.
+    unverified_replies_per_hour: int = 3
+    replies_per_hour_total: int = 100
+    send_lease_seconds: int = 300  # a claimed mail is not taken by another worker this long
+    transient_retries: int = 3  # a mail hit by a database/disk fault is tried again this often
+    transient_backoff_ms: int = 500  # ... after base * 2**attempt milliseconds
+    fault_alert_after: int = 5  # consecutive failed passes before the operator is mailed
+    # Table talk: what one mail may say (more is cut, the sender told), and how many mails
+    # with talk one seat may send in 24 hours (each reaches every listener as one mail).
+    talk_chars_per_mail: int = 4000
+    talk_mails_per_day: int = 30
+
+
+@dataclass(frozen=True)
+class Deadlines:
+    """Defaults for `pbem game new`; each game keeps its own copy."""
+
+    turn_hours: int = 72  # 0: no deadline
+    reminder_hours: int = 24  # 0: no reminder
+    timeout: str = "default"  # default (play the game's safe order) | pause (tell the operator)
+    vacation_days: int = 14  # vacation days each seat may take per game
+
+
+@dataclass(frozen=True)
+class Config:
+    data_dir: Path
+    database_url: str
+    from_address: str
+    from_name: str
+    inbound: InboundConfig
+    outbound: OutboundConfig
+    limits: Limits
+    deadlines: Deadlines
+    operator_address: str | None = None  # gets the mail when a game pauses on a timeout
+    # When set, a player's mail counts only if the topmost Authentication-Results header,
+    # from this authserv-id (our own receiving server), shows DKIM, SPF or DMARC passing
+    # for its From domain (pbem.mail.authresults).
+    trusted_authserv_id: str | None = None
+    # The key that signs game exports (pbem.ops.hostkey); None: <data_dir>/host.key.
+    host_key_file: Path | None = None
+
+    @property
+    def host_key_path(self) -> Path:
+        return self.host_key_file or self.data_dir / "host.key"
+
+    @property
+    def message_id_domain(self) -> str:
+        return self.from_address.rpartition("@")[2] or "localhost"
+
+
+_SECURITY = {"tls", "starttls", "none"}
+
+
+class _Table(dict[str, Any]):
+    """A TOML table that remembers which keys the reader asked for.
+
+    Whatever :func:`from_dict` (or a dataclass it fills) never asks for is not a setting, so
+    the valid keys follow the code: a key added there is valid here with nothing else to edit.
+    """
+
+    def __init__(self, raw: dict[str, Any], where: str) -> None:
+        super().__init__(raw)
+        self.where = where
+        self.asked: set[str] = set()
+        self.tables: dict[str, _Table] = {}
+
+    def _wrap(self, key: str, value: Any) -> Any:
+        if isinstance(value, dict) and not isinstance(value, _Table):
+            if key not in self.tables:
+                self.tables[key] = _Table(value, f"{self.where}.{key}" if self.where else key)
+            return self.tables[key]
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.asked.add(key)
+        return self._wrap(key, super().get(key, default))
+
+    def __getitem__(self, key: str) -> Any:
+        self.asked.add(key)
+        return self._wrap(key, super().__getitem__(key))
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            self.asked.add(key)
+        return super().__contains__(key)
+
+    def unknown(self) -> list[str]:
+        """One line per key nobody asked for, with the keys that are valid in its table."""
+        lines = []
+        valid = ", ".join(sorted(k for k in self.asked if k not in _REFUSED))
+        for key in self:
+            if key not in self.asked:
+                where = f"in [{self.where}]" if self.where else "at the top level"
+                lines.append(f"unknown setting {key!r} {where} (valid there: {valid})")
+        for table in self.tables.values():
+            lines.extend(table.unknown())
+        return lines
+
+
+# Keys the reader looks for only to refuse them with a better message.
+_REFUSED = frozenset({"password"})
+
+
+def _values(cls: type[Any], section: dict[str, Any], where: str) -> dict[str, Any]:
+    """The section's settings for ``cls``'s fields, each checked against its default's type."""
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in section:
+            continue
+        value, default = section[f.name], f.default
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ConfigError(f"{where}.{f.name} must be true or false, not {value!r}")
+        elif isinstance(default, int):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ConfigError(f"{where}.{f.name} must be a whole number, not {value!r}")
+        elif isinstance(default, str):
+            value = str(value)
+        values[f.name] = value
+    return values
+
+
+def _port(section: dict[str, Any], default: int, where: str) -> int:
+    value = section.get("port", default)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 65536:
+        raise ConfigError(f"{where}.port must be a port number (1-65535), not {value!r}")
+    return value
+
+
+def _address(value: Any, where: str) -> str:
+    """A plain address (no name, no brackets), checked for syntax only: no DNS lookups."""
+    text = str(value)
+    local, _, domain = text.rpartition("@")
+    # The embedded default, pbem@localhost, keeps mail in local Maildirs: a dotless host is
+    # fine there, though email-validator (rightly, for the internet) refuses it.
+    probe = f"{local}@localhost.test" if domain == "localhost" else text
+    try:
+        validate_email(probe, check_deliverability=False, test_environment=True)
+    except EmailNotValidError as exc:
+        raise ConfigError(f"{where} {text!r} is not an email address: {exc}") from exc
+    return text
+
+
+def _secret(section: dict[str, Any], base: Path) -> Secret:
+    env = section.get("password_env")
+    file = section.get("password_file")
+    if "password" in section:
+        raise ConfigError("put passwords in password_env or password_file, not in the file")
+    return Secret(env=str(env) if env else None, file=(base / str(file)) if file else None)
+
+
+def _security(section: dict[str, Any], where: str) -> str:
+    value = str(section.get("security", "tls"))
+    if value not in _SECURITY:
+        raise ConfigError(f"{where}.security must be one of {sorted(_SECURITY)}, not {value!r}")
+    return value
+
+
+def _deadlines(section: dict[str, Any]) -> Deadlines:
+    result = Deadlines(**_values(Deadlines, section, "deadlines"))
+    if result.timeout not in ("default", "pause"):
+        raise ConfigError(f"deadlines.timeout must be default or pause, not {result.timeout!r}")
+    return result
+
+
+def default_data_dir() -> Path:
+    return Path(os.environ.get("PBEM_HOME", "./pbem-data"))
+
+
+def from_dict(raw: dict[str, Any], base: Path | None = None) -> Config:
+    """Build a :class:`Config` from parsed TOML; relative paths resolve against ``base``."""
+    base = base or Path(".")
+    table = _Table(raw, "")
+    try:
+        cfg = _build(table, base)
+    except ConfigError:
+        raise
+    except (TypeError, ValueError) as exc:  # e.g. port = "imap": int() says what it got
+        raise ConfigError(f"a setting has the wrong type: {exc}") from exc
+    unknown = table.unknown()
+    if unknown:
+        raise ConfigError("; ".join(unknown))
+    return cfg
+
+
+def _build(raw: dict[str, Any], base: Path) -> Config:
+    data_dir = base / str(raw.get("data_dir", default_data_dir()))
+    db = raw.get("database", {})
+    url = str(db.get("url", f"sqlite:///{data_dir / 'pbem.sqlite'}"))
+    inbound = raw.get("inbound", {})
+    imap = None
+    if "imap" in inbound:
+        s = inbound["imap"]
+        if "host" not in s:
+            raise ConfigError("inbound.imap.host is required")
+        sec = _security(s, "inbound.imap")
+        imap = ImapConfig(
+            host=str(s["host"]), port=_port(s, 993 if sec == "tls" else 143, "inbound.imap"),
+            user=str(s.get("user", "")), password=_secret(s, base), security=sec,
+            folder=str(s.get("folder", "INBOX")),
+            processed=str(s.get("processed", PROCESSED_FOLDER)),
+            failed=str(s.get("failed", FAILED_FOLDER)),
+        )
+    in_maildir = base / str(inbound.get("maildir", {}).get("path", data_dir / "inbox"))
+    outbound = raw.get("outbound", {})
+    smtp = None
+    if "smtp" in outbound:
+        s = outbound["smtp"]
+        if "host" not in s:
+            raise ConfigError("outbound.smtp.host is required")
+        sec = _security(s, "outbound.smtp")
+        smtp = SmtpConfig(
+            host=str(s["host"]),
+            port=_port(s, {"tls": 465, "starttls": 587}.get(sec, 25), "outbound.smtp"),
+            user=str(s.get("user", "")), password=_secret(s, base), security=sec,
+        )
+    out_maildir = base / str(outbound.get("maildir", {}).get("path", data_dir / "outbox"))
+    mail = raw.get("mail", {})
+    limits = raw.get("limits", {})
+    deadlines = raw.get("deadlines", {})
+    try:
+        return Config(
+            data_dir=data_dir,
+            database_url=url,
+            from_address=_address(mail.get("from_address", "pbem@localhost"),
+                                  "mail.from_address"),
+            from_name=str(mail.get("from_name", "PBEM host")),
+            inbound=InboundConfig(imap=imap, maildir=in_maildir),
+            outbound=OutboundConfig(smtp=smtp, maildir=out_maildir),
+            limits=Limits(**_values(Limits, limits, "limits")),
+            deadlines=_deadlines(deadlines),
+            operator_address=_address(mail["operator_address"], "mail.operator_address")
+            if "operator_address" in mail else None,
+            trusted_authserv_id=str(mail.get("trusted_authserv_id", "")).strip() or None,
+            host_key_file=base / str(raw["host_key_file"]) if "host_key_file" in raw else None,
+        )
+    except TypeError as exc:
+        raise ConfigError(f"unknown setting: {exc}") from exc
+
+
+def load(path: Path | None = None) -> Config:
+    """Read ``path`` (or embedded defaults when None or absent)."""
+    if path is None or not path.exists():
+        if path is not None and path.name != "pbem.toml":
+            raise ConfigError(f"config file {path} not found")
+        return from_dict({})
+    with path.open("rb") as fh:
+        try:
+            raw = tomllib.load(fh)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: {exc}") from exc
+    return from_dict(raw, base=path.parent)

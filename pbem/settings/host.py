@@ -1,0 +1,57 @@
+"""The few settings the pipeline needs, separate from the full config so tests build them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from pbem.settings.config import Config
+from pbem.store.tables import utcnow
+
+
+@dataclass(frozen=True)
+class Host:
+    from_address: str = "pbem@localhost"
+    from_name: str = "PBEM host"
+    max_message_bytes: int = 1_000_000
+    stranger_replies_per_day: int = 1
+    send_attempts: int = 8
+    retry_base_seconds: int = 60
+    unverified_replies_per_hour: int = 3
+    replies_per_hour_total: int = 100
+    send_lease_seconds: int = 300
+    transient_retries: int = 3
+    transient_backoff_seconds: float = 0.5
+    fault_alert_after: int = 5
+    talk_chars_per_mail: int = 4000
+    talk_mails_per_day: int = 30
+    operator_address: str | None = None  # told when a game pauses on a timeout
+    trusted_authserv_id: str | None = None  # require its Authentication-Results verdict
+    # "Now" for deadlines and vacations; tests pass a controllable clock.
+    clock: Callable[[], datetime] = field(default_factory=lambda: utcnow)
+
+    @property
+    def message_id_domain(self) -> str:
+        return self.from_address.rpartition("@")[2] or "localhost"
+
+    @classmethod
+    def from_config(cls, cfg: Config) -> Host:
+        return cls(
+            from_address=cfg.from_address,
+            from_name=cfg.from_name,
+            max_message_bytes=cfg.limits.max_message_bytes,
+            stranger_replies_per_day=cfg.limits.stranger_replies_per_day,
+            send_attempts=cfg.limits.send_attempts,
+            retry_base_seconds=cfg.limits.retry_base_seconds,
+            unverified_replies_per_hour=cfg.limits.unverified_replies_per_hour,
+            replies_per_hour_total=cfg.limits.replies_per_hour_total,
+            send_lease_seconds=cfg.limits.send_lease_seconds,
+            transient_retries=cfg.limits.transient_retries,
+            transient_backoff_seconds=cfg.limits.transient_backoff_ms / 1000,
+            fault_alert_after=cfg.limits.fault_alert_after,
+            talk_chars_per_mail=cfg.limits.talk_chars_per_mail,
+            talk_mails_per_day=cfg.limits.talk_mails_per_day,
+            operator_address=cfg.operator_address,
+            trusted_authserv_id=cfg.trusted_authserv_id,
+        )
