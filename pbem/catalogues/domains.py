@@ -14,6 +14,7 @@ from typing import Any
 
 import pbem
 import pbem.games
+from pbem.engine import registry
 from pbem.i18n.translate import GAME_CATALOGUE, HOST_DOMAIN, host_locale_dir
 
 
@@ -36,9 +37,7 @@ class Domain:
 
 def game_package_dir(game: Any) -> Path | None:
     """The folder of the package a game lives in (see :func:`pbem.engine.registry.package_dir`)."""
-    from pbem.engine.registry import package_dir
-
-    return package_dir(game)
+    return registry.package_dir(game)
 
 
 def _templates_root() -> Path:
@@ -71,10 +70,8 @@ def game_domain(game: Any) -> Domain | None:
 
 def domains() -> dict[str, Domain]:
     """Every domain by name: the host's first, then each game's (from the registry)."""
-    from pbem.engine.registry import games
-
     found = {HOST_DOMAIN: host_domain()}
-    for name, game in sorted(games().items()):
+    for name, game in sorted(registry.games().items()):
         domain = game_domain(game)
         if domain is not None:
             found[name] = domain

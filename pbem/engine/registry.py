@@ -13,6 +13,11 @@ declare, as optional class attributes:
 
 Names match whatever their case and punctuation (``Tic_Tac_Toe`` = ``tictactoe`` =
 ``tic-tac-toe``). A name several games claim is refused with every choice named.
+
+The games sit above the engine (they implement its contract), so the registry finds their
+package by name, as it finds entry points, and imports nothing of theirs statically. It also
+tells :mod:`pbem.i18n` where each game's catalogues are: i18n sits below the games and cannot
+look them up itself.
 """
 
 from __future__ import annotations
@@ -23,9 +28,16 @@ import re
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-import pbem.games
+from pbem.i18n import translate
+
+GAMES_PACKAGE = "pbem.games"
+
+
+def _games_package() -> ModuleType:
+    return importlib.import_module(GAMES_PACKAGE)
 
 _registered: dict[str, Any] = {}
 
@@ -53,10 +65,10 @@ def unregister(name: str) -> None:
 
 def _discover() -> dict[str, Any]:
     found: dict[str, Any] = {}
-    for mod in pkgutil.iter_modules(pbem.games.__path__):
+    for mod in pkgutil.iter_modules(_games_package().__path__):
         if not mod.ispkg:
             continue
-        module = importlib.import_module(f"pbem.games.{mod.name}")
+        module = importlib.import_module(f"{GAMES_PACKAGE}.{mod.name}")
         game = getattr(module, "GAME", None)
         if game is not None:
             found[game.name] = game
@@ -145,7 +157,7 @@ def package_dir(game: Any) -> Path | None:
     if module is None or module.__file__ is None:
         return None
     path = Path(module.__file__).resolve().parent
-    games_root = Path(pbem.games.__file__).resolve().parent
+    games_root = Path(str(_games_package().__file__)).resolve().parent
     if games_root in path.parents or path == games_root:
         if path == games_root:
             return None  # a game defined in pbem/games/__init__.py itself: none are
@@ -165,3 +177,16 @@ def templates_dir(game: Any) -> Path | None:
     if folder is None or not (folder / "templates").is_dir():
         return None
     return folder / "templates"
+
+
+def locale_dir(name: str) -> Path | None:
+    """The ``locale`` folder of the game called ``name``; None for no such game."""
+    try:
+        game = get(name)
+    except KeyError:
+        return None
+    folder = package_dir(game)
+    return None if folder is None else folder / "locale"
+
+
+translate.find_game_locales(locale_dir)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import gettext as gettext_module
 import io
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, tzinfo
 from functools import cache
 from pathlib import Path
@@ -257,18 +257,25 @@ def _translations(path: Path, lang: str) -> Translations | None:
     return None if data is None else Translations(io.BytesIO(data))
 
 
+def _no_game_locales(domain: str) -> Path | None:
+    return None
+
+
+_game_locales: Callable[[str], Path | None] = _no_game_locales
+
+
+def find_game_locales(finder: Callable[[str], Path | None]) -> None:
+    """Say how a game's ``locale`` folder is found from its name. The game registry does, as
+    it is imported (the engine package imports it): i18n sits below the games and the
+    registry, and never imports them."""
+    global _game_locales
+    _game_locales = finder
+    reset_cache()  # a translator built before knew no game's words
+
+
 def game_locale_dir(domain: str) -> Path | None:
     """The ``locale`` folder of the game called ``domain`` (found through the registry)."""
-    from pbem.catalogues.domains import game_package_dir
-
-    try:
-        from pbem.engine.registry import get
-
-        game = get(domain)
-    except KeyError:
-        return None
-    folder = game_package_dir(game)
-    return None if folder is None else folder / "locale"
+    return _game_locales(domain)
 
 
 _translators: dict[tuple[str, str | None], Translator] = {}
