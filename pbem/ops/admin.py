@@ -18,18 +18,17 @@ from sqlmodel import Session
 from pbem.engine import registry
 from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
-from pbem.engine.hashing import canonical_json, state_hash
 from pbem.engine.replay import play
 from pbem.i18n import msg
 from pbem.ops import operator_input
 from pbem.pipeline import clock, history
 from pbem.pipeline import outgoing as mails
-from pbem.pipeline.movelog import record_move
+from pbem.pipeline.movelog import log_admin, record_move
 from pbem.pipeline.seat_language import Line, seat_tr
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.host import Host
 from pbem.store import queries
-from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat, Snapshot
+from pbem.store.tables import Game, OutboundMessage, Seat
 
 
 class AdminError(ValueError):
@@ -55,26 +54,6 @@ def _seat(session: Session, game: Game, index: int) -> Seat:
 
 def _state(session: Session, rules: Any, game: Game) -> Any:
     return rules.from_json(json.loads(queries.latest_snapshot(session, game.id or 0).state_json))
-
-
-def log_admin(session: Session, rules: Any, game: Game, state: Any, text: str,
-              events: list[Event], seat: int | None = None, snapshot: bool = False) -> LogEntry:
-    """Append an admin entry carrying the hash of ``state``, the state after the action.
-
-    Also used for what a player does to their seat by mail (``resign``), so the log and
-    ``game replay`` show it like an operator's action."""
-    index = queries.next_log_index(session, game.id or 0)
-    data = rules.to_json(state)
-    entry = LogEntry(game_id=game.id or 0, index=index, kind=history.ADMIN, seat=seat,
-                     text=text, draws_json="[]",
-                     events_json=canonical_json([e.to_json() for e in events]),
-                     state_hash=state_hash(data))
-    session.add(entry)
-    if snapshot:  # the state changed (undo): processing must start from the new one
-        session.add(Snapshot(game_id=game.id or 0, log_index=index,
-                             state_json=canonical_json(data)))
-    session.flush()
-    return entry
 
 
 def _status_all(session: Session, host: Host, rules: Any, game: Game, state: Any,

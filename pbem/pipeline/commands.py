@@ -17,12 +17,12 @@ from sqlmodel import Session
 from pbem.engine.contract import Event
 from pbem.i18n import LANGUAGES, Translator, msg, nmsg
 from pbem.i18n.translate import ENGLISH, valid_zone
-from pbem.ops import admin
 from pbem.pipeline import clock
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.command_words import is_word, word
 from pbem.pipeline.echo import clip
 from pbem.pipeline.history import TALK, revoked
+from pbem.pipeline.movelog import log_admin
 from pbem.pipeline.seat_language import Line, known_language, language_name, seat_tr
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.host import Host
@@ -412,7 +412,7 @@ def resign(ctx: Context, argument: str) -> Reply:
     seat.status = "resigned"
     ctx.session.add(seat)
     # Logged like an operator's action: visible in `game log`, checked by `game replay`.
-    admin.log_admin(ctx.session, ctx.rules, game, ctx.state,
+    log_admin(ctx.session, ctx.rules, game, ctx.state,
                     f"resign seat {seat.index + 1}: {seat.name}",
                     [Event.of("seat_resigned", msg(
                         "{name} resigned; the game plays their default orders from now on.",

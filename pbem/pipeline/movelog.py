@@ -1,7 +1,9 @@
-"""Appending one played move to a game's log: the entry, its snapshot, and the game's end.
+"""Appending to a game's log: a played move (the entry, its snapshot, and the game's end), or
+an admin entry.
 
 Orders by mail, orders forced by the operator and default orders played at a deadline all go
-through here, so every kind of move is stored, snapshotted and replayed the same way.
+through here, so every kind of move is stored, snapshotted and replayed the same way; so do
+the operator's actions and what a player does to their seat by mail (``resign``).
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ from typing import Any
 from sqlmodel import Session
 
 from pbem.engine.contract import Event
-from pbem.engine.hashing import canonical_json
+from pbem.engine.hashing import canonical_json, state_hash
 from pbem.engine.replay import OrderRecord, draws_to_json
+from pbem.pipeline import history
+from pbem.store import queries
 from pbem.store.tables import Game, LogEntry, Snapshot, utcnow
 
 
@@ -36,3 +40,23 @@ def record_move(session: Session, rules: Any, game: Game, *, index: int, kind: s
     if rules.outcome(state) is not None:
         game.status = "finished"
     session.add(game)
+
+
+def log_admin(session: Session, rules: Any, game: Game, state: Any, text: str,
+              events: list[Event], seat: int | None = None, snapshot: bool = False) -> LogEntry:
+    """Append an admin entry carrying the hash of ``state``, the state after the action.
+
+    Also used for what a player does to their seat by mail (``resign``), so the log and
+    ``game replay`` show it like an operator's action."""
+    index = queries.next_log_index(session, game.id or 0)
+    data = rules.to_json(state)
+    entry = LogEntry(game_id=game.id or 0, index=index, kind=history.ADMIN, seat=seat,
+                     text=text, draws_json="[]",
+                     events_json=canonical_json([e.to_json() for e in events]),
+                     state_hash=state_hash(data))
+    session.add(entry)
+    if snapshot:  # the state changed (undo): processing must start from the new one
+        session.add(Snapshot(game_id=game.id or 0, log_index=index,
+                             state_json=canonical_json(data)))
+    session.flush()
+    return entry
