@@ -1,9 +1,10 @@
 """no secret at rest: digest and verdict of inbound mail, outbound mail's redacted copy
 
-The mail already stored is blanked too (pbem.mail.redact), so an upgraded database keeps no
-secret either: inbound mail gets the digest of its bytes as stored and, if quarantined, the
-seat whose secret it carries (what a reprocess trusts); sent mail is blanked, queued mail
-gets its blanked copy for when it is sent.
+The mail already stored is blanked too, so an upgraded database keeps no secret either:
+inbound mail gets the digest of its bytes as stored and, if quarantined, the seat whose secret
+it carries (what a reprocess trusts); sent mail is blanked, queued mail gets its blanked copy
+for when it is sent. The mail is read and blanked by frozen copies of the pipeline's helpers
+(pbem/store/migrations/frozen_0005): a later pipeline must not change what this migration does.
 
 Revision ID: 0005
 Revises: 0003
@@ -43,9 +44,9 @@ def upgrade() -> None:
 
 def _verdict(conn: sa.Connection, raw: bytes) -> tuple[int | None, str | None]:
     """The seat whose secret a kept mail carries (as the pipeline's receipt check)."""
-    from pbem.mail.reading import read_message
-    from pbem.pipeline.one_mail import TAG_RE, read_letter
-    from pbem.pipeline.seat_secrets import check_secret
+    from pbem.store.migrations.frozen_0005.letter import TAG_RE, read_letter
+    from pbem.store.migrations.frozen_0005.reading import read_message
+    from pbem.store.migrations.frozen_0005.seat_secrets import check_secret
 
     try:
         mail = read_message(raw)
@@ -69,7 +70,7 @@ def _verdict(conn: sa.Connection, raw: bytes) -> tuple[int | None, str | None]:
 
 
 def _blank_stored_mail(conn: sa.Connection) -> None:
-    from pbem.mail.redact import blank, redact
+    from pbem.store.migrations.frozen_0005.redact import blank, redact
 
     for (row_id,) in conn.execute(sa.select(_inbound.c.id)).all():
         raw, status, reason = conn.execute(sa.select(
