@@ -9,7 +9,7 @@ keywords (see ``pbem.catalogues.manage``) are ``msg``, ``nmsg:1,2`` and ``cmsg:1
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,16 +45,12 @@ class Msg:
         own["context"] = context
 
     def __str__(self) -> str:
-        from pbem.i18n.translate import ENGLISH  # the English translator needs no catalogue
-
-        return ENGLISH(self)
+        return _english(self)
 
     def render(self, lang: str = "en", names: Sequence[str] = (),
                domain: str | None = None) -> str:
         """This message in ``lang`` (a shortcut for ``translator(lang, domain)(self, names)``)."""
-        from pbem.i18n.translate import translator
-
-        return translator(lang, domain)(self, names)
+        return _translated(self, lang, names, domain)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id,
@@ -69,6 +65,23 @@ class Msg:
     def from_json(cls, d: Mapping[str, Any]) -> Msg:
         return cls(str(d["id"]), {str(k): _decode(v) for k, v in d.get("fields", {}).items()},
                    d.get("plural"), d.get("context"))
+
+
+def _unset(*args: Any) -> str:
+    raise RuntimeError("pbem.i18n.translate is not loaded (import pbem.i18n)")
+
+
+# How a message becomes text, set by pbem.i18n.translate as it loads (importing any module of
+# pbem.i18n loads it first): this module is the data the translators read, and imports none.
+_english: Callable[[Msg], str] = _unset
+_translated: Callable[[Msg, str, Sequence[str], str | None], str] = _unset
+
+
+def use_translators(english: Callable[[Msg], str],
+                    translated: Callable[[Msg, str, Sequence[str], str | None], str]) -> None:
+    """Say how ``str(msg)`` (English, no catalogue) and ``msg.render`` make their text."""
+    global _english, _translated
+    _english, _translated = english, translated
 
 
 def _encode(value: Any) -> Any:

@@ -26,7 +26,7 @@ from babel.messages.pofile import read_po
 from babel.support import Translations
 
 import pbem
-from pbem.i18n.msg import Msg, SeatRef, msg
+from pbem.i18n.msg import Msg, SeatRef, msg, use_translators
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "it", "nl", "de")
 """Every language a seat may choose; English is the source language (msgids are English)."""
@@ -324,3 +324,9 @@ def reset_cache() -> None:
 ENGLISH = Translator("en", gettext_module.NullTranslations())
 """English needs no catalogue: msgids are the English text."""
 
+
+def _rendered(m: Msg, lang: str, names: Sequence[str], domain: str | None) -> str:
+    return translator(lang, domain)(m, names)
+
+
+use_translators(ENGLISH, _rendered)
