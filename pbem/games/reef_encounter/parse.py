@@ -79,7 +79,7 @@ _KEYWORD_FORM = {
 }
 _EVERY_FORM = msg("each line starts with one of: eat, larva, place, shrimp, move, consumed, "
                   "alga, take, pass, parrotfish (send \"help\" for examples)")
-_COMMENT = re.compile(r"\s*(#|//).*$")
+_COMMENT = re.compile(r"(#|//).*$")  # each part is stripped after: no \s* (quadratic)
 _CELL = re.compile(r"([0-9]+)[ -]*([a-z])[ -]*([0-9]+)")
 
 
