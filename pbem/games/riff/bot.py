@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TypeVar
 
-from pbem.engine.chance import Chance
-from pbem.games.riff import area, worms
+from pbem.engine.chance import Chance, Draw
+from pbem.games.riff import worms
 from pbem.games.riff.components import cross_colours
 from pbem.games.riff.orders import (
     Attach,
@@ -36,18 +36,9 @@ from pbem.games.riff.orders import (
     SharkOwn,
     Step,
 )
-from pbem.games.riff.rules import (
-    BOAT_COST,
-    COST,
-    QuietTurn,
-    RuleError,
-    Turn,
-    do_step,
-    fish_colour,
-    refusal_to_own,
-    take_card,
-)
-from pbem.games.riff.state import ROW_OF, Coral, Player, Slot, State, area_row
+from pbem.games.riff.rules import QuietTurn, RuleError, Turn, do_buy, do_step
+from pbem.games.riff.state import Coral, Player, Slot, State, area_row
+from pbem.games.riff.worms import CannotPay
 
 MAX_LINES = 6
 T = TypeVar("T")
@@ -444,105 +435,36 @@ _SHARK_AREA = tuple(tuple(SharkArea(Place(c, d)) for d in range(4)) for c in ran
 
 class _BotChance(Chance):
     """The bot's chance for its scratch steps (a turned card, a new breeding card): drawn
-    from the bot's own generator, so nothing is seeded per order and nothing recorded
-    (its draws are never read). The draws are Chance.choice's, from ``rng``."""
+    from the bot's own generator, so a seeded bot plays the same game. A draw is
+    Chance.choice's (``randrange`` of the size), kept in ``draws`` without its readable form
+    (nobody reads a scratch draw)."""
 
     def __init__(self, rng: random.Random) -> None:
         super().__init__("bot")
-        self._rng_or_none = rng
+        self.rng = rng
 
     def choice(self, label: str, options: Sequence[T]) -> T:
         if not options:
             raise ValueError(f"chance {label!r}: nothing to choose from")
-        return options[self._rng._randbelow(len(options))]  # type: ignore[attr-defined]
+        idx = self.rng.randrange(len(options))
+        self.draws.append(Draw(label, idx))
+        return options[idx]
 
 
-def _boat_refused(state: State, turn: Turn) -> bool:
-    """Whether do_boat would surely refuse a boat: none left, or worms.pay's refusal (the
-    rules picking the worms): fewer worms than the cost and too few pearls."""
-    if state.boats_left <= 0:
-        return True
-    player = state.players[turn.seat]
-    have = sum(player.worms.values())
-    return BOAT_COST - min(BOAT_COST, have) > player.pearls - turn.fresh_pearls
-
-
-def _buy_hidden(state: State, turn: Turn, place: Place, chance: Chance,
-                downs: list[tuple[int, int]] | None = None) -> str | None:
-    """do_buy of the face-down card on ``place`` (the rules picking the worms), made only if
-    it succeeds; returns the card bought, or None. The card is drawn first, with the rules'
-    own draw, whatever follows (as when the buy was tried on a copy of the state: a failed
-    buy's paid turn stays, so it could not be tried on the scratch state itself); then the
-    rules' checks are made of it with the turning worm not yet paid. ``downs``: the state's
-    area.face_down_places, if the caller keeps them (the bought card's place leaves it)."""
-    seat = turn.seat
-    player = state.players[seat]
-    if place.distance not in (1, 2):  # do_buy refuses it before anything is drawn
+def _buy(state: State, turn: Turn, step: Buy, chance: _BotChance) -> str | None:
+    """The rules' buy, played on the scratch state only if it succeeds; returns the card
+    bought, or None. A face-down card's paid turn would stay if the buy then failed, so such
+    a buy is tried on a copy first, and played with the copy's draw."""
+    try:
+        if type(step) is not _HiddenBuy:  # do_buy checks before it changes anything
+            return do_buy(state, turn, step, chance)
+        drawn = len(chance.draws)
+        trial = QuietTurn(turn.seat, set(turn.flipped), turn.revealed, turn.fresh_pearls,
+                          turn.fresh_sharks)
+        do_buy(state.copy_for(turn.seat), trial, step, chance)
+    except (RuleError, CannotPay):
         return None
-    pearls = player.pearls - turn.fresh_pearls
-    first = worms.choose_tokens(state, seat, 1, None, pearls)  # the worm that turns it
-    if first is None:  # refused before anything is drawn
-        return None
-    if downs is None:
-        downs = area.face_down_places(state.area)
-    unseen = len(downs)
-    k = area.draw_unseen(state, unseen, chance)
-    at: tuple[int, int] | None = None  # where the drawn card lies face down (else the pile)
-    if k < unseen:
-        at = downs[k]
-        slot = state.area[at[0]][at[1]]
-        assert slot is not None
-        card: str = slot["card"]
-    else:
-        card = state.pile[k - unseen]
-    if refusal_to_own(state, seat, card) is not None:
-        return None
-    colour = fish_colour(card)
-    # the card's own worm (one: it was turned this turn), after the turning one
-    paid = first[0]
-    if colour is not None:
-        have = player.worms.get(colour, 0) - (paid == colour)
-    else:
-        have = sum(player.worms.values()) - (paid != "pearl")
-    if have < 1 and pearls - (paid == "pearl") < 1:
-        return None
-    # do_buy's changes, in its order
-    row = ROW_OF[seat][place.distance]
-    worms.pay_tokens(state, seat, first)
-    area.turn_up(state, row, place.column, k, unseen, at)
-    downs.remove((row, place.column))  # face up, then taken; the card at ``at`` stays down
-    turn.flipped.add((row, place.column))
-    turn.revealed = True
-    second = worms.choose_tokens(state, seat, 1, colour, player.pearls - turn.fresh_pearls)
-    assert second is not None  # checked above
-    worms.pay_tokens(state, seat, second)
-    take_card(state, turn, place, card, colour)
-    return card
-
-
-def _buy_face_up(state: State, turn: Turn, place: Place) -> str | None:
-    """do_buy of the face-up card on ``place`` under a boat (the rules picking the worms),
-    its checks made before anything changes, as do_buy's; returns the card bought, or
-    None."""
-    seat = turn.seat
-    row = ROW_OF[seat][place.distance]
-    slot = state.area[row][place.column]
-    assert slot is not None and slot["up"]
-    card: str = slot["card"]
-    colour = fish_colour(card)
-    cost = 1 if (row, place.column) in turn.flipped else COST[place.distance]
-    player = state.players[seat]
-    pearls = player.pearls - turn.fresh_pearls
-    # worms.choose_tokens's refusal, counted: too few worms (of the fish's colour) and pearls
-    if (player.worms.get(colour, 0) if colour else sum(player.worms.values())) + pearls < cost:
-        return None
-    if refusal_to_own(state, seat, card) is not None:
-        return None
-    tokens = worms.choose_tokens(state, seat, cost, colour, pearls)
-    assert tokens is not None  # counted above
-    worms.pay_tokens(state, seat, tokens)
-    take_card(state, turn, place, card, colour)
-    return card
+    return do_buy(state, turn, step, Chance.replaying(chance.draws[drawn:]))
 
 
 def random_order(state: State, seat: int, rng: random.Random) -> str:
@@ -564,7 +486,6 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
     _add_columns(ups, hidden, scratch.area, seat, 0, player.boats)
     holding: _Holding | None = None  # until the fish, corals or open crosses change
     plan: _Plan | None = None  # until the scratch state changes
-    downs: list[tuple[int, int]] | None = None  # the face-down places, once a buy wants them
     for _ in range(MAX_LINES):
         if plan is None:
             if holding is None:
@@ -574,15 +495,8 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         if step is None:
             break
         if isinstance(step, Buy):
-            # a face-down card's paid turn would stay if the buy then failed: each buy is
-            # played only if it succeeds
             place = step.place
-            if type(step) is _HiddenBuy:
-                if downs is None:
-                    downs = area.face_down_places(scratch.area)
-                card = _buy_hidden(scratch, turn, place, chance, downs)
-            else:
-                card = _buy_face_up(scratch, turn, place)
+            card = _buy(scratch, turn, step, chance)
             if card is None:
                 continue
             if type(step) is _HiddenBuy:
@@ -602,8 +516,6 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
                     plan.sure += held.attaches[len(attaches):]
                 continue
         else:
-            if step is _BOAT and _boat_refused(scratch, turn):
-                continue  # do_step would refuse it, changing nothing: spare its error message
             try:  # every other step checks before it changes anything
                 do_step(scratch, turn, step, chance)
             except (RuleError, ValueError):

@@ -302,7 +302,10 @@ def _card_bought(seat: int, card: str, column: int, distance: int, coral: int) -
                                        place=w.place(place)))
 
 
-def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
+def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> str | None:
+    """Buy the card on the step's place; returns it, or None if the step's condition left it.
+    Every check is made before anything changes, except that a face-down card is turned
+    (and its worm paid) before the checks of what it shows."""
     place = step.place
     slot = _slot(state, turn, place)
     row = ROW_OF[turn.seat][place.distance]
@@ -318,7 +321,7 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
             turn.say("card_left", msg("{player} left the {card} on {place} (not what the order "
                                       "asked for).", player=w.seat(turn.seat), card=w.card(card),
                                       place=w.place(place)))
-        return
+        return None
     cost = 1 if (row, place.column) in turn.flipped else COST[place.distance]
     _may_own(state, turn.seat, card, place)
     colour = fish_colour(card)
@@ -326,6 +329,7 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
               lambda: msg("the {card} on {place}", card=w.card(card), place=w.place(place)),
               turn.fresh_pearls)
     take_card(state, turn, place, card, colour)
+    return card
 
 
 def take_card(state: State, turn: Turn, place: Place, card: str, colour: str | None) -> None:
