@@ -4,16 +4,12 @@ The bot tries the rules' own step functions on a scratch copy, so every line it 
 legal when written; after a card turns the rules skip what no longer fits, so the mail stays
 legal whatever the real card is.
 
-Speed (bench/engine.py): the scratch copy shares the area's slots, the corals and the other
-player; the candidates (the plan) are kept while tried steps fail (a failed step changes
-nothing), and patched after a boat or a buy that leaves the wanted cards and the attaches as
-they were (else made again); one random call picks a candidate by weight (_pick); a step the
-rules would surely refuse for want of worms, boats or a free coral is skipped without raising;
-the scratch turn makes no messages (turn.QuietTurn) and the scratch cards are drawn from the
-bot's own generator (nothing seeded per order); what a plan takes from the mover's fish,
-corals and the open crosses is kept per seat while they stay equal (a boat, a pearl or a
-shark changes none of them). A seeded bot writes the same orders every time
-(tests/games/riff/test_behaviour_pin.py).
+Every step is the rules' own (do_buy, do_step), played on a scratch copy of the state (which
+shares the other player: the mover's steps never touch it), with a quiet turn
+(rules.QuietTurn: nobody reads its messages) and the bot's own generator for the cards that
+turn. Its candidates (the plan) are kept while tried steps fail, since a failed step changes
+nothing, and patched after a boat or a buy that leaves what the bot wants as it was. A
+seeded bot writes the same orders every time (tests/games/riff/test_behaviour_pin.py).
 """
 
 from __future__ import annotations
@@ -21,11 +17,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
 from typing import TypeVar
 
 from pbem.engine.chance import Chance, Draw
 from pbem.games.riff import worms
+from pbem.games.riff.breeding import fits
 from pbem.games.riff.components import cross_colours
 from pbem.games.riff.orders import (
     Attach,
@@ -51,7 +47,6 @@ def default_order(state: State, seat: int) -> str:
     return "pass"
 
 
-@cache  # the same few steps come back in every bot's order
 def _text(step: Step) -> str:
     if isinstance(step, Buy):
         cond = ""
@@ -78,23 +73,6 @@ def _text(step: Step) -> str:
 _PLACES = tuple(tuple(Buy(Place(c, d)) for d in range(4)) for c in range(8))
 
 
-@cache
-def _parent_pairs(card: str) -> tuple[tuple[str, str], ...]:
-    """(male, female) colours that complete the cross ``card``."""
-    colours = cross_colours(card)
-    if len(colours) == 1:
-        return ((colours[0], colours[0]),)
-    a, b = colours
-    return ((a, b), (b, a))
-
-
-@lru_cache(maxsize=4096)
-def _offer(crosses: tuple[str, ...]) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
-    """The colours of the open crosses, and the (male, female) pairs that complete one."""
-    return (frozenset(c for card in crosses for c in card.split("+")),
-            frozenset(p for card in crosses for p in _parent_pairs(card)))
-
-
 _BOAT = Boat()
 
 
@@ -103,14 +81,17 @@ _SHARK_ORDER = tuple(tuple((d, c, area_row(seat, d)) for d in range(4) for c in 
                      for seat in range(2))
 
 
-@lru_cache(maxsize=256)
 def _open(breeding_open: tuple[str | None, ...]) -> tuple[tuple[str, ...], frozenset[str]]:
     """The open crosses, and their colours."""
     crosses = tuple(c for c in breeding_open if c is not None)
-    return crosses, _offer(crosses)[0]
+    return crosses, frozenset(c for card in crosses for c in cross_colours(card))
 
 
-@cache
+def _fits(male: str | None, female: str | None, crosses: tuple[str, ...]) -> bool:
+    """Whether these parents (either may be None) fit one of the open ``crosses``."""
+    return any(fits(male, female, card) for card in crosses)
+
+
 def _attach4(male: str | None, female: str | None, coral: int) -> tuple[Attach, ...]:
     """The attach of these fish (either may be None) to ``coral``, four times (the bot
     favours attaches)."""
@@ -118,7 +99,6 @@ def _attach4(male: str | None, female: str | None, coral: int) -> tuple[Attach, 
     return (Attach(fish, coral),) * 4
 
 
-@lru_cache(maxsize=4096)  # the same unattached fish come back plan after plan
 def _sorted_fish(fish: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...],
                                                  frozenset[str]]:
     """The colours of the males and of the females (each first seen first), and the fish
@@ -139,11 +119,8 @@ def _attaches(males: tuple[str, ...], females: tuple[str, ...], corals: list[Cor
               crosses: tuple[str, ...], first: int = 0) -> list[Step]:
     """Every attach of the unattached fish (the colours of their ``males`` and ``females``)
     to the ``corals`` for an open cross, each four times: for each coral, the males each with
-    every female then alone, then the females alone. What breeding.fits says, as lookups:
-    one parent fits if its colour is on an open cross; two if they are the two colours of a
-    cross, or both the colour of a one-colour one. ``first``: the number of the first coral
+    every female then alone, then the females alone. ``first``: the number of the first coral
     given."""
-    fitting, pairs = _offer(crosses)
     found: list[Step] = []
     for i, coral in enumerate(corals, first):
         if coral.cross is not None:
@@ -152,26 +129,25 @@ def _attaches(males: tuple[str, ...], females: tuple[str, ...], corals: list[Cor
         if male:
             if not female:
                 for f in females:
-                    if (male, f) in pairs:
+                    if _fits(male, f, crosses):
                         found += _attach4(None, f, i)
         elif female:
             for m in males:
-                if (m, female) in pairs:
+                if _fits(m, female, crosses):
                     found += _attach4(m, None, i)
         else:
             for m in males:
                 for f in females:
-                    if (m, f) in pairs:
+                    if _fits(m, f, crosses):
                         found += _attach4(m, f, i)
-                if m in fitting:
+                if _fits(m, None, crosses):
                     found += _attach4(m, None, i)
             for f in females:
-                if f in fitting:
+                if _fits(None, f, crosses):
                     found += _attach4(None, f, i)
     return found
 
 
-@lru_cache(maxsize=4096)  # the colours held and the corals change less often than the fish
 def _kept_attaches(males: tuple[str, ...], females: tuple[str, ...], corals: tuple[Coral, ...],
                    crosses: tuple[str, ...]) -> tuple[Step, ...]:
     """_attaches of every coral, kept (a holding is made at every order and after an
@@ -183,7 +159,6 @@ def _fish_attaches(colour: str, sex: str, males: tuple[str, ...], females: tuple
                    corals: list[Coral], crosses: tuple[str, ...]) -> list[Step]:
     """The attaches _attaches lists with one parent the fish (``colour``, ``sex``) just
     bought, the first of its kind: alone, or with each fish of the other sex held."""
-    fitting, pairs = _offer(crosses)
     found: list[Step] = []
     for i, coral in enumerate(corals):
         if coral.cross is not None:
@@ -193,30 +168,29 @@ def _fish_attaches(colour: str, sex: str, males: tuple[str, ...], females: tuple
             if male:
                 continue
             if female:
-                if (colour, female) in pairs:
+                if _fits(colour, female, crosses):
                     found += _attach4(colour, None, i)
                 continue
             for f in females:
-                if (colour, f) in pairs:
+                if _fits(colour, f, crosses):
                     found += _attach4(colour, f, i)
-            if colour in fitting:
+            if _fits(colour, None, crosses):
                 found += _attach4(colour, None, i)
         else:
             if female:
                 continue
             if male:
-                if (male, colour) in pairs:
+                if _fits(male, colour, crosses):
                     found += _attach4(None, colour, i)
                 continue
             for m in males:
-                if (m, colour) in pairs:
+                if _fits(m, colour, crosses):
                     found += _attach4(m, colour, i)
-            if colour in fitting:
+            if _fits(None, colour, crosses):
                 found += _attach4(None, colour, i)
     return found
 
 
-@lru_cache(maxsize=1024)  # a few offers, and doubles are rare
 def _wanted(fitting: frozenset[str], doubles: frozenset[str], coral: bool) -> frozenset[str]:
     """The face-up cards that help the bot now: pearls and sharks; a coral while fewer than
     two are free (``coral``); a fish of a colour of the open crosses (``fitting``) unless two
@@ -227,7 +201,6 @@ def _wanted(fitting: frozenset[str], doubles: frozenset[str], coral: bool) -> fr
                         if key not in doubles)])
 
 
-@cache
 def _shark_own(key: str) -> SharkOwn:
     colour, sex = key.split(":")
     return SharkOwn(colour, sex)
@@ -391,7 +364,6 @@ BOAT = 0.5
 SHARK = 0.3
 
 
-@cache
 def _none_drawn(downs: int, boat: bool, sharks: bool) -> float:
     """The chance that a draw for each candidate the bot is not sure to want (each with its
     weight as its chance) draws none: then, with no sure candidate, the order ends (as the
@@ -508,7 +480,7 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
             if card not in ("pearl", "shark") and not held.bought(card):
                 holding = None
             lines.append(_BUY_TEXT[place.column][place.distance])
-            if holding is not None and held.wanted is wanted:
+            if holding is not None and held.wanted == wanted:
                 # boats and sharks stay as they were: the plan stands, patched
                 if type(step) is not _HiddenBuy:
                     plan.took(step)

@@ -16,7 +16,6 @@ do not otherwise depend on each other before the water flows.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cache, lru_cache
 from typing import ClassVar
 
 from pbem.engine.chance import Chance
@@ -93,7 +92,6 @@ class QuietTurn(Turn):
         pass
 
 
-@cache  # the box's facts never change; asked at every coral bought or tried
 def max_corals() -> int:
     return int(known()["max_corals_per_player"])
 
@@ -279,17 +277,12 @@ def _turn_over(state: State, turn: Turn, place: Place, paying: tuple[str, ...] |
     return card
 
 
-# Events are immutable, and the same few come back game after game: the commonest are made
-# once each (making each afresh was a third of the rules' time in bench/engine.py). Kept by a
-# place's column and distance: a Place hashes in Python, ints in C.
-@lru_cache(maxsize=4096)
 def _card_turned(seat: int, column: int, distance: int, card: str) -> Event:
     return Event.of("card_turned", msg("{player} turned {place}: a {card}.", player=w.seat(seat),
                                        place=w.place(Place(column, distance)),
                                        card=w.card(card)))
 
 
-@lru_cache(maxsize=4096)
 def _card_bought(seat: int, card: str, column: int, distance: int, coral: int) -> Event:
     """``coral``: the number of the coral bought (0 for any other card)."""
     place = Place(column, distance)
@@ -351,7 +344,6 @@ def take_card(state: State, turn: Turn, place: Place, card: str, colour: str | N
                                         len(player.corals) if card == "coral" else 0))
 
 
-@cache
 def fish_colour(card: str) -> str | None:
     """The colour of a fish card ("fish:red:m" -> "red"), None for any other card."""
     return card.split(":")[1] if card.startswith("fish:") else None
@@ -401,13 +393,11 @@ def do_boat(state: State, turn: Turn, step: Boat) -> None:
         turn.events.append(_boat_bought(turn.seat, player.boats))
 
 
-@lru_cache(maxsize=64)
 def _boat_bought(seat: int, column: int) -> Event:
     return Event.of("boat_bought", msg("{player} bought a boat, under column {column}.",
                                        player=w.seat(seat), column=column))
 
 
-@lru_cache(maxsize=4096)
 def _fish_attached(seat: int, fish: tuple[tuple[str, str], ...], number: int) -> Event:
     return Event.of("fish_attached", msg("{player} put the {fish} on coral {number}.",
                                          player=w.seat(seat),
