@@ -11,11 +11,11 @@ draws in the same order given the same state and order.
 
 from __future__ import annotations
 
-import _random
 import hashlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -25,21 +25,13 @@ class ChanceMismatch(RuntimeError):
     """A replay asked for a draw the log does not hold (the rules or the log changed)."""
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Draw:
     """One chance outcome: what was drawn (``label``), its value, and a readable form."""
 
     label: str
     value: Any  # an index for choice/randint, a permutation (list of indices) for shuffle
     shown: str = ""
-
-    def __init__(self, label: str, value: Any, shown: str = "") -> None:
-        # The dataclass's own __init__, written straight into the instance's dict (a frozen
-        # dataclass sets each field through object.__setattr__): games draw many times.
-        own = self.__dict__
-        own["label"] = label
-        own["value"] = value
-        own["shown"] = shown
 
     def to_json(self) -> dict[str, Any]:
         return {"label": self.label, "value": self.value, "shown": self.shown}
@@ -49,19 +41,12 @@ class Draw:
         return cls(label=str(d["label"]), value=d["value"], shown=str(d.get("shown", "")))
 
 
-def _seeded(seed: str) -> random.Random:
-    """``random.Random(n)``, n from the seed's digest, without Random's two Python-level
-    frames (``__init__``, ``seed``): for an int, ``Random.seed`` only calls the C seeding,
-    and most orders seed a generator."""
+def seeded_generator(seed: str) -> random.Random:
+    """The generator a live :class:`Chance` draws from: ``random.Random`` seeded with the
+    first 16 bytes of the seed's SHA-256 digest (so any text makes a full-width seed). Every
+    stored game's seeded draws depend on it staying exactly this."""
     digest = hashlib.sha256(seed.encode("utf-8")).digest()
-    rng = _NEW_RANDOM(random.Random)
-    _SEED_RANDOM(rng, int.from_bytes(digest[:16], "big"))
-    rng.gauss_next = None  # type: ignore[attr-defined]  # what Random.__init__ sets too
-    return rng
-
-
-_NEW_RANDOM = random.Random.__new__
-_SEED_RANDOM = _random.Random.seed
+    return random.Random(int.from_bytes(digest[:16], "big"))
 
 
 class Chance:
@@ -69,16 +54,13 @@ class Chance:
 
     def __init__(self, seed: str, replay: Sequence[Draw] | None = None) -> None:
         self.seed = seed
-        self._rng_or_none: random.Random | None = None  # seeded at the first live draw
         self._replay = list(replay) if replay is not None else None
         self.draws: list[Draw] = []
 
-    @property
+    @cached_property
     def _rng(self) -> random.Random:
-        # Seeding costs more than most orders' rules, and most orders draw nothing.
-        if self._rng_or_none is None:
-            self._rng_or_none = _seeded(self.seed)
-        return self._rng_or_none
+        # Made at the first live draw: a replay, and most orders, never draw live.
+        return seeded_generator(self.seed)
 
     @classmethod
     def replaying(cls, draws: Sequence[Draw]) -> Chance:
@@ -116,9 +98,7 @@ class Chance:
             draw = self._replayed(label, len(options))
             idx = int(draw.value)
         else:
-            # randrange(n) for an int n > 0 is exactly _randbelow(n), one Python call less
-            # per draw (a Reef Encounter turn draws three or four polyps).
-            idx = (self._rng_or_none or self._rng)._randbelow(len(options))  # type: ignore[attr-defined]
+            idx = self._rng.randrange(len(options))
             draw = Draw(label, idx, str(options[idx]))
         self.draws.append(draw)
         return options[idx]
@@ -126,22 +106,19 @@ class Chance:
     def deal_counted(self, labels: Sequence[str], counted: Sequence[tuple[T, int]]
                      ) -> list[T]:
         """``choice(label, pool)`` once per label, for the pool that holds each item ``n``
-        times in the order given (e.g. a bag's polyps grouped by colour), each drawn item
+        times in the order given (e.g. a bag's pieces grouped by colour), each drawn item
         taken out of the pool before the next draw: the same draws and records as ``choice``
-        on the pool rebuilt after each draw, without building it. A Reef Encounter turn
-        draws three polyps from a bag of some sixty: building that pool, or even one call
-        per draw, cost more than the draws."""
+        on the pool rebuilt after each draw, for a game that keeps its bag as counts."""
         items = [item for item, _ in counted]
         counts = [n for _, n in counted]
         total = sum(counts)
         live = self._replay is None
-        below = (self._rng_or_none or self._rng)._randbelow if live else None  # type: ignore[attr-defined]
         out: list[T] = []
         for label in labels:
             if total <= 0:
                 raise ValueError(f"chance {label!r}: nothing to choose from")
-            if below is not None:
-                idx = below(total)
+            if live:
+                idx = self._rng.randrange(total)
             else:
                 replayed = self._replayed(label, total)
                 idx = int(replayed.value)

@@ -40,8 +40,8 @@ class Event:
     language. ``text`` is the English sentence, kept for old readers; entries logged before
     events carried data have only ``text``, which every language shows as stored.
 
-    Immutable. ``text`` is rendered from ``msg`` on first use: the rules make many events that
-    only a log ever reads, and rendering each eagerly doubled the rules' time (bench/engine.py).
+    Immutable. ``text`` is rendered from ``msg`` on first use: many events are only ever read
+    from a log, in a seat's language, so the English sentence is made only when asked for.
     """
 
     __slots__ = ("_text", "kind", "msg", "visible_to")
@@ -54,8 +54,7 @@ class Event:
                  msg: Msg | None = None, kind: str = "") -> None:
         if text is None and msg is None:
             raise ValueError("an event needs a text or a msg")
-        # One call per slot, no loop over pairs: the rules make an event or two per order,
-        # and the loop was half of making one (bench/engine.py).
+        # Set through object.__setattr__: this class's own refuses every assignment.
         set_slot = object.__setattr__
         set_slot(self, "_text", text)
         set_slot(self, "visible_to", visible_to)

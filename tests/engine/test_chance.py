@@ -52,14 +52,21 @@ def test_draw_json_round_trip() -> None:
     assert [Draw.from_json(d.to_json()) for d in live.draws] == live.draws
 
 
-def test_a_choice_draws_what_randrange_of_the_seeded_generator_draws() -> None:
-    """Stored games replay their draws: a choice must stay ``randrange(len(options))`` of the
-    seed's generator, however it is called (chance.py calls ``_randbelow`` directly)."""
-    from pbem.engine.chance import _seeded
+def test_live_draws_are_randrange_of_random_random_seeded_by_the_seed_digest() -> None:
+    """Stored games' seeded draws: a choice is ``randrange(len(options))`` and a shuffle is
+    ``shuffle`` of ``random.Random`` seeded with the first 16 bytes of the seed's SHA-256."""
+    import hashlib
+    import random
 
-    live, rng = Chance("game-7/3"), _seeded("game-7/3")
-    for n in [1, 2, 3, 5, 17, 64, 100, 1000] * 5:
-        assert live.choice("c", list(range(n))) == rng.randrange(n)
+    for seed in ("game-7/3", "bench-4-12/34", "x" * 200):
+        n = int.from_bytes(hashlib.sha256(seed.encode("utf-8")).digest()[:16], "big")
+        live, rng = Chance(seed), random.Random(n)
+        for size in [1, 2, 3, 5, 17, 64, 100, 1000] * 5:
+            assert live.choice("c", list(range(size))) == rng.randrange(size)
+        perm = list(range(30))
+        rng.shuffle(perm)
+        assert live.shuffle("s", list(range(30))) == perm
+        assert live.randint("d", 1, 6) == 1 + rng.randrange(6)
 
 
 def _pool(counted: list[tuple[str, int]]) -> list[str]:
@@ -90,16 +97,3 @@ def test_deal_counted_refuses_an_empty_pool_and_a_bad_replay() -> None:
         Chance("s").deal_counted(["first", "second", "third"], [("a", 1), ("b", 1)])
     with pytest.raises(ChanceMismatch, match="index 2 out of range"):
         Chance.replaying([Draw("bag", 2)]).deal_counted(["bag"], [("a", 1), ("b", 1)])
-
-
-def test_the_generator_is_seeded_as_random_random_seeds_it() -> None:
-    import hashlib
-    import random
-
-    from pbem.engine.chance import _seeded
-
-    for seed in ("game-1/setup", "bench-4-12/34", "x" * 200):
-        n = int.from_bytes(hashlib.sha256(seed.encode("utf-8")).digest()[:16], "big")
-        ours, theirs = _seeded(seed), random.Random(n)
-        assert ours.getstate() == theirs.getstate()
-        assert ours.gauss(0, 1) == theirs.gauss(0, 1)

@@ -100,7 +100,7 @@ def _words(line: str) -> list[str]:
     return cleaned.split() or [""]
 
 
-# The usual spellings, looked up before the forgiving patterns below (same answers, faster).
+# The usual spellings, read before the forgiving patterns below (which give the same answers).
 _CARDS = {str(n): n for n in range(1, 61)}
 _SQUARES = {name.lower(): square for square, name in enumerate(SQUARE_NAMES)}
 

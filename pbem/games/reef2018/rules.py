@@ -26,11 +26,6 @@ HAND_LIMIT = 4
 MARKET = 3
 
 
-# Message parts shared, not made anew for each event (they are immutable): a random game's
-# turns make hundreds of the same few, and each Msg or SeatRef costs a few microseconds.
-_SEATS = tuple(SeatRef(i) for i in range(max(SUPPLY)))
-_PLACED: dict[tuple[str, int, int], Msg] = {}  # (colour, square, height) -> its message
-_NOT_SCORED: dict[tuple[int, int], Msg] = {}  # (card, seat) -> its message
 
 
 def colour_word(name: str) -> Msg:
@@ -90,7 +85,7 @@ def apply_order(state: State, seat: int, order: Order) -> tuple[State, list[Even
         raise IllegalOrder(msg("the starting corals are already placed"))
     if seat != state.to_move:
         raise IllegalOrder(msg("it is {player}'s turn, not yours",
-                               player=_SEATS[state.to_move]))
+                               player=SeatRef(state.to_move)))
     new = state.copy(only_seat=seat)
     if isinstance(order, TakeMarket):
         events = _take_market(new, seat, order.card)
@@ -141,7 +136,7 @@ def _start(state: State, seat: int, order: Start) -> tuple[State, list[Event]]:
         new.to_move = new.start_player
         events.append(Event.of("reefs_started", msg(
             "Every reef is started. {player} has the starfish board and plays first.",
-            player=_SEATS[new.start_player])))
+            player=SeatRef(new.start_player))))
     return new, events
 
 
@@ -166,7 +161,7 @@ def _take_market(state: State, seat: int, card: int) -> list[Event]:
     tokens = state.market_tokens[slot]
     mine.hand.append(card)
     new_card = state.deck.pop(0)
-    fields = {"player": _SEATS[seat], "card": card, "new": new_card}
+    fields = {"player": SeatRef(seat), "card": card, "new": new_card}
     if tokens:
         mine.add_points(tokens, ledger.tokens_on(tokens, card))
         said = nmsg("{player} took card {card} from the market with the {n} point on it; "
@@ -207,7 +202,7 @@ def _take_deck(state: State, seat: int, token_on: int | None) -> list[Event]:
     state.market_tokens[state.market.index(token_on)] += 1
     return [Event.of("deck_taken", msg(
         "{player} took card {card} from the top of the deck, paying a one-point token onto "
-        "card {token_on}.", player=_SEATS[seat], card=card, token_on=token_on))]
+        "card {token_on}.", player=SeatRef(seat), card=card, token_on=token_on))]
 
 
 def pieces_due(state: State, seat: int, card: int) -> list[str]:
@@ -247,7 +242,7 @@ def _play(state: State, seat: int, order: Play) -> list[Event]:
         state.supply[colour] -= 1
     mine.hand.remove(order.card)
     mine.played.append(order.card)
-    who = _SEATS[seat]
+    who = SeatRef(seat)
     where = [_placed(c, s, h) for (c, s), h in zip(placed, heights, strict=True)]
     events = [Event.of("card_played", msg("{player} played card {card}: {placements}.",
                                           player=who, card=order.card, placements=where)
@@ -280,22 +275,13 @@ def _play(state: State, seat: int, order: Play) -> list[Event]:
 
 
 def _placed(colour: str, square: int, height: int) -> Msg:
-    key = (colour, square, height)
-    said = _PLACED.get(key)
-    if said is None:
-        said = _PLACED[key] = msg("{colour} on {square} ({height} high)",
-                                  colour=colour_word(colour), square=square_name(square),
-                                  height=height)
-    return said
+    return msg("{colour} on {square} ({height} high)", colour=colour_word(colour),
+               square=square_name(square), height=height)
 
 
 def _not_scored(card: int, seat: int) -> Msg:
-    said = _NOT_SCORED.get((card, seat))
-    if said is None:
-        said = _NOT_SCORED[(card, seat)] = msg(
-            "Card {card}'s pattern is not on {player}'s reef: no points.", card=card,
-            player=_SEATS[seat])
-    return said
+    return msg("Card {card}'s pattern is not on {player}'s reef: no points.", card=card,
+               player=SeatRef(seat))
 
 
 def _room_near(reef: list[list[str]], square: int) -> Msg | None:
@@ -375,8 +361,8 @@ def _next(state: State, seat: int) -> list[Event]:
                 s.add_points(points, ledger.in_hand(card))
             events.append(Event.of("hand_scored", nmsg(
                 "{player}'s card {card} in hand: {n} point.",
-                "{player}'s card {card} in hand: {n} points.", points, player=_SEATS[i],
+                "{player}'s card {card} in hand: {n} points.", points, player=SeatRef(i),
                 card=card) if points else msg(
-                "{player}'s card {card} in hand: its pattern is not there.", player=_SEATS[i],
+                "{player}'s card {card} in hand: its pattern is not there.", player=SeatRef(i),
                 card=card)))
     return events

@@ -85,7 +85,7 @@ class State:
         return cls(seats=seats, **raw)
 
     def copy(self, only_seat: int | None = None) -> State:
-        """An independent copy (by hand: deepcopy is too slow for the rules' hot path).
+        """An independent copy.
 
         With ``only_seat``, the other seats are shared with this state: for a turn, which
         changes no other seat (the end of the game copies them all before scoring hands).

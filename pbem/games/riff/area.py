@@ -8,8 +8,6 @@ seed) shows an example, never the real card (see RULINGS-ADDENDUM.md).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.games.riff import terms as w
@@ -180,27 +178,21 @@ def _refill(state: State, chance: Chance, unseen: int) -> list[Event]:
     return said
 
 
-# Events are immutable, and the same few come back every turn: the commonest are made once
-# each (making each afresh was a third of the rules' time in bench/engine.py).
-@lru_cache(maxsize=64)
 def _water_left(row: int) -> Event:
     return Event.of("water_left", msg("A water card left the sea end of row {row}.", row=row))
 
 
-@lru_cache(maxsize=1024)
 def _face_down_left(card: str, row: int) -> Event:
     return Event.of("face_down_left", msg(
         "A face-down card ({card}) left the sea end of row {row}.", card=w.card(card),
         row=row))
 
 
-@lru_cache(maxsize=64)
 def _area_refilled(n: int) -> Event:
     return Event.of("area_refilled", msg(
         "{n} card(s) from the pile refilled the fishing area.", n=n))
 
 
-@lru_cache(maxsize=64)
 def _pile_empty(n: int) -> Event:
     return Event.of("pile_empty", msg("The pile is empty: {n} place(s) stay empty.", n=n))
 

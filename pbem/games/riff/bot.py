@@ -4,16 +4,12 @@ The bot tries the rules' own step functions on a scratch copy, so every line it 
 legal when written; after a card turns the rules skip what no longer fits, so the mail stays
 legal whatever the real card is.
 
-Speed (bench/engine.py): the scratch copy shares the area's slots, the corals and the other
-player; the candidates (the plan) are kept while tried steps fail (a failed step changes
-nothing), and patched after a boat or a buy that leaves the wanted cards and the attaches as
-they were (else made again); one random call picks a candidate by weight (_pick); a step the
-rules would surely refuse for want of worms, boats or a free coral is skipped without raising;
-the scratch turn makes no messages (turn.QuietTurn) and the scratch cards are drawn from the
-bot's own generator (nothing seeded per order); what a plan takes from the mover's fish,
-corals and the open crosses is kept per seat while they stay equal (a boat, a pearl or a
-shark changes none of them). A seeded bot writes the same orders every time
-(tests/games/riff/test_behaviour_pin.py).
+Every step is the rules' own (do_buy, do_step), played on a scratch copy of the state (which
+shares the other player: the mover's steps never touch it), with a quiet turn
+(rules.QuietTurn: nobody reads its messages) and the bot's own generator for the cards that
+turn. Its candidates (the plan) are kept while tried steps fail, since a failed step changes
+nothing, and patched after a boat or a buy that leaves what the bot wants as it was. A
+seeded bot writes the same orders every time (tests/games/riff/test_behaviour_pin.py).
 """
 
 from __future__ import annotations
@@ -21,11 +17,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
 from typing import TypeVar
 
-from pbem.engine.chance import Chance
-from pbem.games.riff import area, worms
+from pbem.engine.chance import Chance, Draw
+from pbem.games.riff import worms
+from pbem.games.riff.breeding import fits
 from pbem.games.riff.components import cross_colours
 from pbem.games.riff.orders import (
     Attach,
@@ -36,18 +32,9 @@ from pbem.games.riff.orders import (
     SharkOwn,
     Step,
 )
-from pbem.games.riff.rules import (
-    BOAT_COST,
-    COST,
-    QuietTurn,
-    RuleError,
-    Turn,
-    do_step,
-    fish_colour,
-    refusal_to_own,
-    take_card,
-)
-from pbem.games.riff.state import ROW_OF, Coral, Player, Slot, State, area_row
+from pbem.games.riff.rules import QuietTurn, RuleError, Turn, do_buy, do_step
+from pbem.games.riff.state import Coral, Player, Slot, State, area_row
+from pbem.games.riff.worms import CannotPay
 
 MAX_LINES = 6
 T = TypeVar("T")
@@ -60,7 +47,6 @@ def default_order(state: State, seat: int) -> str:
     return "pass"
 
 
-@cache  # the same few steps come back in every bot's order
 def _text(step: Step) -> str:
     if isinstance(step, Buy):
         cond = ""
@@ -87,23 +73,6 @@ def _text(step: Step) -> str:
 _PLACES = tuple(tuple(Buy(Place(c, d)) for d in range(4)) for c in range(8))
 
 
-@cache
-def _parent_pairs(card: str) -> tuple[tuple[str, str], ...]:
-    """(male, female) colours that complete the cross ``card``."""
-    colours = cross_colours(card)
-    if len(colours) == 1:
-        return ((colours[0], colours[0]),)
-    a, b = colours
-    return ((a, b), (b, a))
-
-
-@lru_cache(maxsize=4096)
-def _offer(crosses: tuple[str, ...]) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
-    """The colours of the open crosses, and the (male, female) pairs that complete one."""
-    return (frozenset(c for card in crosses for c in card.split("+")),
-            frozenset(p for card in crosses for p in _parent_pairs(card)))
-
-
 _BOAT = Boat()
 
 
@@ -112,14 +81,17 @@ _SHARK_ORDER = tuple(tuple((d, c, area_row(seat, d)) for d in range(4) for c in 
                      for seat in range(2))
 
 
-@lru_cache(maxsize=256)
 def _open(breeding_open: tuple[str | None, ...]) -> tuple[tuple[str, ...], frozenset[str]]:
     """The open crosses, and their colours."""
     crosses = tuple(c for c in breeding_open if c is not None)
-    return crosses, _offer(crosses)[0]
+    return crosses, frozenset(c for card in crosses for c in cross_colours(card))
 
 
-@cache
+def _fits(male: str | None, female: str | None, crosses: tuple[str, ...]) -> bool:
+    """Whether these parents (either may be None) fit one of the open ``crosses``."""
+    return any(fits(male, female, card) for card in crosses)
+
+
 def _attach4(male: str | None, female: str | None, coral: int) -> tuple[Attach, ...]:
     """The attach of these fish (either may be None) to ``coral``, four times (the bot
     favours attaches)."""
@@ -127,7 +99,6 @@ def _attach4(male: str | None, female: str | None, coral: int) -> tuple[Attach, 
     return (Attach(fish, coral),) * 4
 
 
-@lru_cache(maxsize=4096)  # the same unattached fish come back plan after plan
 def _sorted_fish(fish: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...],
                                                  frozenset[str]]:
     """The colours of the males and of the females (each first seen first), and the fish
@@ -148,11 +119,8 @@ def _attaches(males: tuple[str, ...], females: tuple[str, ...], corals: list[Cor
               crosses: tuple[str, ...], first: int = 0) -> list[Step]:
     """Every attach of the unattached fish (the colours of their ``males`` and ``females``)
     to the ``corals`` for an open cross, each four times: for each coral, the males each with
-    every female then alone, then the females alone. What breeding.fits says, as lookups:
-    one parent fits if its colour is on an open cross; two if they are the two colours of a
-    cross, or both the colour of a one-colour one. ``first``: the number of the first coral
+    every female then alone, then the females alone. ``first``: the number of the first coral
     given."""
-    fitting, pairs = _offer(crosses)
     found: list[Step] = []
     for i, coral in enumerate(corals, first):
         if coral.cross is not None:
@@ -161,26 +129,25 @@ def _attaches(males: tuple[str, ...], females: tuple[str, ...], corals: list[Cor
         if male:
             if not female:
                 for f in females:
-                    if (male, f) in pairs:
+                    if _fits(male, f, crosses):
                         found += _attach4(None, f, i)
         elif female:
             for m in males:
-                if (m, female) in pairs:
+                if _fits(m, female, crosses):
                     found += _attach4(m, None, i)
         else:
             for m in males:
                 for f in females:
-                    if (m, f) in pairs:
+                    if _fits(m, f, crosses):
                         found += _attach4(m, f, i)
-                if m in fitting:
+                if _fits(m, None, crosses):
                     found += _attach4(m, None, i)
             for f in females:
-                if f in fitting:
+                if _fits(None, f, crosses):
                     found += _attach4(None, f, i)
     return found
 
 
-@lru_cache(maxsize=4096)  # the colours held and the corals change less often than the fish
 def _kept_attaches(males: tuple[str, ...], females: tuple[str, ...], corals: tuple[Coral, ...],
                    crosses: tuple[str, ...]) -> tuple[Step, ...]:
     """_attaches of every coral, kept (a holding is made at every order and after an
@@ -192,7 +159,6 @@ def _fish_attaches(colour: str, sex: str, males: tuple[str, ...], females: tuple
                    corals: list[Coral], crosses: tuple[str, ...]) -> list[Step]:
     """The attaches _attaches lists with one parent the fish (``colour``, ``sex``) just
     bought, the first of its kind: alone, or with each fish of the other sex held."""
-    fitting, pairs = _offer(crosses)
     found: list[Step] = []
     for i, coral in enumerate(corals):
         if coral.cross is not None:
@@ -202,30 +168,29 @@ def _fish_attaches(colour: str, sex: str, males: tuple[str, ...], females: tuple
             if male:
                 continue
             if female:
-                if (colour, female) in pairs:
+                if _fits(colour, female, crosses):
                     found += _attach4(colour, None, i)
                 continue
             for f in females:
-                if (colour, f) in pairs:
+                if _fits(colour, f, crosses):
                     found += _attach4(colour, f, i)
-            if colour in fitting:
+            if _fits(colour, None, crosses):
                 found += _attach4(colour, None, i)
         else:
             if female:
                 continue
             if male:
-                if (male, colour) in pairs:
+                if _fits(male, colour, crosses):
                     found += _attach4(None, colour, i)
                 continue
             for m in males:
-                if (m, colour) in pairs:
+                if _fits(m, colour, crosses):
                     found += _attach4(m, colour, i)
-            if colour in fitting:
+            if _fits(None, colour, crosses):
                 found += _attach4(None, colour, i)
     return found
 
 
-@lru_cache(maxsize=1024)  # a few offers, and doubles are rare
 def _wanted(fitting: frozenset[str], doubles: frozenset[str], coral: bool) -> frozenset[str]:
     """The face-up cards that help the bot now: pearls and sharks; a coral while fewer than
     two are free (``coral``); a fish of a colour of the open crosses (``fitting``) unless two
@@ -236,7 +201,6 @@ def _wanted(fitting: frozenset[str], doubles: frozenset[str], coral: bool) -> fr
                         if key not in doubles)])
 
 
-@cache
 def _shark_own(key: str) -> SharkOwn:
     colour, sex = key.split(":")
     return SharkOwn(colour, sex)
@@ -400,7 +364,6 @@ BOAT = 0.5
 SHARK = 0.3
 
 
-@cache
 def _none_drawn(downs: int, boat: bool, sharks: bool) -> float:
     """The chance that a draw for each candidate the bot is not sure to want (each with its
     weight as its chance) draws none: then, with no sure candidate, the order ends (as the
@@ -444,105 +407,36 @@ _SHARK_AREA = tuple(tuple(SharkArea(Place(c, d)) for d in range(4)) for c in ran
 
 class _BotChance(Chance):
     """The bot's chance for its scratch steps (a turned card, a new breeding card): drawn
-    from the bot's own generator, so nothing is seeded per order and nothing recorded
-    (its draws are never read). The draws are Chance.choice's, from ``rng``."""
+    from the bot's own generator, so a seeded bot plays the same game. A draw is
+    Chance.choice's (``randrange`` of the size), kept in ``draws`` without its readable form
+    (nobody reads a scratch draw)."""
 
     def __init__(self, rng: random.Random) -> None:
         super().__init__("bot")
-        self._rng_or_none = rng
+        self.rng = rng
 
     def choice(self, label: str, options: Sequence[T]) -> T:
         if not options:
             raise ValueError(f"chance {label!r}: nothing to choose from")
-        return options[self._rng._randbelow(len(options))]  # type: ignore[attr-defined]
+        idx = self.rng.randrange(len(options))
+        self.draws.append(Draw(label, idx))
+        return options[idx]
 
 
-def _boat_refused(state: State, turn: Turn) -> bool:
-    """Whether do_boat would surely refuse a boat: none left, or worms.pay's refusal (the
-    rules picking the worms): fewer worms than the cost and too few pearls."""
-    if state.boats_left <= 0:
-        return True
-    player = state.players[turn.seat]
-    have = sum(player.worms.values())
-    return BOAT_COST - min(BOAT_COST, have) > player.pearls - turn.fresh_pearls
-
-
-def _buy_hidden(state: State, turn: Turn, place: Place, chance: Chance,
-                downs: list[tuple[int, int]] | None = None) -> str | None:
-    """do_buy of the face-down card on ``place`` (the rules picking the worms), made only if
-    it succeeds; returns the card bought, or None. The card is drawn first, with the rules'
-    own draw, whatever follows (as when the buy was tried on a copy of the state: a failed
-    buy's paid turn stays, so it could not be tried on the scratch state itself); then the
-    rules' checks are made of it with the turning worm not yet paid. ``downs``: the state's
-    area.face_down_places, if the caller keeps them (the bought card's place leaves it)."""
-    seat = turn.seat
-    player = state.players[seat]
-    if place.distance not in (1, 2):  # do_buy refuses it before anything is drawn
+def _buy(state: State, turn: Turn, step: Buy, chance: _BotChance) -> str | None:
+    """The rules' buy, played on the scratch state only if it succeeds; returns the card
+    bought, or None. A face-down card's paid turn would stay if the buy then failed, so such
+    a buy is tried on a copy first, and played with the copy's draw."""
+    try:
+        if type(step) is not _HiddenBuy:  # do_buy checks before it changes anything
+            return do_buy(state, turn, step, chance)
+        drawn = len(chance.draws)
+        trial = QuietTurn(turn.seat, set(turn.flipped), turn.revealed, turn.fresh_pearls,
+                          turn.fresh_sharks)
+        do_buy(state.copy_for(turn.seat), trial, step, chance)
+    except (RuleError, CannotPay):
         return None
-    pearls = player.pearls - turn.fresh_pearls
-    first = worms.choose_tokens(state, seat, 1, None, pearls)  # the worm that turns it
-    if first is None:  # refused before anything is drawn
-        return None
-    if downs is None:
-        downs = area.face_down_places(state.area)
-    unseen = len(downs)
-    k = area.draw_unseen(state, unseen, chance)
-    at: tuple[int, int] | None = None  # where the drawn card lies face down (else the pile)
-    if k < unseen:
-        at = downs[k]
-        slot = state.area[at[0]][at[1]]
-        assert slot is not None
-        card: str = slot["card"]
-    else:
-        card = state.pile[k - unseen]
-    if refusal_to_own(state, seat, card) is not None:
-        return None
-    colour = fish_colour(card)
-    # the card's own worm (one: it was turned this turn), after the turning one
-    paid = first[0]
-    if colour is not None:
-        have = player.worms.get(colour, 0) - (paid == colour)
-    else:
-        have = sum(player.worms.values()) - (paid != "pearl")
-    if have < 1 and pearls - (paid == "pearl") < 1:
-        return None
-    # do_buy's changes, in its order
-    row = ROW_OF[seat][place.distance]
-    worms.pay_tokens(state, seat, first)
-    area.turn_up(state, row, place.column, k, unseen, at)
-    downs.remove((row, place.column))  # face up, then taken; the card at ``at`` stays down
-    turn.flipped.add((row, place.column))
-    turn.revealed = True
-    second = worms.choose_tokens(state, seat, 1, colour, player.pearls - turn.fresh_pearls)
-    assert second is not None  # checked above
-    worms.pay_tokens(state, seat, second)
-    take_card(state, turn, place, card, colour)
-    return card
-
-
-def _buy_face_up(state: State, turn: Turn, place: Place) -> str | None:
-    """do_buy of the face-up card on ``place`` under a boat (the rules picking the worms),
-    its checks made before anything changes, as do_buy's; returns the card bought, or
-    None."""
-    seat = turn.seat
-    row = ROW_OF[seat][place.distance]
-    slot = state.area[row][place.column]
-    assert slot is not None and slot["up"]
-    card: str = slot["card"]
-    colour = fish_colour(card)
-    cost = 1 if (row, place.column) in turn.flipped else COST[place.distance]
-    player = state.players[seat]
-    pearls = player.pearls - turn.fresh_pearls
-    # worms.choose_tokens's refusal, counted: too few worms (of the fish's colour) and pearls
-    if (player.worms.get(colour, 0) if colour else sum(player.worms.values())) + pearls < cost:
-        return None
-    if refusal_to_own(state, seat, card) is not None:
-        return None
-    tokens = worms.choose_tokens(state, seat, cost, colour, pearls)
-    assert tokens is not None  # counted above
-    worms.pay_tokens(state, seat, tokens)
-    take_card(state, turn, place, card, colour)
-    return card
+    return do_buy(state, turn, step, Chance.replaying(chance.draws[drawn:]))
 
 
 def random_order(state: State, seat: int, rng: random.Random) -> str:
@@ -564,7 +458,6 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
     _add_columns(ups, hidden, scratch.area, seat, 0, player.boats)
     holding: _Holding | None = None  # until the fish, corals or open crosses change
     plan: _Plan | None = None  # until the scratch state changes
-    downs: list[tuple[int, int]] | None = None  # the face-down places, once a buy wants them
     for _ in range(MAX_LINES):
         if plan is None:
             if holding is None:
@@ -574,15 +467,8 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
         if step is None:
             break
         if isinstance(step, Buy):
-            # a face-down card's paid turn would stay if the buy then failed: each buy is
-            # played only if it succeeds
             place = step.place
-            if type(step) is _HiddenBuy:
-                if downs is None:
-                    downs = area.face_down_places(scratch.area)
-                card = _buy_hidden(scratch, turn, place, chance, downs)
-            else:
-                card = _buy_face_up(scratch, turn, place)
+            card = _buy(scratch, turn, step, chance)
             if card is None:
                 continue
             if type(step) is _HiddenBuy:
@@ -594,7 +480,7 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
             if card not in ("pearl", "shark") and not held.bought(card):
                 holding = None
             lines.append(_BUY_TEXT[place.column][place.distance])
-            if holding is not None and held.wanted is wanted:
+            if holding is not None and held.wanted == wanted:
                 # boats and sharks stay as they were: the plan stands, patched
                 if type(step) is not _HiddenBuy:
                     plan.took(step)
@@ -602,8 +488,6 @@ def random_order(state: State, seat: int, rng: random.Random) -> str:
                     plan.sure += held.attaches[len(attaches):]
                 continue
         else:
-            if step is _BOAT and _boat_refused(scratch, turn):
-                continue  # do_step would refuse it, changing nothing: spare its error message
             try:  # every other step checks before it changes anything
                 do_step(scratch, turn, step, chance)
             except (RuleError, ValueError):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.games.riff import terms as w
@@ -16,7 +14,6 @@ def open_crosses(state: State) -> list[str]:
     return [c for c in state.breeding_open if c is not None]
 
 
-@cache  # pure, over a few dozen colour pairs and cards: the bot asks it very often
 def fits(male: str | None, female: str | None, card: str) -> bool:
     """Whether these parents (either may still be missing) belong to the cross ``card``:
     a two-colour cross wants one parent of each colour, a one-colour cross two of it."""

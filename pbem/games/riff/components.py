@@ -142,13 +142,11 @@ def reef_deck(options: Mapping[str, Any]) -> list[str]:
     return deck
 
 
-@cache
 def cross_colours(card: str) -> tuple[str, ...]:
     """The colours of a breeding card: one (both parents that colour) or two."""
     return tuple(card.split("+"))
 
 
-@cache  # pure; named in most events
 def card_name(card: str) -> str:
     """A reef card for people: "red male fish", "coral", "water"."""
     if card.startswith("fish:"):

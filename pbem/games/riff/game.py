@@ -39,9 +39,6 @@ class Riff:
         "are our best guess (each is a game option).")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
-    # Complete random games per second, whole loop (bot + rules), that bench/engine.py
-    # checks (issue 15, goal 4).
-    bench_goal: ClassVar[int] = 200
 
     def default_options(self) -> dict[str, Any]:
         return default_options()

@@ -248,75 +248,18 @@ VERBS: dict[str, tuple[str, Callable[[_Cursor, Sequence[str]], Step]]] = {
 }
 
 
-_ORDERS: dict[tuple[str, tuple[str, ...]], Order] = {}  # an order's text -> its (frozen) steps
-_ORDERS_KEPT = 4096
-# Longer orders are not kept: in bench/engine.py's games 95% of one-line orders and half the
-# two-line ones come back, but 4% of the longer ones, which filled the cache with objects the
-# garbage collector kept scanning (their lines are still remembered one by one, in _STEPS).
-_ORDER_KEPT_STEPS = 2
-
-
 def parse_order(text: str, colours: Sequence[str]) -> Order:
-    """The steps of ``text``; one action per line (or per ";"-separated part). Remembered by
-    the text: the same short orders ("pass", "buy 1 near") come back game after game; an
-    order in error is read afresh."""
-    key = (text, tuple(colours))
-    order = _ORDERS.get(key)
-    if order is None:
-        order = _parse_order(text, colours)
-        if len(order.steps) <= _ORDER_KEPT_STEPS and len(_ORDERS) < _ORDERS_KEPT:
-            _ORDERS[key] = order
-    return order
-
-
-def _parse_order(text: str, colours: Sequence[str]) -> Order:
-    if "#" not in text and "/" not in text and ";" not in text:
-        known = _known_lines(text, tuple(colours))
-        if known is not None:
-            return known
+    """The steps of ``text``; one action per line (or per ";"-separated part)."""
     steps: list[Step] = []
     lines: list[int] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].split("//", 1)[0]
         for part in _parts(line):
-            steps.append(_known_step(part, number, raw, colours))
+            steps.append(_parse_step(part, number, raw, colours))
             lines.append(number)
     if not steps:
         raise OrderSyntaxError(msg("no orders found"), hint=msg("write \"pass\" to buy nothing"))
     return Order(tuple(steps), tuple(lines))
-
-
-_STEPS: dict[tuple[str, tuple[str, ...]], Step] = {}  # a line's text -> its (frozen) step
-_STEPS_KEPT = 4096
-
-
-def _known_lines(text: str, colours: tuple[str, ...]) -> Order | None:
-    """The order of a text without comments or ";" whose every line is in ``_STEPS`` (as the
-    bots write them, line after line), as _parse_order reads it: a blank line is skipped, any
-    other is one part, its whole text; None if a line is not known (read it the long way)."""
-    steps: list[Step] = []
-    lines: list[int] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        step = _STEPS.get((raw, colours))
-        if step is None:
-            return None
-        steps.append(step)
-        lines.append(number)
-    return Order(tuple(steps), tuple(lines)) if steps else None
-
-
-def _known_step(part: tuple[int, str], number: int, raw: str, colours: Sequence[str]) -> Step:
-    """``_parse_step``, remembered by the line's text: the same lines come back turn after
-    turn. Only steps are kept; a line in error is read afresh (its message names its place)."""
-    key = (part[1], tuple(colours))
-    step = _STEPS.get(key)
-    if step is None:
-        step = _parse_step(part, number, raw, colours)
-        if len(_STEPS) < _STEPS_KEPT:
-            _STEPS[key] = step
-    return step
 
 
 def _parts(line: str) -> list[tuple[int, str]]:

@@ -16,7 +16,6 @@ do not otherwise depend on each other before the water flows.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cache, lru_cache
 from typing import ClassVar
 
 from pbem.engine.chance import Chance
@@ -93,7 +92,6 @@ class QuietTurn(Turn):
         pass
 
 
-@cache  # the box's facts never change; asked at every coral bought or tried
 def max_corals() -> int:
     return int(known()["max_corals_per_player"])
 
@@ -279,17 +277,12 @@ def _turn_over(state: State, turn: Turn, place: Place, paying: tuple[str, ...] |
     return card
 
 
-# Events are immutable, and the same few come back game after game: the commonest are made
-# once each (making each afresh was a third of the rules' time in bench/engine.py). Kept by a
-# place's column and distance: a Place hashes in Python, ints in C.
-@lru_cache(maxsize=4096)
 def _card_turned(seat: int, column: int, distance: int, card: str) -> Event:
     return Event.of("card_turned", msg("{player} turned {place}: a {card}.", player=w.seat(seat),
                                        place=w.place(Place(column, distance)),
                                        card=w.card(card)))
 
 
-@lru_cache(maxsize=4096)
 def _card_bought(seat: int, card: str, column: int, distance: int, coral: int) -> Event:
     """``coral``: the number of the coral bought (0 for any other card)."""
     place = Place(column, distance)
@@ -302,7 +295,10 @@ def _card_bought(seat: int, card: str, column: int, distance: int, coral: int) -
                                        place=w.place(place)))
 
 
-def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
+def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> str | None:
+    """Buy the card on the step's place; returns it, or None if the step's condition left it.
+    Every check is made before anything changes, except that a face-down card is turned
+    (and its worm paid) before the checks of what it shows."""
     place = step.place
     slot = _slot(state, turn, place)
     row = ROW_OF[turn.seat][place.distance]
@@ -318,7 +314,7 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
             turn.say("card_left", msg("{player} left the {card} on {place} (not what the order "
                                       "asked for).", player=w.seat(turn.seat), card=w.card(card),
                                       place=w.place(place)))
-        return
+        return None
     cost = 1 if (row, place.column) in turn.flipped else COST[place.distance]
     _may_own(state, turn.seat, card, place)
     colour = fish_colour(card)
@@ -326,6 +322,7 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> None:
               lambda: msg("the {card} on {place}", card=w.card(card), place=w.place(place)),
               turn.fresh_pearls)
     take_card(state, turn, place, card, colour)
+    return card
 
 
 def take_card(state: State, turn: Turn, place: Place, card: str, colour: str | None) -> None:
@@ -347,7 +344,6 @@ def take_card(state: State, turn: Turn, place: Place, card: str, colour: str | N
                                         len(player.corals) if card == "coral" else 0))
 
 
-@cache
 def fish_colour(card: str) -> str | None:
     """The colour of a fish card ("fish:red:m" -> "red"), None for any other card."""
     return card.split(":")[1] if card.startswith("fish:") else None
@@ -397,13 +393,11 @@ def do_boat(state: State, turn: Turn, step: Boat) -> None:
         turn.events.append(_boat_bought(turn.seat, player.boats))
 
 
-@lru_cache(maxsize=64)
 def _boat_bought(seat: int, column: int) -> Event:
     return Event.of("boat_bought", msg("{player} bought a boat, under column {column}.",
                                        player=w.seat(seat), column=column))
 
 
-@lru_cache(maxsize=4096)
 def _fish_attached(seat: int, fish: tuple[tuple[str, str], ...], number: int) -> Event:
     return Event.of("fish_attached", msg("{player} put the {fish} on coral {number}.",
                                          player=w.seat(seat),

@@ -23,9 +23,7 @@ Slot = dict[str, Any] | None
 
 class Coral(NamedTuple):
     """A coral in front of a player, its attached parents (colours) and completed cross.
-    Immutable (a changed coral is a new one in its list), so copies share them. A named
-    tuple, not a frozen dataclass: the bot's caches hash a player's corals at every plan,
-    and a tuple hashes in C."""
+    Immutable (a changed coral is a new one in its list), so copies share them."""
 
     male: str | None = None
     female: str | None = None
@@ -113,8 +111,8 @@ class State:
         return cls(players=players, **raw)
 
     def copy(self) -> State:
-        """An independent copy (by hand: deepcopy is far too slow for the rules' hot path);
-        slots are shared, as they are never changed in place."""
+        """An independent copy; slots and corals are shared, as they are never changed in
+        place."""
         return State(
             self.options, [row[:] for row in self.area],
             list(self.pile), list(self.discard), list(self.breeding_open),
@@ -140,5 +138,5 @@ def area_row(seat: int, distance: int) -> int:
     return distance if seat == 0 else ROWS - 1 - distance
 
 
-# area_row as a table, for the rules' hot paths: ROW_OF[seat][distance]
+# area_row as a table: ROW_OF[seat][distance]
 ROW_OF = tuple(tuple(area_row(seat, d) for d in range(ROWS)) for seat in range(2))

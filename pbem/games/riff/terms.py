@@ -7,7 +7,6 @@ sentences with translated fields ("le poisson mâle rouge") instead of English f
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 from pbem.games.riff.orders import ROW_WORDS, Place
 from pbem.i18n.msg import Msg, SeatRef, cmsg, msg
@@ -20,7 +19,6 @@ def seat(n: int) -> SeatRef:
     return _SEATS[n]
 
 
-@lru_cache(maxsize=4096)  # immutable messages: one per word, shared by every event
 def colour(name: str) -> Msg:
     """A worm, fish or die colour; a colour the catalogue lacks (an option's own) stays as is."""
     return cmsg("colour", name)
@@ -30,24 +28,20 @@ def colours(names: Sequence[str]) -> list[Msg]:
     return [colour(c) for c in names]
 
 
-@lru_cache(maxsize=4096)  # immutable messages: one per word, shared by every event
 def row(distance: int) -> Msg:
     """near, middle, far middle, far: the words a player writes in a place."""
     return cmsg("row", ROW_WORDS[distance])
 
 
-@lru_cache(maxsize=4096)  # immutable messages: one per word, shared by every event
 def place(p: Place) -> Msg:
     return msg("{column} {row}", column=p.column + 1, row=row(p.distance))
 
 
-@lru_cache(maxsize=4096)  # immutable messages: one per word, shared by every event
 def sex(code: str) -> Msg:
     word = "male" if code == "m" else "female"  # (a variable: not a msgid to extract)
     return cmsg("sex", word)
 
 
-@lru_cache(maxsize=4096)  # immutable messages: one per word, shared by every event
 def fish(colour_name: str, code: str) -> Msg:
     """A fish without the word fish: "red male"."""
     if code == "m":
@@ -55,7 +49,6 @@ def fish(colour_name: str, code: str) -> Msg:
     return msg("{colour} female", colour=colour(colour_name))
 
 
-@lru_cache(maxsize=4096)  # immutable messages: one per word, shared by every event
 def card(card_id: str) -> Msg:
     """A reef card: "red male fish", "coral", "pearl", "shark", "water"."""
     if card_id.startswith("fish:"):
@@ -66,14 +59,12 @@ def card(card_id: str) -> Msg:
     return cmsg("card", card_id)
 
 
-@lru_cache(maxsize=4096)  # immutable messages: one per word, shared by every event
 def cross(card_id: str) -> Msg:
     """A breeding card: "red x yellow", or "red x red" for a one-colour cross."""
     parts = card_id.split("+")
     return msg("{a} x {b}", a=colour(parts[0]), b=colour(parts[-1]))
 
 
-@lru_cache(maxsize=4096)  # immutable messages: one per word, shared by every event
 def cross_card(card_id: str) -> Msg:
     """A breeding card as an order names it: "red+yellow", or "pink" (one colour)."""
     parts = card_id.split("+")

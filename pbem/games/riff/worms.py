@@ -9,7 +9,6 @@ standing preference (``prefer ...``, sent in any mail, in turn or not) or else t
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
@@ -31,7 +30,6 @@ def _default_order(state: State, seat: int) -> tuple[str, ...]:
                           tuple(state.colours))
 
 
-@lru_cache(maxsize=4096)  # asked at every turn, for holdings that change only now and then
 def _holding_order(fish: tuple[str, ...], corals: tuple[Coral, ...],
                    offer: tuple[str | None, ...], game_colours: tuple[str, ...]
                    ) -> tuple[str, ...]:
@@ -107,29 +105,23 @@ def roll(state: State, chance: Chance) -> list[Event]:
     return said
 
 
-# Events are immutable, and the same few come back every turn: the commonest are made once
-# each (making each afresh was a third of the rules' time in bench/engine.py).
-@lru_cache(maxsize=1024)
 def _dice_rolled(seat: int, first: str, second: str) -> Event:
     return Event.of("dice_rolled", msg("Dice for {player}'s turn: {first} and {second}.",
                                        player=w.seat(seat), first=w.colour(first),
                                        second=w.colour(second)))
 
 
-@lru_cache(maxsize=1024)
 def _worms_taken(seat: int, taken: tuple[str, ...]) -> Event:
     return Event.of("worms_taken", msg("{player} took {colours} worms.", player=w.seat(seat),
                                        colours=w.joined(w.colours(taken))))
 
 
-@lru_cache(maxsize=1024)
 def _worm_picked(seat: int, colour: str) -> Event:
     return Event.of("worm_picked", msg(
         "{player} took a {colour} worm (one of the dice's colours, by preference).",
         player=w.seat(seat), colour=w.colour(colour)))
 
 
-@lru_cache(maxsize=16)
 def _supply_empty(seat: int) -> Event:
     return Event.of("supply_empty", msg("No worm is left in the supply for {player}.",
                                         player=w.seat(seat)))

@@ -1,7 +1,7 @@
-"""The bot plays its buys on its scratch state by the rules' own checks, without trying them on
-a copy (pbem/games/riff/bot.py): a buy it plays must change the state exactly as do_buy
-does, a buy do_buy refuses must change nothing (but draw the same card), and the state the
-bot is given must never change."""
+"""The bot plays its buys on its scratch state through the rules' do_buy, a face-down card's
+only if it succeeds (pbem/games/riff/bot.py): a buy it plays must change the state exactly as
+do_buy does, a buy do_buy refuses must change nothing (but draw the same card), and the state
+the bot is given must never change."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ from collections.abc import Iterator
 
 from pbem.engine.chance import Chance
 from pbem.games.riff import GAME
-from pbem.games.riff.area import face_down_places
-from pbem.games.riff.bot import _BotChance, _buy_face_up, _buy_hidden
+from pbem.games.riff.bot import _BotChance, _buy, _HiddenBuy
 from pbem.games.riff.orders import Buy, Place
 from pbem.games.riff.rules import QuietTurn, RuleError, do_buy
 from pbem.games.riff.state import ROW_OF, State
@@ -64,8 +63,8 @@ def test_the_bots_buys_change_the_state_as_do_buy_does() -> None:
                     bought = False
                 bot, bot_turn = state.copy(), QuietTurn(seat)
                 bot_chance = _BotChance(random.Random("s"))
-                card = (_buy_face_up(bot, bot_turn, place) if slot["up"]
-                        else _buy_hidden(bot, bot_turn, place, bot_chance))
+                card = _buy(bot, bot_turn, Buy(place) if slot["up"] else _HiddenBuy(place),
+                            bot_chance)
                 assert (card is not None) == bought, (place, slot)
                 if bought:
                     played += 1
@@ -89,24 +88,3 @@ def test_the_bot_leaves_the_state_it_is_given_unchanged() -> None:
         before = _dump(state)
         GAME.random_order(state, state.to_move, rng)
         assert _dump(state) == before
-
-
-def test_the_face_down_places_the_bot_keeps_are_the_areas_after_each_buy() -> None:
-    """The bot lists the face-down places once per order and drops each hidden card it buys
-    (pbem/games/riff/bot.py): after every buy, kept must equal listed afresh."""
-    bought = 0
-    for state in _played(4):
-        seat = state.to_move
-        scratch, turn = state.copy(), QuietTurn(seat)
-        chance = _BotChance(random.Random("kept"))
-        scratch.players[seat].worms = {c: 9 for c in scratch.colours}  # buys succeed often
-        kept = face_down_places(scratch.area)
-        for column in range(scratch.players[seat].boats):
-            for distance in (1, 2):
-                slot = scratch.area[ROW_OF[seat][distance]][column]
-                if slot is None or slot["up"]:
-                    continue
-                if _buy_hidden(scratch, turn, Place(column, distance), chance, kept):
-                    bought += 1
-                assert kept == face_down_places(scratch.area)
-    assert bought > 100
