@@ -217,10 +217,12 @@ def public_view(rules: Any, state: Any) -> dict[str, Any] | None:
 
 
 def _example_order(rules: Any, state: Any, seat: int, lang: str = "en") -> str | None:
-    """The game's safe default order (in the seat's words), shown at the top of the mover's
-    mail."""
+    """An order to copy (in the seat's words), shown at the top of the mover's mail: the
+    game's ``example_order`` where it has one (a turn that does something), else its safe
+    default order. Only its first line: the mail shows it inline."""
+    example = getattr(rules, "example_order", rules.default_order)
     try:
-        return localise_order(rules, str(rules.default_order(state, seat)), lang)
+        return localise_order(rules, str(example(state, seat)).strip().splitlines()[0], lang)
     except Exception:  # a courtesy line must never stop a status mail
         return None
 
