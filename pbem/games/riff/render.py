@@ -134,14 +134,15 @@ def coral_text(coral: Mapping[str, Any], pgettext: PGettext = _english) -> str:
     return str(pgettext("coral", "coral %(number)s: no fish yet", number=coral["number"]))
 
 
-# The pictures are drawn at the size a phone shows them (at most 360 units wide: a phone's
-# mail is some 366 CSS pixels across), so their words, 11 units and up, stay readable.
+# The pictures are drawn at the size a phone shows them (at most 348 units wide: a phone's
+# mail is some 366 CSS pixels across, an archive page's 358), so their words, 11 units and
+# up, stay readable.
 FILL = {"red": "#d33030", "yellow": "#f2d21b", "blue": "#2f6fd0", "green": "#2e9e44",
         "pink": "#f08cb8", "purple": "#8a3fb8"}
 INK = {"yellow": "#000", "pink": "#000"}
 WATER, DOWN, EMPTY, CARD = "#cfe8f5", "#7d8b96", "#ffffff", "#f3ead2"
-CELL_W, CELL_H, LEFT = 37, 44, 64  # a place of the area; the row names' column
-AREA_W = LEFT + 8 * CELL_W  # 360
+CELL_W, CELL_H, LEFT = 36, 44, 60  # a place of the area; the row names' column
+AREA_W = LEFT + 8 * CELL_W  # 348: room for an archive page's margins too
 TOP = 20  # the column numbers' band
 BOATS = 24  # a row of boats
 
