@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -71,9 +71,8 @@ def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str, mover:
                    seats: list[Seat], tr: Translator = ENGLISH) -> str:
     """What this status is for, readable in a phone's inbox list.
 
-    ``turn`` is the number of the next move (moves counted from 1; talk and the host's notes
-    are no moves):
-    ``Turn 9 — your move (due Thu 26 Nov 18:00 UTC)``, ``Turn 8 — Bob moved``,
+    ``turn`` is the turn the mail's body shows (:func:`shown_turn`), now to be played:
+    ``Turn 9 — your move (due Thu 26 Nov 18:00 UTC)``, ``Turn 9 — Bob moved``,
     ``Orders accepted``, ``Game over — Alice wins``.
     """
     now: Msg
@@ -85,7 +84,7 @@ def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str, mover:
     elif mail.your_turn:
         now = msg("Turn {turn} — your move", turn=turn)
     elif mover:
-        now = msg("Turn {turn} — {mover} moved", turn=turn - 1, mover=mover)
+        now = msg("Turn {turn} — {mover} moved", turn=turn, mover=mover)
     elif mail.waiting_names:
         now = msg("Turn {turn} — waiting for {names}", turn=turn,
                   names=", ".join(mail.waiting_names))
@@ -217,10 +216,12 @@ def public_view(rules: Any, state: Any) -> dict[str, Any] | None:
 
 
 def _example_order(rules: Any, state: Any, seat: int, lang: str = "en") -> str | None:
-    """The game's safe default order (in the seat's words), shown at the top of the mover's
-    mail."""
+    """An order to copy (in the seat's words), shown at the top of the mover's mail: the
+    game's ``example_order`` where it has one (a turn that does something), else its safe
+    default order. Only its first line: the mail shows it inline."""
+    example = getattr(rules, "example_order", rules.default_order)
     try:
-        return localise_order(rules, str(rules.default_order(state, seat)), lang)
+        return localise_order(rules, str(example(state, seat)).strip().splitlines()[0], lang)
     except Exception:  # a courtesy line must never stop a status mail
         return None
 
@@ -243,7 +244,7 @@ def queue_status(session: Session, host: Host, rules: Any, game: Game, state: An
     mail = status_mail(session, rules, game, state, seat, intro, secret, seats, public, log)
     text, html = render_status(rules, mail)
     subj = status_subject(
-        game, mail, turn=moves + 1, kind=kind,
+        game, mail, turn=shown_turn(mail.view, moves), kind=kind,
         mover=mover, point=point,
         due=deadline_of(game, seat) if mail.your_turn else None, outcome=rules.outcome(state),
         seats=seats, tr=seat_tr(seat, rules))
@@ -251,6 +252,16 @@ def queue_status(session: Session, host: Host, rules: Any, game: Game, state: An
                  subj=subj, text=text, html=html, kind=kind,
                  game_id=game.id, in_reply_to=in_reply_to, references=references,
                  auto_reply=in_reply_to is not None, secret=secret)
+
+
+def shown_turn(view: Any, moves: int) -> int:
+    """The turn a mail names, now to be played: the game's own count where its view gives one
+    (``turn``, from 0), as its status shows it; else the moves made so far plus one (setup
+    answers are moves in the log, not turns on the board, so the game's count comes first)."""
+    turn = view.get("turn") if isinstance(view, Mapping) else None
+    if isinstance(turn, int) and not isinstance(turn, bool):
+        return turn + 1
+    return moves + 1
 
 
 MAIL_MODES = {
@@ -282,7 +293,8 @@ def queue_update(session: Session, host: Host, rules: Any, game: Game, state: An
     if seat.mail_mode == "digest":
         return None
     seats = seats if seats is not None else queries.seats(session, game.id or 0)
-    turn = moves if moves is not None else queries.moves_made(session, game.id or 0, MOVE_KINDS)
+    made = moves if moves is not None else queries.moves_made(session, game.id or 0, MOVE_KINDS)
+    turn = shown_turn(rules.view(state, seat.index), made)
     tr = seat_tr(seat, rules)
     who = mover or tr(msg("The game"))
     names = ", ".join(s.name for s in seats if s.index in waiting) or tr(msg("nobody"))

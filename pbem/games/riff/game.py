@@ -105,6 +105,15 @@ class Riff:
     def default_order(self, state: State, seat: Seat) -> str:
         return bot.default_order(state, seat)
 
+    def example_order(self, state: State, seat: Seat) -> str:
+        """An order worth copying for the mail's example line: the bot's turn for this seat
+        (the same for every mail of this turn), where the default buys nothing."""
+        for attempt in range(8):
+            order = bot.random_order(state, seat, random.Random(f"{state.turn}:{attempt}"))
+            if order.strip() and order.strip() != "pass":
+                return order
+        return bot.default_order(state, seat)
+
     def help_text(self, state: State | None = None, lang: str = "en") -> str:
         return help_text(state, lang)
 

@@ -1,4 +1,5 @@
-"""Drawing a view for the status email: the fishing area as a text grid, holdings as words.
+"""Drawing a view for the status email: the fishing area as a text grid and as a picture,
+the open breeding crosses and each player's corals as pictures, holdings as words.
 
 Everything here reads only ``view`` output (view.py), never a state. Templates get each helper
 with the template's own ``pgettext`` (jinja2.ext.i18n), so its words come out in the seat's
@@ -12,6 +13,9 @@ from typing import Any
 
 import jinja2
 import jinja2.runtime
+from markupsafe import Markup, escape
+
+from pbem.drawing.pictures import band
 
 WIDTH = 6  # characters per column of the grid
 
@@ -130,6 +134,153 @@ def coral_text(coral: Mapping[str, Any], pgettext: PGettext = _english) -> str:
     return str(pgettext("coral", "coral %(number)s: no fish yet", number=coral["number"]))
 
 
+# The pictures are drawn at the size a phone shows them (at most 348 units wide: a phone's
+# mail is some 366 CSS pixels across, an archive page's 358), so their words, 11 units and
+# up, stay readable.
+FILL = {"red": "#d33030", "yellow": "#f2d21b", "blue": "#2f6fd0", "green": "#2e9e44",
+        "pink": "#f08cb8", "purple": "#8a3fb8"}
+INK = {"yellow": "#000", "pink": "#000"}
+WATER, DOWN, EMPTY, CARD = "#cfe8f5", "#7d8b96", "#ffffff", "#f3ead2"
+CELL_W, CELL_H, LEFT = 36, 44, 60  # a place of the area; the row names' column
+AREA_W = LEFT + 8 * CELL_W  # 348: room for an archive page's margins too
+TOP = 20  # the column numbers' band
+BOATS = 24  # a row of boats
+
+
+def _short(text: str, room: int) -> str:
+    """``text`` cut to ``room`` characters (an ellipsis marks the cut)."""
+    return text if len(text) <= room else text[:room - 1] + "…"
+
+
+def _text(x: float, y: float, words: str, size: int = 12, fill: str = "#000",
+          anchor: str = "middle", bold: bool = False) -> str:
+    weight = ' font-weight="bold"' if bold else ""
+    return (f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}" text-anchor="{anchor}" '
+            f'fill="{fill}"{weight}>{escape(words)}</text>')
+
+
+def _place(x: int, y: int, cell: Mapping[str, Any] | None, pgettext: PGettext) -> list[str]:
+    """One place of the area: a fish in its colour (its colour and sex written on it), a
+    face-down card, water, a coral, pearl or shark card, or a gap."""
+    words = cell_text(cell, pgettext)
+    if cell is None:
+        fill, ink, lines, title = EMPTY, "#777", ["."], str(pgettext("grid", "empty"))
+    elif not cell.get("up"):
+        fill, ink, lines, title = DOWN, "#fff", ["?"], str(pgettext("grid", "face down"))
+    elif cell["kind"] == "fish":
+        colour = cell["colour"]
+        fill, ink = FILL.get(colour, CARD), INK.get(colour, "#fff")
+        lines, title = [abbreviation(colour, pgettext), words[-1]], card_text(cell, pgettext)
+    elif cell["kind"] == "water":
+        fill, ink, lines, title = WATER, "#246", ["~"], card_text(cell, pgettext)
+    else:
+        fill, ink, lines, title = CARD, "#000", [words], card_text(cell, pgettext)
+    out = [f'<rect x="{x + 1}" y="{y + 1}" width="{CELL_W - 2}" height="{CELL_H - 2}" '
+           f'rx="3" fill="{fill}" stroke="#456"><title>{escape(title)}</title></rect>']
+    first = y + CELL_H / 2 + 4 - 7 * (len(lines) - 1)
+    out += [_text(x + CELL_W / 2, first + 14 * n, line, 11 if len(line) > 3 else 12, ink)
+            for n, line in enumerate(lines)]
+    return out
+
+
+def _boat_row(y: int, count: int, who: str) -> list[str]:
+    """A player's boats: one under (or over) each of the first ``count`` columns."""
+    out = [_text(4, y + 16, _short(who, 9), 11, "#333", "start")]
+    for c in range(count):
+        x = LEFT + c * CELL_W + CELL_W / 2
+        out.append(f'<path d="M{x - 13:.0f} {y + 8}h26l-5 9h-16z" fill="#8a5a2b"/>'
+                   f'<path d="M{x:.0f} {y + 8}v-6l7 5z" fill="#8a5a2b"/>')
+    return out
+
+
+def area_svg(view: Mapping[str, Any], names: Sequence[str] = (),
+             pgettext: PGettext = _english) -> Markup:
+    """The fishing area as a picture from the viewer's side, as area_grid writes it: the
+    opponent's boats on top, the far row to the near row, the viewer's boats at the bottom;
+    columns 1-8 from the sea end. A band per row, so a buy redraws one row."""
+    me = view.get("you")
+    me = 0 if me is None else me
+    players = view["players"]
+
+    def who(seat: int) -> str:
+        name = names[seat] if len(names) > seat else ""
+        return name or str(pgettext("grid", "P%(n)s boats", n=seat + 1))
+
+    rows = list(view["rows"])
+    head = [_text(LEFT + c * CELL_W + CELL_W / 2, 15, str(c + 1), 12, "#333")
+            for c in range(8)]
+    oy = TOP + BOATS
+    height = oy + len(rows) * CELL_H + BOATS
+    bands = [band(AREA_W, 0, TOP, str(pgettext("picture", "The fishing area")), head),
+             band(AREA_W, TOP, oy, "", _boat_row(TOP, players[1 - me]["boats"],
+                                                 who(1 - me)))]
+    for r, row in enumerate(rows):
+        y = oy + r * CELL_H
+        body = [_text(4, y + 19, _short(str(pgettext("row", row["name"])), 10), 11, "#000",
+                      "start"),
+                _text(4, y + 34, f"({row['cost']})", 11, "#333", "start")]
+        for c, cell in enumerate(row["cells"]):
+            body += _place(LEFT + c * CELL_W, y, cell, pgettext)
+        bands.append(band(AREA_W, y, y + CELL_H, "", body))
+    last = oy + len(rows) * CELL_H
+    bands.append(band(AREA_W, last, height, "", _boat_row(last, players[me]["boats"], who(me))))
+    return Markup(f'<div style="max-width:{AREA_W}px">' + "".join(bands) + "</div>")
+
+
+PAIR_W, PAIR_H = 116, 40  # one cross or one coral: a male and a female side by side
+
+
+def _fish_box(x: int, y: int, colour: str | None, sex: str,
+              pgettext: PGettext) -> list[str]:
+    """A fish of a cross or a coral: its colour's square with its sex written on it; an
+    empty dashed square for one not attached yet."""
+    if colour is None:
+        return [f'<rect x="{x}" y="{y}" width="50" height="28" rx="3" fill="#fff" '
+                f'stroke="#999" stroke-dasharray="3 2"/>']
+    code = "M" if sex == "m" else "F"
+    label = f"{abbreviation(colour, pgettext)} {pgettext('sex abbreviation', code)}"
+    return [f'<rect x="{x}" y="{y}" width="50" height="28" rx="3" fill="{FILL.get(colour, CARD)}"'
+            f' stroke="#456"><title>{escape(fish_name(colour, sex, pgettext))}</title></rect>',
+            _text(x + 25, y + 18, label, 11, INK.get(colour, "#fff"))]
+
+
+def _pairs(label: str, pairs: Sequence[tuple[str, str | None, str | None, bool]],
+           pgettext: PGettext) -> Markup:
+    """Numbered pairs of fish (a cross's or a coral's), three to a row; a done pair greyed."""
+    per_row = 3
+    rows = max(1, -(-len(pairs) // per_row))
+    width, height = per_row * PAIR_W, rows * PAIR_H
+    body = []
+    for n, (number, male, female, done) in enumerate(pairs):
+        x, y = (n % per_row) * PAIR_W, (n // per_row) * PAIR_H
+        body.append(_text(x + 6, y + 24, number, 12, "#333", "start", bold=True))
+        body += _fish_box(x + 14, y + 6, male, "m", pgettext)
+        body += _fish_box(x + 64, y + 6, female, "f", pgettext)
+        if done:
+            body.append(f'<path d="M{x + 14} {y + 20}h100" stroke="#000" stroke-width="2"/>')
+    return Markup(band(width, 0, height, label, body).replace(
+        'style="display:block"', 'style="display:block;max-width:100%;height:auto"'))
+
+
+def crosses_svg(view: Mapping[str, Any], pgettext: PGettext = _english) -> Markup:
+    """The open breeding crosses: for each, the male and the female it asks for."""
+    pairs = [(str(n), b["colours"][0], b["colours"][-1], False) if b else
+             (str(n), None, None, False) for n, b in enumerate(view["breeding"], start=1)]
+    return _pairs(str(pgettext("picture", "The open breeding crosses")), pairs, pgettext)
+
+
+def corals_svg(player: Mapping[str, Any], pgettext: PGettext = _english) -> Markup:
+    """A player's corals: the fish attached to each, a completed cross struck through."""
+    pairs = []
+    for c in player["corals"]:
+        if c.get("cross"):
+            male, female = c["cross_colours"][0], c["cross_colours"][-1]
+            pairs.append((str(c["number"]), male, female, True))
+        else:
+            pairs.append((str(c["number"]), c.get("male"), c.get("female"), False))
+    return _pairs(str(pgettext("picture", "Corals")), pairs, pgettext) if pairs else Markup("")
+
+
 def _in_language(helper: Callable[..., str]) -> Callable[..., str]:
     """``helper`` with the rendering template's ``pgettext`` (the seat's language, however the
     host installed it for this render); English when the template has none."""
@@ -152,5 +303,6 @@ def template_helpers() -> dict[str, Any]:
     helpers: dict[str, Callable[..., str]] = {
         "area_grid": area_grid, "cell_text": cell_text, "counts": counts,
         "fish_list": fish_list, "coral_text": coral_text, "cross_text": cross_text,
-        "fish_name": fish_name, "card_text": card_text, "discard_text": discard_text}
+        "fish_name": fish_name, "card_text": card_text, "discard_text": discard_text,
+        "area_svg": area_svg, "crosses_svg": crosses_svg, "corals_svg": corals_svg}
     return {name: _in_language(helper) for name, helper in helpers.items()}

@@ -237,9 +237,14 @@ def do_prefer(state: State, turn: Turn, step: Prefer) -> None:
 
 def _slot(state: State, turn: Turn, place: Place, *, need_boat: bool = True) -> dict[str, str]:
     if need_boat and place.column >= state.players[turn.seat].boats:
+        boats = state.players[turn.seat].boats
+        if boats == 1:
+            raise RuleError(msg("{place}: you have no boat in column {column} (your only boat "
+                                "lies under column 1)", place=w.place(place),
+                                column=place.column + 1))
         raise RuleError(msg("{place}: you have no boat in column {column} (your boats lie "
                             "under columns 1-{boats})", place=w.place(place),
-                            column=place.column + 1, boats=state.players[turn.seat].boats))
+                            column=place.column + 1, boats=boats))
     slot = state.area[ROW_OF[turn.seat][place.distance]][place.column]
     if slot is None:
         raise RuleError(msg("{place}: there is no card there", place=w.place(place)))

@@ -157,8 +157,8 @@ def test_a_french_rule_error_names_the_place_and_card_in_french() -> None:
         order = GAME.parse(state, 0, GAME.canonical_order(state, 0, "acheter 5 proche", "fr"))
         GAME.apply(state, 0, order, Chance("x"))
     assert _french(caught.value.message) == (
-        "5 proche : vous n'avez pas de bateau dans la colonne 5 (vos bateaux sont sous les "
-        "colonnes 1-1).")
+        "5 proche : vous n'avez pas de bateau dans la colonne 5 (votre seul bateau est sous "
+        "la colonne 1).")
 
 
 def test_events_render_in_french_with_the_players_names() -> None:

@@ -1,0 +1,71 @@
+"""Whole demo games of every game, read as a player reads them: the turn a mail's subject names
+is the one its body shows, and every mail and archive page fits a phone 390 CSS pixels wide
+(no sideways scrolling, no text under 11 px, the pictures' words included)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from pbem.engine import registry
+from tests.archive_support import Played, play
+from tests.support.browser import browser  # noqa: F401  (fixture)
+from tests.support.phone import mails, measure, phone, walk_archive, write_mail_page
+
+GAMES = sorted(registry.games())
+_played: dict[str, Played] = {}
+
+
+@pytest.fixture
+def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """One whole game of each game at its fewest players, played once for the module."""
+    name: str = request.param
+    if name not in _played:
+        rules = registry.get(name)
+        _played[name] = play(tmp_path_factory.mktemp(name), name, rules.min_players, "phone")
+    return _played[name]
+
+
+SUBJECT_TURN = re.compile(r"\bTurn (\d+)\b")
+BODY_TURN = re.compile(r"^\s*Turn (\d+)\b", re.M)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("played", GAMES, indirect=True)
+def test_subject_and_body_name_the_same_turn(played: Played) -> None:
+    compared = 0
+    for mail in mails(played.folder / "outbox"):
+        subject = SUBJECT_TURN.search(str(mail["Subject"]))
+        part = mail.get_body(("plain",))
+        body = BODY_TURN.search(cast(str, part.get_content())) if part is not None else None
+        if subject and body:
+            assert subject.group(1) == body.group(1), (mail["Subject"], body.group(0))
+            compared += 1
+    assert compared >= 10, "a whole game's mails name their turn in subject and body"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("played", GAMES, indirect=True)
+def test_every_mail_and_archive_step_fits_a_phone(
+        played: Played, browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    phone(browser)
+    trips = []
+    try:
+        for n, mail in enumerate(mails(played.folder / "outbox")):
+            page = write_mail_page(mail, tmp_path, f"mail-{n}")
+            if page is not None:
+                browser.get(page.as_uri())
+                trips.append(measure(browser, f"mail {n}: {mail['Subject']}"))
+        played.export(tmp_path / "archive.html")
+        browser.get((tmp_path / "archive.html").as_uri())
+        trips += walk_archive(browser, "archive")
+        played.pbem("site", "build", str(tmp_path / "site"))
+        browser.get((tmp_path / "site" / "index.html").as_uri())
+        trips.append(measure(browser, "site index"))
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    found = [t for t in trips if t is not None]
+    assert not found, f"{len(found)} views trip a phone reader, e.g. {found[:3]}"
