@@ -3,7 +3,7 @@
 ``GAME`` is what the host discovers. Modules by topic: components/state/setup (the box and a
 position), board (cells, corals, coral tiles), placement/attack/shrimps/algae/parrotfish/opensea
 (the actions), supply (bag, bonus polyps), rules (one order = one turn), bot (bots; their
-random turn in botturn/botfacts/botreef/bottiles/botdice), orders/parse (orders as text),
+random turn in botturn/botfacts/botreef/bottiles), orders/parse (orders as text),
 keywords (order words in each language), terms (colours as messages), view/render (what a
 seat may see, drawn), help, templates/ (its mails), locale/ (its catalogues).
 

@@ -209,12 +209,6 @@ def rock_count(boards: tuple[int, ...]) -> int:
     return sum(len(rock_cells()[b]) for b in boards)
 
 
-@cache
-def fewest_rock_cells() -> int:
-    """The rock cells of the board with the fewest."""
-    return min(len(cells) for cells in rock_cells().values())
-
-
 # --- coral tiles -------------------------------------------------------------------------------
 
 

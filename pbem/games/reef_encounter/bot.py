@@ -1,9 +1,8 @@
 """Legal moves for bots: a random whole turn, and the safe default turn.
 
-The random turn is written by botturn.py from a few facts of the state, with no scratch copy
-of the state and no run of the rules; botreef.py keeps the polyps as corals from one turn to
-the next. The bot leans towards growing corals, guarding them and eating them, so random games
-reach an end in a sensible number of turns."""
+The random turn is written by botturn.py from a few facts of the state (botfacts.py), with no
+scratch copy of the state and no run of the rules. The bot leans towards growing corals,
+guarding them and eating them, so random games reach an end in a sensible number of turns."""
 
 from __future__ import annotations
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 import random
 
 from pbem.games.reef_encounter.board import BOARD_OF, neighbours, rock_count
-from pbem.games.reef_encounter.botdice import kept_dice
-from pbem.games.reef_encounter.botreef import in_play, kept_reef
+from pbem.games.reef_encounter.botreef import Reef, in_play
 from pbem.games.reef_encounter.bottiles import dominated
 from pbem.games.reef_encounter.parrotfish import MIN_CORAL
 from pbem.games.reef_encounter.shrimps import MAX_PER_BOARD
@@ -22,7 +21,7 @@ class TurnFacts:
     """What one seat's turn being written knows: its lines so far, and the facts its steps
     change, with the rules' conditions on them (the steps are :class:`botturn.Writer`'s).
 
-    The state is only read. The polyps are the reef's (kept or traced anew); the shrimps and
+    The state is only read. The polyps are the reef's (traced from the state); the shrimps and
     supplies are copied when a step first changes them, the seat's holdings at once (three
     small dicts)."""
 
@@ -38,7 +37,6 @@ class TurnFacts:
         "boards",
         "consumed",
         "cylinders",
-        "dice",
         "done",
         "ended",
         "final",
@@ -51,6 +49,7 @@ class TurnFacts:
         "lines",
         "polyps",
         "reef",
+        "rng",
         "rock_total",
         "screen",
         "sea_shrimp",
@@ -61,11 +60,11 @@ class TurnFacts:
 
     def __init__(self, state: State, seat: int, rng: random.Random) -> None:
         me = state.seats[seat]
-        self.state, self.seat, self.dice = state, seat, kept_dice(rng)
+        self.state, self.seat, self.rng = state, seat, rng
         self.final = state.phase == "final"
         self.boards = boards = tuple(state.boards)
         self.in_play, self.rock_total = in_play(boards), rock_count(boards)
-        self.reef = kept_reef(state)
+        self.reef = Reef(state.polyps)
         self.polyps, self.shrimps = self.reef.polyps, state.shrimps
         self._own_shrimps = False  # True once self.shrimps is this turn's own copy
         self.larva, self.screen, self.consumed = dict(me.larva), dict(me.screen), dict(me.consumed)
@@ -122,7 +121,7 @@ class TurnFacts:
 
     def edible(self) -> list[str]:
         """The cells of this seat's shrimps that guard a coral the parrotfish may eat now
-        (of MIN_CORAL polyps or more), read off the kept corals' sizes."""
+        (of MIN_CORAL polyps or more), read off the reef's corals' sizes."""
         coral, seat = self.reef.coral, self.seat
         return sorted(k for k, s in self.shrimps.items()
                       if s == seat and k in coral and len(coral[k].cells) >= MIN_CORAL)

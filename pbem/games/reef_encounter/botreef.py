@@ -1,14 +1,11 @@
-"""The bot's picture of the reef: the polyps as corals and as a bit mask per colour, kept from
-one turn to the next, and what the bot asks of it (which cells lie next to a colour)."""
+"""The bot's picture of the reef: the polyps as corals and as a bit mask per colour, and what
+the bot asks of it (which cells lie next to a colour)."""
 
 from __future__ import annotations
-
-from functools import lru_cache
 
 from pbem.games.reef_encounter.board import group_in, neighbours
 from pbem.games.reef_encounter.cellbits import cell_bits, grow
 from pbem.games.reef_encounter.components import components
-from pbem.games.reef_encounter.state import State
 
 
 class Coral:
@@ -21,11 +18,8 @@ class Coral:
 
 
 class Reef:
-    """The polyps as corals and as a bit mask per colour, kept from one bot turn to the next.
-
-    A turn's polyps are the next state's (action 10 takes none), so the reef a turn leaves
-    is the next turn's as it is, once ``polyps == state.polyps`` says so; any other state
-    gets a reef traced anew. Placements and meals keep it up to date on the way."""
+    """The polyps as corals and as a bit mask per colour, for one turn the bot writes: its
+    placements and meals keep it up to date as the rules change the state."""
 
     __slots__ = ("coral", "corals", "masks", "polyps")
 
@@ -112,32 +106,12 @@ class Reef:
         return found.cells
 
 
-# The reef the last turn written left (popped by a turn: two threads' bots never share one).
-_REEFS: list[Reef] = []
-
-
-def kept_reef(state: State) -> Reef:
-    """The reef the last turn left, if its polyps are ``state``'s; else one traced anew."""
-    try:
-        reef = _REEFS.pop()
-    except IndexError:
-        return Reef(state.polyps)
-    return reef if reef.polyps == state.polyps else Reef(state.polyps)
-
-
-def keep_reef(reef: Reef) -> None:
-    """Keep ``reef`` for the next turn (unless another thread's bot kept one meanwhile)."""
-    if not _REEFS:
-        _REEFS.append(reef)
-
-
 def next_to_mask(own: int, in_play: int) -> int:
     """The cells of the boards in play next to a polyp of a colour and not holding one, from
     the colour's bits and those of the boards in play (a neighbour lies on its polyp's board)."""
     return grow(own) & in_play & ~own
 
 
-@lru_cache(maxsize=64)
 def in_play(boards: tuple[int, ...]) -> int:
     """The bits of the rock cells of these boards."""
     bits = cell_bits().board

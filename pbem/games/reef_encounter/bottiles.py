@@ -1,9 +1,9 @@
 """The coral tiles as the bot reads them: each tile's faces, and who dominates whom while
-the tiles lie as they do (the rules' ``board.visible`` and ``dominates``, kept per layout)."""
+the tiles lie as they do (the rules' ``board.visible`` and ``dominates``, for one layout)."""
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import cache
 
 from pbem.games.reef_encounter.board import tile_ids
 from pbem.games.reef_encounter.components import components
@@ -24,7 +24,6 @@ def showing(face: str, flipped: tuple[int, ...], tile: int) -> tuple[str, str, s
     return _tile_faces()[tile][(face == "b") != (tile in flipped)]
 
 
-@lru_cache(maxsize=256)
 def dominated(face: str, flipped: tuple[int, ...]) -> dict[str, frozenset[str]]:
     """Colour -> the colours it dominates while the coral tiles lie so (as ``dominates``)."""
     beats: dict[str, set[str]] = {c: set() for c in components().coral_colours}

@@ -6,8 +6,9 @@ with the rules and checks that the facts came out as the rules' state did."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
+from typing import TypeVar
 
 from pbem.games.reef_encounter.board import (
     BOARD_OF,
@@ -17,7 +18,7 @@ from pbem.games.reef_encounter.board import (
     tile_ids,
 )
 from pbem.games.reef_encounter.botfacts import TurnFacts
-from pbem.games.reef_encounter.botreef import keep_reef, next_to_mask
+from pbem.games.reef_encounter.botreef import next_to_mask
 from pbem.games.reef_encounter.bottiles import showing
 from pbem.games.reef_encounter.cellbits import cell_bits
 from pbem.games.reef_encounter.parrotfish import to_bag_count
@@ -25,11 +26,25 @@ from pbem.games.reef_encounter.rules import MAX_FROM_SCREEN, SHRIMPS
 from pbem.games.reef_encounter.shrimps import MAX_PER_BOARD
 from pbem.games.reef_encounter.state import State
 
+T = TypeVar("T")
+
 
 @cache
 def _names() -> dict[str, str]:
     """Cell key -> how an order writes it ("2:D4" -> "2D4")."""
     return {k: k.replace(":", "") for k in neighbours()}
+
+
+def _drawn(rng: random.Random, x: list[T]) -> Iterator[T]:
+    """``x``'s items in a random order, each drawn when asked for (``x`` is reordered as it
+    goes): a bot mostly takes the first item or few of a list it tries in a random order."""
+    left = len(x)
+    while left:
+        i = rng.randrange(left)
+        left -= 1
+        item = x[i]
+        x[i] = x[left]
+        yield item
 
 
 def _less(counts: dict[str, int], colour: str) -> None:
@@ -69,11 +84,11 @@ class Writer(TurnFacts):
 
     def placement(self, colour: str) -> str | None:
         """A legal cell for a ``colour`` polyp, mostly next to that colour's corals."""
-        dice = self.dice
-        if dice.random() < 0.75:
+        rng = self.rng
+        if rng.random() < 0.75:
             cand = next_to_mask(self.reef.masks[colour], self.in_play)
             keys = cell_bits().keys
-            bits = dice.rng.getrandbits
+            bits = rng.getrandbits
             # A candidate at random until a legal one: getrandbits over the candidates' span,
             # drawn again on a miss (the pinned games hold these exact draws).
             while cand:
@@ -90,11 +105,11 @@ class Writer(TurnFacts):
                 cand ^= 1 << i
         boards = self.boards
         for _ in range(3):
-            k = dice.choice(rock_cells()[dice.choice(boards)])
+            k = rng.choice(rock_cells()[rng.choice(boards)])
             if self.placeable(k, colour):
                 return k
         every = [k for b in boards for k in rock_cells()[b]]
-        for k in dice.drawn(every):  # every rock cell, in a random order
+        for k in _drawn(rng, every):  # every rock cell, in a random order
             if self.placeable(k, colour):
                 return k
         return None
@@ -128,8 +143,8 @@ class Writer(TurnFacts):
                    if n > 0 and screen.get(c, 0) + consumed.get(c, 0) > 0]
         if not colours:
             return
-        dice = self.dice
-        colour = dice.choice(colours)
+        rng = self.rng
+        colour = rng.choice(colours)
         target = self.placement(colour)
         if target is None:
             return
@@ -137,8 +152,8 @@ class Writer(TurnFacts):
         _less(larva, colour)
         _more(self.larva_supply(), colour)
         from_screen = min(screen.get(colour, 0), MAX_FROM_SCREEN)
-        want_screen = dice.randint(1, from_screen) if from_screen else 0
-        want_consumed = dice.randint(0, consumed.get(colour, 0))
+        want_screen = rng.randint(1, from_screen) if from_screen else 0
+        want_consumed = rng.randint(0, consumed.get(colour, 0))
         if want_screen == 0 and want_consumed == 0:
             want_consumed = 1
         names = _names()
@@ -189,7 +204,7 @@ class Writer(TurnFacts):
             return
         # Chosen in cell order, not in the dicts' order: a state read back from JSON has its
         # cells in another order, and a seeded bot must choose the same.
-        choice = self.dice.choice
+        choice = self.rng.choice
         if len(best) > 1:
             best.sort(key=min)
         k = choice(sorted(choice(best)))
@@ -215,15 +230,15 @@ class Writer(TurnFacts):
         mine = sorted(k for k, s in self.shrimps.items() if s == self.seat)
         if not mine:
             return
-        dice = self.dice
-        source = dice.choice(mine)
-        if dice.random() < 0.5:
-            rest = dice.choice(rock_cells()[dice.choice(self.boards)])
+        rng = self.rng
+        source = rng.choice(mine)
+        if rng.random() < 0.5:
+            rest = rng.choice(rock_cells()[rng.choice(self.boards)])
             if rest not in self.polyps and self.may_move(source, rest):
                 self.move(source, rest)
                 source = rest
         polyps = sorted(self.polyps)  # all on boards in play: check_rock allows no other
-        for n, target in enumerate(dice.drawn(polyps)):  # five distinct polyps at random
+        for n, target in enumerate(_drawn(rng, polyps)):  # five distinct polyps at random
             if n == 5:
                 break
             if self.may_move(source, target):
@@ -236,7 +251,7 @@ class Writer(TurnFacts):
         """Action 5: one of this seat's shrimps home behind its screen."""
         mine = sorted(k for k, s in self.shrimps.items() if s == self.seat)
         if mine:
-            self.move(self.dice.choice(mine), None)
+            self.move(self.rng.choice(mine), None)
 
     def alga(self) -> None:
         """Action 7, paid with a consumed polyp: an alga cylinder on an uncovered coral tile
@@ -245,14 +260,14 @@ class Writer(TurnFacts):
         payable = sorted(c for c, n in consumed.items() if n > 0)
         if not payable:
             return
-        dice = self.dice
-        paid = dice.choice(payable)
+        rng = self.rng
+        paid = rng.choice(payable)
         supply = self.alga_supply()
-        if self.sea_shrimp and not self.alga_on_tile and dice.random() < 0.7:
+        if self.sea_shrimp and not self.alga_on_tile and rng.random() < 0.7:
             cylinders = self.cylinders
             tiles = [t for t in tile_ids() if str(t) not in cylinders]
             last = len(tiles) == 1
-            for t in dice.drawn(tiles):  # the uncovered tiles, in a random order
+            for t in _drawn(rng, tiles):  # the uncovered tiles, in a random order
                 colour = showing(self.state.coral_face, self.flipped, t)[2]
                 if supply.get(colour, 0) < 1 or (last and self.fish < 2):
                     continue  # check_alga would refuse it
@@ -266,7 +281,7 @@ class Writer(TurnFacts):
                 return
         colours = sorted(c for c, n in supply.items() if n > 0)
         if colours:
-            colour = dice.choice(colours)
+            colour = rng.choice(colours)
             self._pay_alga(paid, colour)
             if self.alga_space is not None:
                 _more(supply, self.alga_space)
@@ -294,7 +309,7 @@ class Writer(TurnFacts):
         consumed, supply = self.consumed, self.larva_supply()
         colours = sorted(c for c, n in consumed.items() if n > 0 and supply.get(c, 0) > 0)
         if colours:
-            colour = self.dice.choice(colours)
+            colour = self.rng.choice(colours)
             _less(consumed, colour)
             _more(self.avail(), colour)
             _less(supply, colour)
@@ -306,7 +321,7 @@ class Writer(TurnFacts):
         avail = self.avail()
         colours = sorted(c for c, n in self.larva.items() if n > 0 and avail.get(c, 0) > 0)
         if colours:
-            colour = self.dice.choice(colours)
+            colour = self.rng.choice(colours)
             _less(avail, colour)
             _less(self.larva, colour)
             _more(self.larva_supply(), colour)
@@ -316,7 +331,7 @@ class Writer(TurnFacts):
     def take(self) -> None:
         """Action 10: any space with a larva cube, or (one time in two) one of the richest."""
         sea = self.state.open_sea
-        if self.dice.random() < 0.5:
+        if self.rng.random() < 0.5:
             best = -1
             richest: list[str] = []
             for s in sea:
@@ -329,7 +344,7 @@ class Writer(TurnFacts):
             colours = richest
         else:
             colours = [s["colour"] for s in sea if s["larva"]]
-        self.lines.append(f"take {self.dice.choice(colours)}")
+        self.lines.append(f"take {self.rng.choice(colours)}")
 
 
 # The optional actions of a random turn, each with how likely it is tried when its turn comes.
@@ -345,24 +360,21 @@ _EXTRAS: tuple[tuple[Callable[[Writer], None], float], ...] = (
 def write_turn(state: State, seat: int, rng: random.Random) -> Writer:
     """A random legal turn for ``seat`` (not for the setup step), written: its ``lines``."""
     w = Writer(state, seat, rng)
-    dice = w.dice
     edible = w.edible() if seat in state.shrimps.values() else None
-    if edible and dice.random() < 0.9:
-        w.eat(dice.choice(edible))
+    if edible and rng.random() < 0.9:
+        w.eat(rng.choice(edible))
     if w.final:
         if not w.lines:
             w.lines.append("pass")
-        keep_reef(w.reef)
         return w
     # Which optional actions are tried, each by its weight, then in a random order: the same
     # odds as shuffling all ten and trying each by its weight, with fewer draws.
-    tried = [action for action, weight in _EXTRAS if dice.random() < weight]
-    dice.shuffle(tried)
+    tried = [action for action, weight in _EXTRAS if rng.random() < weight]
+    rng.shuffle(tried)
     for action in tried:
         if w.ended:
             break
         action(w)
     if not w.ended:
         w.take()
-    keep_reef(w.reef)  # the next state's polyps, if this turn is played
     return w

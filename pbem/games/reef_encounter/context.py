@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
 
 from pbem.engine.contract import Event
 from pbem.games.reef_encounter.state import State
 from pbem.i18n.msg import Msg, SeatRef, cmsg
 
 
-@dataclass(slots=True)  # slots: the rules read a turn's fields at every step
+@dataclass
 class Turn:
     seat: int
     final: bool = False  # a final turn: only action 1 (or nothing)
@@ -26,20 +24,8 @@ class Turn:
     events: list[Event] = field(default_factory=list)
 
     def say(self, kind: str, message: Msg) -> None:
-        self.events.append(Event(None, None, message, kind))  # Event.of, one call less
-
-    def said(self, kind: str, key: Hashable, make: Callable[..., Msg], *args: Any) -> None:
-        """``say(kind, make(*args))``, the event made once per ``key`` (which must hold
-        everything the message depends on): events are immutable, and a game says "Purple
-        placed a pink polyp on 2D4." or "Purple played a pink larva cube (action 2)." over and
-        over; building each anew was a fifth of the rules' time (bench/engine.py --game reef).
-        ``make`` takes ``args`` rather than being a closure: no function is made per event."""
-        found = _SAID.get(key)
-        if found is None:
-            found = Event(None, None, make(*args), kind)
-            if len(_SAID) < _SAID_MAX:
-                _SAID[key] = found
-        self.events.append(found)
+        """An event every seat may read."""
+        self.events.append(Event.of(kind, message))
 
     def tell(self, kind: str, message: Msg) -> None:
         """An event only the acting seat may read."""
@@ -48,24 +34,9 @@ class Turn:
 
 def who(state: State, seat: int) -> Msg:
     """A player as events name them: their colour, capitalised ("Purple"), translated."""
-    colour = state.seats[seat].colour
-    found = _WHO.get(colour)
-    if found is None:
-        found = _WHO[colour] = cmsg("player", colour.capitalize())
-    return found
-
-
-_WHO: dict[str, Msg] = {}  # seat colour -> its (immutable) player name, made once
+    return cmsg("player", state.seats[seat].colour.capitalize())
 
 
 def seat_ref(seat: int) -> SeatRef:
-    """``SeatRef(seat)``, made once per seat: every event of a turn names its seat."""
-    return _SEAT_REFS[seat] if 0 <= seat < len(_SEAT_REFS) else SeatRef(seat)
-
-
-_SEAT_REFS = tuple(SeatRef(i) for i in range(8))
-
-
-# Turn.said's events by key (a key names its kind of event first, e.g. ("take", ...)).
-_SAID: dict[Hashable, Event] = {}
-_SAID_MAX = 1 << 13  # 200 bench games say ~7,700 distinct; at ~600 B each, ~5 MB at most
+    """The seat as a message field, so each reader's reply can tell "you" from the others."""
+    return SeatRef(seat)

@@ -37,7 +37,6 @@ class ReefEncounter:
                               "English rulebooks, board layouts and coral tiles as printed.")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
-    bench_goal: ClassVar[int] = 200  # random 4-player games/s for bench/engine.py (issue 15)
 
     def default_options(self) -> dict[str, Any]:
         return {"advanced": False}

@@ -62,8 +62,13 @@ _FORM_OF = {"eat": "eat", "larva": "larva", "larvae": "larva", "place": "place",
             "move": "move", "alga": "alga", "pass": "pass", "take": "take",
             "parrotfish": "parrotfish"}
 
-# A cell as players write it (2F3, 2 f 3, 2-F-3), then a word (letters, any script).
-_TOKEN = re.compile(r"(?P<cell>[0-9]+[ -]*[^\W\d_][ -]*[0-9]+)(?![^\W\d_])|(?P<word>[^\W\d_]+)")
+# A cell as players write it (2F3, 2 f 3, 2-F-3), then a word (letters, any script), then any
+# other run of digits, matched whole so that the search goes past it at once: a cell that does
+# not start at a run's first digit starts at none of its digits, and trying each of them would
+# cost time quadratic in the run's length. The possessive quantifiers give nothing back where
+# giving back could not match anyway (digits, separators and letters are disjoint classes).
+_TOKEN = re.compile(r"(?P<cell>[0-9]++[ -]*+[^\W\d_][ -]*+[0-9]+)(?![^\W\d_])"
+                    r"|(?P<word>[^\W\d_]++)|[0-9]++")
 _JOINER = re.compile(r"[ \t-]+")  # what may stand between the words of one phrase
 
 

@@ -38,10 +38,7 @@ def check_take(state: State, colour: str) -> dict[str, Any]:
 
 
 def take(state: State, turn: Turn, colour: str, chance: Chance) -> bool:
-    """Take the space's cube and polyps, then refill; False if the refill was impossible.
-
-    Written as plain loops (no comprehension, no helper call where a line does): every turn
-    ends here, and the calls cost more than the work."""
+    """Take the space's cube and polyps, then refill; False if the refill was impossible."""
     # Copy on write: State.copy_for shares the open sea with the state before this turn.
     sea: list[dict[str, Any]] = []
     space: dict[str, Any] | None = None
@@ -62,8 +59,7 @@ def take(state: State, turn: Turn, colour: str, chance: Chance) -> bool:
     for p in polyps:
         screen[p] = screen.get(p, 0) + 1
     seat = turn.seat
-    turn.said("larva_taken", ("take", me.colour, seat, colour, tuple(polyps)),
-              _taken, state, seat, colour, polyps)
+    turn.say("larva_taken", _taken(state, seat, colour, polyps))
     needed: list[dict[str, Any]] = []
     labels: list[str] = []
     for s in sea:

@@ -10,7 +10,6 @@ behind the screen); ConsumedForLarva = 6; Alga = 7 (paid with a consumed polyp);
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -22,14 +21,14 @@ class Cell:
     def __str__(self) -> str:
         return self.name
 
-    @cached_property
+    @property
     def name(self) -> str:
-        """How players write this cell ("2D4"), made once per Cell: every written step asks."""
+        """How players write this cell ("2D4")."""
         return f"{self.board}{self.column}{self.row}"
 
-    @cached_property
+    @property
     def key(self) -> str:
-        """The state's key for this cell ("2:D4"), made once per Cell: every step asks."""
+        """The state's key for this cell ("2:D4")."""
         return f"{self.board}:{self.column}{self.row}"
 
 

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import difflib
 import re
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from pbem.engine.errors import OrderSyntaxError
-from pbem.games.reef_encounter.canonical import read_canonical
 from pbem.games.reef_encounter.keywords import foreign_keyword_forms
 from pbem.games.reef_encounter.orders import (
     Alga,
@@ -79,8 +78,10 @@ _KEYWORD_FORM = {
 }
 _EVERY_FORM = msg("each line starts with one of: eat, larva, place, shrimp, move, consumed, "
                   "alga, take, pass, parrotfish (send \"help\" for examples)")
-_COMMENT = re.compile(r"(#|//).*$")  # each part is stripped after: no \s* (quadratic)
-_CELL = re.compile(r"([0-9]+)[ -]*([a-z])[ -]*([0-9]+)")
+# Possessive quantifiers: the digits, separators and letter are disjoint classes, so giving
+# nothing back matches the same text, and a long run of digits or spaces costs linear time.
+_CELL = re.compile(r"([0-9]++)[ -]*+([a-z])[ -]*+([0-9]++)")
+_COMMENT_MARK = re.compile(r"#|//")
 
 
 @cache
@@ -92,63 +93,6 @@ def _parser() -> Lark:
 def warm_parser() -> None:
     """Build the parser now (see ReefEncounter.warm_up)."""
     _parser()
-
-
-@lru_cache(maxsize=4096)
-def _parse_step(lowered: str) -> Tree[Token]:
-    """One step's parse tree, cached: bots and replays send the same short lines again and again.
-
-    Trees are only read, never changed, so sharing them is safe.
-    """
-    return _canonical_tree(lowered) or _parser().parse(lowered)
-
-
-_CANONICAL_CELL = re.compile(r"[0-9][a-z][0-9]")
-
-
-def _canonical_tree(lowered: str) -> Tree[Token] | None:
-    """The tree lark would build, for the commonest lines exactly as format_order writes them.
-
-    Bots, replays and careful players send these forms all the time; anything else (or any
-    doubt) returns None and goes to lark. tests/.../test_language_fast.py checks the trees match.
-    """
-    words = lowered.split(" ")
-    first, rest = words[0], words[1:]
-    pos = len(first) + 1
-    kids: list[Token | Tree[Token]] = []
-    if first in ("take", "larva") and rest:
-        colour = rest[0].removesuffix(":") if first == "larva" else rest[0]
-        if colour not in CORAL_COLOURS or (first == "take" and len(rest) > 1):
-            return None
-        if first == "larva" and len(rest) > 1 and not rest[0].endswith(":"):
-            return None
-        kids.append(Token("WORD", colour, pos, 1, pos + 1, 1, pos + 1 + len(colour),
-                          pos + len(colour)))
-        pos += len(rest[0]) + 1
-        rest = rest[1:]
-    elif first == "eat" and len(rest) == 1:
-        pass
-    elif first == "shrimp" and len(rest) == 2 and rest[0] == "new":
-        pos += len("new ")
-        rest = rest[1:]
-        first = "new_shrimp"
-    elif first == "place" and rest:
-        pass
-    elif first == "consumed" and rest and _CANONICAL_CELL.fullmatch(rest[0]):
-        kids.append(Tree(Token("RULE", "consumed"), []))
-        first = "place"
-    else:
-        return None
-    for word in rest:
-        if word == "consumed" and first in ("larva", "place"):
-            kids.append(Tree(Token("RULE", "consumed"), []))
-        elif _CANONICAL_CELL.fullmatch(word):
-            kids.append(Token("CELL", word, pos, 1, pos + 1, 1, pos + 1 + len(word),
-                              pos + len(word)))
-        else:
-            return None
-        pos += len(word) + 1
-    return Tree(Token("RULE", "start"), [Tree(Token("RULE", first), kids)])
 
 
 def _lower(text: str) -> str:
@@ -176,11 +120,17 @@ class _Line:
         return OrderSyntaxError(message, line=self.number, column=col, text=self.full, hint=hint)
 
 
+def _without_comment(line: str) -> str:
+    """``line`` without its comment (from the first ``#`` or ``//``) and the blanks before it."""
+    mark = _COMMENT_MARK.search(line)
+    return line if mark is None else line[:mark.start()].rstrip()
+
+
 def _segments(text: str) -> list[_Line]:
     """Split order text into step texts, dropping comments, blanks and trailing full stops."""
     out: list[_Line] = []
     for number, full in enumerate(text.splitlines(), start=1):
-        body = _COMMENT.sub("", full)
+        body = _without_comment(full)
         start = 0
         for part in body.split(";"):
             stripped = part.rstrip().rstrip(".!").rstrip()
@@ -329,14 +279,6 @@ def parse_order(text: str) -> Order:
     ``larva white: 2F3 consumed 2G4`` gives Larva(white), Place(2F3), Place(2G4, consumed).
     The setup answer may be split over lines; it becomes one step where its first part was.
     """
-    canonical = read_canonical(text)  # the common case, without lark (same steps, same lines)
-    if canonical is not None:
-        return canonical
-    return parse_with_grammar(text)
-
-
-def parse_with_grammar(text: str) -> Order:
-    """Any text the grammar reads, with worded errors: parse_order's long way."""
     steps: list[Step] = []
     lines: list[int] = []
     fish: tuple[str, _Line] | None = None
@@ -344,7 +286,7 @@ def parse_with_grammar(text: str) -> Order:
     setup_at: int | None = None
     for line in _segments(text):
         try:
-            tree = _parse_step(_lower(line.raw))
+            tree = _parser().parse(_lower(line.raw))
         except UnexpectedInput as err:
             raise _syntax_error(line, err) from None
         node = tree.children[0]

@@ -52,9 +52,8 @@ def put_polyp(state: State, turn: Turn, cell_key: str, colour: str, target: str 
     if target is not None:
         add(state.seats[turn.seat].consumed, target)
     seat = turn.seat
-    turn.said("polyp_placed" if target is None else "polyp_attacked",
-              ("placed", state.seats[seat].colour, seat, cell_key, colour, target),
-              _placed, state, seat, cell_key, colour, target)
+    turn.say("polyp_placed" if target is None else "polyp_attacked",
+             _placed(state, seat, cell_key, colour, target))
     if not state.advanced and starfish_next_to()[cell_key]:  # most cells have no starfish
         extra_growth(state, turn, cell_key, colour)
 

@@ -31,11 +31,9 @@ from pbem.engine.errors import IllegalOrder, IllegalOrders, step_in_line
 from pbem.games.reef_encounter.algae import all_covered, play_alga
 from pbem.games.reef_encounter.board import (
     Refused,
-    fewest_rock_cells,
     key,
     name,
     rock_cells,
-    rock_count,
 )
 from pbem.games.reef_encounter.context import Turn, seat_ref, who
 from pbem.games.reef_encounter.nearest import nearest
@@ -132,22 +130,17 @@ def _steps(state: State, seat: int, order: Order, chance: Chance
     new = state.copy_for(seat)
     turn = Turn(seat, state.phase == "final")  # final
     pending_take: str | None = None
-    actions = _ACTIONS
     for i, step in enumerate(order.steps):
         try:
             if pending_take is not None:
                 raise Refused(msg("action 10 (take) ends the turn; nothing may follow it"))
-            act = actions.get(type(step))  # do_step, one call less per step
-            if act is not None:
-                act(new, turn, step)
-            elif isinstance(step, Take):
-                if turn.larva_action is not None:
-                    _close_larva(new, turn)
+            if isinstance(step, Take):
+                _close_larva(new, turn)
                 _check_normal_action(turn, 10)
                 check_take(new, step.colour)
                 pending_take = step.colour
             else:
-                raise AssertionError(step)
+                do_step(new, turn, step, chance)
             turn.steps += 1
         except Refused as why:
             raise _Failed(i, why) from None
@@ -288,8 +281,7 @@ def _check_normal_action(turn: Turn, action: int) -> None:
 
 
 def _close_larva(state: State, turn: Turn) -> None:
-    """End the open larva action; it must have placed at least one polyp. (Callers skip it
-    when no larva action is open: nothing to end, and a call saved per step.)"""
+    """End the open larva action, if one is open; it must have placed at least one polyp."""
     if turn.larva_action is not None and turn.placed == 0:
         raise OutOfPlace(msg("the {colour} larva cube of action {action} must be followed by at "
                              "least one polyp placement before any other action",
@@ -322,8 +314,7 @@ def _eat(state: State, turn: Turn, step: Eat) -> None:
 
 
 def _larva(state: State, turn: Turn, step: Larva) -> None:
-    if turn.larva_action is not None:
-        _close_larva(state, turn)
+    _close_larva(state, turn)
     done = turn.done
     action = 2 if 2 not in done else 3
     if 3 in done:
@@ -338,20 +329,17 @@ def _larva(state: State, turn: Turn, step: Larva) -> None:
     add(state.larva_supply, colour)
     turn.larva_action, turn.larva_colour = action, colour
     turn.from_screen = turn.placed = 0
-    turn.said("larva_played", ("larva", seat.colour, turn.seat, colour, action),
-              _larva_played, state, turn.seat, step, action)
+    turn.say("larva_played", _larva_played(state, turn.seat, step, action))
 
 
 def _new_shrimp(state: State, turn: Turn, step: NewShrimp) -> None:
-    if turn.larva_action is not None:
-        _close_larva(state, turn)
+    _close_larva(state, turn)
     _check_normal_action(turn, 4)
     new_shrimp(state, turn, step.cell.key)
 
 
 def _consumed_for_larva(state: State, turn: Turn, step: ConsumedForLarva) -> None:
-    if turn.larva_action is not None:
-        _close_larva(state, turn)
+    _close_larva(state, turn)
     _check_normal_action(turn, 6)
     seat = state.seats[turn.seat]
     if seat.consumed.get(step.colour, 0) < 1:
@@ -373,8 +361,7 @@ def _consumed_for_larva(state: State, turn: Turn, step: ConsumedForLarva) -> Non
 
 
 def _alga(state: State, turn: Turn, step: Alga) -> None:
-    if turn.larva_action is not None:
-        _close_larva(state, turn)
+    _close_larva(state, turn)
     _check_normal_action(turn, 7)
     play_alga(state, turn, step.colour, step.tile, step.paid)
     if all_covered(state):
@@ -382,8 +369,7 @@ def _alga(state: State, turn: Turn, step: Alga) -> None:
 
 
 def _larva_for_polyp(state: State, turn: Turn, step: LarvaForPolyp) -> None:
-    if turn.larva_action is not None:
-        _close_larva(state, turn)
+    _close_larva(state, turn)
     _check_normal_action(turn, 8)
     seat = state.seats[turn.seat]
     if seat.larva.get(step.colour, 0) < 1:
@@ -406,8 +392,7 @@ def _larva_for_polyp(state: State, turn: Turn, step: LarvaForPolyp) -> None:
 
 
 def _pass(state: State, turn: Turn, step: Pass) -> None:
-    if turn.larva_action is not None:
-        _close_larva(state, turn)
+    _close_larva(state, turn)
     _check_normal_action(turn, 9)
 
 
@@ -463,18 +448,14 @@ def _placed(state: State, turn: Turn, step: Place) -> None:
         remove(seat.screen, colour)
         turn.from_screen += 1
     turn.placed += 1
-    # End condition 3 holds from this placement on: the game stops at once. (Fewer polyps than
-    # the smallest board's rock cells on each board, the usual case, tell it without a call.)
-    if len(state.polyps) >= fewest_rock_cells() * len(state.boards) and _rock_full(state):
+    # End condition 3 holds from this placement on: the game stops at once.
+    if _rock_full(state):
         turn.ended = True
         _over(state, turn, ROCK_FULL)
 
 
 def _rock_full(state: State) -> bool:
-    if len(state.polyps) < fewest_rock_cells() * len(state.boards):
-        return False  # the usual case, told without counting the boards' rock cells
-    if len(state.polyps) < rock_count(tuple(state.boards)):
-        return False  # fewer polyps than rock cells in play: some rock cell is surely empty
+    """Every rock cell of the boards in play holds a polyp."""
     return all(k in state.polyps for b in state.boards for k in rock_cells()[b])
 
 
@@ -490,11 +471,8 @@ def _end(state: State, turn: Turn, reason: Msg) -> None:
 
 
 def _finish(state: State, turn: Turn, take_colour: str | None, chance: Chance) -> None:
-    if turn.larva_action is not None:
-        _close_larva(state, turn)
-    # Every shrimp on a polyp, as at the end of most turns: none stray, told without a call.
-    stray = ([] if state.polyps.keys() >= state.shrimps.keys()
-             else shrimps_on_bare_rock(state, turn.seat))
+    _close_larva(state, turn)
+    stray = shrimps_on_bare_rock(state, turn.seat)
     if turn.ended:
         for k in stray:  # the game stopped mid-turn: stranded shrimps go home
             del state.shrimps[k]
@@ -575,7 +553,7 @@ def _semicolons(parts: list[Msg]) -> Msg:
     return msg("{first}; {rest}", first=parts[0], rest=_semicolons(parts[1:]))
 
 
-# do_step's action for each kind of step (one dict lookup, not a chain of isinstance tests).
+# do_step's action for each kind of step.
 _ACTIONS: dict[type, Callable[[State, Turn, Any], None]] = {
     Place: _place, Larva: _larva, MoveShrimp: _move_shrimp, NewShrimp: _new_shrimp, Eat: _eat,
     LarvaForPolyp: _larva_for_polyp, ConsumedForLarva: _consumed_for_larva, Alga: _alga,

@@ -58,8 +58,7 @@ def new_shrimp(state: State, turn: Turn, cell_key: str) -> None:
     me.shrimps_in_hand -= 1
     state.shrimps[cell_key] = turn.seat
     seat, colour = turn.seat, state.polyps[cell_key]
-    turn.said("shrimp_placed", ("shrimp", me.colour, seat, colour, cell_key),
-              _shrimp_placed, state, seat, colour, cell_key)
+    turn.say("shrimp_placed", _shrimp_placed(state, seat, colour, cell_key))
 
 
 def _shrimp_placed(state: State, seat: int, colour: str, cell_key: str) -> Msg:
@@ -91,6 +90,4 @@ def move_shrimp(state: State, turn: Turn, source: str, target: str | None) -> No
 
 def shrimps_on_bare_rock(state: State, seat: int) -> list[str]:
     """This seat's shrimps standing on no polyp (allowed only until the end of its turn)."""
-    if state.polyps.keys() >= state.shrimps.keys():
-        return []  # every shrimp stands on a polyp, as at the end of most turns: no loop
     return sorted(k for k, s in state.shrimps.items() if s == seat and k not in state.polyps)

@@ -18,15 +18,7 @@ def vowel(word: str) -> bool:
 
 def colour(name: str) -> Msg:
     """A coral, alga or player colour, in the reader's language."""
-    found = _COLOURS.get(name)
-    if found is None:
-        found = cmsg("colour", name)
-        if len(_COLOURS) < 64:  # a name could come from input: keep the table small
-            _COLOURS[name] = found
-    return found
-
-
-_COLOURS: dict[str, Msg] = {}  # colour name -> its (immutable) message, made once
+    return cmsg("colour", name)
 
 
 def colours(names: list[str]) -> list[Msg]:
