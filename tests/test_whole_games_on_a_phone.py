@@ -13,7 +13,7 @@ import pytest
 from pbem.engine import registry
 from tests.archive_support import Played, play
 from tests.support.browser import browser  # noqa: F401  (fixture)
-from tests.support.phone import mails, measure, phone, walk_archive, write_mail_page
+from tests.support.phone import Trip, mails, measure, phone, walk_archive, write_mail_page
 
 GAMES = sorted(registry.games())
 _played: dict[str, Played] = {}
@@ -52,7 +52,7 @@ def test_subject_and_body_name_the_same_turn(played: Played) -> None:
 def test_every_mail_fits_a_phone(played: Played, browser: Any,  # noqa: F811
                                  tmp_path: Path) -> None:
     phone(browser)
-    trips = []
+    trips: list[Trip | None] = []
     try:
         for n, mail in enumerate(mails(played.folder / "outbox")):
             page = write_mail_page(mail, tmp_path, f"mail-{n}")
@@ -77,7 +77,7 @@ ARCHIVE_NOT_YET = {"reef-encounter", "reef-2018"}
 def test_every_archive_step_and_the_site_fit_a_phone(
         played: Played, browser: Any, tmp_path: Path) -> None:  # noqa: F811
     phone(browser)
-    trips = []
+    trips: list[Trip | None] = []
     try:
         played.export(tmp_path / "archive.html")
         browser.get((tmp_path / "archive.html").as_uri())

@@ -23,8 +23,7 @@ def mails(outbox: Path) -> list[EmailMessage]:
     """Every mail of a Maildir, oldest first."""
     files = sorted((p for p in outbox.rglob("*") if p.is_file() and p.parent.name in
                     ("new", "cur")), key=lambda p: p.name)
-    return [cast(EmailMessage, email.message_from_bytes(p.read_bytes(),
-                                                        policy=email.policy.default))
+    return [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
             for p in files]
 
 
