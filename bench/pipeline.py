@@ -302,6 +302,7 @@ class Stages:
         from pbem.outbox import delivery as outbox
         from pbem.pipeline import one_mail as pipeline
         from pbem.pipeline import outgoing as mails
+        from pbem.pipeline import stored
 
         engine = factory().get_bind()
         t0: list[float] = []
@@ -331,7 +332,7 @@ class Stages:
         self.patch(mails, "mail_bytes", "compose")
         self.patch(mails, "compose_bytes", "compose")
         self.patch(outbox, "as_email", "compose")
-        for module in (mails, outbox, pipeline):
+        for module in (mails, outbox, stored):
             self.patch(module, "redact", "redact")
 
     def uninstall(self) -> None:

@@ -42,6 +42,9 @@ class IncomingMail:
     # The language the sender's client says the mail is in (Content-Language's first tag,
     # "fr" of "fr-FR"), "" if none: a note to a sender who has no seat is written in it.
     language: str = ""
+    # The message as parsed (compat32), unchanged, for whatever reads it again (redaction);
+    # None when only its headers were read (too large, unreadable).
+    parsed: Message | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -239,6 +242,7 @@ def read_message(raw: bytes, *, max_bytes: int = 1_000_000) -> IncomingMail:
         unreadable=unreadable,
         bounces=bounces,
         language=_language(_header(msg, "Content-Language")),
+        parsed=None if too_large or unreadable else msg,
     )
 
 

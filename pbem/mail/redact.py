@@ -221,16 +221,18 @@ def _shows_secret_in_bytes(view: bytes, tokens: Sequence[str]) -> bool:
     return False
 
 
-def redact(raw: bytes, tokens: Iterable[str] = ()) -> bytes:
+def redact(raw: bytes, tokens: Iterable[str] = (), parsed: Message | None = None) -> bytes:
     """``raw`` with every secret its text parts show replaced by :data:`MARK`.
 
+    ``parsed``: ``raw`` as already parsed (compat32, unchanged since), so a mail is parsed
+    once on its way through the pipeline; its text parts are blanked in place.
     Never raises: a mail the parser cannot take apart is blanked in its raw bytes instead.
     """
     known = sorted({t for t in tokens if len(t) >= 8}, key=len, reverse=True)
     if not might_hold_secret(raw, known):
         return raw
     try:
-        msg = message_from_bytes(raw, policy=policy.compat32)
+        msg = parsed if parsed is not None else message_from_bytes(raw, policy=policy.compat32)
         changed = False
         for depth, part in enumerate(msg.walk()):
             if depth > 1000:  # absurd nesting: what is below is blanked as raw bytes

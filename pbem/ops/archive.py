@@ -31,7 +31,7 @@ from pbem.engine.hashing import state_hash
 from pbem.engine.replay import ReplayMismatch, draws_from_json
 from pbem.i18n import LANGUAGES, Translator, msg, translator
 from pbem.pipeline import history
-from pbem.pipeline.commands import status_word
+from pbem.pipeline.commands.base import status_word
 from pbem.pipeline.seat_language import render, render_lines
 from pbem.rendering import environment, language_context
 from pbem.store import queries

@@ -1,7 +1,7 @@
 """redact's fast path against the full parse: whatever header form a sender's client writes,
 ``might_hold_secret`` answers False only for a mail whose parse would blank nothing.
 
-Mail from strangers is stored redacted (pbem.pipeline.one_mail): a secret the fast path
+Mail from strangers is stored redacted (pbem.pipeline.stored): a secret the fast path
 misses stays in the database in clear."""
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from pbem.ops import api
-from pbem.pipeline.commands import HELP_LINES
-from pbem.pipeline.one_mail import read_letter
+from pbem.pipeline.handlers.help import HELP_LINES
+from pbem.pipeline.letter import read_letter
 from pbem.store import SessionFactory
 from tests.processor.clocked import (
     OPERATOR,

@@ -27,8 +27,9 @@ from pbem.mail.outbound import MaildirSender
 from pbem.mail.redact import redact
 from pbem.ops import api
 from pbem.outbox.delivery import deliver_outbox
-from pbem.pipeline.one_mail import kept_bytes, process_raw
+from pbem.pipeline.one_mail import process_raw
 from pbem.pipeline.seat_secrets import hash_secret
+from pbem.pipeline.stored import kept_bytes
 from pbem.settings.host import Host
 from pbem.store import InboundMessage, OutboundMessage, Seat, SessionFactory
 from tests.processor.conftest import ALICE, BOB, mail

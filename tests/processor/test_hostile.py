@@ -23,9 +23,10 @@ from pbem.mail.outbound import MaildirSender, SmtpSender
 from pbem.mail.redact import redact
 from pbem.ops import api, overview
 from pbem.outbox.delivery import deliver_outbox
-from pbem.pipeline import one_mail as pipeline
 from pbem.pipeline import outgoing as mails
-from pbem.pipeline.one_mail import process_raw, quarantine, reprocess
+from pbem.pipeline.one_mail import process_raw, reprocess
+from pbem.pipeline.quarantine import quarantine
+from pbem.pipeline.stored import message_key
 from pbem.settings.host import Host
 from pbem.store import (
     InboundMessage,
@@ -355,4 +356,4 @@ def test_unreadable_mail_gets_a_clear_outcome(factory: SessionFactory, host: Hos
         b"game reef-12", f"game {table.tag}".encode()).replace(
         b"corpus-alice-secret", table.secrets[0].encode())
     assert process_raw(factory, surrogate, host).status == "ignored"  # a status, as asked
-    assert pipeline.message_key("<a\udc80b@x>").startswith("<sha256-")
+    assert message_key("<a\udc80b@x>").startswith("<sha256-")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from pbem.pipeline.one_mail import looks_like_prose, process_raw, read_letter
+from pbem.pipeline.letter import looks_like_prose, read_letter
+from pbem.pipeline.one_mail import process_raw
 from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from tests.processor.conftest import ALICE, Table, hand, mail, queued

@@ -19,7 +19,8 @@ from pbem.mail.outbound import MaildirSender, SendError
 from pbem.mail.redact import MARK, redact
 from pbem.ops import api
 from pbem.outbox.delivery import deliver_outbox
-from pbem.pipeline.one_mail import process_raw, quarantine
+from pbem.pipeline.one_mail import process_raw
+from pbem.pipeline.quarantine import quarantine
 from pbem.pipeline.seat_secrets import check_secret
 from pbem.settings.host import Host
 from pbem.store import InboundMessage, OutboundMessage, Seat, SessionFactory, Snapshot

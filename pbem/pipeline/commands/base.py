@@ -1,0 +1,79 @@
+"""What every mail command is given and gives back, and what several of them share.
+
+A command gets the proved seat and the locked game (:class:`Context`) and the rest of its line;
+it returns the lines of the threaded reply and queues whatever else it must (notices to the
+other seats, status mails after the host played for a resigned seat)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlmodel import Session
+
+from pbem.i18n import Translator, msg
+from pbem.pipeline import outgoing as mails
+from pbem.pipeline.command_words import word
+from pbem.pipeline.seat_language import Line, seat_tr
+from pbem.settings.host import Host
+from pbem.store import queries
+from pbem.store.tables import Game, OutboundMessage, Seat
+
+
+@dataclass
+class Reply:
+    """The answer to a command: the inbound mail's status, its reason, the reply's lines."""
+
+    status: str  # applied (something changed) | ignored (information) | rejected
+    reason: str
+    lines: list[Line]
+    queued: list[OutboundMessage] = field(default_factory=list)
+    secret: str | None = None  # a new secret the reply carries (blanked once it is sent)
+
+
+@dataclass
+class Context:
+    """The seat a command speaks for (its secret proved) and its game (locked)."""
+
+    session: Session
+    host: Host
+    rules: Any
+    game: Game
+    state: Any
+    seat: Seat
+
+    @property
+    def tr(self) -> Translator:
+        return seat_tr(self.seat, self.rules)
+
+    def w(self, english: str) -> str:
+        """A host command word as this seat is told to write it."""
+        return word(english, self.seat.language)
+
+
+Command = Callable[[Context, str], Reply]
+"""A mail command: the rest of its line (cut to a reply's length) in, the reply out."""
+
+
+GAME_STATUS = {"active": msg("active"), "paused": msg("paused"), "finished": msg("finished"),
+                "archived": msg("archived")}
+_SEAT_STATUS = {"active": msg("active"), "resigned": msg("resigned"),
+                "dropped": msg("dropped")}
+
+
+def status_word(status: str) -> Line:
+    """A game's or seat's status as a word to translate."""
+    return GAME_STATUS.get(status) or _SEAT_STATUS.get(status) or status
+
+
+def tell_others(ctx: Context, lines: list[Line]) -> list[OutboundMessage]:
+    """A notice with ``lines`` to every other seat of the game."""
+    queued = []
+    for other in queries.seats(ctx.session, ctx.game.id or 0):
+        if other.id != ctx.seat.id:
+            queued.append(mails.queue_notice(
+                ctx.session, ctx.host, to=other.address, kind="notice", game=ctx.game,
+                subj=mails.subject(ctx.game, ctx.rules.title), lines=lines, seat=other,
+                rules=ctx.rules))
+    return queued

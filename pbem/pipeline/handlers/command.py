@@ -1,0 +1,69 @@
+"""A mail command (``log``, ``waiting``, ``vacation``, ``resign``, ``secret new``, ``mail``,
+``language``, ``timezone``) run for the proved seat, its reply threaded to the seat's
+registered address."""
+
+from __future__ import annotations
+
+from pbem.i18n import msg
+from pbem.pipeline import outgoing as mails
+from pbem.pipeline.commands import (
+    language,
+    log,
+    mail_setting,
+    resign,
+    secret,
+    timezone,
+    vacation,
+    waiting,
+)
+from pbem.pipeline.commands.base import Command, Context, Reply
+from pbem.pipeline.context import MailContext, Result, finish
+from pbem.pipeline.echo import clip
+from pbem.pipeline.replies import reply_subject
+
+COMMANDS: dict[str, Command] = {
+    "log": log.run,
+    "waiting": waiting.run,
+    "vacation": vacation.run,
+    "resign": resign.run,
+    "secret": secret.run,  # "secret new"
+    "mail": mail_setting.run,
+    "language": language.run,
+    "timezone": timezone.run,
+}
+# The longest argument any command takes ("until 2026-12-24", the longest IANA zone name is 32
+# characters): a longer one is refused before any library (zoneinfo, dates) sees it.
+ARGUMENT_MAX = 64
+
+
+def run(ctx: Context, command: str, argument: str) -> Reply:
+    """The command word ``command`` (English) run with the rest of its line."""
+    if len(argument) > ARGUMENT_MAX:  # never echoed: a 5,000-character line gets no echo
+        return Reply("rejected", f"{command}: argument too long", [msg(
+            "The text after \"{command}\" is too long ({count} characters; at most {limit}), "
+            "so nothing changed.", command=ctx.w(command), count=len(argument),
+            limit=ARGUMENT_MAX)])
+    # Each command quotes what it did not understand: cut here, once, for every command.
+    return COMMANDS[command](ctx, clip(argument))
+
+
+def handle(ctx: MailContext) -> Result | None:
+    letter, game, seat = ctx.letter, ctx.game, ctx.seat
+    if letter.command not in COMMANDS:
+        return None
+    assert letter.command is not None and game is not None and seat is not None
+    reply = run(Context(ctx.session, ctx.host, ctx.rules, game, ctx.state, seat),
+                letter.command, letter.argument)
+    lines = reply.lines
+    if letter.orders:  # a command and orders in one mail: only the command is done
+        lines = [*lines, "", msg("The other lines of your mail were not read as orders; "
+                                 "send orders in a mail of their own.")]
+    lines += [*([""] if ctx.said.lines else []), *ctx.said.lines]
+    # To the seat's registered address (the sender's, as authenticated), never elsewhere:
+    # a reply may carry a new secret. In the seat's language as it is now (a "language"
+    # command's reply already speaks the new one).
+    q = mails.queue_notice(ctx.session, ctx.host, to=seat.address,
+                           subj=reply_subject(ctx, game), lines=lines, kind="reply",
+                           game=game, in_reply_to=ctx.mid, references=ctx.refs,
+                           secret=reply.secret, seat=seat, rules=ctx.rules)
+    return finish(ctx.row, reply.status, reply.reason, [q, *reply.queued])

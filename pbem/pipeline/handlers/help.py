@@ -1,0 +1,97 @@
+"""``help``: the game's orders and the host's commands, answered without a secret (limited
+like any note to a sender who proved nothing)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pbem.engine.contract import help_text as game_help
+from pbem.i18n import LANGUAGES, Translator, msg
+from pbem.i18n.translate import ENGLISH
+from pbem.pipeline import command_words as words
+from pbem.pipeline.command_words import word
+from pbem.pipeline.commands.log import LOG_DEFAULT
+from pbem.pipeline.context import MailContext, Result
+from pbem.pipeline.replies import stranger
+from pbem.pipeline.seat_language import Line
+from pbem.settings.host import Host
+from pbem.store import queries
+from pbem.store.tables import Game
+
+
+def handle(ctx: MailContext) -> Result | None:
+    if ctx.letter.command != "help":
+        return None
+    game, rules, tr = ctx.game, ctx.rules, ctx.tr
+    assert game is not None
+    return stranger(ctx, "ignored", "help", [
+        msg("Help for {title} [{tag}]", title=rules.title, tag=game.tag),
+        *([msg(rules.about)] if getattr(rules, "about", "") else []), "",
+        help_for(ctx, rules, game, tr.lang), "",
+        msg("Write your orders one per line, with a line \"{secret}\".",
+            secret=f"{words.word('secret', tr.lang)} " + tr(msg("<your secret>"))),
+        msg("Start the mail with \"{check}\" to see what would happen without "
+            "playing.", check=words.word("check", tr.lang)),
+        "", *help_lines(tr, ctx.host),
+    ], game, kind="help")
+
+
+def help_for(ctx: MailContext, rules: Any, game: Game, lang: str = "en") -> str:
+    """The game's help in ``lang`` with examples from this game's state (public places
+    only: the game's help shows nothing hidden, as help is answered without a secret)."""
+    snapshot = queries.latest_snapshot(ctx.session, game.id or 0)
+    return game_help(rules, rules.from_json(json.loads(snapshot.state_json)), lang)
+
+
+def _help_row(command: str, what: Line, tr: Translator) -> str:
+    return f"  {command:<23} {tr(what) if not isinstance(what, str) else what}"
+
+
+def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
+    """The host's commands, as ``help`` lists them, in ``tr``'s language (the command words
+    too; the English ones always work as well); ``host``'s limits on table talk."""
+    talk = host or Host()
+    def w(english: str) -> str:
+        return word(english, tr.lang)
+
+    return [
+        tr(msg("Other commands, each alone on the first line of a mail with your secret line:")),
+        _help_row(w("status"), msg("your current status, sent again"), tr),
+        _help_row(f"{w('log')} [N]", msg("the last N moves (default {count}), as you may see "
+                                         "them", count=LOG_DEFAULT), tr),
+        _help_row(w("waiting"), msg("who the game is waiting for, and until when"), tr),
+        f"  {w('vacation')} {w('until')} YYYY-MM-DD   " + tr(msg(
+            "pause your clock until that day ({off}: back early)",
+            off=f"{w('vacation')} {w('off')}")),
+        _help_row(w("resign"), msg("leave the game; it plays its default orders for you from "
+                                   "then on"), tr),
+        _help_row(f"{w('secret')} {w('new')}", msg(
+            "a new secret, mailed to your registered address; the old one stops working (do "
+            "it if a mail of yours may have been seen)"), tr),
+        _help_row(f"{w('mail')} {w('every')}", msg("a full status after every move (the "
+                                                   "default)"), tr),
+        _help_row(f"{w('mail')} {w('turn')}", msg("full status only when it is your move; a "
+                                                  "line on other moves"), tr),
+        _help_row(f"{w('mail')} {w('digest')}", msg("full status when it is your move; one "
+                                                    "summary a day besides"), tr),
+        _help_row(f"{w('language')} XX", msg("the language of your mails: {codes}",
+                                             codes=", ".join(LANGUAGES)), tr),
+        _help_row(f"{w('timezone')} Europe/Paris", msg(
+            "the time zone of the dates in your mails (an IANA name; UTC by default)"), tr),
+        _help_row(w("help"), msg("this text (no secret needed)"), tr),
+        tr(msg("Table talk, in any mail, beside orders or alone (with your secret line):")),
+        _help_row(f"{w('say')} <text>", msg("a message to every other player"), tr),
+        _help_row(f"{w('say')} {w('to')} NAME: <text>", msg(
+            "a message to one player (NAME, or their number 1, 2, ...)"), tr),
+        tr(msg("All the talk of one mail reaches each player as one mail, up to {chars} "
+               "characters (more is cut, and you are told); talk goes out in at most {mails} "
+               "of your mails a day. A secret typed in talk is blanked.",
+               chars=talk.talk_chars_per_mail, mails=talk.talk_mails_per_day)),
+        tr(msg("Notes around your orders: put your orders between a line \"{orders}\" and a "
+               "line \"{end}\"; only those lines are read, greetings and signatures around "
+               "them are left alone.", orders=w("orders"), end=w("end"))),
+    ]
+
+
+HELP_LINES = help_lines(ENGLISH)  # the English list, as `help` sends it to an English seat

@@ -1,0 +1,45 @@
+"""Whether orders can be played now: the seat active, the game active, orders in the mail,
+and the seat's turn. Otherwise a reply says why; nothing is played."""
+
+from __future__ import annotations
+
+from pbem.engine.contract import takes_orders
+from pbem.i18n import msg
+from pbem.pipeline import command_words as words
+from pbem.pipeline.commands.base import status_word
+from pbem.pipeline.context import MailContext, Result
+from pbem.pipeline.replies import notice
+from pbem.store import queries
+
+
+def handle(ctx: MailContext) -> Result | None:
+    game, seat = ctx.game, ctx.seat
+    assert game is not None and seat is not None
+    if seat.status != "active":
+        return notice(ctx, "rejected", f"seat {seat.status}", [msg(
+            "Your seat in [{tag}] is {status}, so your orders were not played.",
+            tag=game.tag, status=status_word(seat.status))], game)
+    if game.status == "paused":  # the mail stays stored (inbound, status rejected)
+        return notice(ctx, "rejected", "game paused", [
+            msg("Game [{tag}] is paused by its host, so your orders were not played.",
+                tag=game.tag),
+            msg("Your mail is kept. Everyone gets a new status mail when the game goes on; "
+                "please send your orders again then.")], game)
+    if game.status != "active":
+        return notice(ctx, "rejected", f"game {game.status}", [msg(
+            "Game [{tag}] is {status}; it takes no orders now.", tag=game.tag,
+            status=status_word(game.status))], game)
+    if not ctx.letter.orders:
+        return notice(ctx, "rejected", "no orders", [
+            msg("Your mail held no orders, so nothing was played."),
+            msg("Send \"{help}\" to get the list of orders.",
+                help=words.word("help", ctx.tr.lang))], game)
+    if not takes_orders(ctx.rules, ctx.state, seat.index):
+        waiting = ctx.rules.waiting_for(ctx.state)
+        names = [s.name for s in queries.seats(ctx.session, game.id or 0)
+                 if s.index in waiting]
+        return notice(ctx, "rejected", "not your turn", [
+            msg("It is not your turn, so nothing was played."),
+            msg("Waiting for: {names}.", names=", ".join(names)) if names
+            else msg("Waiting for: nobody.")], game)
+    return None

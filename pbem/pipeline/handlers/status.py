@@ -1,0 +1,19 @@
+"""``status``: the seat's status mail, sent again as a reply."""
+
+from __future__ import annotations
+
+from pbem.i18n import msg
+from pbem.pipeline import outgoing as mails
+from pbem.pipeline.context import MailContext, Result, finish
+
+
+def handle(ctx: MailContext) -> Result | None:
+    if ctx.letter.command != "status":
+        return None
+    assert ctx.game is not None and ctx.seat is not None
+    q = mails.queue_status(ctx.session, ctx.host, ctx.rules, ctx.game, ctx.state, ctx.seat,
+                           kind="reply", intro=[msg("Your status, as you asked."),
+                                                *([""] if ctx.said.lines else []),
+                                                *ctx.said.lines],
+                           in_reply_to=ctx.mid, references=ctx.refs)
+    return finish(ctx.row, "ignored", "status", [q])
