@@ -1,0 +1,113 @@
+"""Das Riff's hooks for the shared suite (tests/games/suite): where it differs from other
+games. The game's internals are imported here and nowhere else in the suite."""
+
+from __future__ import annotations
+
+import random
+
+from pbem.games.riff.state import State
+from tests.games.riff.invariants import violations
+from tests.games.riff.positions import build
+from tests.games.suite.hooks import Config, ErrorCase, Errors, Hooks, Played
+
+FLIPPED = {"face_down_at_sea_edge_counts_as_water": True,
+           "completed_corals_count_toward_limit": False,
+           "may_buy_fish_without_a_free_coral": False}
+CONFIGS = [Config("defaults", 2, {}, "conformance-False"),
+           Config("open-questions-flipped", 2, FLIPPED, "conformance-True")]
+
+
+def choose_seat(state: State, waiting: frozenset[int], rng: random.Random) -> int:
+    """Now and then the seat not to move sends its standing preference."""
+    return min(waiting) if rng.random() < 0.9 else 1 - state.to_move
+
+
+def check_played(config: Config, played: list[Played]) -> None:
+    wins = sum("completed 5 crosses" in p.state.end_reason for p in played)
+    print(f"{wins} won by 5 crosses")
+    assert wins > len(played) // 2  # the bots play to win, and usually do
+
+
+# --- every error reply -----------------------------------------------------------------------
+# Ann (seat 0, player 1) is to move; the area is drawn as she sees it (positions.py).
+
+AREA = """
+pinM  purF  ~~~~  coral greF  bluM  yelF  redM
+[greF] [pinF] [coral] [~~~~] [redF] [purM] [bluF] [yelM]
+[bluM] [redM] [purF] [shark] [greM] [pinM] [coral] [yelF]
+redF  .     ~~~~  pearl yelM  bluF  purM  pinF
+"""
+CROSSES = ["red+yellow", "blue+green", "pink", "purple"]
+
+
+def position(**ann: object) -> State:
+    spec = {"boats": 4, "worms": {"red": 1, "blue": 2}, "fish": ["red:m", "yellow:f"],
+            "corals": [(None, None, None), (None, "pink", None), (None, None, "yellow")],
+            "sharks": 1, **ann}
+    return build(AREA, breeding=CROSSES, players=[spec, {"prefer": ["green"]}])
+
+
+def line(n: int, text: str, why: str) -> str:
+    return f'Line {n} of your mail ("{text}"): {why}'
+
+
+CASES = [ErrorCase(*case) for case in [
+    ("no boat in the column", "buy 6 near",
+     line(1, "buy 6 near", "6 near: you have no boat in column 6 (your boats lie under "
+                           "columns 1-4).")),
+    ("a gap", "buy 2 near", line(1, "buy 2 near", "2 near: there is no card there.")),
+    ("water", "buy 3 near", line(1, "buy 3 near", "3 near: a water card shows nothing to "
+                                                  "fish.")),
+    ("cannot pay a fish in its colour", "buy 1 near\nbuy 1 far",
+     line(2, "buy 1 far", "the pink male fish on 1 far costs 3 pink worm(s) (a pearl "
+                          "replaces any worm); you have 0 pink and 0 pearl(s) to play.")),
+    ("cannot pay at all", "buy 1 near\nboat",
+     line(2, "boat", "a boat costs 3 worm(s) (a pearl replaces any worm); you have 2 and 0 "
+                     "pearl(s) to play.")),
+    ("naming more worms than the cost", "buy 4 near paying red blue",
+     line(1, "buy 4 near paying red blue", "the pearl on 4 near costs 1 worm(s), but you "
+                                           "named 2.")),
+    ("paying a fish in another colour", "buy 1 near paying blue",
+     line(1, "buy 1 near paying blue", "the red female fish on 1 near must be paid in red "
+                                       "worms (or pearls), not blue.")),
+    ("naming worms one does not hold", "buy 4 near paying pink",
+     line(1, "buy 4 near paying pink", "the pearl on 4 near: you named 1 pink worm(s) but "
+                                       "have 0.")),
+    ("flipping a near card", "flip 1 near",
+     line(1, "flip 1 near", "1 near: only cards of the two middle rows are face down.")),
+    ("a coral one does not have", "attach red male to coral 4",
+     line(1, "attach red male to coral 4", "you have no coral 4 (you have 3).")),
+    ("a used-up coral", "attach red male to coral 3",
+     line(1, "attach red male to coral 3", "coral 3 is used up: it holds a completed "
+                                           "cross.")),
+    ("a fish one does not have", "attach blue male to coral 1",
+     line(1, "attach blue male to coral 1", "you have no blue male fish that is not on a "
+                                            "coral.")),
+    ("a second female", "attach yellow female to coral 2",
+     line(1, "attach yellow female to coral 2", "coral 2 already has a female.")),
+    ("parents of no open cross", "attach red male to coral 2",
+     line(1, "attach red male to coral 2", "these parents on coral 2 make none of the open "
+                                           "crosses (red+yellow, blue+green, pink, "
+                                           "purple).")),
+    ("a shark on a face-down card", "shark 2 middle",
+     line(1, "shark 2 middle", "2 middle: a shark chases only face-up cards.")),
+    ("a shark on an own fish that fits a cross", "shark my red male",
+     line(1, "shark my red male", "your red male fish still fits an open cross; a shark "
+                                  "chases only your fish whose colour fits none.")),
+    ("a second shark", "shark 1 far\nshark 2 far",
+     line(2, "shark 2 far", "you have no shark to play.")),
+]]
+
+
+ERRORS = Errors(
+    position=position, cases=CASES, always=["A legal order now would be, for example: pass"],
+    check=("buy 1 near", ["  - Ann bought the red female fish on 1 near."]),
+    check_bad=("check\nbuy 6 near", ["6 near: you have no boat in column 6"]),
+    play=("buy 1 near", ["  - Ann bought the red female fish on 1 near."]),
+    help=["The card mix is a reconstruction", "buy 3 near", "flip 5 middle", "boat",
+          "attach red male to coral 2", "shark 4 far", "shark my blue female",
+          "prefer red blue green", "pass"])
+
+
+HOOKS = Hooks(configs=CONFIGS, games=120, max_orders=1000, violations=violations,
+              choose_seat=choose_seat, check_played=check_played, errors=ERRORS)

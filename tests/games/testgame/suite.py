@@ -1,0 +1,32 @@
+"""The test game's hooks for the shared suite (tests/games/suite)."""
+
+from __future__ import annotations
+
+from tests.games.suite.hooks import ErrorCase, Errors, Hooks
+from tests.support.testgame import CardsState
+
+HANDS = [[3, 7, 12], [5, 9, 20]]
+
+
+def position() -> CardsState:
+    """Ann holds 3, 7 and 12; Ben 5, 9 and 20; nobody has played this round."""
+    deck = [c for c in range(1, 31) if not any(c in hand for hand in HANDS)]
+    return CardsState([list(h) for h in HANDS], deck, scores=[0, 0])
+
+
+ERRORS = Errors(
+    position=position,
+    cases=[ErrorCase("not an order", "dance the macarena",
+                     'Line 1 of your mail ("dance the macarena"): expected an order like '
+                     '"play 7"'),
+           ErrorCase("a card not in hand", "play 5",
+                     'Line 1 of your mail ("play 5"): you have no card 5; your hand '
+                     "is 3, 7, 12"),
+           ErrorCase("two orders", "play 3\nplay 7",
+                     'Line 2 of your mail ("play 7"): write exactly one order')],
+    check=("play 7", ["You played 7."]),
+    check_bad=("check\nplay 5", ["you have no card 5; your hand is 3, 7, 12"]),
+    play=("play 12", ["You played 12."]),
+    help=['play N — play card N from your hand, e.g. "play 7".'])
+
+HOOKS = Hooks(games=30, errors=ERRORS)
