@@ -3,12 +3,14 @@ The game's internals are imported here and nowhere else in the suite."""
 
 from __future__ import annotations
 
-from pbem.engine.contract import Outcome
+from pbem.engine.contract import Outcome, localise_order
+from pbem.games.reef2018 import GAME
 from pbem.games.reef2018.scoring import final_outcome
 from pbem.games.reef2018.state import State
 from tests.games.reef2018.invariants import violations
 from tests.games.reef2018.positions import build
-from tests.games.suite.hooks import Config, ErrorCase, Errors, Hooks, Played
+from tests.games.suite.hooks import Config, ErrorCase, Errors, Hooks, Mails, Played, Script, Twins
+from tests.support.seated import ANN, BEN, CY
 
 CONFIGS = [Config(f"{p}p-{mode}", p, {"advanced": mode == "advanced"},
                   f"reef2018-{p}-{mode}")
@@ -143,5 +145,50 @@ ERRORS = Errors(
           "play 17: red B2, yellow B2", "start: red B2, yellow C2, green B3, purple C3"])
 
 
+# --- the leak twins --------------------------------------------------------------------------
+# Two games differing only in Ben's hidden card (10 or 11; the other lies in the deck, below its
+# face-up top). Once with every seat in English, once with Ann and Cy reading (and writing)
+# French.
+
+LEAK_REEF = """
+. . . .
+. R Y .
+. G P .
+. . . .
+"""
+
+
+def twin(ben_secret: int) -> State:
+    return build([LEAK_REEF, LEAK_REEF, LEAK_REEF], hands=[[17, 33], [9, ben_secret], [40]],
+                 market=[25, 14, 45], deck=[52, 3, 4])
+
+
+LEAK_TURNS = [(0, "take 25"),  # Ann
+              (1, "play 9: green A1, green A2"),  # Ben plays the card both games share
+              (2, "take deck")]  # Cy
+
+
+def script(languages: list[str | None]) -> Script:
+    return Script(languages=languages, turns=[
+        (seat, localise_order(GAME, orders, lang) if (lang := languages[seat]) else orders)
+        for seat, orders in LEAK_TURNS])
+
+
+def check_turn(name: str, turn: int, a: Mails, b: Mails) -> None:
+    assert "Card 10:" in a[BEN][0] and "Card 11:" in b[BEN][0]
+    for who in (ANN, CY):
+        seen = a[who][0] + a[who][1]
+        assert "Card 10:" not in seen and "Carte 10 :" not in seen
+        if name == "french":
+            assert "Vous êtes" in seen  # the watchers' mails are French indeed
+
+
+TWINS = Twins(positions=(lambda: twin(10), lambda: twin(11)), players=3, holder=1,
+              scripts={"english": script([None, None, None]),
+                       "french": script(["fr", None, "fr"])},
+              check_turn=check_turn)
+
+
 HOOKS = Hooks(configs=CONFIGS, games=300, max_orders=400, violations=violations,
-              check_end=check_end, check_played=check_played, errors=ERRORS)
+              check_end=check_end, check_played=check_played, errors=ERRORS,
+              twins=TWINS)

@@ -15,7 +15,8 @@ from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.turn import do_step
 from tests.games.reef_encounter.invariants import violations
 from tests.games.reef_encounter.positions import build
-from tests.games.suite.hooks import Config, ErrorCase, Errors, Hooks, Played
+from tests.games.suite.hooks import Config, ErrorCase, Errors, Hooks, Mails, Played, Script, Twins
+from tests.support.seated import ANN, BEN, CY, Table
 
 CONFIGS = [Config(f"{p}p-{mode}", p, {"advanced": mode == "advanced"},
                   f"conformance-{p}-{mode}")
@@ -192,6 +193,85 @@ ERRORS = Errors(
           "take pink", "parrotfish pink; larvae white yellow"])
 
 
+# --- the leak twins --------------------------------------------------------------------------
+# Two games differing only in Ben's hidden holdings (the colours behind his screen and in his
+# parrotfish).
+
+LEAK_BOARD_2 = """
+~ ~ ~ . . . ~
+. . . G1 . . ~
+. . Y . ~ . .
+. ~ . . . W W2
+. . O . P P .
+~ . . . . . ~
+"""
+
+
+def twin(ben_screen: dict[str, int], ben_fish: list[str]) -> State:
+    return build({2: LEAK_BOARD_2}, players=3,
+                 seats={0: {"screen": {"white": 4, "pink": 3}, "larva": {"white": 1}},
+                        1: {"screen": ben_screen, "parrotfish": ben_fish,
+                            "larva": {"grey": 1}},
+                        2: {"screen": {"grey": 4}, "larva": {"pink": 1},
+                            "parrotfish": ["pink"]}},
+                 open_sea={"white": ["pink"], "pink": ["grey", "grey"], "grey": ["white"]})
+
+
+# The same colours in all (the bag stays the same), differently split between screen and fish.
+BEN_A = ({"white": 5, "grey": 3}, ["white"])
+BEN_B = ({"white": 6, "grey": 2}, ["grey"])
+
+SCRIPTS = {
+    "english": Script(
+        languages=(),
+        turns=[(0, "larva white: 2D1 2E1\ntake pink"),  # Ann
+               (1, "larva grey: 2E2\ntake white"),  # Ben: his own polyps leave his screen
+               (2, "take grey")],  # Cy
+        refused=[(0, "shrimp new 1D5\nmove shrimp 2A4 to 2A5\nlarva white: 2A1\ntake pink")]),
+    # Ann reads and writes French, Cy German.
+    "french-german": Script(
+        languages=("fr", None, "de"),
+        turns=[(0, "larve blanche : 2D1 2E1\nprendre rose"),  # Ann, in French
+               (1, "larva grey: 2E2\ntake white"),  # Ben, in English
+               (2, "nimm grau")],  # Cy, in German
+        refused=[(0, "crevette nouvelle 1D5\ndéplacer crevette 2A4 vers 2A5\n"
+                     "larve blanche : 2A1\nprendre rose")],
+        help=(0, "aide")),
+}
+
+
+def check_turn(script: str, turn: int, a: Mails, b: Mails) -> None:
+    if turn != 0:
+        return
+    if script == "english":
+        assert "polyps behind your screen: 3 grey, 5 white" in a[BEN][0]
+        assert "your parrotfish holds: 1 grey" in b[BEN][0]
+        assert "3 grey, 5 white" not in a[ANN][0] + a[ANN][1]
+    else:
+        assert "Vous jouez" in a[ANN][0]  # Ann's mail is in French
+        assert "Violet a placé un polype blanc sur 2D1." in a[ANN][0]
+        assert "3 gris, 5 blanc" not in a[ANN][0] + a[ANN][1]
+        assert "Du spielst" in a[CY][0]  # Cy's in German
+
+
+def check_refused(script: str, a: Table, b: Table, reply: str) -> None:
+    if script == "english":
+        assert "Suggestion: the nearest cells where this would be legal:" in reply
+    else:
+        assert "les cases les plus proches où ce serait permis :" in reply
+        assert "where this would be legal" not in reply
+
+
+def check_help(script: str, reply: str) -> None:
+    if script != "english":
+        assert "Les plateaux de cette partie" in reply
+
+
+TWINS = Twins(positions=(lambda: twin(*BEN_A), lambda: twin(*BEN_B)), players=3, holder=1,
+              scripts=SCRIPTS, check_turn=check_turn, check_refused=check_refused,
+              check_help=check_help)
+
+
 HOOKS = Hooks(configs=CONFIGS, games=204, max_orders=600, violations=_violations,
               check_steps=steps_one_by_one, check_end=check_end, check_played=check_played,
-              errors=ERRORS)
+              errors=ERRORS, twins=TWINS)

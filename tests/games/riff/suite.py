@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import random
 
+from pbem.engine.contract import localise_order
+from pbem.games.riff import GAME
 from pbem.games.riff.state import State
 from tests.games.riff.invariants import violations
-from tests.games.riff.positions import build
-from tests.games.suite.hooks import Config, ErrorCase, Errors, Hooks, Played
+from tests.games.riff.positions import FULL, build
+from tests.games.suite.hooks import Config, ErrorCase, Errors, Hooks, Mails, Played, Script, Twins
+from tests.support.seated import ANN, BEN, Table
 
 FLIPPED = {"face_down_at_sea_edge_counts_as_water": True,
            "completed_corals_count_toward_limit": False,
@@ -109,5 +112,67 @@ ERRORS = Errors(
           "prefer red blue green", "pass"])
 
 
+# --- the leak twins --------------------------------------------------------------------------
+# Two games differing only in one face-down card (swapped with a pile card, so the box is the
+# same): both players' mails are the same until that card is turned. Ben's seat reads and writes
+# English, then French.
+
+HIDDEN = (2, 2)  # area row 2 = Ann's far-middle row, column 3: "[coral]"
+
+
+def twin(swap: bool) -> State:
+    state = build(FULL, players=[{"worms": {"red": 2, "green": 2, "blue": 2}, "boats": 3},
+                                 {"worms": {"pink": 2}}])
+    if swap:
+        slot = state.area[HIDDEN[0]][HIDDEN[1]]
+        assert slot is not None and not slot["up"]
+        j = next(i for i, c in enumerate(state.pile) if c != slot["card"])
+        slot["card"], state.pile[j] = state.pile[j], slot["card"]
+    assert violations(state) == []
+    return state
+
+
+LEAK_TURNS = [(1, "prefer pink green"),  # Ben, out of turn
+              (0, "buy 1 near\nflip 2 middle"),  # Ann turns another hidden card
+              (1, "pass"),
+              (0, "buy 3 near\nboat"),
+              (1, "prefer red")]
+# Every bad line is listed only up to a line that would turn a hidden card: checking on would
+# show, in the reply, what that card is (e.g. whether red worms pay for it).
+LEAK_REFUSED = [(0, "buy 8 near\nflip 3 far middle\nattach red male to coral 4"),
+                (0, "buy 8 near\nbuy 3 far middle paying red red"),
+                (0, "buy 8 near\nbuy 3 far middle if red fish\nshark 4 far")]
+
+
+def script(ben: str | None) -> Script:
+    turns = [(seat, localise_order(GAME, orders, ben) if ben and seat == 1 else orders)
+             for seat, orders in LEAK_TURNS]
+    return Script(languages=(None, ben), turns=turns, refused=LEAK_REFUSED)
+
+
+def check_twins(a: State, b: State) -> None:
+    slot_a, slot_b = a.area[2][2], b.area[2][2]
+    assert slot_a is not None and slot_b is not None and slot_a != slot_b
+    assert a.pile != b.pile
+    assert sorted([*a.pile, slot_a["card"]]) == sorted([*b.pile, slot_b["card"]])
+
+
+def check_turn(name: str, turn: int, a: Mails, b: Mails) -> None:
+    assert "[##]" in a[ANN][0]
+    assert ("LA ZONE DE PÊCHE" if name == "fr" else "THE FISHING AREA") in a[BEN][0]
+
+
+def check_refused(name: str, a: Table, b: Table, reply: str) -> None:
+    assert 'Line 1 of your mail ("buy 8 near")' in reply and "Line 2" not in reply
+    assert "Line 3" not in reply
+    assert a.state().area[2][2]["up"] is False and b.state().area[2][2]["up"] is False
+
+
+TWINS = Twins(positions=(lambda: twin(False), lambda: twin(True)), players=2, holder=None,
+              scripts={"en": script(None), "fr": script("fr")}, check_twins=check_twins,
+              check_turn=check_turn, check_refused=check_refused)
+
+
 HOOKS = Hooks(configs=CONFIGS, games=120, max_orders=1000, violations=violations,
-              choose_seat=choose_seat, check_played=check_played, errors=ERRORS)
+              choose_seat=choose_seat, check_played=check_played, errors=ERRORS,
+              twins=TWINS)

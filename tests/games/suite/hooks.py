@@ -66,10 +66,12 @@ class Twins:
     # face-down card), so every mail must be the same.
     holder: Seat | None
     scripts: Mapping[str, Script]
-    # Game-specific looks at the twins, after each turn and after each refusal.
+    # Game-specific looks: at the twins' states, at the mails after each turn (by script
+    # and turn), at each refusal (the two seated tables and the reply) and at help.
     check_twins: Callable[[Any, Any], None] = lambda a, b: None
     check_turn: Callable[[str, int, Mails, Mails], None] = lambda script, turn, a, b: None
-    check_refused: Callable[[Any, Any, str], None] = lambda a, b, reply: None
+    check_refused: Callable[[str, Any, Any, str], None] = lambda script, a, b, reply: None
+    check_help: Callable[[str, str], None] = lambda script, reply: None
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.games.suite.hooks import ErrorCase, Errors, Hooks
+from tests.games.suite.hooks import ErrorCase, Errors, Hooks, Script, Twins
 from tests.support.testgame import CardsState
 
 HANDS = [[3, 7, 12], [5, 9, 20]]
@@ -29,4 +29,16 @@ ERRORS = Errors(
     play=("play 12", ["You played 12."]),
     help=['play N — play card N from your hand, e.g. "play 7".'])
 
-HOOKS = Hooks(games=30, errors=ERRORS)
+
+def twin(ben_has: int) -> CardsState:
+    """Three seats; Ben's third card is 20 or 21, the other lies in the deck."""
+    hands = [[3, 7, 12], [5, 9, ben_has], [1, 2, 4]]
+    deck = [c for c in range(1, 31) if not any(c in hand for hand in hands)]
+    return CardsState(hands, deck, scores=[0, 0, 0])
+
+
+TWINS = Twins(positions=(lambda: twin(20), lambda: twin(21)), players=3, holder=1,
+              scripts={"english": Script(languages=(), turns=[(0, "play 7"), (1, "play 5")],
+                                         refused=[(0, "play 5")])})
+
+HOOKS = Hooks(games=30, errors=ERRORS, twins=TWINS)
