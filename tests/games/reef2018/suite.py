@@ -3,14 +3,27 @@ The game's internals are imported here and nowhere else in the suite."""
 
 from __future__ import annotations
 
+import re
+
 from pbem.engine.contract import Outcome, localise_order
 from pbem.games.reef2018 import GAME
 from pbem.games.reef2018.scoring import final_outcome
 from pbem.games.reef2018.state import State
 from tests.games.reef2018.invariants import violations
 from tests.games.reef2018.positions import build
-from tests.games.suite.hooks import Config, ErrorCase, Errors, Hooks, Mails, Played, Script, Twins
-from tests.support.seated import ANN, BEN, CY
+from tests.games.suite.hooks import (
+    BotGame,
+    Bots,
+    Config,
+    ErrorCase,
+    Errors,
+    Hooks,
+    Mails,
+    Played,
+    Script,
+    Twins,
+)
+from tests.support.seated import ANN, BEN, CY, PLAYERS
 
 CONFIGS = [Config(f"{p}p-{mode}", p, {"advanced": mode == "advanced"},
                   f"reef2018-{p}-{mode}")
@@ -189,6 +202,26 @@ TWINS = Twins(positions=(lambda: twin(10), lambda: twin(11)), players=3, holder=
               check_turn=check_turn)
 
 
+# --- bot games by mail ------------------------------------------------------------------------
+
+def check_final(final: str, players: int, outcome: Outcome) -> None:
+    """The end, sent to all: every score explained."""
+    assert "FINAL SCORING" in final
+    assert final.count("    +3  3 one-point tokens at the start") == players
+    for seat, score in outcome.scores.items():
+        name = PLAYERS[seat][0]
+        assert re.search(rf"^  {name} \(player {seat + 1}\): {score} points$", final,
+                         flags=re.M), final
+
+
+BOTS = Bots(games=[BotGame(2, "bots-2", {"advanced": False}, every_database=True),
+                   BotGame(3, "bots-3", {"advanced": True}),
+                   BotGame(4, "bots-4", {"advanced": False})],
+            seed="reef2018", more_turns_than=lambda players: 10 * players,  # a real game's
+            check_final=check_final, demo_args=["--game", "reef2018", "--players", "3"],
+            demo_final="FINAL SCORING")
+
+
 HOOKS = Hooks(configs=CONFIGS, games=300, max_orders=400, violations=violations,
               check_end=check_end, check_played=check_played, errors=ERRORS,
-              twins=TWINS)
+              twins=TWINS, bots=BOTS)

@@ -3,6 +3,7 @@ games. The game's internals are imported here and nowhere else in the suite."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pbem.engine.chance import Chance
@@ -15,8 +16,19 @@ from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.turn import do_step
 from tests.games.reef_encounter.invariants import violations
 from tests.games.reef_encounter.positions import build
-from tests.games.suite.hooks import Config, ErrorCase, Errors, Hooks, Mails, Played, Script, Twins
-from tests.support.seated import ANN, BEN, CY, Table
+from tests.games.suite.hooks import (
+    BotGame,
+    Bots,
+    Config,
+    ErrorCase,
+    Errors,
+    Hooks,
+    Mails,
+    Played,
+    Script,
+    Twins,
+)
+from tests.support.seated import ANN, BEN, CY, PLAYERS, Table
 
 CONFIGS = [Config(f"{p}p-{mode}", p, {"advanced": mode == "advanced"},
                   f"conformance-{p}-{mode}")
@@ -272,6 +284,24 @@ TWINS = Twins(positions=(lambda: twin(*BEN_A), lambda: twin(*BEN_B)), players=3,
               check_help=check_help)
 
 
+# --- bot games by mail ------------------------------------------------------------------------
+
+def check_final(final: str, players: int, outcome: Outcome) -> None:
+    """The end, sent to all: scores, coral values, every parrotfish."""
+    assert "The game is over." in final and "FINAL SCORING" in final
+    assert final.count("    parrotfish: ") == players
+    assert "Ties are broken by, in order" in final
+    for seat, score in outcome.scores.items():
+        name = PLAYERS[seat][0]
+        assert re.search(rf"\({name}, player {seat + 1}\): {score} points", final), final
+
+
+BOTS = Bots(games=[BotGame(2, "bots-2", every_database=True), BotGame(3, "bots-3"),
+                   BotGame(4, "bots-4")],
+            seed="reef", check_final=check_final, demo_args=["--players", "2"],
+            demo_final="FINAL SCORING")
+
+
 HOOKS = Hooks(configs=CONFIGS, games=204, max_orders=600, violations=_violations,
               check_steps=steps_one_by_one, check_end=check_end, check_played=check_played,
-              errors=ERRORS, twins=TWINS)
+              errors=ERRORS, twins=TWINS, bots=BOTS)

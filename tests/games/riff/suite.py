@@ -4,14 +4,31 @@ games. The game's internals are imported here and nowhere else in the suite."""
 from __future__ import annotations
 
 import random
+import re
+from email.message import EmailMessage
+from email.utils import make_msgid
+from typing import Any
 
-from pbem.engine.contract import localise_order
+from pbem.engine.contract import Outcome, localise_order
 from pbem.games.riff import GAME
 from pbem.games.riff.state import State
+from pbem.processor import api
+from pbem.store import SessionFactory
 from tests.games.riff.invariants import violations
 from tests.games.riff.positions import FULL, build
-from tests.games.suite.hooks import Config, ErrorCase, Errors, Hooks, Mails, Played, Script, Twins
-from tests.support.seated import ANN, BEN, Table
+from tests.games.suite.hooks import (
+    BotGame,
+    Bots,
+    Config,
+    ErrorCase,
+    Errors,
+    Hooks,
+    Mails,
+    Played,
+    Script,
+    Twins,
+)
+from tests.support.seated import ANN, BEN, HOST, PLAYERS, Table
 
 FLIPPED = {"face_down_at_sea_edge_counts_as_water": True,
            "completed_corals_count_toward_limit": False,
@@ -25,7 +42,7 @@ def choose_seat(state: State, waiting: frozenset[int], rng: random.Random) -> in
     return min(waiting) if rng.random() < 0.9 else 1 - state.to_move
 
 
-def check_played(config: Config, played: list[Played]) -> None:
+def check_random_games(config: Config, played: list[Played]) -> None:
     wins = sum("completed 5 crosses" in p.state.end_reason for p in played)
     print(f"{wins} won by 5 crosses")
     assert wins > len(played) // 2  # the bots play to win, and usually do
@@ -173,6 +190,44 @@ TWINS = Twins(positions=(lambda: twin(False), lambda: twin(True)), players=2, ho
               check_turn=check_turn, check_refused=check_refused)
 
 
+# --- bot games by mail ------------------------------------------------------------------------
+
+def preference_first(factory: SessionFactory, tag: str, secrets: list[str], imap: Any) -> int:
+    """Before the bots start, the seat not to move mails its standing worm preference."""
+    with factory() as s:
+        other = 1 - api.current_state(s, api.get_game(s, tag)).to_move
+    note = EmailMessage()
+    note["From"], note["To"] = PLAYERS[other][1], HOST.from_address
+    note["Subject"], note["Message-ID"] = f"Re: [{tag}] Das Riff", make_msgid()
+    note.set_content(f"prefer purple pink\nsecret {secrets[other]}\n")
+    imap.deliver(bytes(note))
+    return 1  # a log entry besides the bots' turns
+
+
+def check_bot_game(played: Any) -> None:
+    told = [(bot.seat, m.text) for bot in played.bots for m in bot.received
+            if "> prefer purple pink" in m.text]
+    assert told and len({seat for seat, _ in told}) == 1  # only the sender is answered
+    assert "worm preference: purple pink" in told[0][1]
+    assert "The card mix is a reconstruction" in played.bots[0].received[0].text  # welcome
+    assert "check: these orders are legal" in played.showcase["check"].text
+    assert "Your orders were NOT played" in played.showcase["nonsense"].text
+
+
+def check_final(final: str, players: int, outcome: Outcome) -> None:
+    assert "The game is over." in final and "Scores are completed crosses." in final
+    for seat, score in outcome.scores.items():
+        name = PLAYERS[seat][0]
+        assert re.search(rf"Player {seat + 1} \({name}\)( — you)?: {score} cross\(es\) "
+                         "completed", final), final
+
+
+BOTS = Bots(games=[BotGame(2, "bots-riff", every_database=True)], seed="riff", showcase=True,
+            more_turns_than=lambda players: 10, before=preference_first,
+            check_played=check_bot_game, check_final=check_final,
+            demo_args=["--game", "riff"], demo_final="Scores are completed crosses.")
+
+
 HOOKS = Hooks(configs=CONFIGS, games=120, max_orders=1000, violations=violations,
-              choose_seat=choose_seat, check_played=check_played, errors=ERRORS,
-              twins=TWINS)
+              choose_seat=choose_seat, check_played=check_random_games, errors=ERRORS,
+              twins=TWINS, bots=BOTS)

@@ -119,7 +119,7 @@ class Bots:
     # Something mailed before the bots start: (factory, tag, secrets, imap server) -> log
     # entries it adds.
     before: Callable[[Any, str, list[str], Any], int] | None = None
-    check_played: Callable[[Any, Any], None] = lambda played, bots: None  # (played, factory)
+    check_played: Callable[[Any], None] = lambda played: None
     check_final: Callable[[str, int, Outcome], None] = lambda final, players, outcome: None
     demo_args: Sequence[str] | None = None  # default: --game <name> --players <fewest>
     demo_final: str = ""  # what the last mail of the demo shows
