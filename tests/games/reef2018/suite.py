@@ -5,29 +5,17 @@ from __future__ import annotations
 
 import re
 
+from pbem.engine import replay
 from pbem.engine.contract import Outcome, localise_order
 from pbem.games.reef2018 import GAME
 from pbem.games.reef2018.scoring import final_outcome
 from pbem.games.reef2018.state import State
 from tests.games.reef2018.invariants import violations
 from tests.games.reef2018.positions import build
-from tests.games.suite.hooks import (
-    BotGame,
-    Bots,
-    Config,
-    ErrorCase,
-    Errors,
-    Hooks,
-    Mails,
-    Played,
-    Script,
-    Twins,
-)
+from tests.games.suite import hooks as suite
 from tests.support.seated import ANN, BEN, CY, PLAYERS
 
-CONFIGS = [Config(f"{p}p-{mode}", p, {"advanced": mode == "advanced"},
-                  f"reef2018-{p}-{mode}")
-           for p in (2, 3, 4) for mode in ("basic", "advanced")]
+CONFIGS = suite.both_ways("advanced", (2, 3, 4), "reef2018")
 
 
 def check_end(state: State, outcome: Outcome) -> None:
@@ -35,8 +23,14 @@ def check_end(state: State, outcome: Outcome) -> None:
     assert outcome.scores == {i: sum(p for p, _ in s.ledger) for i, s in enumerate(state.seats)}
 
 
-def check_played(config: Config, played: list[Played]) -> None:
+def check_played(config: suite.Config, played: list[suite.Played]) -> None:
     print(f"ends: {sorted({p.state.end_reason for p in played})}")
+
+
+def only_chance_at_setup(setup: replay.SetupRecord, orders: list[replay.OrderRecord]) -> None:
+    # The deck shuffle and the starfish board are the game's only chance.
+    assert [d.label for d in setup.draws] == ["deck", "starfish board"]
+    assert all(not r.draws for r in orders)
 
 
 # --- every error reply -----------------------------------------------------------------------
@@ -62,7 +56,7 @@ def position() -> State:
                  deck=[52, 3])
 
 
-CASES = [ErrorCase(*case) for case in [
+CASES = [suite.ErrorCase(*case) for case in [
     ("unknown order", "dance the macarena",
      'Line 1 of your mail ("dance the macarena"): I do not know the order "dance"'),
     ("a square off the reef", "play 17: purple E2, purple A2",
@@ -104,7 +98,7 @@ CASES = [ErrorCase(*case) for case in [
 
 # Ann writes French: her orders are read in French, and every reply is French, quotes her own
 # line and suggests the nearest valid form in French.
-FRENCH_CASES = [ErrorCase(*case) for case in [
+FRENCH_CASES = [suite.ErrorCase(*case) for case in [
     ("a square off the reef", "jouer 17 : violet E2, violet A2",
      "Ligne 1 de votre courriel (« jouer 17 : violet E2, violet A2 ») : E2 n'est pas sur "
      "votre récif (A1 à D4)", "fr", "Indice : jouer 17: rouge B2, jaune B2"),
@@ -145,7 +139,7 @@ def _played(state: State) -> None:
     assert state.seats[0].hand == [17, 33, 25]
 
 
-ERRORS = Errors(
+ERRORS = suite.Errors(
     position=position, cases=[*CASES, *FRENCH_CASES],
     check=("play 33: red A2, green A3",
            ["  - Ann played card 33: red on A2 (1 high), green on A3 (1 high)."]),
@@ -181,13 +175,13 @@ LEAK_TURNS = [(0, "take 25"),  # Ann
               (2, "take deck")]  # Cy
 
 
-def script(languages: list[str | None]) -> Script:
-    return Script(languages=languages, turns=[
+def script(languages: list[str | None]) -> suite.Script:
+    return suite.Script(languages=languages, turns=[
         (seat, localise_order(GAME, orders, lang) if (lang := languages[seat]) else orders)
         for seat, orders in LEAK_TURNS])
 
 
-def check_turn(name: str, turn: int, a: Mails, b: Mails) -> None:
+def check_turn(name: str, turn: int, a: suite.Mails, b: suite.Mails) -> None:
     assert "Card 10:" in a[BEN][0] and "Card 11:" in b[BEN][0]
     for who in (ANN, CY):
         seen = a[who][0] + a[who][1]
@@ -196,10 +190,10 @@ def check_turn(name: str, turn: int, a: Mails, b: Mails) -> None:
             assert "Vous êtes" in seen  # the watchers' mails are French indeed
 
 
-TWINS = Twins(positions=(lambda: twin(10), lambda: twin(11)), players=3, holder=1,
-              scripts={"english": script([None, None, None]),
-                       "french": script(["fr", None, "fr"])},
-              check_turn=check_turn)
+TWINS = suite.Twins(positions=(lambda: twin(10), lambda: twin(11)), players=3, holder=1,
+                    scripts={"english": script([None, None, None]),
+                             "french": script(["fr", None, "fr"])},
+                    check_turn=check_turn)
 
 
 # --- bot games by mail ------------------------------------------------------------------------
@@ -214,14 +208,15 @@ def check_final(final: str, players: int, outcome: Outcome) -> None:
                          flags=re.M), final
 
 
-BOTS = Bots(games=[BotGame(2, "bots-2", {"advanced": False}, every_database=True),
-                   BotGame(3, "bots-3", {"advanced": True}),
-                   BotGame(4, "bots-4", {"advanced": False})],
-            seed="reef2018", more_turns_than=lambda players: 10 * players,  # a real game's
-            check_final=check_final, demo_args=["--game", "reef2018", "--players", "3"],
-            demo_final="FINAL SCORING")
+BOTS = suite.Bots(games=[suite.BotGame(2, "bots-2", {"advanced": False}, every_database=True),
+                         suite.BotGame(3, "bots-3", {"advanced": True}),
+                         suite.BotGame(4, "bots-4", {"advanced": False})],
+                  seed="reef2018", more_turns_than=lambda players: 10 * players,  # a real game's
+                  check_final=check_final, demo_args=["--game", "reef2018", "--players", "3"],
+                  demo_final="FINAL SCORING")
 
 
-HOOKS = Hooks(configs=CONFIGS, games=300, max_orders=400, violations=violations,
-              check_end=check_end, check_played=check_played, errors=ERRORS,
-              twins=TWINS, bots=BOTS)
+HOOKS = suite.Hooks(configs=CONFIGS, games=300, max_orders=400, violations=violations,
+                    check_end=check_end, check_played=check_played,
+                    check_records=only_chance_at_setup, errors=ERRORS,
+                    twins=TWINS, bots=BOTS)

@@ -16,23 +16,10 @@ from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.turn import do_step
 from tests.games.reef_encounter.invariants import violations
 from tests.games.reef_encounter.positions import build
-from tests.games.suite.hooks import (
-    BotGame,
-    Bots,
-    Config,
-    ErrorCase,
-    Errors,
-    Hooks,
-    Mails,
-    Played,
-    Script,
-    Twins,
-)
+from tests.games.suite import hooks as suite
 from tests.support.seated import ANN, BEN, CY, PLAYERS, Table
 
-CONFIGS = [Config(f"{p}p-{mode}", p, {"advanced": mode == "advanced"},
-                  f"conformance-{p}-{mode}")
-           for p in (2, 3, 4) for mode in ("basic", "advanced")]
+CONFIGS = suite.both_ways("advanced", (2, 3, 4), "conformance")
 
 
 def steps_one_by_one(state: State, seat: int, text: str) -> int:
@@ -62,7 +49,7 @@ def end_kind(reason: str) -> str:
     return "a parrotfish ate four shrimps" if "has eaten all four" in reason else reason
 
 
-def check_played(config: Config, played: list[Played]) -> None:
+def check_played(config: suite.Config, played: list[suite.Played]) -> None:
     # Random play reaches more than one of the four ends, not always the same one.
     ends = sorted({end_kind(p.state.end_reason) for p in played})
     print(f"ends: {ends}")
@@ -118,7 +105,7 @@ def position(board_2: str = BOARD_2) -> State:
 
 
 # (what is wrong, the mail's order lines, the reason line the player reads)
-CASES = [ErrorCase(*case) for case in [
+CASES = [suite.ErrorCase(*case) for case in [
     ("syntax", "dance the macarena",
      'Line 1 of your mail ("dance the macarena"): I do not know the order "dance"\n'),
     ("unknown cell", "larva white: 2H9\ntake white",
@@ -193,11 +180,11 @@ CASES = [ErrorCase(*case) for case in [
 ]]
 
 
-ERRORS = Errors(
+ERRORS = suite.Errors(
     position=position, cases=CASES, exact=False,
     check=("larva white: 2D1 2E1\ntake pink",
            ["  - Purple placed a white polyp on 2D1.",
-            "  - Purple took the pink larva cube and grey, grey from the open sea."]),
+    "  - Purple took the pink larva cube and grey, grey from the open sea."]),
     check_bad=("preview\nlarva white: 2A1\ntake white", ["2A1 is sand; nothing can stand there"]),
     play=("larva white: 2D1 2E1\ntake pink", ["  - Purple placed a white polyp on 2D1."]),
     help=["REEF ENCOUNTER — HOW TO WRITE YOUR ORDERS", "eat 2F4", "larva white: 2F3 2E4",
@@ -234,14 +221,14 @@ BEN_A = ({"white": 5, "grey": 3}, ["white"])
 BEN_B = ({"white": 6, "grey": 2}, ["grey"])
 
 SCRIPTS = {
-    "english": Script(
+    "english": suite.Script(
         languages=(),
         turns=[(0, "larva white: 2D1 2E1\ntake pink"),  # Ann
                (1, "larva grey: 2E2\ntake white"),  # Ben: his own polyps leave his screen
                (2, "take grey")],  # Cy
         refused=[(0, "shrimp new 1D5\nmove shrimp 2A4 to 2A5\nlarva white: 2A1\ntake pink")]),
     # Ann reads and writes French, Cy German.
-    "french-german": Script(
+    "french-german": suite.Script(
         languages=("fr", None, "de"),
         turns=[(0, "larve blanche : 2D1 2E1\nprendre rose"),  # Ann, in French
                (1, "larva grey: 2E2\ntake white"),  # Ben, in English
@@ -252,7 +239,7 @@ SCRIPTS = {
 }
 
 
-def check_turn(script: str, turn: int, a: Mails, b: Mails) -> None:
+def check_turn(script: str, turn: int, a: suite.Mails, b: suite.Mails) -> None:
     if turn != 0:
         return
     if script == "english":
@@ -279,9 +266,9 @@ def check_help(script: str, reply: str) -> None:
         assert "Les plateaux de cette partie" in reply
 
 
-TWINS = Twins(positions=(lambda: twin(*BEN_A), lambda: twin(*BEN_B)), players=3, holder=1,
-              scripts=SCRIPTS, check_turn=check_turn, check_refused=check_refused,
-              check_help=check_help)
+TWINS = suite.Twins(positions=(lambda: twin(*BEN_A), lambda: twin(*BEN_B)), players=3, holder=1,
+                    scripts=SCRIPTS, check_turn=check_turn, check_refused=check_refused,
+                    check_help=check_help)
 
 
 # --- bot games by mail ------------------------------------------------------------------------
@@ -296,12 +283,13 @@ def check_final(final: str, players: int, outcome: Outcome) -> None:
         assert re.search(rf"\({name}, player {seat + 1}\): {score} points", final), final
 
 
-BOTS = Bots(games=[BotGame(2, "bots-2", every_database=True), BotGame(3, "bots-3"),
-                   BotGame(4, "bots-4")],
-            seed="reef", check_final=check_final, demo_args=["--players", "2"],
-            demo_final="FINAL SCORING")
+BOTS = suite.Bots(
+    games=[suite.BotGame(2, "bots-2", every_database=True), suite.BotGame(3, "bots-3"),
+           suite.BotGame(4, "bots-4")],
+    seed="reef", check_final=check_final, demo_args=["--players", "2"],
+    demo_final="FINAL SCORING")
 
 
-HOOKS = Hooks(configs=CONFIGS, games=204, max_orders=600, violations=_violations,
-              check_steps=steps_one_by_one, check_end=check_end, check_played=check_played,
-              errors=ERRORS, twins=TWINS, bots=BOTS)
+HOOKS = suite.Hooks(configs=CONFIGS, games=204, max_orders=600, violations=_violations,
+                    check_steps=steps_one_by_one, check_end=check_end, check_played=check_played,
+                    errors=ERRORS, twins=TWINS, bots=BOTS)

@@ -16,25 +16,14 @@ from pbem.processor import api
 from pbem.store import SessionFactory
 from tests.games.riff.invariants import violations
 from tests.games.riff.positions import FULL, build
-from tests.games.suite.hooks import (
-    BotGame,
-    Bots,
-    Config,
-    ErrorCase,
-    Errors,
-    Hooks,
-    Mails,
-    Played,
-    Script,
-    Twins,
-)
+from tests.games.suite import hooks as suite
 from tests.support.seated import ANN, BEN, HOST, PLAYERS, Table
 
 FLIPPED = {"face_down_at_sea_edge_counts_as_water": True,
            "completed_corals_count_toward_limit": False,
            "may_buy_fish_without_a_free_coral": False}
-CONFIGS = [Config("defaults", 2, {}, "conformance-False"),
-           Config("open-questions-flipped", 2, FLIPPED, "conformance-True")]
+CONFIGS = [suite.Config("defaults", 2, {}, "conformance-False"),
+           suite.Config("open-questions-flipped", 2, FLIPPED, "conformance-True")]
 
 
 def choose_seat(state: State, waiting: frozenset[int], rng: random.Random) -> int:
@@ -42,7 +31,7 @@ def choose_seat(state: State, waiting: frozenset[int], rng: random.Random) -> in
     return min(waiting) if rng.random() < 0.9 else 1 - state.to_move
 
 
-def check_random_games(config: Config, played: list[Played]) -> None:
+def check_random_games(config: suite.Config, played: list[suite.Played]) -> None:
     wins = sum("completed 5 crosses" in p.state.end_reason for p in played)
     print(f"{wins} won by 5 crosses")
     assert wins > len(played) // 2  # the bots play to win, and usually do
@@ -71,7 +60,7 @@ def line(n: int, text: str, why: str) -> str:
     return f'Line {n} of your mail ("{text}"): {why}'
 
 
-CASES = [ErrorCase(*case) for case in [
+CASES = [suite.ErrorCase(*case) for case in [
     ("no boat in the column", "buy 6 near",
      line(1, "buy 6 near", "6 near: you have no boat in column 6 (your boats lie under "
                            "columns 1-4).")),
@@ -119,7 +108,7 @@ CASES = [ErrorCase(*case) for case in [
 ]]
 
 
-ERRORS = Errors(
+ERRORS = suite.Errors(
     position=position, cases=CASES, always=["A legal order now would be, for example: pass"],
     check=("buy 1 near", ["  - Ann bought the red female fish on 1 near."]),
     check_bad=("check\nbuy 6 near", ["6 near: you have no boat in column 6"]),
@@ -161,10 +150,10 @@ LEAK_REFUSED = [(0, "buy 8 near\nflip 3 far middle\nattach red male to coral 4")
                 (0, "buy 8 near\nbuy 3 far middle if red fish\nshark 4 far")]
 
 
-def script(ben: str | None) -> Script:
+def script(ben: str | None) -> suite.Script:
     turns = [(seat, localise_order(GAME, orders, ben) if ben and seat == 1 else orders)
              for seat, orders in LEAK_TURNS]
-    return Script(languages=(None, ben), turns=turns, refused=LEAK_REFUSED)
+    return suite.Script(languages=(None, ben), turns=turns, refused=LEAK_REFUSED)
 
 
 def check_twins(a: State, b: State) -> None:
@@ -174,7 +163,7 @@ def check_twins(a: State, b: State) -> None:
     assert sorted([*a.pile, slot_a["card"]]) == sorted([*b.pile, slot_b["card"]])
 
 
-def check_turn(name: str, turn: int, a: Mails, b: Mails) -> None:
+def check_turn(name: str, turn: int, a: suite.Mails, b: suite.Mails) -> None:
     assert "[##]" in a[ANN][0]
     assert ("LA ZONE DE PÊCHE" if name == "fr" else "THE FISHING AREA") in a[BEN][0]
 
@@ -185,9 +174,9 @@ def check_refused(name: str, a: Table, b: Table, reply: str) -> None:
     assert a.state().area[2][2]["up"] is False and b.state().area[2][2]["up"] is False
 
 
-TWINS = Twins(positions=(lambda: twin(False), lambda: twin(True)), players=2, holder=None,
-              scripts={"en": script(None), "fr": script("fr")}, check_twins=check_twins,
-              check_turn=check_turn, check_refused=check_refused)
+TWINS = suite.Twins(positions=(lambda: twin(False), lambda: twin(True)), players=2, holder=None,
+                    scripts={"en": script(None), "fr": script("fr")}, check_twins=check_twins,
+                    check_turn=check_turn, check_refused=check_refused)
 
 
 # --- bot games by mail ------------------------------------------------------------------------
@@ -222,12 +211,13 @@ def check_final(final: str, players: int, outcome: Outcome) -> None:
                          "completed", final), final
 
 
-BOTS = Bots(games=[BotGame(2, "bots-riff", every_database=True)], seed="riff", showcase=True,
-            more_turns_than=lambda players: 10, before=preference_first,
-            check_played=check_bot_game, check_final=check_final,
-            demo_args=["--game", "riff"], demo_final="Scores are completed crosses.")
+BOTS = suite.Bots(
+    games=[suite.BotGame(2, "bots-riff", every_database=True)], seed="riff", showcase=True,
+    more_turns_than=lambda players: 10, before=preference_first,
+    check_played=check_bot_game, check_final=check_final,
+    demo_args=["--game", "riff"], demo_final="Scores are completed crosses.")
 
 
-HOOKS = Hooks(configs=CONFIGS, games=120, max_orders=1000, violations=violations,
-              choose_seat=choose_seat, check_played=check_random_games, errors=ERRORS,
-              twins=TWINS, bots=BOTS)
+HOOKS = suite.Hooks(configs=CONFIGS, games=120, max_orders=1000, violations=violations,
+                    choose_seat=choose_seat, check_played=check_random_games, errors=ERRORS,
+                    twins=TWINS, bots=BOTS)

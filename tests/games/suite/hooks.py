@@ -41,6 +41,13 @@ class Played:
     state: Any
 
 
+def both_ways(option: str, players: Sequence[int], seed: str, off: str = "basic",
+              on: str = "advanced") -> list[Config]:
+    """Each player count with a yes/no ``option`` off and on; seeds ``<seed>-<players>-<mode>``."""
+    return [Config(f"{p}p-{mode}", p, {option: mode == on}, f"{seed}-{p}-{mode}")
+            for p in players for mode in (off, on)]
+
+
 def any_waiting(state: Any, waiting: frozenset[Seat], rng: random.Random) -> Seat:
     return rng.choice(sorted(waiting))
 
@@ -136,6 +143,8 @@ class Hooks:
     check_steps: Callable[[Any, Seat, str], int] = lambda state, seat, text: 0
     check_end: Callable[[Any, Outcome], None] = lambda state, outcome: None
     check_played: Callable[[Config, list[Played]], None] = lambda config, played: None
+    # Looks at a whole game's records: (setup record, order records), e.g. where chance is.
+    check_records: Callable[[Any, list[Any]], None] = lambda setup, orders: None
     twins: Twins | None = None
     errors: Errors | None = None
     bots: Bots = field(default_factory=Bots)

@@ -168,3 +168,4 @@ def test_a_game_replays_from_its_log_after_a_json_round_trip(name: str) -> None:
     again = replay.replay(game, replay.SetupRecord(players, {}, draws, setup_record.state_hash),
                           records)
     assert game.to_json(again) == game.to_json(state)
+    hooks_for(game).check_records(setup_record, records)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.games.suite.hooks import ErrorCase, Errors, Hooks, Script, Twins
+from tests.games.suite import hooks as suite
 from tests.support.testgame import CardsState
 
 HANDS = [[3, 7, 12], [5, 9, 20]]
@@ -14,15 +14,15 @@ def position() -> CardsState:
     return CardsState([list(h) for h in HANDS], deck, scores=[0, 0])
 
 
-ERRORS = Errors(
+ERRORS = suite.Errors(
     position=position,
-    cases=[ErrorCase("not an order", "dance the macarena",
+    cases=[suite.ErrorCase("not an order", "dance the macarena",
                      'Line 1 of your mail ("dance the macarena"): expected an order like '
                      '"play 7"'),
-           ErrorCase("a card not in hand", "play 5",
+           suite.ErrorCase("a card not in hand", "play 5",
                      'Line 1 of your mail ("play 5"): you have no card 5; your hand '
                      "is 3, 7, 12"),
-           ErrorCase("two orders", "play 3\nplay 7",
+           suite.ErrorCase("two orders", "play 3\nplay 7",
                      'Line 2 of your mail ("play 7"): write exactly one order')],
     check=("play 7", ["You played 7."]),
     check_bad=("check\nplay 5", ["you have no card 5; your hand is 3, 7, 12"]),
@@ -37,8 +37,9 @@ def twin(ben_has: int) -> CardsState:
     return CardsState(hands, deck, scores=[0, 0, 0])
 
 
-TWINS = Twins(positions=(lambda: twin(20), lambda: twin(21)), players=3, holder=1,
-              scripts={"english": Script(languages=(), turns=[(0, "play 7"), (1, "play 5")],
-                                         refused=[(0, "play 5")])})
+TWINS = suite.Twins(
+    positions=(lambda: twin(20), lambda: twin(21)), players=3, holder=1,
+    scripts={"english": suite.Script(languages=(), turns=[(0, "play 7"), (1, "play 5")],
+                                     refused=[(0, "play 5")])})
 
-HOOKS = Hooks(games=30, errors=ERRORS, twins=TWINS)
+HOOKS = suite.Hooks(games=30, errors=ERRORS, twins=TWINS)
