@@ -85,11 +85,12 @@ def play_checked(game: Any, hooks: Hooks, config: Config, seed: str) -> Played:
     return Played(len(records), steps, state)
 
 
-CONFIGS = [pytest.param(name, config, id=f"{name}-{config.id}")
+# Long runs: up to a second a game on a busy machine.
+CONFIGS = [pytest.param(name, config, id=f"{name}-{config.id}",
+                        marks=pytest.mark.timeout(max(600, per_config(game, hooks))))
            for name, game, hooks in every_game() for config in configs(game, hooks)]
 
 
-@pytest.mark.timeout(600)
 @pytest.mark.parametrize(("name", "config"), CONFIGS)
 def test_random_games_keep_every_invariant(name: str, config: Config) -> None:
     game = games()[name]
