@@ -13,7 +13,7 @@ from pbem.engine.chance import Chance
 from pbem.games.reef_encounter import GAME as REEF
 from pbem.games.reef_encounter.state import State
 from pbem.rendering import StatusMail, render_status
-from tests.games.reef_encounter.test_leaks import BEN_A, BEN_B, position
+from tests.games.reef_encounter.suite import BEN_A, BEN_B, twin
 
 NAMES = ["Ann", "Ben", "Cy"]
 
@@ -22,7 +22,7 @@ def states() -> list[State]:
     begun = REEF.setup(3, REEF.default_options(), Chance("public"))
     answered = REEF.apply(begun, 0, REEF.parse(begun, 0, REEF.default_order(begun, 0)),
                           Chance("answer")).state  # setup: Ann's picks are hers alone
-    return [begun, answered, position(*BEN_A), position(*BEN_B)]
+    return [begun, answered, twin(*BEN_A), twin(*BEN_B)]
 
 
 def mail(state: State, seat: int, lang: str, shared: bool) -> StatusMail:
@@ -70,7 +70,7 @@ def test_a_view_whose_key_is_written_once_draws_and_keeps_the_same_part() -> Non
 
 def test_the_spectators_view_shows_no_seats_holdings() -> None:
     """What the shared part is drawn from: Ben's screen and parrotfish are not in it."""
-    a, b = (REEF.view(position(*ben), None) for ben in (BEN_A, BEN_B))
+    a, b = (REEF.view(twin(*ben), None) for ben in (BEN_A, BEN_B))
     assert a == b and "you" not in a
 
 

@@ -1,0 +1,2 @@
+"""One suite for every game: the conformance, leak, error-reply and bot-game harnesses, written
+once and run over every registered game (and the host's small test game)."""
