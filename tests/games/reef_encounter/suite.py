@@ -13,7 +13,7 @@ from pbem.games.reef_encounter.context import Turn
 from pbem.games.reef_encounter.orders import Take
 from pbem.games.reef_encounter.scoring import final_outcome
 from pbem.games.reef_encounter.state import State
-from pbem.games.reef_encounter.turn import do_step
+from pbem.games.reef_encounter.rules import do_step
 from tests.games.reef_encounter.invariants import violations
 from tests.games.reef_encounter.positions import build
 from tests.games.suite import hooks as suite
