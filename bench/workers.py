@@ -53,7 +53,7 @@ def child(url: str, imap_port: int, user: str, password: str, smtp_port: int) ->
                                      timeout=30.0))
     warm_up()
     inbox.wait(0)  # connected
-    print("READY", flush=True)
+    print("READY", f"{time.process_time():.3f}", flush=True)
     sys.stdin.readline()
     applied = passes = 0
     while True:
@@ -67,7 +67,7 @@ def child(url: str, imap_port: int, user: str, password: str, smtp_port: int) ->
                 break
             time.sleep(0.05)  # what is left is the other worker's: no busy search
     inbox.close()
-    print("DONE", applied, passes, flush=True)
+    print("DONE", applied, passes, f"{time.process_time():.3f}", flush=True)
 
 
 def _admin(url: str) -> object:
@@ -131,8 +131,12 @@ def _drain(url: str, orders: list[bytes], welcomes: int, workers: int, dovecot: 
                                    imap.user, imap.password, str(smtp.port)],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                   cwd=ROOT) for _ in range(workers)]
+        warm = 0.0
         for p in procs:
-            assert p.stdout is not None and p.stdout.readline().strip() == "READY"
+            assert p.stdout is not None
+            ready = p.stdout.readline().split()
+            assert ready[:1] == ["READY"], ready
+            warm += float(ready[1])
         t0 = time.perf_counter()
         for p in procs:
             assert p.stdin is not None
@@ -142,13 +146,15 @@ def _drain(url: str, orders: list[bytes], welcomes: int, workers: int, dovecot: 
         seconds = time.perf_counter() - t0
         assert all(p.returncode == 0 for p in procs), outs
         applied = [int(out.split()[1]) for out in outs]
+        cpu = sum(float(out.split()[3]) for out in outs) - warm
         _exactly_once(url, orders, welcomes, imap, smtp)
     finally:
         imap.stop()
         smtp.stop()
     rate = len(orders) / seconds
     print(f"[workers] {workers} worker(s): {len(orders)} orders in {seconds:.2f} s = "
-          f"{rate:.1f} orders/s (applied per worker: {applied}); exactly-once checked")
+          f"{rate:.1f} orders/s (applied per worker: {applied}; worker CPU "
+          f"{cpu / len(orders) * 1000:.0f} ms per order); exactly-once checked")
     return rate
 
 
