@@ -7,6 +7,7 @@ seat's email, send) over real mail servers and over Maildirs.
     python bench/pipeline.py servers --games 20 --rounds 10
     python bench/pipeline.py maildir | history | backlog
     python bench/pipeline.py backlog --sizes 1000,10000 --orders-only --tracemalloc
+    python bench/pipeline.py workers --db postgresql+psycopg://...   # 2 workers vs 1
 
 - ``reef`` (default): Reef Encounter, 4 players, orders in by IMAP (pymap, in-process) and
   every mail out by SMTP (aiosmtpd), then the same orders through the fair peer
@@ -34,6 +35,11 @@ seat's email, send) over real mail servers and over Maildirs.
   traced peak). The default mix is a realistic flood: 10% orders, 10% status requests, 30%
   bounces and auto-replies, 30% strangers, 20% replayed Message-IDs; ``--orders-only`` makes
   every message an order (slower: ~50 orders/s on SQLite).
+
+- ``workers`` (with the goals when ``--db`` is given): bench/workers.py, a backlog of Reef
+  Encounter orders across many games in one Dovecot mailbox drained by 1, then 2 worker
+  processes into PostgreSQL; prints ``2 workers vs 1 on PostgreSQL`` (goal >= 1.7x) with
+  exactly-once checked after each run.
 
 ``--db URL`` runs on PostgreSQL: a fresh database is created next to the one in the URL and
 dropped afterwards. The default is a fresh SQLite file in a temporary folder.
@@ -834,7 +840,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("part", nargs="?", default="goals",
                         choices=["goals", "reef", "clocks", "flat", "all", "servers", "maildir",
-                                 "history", "backlog", "backlog-child"])
+                                 "history", "backlog", "backlog-child", "workers"])
     parser.add_argument("--reef-games", type=int, default=8)
     parser.add_argument("--reef-rounds", type=int, default=12)
     parser.add_argument("--clock-passes", type=int, default=50)
@@ -849,6 +855,8 @@ def main() -> None:
                         help="also trace Python allocations while draining (about 2x slower)")
     parser.add_argument("--size", type=int, default=1000, help=argparse.SUPPRESS)
     parser.add_argument("--db", default=None, help="a PostgreSQL URL (default: SQLite)")
+    parser.add_argument("--worker-games", type=int, default=30,
+                        help="games in the backlog of the 2-workers-vs-1 part (4 orders each)")
     args = parser.parse_args()
     registry.register(GAME)
     if args.part == "backlog-child":
@@ -863,6 +871,13 @@ def main() -> None:
                             ("history", bench_history, False), ("backlog", bench_backlog, False)):
         if args.part in ("all", part) or (goal and args.part == "goals"):
             run(args)
+    if args.part in ("all", "workers") or (args.part == "goals" and args.db):
+        import workers  # bench/workers.py, beside this script: needs PostgreSQL
+
+        if args.db:
+            workers.run(args.db, args.worker_games)
+        else:
+            print("[workers] 2 workers vs 1: needs --db postgresql+psycopg://...")
     print(f"(total {time.perf_counter() - started:.0f} s)")
 
 

@@ -160,3 +160,17 @@ def test_from_name_is_in_every_from_header(home: Path, tmp_path: Path) -> None:
     for path in sent:
         msg = message_from_bytes(path.read_bytes(), policy=policy.default)
         assert msg["From"] == "The Reef Keeper <games@example.org>"
+
+
+def test_mail_another_imap_session_removed_is_transient_not_a_setting() -> None:
+    """A race with a second worker is no reason to check the login: exit 75, try again."""
+    import imaplib
+
+    from pbem.ops.operator_errors import EX_TEMPFAIL, explain
+
+    told = explain(imaplib.IMAP4.error("fetch failed: [EXPUNGEISSUED] Some of the requested "
+                                       "messages no longer exist (0.001 + 0.000 secs)."))
+    assert told is not None and told.code == EX_TEMPFAIL
+    assert "password" not in told.fix and "next pass" in told.fix
+    wrong = explain(imaplib.IMAP4.error("select failed: [NONEXISTENT] Mailbox doesn't exist"))
+    assert wrong is not None and wrong.code != EX_TEMPFAIL and "password" in wrong.fix

@@ -25,6 +25,9 @@ from pbem.mail.settings import ImapSettings
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+# Given the keys of waiting mails, the ones this worker may take (the others are another
+# worker's): see pbem.store.claims.
+Claim = Callable[[Sequence[str]], Collection[str]]
 
 
 @dataclass(frozen=True)
@@ -52,8 +55,10 @@ class InboxError(Exception):
 class Inbox(Protocol):
     """A source of incoming mail. Mail stays in the inbox until it is marked."""
 
-    def fetch(self, limit: int | None = None) -> Iterator[FetchedMail]:
-        """The waiting messages, oldest first, at most ``limit`` of them."""
+    def fetch(self, limit: int | None = None, claim: Claim | None = None
+              ) -> Iterator[FetchedMail]:
+        """The waiting messages, oldest first, at most ``limit`` of them; with ``claim``,
+        only those it grants, asked before each message is read."""
         ...
 
     def mark_processed(self, key: str) -> None:
@@ -110,11 +115,14 @@ class MaildirInbox:
                         # plain str: a Path per file would intern every name (pathlib)
                         yield entry.name.split(":", 1)[0], entry.path
 
-    def fetch(self, limit: int | None = None) -> Iterator[FetchedMail]:
+    def fetch(self, limit: int | None = None, claim: Claim | None = None
+              ) -> Iterator[FetchedMail]:
         key = lambda item: _arrival(item[0])  # noqa: E731
         files = (sorted(self._files(), key=key) if limit is None
                  else heapq.nsmallest(limit, self._files(), key=key))
         for name, path in files:
+            if claim is not None and name not in claim([name]):
+                continue  # another worker's
             try:
                 with open(path, "rb") as f:
                     raw = f.read()
@@ -293,22 +301,41 @@ class ImapInbox:
 
     # -- Inbox ------------------------------------------------------------------------------
 
-    def fetch(self, limit: int | None = None) -> Iterator[FetchedMail]:
+    def fetch(self, limit: int | None = None, claim: Claim | None = None
+              ) -> Iterator[FetchedMail]:
+        """Bodies are read in batches, so a backlog of thousands never sits in memory at
+        once; each batch is claimed first, so a body another worker took is never read."""
         uids: list[int] = sorted(self._call(lambda c: c.search(["UNDELETED"])))
-        if limit is not None:
-            uids = uids[:limit]
         validity = self._uidvalidity
-        # In batches, so a backlog of thousands never sits in memory at once.
-        for start in range(0, len(uids), self.batch_size):
-            batch = uids[start:start + self.batch_size]
+        left = len(uids) if limit is None else limit
+        at = 0
+        while left > 0 and at < len(uids):
+            batch = uids[at:at + min(self.batch_size, left)]
+            at += len(batch)
+            if claim is not None:
+                granted = claim([f"{validity}:{uid}" for uid in batch])
+                batch = [uid for uid in batch if f"{validity}:{uid}" in granted]
+                if not batch:
+                    continue
+            left -= len(batch)
             data: dict[int, dict[bytes, Any]] = self._call(
-                lambda c, b=batch: c.fetch(b, ["BODY.PEEK[]"]))  # type: ignore[misc]
+                lambda c, b=batch, s=claim is not None: self._bodies(  # type: ignore[misc]
+                    c, b, sync=s))
             if self._uidvalidity != validity:  # renumbered while reconnecting: start over later
                 return
             for uid in batch:
                 raw = data.get(uid, {}).get(b"BODY[]")
                 if isinstance(raw, bytes):  # else gone meanwhile (another worker took it)
                     yield FetchedMail(f"{validity}:{uid}", raw)
+
+    @staticmethod
+    def _bodies(c: IMAPClient, uids: list[int], *, sync: bool) -> dict[int, dict[bytes, Any]]:
+        if sync:
+            # Mail another worker moved before this one claimed it is still shown (body and
+            # all, on Dovecot) to a session that has not yet heard of the expunge: NOOP first,
+            # so such mail is seen gone and never handled twice.
+            c.noop()
+        return c.fetch(uids, ["BODY.PEEK[]"])
 
     def _uid(self, key: str) -> int | None:
         validity, _, uid = key.partition(":")
@@ -329,17 +356,40 @@ class ImapInbox:
             return
 
         def move(c: IMAPClient) -> None:
-            if "MOVE" in self._caps:
-                c.move(uids, folder)
-                return
-            c.copy(uids, folder)
-            c.delete_messages(uids)
-            if "UIDPLUS" in self._caps:
-                c.uid_expunge(uids)
-            else:
-                c.expunge()
+            try:
+                self._move_now(c, uids, folder)
+            except imaplib.IMAP4.abort:
+                raise
+            except imaplib.IMAP4.error as exc:
+                # Dovecot refuses a move whose mail another session expunged ("NO
+                # [EXPUNGEISSUED]"): that mail is already out of the inbox, moved by another
+                # worker. Only what is really still here is moved again; a refusal for that
+                # is a real one.
+                here = self._still_here(c, uids)
+                if here:
+                    self._move_now(c, here, folder)
+                log.info("IMAP: %d of %d mails to move were moved already (%s)",
+                         len(uids) - len(here), len(uids), exc)
 
         self._call(move)
+
+    def _move_now(self, c: IMAPClient, uids: list[int], folder: str) -> None:
+        if "MOVE" in self._caps:
+            c.move(uids, folder)
+            return
+        c.copy(uids, folder)
+        c.delete_messages(uids)
+        if "UIDPLUS" in self._caps:
+            c.uid_expunge(uids)
+        else:
+            c.expunge()
+
+    @staticmethod
+    def _still_here(c: IMAPClient, uids: list[int]) -> list[int]:
+        """Which of ``uids`` the folder still holds, once the session has heard of every
+        expunge (NOOP): the search alone may still count mail that is gone."""
+        c.noop()
+        return sorted(c.search(["UID", ",".join(map(str, uids)), "UNDELETED"]))
 
     def mark_processed(self, key: str) -> None:
         self._move([key], self.settings.processed_folder)

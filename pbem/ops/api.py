@@ -34,6 +34,7 @@ from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.rendering import render_status
 from pbem.settings.host import Host
 from pbem.store import queries
+from pbem.store.claims import MailClaims
 from pbem.store.db import SessionFactory, init, session_factory
 from pbem.store.faults import TransientFault, describe, is_transient
 from pbem.store.tables import (
@@ -265,34 +266,39 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
     one round trip per mail: the same reasoning covers a crash before the group's move. A
     database or disk fault that outlasts the retries ends the pass with ``fault`` set: that
     mail and the ones after it stay in the inbox (a bad message is quarantined; a bad moment
-    is not).
+    is not). Each mail is claimed before it is read (pbem.store.claims): workers sharing the
+    mailbox take different mail, and only the worker that handled a mail moves it.
     """
     results = []
     fault = ""
     move_all = getattr(inbox, "mark_all_processed", None)
     handled: list[str] = []
-    for fetched in inbox.fetch(limit):
+    # Held until the moves below are done: no other worker takes (or moves) these mails.
+    claims = MailClaims(factory)
+    try:
         try:
-            result = _handle_fetched(factory, fetched.raw, host)
-        except TransientFault as exc:
+            for fetched in inbox.fetch(limit, claim=claims.take):
+                result = _handle_fetched(factory, fetched.raw, host)
+                results.append(result)
+                if after_commit is not None:
+                    after_commit(result)
+                if result.status == "quarantined":
+                    inbox.mark_failed(fetched.key)
+                elif move_all is None:
+                    inbox.mark_processed(fetched.key)
+                else:
+                    handled.append(fetched.key)
+                    if len(handled) >= MOVE_BATCH:
+                        move_all(handled)
+                        handled = []
+        except TransientFault as exc:  # handling a mail, or claiming one
             fault = str(exc)
             log.error("database fault; mail left in the inbox for the next pass: %s", fault)
-            break
-        results.append(result)
-        if after_commit is not None:
-            after_commit(result)
-        if result.status == "quarantined":
-            inbox.mark_failed(fetched.key)
-        elif move_all is None:
-            inbox.mark_processed(fetched.key)
-        else:
-            handled.append(fetched.key)
-            if len(handled) >= MOVE_BATCH:
-                move_all(handled)
-                handled = []
-    if handled:
-        assert move_all is not None
-        move_all(handled)
+        if handled:
+            assert move_all is not None
+            move_all(handled)
+    finally:
+        claims.release()
     clocks = ClockReport()
     delivery = Delivery()
     try:

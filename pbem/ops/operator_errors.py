@@ -79,6 +79,11 @@ def explain(exc: BaseException) -> Explained | None:
         return Explained(f"database schema: {exc}",
                          "install the pbem version that made this database, or restore a "
                          "backup")
+    if isinstance(exc, imaplib.IMAP4.error) and "EXPUNGEISSUED" in str(exc):
+        # RFC 5530: mail another session (a second worker, a mail program) removed meanwhile
+        return Explained(f"the IMAP folder changed during the pass: {_first_line(exc)}",
+                         "nothing to change: the next pass goes on (another worker or mail "
+                         "program moved that mail)", EX_TEMPFAIL)
     if isinstance(exc, imaplib.IMAP4.error):
         return Explained(f"the IMAP server refused: {_first_line(exc)}",
                          "check [inbound.imap] user, password and folder (`pbem doctor`)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 
 import pytest
 
@@ -38,3 +39,67 @@ def test_fetch_move_and_idle_on_dovecot(dovecot_server: DovecotServer) -> None:
         assert len(dovecot_server.messages("pbem-processed")) == 2
     finally:
         box.close()
+
+
+@pytest.mark.parametrize("ignored", [set(), {"MOVE"}])
+def test_moving_mail_another_worker_moved_is_no_error_and_no_second_copy(
+        dovecot_server: DovecotServer, ignored: set[str]) -> None:
+    """Two workers saw the same mail; one moved it. Dovecot refuses the other's move of it
+    (NO [EXPUNGEISSUED]): that mail is where it should be, so this is done, not a failure,
+    and what was still waiting (the third mail) is moved all the same."""
+    for n in range(3):
+        dovecot_server.deliver(order_mail(n))
+    first = ImapInbox(dovecot_server.settings, retry_delay=0.01, ignore_capabilities=ignored)
+    second = ImapInbox(dovecot_server.settings, retry_delay=0.01, ignore_capabilities=ignored)
+    try:
+        keys = [m.key for m in first.fetch()]
+        assert [m.key for m in second.fetch()] == keys  # both saw all three
+        first.mark_all_processed(keys[:2])
+        second.mark_all_processed(keys[:2])  # every one gone: the server says NO
+        second.mark_all_processed(keys)  # two gone, one still here
+        second.mark_processed(keys[0])
+        assert second.reconnects == 0
+    finally:
+        first.close()
+        second.close()
+    assert dovecot_server.messages("INBOX") == []
+    assert sorted(ids(dovecot_server.messages("pbem-processed"))) == [
+        f"<order-{n}@players.test>" for n in range(3)]
+
+
+def test_a_claimed_fetch_never_reads_mail_another_worker_moved(
+        dovecot_server: DovecotServer) -> None:
+    """Between this worker's search and its claim, another worker handled a mail, moved it
+    and gave up its claim: the claimed fetch hands out only the mail still there."""
+    for n in range(2):
+        dovecot_server.deliver(order_mail(n))
+    first = ImapInbox(dovecot_server.settings, retry_delay=0.01)
+    second = ImapInbox(dovecot_server.settings, retry_delay=0.01)
+    moved: list[str] = []
+    try:
+        def claim(keys: Sequence[str]) -> set[str]:
+            first.mark_processed(keys[0])  # the other worker, just before this claim
+            moved.append(keys[0])
+            return set(keys)
+
+        left = [m.key for m in second.fetch(claim=claim)]
+    finally:
+        first.close()
+        second.close()
+    assert len(moved) == 1 and len(left) == 1 and moved[0] not in left
+    assert ids(dovecot_server.messages("pbem-processed")) == ["<order-0@players.test>"]
+
+
+def test_a_claimed_fetch_reads_only_what_it_was_granted(dovecot_server: DovecotServer) -> None:
+    for n in range(5):
+        dovecot_server.deliver(order_mail(n))
+    box = ImapInbox(dovecot_server.settings, retry_delay=0.01, batch_size=2)
+    try:
+        everything = [m.key for m in box.fetch()]
+        mine = {everything[1], everything[2], everything[4]}
+        got = list(box.fetch(limit=2, claim=lambda keys: mine.intersection(keys)))
+    finally:
+        box.close()
+    # The claimed mails that fit the limit, the others never fetched.
+    assert [m.key for m in got] == [everything[1], everything[2]]
+    assert ids([m.raw for m in got]) == ["<order-1@players.test>", "<order-2@players.test>"]

@@ -18,7 +18,7 @@ from typing import Any
 
 from pbem import cli
 from pbem.engine import registry
-from pbem.mail.inbound import FetchedMail, MaildirInbox, _arrival
+from pbem.mail.inbound import Claim, FetchedMail, MaildirInbox, _arrival
 from pbem.ops import api
 from pbem.pipeline.one_mail import Result
 from tests.processor.pairing import Once
@@ -42,9 +42,12 @@ def _reporting(*args: Any, **kwargs: Any) -> api.Pass:
     return done
 
 
-def _reversed(self: MaildirInbox, limit: int | None = None) -> Iterator[FetchedMail]:
+def _reversed(self: MaildirInbox, limit: int | None = None, claim: Claim | None = None
+              ) -> Iterator[FetchedMail]:
     files = sorted(self._files(), key=lambda item: _arrival(item[0]), reverse=True)
     for key, path in files[:limit]:
+        if claim is not None and key not in claim([key]):
+            continue  # the other worker's
         try:
             with open(path, "rb") as f:
                 raw = f.read()

@@ -32,7 +32,7 @@ from pathlib import Path
 from sqlmodel import Session
 
 from pbem.engine import registry
-from pbem.mail.inbound import FetchedMail, Inbox, MaildirInbox
+from pbem.mail.inbound import Claim, FetchedMail, Inbox, MaildirInbox
 from pbem.mail.outbound import MaildirSender, Sender, SmtpSender
 from pbem.mail.settings import SmtpSettings
 from pbem.ops import api
@@ -65,8 +65,9 @@ class CrashingInbox:
     def __init__(self, inner: MaildirInbox, crash: Crash) -> None:
         self.inner, self.crash = inner, crash
 
-    def fetch(self, limit: int | None = None) -> Iterator[FetchedMail]:
-        for fetched in self.inner.fetch(limit):
+    def fetch(self, limit: int | None = None, claim: Claim | None = None
+              ) -> Iterator[FetchedMail]:
+        for fetched in self.inner.fetch(limit, claim):
             self.crash.at("fetched")
             yield fetched
 

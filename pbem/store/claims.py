@@ -1,0 +1,96 @@
+"""Claims on waiting inbox mail, so several workers on one mailbox share it.
+
+Without them every worker would take the same mail at the same moment: one would wait on the
+other's row, then record a duplicate, and both would move it (a second copy on some servers).
+A claim says "this worker handles that mail"; a worker takes only the mail it claimed.
+
+Exactly-once never rests on claims (the recorded Message-ID does that); they only keep
+workers out of each other's way, and keep a mail's move to the one worker that handled it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, Engine, bindparam, text
+from sqlalchemy.dialects.postgresql import ARRAY, BIGINT, TEXT
+
+from pbem.store.db import SessionFactory
+from pbem.store.faults import TransientFault, describe, is_transient
+
+log = logging.getLogger(__name__)
+
+# One statement per batch of keys: each lock tried without waiting, the claimed keys returned.
+_TRY = text("SELECT c.key FROM unnest(:keys, :ids) AS c(key, id) "
+            "WHERE pg_try_advisory_lock(c.id)").bindparams(
+    bindparam("keys", type_=ARRAY(TEXT)), bindparam("ids", type_=ARRAY(BIGINT)))
+
+
+def lock_id(key: str) -> int:
+    """The 64-bit advisory lock id of an inbox key (apart from pbem's other lock ids)."""
+    digest = hashlib.blake2b(f"pbem inbox mail {key}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+class MailClaims:
+    """Claims held for one pass, from before a mail is fetched until after it is moved.
+
+    On PostgreSQL a claim is a session advisory lock, taken with ``pg_try_advisory_lock`` on a
+    connection of its own: a mail another worker holds is skipped, never waited for, and a
+    worker that dies loses its claims with its connection, so no mail is ever stranded (no
+    lease to wait out). On SQLite, which has one writer at a time, every claim is granted:
+    several workers need PostgreSQL.
+    """
+
+    def __init__(self, factory: SessionFactory) -> None:
+        with factory() as session:
+            bind = session.get_bind()
+        self._engine: Engine | None = (bind if isinstance(bind, Engine)
+                                       and bind.dialect.name == "postgresql" else None)
+        self._conn: Connection | None = None
+
+    def take(self, keys: Sequence[str]) -> set[str]:
+        """The keys of ``keys`` this worker now holds (it may have held some already).
+
+        Raises :class:`TransientFault` when the database failed: the claims taken so far are
+        gone with the connection, and the pass should end."""
+        if self._engine is None or not keys:
+            return set(keys)
+        if self._conn is None:
+            self._conn = self._engine.connect()
+        try:
+            rows = self._conn.execute(_TRY, {"keys": list(keys),
+                                             "ids": [lock_id(k) for k in keys]})
+            taken = {str(row[0]) for row in rows}
+            self._conn.commit()  # the locks outlive the transaction; idle in none meanwhile
+        except Exception as exc:
+            self._discard()
+            if is_transient(exc):  # the mail stays for the next pass, like any such fault
+                raise TransientFault(describe(exc)) from exc
+            raise
+        return taken
+
+    def release(self) -> None:
+        """Give up every claim (call it after the pass moved its mail)."""
+        if self._conn is None:
+            return
+        try:
+            self._conn.execute(text("SELECT pg_advisory_unlock_all()"))
+            self._conn.commit()
+            self._conn.close()
+            self._conn = None
+        except Exception as exc:  # the session ends with its link, and its locks with it
+            log.warning("could not release inbox claims (%s); closing their connection", exc)
+            self._discard()
+
+    def _discard(self) -> None:
+        """Close the claims' connection for good: the server ends its session and locks."""
+        if self._conn is not None:
+            try:
+                self._conn.invalidate()
+                self._conn.close()
+            except Exception as exc:  # already broken: nothing more to do
+                log.debug("closing the claims' connection: %s", exc)
+            self._conn = None
