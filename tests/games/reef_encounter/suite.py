@@ -11,9 +11,9 @@ from pbem.engine.contract import Outcome
 from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.context import Turn
 from pbem.games.reef_encounter.orders import Take
+from pbem.games.reef_encounter.rules import do_step
 from pbem.games.reef_encounter.scoring import final_outcome
 from pbem.games.reef_encounter.state import State
-from pbem.games.reef_encounter.rules import do_step
 from tests.games.reef_encounter.invariants import violations
 from tests.games.reef_encounter.positions import build
 from tests.games.suite import hooks as suite
