@@ -274,7 +274,7 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
     move_all = getattr(inbox, "mark_all_processed", None)
     handled: list[str] = []
     # Held until the moves below are done: no other worker takes (or moves) these mails.
-    claims = MailClaims(factory)
+    claims = MailClaims(factory, retries=host.transient_retries)
     try:
         try:
             for fetched in inbox.fetch(limit, claim=claims.take):

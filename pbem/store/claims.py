@@ -44,7 +44,9 @@ class MailClaims:
     several workers need PostgreSQL.
     """
 
-    def __init__(self, factory: SessionFactory) -> None:
+    def __init__(self, factory: SessionFactory, retries: int = 0) -> None:
+        self._retries = retries  # tries again on a new connection, as other statements do
+        self._held: set[str] = set()
         with factory() as session:
             bind = session.get_bind()
         self._engine: Engine | None = (bind if isinstance(bind, Engine)
@@ -54,23 +56,31 @@ class MailClaims:
     def take(self, keys: Sequence[str]) -> set[str]:
         """The keys of ``keys`` this worker now holds (it may have held some already).
 
-        Raises :class:`TransientFault` when the database failed: the claims taken so far are
-        gone with the connection, and the pass should end."""
+        A transient database fault is tried again on a new connection (``retries`` times);
+        raises :class:`TransientFault` when it outlasts them: the claims taken so far are gone
+        with the connection, and the pass should end."""
         if self._engine is None or not keys:
             return set(keys)
-        if self._conn is None:
-            self._conn = self._engine.connect()
-        try:
-            rows = self._conn.execute(_TRY, {"keys": list(keys),
-                                             "ids": [lock_id(k) for k in keys]})
-            taken = {str(row[0]) for row in rows}
-            self._conn.commit()  # the locks outlive the transaction; idle in none meanwhile
-        except Exception as exc:
-            self._discard()
-            if is_transient(exc):  # the mail stays for the next pass, like any such fault
-                raise TransientFault(describe(exc)) from exc
-            raise
-        return taken
+        for attempt in range(self._retries + 1):
+            # After a lost connection its locks are gone: ask again for those held before too.
+            wanted = sorted(set(keys) | self._held) if attempt else list(keys)
+            if self._conn is None:
+                self._conn = self._engine.connect()
+            try:
+                rows = self._conn.execute(_TRY, {"keys": wanted,
+                                                 "ids": [lock_id(k) for k in wanted]})
+                taken = {str(row[0]) for row in rows}
+                self._conn.commit()  # the locks outlive the transaction; idle in none meanwhile
+            except Exception as exc:
+                self._discard()
+                if not is_transient(exc):
+                    raise
+                if attempt == self._retries:  # the mail stays for the next pass
+                    raise TransientFault(describe(exc)) from exc
+                continue
+            self._held = taken if attempt else self._held | taken
+            return taken & set(keys)
+        raise AssertionError("unreachable")  # the loop returns or raises
 
     def release(self) -> None:
         """Give up every claim (call it after the pass moved its mail)."""

@@ -91,6 +91,8 @@ CONFIGS = [pytest.param(name, config, id=f"{name}-{config.id}",
            for name, game, hooks in every_game() for config in configs(game, hooks)]
 
 
+# Several minutes of CPU over all games: a long run (CI runs it in its own step, `-m slow`).
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "config"), CONFIGS)
 def test_random_games_keep_every_invariant(name: str, config: Config) -> None:
     game = games()[name]
