@@ -29,6 +29,8 @@ def _databases() -> list[object]:
     return found
 
 
+# A whole bench run: a long run (CI runs it in its slow step).
+@pytest.mark.slow
 @pytest.mark.parametrize("db", _databases())
 def test_the_goal_run_prints_every_figure(db: str | None) -> None:
     args = [sys.executable, str(BENCH), "--reef-games", "1", "--reef-rounds", "2",

@@ -101,6 +101,8 @@ def serve(home: Path, cfg: Path, env: dict[str, str]) -> subprocess.Popen[str]: 
                             text=True)
 
 
+# `pbem serve` in its own process for tens of seconds: a long run.
+@pytest.mark.slow
 def test_serve_stops_on_an_unset_password_variable(home: Path,  # noqa: F811
                                                    tmp_path: Path) -> None:
     cfg = imap_config(tmp_path, home, closed_port(), password_env="PBEM_TEST_NO_PW")
@@ -117,6 +119,8 @@ def test_serve_stops_on_an_unset_password_variable(home: Path,  # noqa: F811
     assert len(lines) == 2 and "retrying" not in err, err
 
 
+# `pbem serve` in its own process for tens of seconds: a long run.
+@pytest.mark.slow
 def test_serve_stops_when_the_imap_login_is_refused(home: Path, tmp_path: Path,  # noqa: F811
                                                      imap_server: PymapServer) -> None:
     cfg = imap_config(tmp_path, home, imap_server.port)
@@ -130,6 +134,8 @@ def test_serve_stops_when_the_imap_login_is_refused(home: Path, tmp_path: Path, 
     assert "retrying" not in err
 
 
+# `pbem serve` in its own process for tens of seconds: a long run.
+@pytest.mark.slow
 def test_serve_keeps_retrying_while_the_imap_server_is_down(
         home: Path, tmp_path: Path, imap_server: PymapServer) -> None:  # noqa: F811
     port = imap_server.port

@@ -8,6 +8,7 @@ from datetime import timedelta
 from email import policy
 from email.message import EmailMessage
 
+import pytest
 from sqlmodel import col, select
 
 from pbem.pipeline.digest import send_digests
@@ -35,6 +36,8 @@ def last_id(factory: SessionFactory) -> int:
         return ids or 0
 
 
+# A whole game by mail: a long run (CI runs it in its slow step).
+@pytest.mark.slow
 def test_every_turn_and_digest_over_a_whole_game(factory: SessionFactory) -> None:
     table = seat_table(factory, "reef2018", players=3)
     for seat, mode in enumerate(("every", "turn", "digest")):
