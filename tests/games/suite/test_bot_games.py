@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pbem.cli import app
+from pbem.engine import registry
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
 from pbem.ops import api
@@ -124,7 +125,8 @@ def test_pbem_demo_plays_the_game_on_the_embedded_defaults(
     result = CliRunner().invoke(app, ["demo", *args, "--seed", "demo"])
     assert result.exit_code == 0, result.output
     out = result.output
-    assert re.search(rf"{re.escape(name)}-1: \d+ turns played by email, \d+ emails sent; "
+    tag = f"{registry.tag_prefix(game)}-1"  # games keep their tag prefix across id renames
+    assert re.search(rf"{re.escape(tag)}: \d+ turns played by email, \d+ emails sent; "
                      "replay verified", out), out
     winners = "|".join(name for name, _ in DEMO_PLAYERS[:players])  # one of those who played
     assert re.search(rf"Final scores:\n  1\. ({winners}) \(\d+\)", out), out
