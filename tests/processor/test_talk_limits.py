@@ -176,8 +176,9 @@ def test_a_5000_character_language_argument_is_not_echoed_whole(trio: Trio) -> N
     junk = "x" * 5000
     trio.send(ALICE, f"language {junk}\nsecret {trio.secrets[0]}")
     reply = text_of(trio.received(ALICE)[0])
-    assert "is not a language this game host speaks" in reply
-    assert "x" * 201 not in reply and "(4800 more characters not shown)" in reply
+    # Refused for its length before anything reads it, and not quoted back at all.
+    assert 'The text after "language" is too long (5000 characters; at most 64)' in reply
+    assert "x" * 65 not in reply
     assert len(reply) < 3000
 
 
