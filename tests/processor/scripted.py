@@ -14,6 +14,9 @@ from email import policy
 from pathlib import Path
 
 from pbem.engine.replay import play, start
+from pbem.ops import api
+from pbem.settings.host import Host
+from pbem.store import SessionFactory
 from tests.support.testgame import GAME
 
 
@@ -40,3 +43,22 @@ def message_ids(folder: Path) -> list[str]:
 def waiting(folder: Path) -> int:
     """How many mails still sit in a Maildir inbox (not moved to a subfolder)."""
     return len(mailbox.Maildir(folder, create=True))
+
+
+ScriptedGame = tuple[int, str, list[tuple[str, str]], list[str], list[tuple[str, str]]]
+
+
+def scripted_games(factory: SessionFactory, host: Host, seed: str, games: int,
+                   rounds: int) -> list[ScriptedGame]:
+    """``games`` two-seat test games, each with the orders that play it out: (id, tag, seats,
+    secrets, orders); the seeds are ``<seed>-<n>``."""
+    made: list[ScriptedGame] = []
+    with factory() as s:
+        for g in range(games):
+            seats = [("Alice", f"alice{g}@players.test"), ("Bob", f"bob{g}@players.test")]
+            game, secrets = api.create_game(s, "testcards", seats, {"rounds": rounds},
+                                            seed=f"{seed}-{g}", host=host)
+            made.append((game.id or 0, game.tag, seats, secrets,
+                         scripted_orders(f"{seed}-{g}", rounds)))
+        s.commit()
+    return made

@@ -28,7 +28,7 @@ from pbem.settings.host import Host
 from pbem.store import InboundMessage, LogEntry, OutboundMessage, SessionFactory
 from tests.processor import pairing
 from tests.processor.conftest import mail
-from tests.processor.scripted import message_ids, scripted_orders, waiting
+from tests.processor.scripted import message_ids, scripted_games, waiting
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,15 +83,7 @@ def test_two_serve_workers_apply_each_order_once(db_url: str, factory: SessionFa
                       f'[mail]\nfrom_address = "games@host.test"\n'
                       f'[inbound.maildir]\npath = "{inbox_dir}"\n'
                       f'[outbound.maildir]\npath = "{outbox_dir}"\n', encoding="utf-8")
-    games = []
-    with factory() as s:
-        for g in range(GAMES):
-            seats = [("Alice", f"alice{g}@players.test"), ("Bob", f"bob{g}@players.test")]
-            game, secrets = api.create_game(s, "testcards", seats, {"rounds": ROUNDS},
-                                            seed=f"race-{g}", host=host)
-            games.append((game.id or 0, game.tag, seats, secrets,
-                          scripted_orders(f"race-{g}", ROUNDS)))
-        s.commit()
+    games = scripted_games(factory, host, "race", GAMES, ROUNDS)
     box = mailbox.Maildir(inbox_dir, create=True)
     mailbox.Maildir(outbox_dir, create=True)  # made up front: two processes creating one race
     # One worker reads oldest first, the other newest first, and each wave holds the first

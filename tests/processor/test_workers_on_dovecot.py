@@ -25,7 +25,7 @@ from pbem.ops import api
 from pbem.settings.host import Host
 from pbem.store import InboundMessage, LogEntry, SessionFactory
 from tests.processor.conftest import mail
-from tests.processor.scripted import scripted_orders
+from tests.processor.scripted import scripted_games
 from tests.processor.test_concurrency import ROOT, recorded, unsent, wait_until, worker_env
 from tests.support.mailservers import DovecotServer
 
@@ -60,15 +60,7 @@ def test_two_workers_on_one_dovecot_mailbox_share_a_backlog(
                       f'user = "{imap.user}"\npassword_env = "TEST_IMAP_PASSWORD"\n'
                       f'security = "none"\n'
                       f'[outbound.maildir]\npath = "{tmp_path / "outbox"}"\n', encoding="utf-8")
-    games = []
-    with factory() as s:
-        for g in range(GAMES):
-            seats = [("Alice", f"alice{g}@players.test"), ("Bob", f"bob{g}@players.test")]
-            game, secrets = api.create_game(s, "testcards", seats, {"rounds": ROUNDS},
-                                            seed=f"dove-{g}", host=host)
-            games.append((game.id or 0, game.tag, seats, secrets,
-                          scripted_orders(f"dove-{g}", ROUNDS)))
-        s.commit()
+    games = scripted_games(factory, host, "dove", GAMES, ROUNDS)
     mailbox.Maildir(tmp_path / "outbox", create=True)  # made up front: two processes race
     delivered: list[bytes] = []
     copies = 0
