@@ -307,6 +307,51 @@ def takes_orders(game: Any, state: Any, seat: Seat) -> bool:
     return bool(out_of_turn is not None and out_of_turn(state, seat))
 
 
+BOT_LEVELS = ("random", "normal", "strong")
+"""How hard a computer seat plays: ``random`` (any legal order: tests, the demo), ``normal``
+(the game's strategy within the host's budget), ``strong`` (the same with about four times
+the thinking)."""
+
+
+class Strategy(Protocol[S]):
+    """An optional part of the contract: a computer player worth playing against.
+
+    Fair by construction: the host never hands the strategy the real state, only
+    :meth:`redeal`'s answer, so nothing the seat may not see can steer its choice.
+    """
+
+    def redeal(self, state: S, seat: Seat, rng: random.Random) -> S:
+        """A state ``seat`` cannot tell from ``state``: all it may see kept (the public board,
+        its own holdings, what it has seen leave the deck), every other hidden part (other
+        seats' hidden holdings, the order of bags and decks) drawn afresh from what it cannot
+        see. Two states that differ only in what ``seat`` cannot see give the same answer
+        for the same ``rng``."""
+        ...
+
+    def bot_order(self, state: S, seat: Seat, rng: random.Random, level: str,
+                  budget: float) -> str:
+        """A whole legal order for ``seat`` as a player would type it (English), chosen at
+        ``level`` (see :data:`BOT_LEVELS`, never ``random``), within ``budget`` seconds of
+        CPU. ``state`` is a :meth:`redeal`: any further determinisation redeals it again."""
+        ...
+
+
+def bot_order(game: Any, state: Any, seat: Seat, rng: random.Random, level: str = "normal",
+              budget: float = 1.0) -> str:
+    """``seat``'s order chosen by a computer at ``level``, from what the seat may see only.
+
+    A game without a :class:`Strategy` plays its random bot at every level.
+    """
+    if level not in BOT_LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; known: {', '.join(BOT_LEVELS)}")
+    redeal = getattr(game, "redeal", None)
+    seen = state if redeal is None else redeal(state, seat, rng)
+    strategy = getattr(game, "bot_order", None)
+    if level == "random" or strategy is None:
+        return str(game.random_order(seen, seat, rng))
+    return str(strategy(seen, seat, rng, level, budget))
+
+
 class DrawAudience(Protocol):
     """An optional part of the contract: who may read each recorded chance draw.
 
