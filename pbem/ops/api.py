@@ -258,7 +258,8 @@ MOVE_BATCH = 50
 def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, host: Host,
                   limit: int = 100,
                   after_commit: Callable[[Result], None] | None = None) -> Pass:
-    """One pass: fetch, process each mail in its own transaction, then send the queue.
+    """One pass: fetch, process each mail in its own transaction, then send the queue (and
+    during a long pass, every :data:`SEND_EVERY` seconds).
 
     The inbox mark comes after the commit, so a crash in between refetches a message whose
     Message-ID is already recorded: it is then a duplicate and changes nothing. An inbox that
@@ -271,6 +272,8 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
     """
     results = []
     fault = ""
+    delivery = Delivery()
+    last_sent = time.monotonic()
     move_all = getattr(inbox, "mark_all_processed", None)
     handled: list[str] = []
     # Held until the moves below are done: no other worker takes (or moves) these mails.
@@ -291,6 +294,9 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
                     if len(handled) >= MOVE_BATCH:
                         move_all(handled)
                         handled = []
+                if sender is not None and time.monotonic() - last_sent >= SEND_EVERY:
+                    _send_now(factory, sender, host, delivery)
+                    last_sent = time.monotonic()
         except TransientFault as exc:  # handling a mail, or claiming one
             fault = str(exc)
             log.error("database fault; mail left in the inbox for the next pass: %s", fault)
@@ -300,18 +306,39 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
     finally:
         claims.release()
     clocks = ClockReport()
-    delivery = Delivery()
     try:
         clocks = run_clocks(factory, host)  # reminders and timeouts go out in this same pass
         send_digests(factory, host)  # "mail digest" seats: a summary a day
         if sender is not None:
-            delivery = deliver_outbox(factory, sender, host)
+            _add(delivery, deliver_outbox(factory, sender, host))
     except Exception as exc:
         if not is_transient(exc):
             raise
         fault = fault or describe(exc)
         log.error("database fault; clocks or sending wait for the next pass: %s", fault)
     return Pass(results, delivery, clocks, fault)
+
+
+# During a long pass (a backlog, a burst) what is queued goes out at least this often, so
+# the first mails of a hundred are not answered only once the hundredth is handled.
+SEND_EVERY = 1.0
+
+
+def _send_now(factory: SessionFactory, sender: Sender, host: Host, delivery: Delivery) -> None:
+    """The queue sent in the middle of a pass; a database fault leaves it to the pass's end."""
+    try:
+        _add(delivery, deliver_outbox(factory, sender, host))
+    except Exception as exc:
+        if not is_transient(exc):
+            raise
+        log.warning("database fault while sending mid-pass; the pass's end sends: %s",
+                    describe(exc))
+
+
+def _add(total: Delivery, more: Delivery) -> None:
+    total.sent += more.sent
+    total.retrying += more.retrying
+    total.failed += more.failed
 
 
 def quarantine_list(session: Session) -> list[InboundMessage]:
