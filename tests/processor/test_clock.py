@@ -226,7 +226,7 @@ def test_game_new_takes_clock_options_and_config_defaults(
     assert made.exit_code == 0, made.output
     bad = runner.invoke(app, ["game", "new", "testcards", *seats, "--timeout", "later"])
     assert bad.exit_code == 1
-    assert "timeout policy must be one of default, pause, not 'later'" in bad.output
+    assert "timeout policy must be one of default, pause, bot, not 'later'" in bad.output
     bad = runner.invoke(app, ["game", "new", "testcards", *seats, "--deadline-hours", "10",
                               "--reminder-hours", "10"])
     assert bad.exit_code == 1
