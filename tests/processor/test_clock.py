@@ -250,8 +250,8 @@ def test_config_reads_the_operator_and_clock_defaults(tmp_path: Path) -> None:
     assert (cfg.deadlines.turn_hours, cfg.deadlines.reminder_hours, cfg.deadlines.timeout,
             cfg.deadlines.vacation_days) == (24, 6, "pause", 7)
     path.write_text('[deadlines]\ntimeout = "never"\n')
-    with pytest.raises(ConfigError, match=r"deadlines\.timeout must be default or pause, "
-                                          r"not 'never'"):
+    with pytest.raises(ConfigError, match=r"deadlines\.timeout must be one of default, "
+                                          r"pause, bot, not 'never'"):
         load(path)
 
 
