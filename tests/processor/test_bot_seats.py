@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email
 from email import policy
+from email.message import EmailMessage
 
 from sqlmodel import col, select
 
@@ -51,7 +52,9 @@ def all_outbound(factory: SessionFactory) -> list[OutboundMessage]:
 
 def text_of(row: OutboundMessage) -> str:
     parsed = email.message_from_bytes(row.raw, policy=policy.default)
-    body = parsed.get_body(("plain",))  # type: ignore[attr-defined]
+    assert isinstance(parsed, EmailMessage)
+    body = parsed.get_body(("plain",))
+    assert body is not None
     return flat(str(body.get_content()))
 
 
