@@ -23,7 +23,7 @@ from pbem.i18n import msg
 from pbem.ops import operator_input
 from pbem.pipeline import clock, history
 from pbem.pipeline import outgoing as mails
-from pbem.pipeline.controllers import HUMAN
+from pbem.pipeline.controllers import HUMAN, STAND_IN, controller
 from pbem.pipeline.movelog import log_admin, record_move
 from pbem.pipeline.seat_language import Line, seat_tr
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
@@ -140,21 +140,30 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
 
 
 def drop(session: Session, host: Host, game: Game, seat_index: int) -> None:
-    """Drop a seat: from now on the game plays its default order for it whenever it is due."""
+    """Drop a seat: from now on the game plays its default order for it whenever it is due
+    (a bot plays it, under the game's ``bot`` timeout policy)."""
     game = _lock(session, game, ("active", "paused"), "drop a seat")
     rules = registry.get(game.game_type)
     seat = _seat(session, game, seat_index)
     if seat.status == "dropped":
         raise AdminError(f"seat {seat_index + 1} ({seat.name}) is already dropped")
     seat.status = "dropped"
+    by_bot = game.timeout_policy == "bot"
+    if by_bot:
+        seat.controller = controller(STAND_IN, host.bot_stand_in_level)
     session.add(seat)
     state = _state(session, rules, game)
     log_admin(session, rules, game, state, f"drop seat {seat.index + 1}: {seat.name}",
               [Event.of("seat_dropped", msg(
+                  "{name} was dropped from the game by its host; a bot plays that seat from "
+                  "now on.", name=seat.name) if by_bot else msg(
                   "{name} was dropped from the game by its host; the game plays its default "
                   "orders for that seat from now on.", name=seat.name))], seat=seat.index)
     mails.queue_notice(session, host, to=seat.address, kind="notice", game=game, seat=seat,
                        rules=rules, subj=mails.subject(game, rules.title), lines=[msg(
+                           "The game's host has dropped you from [{tag}]. A bot plays your "
+                           "seat from now on, and mail from you no longer plays in it.",
+                           tag=game.tag) if by_bot else msg(
                            "The game's host has dropped you from [{tag}]. The game plays its "
                            "default orders for your seat from now on, and mail from you no "
                            "longer plays in it.", tag=game.tag)])

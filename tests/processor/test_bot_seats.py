@@ -233,3 +233,20 @@ def test_a_reminder_is_never_due_for_a_seat_a_bot_plays(factory: SessionFactory)
     assert all_outbound(factory) == []
     assert len(entries(factory, table)) == 3  # one more bot move, no reminder
 
+
+
+def test_a_seat_dropped_under_the_bot_policy_is_played_by_a_bot_and_cannot_come_back(
+        factory: SessionFactory) -> None:
+    from pbem.ops import admin
+
+    table = bot_table(factory, HOST, {}, players=2, timeout_policy="bot")
+    play(factory, table, 0)
+    with factory() as s:
+        admin.drop(s, HOST, api.get_game(s, table.game_id), 1)
+        s.commit()
+    assert [e.kind for e in entries(factory, table)][-3:] == ["admin", "bot", "bot"]
+    back = send(factory, HOST, table, 1, "back")
+    assert back.status == "rejected"
+    assert "already dropped" in queued(factory, back)[BOB]
+    refused = send(factory, HOST, table, 1, "play 1")
+    assert "is dropped, so your orders were not played" in queued(factory, refused)[BOB]

@@ -16,7 +16,7 @@ from pbem.store import queries
 def handle(ctx: MailContext) -> Result | None:
     game, seat = ctx.game, ctx.seat
     assert game is not None and seat is not None
-    if stands_in(seat):  # before its status: a resigned player may come back too
+    if stands_in(seat) and seat.status != "dropped":  # a resigned player may come back too
         return notice(ctx, "rejected", "a bot stands in", [
             msg("A bot plays your seat in [{tag}] now, so your orders were not played.",
                 tag=game.tag),
