@@ -32,6 +32,21 @@ def controller(kind: str, level: str = DEFAULT_LEVEL) -> str:
     return f"{kind}:{level}"
 
 
+def checked(stored: str) -> str:
+    """``stored`` if it is a controller this host knows (e.g. read from an export), else
+    ValueError."""
+    if stored == HUMAN:
+        return stored
+    kind, _, level = stored.partition(":")
+    if kind not in (BOT, STAND_IN):
+        raise ValueError(f"unknown seat controller {stored!r}")
+    return controller(kind, level)
+
+
+def is_bot_seat_controller(stored: str) -> bool:
+    return stored.partition(":")[0] == BOT
+
+
 def _parts(seat: Seat) -> tuple[str, str]:
     kind, _, level = (seat.controller or HUMAN).partition(":")
     return kind, level or DEFAULT_LEVEL

@@ -250,3 +250,29 @@ def test_a_seat_dropped_under_the_bot_policy_is_played_by_a_bot_and_cannot_come_
     assert "already dropped" in queued(factory, back)[BOB]
     refused = send(factory, HOST, table, 1, "play 1")
     assert "is dropped, so your orders were not played" in queued(factory, refused)[BOB]
+
+
+def test_an_export_keeps_its_bot_seats_and_an_import_plays_them_again(
+        factory: SessionFactory) -> None:
+    import json
+
+    from pbem.ops import exchange
+    from pbem.ops.hostkey import HostKey
+
+    key = HostKey(b"k" * 32)
+    table = bot_table(factory, HOST, {2: "strong"}, rounds=3)
+    play(factory, table, 0)
+    with factory() as s:
+        data = json.loads(json.dumps(exchange.export_json(s, api.get_game(s, table.game_id),
+                                                          key=key)))
+    assert data["seats"][2]["controller"] == "bot:strong"
+    assert "controller" not in data["seats"][0]  # a player's seat, as exports always said
+    with factory() as s:
+        game, secrets = exchange.import_game(s, data, key=key, tag="moved-1", host=HOST)
+        s.commit()
+        assert secrets[2] == "" and all(secrets[:2])
+        seats = {x.index: x for x in s.exec(select(Seat).where(Seat.game_id == game.id))}
+        assert (seats[2].address, seats[2].controller) == ("", "bot:strong")
+    moved = Table(game.id or 0, "moved-1", secrets)
+    play(factory, moved, 1)  # the round closes; the bot seat plays round two at once
+    assert [e.kind for e in entries(factory, moved)].count("bot") == 2
