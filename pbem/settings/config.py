@@ -289,8 +289,8 @@ def _bots(section: dict[str, Any]) -> Bots:
         raise ConfigError(f"bots.seconds_per_move must be a number of seconds above 0 (at "
                           f"most 600), not {seconds!r}")
     result = Bots(**{**values, "seconds_per_move": float(seconds)})
-    if result.moves_per_pass < 1:
-        raise ConfigError(f"bots.moves_per_pass must be at least 1, not {result.moves_per_pass}")
+    if not 1 <= result.moves_per_pass <= 1000:  # the host's bound on moves played in a row
+        raise ConfigError(f"bots.moves_per_pass must be 1 to 1000, not {result.moves_per_pass}")
     if result.stand_in_level not in BOT_LEVELS:
         raise ConfigError(f"bots.stand_in_level must be one of {', '.join(BOT_LEVELS)}, not "
                           f"{result.stand_in_level!r}")
