@@ -7,7 +7,9 @@ from __future__ import annotations
 import email
 from email import policy
 from email.message import EmailMessage
+from pathlib import Path
 
+import pytest
 from sqlmodel import col, select
 
 from pbem.ops import api
@@ -276,3 +278,35 @@ def test_an_export_keeps_its_bot_seats_and_an_import_plays_them_again(
     moved = Table(game.id or 0, "moved-1", secrets)
     play(factory, moved, 1)  # the round closes; the bot seat plays round two at once
     assert [e.kind for e in entries(factory, moved)].count("bot") == 2
+
+
+def test_game_new_seats_bots_from_the_command_line(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    runner = CliRunner()
+    assert runner.invoke(app, ["init"]).exit_code == 0
+    made = runner.invoke(app, ["game", "new", "testcards", "--seat", f"Alice <{ALICE}>",
+                               "--seat", "bot", "--seat", "bot:strong", "--timeout", "bot"])
+    assert made.exit_code == 0, made.output
+    assert "(a bot, normal)" in made.output and "Bot 3 (strong)" in made.output
+    bad = runner.invoke(app, ["game", "new", "testcards", "--seat", f"Alice <{ALICE}>",
+                              "--seat", "bot:genius"])
+    assert bad.exit_code == 1
+    assert bad.output.startswith("error: seat 'bot:genius': unknown bot level 'genius'")
+    factory = api.connect(f"sqlite:///{tmp_path / 'data' / 'pbem.sqlite'}")
+    with factory() as s:
+        game = api.get_game(s, "testcards-1")
+        assert game.timeout_policy == "bot"
+        seats = sorted(s.exec(select(Seat).where(Seat.game_id == game.id)),
+                       key=lambda x: x.index)
+        assert [(x.name, x.address, x.controller) for x in seats] == [
+            ("Alice", ALICE, "human"), ("Bot 2", "", "bot:normal"),
+            ("Bot 3 (strong)", "", "bot:strong")]
+        # Both bots played the first round as the game was made; only Alice was mailed.
+        assert [e.kind for e in api.game_log(s, game)] == ["setup", "bot", "bot"]
+        assert [m.to_addr for m in s.exec(select(OutboundMessage))] == [ALICE]
