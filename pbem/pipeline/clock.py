@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -130,7 +131,12 @@ def play_bot(session: Session, rules: Any, game: Game, state: Any, seat: Seat, l
     by the game and the entry, so the same log gives the same choice again."""
     index = queries.next_log_index(session, game.id or 0)
     rng = random.Random(f"{game.seed}/{index}/bot")
+    started = time.process_time()
     text = bot_order(rules, state, seat.index, rng, level, host.bot_seconds_per_move)
+    took = time.process_time() - started
+    if took > 2 * host.bot_seconds_per_move:  # the game's strategy overran its budget
+        log.warning("the %s bot of %s took %.1f s of CPU for one move (budget %.1f s)",
+                    rules.name, game.tag, took, host.bot_seconds_per_move)
     applied, record = play(rules, state, seat.index, text, f"{game.seed}/{index}")
     told = [Event.of("bot_order_shown", msg("The bot standing in for you played: {order}",
                                             order=text), {seat.index})] \

@@ -310,3 +310,18 @@ def test_game_new_seats_bots_from_the_command_line(tmp_path: Path,
         # Both bots played the first round as the game was made; only Alice was mailed.
         assert [e.kind for e in api.game_log(s, game)] == ["setup", "bot", "bot"]
         assert [m.to_addr for m in s.exec(select(OutboundMessage))] == [ALICE]
+
+
+def test_back_works_in_the_players_language_and_help_lists_it(
+        factory: SessionFactory) -> None:
+    from pbem.i18n import translator
+    from pbem.pipeline.handlers.help import help_lines
+
+    table = bot_table(factory, HOST, {}, players=2, timeout_policy="bot")
+    assert send(factory, HOST, table, 1, "abandonner").status == "applied"  # resign, in French
+    back = send(factory, HOST, table, 1, "revenir")
+    assert back.status == "applied"
+    assert "Bob is back in" in queued(factory, back)[ALICE]
+    lines = "\n".join(help_lines(translator("fr")))
+    assert "revenir" in lines and "après qu'un bot l'a reprise" in lines
+    assert "back " in "\n".join(help_lines(translator("en")))
