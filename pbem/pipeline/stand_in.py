@@ -8,14 +8,14 @@ from typing import Any
 
 from sqlmodel import Session
 
-from pbem.engine.contract import Event
+from pbem.engine.contract import Event, GameRules
 from pbem.i18n import Msg, msg
 from pbem.pipeline.controllers import HUMAN, STAND_IN, controller
 from pbem.pipeline.movelog import log_admin
 from pbem.store.tables import Game, Seat
 
 
-def take_over(session: Session, rules: Any, game: Game, state: Any, seat: Seat, level: str,
+def take_over(session: Session, rules: GameRules, game: Game, state: Any, seat: Seat, level: str,
               told: Msg) -> None:
     """A bot plays ``seat`` from now on (``told``: why, to everyone)."""
     seat.controller = controller(STAND_IN, level)
@@ -24,7 +24,7 @@ def take_over(session: Session, rules: Any, game: Game, state: Any, seat: Seat, 
               [Event.of("bot_stands_in", told)], seat=seat.index)
 
 
-def give_back(session: Session, rules: Any, game: Game, state: Any, seat: Seat) -> None:
+def give_back(session: Session, rules: GameRules, game: Game, state: Any, seat: Seat) -> None:
     """The seat's player plays it again (the ``back`` mail command)."""
     seat.controller = HUMAN
     if seat.status == "resigned":
