@@ -101,7 +101,6 @@ class Autoplay:
     failed: list[tuple[Seat, Msg]] = field(default_factory=list)  # (seat, why) → game paused
     # Seats a bot took over at their deadline in this pass (the "bot" timeout policy).
     taken_over: list[Seat] = field(default_factory=list)
-    held: bool = False  # bot moves were left for the next pass (moves_per_pass reached)
 
 
 def play_default(session: Session, rules: GameRules, game: Game, state: Any, seat: Seat,
@@ -177,8 +176,7 @@ def settle(session: Session, rules: GameRules, game: Game, before: Any, after: A
         seat = due[0]
         level = bot_level(seat)
         if level is not None and bot_moves >= host.bot_moves_per_pass:
-            result.held = True  # the next pass goes on (the clock looks at it at once)
-            break
+            break  # the next pass goes on: a bot seat to move makes the clock look at once
         pending.discard(seat.index)
         if level is not None:
             try:
