@@ -25,9 +25,9 @@ from pbem.mail.inbound import Inbox
 from pbem.mail.outbound import Sender
 from pbem.ops import game_options, operator_input
 from pbem.outbox.delivery import Delivery, deliver_outbox
-from pbem.pipeline import history
+from pbem.pipeline import controllers, history
 from pbem.pipeline import outgoing as mails
-from pbem.pipeline.clock import POLICIES, ClockReport, run_clocks
+from pbem.pipeline.clock import POLICIES, ClockReport, run_clocks, settle, tell_autoplay
 from pbem.pipeline.digest import send_digests
 from pbem.pipeline.one_mail import Result, process_raw, reprocess
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
@@ -60,7 +60,7 @@ def connect(database_url: str) -> SessionFactory:
 @dataclass(frozen=True)
 class ClockSettings:
     """A game's clock: hours per turn (None: no deadline), the reminder's lead time (None:
-    none), what a timeout does ("default" or "pause"), vacation days per seat."""
+    none), what a timeout does ("default", "pause" or "bot"), vacation days per seat."""
 
     deadline_hours: int | None = None
     reminder_hours: int | None = None
@@ -86,14 +86,22 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
                 tag: str | None = None, host: Host | None = None, *,
                 clocks: ClockSettings | None = None,
                 now: datetime | None = None, language: str = "en",
-                languages: Sequence[str | None] = ()) -> tuple[Game, list[str]]:
-    """Set up a game and its seats; returns the game and each seat's secret (shown once).
+                languages: Sequence[str | None] = (),
+                bots: Mapping[int, str] | None = None) -> tuple[Game, list[str]]:
+    """Set up a game and its seats; returns the game and each seat's secret (shown once;
+    "" for a bot seat, which has none).
 
     With ``host`` given, every player is queued a welcome email holding their secret.
     ``clocks`` sets deadlines (none by default); the first wait starts at ``now``.
     ``language`` is the game's default language; ``languages`` a seat's own (by seat, None
-    or missing: the game's).
+    or missing: the game's). ``bots``: the bot seats (seat index → level); their address is
+    ignored (they have none), and they play at once if the game starts with their move.
     """
+    bots = dict(bots or {})
+    for index, level in bots.items():
+        controllers.controller(controllers.BOT, level)  # a known level, or ValueError
+        if not 0 <= index < len(seats):
+            raise ValueError(f"bot seat {index + 1} is not one of the {len(seats)} seats")
     rules = registry.get(game_type)
     for lang in (language, *languages):
         if lang is not None and lang not in LANGUAGES:
@@ -106,8 +114,9 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
     if not rules.min_players <= len(seats) <= rules.max_players:
         raise ValueError(f"{rules.title} takes {rules.min_players}–{rules.max_players} "
                          f"players, not {len(seats)}")
-    seats = [(name, operator_input.address(address, "seat address")) for name, address in seats]
-    operator_input.distinct(address for _, address in seats)
+    seats = [(name, "" if i in bots else operator_input.address(address, "seat address"))
+             for i, (name, address) in enumerate(seats)]
+    operator_input.distinct(address for i, (_, address) in enumerate(seats) if i not in bots)
     if tag is not None:
         tag = operator_input.tag(tag)
         if queries.game_by_tag(session, tag) is not None:
@@ -135,15 +144,30 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
                          state_json=canonical_json(rules.to_json(state))))
     secrets: list[str] = []
     for index, (name, address) in enumerate(seats):
+        own = languages[index] if index < len(languages) else None
+        if index in bots:  # no address, no secret: no mail ever speaks for it
+            secrets.append("")
+            session.add(Seat(game_id=game.id, index=index, name=name, address="",
+                             secret_salt="", secret_hash=controllers.NO_SECRET,
+                             language=own or language,
+                             controller=controllers.controller(controllers.BOT, bots[index])))
+            continue
         secret, salt = new_secret(), new_salt()
         secrets.append(secret)
-        own = languages[index] if index < len(languages) else None
         session.add(Seat(game_id=game.id, index=index, name=name, address=address.lower(),
                          secret_salt=salt, secret_hash=hash_secret(secret, salt),
                          language=own or language))
     session.flush()
+    if bots:  # a bot to move first plays now: the welcome mails show the game after it
+        played = settle(session, rules, game, state, state, game.turn_started_at or utcnow(),
+                        host=host)
+        state = played.state
+        if played.failed and host is not None:
+            tell_autoplay(session, host, rules, game, played, game.turn_started_at or utcnow())
     if host is not None:
         for seat, secret in zip(queries.seats(session, game.id), secrets, strict=True):
+            if not secret:
+                continue  # a bot seat
             mails.queue_status(session, host, rules, game, state, seat, secret=secret,
                                intro=[msg("Welcome to {title}! Your secret is: {secret}",
                                           title=rules.title, secret=secret),

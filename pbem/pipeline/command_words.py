@@ -26,6 +26,7 @@ WORDS = [
     cmsg("host command", "until"),
     cmsg("host command", "off"),
     cmsg("host command", "resign"),
+    cmsg("host command", "back"),
     cmsg("host command", "secret"),
     cmsg("host command", "new"),
     cmsg("host command", "mail"),

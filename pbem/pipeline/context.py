@@ -32,11 +32,12 @@ class Result:
 
 
 def finish(row: InboundMessage, status: str, reason: str, queued: list[Any]) -> Result:
-    """The mail's outcome, written on its row, with the mail it queued."""
+    """The mail's outcome, written on its row, with the mail it queued (None: a mail to a
+    bot seat, never queued)."""
     row.status = status
     row.reason = safe_reason(reason)
     row.processed_at = utcnow()
-    return Result(status, row.reason, row.id, rows=list(queued))
+    return Result(status, row.reason, row.id, rows=[q for q in queued if q is not None])
 
 
 @dataclass

@@ -17,7 +17,7 @@ class Letter:
 
     game_tag: str | None = None
     secret: str | None = None
-    # check | help | status | log | waiting | vacation | resign | secret (new)
+    # check | help | status | log | waiting | vacation | resign | back | secret (new)
     command: str | None = None
     argument: str = ""  # the rest of a command's line ("until 2026-12-24" for vacation)
     orders: list[tuple[int, str]] = field(default_factory=list)  # (line number in body, text)
@@ -113,7 +113,7 @@ def _host_line(letter: Letter, line: str) -> bool:
             line.lower() == "preview" or words.is_word(line, "check")):
         letter.command = "check"
     elif free and not rest.strip() and (
-            command := next((c for c in ("help", "status", "waiting", "resign", "log")
+            command := next((c for c in ("help", "status", "waiting", "resign", "back", "log")
                              if words.is_word(line, c)), None)):
         letter.command = command
     elif free and (command := next((c for c in ("vacation", "log", "mail", "language",

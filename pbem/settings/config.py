@@ -115,8 +115,24 @@ class Deadlines:
 
     turn_hours: int = 72  # 0: no deadline
     reminder_hours: int = 24  # 0: no reminder
-    timeout: str = "default"  # default (play the game's safe order) | pause (tell the operator)
+    # default (play the game's safe order) | pause (tell the operator) | bot (a bot takes
+    # the seat over until its player mails "back")
+    timeout: str = "default"
     vacation_days: int = 14  # vacation days each seat may take per game
+
+
+TIMEOUT_POLICIES = ("default", "pause", "bot")
+
+
+@dataclass(frozen=True)
+class Bots:
+    """How the host's bots play (bot seats, and bots standing in for absent players)."""
+
+    seconds_per_move: float = 1.0  # CPU one bot decision may take (its strategy's budget)
+    # Bot moves one game makes in one pass; the rest wait for the next pass, so a table of
+    # bots never holds a pass (and the other games' mail) up for long.
+    moves_per_pass: int = 12
+    stand_in_level: str = "normal"  # the level of a bot standing in for a player
 
 
 @dataclass(frozen=True)
@@ -129,6 +145,7 @@ class Config:
     outbound: OutboundConfig
     limits: Limits
     deadlines: Deadlines
+    bots: Bots = field(default_factory=Bots)
     operator_address: str | None = None  # gets the mail when a game pauses on a timeout
     # When set, a player's mail counts only if the topmost Authentication-Results header,
     # from this authserv-id (our own receiving server), shows DKIM, SPF or DMARC passing
@@ -256,8 +273,27 @@ def _security(section: dict[str, Any], where: str) -> str:
 
 def _deadlines(section: dict[str, Any]) -> Deadlines:
     result = Deadlines(**_values(Deadlines, section, "deadlines"))
-    if result.timeout not in ("default", "pause"):
-        raise ConfigError(f"deadlines.timeout must be default or pause, not {result.timeout!r}")
+    if result.timeout not in TIMEOUT_POLICIES:
+        raise ConfigError(f"deadlines.timeout must be one of {', '.join(TIMEOUT_POLICIES)}, "
+                          f"not {result.timeout!r}")
+    return result
+
+
+def _bots(section: dict[str, Any]) -> Bots:
+    from pbem.engine.contract import BOT_LEVELS
+
+    values = _values(Bots, section, "bots")
+    seconds = values.get("seconds_per_move", Bots.seconds_per_move)
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not (
+            0 < seconds <= 600):
+        raise ConfigError(f"bots.seconds_per_move must be a number of seconds above 0 (at "
+                          f"most 600), not {seconds!r}")
+    result = Bots(**{**values, "seconds_per_move": float(seconds)})
+    if not 1 <= result.moves_per_pass <= 1000:  # the host's bound on moves played in a row
+        raise ConfigError(f"bots.moves_per_pass must be 1 to 1000, not {result.moves_per_pass}")
+    if result.stand_in_level not in BOT_LEVELS:
+        raise ConfigError(f"bots.stand_in_level must be one of {', '.join(BOT_LEVELS)}, not "
+                          f"{result.stand_in_level!r}")
     return result
 
 
@@ -327,6 +363,7 @@ def _build(raw: dict[str, Any], base: Path) -> Config:
             outbound=OutboundConfig(smtp=smtp, maildir=out_maildir),
             limits=Limits(**_values(Limits, limits, "limits")),
             deadlines=_deadlines(deadlines),
+            bots=_bots(raw.get("bots", {})),
             operator_address=_address(mail["operator_address"], "mail.operator_address")
             if "operator_address" in mail else None,
             trusted_authserv_id=str(mail.get("trusted_authserv_id", "")).strip() or None,

@@ -82,6 +82,11 @@ class Seat(SQLModel, table=True):
     # its dates are shown in; the player's "language" and "timezone" commands change them.
     language: str = "en"
     timezone: str = "UTC"
+    # Who chooses the seat's orders (pbem.pipeline.controllers): "human" (its player, by
+    # mail), "bot:<level>" (a computer seat from the start: no address, no secret, no mail),
+    # "stand-in:<level>" (a bot playing for a player who timed out or resigned under the
+    # game's "bot" timeout policy; the player gets the seat back by mailing "back").
+    controller: str = "human"
 
 
 # A message's bytes: one row of their own, loaded with it (see the module's docstring).

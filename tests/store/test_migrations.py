@@ -223,3 +223,35 @@ def test_0010_moves_mail_bytes_to_their_own_tables_and_back(db_url: str,
     assert not {"inboundbytes", "outboundbytes"} & set(inspect(engine).get_table_names())
     command.upgrade(cfg, "head")
     engine.dispose()
+
+
+def test_0013_makes_every_existing_seat_its_players_and_goes_back(db_url: str) -> None:
+    """Seats made before bots existed are played by their players after 0013."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+
+    from pbem.store.db import MIGRATIONS
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    command.upgrade(cfg, "0012")
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO game (game_type, tag, options_json, seed, status, created, "
+            "timeout_policy, vacation_days, language) VALUES ('x', 'x-1', '{}', 's', "
+            "'active', CURRENT_TIMESTAMP, 'pause', 14, 'en')"))
+        conn.execute(text(
+            "INSERT INTO seat (game_id, \"index\", name, address, secret_salt, secret_hash, "
+            "status, vacation_days_used, mail_mode, bounce_reason, language, timezone) "
+            "SELECT id, 0, 'Ann', 'ann@example.org', 's', 'h', 'active', 0, 'every', '', "
+            "'en', 'UTC' FROM game"))
+    command.upgrade(cfg, "0013")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT controller FROM seat")).scalar_one() == "human"
+    command.downgrade(cfg, "0012")
+    assert "controller" not in {c["name"] for c in inspect(engine).get_columns("seat")}
+    command.upgrade(cfg, "head")
+    engine.dispose()

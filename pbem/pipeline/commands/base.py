@@ -77,4 +77,4 @@ def tell_others(ctx: Context, lines: list[Line]) -> list[OutboundMessage]:
                 ctx.session, ctx.host, to=other.address, kind="notice", game=ctx.game,
                 subj=mails.subject(ctx.game, ctx.rules.title), lines=lines, seat=other,
                 rules=ctx.rules))
-    return queued
+    return [q for q in queued if q is not None]

@@ -1,5 +1,5 @@
-"""A mail command (``log``, ``waiting``, ``vacation``, ``resign``, ``secret new``, ``mail``,
-``language``, ``timezone``) run for the proved seat, its reply threaded to the seat's
+"""A mail command (``log``, ``waiting``, ``vacation``, ``resign``, ``back``, ``secret new``,
+``mail``, ``language``, ``timezone``) run for the proved seat, its reply threaded to the seat's
 registered address."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 from pbem.i18n import msg
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.commands import (
+    back,
     language,
     log,
     mail_setting,
@@ -26,6 +27,7 @@ COMMANDS: dict[str, Command] = {
     "waiting": waiting.run,
     "vacation": vacation.run,
     "resign": resign.run,
+    "back": back.run,
     "secret": secret.run,  # "secret new"
     "mail": mail_setting.run,
     "language": language.run,

@@ -64,8 +64,10 @@ def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
         f"  {w('vacation')} {w('until')} YYYY-MM-DD   " + tr(msg(
             "pause your clock until that day ({off}: back early)",
             off=f"{w('vacation')} {w('off')}")),
-        _help_row(w("resign"), msg("leave the game; it plays its default orders for you from "
-                                   "then on"), tr),
+        _help_row(w("resign"), msg("leave the game; from then on it plays for you (its "
+                                   "default orders, or a bot)"), tr),
+        _help_row(w("back"), msg("play your seat yourself again after a bot took it over (a "
+                                 "missed deadline, or resign)"), tr),
         _help_row(f"{w('secret')} {w('new')}", msg(
             "a new secret, mailed to your registered address; the old one stops working (do "
             "it if a mail of yours may have been seen)"), tr),
