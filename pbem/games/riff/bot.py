@@ -116,8 +116,7 @@ def _random_weights(progress: Progress, steps: list[Step]) -> list[float]:
         elif isinstance(step, SharkArea):
             weights.append(SHARK / sharks_on_area)
         elif isinstance(step, SharkOwn):
-            weights.append(SHARK if not colour_fits_a_cross(progress.state, step.colour)
-                           else 0.0)
+            weights.append(SHARK)
         else:  # a flip alone: the random bot buys what it turns
             weights.append(0.0)
     return weights
