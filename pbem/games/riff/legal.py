@@ -36,7 +36,10 @@ from pbem.games.riff.worms import CannotPay
 
 T = TypeVar("T")
 SEXES = ("m", "f")
-_PLACES = tuple(Place(c, d) for c in range(COLUMNS) for d in range(len(COST)))
+# The steps on each place of the area, made once (steps are frozen): many lists are made.
+_AREA_STEPS = tuple((place, (Buy(place), Flip(place), SharkArea(place)))
+                    for place in (Place(c, d) for c in range(COLUMNS) for d in range(len(COST))))
+_BOAT = Boat()
 
 
 @dataclass
@@ -89,12 +92,10 @@ def written(progress: Progress) -> Iterator[Step]:
     """Every step the order language can write now, with the rules choosing the worms: what
     :func:`next_steps` tries."""
     state, seat = progress.state, progress.turn.seat
-    for place in _PLACES:
+    for place, steps in _AREA_STEPS:
         if _slot(progress, place) is not None:
-            yield Buy(place)
-            yield Flip(place)
-            yield SharkArea(place)
-    yield Boat()
+            yield from steps
+    yield _BOAT
     # The fish a step names are the seat's own: the ones it holds, on a coral or not.
     player = state.players[seat]
     held = dict.fromkeys(player.fish)
