@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from pbem.pipeline import command_words as words
 
-TAG_MAX = 100  # of a "game" line: a game's tag is far shorter
+GAME_LINE_MAX = 100  # what a "game" line may name: a tag is at most 40 (operator_input)
 
 
 @dataclass
@@ -104,7 +104,7 @@ def _host_line(letter: Letter, line: str) -> bool:
     free = not letter.orders and letter.command is None  # a command comes before any order
     secret = secret_value(line)
     if words.is_word(word, "game") and rest.strip() and letter.game_tag is None:
-        letter.game_tag = rest.strip()[:TAG_MAX]
+        letter.game_tag = rest.strip()[:GAME_LINE_MAX]
     elif secret is not None and words.is_word(secret, "new") and free:
         letter.command, letter.argument = "secret", "new"  # a new secret: see commands/secret.py
     elif secret is not None:
