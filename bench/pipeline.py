@@ -1,13 +1,14 @@
 """Pipeline benchmark: the real pipeline (parse, apply, log, snapshot, render and queue every
 seat's email, send) over real mail servers and over Maildirs.
 
-    python bench/pipeline.py                  # the goals of issue 15: reef, clocks, flat (~2 min)
+    python bench/pipeline.py                  # the goals: reef, clocks, flat, burst (~4 min)
     python bench/pipeline.py --db postgresql+psycopg://postgres@127.0.0.1:5432/test
     python bench/pipeline.py all              # every part below (~3 more minutes)
     python bench/pipeline.py servers --games 20 --rounds 10
     python bench/pipeline.py maildir | history | backlog
     python bench/pipeline.py backlog --sizes 1000,10000 --orders-only --tracemalloc
     python bench/pipeline.py workers --db postgresql+psycopg://...   # 2 workers vs 1
+    python bench/pipeline.py burst [--db ...]  # 400 orders at once at idle workers
 
 - ``reef`` (default): Reef Encounter, 4 players, orders in by IMAP (pymap, in-process) and
   every mail out by SMTP (aiosmtpd), then the same orders through the fair peer
@@ -40,6 +41,10 @@ seat's email, send) over real mail servers and over Maildirs.
   Encounter orders across many games in one Dovecot mailbox drained by 1, then 2 worker
   processes into PostgreSQL; prints ``2 workers vs 1 on PostgreSQL`` (goal >= 1.7x) with
   exactly-once checked after each run.
+
+- ``burst`` (default): bench/burst.py, 400 orders across 100 games of Reef Encounter arriving
+  at once at idle ``pbem serve`` workers (IMAP IDLE on Dovecot, SMTP out): ``burst: p95 reply
+  after N s`` and the time to drain, for 1 worker and, with ``--db``, 2.
 
 ``--db URL`` runs on PostgreSQL: a fresh database is created next to the one in the URL and
 dropped afterwards. The default is a fresh SQLite file in a temporary folder.
@@ -250,7 +255,7 @@ def report(label: str, run: Run, games: int, floor: float, send_times: list[floa
     print(f"[{label}] overhead ratio: {run.busy / floor:8.1f}x the raw mail I/O")
 
 
-# -- goals (issue 15): Reef Encounter against the fair peer, and the clock pass -------------
+# -- goals: Reef Encounter against the fair peer, and the clock pass -------------
 
 STAGES = ("fetch", "parse", "rules", "store", "render", "pictures", "compose", "redact", "send")
 
@@ -856,7 +861,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("part", nargs="?", default="goals",
                         choices=["goals", "reef", "clocks", "flat", "all", "servers", "maildir",
-                                 "history", "backlog", "backlog-child", "workers"])
+                                 "history", "backlog", "backlog-child", "workers", "burst"])
     parser.add_argument("--reef-games", type=int, default=8)
     parser.add_argument("--reef-rounds", type=int, default=12)
     parser.add_argument("--clock-passes", type=int, default=50)
@@ -873,6 +878,8 @@ def main() -> None:
     parser.add_argument("--db", default=None, help="a PostgreSQL URL (default: SQLite)")
     parser.add_argument("--worker-games", type=int, default=30,
                         help="games in the backlog of the 2-workers-vs-1 part (4 orders each)")
+    parser.add_argument("--burst-games", type=int, default=100,
+                        help="games in the burst part (4 orders each)")
     args = parser.parse_args()
     registry.register(GAME)
     if args.part == "backlog-child":
@@ -894,6 +901,10 @@ def main() -> None:
             workers.run(args.db, args.worker_games)
         else:
             print("[workers] 2 workers vs 1: needs --db postgresql+psycopg://...")
+    if args.part in ("all", "goals", "burst"):
+        import burst  # bench/burst.py, beside this script
+
+        burst.run(args.db, args.burst_games)
     print(f"(total {time.perf_counter() - started:.0f} s)")
 
 
