@@ -20,8 +20,7 @@ from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.replay import play
 from pbem.i18n import msg
-from pbem.ops import operator_input
-from pbem.pipeline import clock, history
+from pbem.pipeline import clock, history, operator_input
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.movelog import log_admin, record_move
 from pbem.pipeline.seat_language import Line, seat_tr

@@ -329,8 +329,9 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
                  references=references, secret=secret)
 
 
-# Answers to mail that proved no seat's secret ("fault": a mail the host failed on).
-UNPROVEN = ("stranger", "help", "auth", "fault")
+# Answers to mail that proved no seat's secret ("fault": a mail the host failed on; "lobby":
+# a lobby answer to an address that never confirmed a seat; "invite": a player's invitation).
+UNPROVEN = ("stranger", "help", "auth", "fault", "lobby", "invite")
 
 
 def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
@@ -352,5 +353,7 @@ def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
     if kind == "fault":  # counted apart: a host's fault must not use up a player's help
         return queries.recent_replies(session, address, ("fault",), hour) \
             < host.unverified_replies_per_hour
-    sent = queries.recent_replies(session, address, ("help", "auth"), hour)
+    if kind == "invite":  # per address by the lobby (pbem.pipeline.lobby.invite)
+        return True
+    sent = queries.recent_replies(session, address, ("help", "auth", "lobby"), hour)
     return sent < host.unverified_replies_per_hour
