@@ -27,10 +27,10 @@ def run(ctx: Context, code: str | None) -> Reply:
     ctx.session.flush()
     seats = store.seats(ctx.session, table.id or 0)
     if len(confirmed(seats)) >= table.players:
-        game = start(ctx.session, ctx.host, table)
+        game, welcomes = start(ctx.session, ctx.host, table)
         # Its welcome mail (with the secret) answers this mail: one mail, not two.
         return Reply("applied", f"confirm: table full, game {game.tag} started",
-                     msg("Game started"), [], tag=table.tag, send=False)
+                     "game started", [], tag=table.tag, send=False, queued=welcomes)
     return Reply("applied", "confirm: seat confirmed",
                  msg("Your seat is confirmed"),
                  [msg("Your seat at [{tag}] is confirmed.", tag=table.tag), "",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pbem.i18n import msg
 from pbem.pipeline.lobby.base import Context, Reply
 from pbem.store import lobby as store
 from pbem.store.tables import NeverMail
@@ -12,5 +11,5 @@ def run(ctx: Context, argument: str) -> Reply:
     del argument
     if not store.said_never(ctx.session, ctx.sender):
         ctx.session.add(NeverMail(address_hash=store.address_hash(ctx.sender), created=ctx.now))
-    return Reply("applied", "never: this address gets no more mail", msg("never"), [],
+    return Reply("applied", "never: this address gets no more mail", "never", [],
                  send=False)

@@ -33,7 +33,7 @@ def run(ctx: Context, argument: str) -> Reply:
                     count=len(ready)), "", *describe(ctx, table)], tag=table.tag)
     except Refused as exc:
         return refused("start", SUBJECT, exc)
-    game = start(ctx.session, ctx.host, table)
+    game, welcomes = start(ctx.session, ctx.host, table)
     # Every player's welcome mail (the opener's too) answers this mail.
     return Reply("applied", f"start: game {game.tag} started with {len(ready)} players",
-                 msg("Game started"), [], tag=table.tag, send=False)
+                 "game started", [], tag=table.tag, send=False, queued=welcomes)

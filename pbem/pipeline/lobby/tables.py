@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import delete
-from sqlmodel import Session, col
+from sqlmodel import Session, col, select
 
 from pbem.engine import registry
 from pbem.engine.hashing import canonical_json
@@ -23,7 +23,13 @@ from pbem.pipeline.seat_secrets import check_secret, hash_secret, new_salt
 from pbem.settings.host import Host
 from pbem.store import lobby as store
 from pbem.store import queries
-from pbem.store.tables import Game, LobbySeat, LobbyTable
+from pbem.store.tables import (
+    OUTBOUND_WITHOUT_BYTES,
+    Game,
+    LobbySeat,
+    LobbyTable,
+    OutboundMessage,
+)
 
 # A code a person can copy from a subject: no 0/O, 1/I; 40 bits, tried only by mail.
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -161,9 +167,10 @@ def open_by_tag(ctx: Context, tag: str) -> LobbyTable:
     return table
 
 
-def start(session: Session, host: Host, table: LobbyTable) -> Game:
+def start(session: Session, host: Host, table: LobbyTable) -> tuple[Game, list[OutboundMessage]]:
     """Start ``table`` with its confirmed seats: its game created as ``pbem game new``
-    creates one (welcome mails with the secrets queued); unconfirmed seats are given back."""
+    creates one; unconfirmed seats are given back. Returns the game and its welcome mails
+    (each with its player's secret)."""
     seats = store.seats(session, table.id or 0)
     players = confirmed(seats)
     waiting = [s.id for s in seats if s.confirmed_at is None]
@@ -180,7 +187,9 @@ def start(session: Session, host: Host, table: LobbyTable) -> Game:
     table.status, table.game_id, table.closed_at = "started", game.id, host.clock()
     session.add(table)
     session.flush()
-    return game
+    welcomes = session.exec(select(OutboundMessage).where(
+        OutboundMessage.game_id == game.id).options(OUTBOUND_WITHOUT_BYTES)).all()
+    return game, list(welcomes)
 
 
 def describe(ctx: Context, table: LobbyTable) -> list[Any]:
