@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from pbem.store import Game, Seat
 from pbem.store.tables import LobbySeat, LobbyTable
@@ -29,7 +29,7 @@ def test_a_table_opened_joined_and_confirmed_starts_its_game(post: Post) -> None
     with post.factory() as s:
         game = s.exec(select(Game)).one()
         assert game.tag == "testcards-t1"
-        assert [x.name for x in s.exec(select(Seat).order_by(Seat.index)).all()] == [
+        assert [x.name for x in s.exec(select(Seat).order_by(col(Seat.index))).all()] == [
             "Ann", "Ben", "Cy"]
         assert s.exec(select(LobbyTable)).one().status == "started"
         assert all(x.code_hash.startswith("hmac-sha256$") for x in s.exec(select(LobbySeat)))
