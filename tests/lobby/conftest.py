@@ -64,9 +64,9 @@ def mail(frm: str, body: str, subject: str = "hello", *, name: str = "",
     msg["To"] = "games@host.test"
     msg["Subject"] = subject
     msg["Message-ID"] = make_msgid(domain="players.test")
-    if lang:
-        msg["Content-Language"] = lang
     msg.set_content(body)
+    if lang:  # after set_content, which drops it
+        msg["Content-Language"] = lang
     return bytes(msg)
 
 

@@ -23,7 +23,7 @@ from pbem.pipeline.lobby.answer import answer
 from pbem.pipeline.lobby.base import Context, Reply
 from pbem.pipeline.lobby.profile import profile_for
 from pbem.pipeline.lobby.read import LobbyMail, read_lobby
-from pbem.pipeline.lobby.tables import refresh
+from pbem.pipeline.lobby.tables import known, refresh
 from pbem.store import queries
 
 ARGUMENT_MAX = 200  # a lobby line: a game, a few options; longer is cut before it is read
@@ -53,6 +53,8 @@ def handle(ctx: MailContext) -> Result | None:
         return finish(ctx.row, "rejected", "lobby: sender not allowed (banned or its domain "
                       "is not in [lobby] domains); no answer", [])
     refresh(ctx.session, lctx.now)
+    # Decided as the mail comes: leaving a table must not make its answer an unproven one.
+    proven = known(ctx.session, ctx.sender)
     if read is None:  # help
         reply = Reply("ignored", "lobby: help", msg("How to find a game here"),
                       [*lobby_lines(lctx.tr), "", new.games_line()])
@@ -62,7 +64,9 @@ def handle(ctx: MailContext) -> Result | None:
             ctx.said.secrets.extend({read.code.upper(), read.code.lower()} - {read.code})
             ctx.row.subject = blank(ctx.row.subject, [read.code, read.code.upper()])
         reply = run(lctx, read)
-    return _answer(ctx, lctx, reply)
+        # A code that confirms a seat proves the address reads its mail.
+        proven = proven or (read.command == "confirm" and reply.status == "applied")
+    return _answer(ctx, lctx, reply, proven)
 
 
 def run(ctx: Context, read: LobbyMail) -> Reply:
@@ -89,7 +93,7 @@ def _context(ctx: MailContext) -> Context:
                    translator(lang), ctx.host.clock())
 
 
-def _answer(ctx: MailContext, lctx: Context, reply: Reply) -> Result:
-    reason, queued = answer(lctx, reply, ctx.mid, ctx.refs)
+def _answer(ctx: MailContext, lctx: Context, reply: Reply, proven: bool = False) -> Result:
+    reason, queued = answer(lctx, reply, proven, ctx.mid, ctx.refs)
     return finish(ctx.row, reply.status, f"lobby: {reason}", [*queued, *reply.queued])
 

@@ -74,11 +74,12 @@ def known(session: Session, address: str) -> bool:
 def check_may_open(ctx: Context) -> None:
     """The [lobby] rule on who opens tables, and the caps on tables opened."""
     lobby = ctx.host.lobby
-    if lobby.open == "operator" and ctx.sender != (ctx.host.operator_address or "").lower():
+    operator = ctx.sender == (ctx.host.operator_address or "").lower()
+    if lobby.open == "operator" and not operator:
         raise Refused("only the operator opens tables", [msg(
             "On this host only its operator opens tables. You can join an open table: send "
             "\"{games}\" to see them.", games=ctx.w("games"))])
-    if lobby.open == "players" and not known(ctx.session, ctx.sender):
+    if lobby.open == "players" and not operator and not known(ctx.session, ctx.sender):
         raise Refused("only known players open tables", [msg(
             "On this host only players who have played here before open tables. Join an "
             "open table first: send \"{games}\" to see them.", games=ctx.w("games"))])
