@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from pbem.cli.context import console, fail, folding_table, load_config, session_factory, short_time
+from pbem.cli.context import console, fail, load_config, session_factory, short_time
 from pbem.ops import lobby
 from pbem.settings.host import Host
 
@@ -22,14 +22,15 @@ def lobby_list(every: Annotated[bool, typer.Option(
     with session_factory(cfg)() as session:
         lines = lobby.table_lines(session, Host.from_config(cfg), every)
         session.commit()  # expired seats given back
-        table = folding_table("table", "game", "status", "seats", "confirmed", "waiting",
-                              "opener", "opened", title="Lobby tables (times UTC)")
-        for line in lines:
+        if not lines:
+            console.print("no open table" if not every else "no table")
+        for line in lines:  # one line each: a table of eight columns folds at 80
             t = line.table
-            table.add_row(escape(t.tag), t.game_type, t.status, str(t.players),
-                          escape(", ".join(line.confirmed)) or "—", str(line.waiting),
-                          escape(line.opener), short_time(t.created))
-        console.print(table)
+            console.print(
+                f"{escape(t.tag)}  {t.game_type}  {t.status}  {t.players} seats: "
+                f"confirmed {escape(', '.join(line.confirmed)) or '—'}; waiting "
+                f"{line.waiting}; opened by {escape(line.opener)} {short_time(t.created)} UTC",
+                highlight=False)
         if not cfg.lobby.enabled:
             console.print("the lobby is off: set enabled = true under [lobby] in the config "
                           "to let players open tables by mail")
