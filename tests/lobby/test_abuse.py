@@ -127,3 +127,16 @@ def test_a_forged_join_mails_its_victim_within_the_unproven_limits(
         kinds = s.exec(select(OutboundMessage.kind).where(
             OutboundMessage.to_addr == BEN).order_by(col(OutboundMessage.id))).all()
     assert set(kinds) == {"lobby"}
+
+
+def test_never_holds_for_every_mail_of_the_host(post: Post, factory: SessionFactory) -> None:
+    """Even a game the operator sets up with that address mails it nothing: its mail is
+    kept as dropped, never sent."""
+    from pbem.ops import api
+
+    post.send(CY, "never")
+    with factory() as s:
+        api.create_game(s, "testcards", [("Ann", ANN), ("Cy", CY)], host=post.host)
+        s.commit()
+        rows = s.exec(select(OutboundMessage).order_by(col(OutboundMessage.id))).all()
+        assert [(r.to_addr, r.status) for r in rows] == [(ANN, "queued"), (CY, "dropped")]
