@@ -332,3 +332,22 @@ def test_seats_expire_and_the_table_reopens_them(post: Post, clock: Clock,
     assert "No seat of yours waits for this code." in body
     with factory() as s:  # both unconfirmed seats were given back: the table was closed
         assert s.exec(select(LobbyTable)).one().status == "closed"
+
+
+def test_a_sent_join_mail_keeps_no_code(post: Post, factory: SessionFactory,
+                                        tmp_path: object) -> None:
+    """The code is in the mail only until it is sent: the copy kept is blanked."""
+    from pathlib import Path
+
+    from pbem.mail.outbound import MaildirSender
+    from pbem.outbox.delivery import deliver_outbox
+    from pbem.store import OutboundMessage
+
+    code = opened(post)
+    assert isinstance(tmp_path, Path)
+    assert deliver_outbox(factory, MaildirSender(tmp_path / "out"), post.host).sent == 1
+    with factory() as s:
+        row = s.exec(select(OutboundMessage)).one()
+        assert row.status == "sent" and code.encode() not in row.raw
+    assert any(code.encode() in p.read_bytes() for p in (tmp_path / "out").rglob("*")
+               if p.is_file())  # the player got it
