@@ -31,12 +31,13 @@ ARGUMENT_MAX = 200  # a lobby line: a game, a few options; longer is cut before 
 
 def handle(ctx: MailContext) -> Result | None:
     letter = ctx.letter
-    if letter.game_tag or _names_a_game(ctx):
+    if letter.game_tag:
         return None
     read = read_lobby(ctx.mail.subject or "", ctx.mail.body_text or "")
-    lobby = ctx.host.lobby
-    if read is None and letter.command != "help":
+    # (A game's mail has no lobby command: the one look-up below is for lobby mail only.)
+    if (read is None and letter.command != "help") or _names_a_game(ctx):
         return None
+    lobby = ctx.host.lobby
     if not lobby.enabled:
         if read is None:
             return None  # help with no game: answered as before

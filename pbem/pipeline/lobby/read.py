@@ -22,16 +22,17 @@ class LobbyMail:
 
 def read_lobby(subject: str, body: str) -> LobbyMail | None:
     """The lobby command of a mail, or None when it has none (it is then no lobby mail)."""
-    lines = [line.strip() for line in body.splitlines() if line.strip()]
-    first = lines[0] if lines else ""
-    head, _, rest = first.partition(" ")
+    stripped = body.lstrip()
+    first = stripped[:stripped.find("\n")] if "\n" in stripped else stripped
+    head, _, rest = first.strip().partition(" ")
     command = next((c for c in COMMANDS if words.is_word(head.rstrip(":"), c)), None)
     if command is None:
         # A reply to a join mail, whatever its own words ("yes", "count me in").
         code = CODE_RE.search(subject or "")
         return LobbyMail("confirm", code=code.group(1)) if code else None
     found = LobbyMail(command, rest.strip())
-    for line in lines[1:LINES_READ]:
+    lines = [line.strip() for line in stripped.splitlines()[:LINES_READ] if line.strip()]
+    for line in lines[1:]:
         word, _, more = line.partition(" ")
         if words.is_word(word.rstrip(":"), command):
             found.more.append(more.strip())
