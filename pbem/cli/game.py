@@ -27,6 +27,7 @@ from pbem.engine import registry
 from pbem.engine.replay import ReplayMismatch
 from pbem.ops import api, overview
 from pbem.pipeline.history import BadAdminEntry, revoked
+from pbem.pipeline.new_game import default_clocks
 from pbem.settings.config import Config
 from pbem.settings.host import Host
 
@@ -65,8 +66,7 @@ def game_new(
         "(Default: deadlines.vacation_days, else 14.)", show_default=False)] = None,
 ) -> None:
     """Set up a new game; each player is mailed a welcome with their secret."""
-    from pbem.ops import operator_input
-    from pbem.pipeline import controllers
+    from pbem.pipeline import controllers, operator_input
 
     cfg = load_config()
     bots: dict[int, str] = {}
@@ -83,7 +83,7 @@ def game_new(
     except (operator_input.InputError, ValueError) as exc:
         raise fail(str(exc)) from exc
     languages = [own for _, own in split]
-    from pbem.ops import game_options
+    from pbem.pipeline import game_options
 
     try:
         rules = registry.get(game_type)
@@ -121,14 +121,13 @@ def _clock_settings(cfg: Config, deadline: int | None, reminder: int | None,
     """The game's clock: the options given, else the config's [deadlines] defaults."""
     d = cfg.deadlines
     hours = d.turn_hours if deadline is None else deadline
-    remind = reminder
-    if remind is None:  # the config's default lead time, if it fits this game's deadline
-        remind = d.reminder_hours if d.reminder_hours < hours else 0
-    return api.ClockSettings(
-        deadline_hours=hours or None,
-        reminder_hours=(remind or None) if hours else None,
-        timeout_policy=timeout or d.timeout,
-        vacation_days=d.vacation_days if vacation is None else vacation)
+    if reminder is not None:  # given: kept as given (ClockSettings.check refuses a bad one)
+        return api.ClockSettings(
+            deadline_hours=hours or None, reminder_hours=(reminder or None) if hours else None,
+            timeout_policy=timeout or d.timeout,
+            vacation_days=d.vacation_days if vacation is None else vacation)
+    return default_clocks(hours, d.reminder_hours, timeout or d.timeout,
+                          d.vacation_days if vacation is None else vacation)
 
 
 @app.command("list")

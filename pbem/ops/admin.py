@@ -20,8 +20,7 @@ from pbem.engine.contract import Event, GameRules
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.replay import play
 from pbem.i18n import msg
-from pbem.ops import operator_input
-from pbem.pipeline import clock, history
+from pbem.pipeline import clock, history, operator_input
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.controllers import HUMAN, STAND_IN, controller
 from pbem.pipeline.movelog import log_admin, record_move

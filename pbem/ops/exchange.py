@@ -25,9 +25,8 @@ from sqlmodel import Session
 from pbem.engine import registry
 from pbem.engine.hashing import canonical_json, state_hash
 from pbem.engine.replay import ReplayMismatch, SetupRecord, draws_from_json, replay
-from pbem.ops import operator_input
 from pbem.ops.hostkey import HostKey
-from pbem.pipeline import controllers, history
+from pbem.pipeline import controllers, history, operator_input
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.host import Host

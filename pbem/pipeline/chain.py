@@ -1,6 +1,7 @@
 """The mail pipeline, top to bottom: each handler either decides what becomes of the mail
 (and the chain stops) or notes what it found and hands the mail on. One module each, in
-``pbem.pipeline.handlers``; the mail commands in ``pbem.pipeline.commands``."""
+``pbem.pipeline.handlers``; the mail commands in ``pbem.pipeline.commands``, the lobby's in
+``pbem.pipeline.lobby``."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pbem.pipeline.handlers import (
     command,
     game,
     help,
+    lobby,
     orders,
     ready,
     say,
@@ -34,6 +36,7 @@ CHAIN: tuple[Handler, ...] = (
     unreadable.handle,    # too large, or its structure unreadable: a note
     # identify and authenticate
     body.handle,          # the body read: game line, secret, command, talk, orders
+    lobby.handle,         # no game named: games, new, join, leave, start, invite, confirm
     game.handle,          # the game it names (subject tag, else "game" line), locked
     sender.handle,        # the sender holds a seat in that game
     help.handle,          # "help": answered without a secret

@@ -40,6 +40,15 @@ WORDS = [
     cmsg("host command", "game"),
     cmsg("host command", "language"),
     cmsg("host command", "timezone"),
+    # the lobby's
+    cmsg("host command", "games"),
+    cmsg("host command", "join"),
+    cmsg("host command", "leave"),
+    cmsg("host command", "start"),
+    cmsg("host command", "invite"),
+    cmsg("host command", "never"),
+    cmsg("host command", "confirm"),
+    cmsg("host command", "players"),
 ]
 ENGLISH_WORDS = frozenset(w.id for w in WORDS)
 

@@ -28,7 +28,7 @@ from pbem.rendering import (
     render_status,
 )
 from pbem.settings.host import Host
-from pbem.store import queries
+from pbem.store import lobby, queries
 from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat
 
 
@@ -117,7 +117,8 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
           auto_reply: bool = True, secret: str | None = None) -> OutboundMessage:
     """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
     sent (pbem.outbox.delivery), so the secret is at rest only while the mail waits.
-    An HTML body's SVG pictures travel as PNG parts (pbem.drawing.pictures)."""
+    An HTML body's SVG pictures travel as PNG parts (pbem.drawing.pictures). Mail to an
+    address that answered "never" (pbem.pipeline.lobby) is kept as dropped, never sent."""
     pictures: list[Picture] = []
     if html is not None:
         html, pictures = inline_pictures(html, host.message_id_domain)
@@ -131,6 +132,8 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
                           subject=clean_header(subj, 250), message_id=message_id_of(raw),
                           raw_once_sent=redact(raw, [secret]) if secret else None)
+    if lobby.said_never(session, to):  # kept, listed, never sent (pbem outbox shows it)
+        row.status, row.last_error = "dropped", "the address answered never: no mail to it"
     session.add(row)
     return row
 
@@ -353,8 +356,9 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
                  references=references, secret=secret)
 
 
-# Answers to mail that proved no seat's secret ("fault": a mail the host failed on).
-UNPROVEN = ("stranger", "help", "auth", "fault")
+# Answers to mail that proved no seat's secret ("fault": a mail the host failed on; "lobby":
+# a lobby answer to an address that never confirmed a seat; "invite": a player's invitation).
+UNPROVEN = ("stranger", "help", "auth", "fault", "lobby", "invite")
 
 
 def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
@@ -376,5 +380,7 @@ def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
     if kind == "fault":  # counted apart: a host's fault must not use up a player's help
         return queries.recent_replies(session, address, ("fault",), hour) \
             < host.unverified_replies_per_hour
-    sent = queries.recent_replies(session, address, ("help", "auth"), hour)
+    if kind == "invite":  # per address by the lobby (pbem.pipeline.lobby.invite)
+        return True
+    sent = queries.recent_replies(session, address, ("help", "auth", "lobby"), hour)
     return sent < host.unverified_replies_per_hour

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pbem.settings.config import Config
+from pbem.settings.config import Config, Lobby
 from pbem.store.tables import utcnow
 
 
@@ -31,6 +31,12 @@ class Host:
     bot_stand_in_level: str = "normal"  # a bot standing in for an absent player
     operator_address: str | None = None  # told when a game pauses on a timeout
     trusted_authserv_id: str | None = None  # require its Authentication-Results verdict
+    lobby: Lobby = field(default_factory=Lobby)  # tables opened by mail ([lobby])
+    # Deadlines of games the lobby starts (the config's [deadlines], as `pbem game new`).
+    turn_hours: int = 72
+    reminder_hours: int = 24
+    timeout: str = "default"
+    vacation_days: int = 14
     # "Now" for deadlines and vacations; tests pass a controllable clock.
     clock: Callable[[], datetime] = field(default_factory=lambda: utcnow)
 
@@ -60,4 +66,9 @@ class Host:
             bot_stand_in_level=cfg.bots.stand_in_level,
             operator_address=cfg.operator_address,
             trusted_authserv_id=cfg.trusted_authserv_id,
+            lobby=cfg.lobby,
+            turn_hours=cfg.deadlines.turn_hours,
+            reminder_hours=cfg.deadlines.reminder_hours,
+            timeout=cfg.deadlines.timeout,
+            vacation_days=cfg.deadlines.vacation_days,
         )

@@ -89,6 +89,60 @@ class Seat(SQLModel, table=True):
     controller: str = "human"
 
 
+class LobbyTable(SQLModel, table=True):
+    """A table of the lobby: a game opened by mail, waiting for its players. Its tag becomes
+    the game's tag when it starts (``game_id`` then names the game)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    tag: str = Field(unique=True)
+    game_type: str
+    players: int  # the seats it waits for
+    options_json: str = Field(sa_column=Column(Text, nullable=False))
+    opener: str = Field(index=True)  # the address that opened it, lower-cased
+    language: str = "en"  # the game's language when it starts (the opener's)
+    status: str = Field(default="open", index=True)  # open | started | closed
+    created: datetime = Field(default_factory=utcnow, index=True)
+    closed_at: datetime | None = None
+    game_id: int | None = Field(default=None, foreign_key="game.id")
+
+
+class LobbySeat(SQLModel, table=True):
+    """A seat taken at a table of the lobby. It counts once its player answered the join mail
+    with its code (``confirmed_at``); until then it expires at ``expires_at``. The code is
+    kept hashed, as seat secrets are."""
+
+    __table_args__ = (UniqueConstraint("table_id", "address"),)
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="lobbytable.id", index=True)
+    address: str = Field(index=True)  # lower-cased
+    name: str
+    language: str = "en"
+    code_salt: str
+    code_hash: str
+    joined_at: datetime = Field(default_factory=utcnow)
+    expires_at: datetime | None = None  # None once confirmed
+    confirmed_at: datetime | None = None
+
+
+class LobbyInvite(SQLModel, table=True):
+    """An invitation mailed for a table: one per address and table, a few per player a day.
+    The invited address is kept as a hash (it has not asked to be known here)."""
+
+    __table_args__ = (UniqueConstraint("table_id", "address_hash"),)
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="lobbytable.id", index=True)
+    inviter: str = Field(index=True)  # lower-cased
+    address_hash: str
+    created: datetime = Field(default_factory=utcnow, index=True)
+
+
+class NeverMail(SQLModel, table=True):
+    """An address that answered ``never``: the host mails it no more. Kept as a hash only."""
+
+    address_hash: str = Field(primary_key=True)
+    created: datetime = Field(default_factory=utcnow)
+
+
 # A message's bytes: one row of their own, loaded with it (see the module's docstring).
 _BYTES = {"uselist": False, "lazy": "selectin", "cascade": "all, delete-orphan"}
 

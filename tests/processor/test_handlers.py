@@ -88,7 +88,7 @@ def sent(s: Session) -> list[tuple[str, str]]:
 
 def test_the_chain_lists_every_handler_once_and_ends_with_the_orders() -> None:
     modules = [h.__module__.rsplit(".", 1)[1] for h in chain.CHAIN]
-    assert len(set(modules)) == len(modules) == 14
+    assert len(set(modules)) == len(modules) == 15
     assert modules[:3] == ["bounce", "automatic", "unreadable"] and modules[-1] == "orders"
 
 

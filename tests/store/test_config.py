@@ -94,6 +94,13 @@ def test_unknown_limit_is_refused(tmp_path: Path) -> None:
      "bots.stand_in_level must be one of random, normal, strong, not 'genius'"),
     ('[deadlines]\ntimeout = "robot"\n',
      "deadlines.timeout must be one of default, pause, bot, not 'robot'"),
+    ('[lobby]\nenabled = "yes"\n', "lobby.enabled must be true or false, not 'yes'"),
+    ('[lobby]\nopen = "friends"\n',
+     "lobby.open must be one of anyone, players, operator, not 'friends'"),
+    ('[lobby]\ndomains = "club.example.org"\n',
+     "lobby.domains must be a list of domains like [\"example.org\"], not 'club.example.org'"),
+    ('[lobby]\nconfirm_hours = 0\n', "lobby.confirm_hours must be a positive whole number, not 0"),
+    ('[lobby]\ninvite_per_day = 3\n', "unknown setting 'invite_per_day' in [lobby]"),
 ])
 def test_wrong_values_are_named(tmp_path: Path, toml: str, message: str) -> None:
     (tmp_path / "pbem.toml").write_text(toml)
@@ -121,3 +128,13 @@ def test_the_imap_folders_have_one_default() -> None:
     assert (config.processed, config.failed) == (settings.processed_folder,
                                                   settings.failed_folder)
     assert (config.processed, config.failed) == ("pbem-processed", "pbem-failed")
+
+
+def test_the_lobby_is_off_unless_turned_on(tmp_path: Path) -> None:
+    assert config.from_dict({}).lobby.enabled is False
+    (tmp_path / "pbem.toml").write_text(
+        '[lobby]\nenabled = true\nopen = "players"\ndomains = ["Club.Example.org"]\n'
+        'invites_per_day = 2\n')
+    cfg = config.load(tmp_path / "pbem.toml")
+    assert cfg.lobby == config.Lobby(enabled=True, open="players",
+                                     domains=("club.example.org",), invites_per_day=2)

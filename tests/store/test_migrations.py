@@ -255,3 +255,42 @@ def test_0013_makes_every_existing_seat_its_players_and_goes_back(db_url: str) -
     assert "controller" not in {c["name"] for c in inspect(engine).get_columns("seat")}
     command.upgrade(cfg, "head")
     engine.dispose()
+
+
+def test_0015_adds_the_lobby_and_goes_back(db_url: str) -> None:
+    """The lobby's tables come with 0015, keep a table with its seat, and leave with it."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+
+    from pbem.store.db import MIGRATIONS
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    command.upgrade(cfg, "0012")
+    engine = create_engine(db_url)
+    assert "lobbytable" not in inspect(engine).get_table_names()
+    command.upgrade(cfg, "0015")
+    lobby = {"lobbytable", "lobbyseat", "lobbyinvite", "nevermail"}
+    assert lobby <= set(inspect(engine).get_table_names())
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO lobbytable (tag, game_type, players, options_json, opener, language, "
+            "status, created) VALUES ('x-t1', 'x', 2, '{}', 'ann@example.org', 'en', 'open', "
+            "CURRENT_TIMESTAMP)"))
+        conn.execute(text(
+            "INSERT INTO lobbyseat (table_id, address, name, language, code_salt, code_hash, "
+            "joined_at) SELECT id, 'ann@example.org', 'Ann', 'en', 's', 'h', CURRENT_TIMESTAMP "
+            "FROM lobbytable"))
+        with pytest.raises(IntegrityError), conn.begin_nested():  # one seat per address
+            conn.execute(text(
+                "INSERT INTO lobbyseat (table_id, address, name, language, code_salt, "
+                "code_hash, joined_at) SELECT id, 'ann@example.org', 'Ann', 'en', 's', 'h', "
+                "CURRENT_TIMESTAMP FROM lobbytable"))
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT name FROM lobbyseat")).scalar_one() == "Ann"
+    command.downgrade(cfg, "0012")
+    assert not lobby & set(inspect(engine).get_table_names())
+    command.upgrade(cfg, "head")
+    engine.dispose()

@@ -90,9 +90,35 @@ def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
                "characters (more is cut, and you are told); talk goes out in at most {mails} "
                "of your mails a day. A secret typed in talk is blanked.",
                chars=talk.talk_chars_per_mail, mails=talk.talk_mails_per_day)),
+        *lobby_lines(tr),
         tr(msg("Notes around your orders: put your orders between a line \"{orders}\" and a "
                "line \"{end}\"; only those lines are read, greetings and signatures around "
                "them are left alone.", orders=w("orders"), end=w("end"))),
+    ]
+
+
+def lobby_lines(tr: Translator) -> list[str]:
+    """The lobby's commands, each alone in a mail to the host (no game tag, no secret)."""
+    def w(english: str) -> str:
+        return word(english, tr.lang)
+
+    return [
+        tr(msg("Finding a game, each in a mail of its own to this address (no tag, no "
+               "secret):")),
+        _help_row(w("games"), msg("the open tables, and your own tables and games"), tr),
+        _help_row(f"{w('new')} GAME {w('players')} N [option=value ...]", msg(
+            "open a table; you take its first seat"), tr),
+        _help_row(f"{w('join')} TAG", msg("take a free seat at that table"), tr),
+        _help_row(f"{w('join')} GAME", msg("the first free seat of that game (or a new "
+                                           "table)"), tr),
+        _help_row(f"{w('confirm')} CODE", msg("confirm your seat (or just reply to the join "
+                                              "mail)"), tr),
+        _help_row(f"{w('leave')} TAG", msg("give your seat back before the game starts"), tr),
+        _help_row(f"{w('start')} TAG", msg("the opener starts the game before the table is "
+                                           "full"), tr),
+        _help_row(f"{w('invite')} TAG ADDRESS", msg("mail someone an invitation to your "
+                                                    "table"), tr),
+        _help_row(w("never"), msg("no more mail from this host, ever"), tr),
     ]
 
 
