@@ -21,7 +21,7 @@ from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.replay import play
 from pbem.i18n import msg
 from pbem.ops import operator_input
-from pbem.pipeline import clock, history
+from pbem.pipeline import clock, history, standings
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.movelog import log_admin, record_move
 from pbem.pipeline.seat_language import Line, seat_tr
@@ -274,6 +274,7 @@ def undo(session: Session, host: Host, game: Game) -> list[int]:
     listed = ", ".join(f"#{n}" for n in numbers)
     if game.status == "finished" and rules.outcome(state) is None:
         game.status = "active"
+        standings.game_reopened(session, game)
     clock.restart_clock(game, host.clock())
     session.add(game)
     note = msg("The game's host undid the last turn ({who}: log {listed}); those moves no "

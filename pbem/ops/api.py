@@ -33,7 +33,7 @@ from pbem.pipeline.one_mail import Result, process_raw, reprocess
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.rendering import render_status
 from pbem.settings.host import Host
-from pbem.store import queries
+from pbem.store import players, queries
 from pbem.store.claims import MailClaims
 from pbem.store.db import SessionFactory, init, session_factory
 from pbem.store.faults import TransientFault, describe, is_transient
@@ -108,6 +108,10 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
                          f"players, not {len(seats)}")
     seats = [(name, operator_input.address(address, "seat address")) for name, address in seats]
     operator_input.distinct(address for _, address in seats)
+    banned = [address for _, address in seats if players.is_banned(session, address)]
+    if banned:
+        raise ValueError(f"{', '.join(banned)} is banned from this host; `pbem player unban "
+                         "ADDRESS` lifts a ban")
     if tag is not None:
         tag = operator_input.tag(tag)
         if queries.game_by_tag(session, tag) is not None:
@@ -138,9 +142,16 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
         secret, salt = new_secret(), new_salt()
         secrets.append(secret)
         own = languages[index] if index < len(languages) else None
+        # The player's profile (made on their first seat) gives a seat its defaults.
+        players.ensure(session, address)
+        start_with = players.seat_defaults(session, address, language)
         session.add(Seat(game_id=game.id, index=index, name=name, address=address.lower(),
                          secret_salt=salt, secret_hash=hash_secret(secret, salt),
-                         language=own or language))
+                         language=own or start_with.language, timezone=start_with.timezone,
+                         mail_mode=start_with.mail_mode,
+                         # a digest covers from the seat's start on
+                         digest_at=game.turn_started_at if start_with.mail_mode == "digest"
+                         else None))
     session.flush()
     if host is not None:
         for seat, secret in zip(queries.seats(session, game.id), secrets, strict=True):

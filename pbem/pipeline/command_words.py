@@ -39,6 +39,8 @@ WORDS = [
     cmsg("host command", "game"),
     cmsg("host command", "language"),
     cmsg("host command", "timezone"),
+    cmsg("host command", "name"),
+    cmsg("host command", "standings"),
 ]
 ENGLISH_WORDS = frozenset(w.id for w in WORDS)
 
