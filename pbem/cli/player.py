@@ -8,6 +8,7 @@ import typer
 
 from pbem.cli.context import console, fail, folding_table, load_config, session_factory
 from pbem.ops import players
+from pbem.ops.operator_input import InputError
 
 app = typer.Typer(help="Players across games: profiles, bans, ratings.", no_args_is_help=True)
 ratings_app = typer.Typer(help="The players' ratings per game.", no_args_is_help=True)
@@ -71,8 +72,10 @@ def player_ban(address: Address,
     with session_factory(cfg)() as session:
         try:
             player = players.ban(session, address, reason)
+        except InputError as exc:
+            raise fail(str(exc), fix="give the address alone, e.g. ann@example.org") from exc
         except ValueError as exc:
-            raise fail(str(exc), fix="`pbem player show ADDRESS` shows the player") from exc
+            raise fail(str(exc), fix=f"`pbem player show {address}` shows the player") from exc
         session.commit()
         console.print(f"banned {player.address}", highlight=False)
 
@@ -98,7 +101,8 @@ def ratings_rebuild() -> None:
         report = players.rebuild_ratings(session)
         session.commit()
     for game_type, count in sorted(report.results.items()):
-        console.print(f"{game_type}: {count} rated games", highlight=False)
+        console.print(f"{game_type}: {count} rated game{'' if count == 1 else 's'}",
+                      highlight=False)
     if not report.results:
         console.print("no finished game rates anyone yet", highlight=False)
     for tag in report.unknown:
