@@ -27,7 +27,7 @@ from pbem.pipeline.movelog import log_admin, record_move
 from pbem.pipeline.seat_language import Line, seat_tr
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.host import Host
-from pbem.store import queries
+from pbem.store import players, queries
 from pbem.store.tables import Game, OutboundMessage, Seat
 
 
@@ -97,6 +97,9 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
     if not name or operator_input.CONTROL.search(name):
         raise AdminError("give the newcomer's name (one plain line) and email address, e.g. "
                          "--name \"Carol\" --address carol@example.org")
+    if players.is_banned(session, address):
+        raise AdminError(f"{address} is banned from this host; `pbem player unban {address}` "
+                         "lifts the ban")
     rules = registry.get(game.game_type)
     seat = _seat(session, game, seat_index)
     taken = [s for s in queries.seat_by_address(session, game.id or 0, address)
@@ -107,6 +110,7 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
     old_name, old_address = seat.name, seat.address
     secret, salt = new_secret(), new_salt()
     seat.name, seat.address, seat.status = name, address, "active"
+    players.ensure(session, address)
     seat.secret_salt, seat.secret_hash = salt, hash_secret(secret, salt)
     seat.vacation_until = seat.vacation_from = None
     session.add(seat)

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from openskill.models import PlackettLuce, PlackettLuceRating
 from sqlmodel import Session, col, select
 
-from pbem.ops import admin, api
+from pbem.ops import admin, api, exchange
+from pbem.ops.hostkey import HostKey
 from pbem.pipeline import standings
 from pbem.store import SessionFactory, ratings
 from pbem.store.tables import Game, GameResult, Player, Rating
@@ -159,3 +161,39 @@ def test_a_game_with_one_address_in_two_seats_rates_no_one(factory: SessionFacto
         assert game.status == "finished"
         assert s.exec(select(GameResult)).first() is None
     assert stored(factory) == {}
+
+
+def test_an_imported_finished_game_is_rated_as_a_rebuild_rates_it(
+        factory: SessionFactory) -> None:
+    game_id = finish(factory, [ANN, BEN], "export")
+    key = HostKey(b"k" * 32)
+    with factory() as s:
+        data = exchange.export_json(s, api.get_game(s, game_id), key=key)
+        imported, _ = exchange.import_game(s, json.loads(json.dumps(data)), key=key)
+        s.commit()
+        assert imported.status == "finished"
+    assert stored(factory)[ANN][2] == 2  # the copy is a game of its own
+    incremental = stored(factory)
+    with factory() as s:
+        standings.rebuild(s)
+        s.commit()
+    assert stored(factory) == incremental
+
+
+def test_a_banned_address_takes_no_seat_by_import_or_takeover(factory: SessionFactory) -> None:
+    from pbem.ops import players
+    from pbem.ops.admin import AdminError
+
+    game_id = finish(factory, [ANN, BEN], "banned")
+    key = HostKey(b"k" * 32)
+    with factory() as s:
+        players.ban(s, BEN, "")
+        data = exchange.export_json(s, api.get_game(s, game_id), key=key)
+        with pytest.raises(exchange.ImportRefused,
+                           match=r"ben@players\.test is banned from this host"):
+            exchange.import_game(s, data, key=key)
+    open_game = new_game(factory, [ANN, CY], "takeover")
+    with factory() as s:
+        players.ban(s, DOT, "")
+        with pytest.raises(AdminError, match=r"dot@players\.test is banned from this host"):
+            admin.takeover(s, host(), api.get_game(s, open_game), 1, "Dot", DOT)

@@ -46,7 +46,7 @@ def handle(ctx: MailContext) -> Result | None:
         return None  # a game's mail: its seat's commands (handlers.command)
     assert command is not None
     known = players.find(ctx.session, ctx.sender)
-    ctx.profile_language = known.language if known is not None else _seat_language(ctx)
+    ctx.profile_language = (known.language if known is not None else None) or _seat_language(ctx)
     lang = ctx.tr.lang
     if command in PUBLIC:
         pctx = ProfileContext(ctx.session, ctx.host, known or Player(address=ctx.sender), lang)
