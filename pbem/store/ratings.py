@@ -34,27 +34,42 @@ def ranking_of(result: GameResult) -> list[list[int]]:
     return [[int(p) for p in group] for group in json.loads(result.ranking_json)]
 
 
-def _step(rows: dict[int, Rating], result: GameResult) -> list[Rating]:
-    """The ratings after ``result`` (rows missing from ``rows`` start at the model's prior)."""
+@dataclass
+class _Live:
+    """A rating while results are applied (plain fields: a rebuild makes thousands)."""
+
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    last_finished_at: datetime
+    last_game_id: int
+
+
+def _step(live: dict[int, _Live], result: GameResult) -> list[int]:
+    """Apply ``result`` to ``live`` (players missing start at the model's prior); the ids of
+    the players it rated."""
     ranking = ranking_of(result)
     ids = [p for group in ranking for p in group]
     ranks: list[float] = [place for place, group in enumerate(ranking, start=1) for _ in group]
-    before = [rows.get(p) for p in ids]
+    before = [live.get(p) for p in ids]
     teams = [[MODEL.rating() if r is None else MODEL.rating(mu=r.mu, sigma=r.sigma)]
              for r in before]
     after = MODEL.rate(teams, ranks=ranks)
-    changed = []
     for player_id, row, (new,), rank in zip(ids, before, after, ranks, strict=True):
         if row is None:
-            row = Rating(player_id=player_id, game_type=result.game_type, mu=0.0, sigma=0.0,
-                         last_finished_at=result.finished_at, last_game_id=result.game_id)
-            rows[player_id] = row
+            row = live[player_id] = _Live(0.0, 0.0, 0, 0, result.finished_at, result.game_id)
         row.mu, row.sigma = float(new.mu), float(new.sigma)
         row.games += 1
         row.wins += rank == 1
         row.last_finished_at, row.last_game_id = result.finished_at, result.game_id
-        changed.append(row)
-    return changed
+    return ids
+
+
+def _write(row: Rating, live: _Live) -> Rating:
+    row.mu, row.sigma, row.games, row.wins = live.mu, live.sigma, live.games, live.wins
+    row.last_finished_at, row.last_game_id = live.last_finished_at, live.last_game_id
+    return row
 
 
 def apply(session: Session, result: GameResult) -> None:
@@ -67,8 +82,13 @@ def apply(session: Session, result: GameResult) -> None:
     if any((_aware(r.last_finished_at), r.last_game_id) > _key(result) for r in rows.values()):
         rebuild_type(session, result.game_type)  # an older result came in late
         return
-    for row in _step(rows, result):
-        session.add(row)
+    live = {p: _Live(r.mu, r.sigma, r.games, r.wins, r.last_finished_at, r.last_game_id)
+            for p, r in rows.items()}
+    for player_id in _step(live, result):
+        row = rows.get(player_id) or Rating(
+            player_id=player_id, game_type=result.game_type, mu=0.0, sigma=0.0,
+            last_finished_at=result.finished_at, last_game_id=result.game_id)
+        session.add(_write(row, live[player_id]))
     session.flush()
 
 
@@ -77,11 +97,13 @@ def rebuild_type(session: Session, game_type: str) -> int:
     session.exec(delete(Rating).where(col(Rating.game_type) == game_type))
     results = sorted(session.exec(select(GameResult).where(
         GameResult.game_type == game_type)), key=_key)
-    rows: dict[int, Rating] = {}
+    live: dict[int, _Live] = {}
     for result in results:
-        _step(rows, result)
-    for row in rows.values():
-        session.add(row)
+        _step(live, result)
+    session.add_all([_write(Rating(player_id=p, game_type=game_type, mu=0.0, sigma=0.0,
+                                   last_finished_at=r.last_finished_at,
+                                   last_game_id=r.last_game_id), r)
+                     for p, r in live.items()])
     session.flush()
     return len(results)
 
