@@ -12,13 +12,14 @@ from typing import Any
 from sqlmodel import Session, col, delete, select
 
 from pbem.engine import registry
+from pbem.engine.contract import GameRules
 from pbem.store import players, queries, ratings
 from pbem.store.tables import Game, GameResult, LogEntry, Rating
 
 RATED_STATUSES = ("finished", "archived")
 
 
-def result_of(session: Session, rules: Any, game: Game, state: Any,
+def result_of(session: Session, rules: GameRules, game: Game, state: Any,
               finished_at: datetime) -> GameResult | None:
     """The game's outcome as a ranking of players, or None when it rates no one: it has no
     outcome, fewer than two players, or one address held several seats (a player against
@@ -37,7 +38,7 @@ def result_of(session: Session, rules: Any, game: Game, state: Any,
                       ranking_json=json.dumps(ranking))
 
 
-def game_finished(session: Session, rules: Any, game: Game, state: Any,
+def game_finished(session: Session, rules: GameRules, game: Game, state: Any,
                   finished_at: datetime) -> None:
     """Record and rate a game that has just ended (in the move's transaction)."""
     if session.exec(select(GameResult.id).where(GameResult.game_id == game.id)).first():

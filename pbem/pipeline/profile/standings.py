@@ -5,6 +5,7 @@ from __future__ import annotations
 from babel.numbers import format_decimal
 
 from pbem.engine import registry
+from pbem.engine.contract import GameRules
 from pbem.i18n import msg, nmsg
 from pbem.pipeline.commands.base import Reply
 from pbem.pipeline.profile.base import ProfileContext
@@ -14,7 +15,7 @@ from pbem.store.ratings import standings
 TOP = 10  # the lines a reply lists; the sender's own place comes after them
 
 
-def game_of(typed: str) -> object | None:
+def game_of(typed: str) -> GameRules | None:
     """The game a player names (its id, a former id or an alias), if it is one."""
     if not typed:
         return None
@@ -35,14 +36,13 @@ def run(ctx: ProfileContext, argument: str) -> Reply:
                 command=command, typed=typed) if typed else
             msg("Write the game after \"{command}\", one of:", command=command),
             *(f"  {command} {name}   {game.title}" for name, game in sorted(known.items()))])
-    return Reply("ignored", f"standings {rules.name}",  # type: ignore[attr-defined]
-                 lines(ctx, rules))
+    return Reply("ignored", f"standings {rules.name}", lines(ctx, rules))
 
 
-def lines(ctx: ProfileContext, rules: object) -> list[Line]:
+def lines(ctx: ProfileContext, rules: GameRules) -> list[Line]:
     """The reply: the top :data:`TOP` players, then the sender's place."""
-    title: str = rules.title  # type: ignore[attr-defined]
-    table = standings(ctx.session, rules.name)  # type: ignore[attr-defined]
+    title = rules.title
+    table = standings(ctx.session, rules.name)
     if not table:
         return [msg("No game of {title} has finished with a rated result yet, so it has no "
                     "standings.", title=title)]
