@@ -238,3 +238,25 @@ def test_a_banned_address_is_kept_and_never_answered(factory: SessionFactory,
     assert outbound(factory, before) == []
     with factory() as s, pytest.raises(ValueError, match="is banned from this host"):
         api.create_game(s, "testcards", [("Ann", ANN), ("Cy", CY)])
+
+
+def test_a_kept_profile_mail_run_again_is_proved_by_the_seat_it_named(
+        factory: SessionFactory, seated: list[str]) -> None:
+    """A kept mail's secret is blanked: run again (as from quarantine), the seat whose secret
+    it carried on arrival proves it."""
+    from pbem.pipeline.one_mail import reprocess
+    from pbem.store.tables import InboundMessage
+
+    result = send(factory, BEN, f"name Ben Kept\nsecret {seated[1]}")
+    assert result.status == "applied" and result.inbound_id is not None
+    with factory() as s:
+        row = s.get(InboundMessage, result.inbound_id)
+        assert row is not None and seated[1].encode() not in row.raw
+        row.status = "quarantined"
+        player = s.exec(select(Player).where(Player.address == BEN)).one()
+        player.name = ""
+        s.add_all([row, player])
+        s.commit()
+    again = reprocess(factory, result.inbound_id, host())
+    assert (again.status, again.reason) == ("applied", "name set")
+    assert profile(factory, BEN).name == "Ben Kept"
