@@ -163,7 +163,7 @@ def test_the_standings_answer_anyone_with_the_top_and_their_place(
     result = send(factory, CY, "standings testcards")
     assert (result.status, result.reason) == ("ignored", "standings testcards")
     sent = answer(factory, before, CY)
-    assert sent.msg["Subject"] == "Standings" and sent.kind == "help"
+    assert sent.msg["Subject"] == "Standings: Test Cards" and sent.kind == "help"
     text = flat(sent.text)
     assert "Standings of Test Cards, best first." in text
     assert "1. " in text and " (2 games, " in text and " (1 game, " in text
@@ -182,7 +182,7 @@ def test_standings_in_the_senders_language(factory: SessionFactory,
     before = last_id(factory)
     send(factory, ANN, "classement testcards")
     sent = answer(factory, before, ANN)
-    assert sent.msg["Subject"] == "Classement"
+    assert sent.msg["Subject"] == "Classement : Test Cards"
     assert "Votre place : " in flat(sent.text) and " (1 partie, " in flat(sent.text)
 
 
@@ -195,6 +195,7 @@ def test_standings_of_no_game_list_the_games(factory: SessionFactory, body: str,
     before = last_id(factory)
     result = send(factory, ANN, body)
     assert (result.status, result.reason) == ("rejected", "unknown game")
+    assert answer(factory, before, ANN).msg["Subject"] == "Standings"
     text = answer(factory, before, ANN).text
     assert flat(text).startswith(told)
     assert "  standings testcards   Test Cards" in text.splitlines()  # every installed game

@@ -51,8 +51,10 @@ def handle(ctx: MailContext) -> Result | None:
     if command in PUBLIC:
         pctx = ProfileContext(ctx.session, ctx.host, known or Player(address=ctx.sender), lang)
         reply = _run(pctx, PUBLIC[command], command, ctx.letter.argument)
+        named = standings.game_of(ctx.letter.argument)
+        subject = msg("Standings: {title}", title=named.title) if named else msg("Standings")
         return stranger(ctx, reply.status, reply.reason, reply.lines, None, kind="help",
-                        subj=ctx.tr(msg("Standings")))
+                        subj=ctx.tr(subject))
     seat = _proved(ctx)
     if seat is None:
         return _unproved(ctx)
