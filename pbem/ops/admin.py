@@ -20,14 +20,14 @@ from pbem.engine.contract import Event, GameRules
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.replay import play
 from pbem.i18n import msg
-from pbem.pipeline import clock, history, operator_input
+from pbem.pipeline import clock, history, operator_input, standings
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.controllers import HUMAN, STAND_IN, controller
 from pbem.pipeline.movelog import log_admin, record_move
 from pbem.pipeline.seat_language import Line, seat_tr
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.host import Host
-from pbem.store import queries
+from pbem.store import players, queries
 from pbem.store.tables import Game, OutboundMessage, Seat
 
 
@@ -97,6 +97,9 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
     if not name or operator_input.CONTROL.search(name):
         raise AdminError("give the newcomer's name (one plain line) and email address, e.g. "
                          "--name \"Carol\" --address carol@example.org")
+    if players.is_banned(session, address):
+        raise AdminError(f"{address} is banned from this host; `pbem player unban {address}` "
+                         "lifts the ban")
     rules = registry.get(game.game_type)
     seat = _seat(session, game, seat_index)
     taken = [s for s in queries.seat_by_address(session, game.id or 0, address)
@@ -108,6 +111,7 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
     secret, salt = new_secret(), new_salt()
     seat.name, seat.address, seat.status = name, address, "active"
     seat.controller = HUMAN  # a bot seat, or one a bot stood in for, is a person's now
+    players.ensure(session, address)
     seat.secret_salt, seat.secret_hash = salt, hash_secret(secret, salt)
     seat.vacation_until = seat.vacation_from = None
     session.add(seat)
@@ -284,6 +288,7 @@ def undo(session: Session, host: Host, game: Game) -> list[int]:
     listed = ", ".join(f"#{n}" for n in numbers)
     if game.status == "finished" and rules.outcome(state) is None:
         game.status = "active"
+        standings.game_reopened(session, game)
     clock.restart_clock(game, host.clock())
     session.add(game)
     note = msg("The game's host undid the last turn ({who}: log {listed}); those moves no "

@@ -26,11 +26,11 @@ from pbem.engine import registry
 from pbem.engine.hashing import canonical_json, state_hash
 from pbem.engine.replay import ReplayMismatch, SetupRecord, draws_from_json, replay
 from pbem.ops.hostkey import HostKey
-from pbem.pipeline import controllers, history, operator_input
+from pbem.pipeline import controllers, history, operator_input, standings
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.host import Host
-from pbem.store import queries
+from pbem.store import players, queries
 from pbem.store.tables import Game, LogEntry, Seat, Snapshot, utcnow
 
 FORMAT = "pbem-game-export"
@@ -219,6 +219,11 @@ def import_game(session: Session, data: Any, *, key: HostKey, trust_foreign: boo
                      operator_input.address(str(s["address"]), "the export's seat address")
                      for s, kind in zip(data["seats"], kinds, strict=True)]
         operator_input.distinct(a for a in addresses if a)
+        banned = [a for a in addresses if a and players.is_banned(session, a)]
+        if banned:
+            raise operator_input.InputError(
+                f"{', '.join(banned)} is banned from this host; `pbem player unban ADDRESS` "
+                "lifts a ban")
         # Checked whoever signed it: a foreign export is trusted to replay, not to be clean.
         names = [operator_input.name(str(s["name"]), "the export's seat name")
                  for s in data["seats"]]
@@ -278,7 +283,11 @@ def import_game(session: Session, data: Any, *, key: HostKey, trust_foreign: boo
         session.add(Seat(game_id=game.id, index=int(s["index"]), name=seat_name,
                          address=address, status=str(s["status"]), controller=kind,
                          secret_salt=salt, secret_hash=hash_secret(secret, salt)))
+        players.ensure(session, address)
     session.flush()
+    if game.status in standings.RATED_STATUSES and rules.outcome(final) is not None:
+        # Rated as a rebuild rates it: dated by the entry of its last snapshot.
+        standings.game_finished(session, rules, game, final, entries[-1].created)
     if host is not None:
         for seat, secret in zip(queries.seats(session, game.id), secrets, strict=True):
             if not secret:

@@ -11,6 +11,7 @@ from pbem.pipeline.context import MailContext, Result
 from pbem.pipeline.handlers import (
     authenticate,
     automatic,
+    banned,
     body,
     bounce,
     command,
@@ -22,6 +23,7 @@ from pbem.pipeline.handlers import (
     say,
     sender,
     status,
+    tagless,
     unreadable,
     verified,
 )
@@ -32,11 +34,13 @@ Handler = Callable[[MailContext], Result | None]
 CHAIN: tuple[Handler, ...] = (
     # intake: what is no player's mail, or cannot be read
     bounce.handle,        # a delivery report: the failed address noted, never answered
+    banned.handle,        # from an address the host bans: kept, never answered
     automatic.handle,     # an auto-reply or a list's mail: kept, never answered
     unreadable.handle,    # too large, or its structure unreadable: a note
     # identify and authenticate
     body.handle,          # the body read: game line, secret, command, talk, orders
     lobby.handle,         # no game named: games, new, join, leave, start, invite, confirm
+    tagless.handle,       # no game named: the sender's profile, a game's standings
     game.handle,          # the game it names (subject tag, else "game" line), locked
     sender.handle,        # the sender holds a seat in that game
     help.handle,          # "help": answered without a secret

@@ -49,6 +49,8 @@ WORDS = [
     cmsg("host command", "never"),
     cmsg("host command", "confirm"),
     cmsg("host command", "players"),
+    cmsg("host command", "name"),
+    cmsg("host command", "standings"),
 ]
 ENGLISH_WORDS = frozenset(w.id for w in WORDS)
 

@@ -17,7 +17,8 @@ class Letter:
 
     game_tag: str | None = None
     secret: str | None = None
-    # check | help | status | log | waiting | vacation | resign | back | secret (new)
+    # check | help | status | log | waiting | vacation | resign | back | secret (new) | mail |
+    # language | timezone | name | standings
     command: str | None = None
     argument: str = ""  # the rest of a command's line ("until 2026-12-24" for vacation)
     orders: list[tuple[int, str]] = field(default_factory=list)  # (line number in body, text)
@@ -117,7 +118,8 @@ def _host_line(letter: Letter, line: str) -> bool:
                              if words.is_word(line, c)), None)):
         letter.command = command
     elif free and (command := next((c for c in ("vacation", "log", "mail", "language",
-                                                "timezone") if words.is_word(word, c)), None)):
+                                                "timezone", "name", "standings")
+                                    if words.is_word(word, c)), None)):
         letter.command, letter.argument = command, rest.strip()
     else:
         return False

@@ -21,7 +21,7 @@ from pbem.pipeline import outgoing as mails
 from pbem.pipeline.clock import POLICIES, settle, tell_autoplay
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.host import Host
-from pbem.store import queries
+from pbem.store import players, queries
 from pbem.store.tables import Game, LogEntry, Seat, Snapshot, utcnow
 
 
@@ -85,6 +85,10 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
     seats = [(name, "" if i in bots else operator_input.address(address, "seat address"))
              for i, (name, address) in enumerate(seats)]
     operator_input.distinct(address for i, (_, address) in enumerate(seats) if i not in bots)
+    banned = [address for _, address in seats if address and players.is_banned(session, address)]
+    if banned:
+        raise ValueError(f"{', '.join(banned)} is banned from this host; `pbem player unban "
+                         "ADDRESS` lifts a ban")
     if tag is not None:
         tag = operator_input.tag(tag)
         if queries.game_by_tag(session, tag) is not None:
@@ -122,9 +126,16 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
             continue
         secret, salt = new_secret(), new_salt()
         secrets.append(secret)
+        # The player's profile (made on their first seat) gives a seat its defaults.
+        players.ensure(session, address)
+        start_with = players.seat_defaults(session, address, language)
         session.add(Seat(game_id=game.id, index=index, name=name, address=address.lower(),
                          secret_salt=salt, secret_hash=hash_secret(secret, salt),
-                         language=own or language))
+                         language=own or start_with.language, timezone=start_with.timezone,
+                         mail_mode=start_with.mail_mode,
+                         # a digest covers from the seat's start on
+                         digest_at=game.turn_started_at if start_with.mail_mode == "digest"
+                         else None))
     session.flush()
     if bots:  # a bot to move first plays now: the welcome mails show the game after it
         played = settle(session, rules, game, state, state, game.turn_started_at or utcnow(),

@@ -143,6 +143,49 @@ class NeverMail(SQLModel, table=True):
     created: datetime = Field(default_factory=utcnow)
 
 
+class Player(SQLModel, table=True):
+    """One person across games: their address (lower-cased), the profile their new seats
+    start from, and whether the host bans them. Each field of the profile left None falls
+    back to the game's default when a seat is made."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    address: str = Field(unique=True)  # lower-cased
+    name: str = ""  # as shown on public pages ("" until set: then their latest seat's name)
+    language: str | None = None
+    timezone: str | None = None
+    mail_mode: str | None = None  # every | turn | digest
+    banned_at: datetime | None = None
+    ban_reason: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    created: datetime = Field(default_factory=utcnow)
+
+
+class GameResult(SQLModel, table=True):
+    """A finished game's ranking in players (groups of tied player ids, best first), as
+    rated: the ratings are these results applied in (finished_at, game_id) order."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", unique=True)
+    game_type: str = Field(index=True)
+    finished_at: datetime
+    ranking_json: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class Rating(SQLModel, table=True):
+    """A player's Weng-Lin rating in one game type (openskill's Plackett-Luce model)."""
+
+    __table_args__ = (UniqueConstraint("player_id", "game_type"),)
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    game_type: str = Field(index=True)
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0  # games ranked first (alone or tied)
+    # The last result applied: an older one arriving later means a rebuild, not a step.
+    last_finished_at: datetime
+    last_game_id: int
+
+
 # A message's bytes: one row of their own, loaded with it (see the module's docstring).
 _BYTES = {"uselist": False, "lazy": "selectin", "cascade": "all, delete-orphan"}
 

@@ -81,7 +81,16 @@ def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
                                              codes=", ".join(LANGUAGES)), tr),
         _help_row(f"{w('timezone')} Europe/Paris", msg(
             "the time zone of the dates in your mails (an IANA name; UTC by default)"), tr),
+        _help_row(f"{w('name')} Ann Example", msg(
+            "the name the standings and the game pages show you by (never your address)"), tr),
+        _help_row(f"{w('standings')} GAME", msg(
+            "the top of that game's standings and your place (no secret needed)"), tr),
         _help_row(w("help"), msg("this text (no secret needed)"), tr),
+        tr(msg("Your profile: \"{name}\", \"{language}\", \"{timezone}\" and \"{mail}\" in a mail "
+               "without a game's tag (with your secret line of any game) set the defaults of "
+               "every game you join later; \"{standings}\" needs no tag either.",
+               name=w("name"), language=w("language"), timezone=w("timezone"), mail=w("mail"),
+               standings=w("standings"))),
         tr(msg("Table talk, in any mail, beside orders or alone (with your secret line):")),
         _help_row(f"{w('say')} <text>", msg("a message to every other player"), tr),
         _help_row(f"{w('say')} {w('to')} NAME: <text>", msg(
