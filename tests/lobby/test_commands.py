@@ -351,3 +351,35 @@ def test_a_sent_join_mail_keeps_no_code(post: Post, factory: SessionFactory,
         assert row.status == "sent" and code.encode() not in row.raw
     assert any(code.encode() in p.read_bytes() for p in (tmp_path / "out").rglob("*")
                if p.is_file())  # the player got it
+
+
+# --- the player's profile -------------------------------------------------------------------
+
+
+def test_a_profile_names_the_seat_and_speaks_its_language(post: Post,
+                                                          factory: SessionFactory) -> None:
+    """What a player set by mail (``name``, ``language``) decides over the mail's From name."""
+    from pbem.store import players
+
+    with factory() as s:
+        ann = players.ensure(s, ANN)
+        ann.name, ann.language = "Ann Example", "fr"
+        s.commit()
+    subject, _ = post.answer(post.send(ANN, "new testcards players 2", name="annie"))
+    assert subject.startswith("[testcards-t1] Confirmez")
+    with factory() as s:
+        assert [seat.name for seat in s.exec(select(LobbySeat))] == ["Ann Example"]
+
+
+def test_a_banned_address_gets_no_answer_from_the_lobby(post: Post,
+                                                       factory: SessionFactory) -> None:
+    from datetime import UTC, datetime
+
+    from pbem.store import players
+
+    with factory() as s:
+        players.ensure(s, BEN).banned_at = datetime(2026, 11, 1, tzinfo=UTC)
+        s.commit()
+    before = post.sent_count()
+    post.send(BEN, "new testcards players 2")
+    assert post.sent_count() == before and tables(factory) == []

@@ -1,13 +1,16 @@
 """What the host knows of a person by address, for the lobby: name, language, time zone, ban.
 
-The players' profiles are kept elsewhere; until they are wired here, every address gets the
-defaults and the mail itself decides (its From name, its Content-Language)."""
+From the player's profile (pbem.store.players): what they set by mail (``name``,
+``language``, ``timezone``); what they left unset the mail itself decides (its From name, its
+Content-Language)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from sqlmodel import Session
+
+from pbem.store import players
 
 
 @dataclass(frozen=True)
@@ -19,6 +22,10 @@ class Profile:
 
 
 def profile_for(session: Session, address: str) -> Profile:
-    """The profile defaults of ``address`` (the players' table answers this once it exists)."""
-    del session, address
-    return Profile()
+    """The profile of ``address``; every field None that the player has not set."""
+    player = players.find(session, address)
+    if player is None:
+        return Profile()
+    return Profile(name=players.usable_name(player.name) if player.name else None,
+                   language=player.language, timezone=player.timezone,
+                   banned=player.banned_at is not None)
