@@ -34,7 +34,6 @@ def steps_one_by_one(state: State, seat: int, text: str) -> int:
         if isinstance(step, Take):  # applied when the turn ends, by apply_order
             break
         do_step(scratch, turn, step, chance)
-        turn.steps += 1
         problems = violations(scratch, between_turns=False)
         assert not problems, f"after step {n} of {text!r}: {problems}"
     return len(order.steps)
