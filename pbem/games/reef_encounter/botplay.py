@@ -1,0 +1,170 @@
+"""The computer player's strategy: whole turns sampled from the legal steps, the best kept.
+
+For a turn the bot builds candidate turns from the legal steps the rules produce (legal.py):
+some by the random bot, most by a greedy builder that grows and guards its corals (larva cubes
+of the colours behind its screen, polyps next to its own guarded corals first, attacks that
+consume, a new shrimp on its largest unguarded coral, the richest open-sea space), each with
+some randomness. Every candidate is played to its end on the redealt state (refills drawn at
+random, since the bag's order is unknown) and the resulting position is valued for the bot's
+seat: points in its parrotfish, plus what its guarded corals promise (a coral of five or more
+is a meal), polyps, larva cubes and consumed polyps in hand, less the best other seat's
+value. ``normal`` weighs 8 candidates, ``strong`` 32, within the CPU budget.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from pbem.engine.chance import Chance
+from pbem.games.reef_encounter.board import group, neighbours
+from pbem.games.reef_encounter.bot import end_turn, random_turn, setup_text
+from pbem.games.reef_encounter.legal import TurnInPlay, cell_of
+from pbem.games.reef_encounter.orders import Eat, Larva, NewShrimp, Pass, Place, Take
+from pbem.games.reef_encounter.parrotfish import MIN_CORAL
+from pbem.games.reef_encounter.scoring import coral_values, final_outcome
+from pbem.games.reef_encounter.setup_answer import legal_setup_answers
+from pbem.games.reef_encounter.state import State
+
+CANDIDATES = {"normal": 8, "strong": 32}
+MARGIN = 0.8  # of the budget: a candidate never starts after this share is spent
+WIN = 1000.0  # the value of a game won (an ended game is valued by its outcome)
+
+
+def bot_order(state: State, seat: int, rng: random.Random, level: str, budget: float) -> str:
+    """The best of the level's candidate turns for ``seat`` (see the module's doc)."""
+    if state.phase == "setup":
+        return setup_text(max(legal_setup_answers(state, seat),
+                              key=lambda a: _setup_value(state, seat, a.parrotfish, a.larvae)))
+    start = time.process_time()
+    best: tuple[float, str] | None = None
+    for k in range(CANDIDATES.get(level, CANDIDATES["normal"])):
+        if best is not None and time.process_time() - start > budget * MARGIN:
+            break
+        play = random_turn(state, seat, rng) if k % 4 == 3 else greedy_turn(state, seat, rng, k)
+        text = play.text()
+        value = evaluate(play.finish(Chance(f"bot {k}")), seat) + rng.random() * 1e-6
+        if best is None or value > best[0]:
+            best = (value, text)
+    assert best is not None
+    return best[1]
+
+
+def _setup_value(state: State, seat: int, fish: str, larvae: tuple[str, str]) -> float:
+    """The parrotfish's polyp scores at the end (the colour worth most now); larva cubes are
+    worth most in the colours most polyps behind the screen have."""
+    screen = state.seats[seat].screen
+    values = coral_values(state)
+    left = dict(screen)
+    left[fish] -= 1
+    return (values[fish] + 0.3 * (left.get(larvae[0], 0) + left.get(larvae[1], 0))
+            + 0.2 * (larvae[0] != larvae[1]))
+
+
+def greedy_turn(state: State, seat: int, rng: random.Random, k: int) -> TurnInPlay:
+    """A turn that eats its best meal (most candidates), grows its corals and guards them."""
+    play = TurnInPlay(state, seat)
+    values = coral_values(state)
+    eats = play.legal(Eat)
+    if eats and (k % 3 != 2 or play.turn.final):
+        play.play(max(eats, key=lambda e: (len(group(play.state, e.cell.key))
+                                           * values[play.state.polyps[e.cell.key]])))
+    if play.turn.final:
+        if not play.steps:
+            play.play(Pass())
+        return play
+    for _ in range(2):
+        if play.over or not _grow(play, rng, values):
+            break
+    if not play.over:
+        _guard(play, rng)
+    if not play.over:
+        takes = play.legal(Take)
+        if takes:
+            play.play(max(takes, key=lambda t: _sea_value(play.state, t.colour, values)
+                          + rng.random()))
+    end_turn(play, rng)
+    return play
+
+
+def _grow(play: TurnInPlay, rng: random.Random, values: dict[str, int]) -> bool:
+    """A larva cube of a colour behind the screen, then its polyps, best cells first."""
+    screen = play.state.seats[play.seat].screen
+    cubes = play.legal(Larva)
+    if not cubes:
+        return False
+    play.play(max(cubes, key=lambda c: screen.get(c.colour, 0) * values[c.colour]
+                  + 2 * rng.random()))
+    while not play.over:
+        places = play.legal(Place)
+        if not places:
+            break
+        best = max(places, key=lambda p: _place_value(play, p) + rng.random())
+        if _place_value(play, best) < 0 and play.turn.placed:
+            break
+        play.play(best)
+    return True
+
+
+def _place_value(play: TurnInPlay, step: Place) -> float:
+    """How much a placement grows the seat's guarded corals, or eats a polyp."""
+    state, k = play.state, step.cell.key
+    colour = play.turn.larva_colour
+    value = 0.0
+    if k in state.polyps:
+        value += 2.0  # an attack: a consumed polyp
+    for n in neighbours()[k]:
+        if state.polyps.get(n) == colour:
+            value += 1.0
+            if any(state.shrimps.get(c) == play.seat for c in group(state, n)):
+                value += 3.0
+    if step.consumed:
+        value -= 1.5  # consumed polyps break ties and buy cubes and algae
+    return value
+
+
+def _guard(play: TurnInPlay, rng: random.Random) -> None:
+    """A new shrimp on the seat's most promising unguarded coral."""
+    values = coral_values(play.state)
+    best: tuple[float, str] | None = None
+    for k in sorted(play.state.polyps):
+        size = len(group(play.state, k))
+        score = size * values[play.state.polyps[k]] + rng.random()
+        if size >= 2 and (best is None or score > best[0]):
+            step = NewShrimp(cell_of(k))
+            if play.accepts(step):
+                best = (score, k)
+    if best is not None:
+        play.play(NewShrimp(cell_of(best[1])))
+
+
+def _sea_value(state: State, colour: str, values: dict[str, int]) -> float:
+    space = next(s for s in state.open_sea if s["colour"] == colour)
+    return 1.0 + sum(0.5 + 0.1 * values[c] for c in space["polyps"])
+
+
+def evaluate(state: State, seat: int) -> float:
+    """The position's worth to ``seat``: its value less the best other seat's."""
+    if state.phase == "over":
+        outcome = final_outcome(state)
+        top = outcome.ranking[0]
+        mine = outcome.scores[seat]
+        best_other = max(v for s, v in outcome.scores.items() if s != seat)
+        return (WIN if seat in top and len(top) == 1 else WIN / 2 if seat in top else 0.0) + (
+            mine - best_other)
+    values = coral_values(state)
+    worth = [_seat_value(state, i, values) for i in range(state.players)]
+    return worth[seat] - max(w for i, w in enumerate(worth) if i != seat)
+
+
+def _seat_value(state: State, seat: int, values: dict[str, int]) -> float:
+    me = state.seats[seat]
+    value = float(sum(values[c] for c in me.parrotfish))
+    for cell, owner in state.shrimps.items():
+        if owner == seat and cell in state.polyps:
+            size = len(group(state, cell))
+            v = values[state.polyps[cell]]
+            value += 0.6 * v * max(size - (MIN_CORAL - 1), 0) + 0.15 * v * min(size, 4)
+    value += 0.25 * sum(me.screen.values()) + 0.5 * sum(me.larva.values())
+    value += 0.3 * sum(me.consumed.values()) + 0.2 * me.shrimps_in_hand
+    return value
