@@ -96,46 +96,53 @@ def _grow(play: TurnInPlay, rng: random.Random, values: dict[str, int]) -> bool:
     play.play(max(cubes, key=lambda c: screen.get(c.colour, 0) * values[c.colour]
                   + 2 * rng.random()))
     while not play.over:
-        places = play.legal(Place)
-        if not places:
+        guarded = _guarded(play.state, play.seat)
+        ranked = sorted(((_place_value(play, k, consumed, guarded) + rng.random(), k, consumed)
+                         for k in play.cells() for consumed in (False, True)), reverse=True)
+        best = next(((v, k, c) for v, k, c in ranked if play.accepts(Place(cell_of(k), c))),
+                    None)
+        if best is None or (best[0] < 0 and play.turn.placed):
             break
-        best = max(places, key=lambda p: _place_value(play, p) + rng.random())
-        if _place_value(play, best) < 0 and play.turn.placed:
-            break
-        play.play(best)
+        play.play(Place(cell_of(best[1]), best[2]))
     return True
 
 
-def _place_value(play: TurnInPlay, step: Place) -> float:
+def _guarded(state: State, seat: int) -> set[str]:
+    """The cells of the corals the seat's shrimps guard."""
+    out: set[str] = set()
+    for cell, owner in state.shrimps.items():
+        if owner == seat and cell not in out:
+            out |= group(state, cell)
+    return out
+
+
+def _place_value(play: TurnInPlay, k: str, consumed: bool, guarded: set[str]) -> float:
     """How much a placement grows the seat's guarded corals, or eats a polyp."""
-    state, k = play.state, step.cell.key
+    polyps = play.state.polyps
     colour = play.turn.larva_colour
-    value = 0.0
-    if k in state.polyps:
-        value += 2.0  # an attack: a consumed polyp
+    value = 2.0 if k in polyps else 0.0  # an attack: a consumed polyp
     for n in neighbours()[k]:
-        if state.polyps.get(n) == colour:
-            value += 1.0
-            if any(state.shrimps.get(c) == play.seat for c in group(state, n)):
-                value += 3.0
-    if step.consumed:
-        value -= 1.5  # consumed polyps break ties and buy cubes and algae
-    return value
+        if polyps.get(n) == colour:
+            value += 4.0 if n in guarded else 1.0
+    return value - 1.5 if consumed else value  # consumed polyps buy cubes and algae
 
 
 def _guard(play: TurnInPlay, rng: random.Random) -> None:
     """A new shrimp on the seat's most promising unguarded coral."""
-    values = coral_values(play.state)
-    best: tuple[float, str] | None = None
-    for k in sorted(play.state.polyps):
-        size = len(group(play.state, k))
-        score = size * values[play.state.polyps[k]] + rng.random()
-        if size >= 2 and (best is None or score > best[0]):
-            step = NewShrimp(cell_of(k))
-            if play.accepts(step):
-                best = (score, k)
-    if best is not None:
-        play.play(NewShrimp(cell_of(best[1])))
+    state = play.state
+    values = coral_values(state)
+    corals: list[tuple[float, list[str]]] = []
+    seen: set[str] = set()
+    for k in sorted(state.polyps):
+        if k not in seen:
+            coral = sorted(group(state, k))
+            seen.update(coral)
+            if len(coral) >= 2:
+                corals.append((len(coral) * values[state.polyps[k]] + rng.random(), coral))
+    corals.sort(reverse=True)
+    step = play.first_legal(NewShrimp(cell_of(k)) for _, coral in corals for k in coral)
+    if step is not None:
+        play.play(step)
 
 
 def _sea_value(state: State, colour: str, values: dict[str, int]) -> float:

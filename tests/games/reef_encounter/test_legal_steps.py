@@ -84,13 +84,13 @@ def _any_step(rng: random.Random) -> Step:
         return Cell(rng.randint(1, 4), rng.choice("ABCDEFG"), rng.randint(1, 6))
     kind = rng.choice(KINDS)
     if kind in (Eat, NewShrimp):
-        return kind(cell())  # type: ignore[no-any-return]
+        return kind(cell())
     if kind is Place:
         return Place(cell(), rng.random() < 0.3)
     if kind is MoveShrimp:
         return MoveShrimp(cell(), None if rng.random() < 0.2 else cell())
     if kind in (Larva, ConsumedForLarva, LarvaForPolyp, Take):
-        return kind(rng.choice(CORALS))  # type: ignore[no-any-return]
+        return kind(rng.choice(CORALS))
     if kind is Alga:
         return Alga(rng.choice(ALGAE), rng.choice([None, *range(1, 11)]), rng.choice(CORALS))
     return Pass()
