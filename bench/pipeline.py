@@ -11,12 +11,12 @@ seat's email, send) over real mail servers and over Maildirs.
 
 - ``reef`` (default): Reef Encounter, 4 players, orders in by IMAP (pymap, in-process) and
   every mail out by SMTP (aiosmtpd), then the same orders through the fair peer
-  (bench/peer.py: fetch over IMAP, parse one line, update one row in one commit, send a mail
-  of the same mean size to each seat over one SMTP connection), round by round in turn with
-  the pipeline so both meet the same machine load. Prints the time per order by stage, the
-  CPU time of both, and ``overhead vs peer`` (goal <= 1.5x); for comparison, also the ratio
-  against the peer plus the time resvg takes to draw again every picture the pipeline drew
-  (the peer of the goal draws none).
+  (bench/peer.py, in a process of its own: fetch over IMAP, parse one line, update one row in
+  one commit, send each seat a mail of the same mean size carrying the same pictures, drawn
+  with the same library and caching, through pbem's own SMTP path), round by round in turn
+  with the pipeline so both meet the same machine load. Prints the time per order by stage,
+  the CPU time of both, ``overhead vs peer`` (goal <= 1.5x) and, for comparison, the ratio
+  against a peer that sends text only.
 - ``clocks`` (default): a clock pass with 10 and with 1,000 timed games none of which is due
   (goal <= 1.2x), and the case-blind tag lookup at both sizes.
 - ``flat`` (default): an order's cost with 10 and with 1,000 idle games in the database, and
@@ -74,6 +74,7 @@ from machine import describe  # noqa: E402  (bench/machine.py, beside this file)
 from sqlalchemy import create_engine, text  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
+from pbem.drawing.pictures import picture_spans  # noqa: E402
 from pbem.engine import registry  # noqa: E402
 from pbem.engine.hashing import canonical_json  # noqa: E402
 from pbem.mail.inbound import ImapInbox, Inbox, MaildirInbox  # noqa: E402
@@ -362,21 +363,41 @@ def reef_tables(factory: SessionFactory, games: int) -> list[Table]:
 
 def bench_reef(args: argparse.Namespace) -> None:
     """Reef Encounter, 4 players, over real IMAP and SMTP, next to the peer (bench/peer.py)."""
+    import multiprocessing
+
     import peer  # bench/peer.py, beside this script
 
-    from pbem.drawing import pictures
+    from pbem.pipeline import outgoing
     from tests.support.mailservers import PymapServer, SmtpTestServer
 
     rules = registry.get("reef-encounter")
     imap, smtp = PymapServer().start(), SmtpTestServer(auth=False).start()
     stages = Stages()
-    ref = peer.PeerRun()
+    ref, text_only = peer.PeerRun(), peer.PeerRun()
     cpu = 0.0
+    # The peer in a process of its own: its picture caches are its own (warm from its own
+    # earlier rounds), not the ones the pipeline just filled. Its CPU time is its own plus
+    # this process's while it runs (the mail servers run here).
+    spawn = multiprocessing.get_context("spawn")
+    here, there = spawn.Pipe()
+    worker = spawn.Process(target=peer.serve, args=(there,), daemon=True)
+    worker.start()
+
+    def peer_round(url: str, seats: dict[str, list[str]], size: int,
+                   pictures: list[str] | None) -> peer.PeerRun:
+        c0 = time.process_time()
+        here.send((url, imap.settings, smtp.settings, seats, size, pictures))
+        run: peer.PeerRun = here.recv()
+        run.cpu += time.process_time() - c0
+        return run
+
+    original_inline = outgoing.inline_pictures
     try:
         with fresh_db(args.db) as factory, fresh_db(args.db) as peer_factory:
             tables = reef_tables(factory, args.reef_games)
             engine = peer_factory().get_bind()
             peer.prepare(engine, [t.tag for t in tables])  # type: ignore[arg-type]
+            peer_url = engine.url.render_as_string(hide_password=False)  # type: ignore[union-attr]
             seats = {t.tag: t.addresses for t in tables}
             feeder = imap.client()
             inbox = ImapInbox(imap.settings, batch_size=50)
@@ -385,17 +406,15 @@ def bench_reef(args: argparse.Namespace) -> None:
             api.process_inbox(factory, inbox, sender, HOST)  # the welcome mails: not timed
             stages.install(factory, rules)
             rng, raws, busy, orders, sent = random.Random(7), [], 0.0, 0, 0
-            # Every picture (band) resvg draws for the pipeline, to draw it again for the
-            # peer's second figure: the same drawings, with nothing of ours around them.
-            drawings: list[str] = []
-            original_drawn = pictures.drawn
+            # The pictures of every mail the pipeline sends, for the peer's mails to carry.
+            pictures: list[str] = []
+            staged_inline = outgoing.inline_pictures  # timed as the "pictures" stage
 
-            def recorded(svg: str) -> bytes:
+            def recorded(html: str, domain: str) -> tuple[str, list[Any]]:
                 if stages.on:
-                    drawings.append(svg)
-                return original_drawn(svg)
-            pictures.drawn = recorded
-            draw_s, drawn_count = 0.0, 0
+                    pictures.append("".join(html[a:b] for a, b in picture_spans(html)))
+                return staged_inline(html, domain)
+            outgoing.inline_pictures = recorded  # type: ignore[assignment]
             sizes: list[int] = []
             sender.times.clear()
             # Interleaved, round by round: on a shared machine the load changes by the
@@ -418,18 +437,15 @@ def bench_reef(args: argparse.Namespace) -> None:
                 stages.on = False
                 wave_sizes = [len(r.raw) for r in smtp.received[before:]]
                 sizes += wave_sizes
-                # The peer: the same orders, mails of this round's mean size.
-                for raw in wave_raws:
-                    feeder.append("INBOX", raw)
-                ref.add(peer.drain(engine, imap.settings, smtp.settings, seats,  # type: ignore[arg-type]
-                                   round(statistics.mean(wave_sizes))))
-                t0 = time.perf_counter()
-                for svg in drawings:
-                    original_drawn(svg)
-                draw_s += time.perf_counter() - t0
-                drawn_count += len(drawings)
-                drawings.clear()
-            pictures.drawn = original_drawn
+                size = round(statistics.mean(wave_sizes))
+                # The peer: the same orders, mails of this round's mean size with the same
+                # pictures; then again with text only, for comparison.
+                for run, drawn in ((ref, pictures), (text_only, None)):
+                    for raw in wave_raws:
+                        feeder.append("INBOX", raw)
+                    run.add(peer_round(peer_url, seats, size, drawn))
+                pictures.clear()
+            outgoing.inline_pictures = staged_inline
             stages.uninstall()
             stages.seconds["send"] = sum(sender.times)
             inbox.close()
@@ -439,6 +455,9 @@ def bench_reef(args: argparse.Namespace) -> None:
         feeder.logout()
     finally:
         stages.uninstall()
+        outgoing.inline_pictures = original_inline
+        here.send(None)
+        worker.join(30)
         imap.stop()
         smtp.stop()
     db = "PostgreSQL" if args.db else "SQLite"
@@ -447,19 +466,16 @@ def bench_reef(args: argparse.Namespace) -> None:
     print(f"[reef] pipeline: {busy:.2f} s = {ms(busy / orders)} per order "
           f"({orders / busy:.1f} orders/s)")
     print(f"[reef] peer:     {ref.seconds:.2f} s = {ms(ref.seconds / ref.orders)} per order "
-          f"({ref.orders} orders, {ref.sent} mails of the same size)")
+          f"({ref.orders} orders, {ref.sent} mails of the same size and pictures)")
     counted = sum(stages.seconds.values())
     parts = [f"{k} {ms(v / orders)}" for k, v in stages.seconds.items()]
     parts.append(f"other {ms((busy - counted) / orders)}")
     print(f"[reef] per order by stage: {', '.join(parts)}")
-    print(f"[reef] CPU time (this process, servers included): pipeline {ms(cpu / orders)}, "
+    print(f"[reef] CPU time (mail servers included): pipeline {ms(cpu / orders)}, "
           f"peer {ms(ref.cpu / ref.orders)} per order: {cpu / ref.cpu:.2f}x (less swayed by "
           "the machine's load than the wall clock)")
-    drawing = ref.seconds + draw_s
-    print(f"[reef] the same pictures: {drawn_count} drawings by resvg, {ms(draw_s / orders)} "
-          f"per order; a peer that also drew them: {ms(drawing / ref.orders)} per order, "
-          f"overhead vs it: {busy / drawing:.2f}x (for comparison only: the peer of the goal "
-          "draws nothing)")
+    print(f"[reef] a text-only peer (no pictures): {ms(text_only.seconds / text_only.orders)} "
+          f"per order; overhead vs it: {busy / text_only.seconds:.2f}x (for comparison)")
     print(f"overhead vs peer: {busy / ref.seconds:.2f}x  (goal <= 1.5x; {db})")
 
 

@@ -29,8 +29,9 @@ def _databases() -> list[object]:
     return found
 
 
-# A whole bench run: a long run (CI runs it in its slow step).
+# A whole bench run: a long run (CI runs it in its slow step), minutes on a busy machine.
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("db", _databases())
 def test_the_goal_run_prints_every_figure(db: str | None) -> None:
     args = [sys.executable, str(BENCH), "--reef-games", "1", "--reef-rounds", "2",
@@ -52,3 +53,7 @@ def test_the_goal_run_prints_every_figure(db: str | None) -> None:
         assert line is not None, (goal, out)
         assert float(line.group(1)) > 0
     assert f"(goal <= 1.5x; {database})" in out
+    # The peer of the goal carries the same pictures; a text-only peer is shown beside it.
+    assert re.search(r"mails of the same size and pictures\)", out), out
+    assert re.search(r"a text-only peer \(no pictures\): [\d.]+ ms per order; overhead vs "
+                     r"it: [\d.]+x", out), out
