@@ -15,16 +15,20 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any, TypeVar, cast
 
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter.board import group, neighbours
 from pbem.games.reef_encounter.bot import end_turn, random_turn, setup_text
 from pbem.games.reef_encounter.legal import TurnInPlay, cell_of
-from pbem.games.reef_encounter.orders import Eat, Larva, NewShrimp, Pass, Place, Take
+from pbem.games.reef_encounter.orders import Eat, Larva, NewShrimp, Pass, Place, Step, Take
 from pbem.games.reef_encounter.parrotfish import MIN_CORAL
 from pbem.games.reef_encounter.scoring import coral_values, final_outcome
 from pbem.games.reef_encounter.setup_answer import legal_setup_answers
 from pbem.games.reef_encounter.state import State
+
+K = TypeVar("K")
+Known = dict[tuple[tuple[Step, ...], type], list[Any]]
 
 CANDIDATES = {"normal": 8, "strong": 32}
 MARGIN = 0.8  # of the budget: a candidate never starts after this share is spent
@@ -37,15 +41,20 @@ def bot_order(state: State, seat: int, rng: random.Random, level: str, budget: f
         return setup_text(max(legal_setup_answers(state, seat),
                               key=lambda a: _setup_value(state, seat, a.parrotfish, a.larvae)))
     start = time.process_time()
+    known: Known = {}
+    slowest = 0.0  # the longest a candidate took so far: the next one may take as long
     best: tuple[float, str] | None = None
     for k in range(CANDIDATES.get(level, CANDIDATES["normal"])):
-        if best is not None and time.process_time() - start > budget * MARGIN:
+        began = time.process_time()
+        if best is not None and began - start + slowest > budget * MARGIN:
             break
-        play = random_turn(state, seat, rng) if k % 4 == 3 else greedy_turn(state, seat, rng, k)
+        play = (random_turn(state, seat, rng) if k % 4 == 3
+                else greedy_turn(state, seat, rng, k, known))
         text = play.text()
         value = evaluate(play.finish(Chance(f"bot {k}")), seat) + rng.random() * 1e-6
         if best is None or value > best[0]:
             best = (value, text)
+        slowest = max(slowest, time.process_time() - began)
     assert best is not None
     return best[1]
 
@@ -61,11 +70,21 @@ def _setup_value(state: State, seat: int, fish: str, larvae: tuple[str, str]) ->
             + 0.2 * (larvae[0] != larvae[1]))
 
 
-def greedy_turn(state: State, seat: int, rng: random.Random, k: int) -> TurnInPlay:
+def _legal(play: TurnInPlay, kind: type[K], known: Known) -> list[K]:
+    """The legal steps of ``kind`` next, worked out once per turn so far (candidates often
+    begin alike)."""
+    key = (tuple(play.steps), kind)
+    if key not in known:
+        known[key] = play.legal(kind)
+    return cast(list[K], known[key])
+
+
+def greedy_turn(state: State, seat: int, rng: random.Random, k: int, known: Known
+                ) -> TurnInPlay:
     """A turn that eats its best meal (most candidates), grows its corals and guards them."""
     play = TurnInPlay(state, seat)
     values = coral_values(state)
-    eats = play.legal(Eat)
+    eats = _legal(play, Eat, known)
     if eats and (k % 3 != 2 or play.turn.final):
         play.play(max(eats, key=lambda e: (len(group(play.state, e.cell.key))
                                            * values[play.state.polyps[e.cell.key]])))
@@ -74,7 +93,7 @@ def greedy_turn(state: State, seat: int, rng: random.Random, k: int) -> TurnInPl
             play.play(Pass())
         return play
     for _ in range(2):
-        if play.over or not _grow(play, rng, values):
+        if play.over or not _grow(play, rng, values, known):
             break
     if not play.over:
         _guard(play, rng)
@@ -87,19 +106,20 @@ def greedy_turn(state: State, seat: int, rng: random.Random, k: int) -> TurnInPl
     return play
 
 
-def _grow(play: TurnInPlay, rng: random.Random, values: dict[str, int]) -> bool:
-    """A larva cube of a colour behind the screen, then its polyps, best cells first."""
+def _grow(play: TurnInPlay, rng: random.Random, values: dict[str, int], known: Known) -> bool:
+    """A larva cube of a colour behind the screen, then its polyps, best cells first (polyps
+    from behind the screen before consumed ones, which buy cubes and algae)."""
     screen = play.state.seats[play.seat].screen
-    cubes = play.legal(Larva)
+    cubes = _legal(play, Larva, known)
     if not cubes:
         return False
     play.play(max(cubes, key=lambda c: screen.get(c.colour, 0) * values[c.colour]
                   + 2 * rng.random()))
     while not play.over:
         guarded = _guarded(play.state, play.seat)
-        ranked = sorted(((_place_value(play, k, consumed, guarded) + rng.random(), k, consumed)
-                         for k in play.cells() for consumed in (False, True)), reverse=True)
-        best = next(((v, k, c) for v, k, c in ranked if play.accepts(Place(cell_of(k), c))),
+        ranked = sorted((consumed, -_place_value(play, k, consumed, guarded) - rng.random(), k)
+                         for k in play.cells() for consumed in (False, True))
+        best = next(((-v, k, c) for c, v, k in ranked if play.accepts(Place(cell_of(k), c))),
                     None)
         if best is None or (best[0] < 0 and play.turn.placed):
             break
@@ -120,7 +140,10 @@ def _place_value(play: TurnInPlay, k: str, consumed: bool, guarded: set[str]) ->
     """How much a placement grows the seat's guarded corals, or eats a polyp."""
     polyps = play.state.polyps
     colour = play.turn.larva_colour
-    value = 2.0 if k in polyps else 0.0  # an attack: a consumed polyp
+    here = polyps.get(k)
+    if here == colour:
+        return -9.0  # nothing to gain
+    value = 0.0 if here is None else 2.0  # an attack: a consumed polyp
     for n in neighbours()[k]:
         if polyps.get(n) == colour:
             value += 4.0 if n in guarded else 1.0

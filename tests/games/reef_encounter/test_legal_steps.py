@@ -96,7 +96,7 @@ def _any_step(rng: random.Random) -> Step:
     return Pass()
 
 
-@pytest.mark.parametrize("seed", ["legal-a", "legal-b"])
+@pytest.mark.parametrize("seed", ["legal-a", pytest.param("legal-b", marks=pytest.mark.slow)])
 def test_the_legal_steps_are_what_the_rules_accept(seed: str) -> None:
     rng = random.Random(seed)
     checked = 0
@@ -121,10 +121,10 @@ def test_the_legal_steps_are_what_the_rules_accept(seed: str) -> None:
 
 def test_any_turn_of_legal_steps_ends_and_applies() -> None:
     rng = random.Random("legal-ends")
-    for before, play in _positions("legal-ends", 2):
+    for before, play in list(_positions("legal-ends", 2))[:12]:
         while not play.over and not (play.may_stop() and rng.random() < 0.5):
             takes = play.legal(Take)
-            play.play(rng.choice(takes if takes and rng.random() < 0.3 else play.all_legal()))
+            play.play(rng.choice(takes if takes and rng.random() < 0.5 else play.all_legal()))
         new, _ = apply_order(before, play.seat, play.order(), Chance("x"))
         assert new.turn == before.turn + 1
 

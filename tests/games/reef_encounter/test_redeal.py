@@ -55,7 +55,7 @@ def test_in_the_setup_step_the_others_picks_are_drawn_again_from_the_supply_seen
 
 
 def test_the_bot_plays_legal_turns_at_every_level_and_is_deterministic() -> None:
-    for n, state in _positions("bot-legal")[::3]:
+    for n, state in _positions("bot-legal")[::8]:
         seat = min(GAME.waiting_for(state))
         for level in BOT_LEVELS:
             text = bot_order(GAME, state, seat, random.Random(n), level, 30.0)
