@@ -4,6 +4,13 @@ Every bot chooses among the legal steps the rules produce (legal.py: a turn buil
 each step checked by the rules themselves), so no rule is written twice. The random bot leans
 towards growing corals, guarding them and eating them, so random games reach an end in a
 sensible number of turns.
+
+The strategy (levels normal and strong) is handed a redeal (redeal.py: what its seat cannot
+see drawn afresh). It builds candidate whole turns from the legal steps (mostly greedy: eat the
+best meal, grow the guarded corals, guard the largest unguarded one, take the richest open-sea
+space; some random), plays each to the turn's end and keeps the one whose position is worth
+most to it against the best other seat (parrotfish points, what its guarded corals promise,
+polyps, cubes). normal weighs 8 candidates, strong 32, within the CPU budget.
 """
 
 from __future__ import annotations
