@@ -69,6 +69,8 @@ def test_leak_twins_get_the_same_redeal_and_the_same_bot_orders(name: str, game:
     differed = 0
     for n, (state, seat) in enumerate(positions(game, hooks)):
         twin = hooks.bot_twin(state, seat, random.Random(f"twin-{n}"))
+        if twin is None:  # nothing hidden from this seat could differ here
+            continue
         assert game.view(twin, seat) == game.view(state, seat)
         differed += _json(game, twin) != _json(game, state)
         assert (_json(game, game.redeal(state, seat, random.Random(n)))
