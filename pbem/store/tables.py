@@ -96,7 +96,11 @@ class LobbyTable(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     tag: str = Field(unique=True)
     game_type: str
-    players: int  # the seats it waits for
+    players: int  # its seats, bot seats included
+    # Its last ``bots`` seats are the host's bots (pbem.pipeline.controllers), at ``bot_level``:
+    # they need no player and no confirmation; the table waits for the others only.
+    bots: int = 0
+    bot_level: str = "normal"
     options_json: str = Field(sa_column=Column(Text, nullable=False))
     opener: str = Field(index=True)  # the address that opened it, lower-cased
     language: str = "en"  # the game's language when it starts (the opener's)

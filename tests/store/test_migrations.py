@@ -294,3 +294,31 @@ def test_0015_adds_the_lobby_and_goes_back(db_url: str) -> None:
     assert not lobby & set(inspect(engine).get_table_names())
     command.upgrade(cfg, "head")
     engine.dispose()
+
+
+def test_0016_gives_existing_tables_no_bot_seats_and_goes_back(db_url: str) -> None:
+    """Tables opened before bot seats have none after 0016; the columns leave with it."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+
+    from pbem.store.db import MIGRATIONS
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    command.upgrade(cfg, "0015")
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO lobbytable (tag, game_type, players, options_json, opener, language, "
+            "status, created) VALUES ('x-t1', 'x', 2, '{}', 'ann@example.org', 'en', 'open', "
+            "CURRENT_TIMESTAMP)"))
+    command.upgrade(cfg, "0016")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT bots, bot_level FROM lobbytable")).one() == (
+            0, "normal")
+    command.downgrade(cfg, "0015")
+    assert "bots" not in {c["name"] for c in inspect(engine).get_columns("lobbytable")}
+    command.upgrade(cfg, "head")
+    engine.dispose()
