@@ -49,6 +49,11 @@ WORDS = [
     cmsg("host command", "never"),
     cmsg("host command", "confirm"),
     cmsg("host command", "players"),
+    cmsg("host command", "bots"),
+    # a bot seat's level (pbem.engine.contract.BOT_LEVELS), after "bots N"
+    cmsg("host command", "random"),
+    cmsg("host command", "normal"),
+    cmsg("host command", "strong"),
     cmsg("host command", "name"),
     cmsg("host command", "standings"),
 ]

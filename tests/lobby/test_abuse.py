@@ -10,7 +10,7 @@ import pytest
 from sqlmodel import col, func, select
 
 from pbem.store import Game, OutboundMessage, SessionFactory
-from pbem.store.tables import LobbyInvite, LobbyTable, NeverMail
+from pbem.store.tables import LobbyInvite, LobbySeat, LobbyTable, NeverMail
 from tests.lobby.conftest import ANN, BEN, CY, Clock, Post, text
 
 
@@ -60,7 +60,7 @@ def test_a_thousand_invite_lines_in_one_mail(post: Post, factory: SessionFactory
     ann, _ = post.seat(ANN, "new testcards players 4")
     post.send(ANN, f"confirm {ann}")
     lines = "\n".join(f"invite testcards-t1 friend{i}@elsewhere.test" for i in range(1000))
-    result = post.send(ANN, lines)
+    result = post.send(ANN, lines, subject=f"Re: [testcards-t1] code {ann}")
     got = post.answers(result)
     invitations = [m for to, m in got if to != ANN]
     assert len(invitations) == 5  # [lobby] invites_per_day
@@ -71,7 +71,7 @@ def test_a_thousand_invite_lines_in_one_mail(post: Post, factory: SessionFactory
     assert "Not sent: friend5@elsewhere.test," in body and "(+985)" in body
     assert "each player sends at most 5 invitations a day" in body
     # The next day's five, but never the same address twice for the table.
-    again = post.send(ANN, "invite testcards-t1 friend0@elsewhere.test")
+    again = post.send(ANN, f"invite testcards-t1 friend0@elsewhere.test {ann}")
     assert [to for to, _ in post.answers(again)] == [ANN]
     with factory() as s:
         rows = s.exec(select(LobbyInvite)).all()
@@ -81,7 +81,7 @@ def test_a_thousand_invite_lines_in_one_mail(post: Post, factory: SessionFactory
 def test_an_invitation_says_who_invites_and_how_to_join_or_refuse(post: Post) -> None:
     ann, _ = post.seat(ANN, "new testcards players 3", name="Ann")
     post.send(ANN, f"confirm {ann}")
-    result = post.send(ANN, "invite testcards-t1 dora@players.test")
+    result = post.send(ANN, "invite dora@players.test", subject=f"Re: [testcards-t1] code {ann}")
     invitation = next(m for to, m in post.answers(result) if to == "dora@players.test")
     assert invitation["Subject"] == "[testcards-t1] An invitation to play Test Cards"
     body = " ".join(text(invitation).split())
@@ -92,8 +92,8 @@ def test_an_invitation_says_who_invites_and_how_to_join_or_refuse(post: Post) ->
 
 
 def test_invitations_need_a_confirmed_seat(post: Post) -> None:
-    post.seat(ANN, "new testcards players 3")
-    result = post.send(ANN, "invite testcards-t1 dora@players.test")
+    ann, _ = post.seat(ANN, "new testcards players 3")
+    result = post.send(ANN, f"invite testcards-t1 dora@players.test {ann}")
     assert result.status == "rejected"
     subject, body = post.answer(result)
     assert subject == "[testcards-t1] No invitation was sent"
@@ -106,7 +106,7 @@ def test_an_address_that_said_never_gets_no_mail(post: Post, factory: SessionFac
     assert post.send(CY, "never").queued == []
     ann, _ = post.seat(ANN, "new testcards players 3")
     post.send(ANN, f"confirm {ann}")
-    answer = post.send(ANN, f"invite testcards-t1 {CY}")
+    answer = post.send(ANN, f"invite testcards-t1 {CY} {ann}")
     assert [to for to, _ in post.answers(answer)] == [ANN]
     for body in ("join testcards-t1", "games", "new testcards", "help", "confirm ABCD-EFGH"):
         post.send(CY, body)
@@ -140,3 +140,32 @@ def test_never_holds_for_every_mail_of_the_host(post: Post, factory: SessionFact
         s.commit()
         rows = s.exec(select(OutboundMessage).order_by(col(OutboundMessage.id))).all()
         assert [(r.to_addr, r.status) for r in rows] == [(ANN, "queued"), (CY, "dropped")]
+
+
+def test_a_forged_leave_start_or_invite_changes_nothing_and_mails_within_the_unproven_limits(
+        post: Post, factory: SessionFactory) -> None:
+    """Ann holds a confirmed seat and opened the table: someone writing her From line, without
+    her seat's code, can neither give it back, start the table nor invite anyone, and the
+    answers to her count as answers to an unproven sender."""
+    ann, _ = post.seat(ANN, "new testcards players 3")
+    post.send(ANN, f"confirm {ann}")
+    ben, _ = post.seat(BEN, "join testcards-t1")
+    post.send(BEN, f"confirm {ben}")
+    for _ in range(10):
+        for line in ("leave testcards-t1", "start testcards-t1",
+                     "invite testcards-t1 dora@players.test", "leave testcards-t1 ABCD-EFGH"):
+            assert post.send(ANN, line).status == "rejected"
+    assert mails_to(factory, "dora@players.test") == 0
+    with factory() as s:
+        assert s.exec(select(Game)).all() == []
+        assert s.exec(select(LobbyTable)).one().status == "open"
+        assert len(s.exec(select(LobbySeat)).all()) == 2
+        assert len(s.exec(select(LobbyInvite)).all()) == 0
+        kinds = s.exec(select(OutboundMessage.kind).where(
+            OutboundMessage.to_addr == ANN).order_by(col(OutboundMessage.id))).all()
+    # Her "new" answer, her confirmation (proven), then the forged mails' answers until the
+    # unproven ones make [limits] unverified_replies_per_hour (3) in the hour.
+    assert kinds == ["lobby", "lobby-known", "lobby", "lobby"]
+    # With the code (a reply to her seat's mail), the same address is answered as proven.
+    result = post.send(ANN, "start", subject=f"Re: [testcards-t1] code {ann}")
+    assert result.status == "applied" and len(post.answers(result)) == 2

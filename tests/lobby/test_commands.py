@@ -56,7 +56,7 @@ def test_new_tells_how_to_confirm_and_how_others_join(post: Post) -> None:
     ("new testcards rounds=many", "The options were not accepted: option rounds is a whole "
                                   "number, not 'many'."),
     ("new testcards quickly", '"quickly" is not understood here. Write: new testcards '
-                              'players N [option=value ...]'),
+                              'players N [bots N [strong]] [option=value ...]'),
 ])
 def test_new_refused_says_why_and_opens_nothing(post: Post, factory: SessionFactory,
                                                  line: str, says: str) -> None:
@@ -89,8 +89,8 @@ def test_tables_per_address_per_day_and_per_host(factory: SessionFactory, post: 
     host = dataclasses.replace(post.host, lobby=Lobby(
         enabled=True, tables_per_address_per_day=1, tables_per_day=2))
     mine = Post(factory, host)
-    mine.send(ANN, "new testcards")
-    mine.send(ANN, "leave testcards-t1")
+    code, _ = mine.seat(ANN, "new testcards")
+    mine.send(ANN, f"leave testcards-t1 {code}")
     _, body = mine.answer(mine.send(ANN, "new testcards"))
     assert "You opened 1 tables in the last 24 hours, the most this host allows." in body
     mine.send(BEN, "new testcards")
@@ -210,35 +210,63 @@ def test_the_code_is_kept_nowhere_in_clear(post: Post, factory: SessionFactory) 
 def test_leave(post: Post, factory: SessionFactory) -> None:
     subject, body = post.answer(post.send(BEN, "leave"))
     assert subject == "You did not leave the table" and "Name the table: leave TAG" in body
-    opened(post)
+    ann = opened(post)
     _, body = post.answer(post.send(BEN, "leave testcards-t1"))
     assert "You hold no seat at [testcards-t1]." in body
     ben, _ = post.seat(BEN, "join testcards-t1")
     confirm(post, BEN, ben)
-    subject, body = post.answer(post.send(ANN, "leave testcards-t1"))
+    # A reply to the seat's mail: its subject carries the code and names the table.
+    subject, body = post.answer(post.send(
+        ANN, "leave", subject=f"Re: [testcards-t1] Confirm your seat at Test Cards: code {ann}"))
     assert subject == "[testcards-t1] You left the table"
     assert "You left table [testcards-t1]; your seat is free again." in body
     assert tables(factory)[0].opener == BEN  # the next confirmed seat opens it now
-    _, body = post.answer(post.send(BEN, "leave testcards-t1"))
+    _, body = post.answer(post.send(BEN, f"leave testcards-t1 {ben.lower()}"))  # on the line
     assert "Nobody else was seated, so the table is closed." in body
     assert tables(factory)[0].status == "closed"
 
 
+def test_leave_start_and_invite_need_the_seats_code(post: Post, factory: SessionFactory) -> None:
+    post = Post(factory, dataclasses.replace(post.host, unverified_replies_per_hour=50))
+    ann = opened(post)
+    confirm(post, ANN, ann)
+    ben, _ = post.seat(BEN, "join testcards-t1")
+    confirm(post, BEN, ben)
+    for sent, line, subject in (
+            ("leave testcards-t1", "leave testcards-t1", "You did not leave the table"),
+            ("start testcards-t1", "start testcards-t1", "The table did not start"),
+            ("invite testcards-t1 dora@players.test", "invite testcards-t1 name@example.org",
+             "No invitation was sent")):
+        for wrong in ("", f" {ben}", " ABCD-EFGH"):  # none, another seat's, a guess
+            result = post.send(ANN, sent + wrong)
+            assert result.status == "rejected", (line, wrong)
+            got, body = post.answer(result)
+            assert got == f"[testcards-t1] {subject}"
+            assert ("Only the holder of the seat at [testcards-t1] can do this, and anyone can "
+                    "write any sender: reply to your seat's mail (its subject carries your "
+                    f"seat's code) with the line \"{line}\", or add the code to the line: "
+                    f"{line} CODE") in " ".join(body.split())
+    with factory() as s:
+        assert len(s.exec(select(LobbySeat)).all()) == 2
+        assert s.exec(select(Game)).all() == []
+        assert tables(factory)[0].status == "open"
+
+
 def test_start_early(post: Post, factory: SessionFactory) -> None:
     code = opened(post, players=4)
-    subject, body = post.answer(post.send(ANN, "start testcards-t1"))
+    subject, body = post.answer(post.send(ANN, f"start testcards-t1 {code}"))
     assert subject == "[testcards-t1] The table did not start"
     assert "Only the player who opened [testcards-t1] starts it early" in " ".join(body.split())
     confirm(post, ANN, code)
-    _, body = post.answer(post.send(ANN, "start testcards-t1"))
+    _, body = post.answer(post.send(ANN, f"start testcards-t1 {code}"))
     assert ("Test Cards needs at least 2 players; [testcards-t1] has 1 confirmed seats."
             in " ".join(body.split()))
     ben, _ = post.seat(BEN, "join testcards-t1")
-    _, body = post.answer(post.send(BEN, "start testcards-t1"))
+    _, body = post.answer(post.send(BEN, f"start testcards-t1 {ben}"))
     assert "Only the player who opened" in body
     post.send(BEN, f"confirm {ben}")
     post.seat(CY, "join testcards-t1")  # never confirmed: left out of the game
-    started = post.send(ANN, "start testcards-t1")
+    started = post.send(ANN, "start", subject=f"Re: [testcards-t1] code {code}")
     assert started.status == "applied"
     assert sorted(to for to, _ in post.answers(started)) == [ANN, BEN]  # welcome mails only
     with factory() as s:

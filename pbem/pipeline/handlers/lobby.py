@@ -22,7 +22,7 @@ from pbem.pipeline.lobby import (
 from pbem.pipeline.lobby.answer import answer
 from pbem.pipeline.lobby.base import Context, Reply
 from pbem.pipeline.lobby.profile import profile_for
-from pbem.pipeline.lobby.read import LobbyMail, read_lobby
+from pbem.pipeline.lobby.read import PROVED_BY_CODE, LobbyMail, read_lobby
 from pbem.pipeline.lobby.tables import known, refresh
 from pbem.store import queries
 
@@ -65,8 +65,11 @@ def handle(ctx: MailContext) -> Result | None:
             ctx.said.secrets.extend({read.code.upper(), read.code.lower()} - {read.code})
             ctx.row.subject = blank(ctx.row.subject, [read.code, read.code.upper()])
         reply = run(lctx, read)
-        # A code that confirms a seat proves the address reads its mail.
-        proven = proven or (read.command == "confirm" and reply.status == "applied")
+        if read.command in PROVED_BY_CODE:
+            # Acting for a seat: only its code, not the From line, makes the answer a proven one.
+            proven = reply.proved
+        else:  # a code that confirms a seat proves the address reads its mail
+            proven = proven or (read.command == "confirm" and reply.status == "applied")
     return _answer(ctx, lctx, reply, proven)
 
 
@@ -75,9 +78,12 @@ def run(ctx: Context, read: LobbyMail) -> Reply:
     if read.command == "confirm":
         return confirm.run(ctx, read.code)
     if read.command == "invite":
-        return invite.run(ctx, argument, [m[:ARGUMENT_MAX] for m in read.more])
-    commands = {"games": games.run, "new": new.run, "join": join.run, "leave": leave.run,
-                "start": start.run, "never": never.run}
+        return invite.run(ctx, argument, [m[:ARGUMENT_MAX] for m in read.more], read.code)
+    if read.command == "leave":
+        return leave.run(ctx, argument, read.code)
+    if read.command == "start":
+        return start.run(ctx, argument, read.code)
+    commands = {"games": games.run, "new": new.run, "join": join.run, "never": never.run}
     return commands[read.command](ctx, argument)
 
 

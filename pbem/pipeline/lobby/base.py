@@ -47,6 +47,9 @@ class Reply:
     code: str | None = None  # a confirmation code the reply carries (blanked once sent)
     send: bool = True  # False: no answer at all (never; a start's welcome mail answers)
     queued: list[OutboundMessage] = field(default_factory=list)  # invitations, welcomes
+    # For a command that acts for a seat (leave, start, invite): whether the mail carried
+    # the seat's code. Without it the answer counts as one to an unproven sender.
+    proved: bool = False
 
 
 class Refused(Exception):
@@ -57,8 +60,21 @@ class Refused(Exception):
         self.reason, self.lines, self.tag = reason, lines, tag
 
 
-def refused(reason: str, subject: Line, exc: Refused) -> Reply:
-    return Reply("rejected", f"{reason}: {exc.reason}", subject, exc.lines, tag=exc.tag)
+def refused(reason: str, subject: Line, exc: Refused, proved: bool = False) -> Reply:
+    return Reply("rejected", f"{reason}: {exc.reason}", subject, exc.lines, tag=exc.tag,
+                 proved=proved)
+
+
+def code_needed(ctx: Context, tag: str, line: str) -> Refused:
+    """The refusal of a command for a seat whose mail did not carry the seat's code: anyone
+    can write any From line, so only the code proves the seat is the sender's."""
+    return Refused("no code of the seat", [
+        msg("Only the holder of the seat at [{tag}] can do this, and anyone can write any "
+            "sender: reply to your seat's mail (its subject carries your seat's code) with "
+            "the line \"{line}\", or add the code to the line: {coded}", tag=tag, line=line,
+            coded=f"{line} CODE"),
+        msg("The code is the one of the mail you got when you took the seat, such as "
+            "ABCD-EFGH.")], tag=tag)
 
 
 def title(table: LobbyTable) -> str:
@@ -85,6 +101,14 @@ def table_line(ctx: Context, table: LobbyTable) -> Line:
     """One open table as ``games`` lists it: seats taken and free, options, opener, since."""
     seats = store.seats(ctx.session, table.id or 0)
     opener = next((s.name for s in seats if s.address == table.opener), "—")
+    if table.bots:
+        humans = table.players - table.bots
+        return msg("[{tag}] {title}: {taken} of {humans} seats for players taken, {free} free, "
+                   "and {bots} bot seats ({level}); options: {options}; opened by {name} on "
+                   "{since}", tag=table.tag, title=title(table), taken=len(seats),
+                   humans=humans, free=max(humans - len(seats), 0), bots=table.bots,
+                   level=ctx.w(table.bot_level), options=options_text(table) or "—",
+                   name=opener, since=when(ctx, table.created))
     return msg("[{tag}] {title}: {taken} of {players} seats taken, {free} free; options: "
                "{options}; opened by {name} on {since}", tag=table.tag, title=title(table),
                taken=len(seats), players=table.players, free=max(table.players - len(seats), 0),

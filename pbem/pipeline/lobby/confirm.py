@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pbem.i18n import msg
 from pbem.pipeline.lobby.base import Context, Refused, Reply, refused
-from pbem.pipeline.lobby.tables import confirmed, describe, start, unconfirmed_seat
+from pbem.pipeline.lobby.tables import describe, full, start, unconfirmed_seat
 from pbem.store import lobby as store
 from pbem.store.tables import LobbyTable
 
@@ -25,8 +25,7 @@ def run(ctx: Context, code: str | None) -> Reply:
     seat.confirmed_at, seat.expires_at = ctx.now, None
     ctx.session.add(seat)
     ctx.session.flush()
-    seats = store.seats(ctx.session, table.id or 0)
-    if len(confirmed(seats)) >= table.players:
+    if full(ctx.session, table):
         game, welcomes = start(ctx.session, ctx.host, table)
         # Its welcome mail (with the secret) answers this mail: one mail, not two.
         return Reply("applied", f"confirm: table full, game {game.tag} started",

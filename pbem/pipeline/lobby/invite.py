@@ -9,20 +9,30 @@ from datetime import timedelta
 from pbem.i18n import msg, translator
 from pbem.mail.addresses import deliverable
 from pbem.pipeline import outgoing as mails
-from pbem.pipeline.lobby.base import Context, Refused, Reply, join_hint, refused, title
-from pbem.pipeline.lobby.tables import free_seats, open_by_tag, seat_of
+from pbem.pipeline.lobby.base import (
+    Context,
+    Refused,
+    Reply,
+    code_needed,
+    join_hint,
+    refused,
+    title,
+)
+from pbem.pipeline.lobby.tables import free_seats, open_by_tag, proves, seat_of
 from pbem.pipeline.seat_language import Line
 from pbem.store import lobby as store
 from pbem.store import queries
-from pbem.store.tables import LobbyInvite, LobbyTable, OutboundMessage
+from pbem.store.tables import LobbyInvite, LobbySeat, LobbyTable, OutboundMessage
 
 SUBJECT = msg("No invitation was sent")
 LISTED = 10  # addresses named in the answer; more are counted
 
 
-def run(ctx: Context, argument: str, more: list[str] | None = None) -> Reply:
+def run(ctx: Context, argument: str, more: list[str] | None = None,
+        code: str | None = None) -> Reply:
     lines = [argument, *(more or [])]
     first = argument.split()
+    mine: LobbySeat | None = None
     try:
         if len(first) < 2:
             raise Refused("invite: table and address needed", [msg(
@@ -34,12 +44,15 @@ def run(ctx: Context, argument: str, more: list[str] | None = None) -> Reply:
             raise Refused("invite: no confirmed seat", [msg(
                 "Only a player with a confirmed seat at [{tag}] invites others to it.",
                 tag=table.tag)], tag=table.tag)
+        if not proves(mine, code):
+            raise code_needed(ctx, table.tag,
+                              f"{ctx.w('invite')} {table.tag} name@example.org")
         if free_seats(ctx.session, table) <= 0:
             raise Refused("invite: table full", [msg(
                 "Table [{tag}] has no free seat to invite anyone to.", tag=table.tag)],
                 tag=table.tag)
     except Refused as exc:
-        return refused("invite", SUBJECT, exc)
+        return refused("invite", SUBJECT, exc, proved=mine is not None and proves(mine, code))
     sent, skipped, queued = _send_all(ctx, table, mine.name, lines)
     allowed = ctx.host.lobby.invites_per_day
     answer: list[Line] = []
@@ -55,7 +68,7 @@ def run(ctx: Context, argument: str, more: list[str] | None = None) -> Reply:
             line=f"{ctx.w('invite')} {table.tag} name@example.org"))
     return Reply("applied" if sent else "rejected", f"invite: {len(sent)} sent, "
                  f"{len(skipped)} not", msg("Your invitations"), answer, tag=table.tag,
-                 queued=queued)
+                 queued=queued, proved=True)
 
 
 def _listed(addresses: list[str]) -> str:

@@ -4,7 +4,6 @@ oldest open table of that game with a free seat (of N seats, if given), else a n
 from __future__ import annotations
 
 from pbem.i18n import msg
-from pbem.pipeline import command_words as words
 from pbem.pipeline.lobby import new
 from pbem.pipeline.lobby.base import Context, Refused, Reply, refused
 from pbem.pipeline.lobby.profile import profile_for
@@ -70,22 +69,21 @@ def at(ctx: Context, table: LobbyTable, intro: str = "join") -> Reply:
 
 
 def matched(ctx: Context, parts: list[str]) -> Reply:
-    rules = new.game_named(ctx, parts[0])
-    players = None
-    if len(parts) >= 3 and words.is_word(parts[1], "players") and parts[2].isdigit():
-        players = int(parts[2])
-    for table in store.open_tables(ctx.session, rules.name):
-        if players not in (None, table.players) or free_seats(ctx.session, table) <= 0:
+    wish = new.read(ctx, " ".join(parts))
+    for table in store.open_tables(ctx.session, wish.rules.name):
+        if ((wish.players_named and table.players != wish.players)
+                or (wish.bots_named and (table.bots, table.bot_level) != (wish.bots, wish.level))
+                or free_seats(ctx.session, table) <= 0):
             continue
         if seat_of(ctx.session, table, ctx.sender) is None:
             locked = open_by_tag(ctx, table.tag)
             if free_seats(ctx.session, locked) > 0:
                 return at(ctx, locked, "join (matched)")
-    rules, count, options = new.read(ctx, " ".join(parts))
     check_may_open(ctx)
-    table = open_table(ctx, rules, count, options)
+    table = open_table(ctx, wish.rules, wish.players, wish.options, wish.bots, wish.level)
     seat, code = take_seat(ctx, table, seat_name(ctx, profile_for(ctx.session,
                                                                   ctx.sender).name))
     return seat_reply(ctx, "join: no open table, one opened", table, seat, code, [msg(
         "No table of {title} had a free seat, so you opened table [{tag}] for {players} "
-        "players, and took seat 1.", title=rules.title, tag=table.tag, players=count)])
+        "players, and took seat 1.", title=wish.rules.title, tag=table.tag,
+        players=wish.players)])

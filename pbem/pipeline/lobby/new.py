@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.engine import registry
+from pbem.engine.contract import BOT_LEVELS
 from pbem.i18n import msg
 from pbem.pipeline import command_words as words
 from pbem.pipeline import game_options
+from pbem.pipeline.controllers import DEFAULT_LEVEL
 from pbem.pipeline.lobby.base import Context, Refused, Reply, refused
 from pbem.pipeline.lobby.profile import profile_for
 from pbem.pipeline.lobby.seat_mail import seat_reply
@@ -19,16 +22,16 @@ SUBJECT = msg("Your new table was not opened")
 
 def run(ctx: Context, argument: str) -> Reply:
     try:
-        rules, players, options = read(ctx, argument)
+        wish = read(ctx, argument)
         check_may_open(ctx)
     except Refused as exc:
         return refused("new", SUBJECT, exc)
-    table = open_table(ctx, rules, players, options)
+    table = open_table(ctx, wish.rules, wish.players, wish.options, wish.bots, wish.level)
     seat, code = take_seat(ctx, table, seat_name(ctx, profile_for(ctx.session,
                                                                   ctx.sender).name))
     return seat_reply(ctx, "new: table opened", table, seat, code, [msg(
         "You opened table [{tag}]: {title} for {players} players. You take seat 1.",
-        tag=table.tag, title=rules.title, players=players)])
+        tag=table.tag, title=wish.rules.title, players=wish.players)])
 
 
 def game_named(ctx: Context, name: str) -> Any:
@@ -48,15 +51,32 @@ def games_line() -> Line:
         f"{g.name} ({g.title})" for _, g in sorted(registry.games().items())))
 
 
-def read(ctx: Context, argument: str) -> tuple[Any, int, dict[str, Any]]:
-    """The game, the number of seats (the game's least by default), the options."""
+@dataclass(frozen=True)
+class Wish:
+    """What a ``new`` (or a matchmaking ``join``) line asks for."""
+
+    rules: Any
+    players: int  # every seat, bot seats included
+    options: dict[str, Any]
+    bots: int = 0  # the last seats, played by the host's bots
+    level: str = DEFAULT_LEVEL
+    players_named: bool = False  # "players N" was written
+    bots_named: bool = False  # "bots N" was written
+
+
+def read(ctx: Context, argument: str) -> Wish:
+    """The game, the number of seats (the game's least by default, or one more than the
+    bots), the bot seats and their level, the options."""
     parts = argument.split()
     if not parts:
         raise Refused("no game named", [
             msg("Name the game: {line}", line=f"{ctx.w('new')} GAME {ctx.w('players')} N "
                 "[option=value ...]"), games_line()])
     rules = game_named(ctx, parts[0])
-    players, items, rest = rules.min_players, [], parts[1:]
+    players: int | None = None
+    bots, level, bots_named = 0, DEFAULT_LEVEL, False
+    items: list[str] = []
+    rest = parts[1:]
     while rest:
         token = rest.pop(0)
         if words.is_word(token, "players") and rest:
@@ -67,15 +87,41 @@ def read(ctx: Context, argument: str) -> tuple[Any, int, dict[str, Any]]:
                     "{title} takes {least} to {most} players, not {count}.", title=rules.title,
                     least=rules.min_players, most=rules.max_players, count=number[:10])])
             players = int(number)
+        elif words.is_word(token, "bots"):
+            bots, level = _bots(ctx, rules, rest)
+            bots_named = True
         elif "=" in token:
             items.append(token)
         else:
             raise Refused("unreadable word", [msg(
                 "\"{word}\" is not understood here. Write: {line}", word=token[:40],
-                line=f"{ctx.w('new')} {rules.name} {ctx.w('players')} N [option=value ...]")])
+                line=f"{ctx.w('new')} {rules.name} {ctx.w('players')} N "
+                     f"[{ctx.w('bots')} N [{ctx.w('strong')}]] [option=value ...]")])
+    seats = players if players is not None else max(rules.min_players, bots + 1)
+    if bots >= seats or seats > rules.max_players:
+        raise Refused("no seat for a person", [msg(
+            "A table needs at least one seat for a person: {title} takes {least} to {most} "
+            "players, bots included, and {bots} bots leave none of {players} seats.",
+            title=rules.title, least=rules.min_players, most=rules.max_players, bots=bots,
+            players=seats)])
     try:
         options = game_options.from_text(rules.title, rules.default_options(), items)
     except game_options.OptionError as exc:
         raise Refused("bad option", [msg("The options were not accepted: {error}.",
                                          error=str(exc))]) from None
-    return rules, players, options
+    return Wish(rules, seats, options, bots, level, players is not None, bots_named)
+
+
+def _bots(ctx: Context, rules: Any, rest: list[str]) -> tuple[int, str]:
+    """``bots N [level]``: how many bot seats and how well they play (taken from ``rest``)."""
+    number = rest.pop(0) if rest else ""
+    if not number.isdigit() or int(number) >= rules.max_players:
+        raise Refused("bots out of range", [msg(
+            "Write how many seats the computer plays, from 0 to {most}, not \"{count}\": "
+            "{line}", most=rules.max_players - 1, count=number[:10],
+            line=f"{ctx.w('bots')} 1 [{' | '.join(ctx.w(lv) for lv in BOT_LEVELS)}]")])
+    level = next((lv for lv in BOT_LEVELS if rest and words.is_word(rest[0], lv)), None)
+    if level is not None:
+        rest.pop(0)
+    return int(number), level or DEFAULT_LEVEL
+

@@ -5,14 +5,22 @@ from __future__ import annotations
 
 from pbem.engine import registry
 from pbem.i18n import msg
-from pbem.pipeline.lobby.base import Context, Refused, Reply, refused
-from pbem.pipeline.lobby.tables import confirmed, describe, open_by_tag, seat_of, start
+from pbem.pipeline.lobby.base import Context, Refused, Reply, code_needed, refused
+from pbem.pipeline.lobby.tables import (
+    confirmed,
+    describe,
+    open_by_tag,
+    proves,
+    seat_of,
+    start,
+)
 from pbem.store import lobby as store
 
 SUBJECT = msg("The table did not start")
 
 
-def run(ctx: Context, argument: str) -> Reply:
+def run(ctx: Context, argument: str, code: str | None = None) -> Reply:
+    proved = False
     try:
         if not argument.split():
             raise Refused("no table named", [msg("Name the table: {line}",
@@ -24,16 +32,20 @@ def run(ctx: Context, argument: str) -> Reply:
                 "Only the player who opened [{tag}] starts it early, once their own seat is "
                 "confirmed. It starts by itself when all its seats are confirmed.",
                 tag=table.tag)], tag=table.tag)
+        if not proves(mine, code):
+            raise code_needed(ctx, table.tag, f"{ctx.w('start')} {table.tag}")
+        proved = True
         rules = registry.get(table.game_type)
         ready = confirmed(store.seats(ctx.session, table.id or 0))
-        if len(ready) < rules.min_players:
+        if len(ready) + table.bots < rules.min_players:
             raise Refused("too few confirmed seats", [
                 msg("{title} needs at least {least} players; [{tag}] has {count} confirmed "
                     "seats.", title=rules.title, least=rules.min_players, tag=table.tag,
                     count=len(ready)), "", *describe(ctx, table)], tag=table.tag)
     except Refused as exc:
-        return refused("start", SUBJECT, exc)
+        return refused("start", SUBJECT, exc, proved)
     game, welcomes = start(ctx.session, ctx.host, table)
     # Every player's welcome mail (the opener's too) answers this mail.
     return Reply("applied", f"start: game {game.tag} started with {len(ready)} players",
-                 "game started", [], tag=table.tag, send=False, queued=welcomes)
+                 "game started", [], tag=table.tag, send=False, queued=welcomes,
+                 proved=True)

@@ -16,7 +16,8 @@ from sqlmodel import Session, col, select
 from pbem.engine import registry
 from pbem.engine.hashing import canonical_json
 from pbem.i18n import msg
-from pbem.pipeline import operator_input
+from pbem.pipeline import controllers, operator_input
+from pbem.pipeline.controllers import DEFAULT_LEVEL
 from pbem.pipeline.lobby.base import Context, Refused, title
 from pbem.pipeline.new_game import create_game, default_clocks
 from pbem.pipeline.seat_secrets import check_secret, hash_secret, new_salt
@@ -101,10 +102,13 @@ def check_may_open(ctx: Context) -> None:
             "tomorrow, or join an open table.", count=lobby.tables_per_day)])
 
 
-def open_table(ctx: Context, rules: Any, players: int, options: dict[str, Any]) -> LobbyTable:
-    """A new open table (its seats to be taken by the caller)."""
+def open_table(ctx: Context, rules: Any, players: int, options: dict[str, Any], bots: int = 0,
+               level: str = DEFAULT_LEVEL) -> LobbyTable:
+    """A new open table (its seats for people to be taken by the caller; its last ``bots``
+    seats the host's bots')."""
     table = LobbyTable(tag=f"new-{pysecrets.token_hex(8)}", game_type=rules.name,
-                       players=players, options_json=canonical_json(options),
+                       players=players, bots=bots, bot_level=level,
+                       options_json=canonical_json(options),
                        opener=ctx.sender, language=ctx.tr.lang, created=ctx.now)
     ctx.session.add(table)
     ctx.session.flush()
@@ -129,8 +133,18 @@ def take_seat(ctx: Context, table: LobbyTable, name: str) -> tuple[LobbySeat, st
     return seat, code
 
 
+def human_seats(table: LobbyTable) -> int:
+    """The seats of a table its players take (the rest are bot seats)."""
+    return table.players - table.bots
+
+
 def free_seats(session: Session, table: LobbyTable) -> int:
-    return table.players - len(store.seats(session, table.id or 0))
+    return human_seats(table) - len(store.seats(session, table.id or 0))
+
+
+def full(session: Session, table: LobbyTable) -> bool:
+    """Every seat for a person taken and confirmed: the table starts."""
+    return len(confirmed(store.seats(session, table.id or 0))) >= human_seats(table)
 
 
 def seat_of(session: Session, table: LobbyTable, address: str) -> LobbySeat | None:
@@ -143,6 +157,13 @@ def unconfirmed_seat(session: Session, address: str, code: str) -> LobbySeat | N
     return next((s for s in store.seats_of(session, address)
                  if s.confirmed_at is None
                  and check_secret(normal, s.code_salt, s.code_hash)), None)
+
+
+def proves(seat: LobbySeat, code: str | None) -> bool:
+    """Whether ``code`` is ``seat``'s: mailed only to its address, it proves the sender reads
+    that address's mail."""
+    return code is not None and check_secret(code.strip().upper(), seat.code_salt,
+                                             seat.code_hash)
 
 
 def confirmed(seats: list[LobbySeat]) -> list[LobbySeat]:
@@ -180,10 +201,15 @@ def start(session: Session, host: Host, table: LobbyTable) -> tuple[Game, list[O
             col(LobbySeat.id).in_(waiting)))
     clocks = default_clocks(host.turn_hours, host.reminder_hours, host.timeout,
                             host.vacation_days)
+    # The bots take the seats after the people's, named as `pbem game new --seat bot` names
+    # them; they speak the table's language.
+    bots = {len(players) + i: table.bot_level for i in range(table.bots)}
     game, _secrets = create_game(
-        session, table.game_type, [(s.name, s.address) for s in players],
+        session, table.game_type,
+        [*((s.name, s.address) for s in players),
+         *((controllers.bot_name(i, level), "") for i, level in bots.items())],
         options=json.loads(table.options_json), tag=table.tag, host=host, clocks=clocks,
-        language=table.language, languages=[s.language for s in players])
+        language=table.language, languages=[s.language for s in players], bots=bots)
     del _secrets  # mailed to each player in their welcome mail; never kept
     table.status, table.game_id, table.closed_at = "started", game.id, host.clock()
     session.add(table)
@@ -194,16 +220,22 @@ def start(session: Session, host: Host, table: LobbyTable) -> tuple[Game, list[O
 
 
 def describe(ctx: Context, table: LobbyTable) -> list[Any]:
-    """Where a table stands: seats confirmed, waiting, free, and how it starts."""
+    """Where a table stands: seats confirmed, waiting, free, its bots, and how it starts."""
     rules = registry.get(table.game_type)
     seats = store.seats(ctx.session, table.id or 0)
     done = confirmed(seats)
+    early = f"{ctx.w('start')} {table.tag} CODE"
     return [msg("[{tag}] {title} for {players} players: {confirmed} seats confirmed ({names}), "
                 "{waiting} waiting for confirmation, {free} free.", tag=table.tag,
                 title=title(table), players=table.players, confirmed=len(done),
                 names=", ".join(s.name for s in done) or "—",
-                waiting=len(seats) - len(done), free=max(table.players - len(seats), 0)),
+                waiting=len(seats) - len(done), free=max(free_seats(ctx.session, table), 0)),
+            msg("Its last {bots} seats are played by the computer ({level}) and need no "
+                "confirmation: it starts when its other {humans} seats are taken and "
+                "confirmed; its opener may start it earlier with \"{start}\" once {least} "
+                "seats, the bots' included, are ready.", bots=table.bots,
+                level=ctx.w(table.bot_level), humans=human_seats(table), start=early,
+                least=rules.min_players) if table.bots else
             msg("It starts when all {players} seats are taken and confirmed; its opener may "
-                "start it earlier with \"{start} {tag}\" once {least} seats are confirmed.",
-                players=table.players, start=ctx.w("start"), tag=table.tag,
-                least=rules.min_players)]
+                "start it earlier with \"{start}\" once {least} seats are confirmed.",
+                players=table.players, start=early, least=rules.min_players)]
