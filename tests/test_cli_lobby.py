@@ -55,3 +55,14 @@ def test_the_operator_lists_and_closes_a_table(config: Path) -> None:
     assert "fix: see the open tables with `pbem lobby list`" in failed
     assert pbem(*cfg, "lobby", "list").startswith("no open table")
     assert "closed" in pbem(*cfg, "lobby", "list", "--all")
+
+
+def test_the_list_shows_a_tables_bot_seats(config: Path) -> None:
+    home = config.parent / "data"
+    cfg = ("--config", str(config))
+    pbem(*cfg, "init")
+    post(home, "Ann <ann@players.test>", "a game?", "new testcards players 4 bots 2 strong")
+    pbem(*cfg, "process")
+    listed = " ".join(pbem(*cfg, "lobby", "list").split())
+    assert "testcards-t1 testcards open 4 seats (2 bots, strong): confirmed —; waiting 1;" in (
+        listed), listed

@@ -27,7 +27,8 @@ def lobby_list(every: Annotated[bool, typer.Option(
         for line in lines:  # one line each: a table of eight columns folds at 80
             t = line.table
             console.print(
-                f"{escape(t.tag)}  {t.game_type}  {t.status}  {t.players} seats: "
+                f"{escape(t.tag)}  {t.game_type}  {t.status}  {t.players} seats"
+                f"{f' ({t.bots} bots, {t.bot_level})' if t.bots else ''}: "
                 f"confirmed {escape(', '.join(line.confirmed)) or '—'}; waiting "
                 f"{line.waiting}; opened by {escape(line.opener)} {short_time(t.created)} UTC",
                 highlight=False)

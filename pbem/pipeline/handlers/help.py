@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from pbem.engine.contract import GameRules
+from pbem.engine.contract import BOT_LEVELS, GameRules
 from pbem.engine.contract import help_text as game_help
 from pbem.i18n import LANGUAGES, Translator, msg
 from pbem.i18n.translate import ENGLISH
@@ -122,12 +122,20 @@ def lobby_lines(tr: Translator) -> list[str]:
                                            "table)"), tr),
         _help_row(f"{w('confirm')} CODE", msg("confirm your seat (or just reply to the join "
                                               "mail)"), tr),
-        _help_row(f"{w('leave')} TAG", msg("give your seat back before the game starts"), tr),
-        _help_row(f"{w('start')} TAG", msg("the opener starts the game before the table is "
-                                           "full"), tr),
-        _help_row(f"{w('invite')} TAG ADDRESS", msg("mail someone an invitation to your "
-                                                    "table"), tr),
+        _help_row(f"{w('leave')} TAG CODE", msg("give your seat back before the game starts"),
+                  tr),
+        _help_row(f"{w('start')} TAG CODE", msg("the opener starts the game before the table "
+                                                "is full"), tr),
+        _help_row(f"{w('invite')} TAG ADDRESS CODE", msg("mail someone an invitation to your "
+                                                         "table"), tr),
         _help_row(w("never"), msg("no more mail from this host, ever"), tr),
+        tr(msg("CODE is your seat's code, in the subject of the mail that gave you the seat: "
+               "simply reply to that mail with the line, and leave out TAG and CODE.")),
+        tr(msg("Playing against the computer: \"{line}\" opens a table whose last N seats "
+               "are bots ({levels}; {normal} if not said); they need no confirmation, and the "
+               "game starts once the seats for people are confirmed.",
+               line=f"{w('new')} GAME {w('players')} N {w('bots')} N {w('strong')}",
+               levels=", ".join(w(level) for level in BOT_LEVELS), normal=w("normal"))),
     ]
 
 

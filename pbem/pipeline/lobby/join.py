@@ -72,7 +72,8 @@ def matched(ctx: Context, parts: list[str]) -> Reply:
     wish = new.read(ctx, " ".join(parts))
     for table in store.open_tables(ctx.session, wish.rules.name):
         if ((wish.players_named and table.players != wish.players)
-                or (wish.bots_named and (table.bots, table.bot_level) != (wish.bots, wish.level))
+                or (wish.bots_named and table.bots != wish.bots)
+                or (wish.level_named and table.bot_level != wish.level)
                 or free_seats(ctx.session, table) <= 0):
             continue
         if seat_of(ctx.session, table, ctx.sender) is None:

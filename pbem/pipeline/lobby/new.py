@@ -62,6 +62,7 @@ class Wish:
     level: str = DEFAULT_LEVEL
     players_named: bool = False  # "players N" was written
     bots_named: bool = False  # "bots N" was written
+    level_named: bool = False  # and a level after it
 
 
 def read(ctx: Context, argument: str) -> Wish:
@@ -74,7 +75,7 @@ def read(ctx: Context, argument: str) -> Wish:
                 "[option=value ...]"), games_line()])
     rules = game_named(ctx, parts[0])
     players: int | None = None
-    bots, level, bots_named = 0, DEFAULT_LEVEL, False
+    bots, level, bots_named = 0, None, False
     items: list[str] = []
     rest = parts[1:]
     while rest:
@@ -109,11 +110,13 @@ def read(ctx: Context, argument: str) -> Wish:
     except game_options.OptionError as exc:
         raise Refused("bad option", [msg("The options were not accepted: {error}.",
                                          error=str(exc))]) from None
-    return Wish(rules, seats, options, bots, level, players is not None, bots_named)
+    return Wish(rules, seats, options, bots, level or DEFAULT_LEVEL, players is not None,
+                bots_named, level is not None)
 
 
-def _bots(ctx: Context, rules: Any, rest: list[str]) -> tuple[int, str]:
-    """``bots N [level]``: how many bot seats and how well they play (taken from ``rest``)."""
+def _bots(ctx: Context, rules: Any, rest: list[str]) -> tuple[int, str | None]:
+    """``bots N [level]``: how many bot seats and how well they play (None: not said), taken
+    from ``rest``."""
     number = rest.pop(0) if rest else ""
     if not number.isdigit() or int(number) >= rules.max_players:
         raise Refused("bots out of range", [msg(
@@ -123,5 +126,5 @@ def _bots(ctx: Context, rules: Any, rest: list[str]) -> tuple[int, str]:
     level = next((lv for lv in BOT_LEVELS if rest and words.is_word(rest[0], lv)), None)
     if level is not None:
         rest.pop(0)
-    return int(number), level or DEFAULT_LEVEL
+    return int(number), level
 

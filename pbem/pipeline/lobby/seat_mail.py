@@ -21,8 +21,12 @@ def seat_reply(ctx: Context, reason: str, table: LobbyTable, seat: LobbySeat, co
                   msg("Until then the seat is held for you until {time}; unconfirmed, it is "
                       "then given back.", time=ctx.tr.datetime(seat.expires_at, "UTC")),
                   "", *describe(ctx, table), "",
-                  msg("Others join with the line \"{join}\"; you can invite someone with "
-                      "\"{invite}\" once your seat is confirmed.",
-                      join=f"{ctx.w('join')} {table.tag}",
-                      invite=f"{ctx.w('invite')} {table.tag} name@example.org")],
+                  msg("Others join with the line \"{join}\".", join=f"{ctx.w('join')} {table.tag}"),
+                  msg("Keep this mail: its code proves the seat is yours. To give the seat "
+                      "back, start the table early or invite someone (once your seat is "
+                      "confirmed), reply to it with the line \"{leave}\", \"{start}\" or "
+                      "\"{invite}\" (or write the code on the line: \"{coded}\").",
+                      leave=ctx.w("leave"), start=ctx.w("start"),
+                      invite=f"{ctx.w('invite')} name@example.org",
+                      coded=f"{ctx.w('leave')} {table.tag} {code}")],
                  tag=table.tag, code=code)
