@@ -307,8 +307,13 @@ def test_help_without_a_game_lists_the_lobby(post: Post) -> None:
     subject, body = post.answer(post.send(CY, "help"))
     assert subject == "How to find a game here"
     for line in ("games", "new GAME players N [option=value ...]", "join TAG", "confirm CODE",
-                 "leave TAG", "start TAG", "invite TAG ADDRESS", "never"):
+                 "leave TAG CODE", "start TAG CODE", "invite TAG ADDRESS CODE", "never"):
         assert f"  {line}" in body, line
+    flat = " ".join(body.split())
+    assert ("CODE is your seat's code, in the subject of the mail that gave you the seat: "
+            "simply reply to that mail with the line, and leave out TAG and CODE.") in flat
+    assert ('Playing against the computer: "new GAME players N bots N strong" opens a table '
+            "whose last N seats are bots (random, normal, strong; normal if not said)") in flat
 
 
 def test_never_gets_no_answer_and_no_mail_after(post: Post) -> None:
