@@ -13,6 +13,7 @@ from email.utils import make_msgid
 from typing import Any
 
 import pytest
+from sqlmodel import select
 
 from pbem.engine import registry
 from pbem.mail.inbound import ImapInbox
@@ -20,7 +21,7 @@ from pbem.mail.outbound import SmtpSender
 from pbem.ops import api
 from pbem.ops.bots import Mail, play_out
 from pbem.settings.config import Lobby
-from pbem.store import SessionFactory
+from pbem.store import LogEntry, SessionFactory
 from tests.support.botmail import ServerMailroom
 from tests.support.seated import HOST, PLAYERS
 
@@ -116,3 +117,48 @@ def test_three_players_find_each_other_and_play_a_whole_game_by_mail(
         assert api.replay_game(s, game).entries == played.turns
         assert [x.name for x in api.queries.seats(s, game.id or 0)] == [
             p.name for p in players]
+
+
+@pytest.mark.timeout(900)
+def test_one_player_opens_a_table_with_a_bot_by_mail_and_plays_it_to_the_end(
+        factory: SessionFactory, imap_server: Any, smtp_server: Any) -> None:
+    """Ann asks for a game against the computer, confirms by replying to her seat's mail, and
+    the game starts at once (the bot seat needs no confirmation); she plays it by mail (her
+    orders chosen by a mail bot), the host plays its bot seat, to the game's end."""
+    room = ServerMailroom(smtp_server, imap_server)
+    inbox = ImapInbox(imap_server.settings)
+    sender = SmtpSender(smtp_server.settings)
+    ann = Lobbyist(*PLAYERS[0], room)
+
+    def run() -> None:
+        with contextlib.closing(ImapInbox(imap_server.settings)) as fresh:
+            api.process_inbox(factory, fresh, sender, LOBBY_HOST)
+
+    try:
+        ann.write("new reef-2018 players 2 bots 1")
+        run()
+        deliver(room, [ann])
+        subject = str(ann.last().message["Subject"])
+        assert re.match(r"\[reef2018-t1\] Confirm your seat at .*: code ", subject), subject
+        assert "Its last 1 seats are played by the computer (normal)" in " ".join(
+            ann.last().text.split())
+        ann.write("yes, let's play", subject=f"Re: {subject}")
+        run()  # her confirmation starts the game: its welcome mail is her bot's first mail
+        played = play_out(factory, "reef2018-t1", inbox, sender, room, LOBBY_HOST,
+                          seed="lobby-bot")
+    finally:
+        inbox.close()
+    assert sorted(s for group in played.outcome.ranking for s in group) == [0, 1]
+    (person,) = [bot for bot in played.bots if bot.address == PLAYERS[0][1]]
+    assert "Your secret is:" in person.received[0].text
+    assert "The game is over" in person.received[-1].text
+    assert all(mail.to_addr == PLAYERS[0][1] for mail in played.mails)  # none for the bot
+    with factory() as s:
+        game = api.get_game(s, "reef2018-t1")
+        bot_moves = len(s.exec(select(LogEntry).where(LogEntry.game_id == game.id,
+                                                      LogEntry.kind == "bot")).all())
+        assert bot_moves > 0
+        # Every move replays: Ann's by mail and the host's bot's.
+        assert api.replay_game(s, game).entries == played.turns + bot_moves
+        assert [(x.name, x.address, x.controller) for x in api.queries.seats(
+            s, game.id or 0)] == [("Ann", PLAYERS[0][1], "human"), ("Bot 2", "", "bot:normal")]
