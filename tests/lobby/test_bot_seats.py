@@ -11,7 +11,7 @@ from sqlmodel import col, select
 
 from pbem.store import Game, LogEntry, Seat, SessionFactory
 from pbem.store.tables import LobbyTable
-from tests.lobby.conftest import ANN, BEN, Post
+from tests.lobby.conftest import ANN, BEN, CY, Post
 
 
 def table(factory: SessionFactory) -> LobbyTable:
@@ -75,10 +75,13 @@ def test_a_table_with_a_strong_bot_waits_for_its_people(post: Post,
                                    ("Bot 3 (strong)", "", "bot:strong")]
 
 
-def test_matchmaking_with_bots_opens_its_own_table(post: Post, factory: SessionFactory) -> None:
+def test_matchmaking_keeps_tables_with_and_without_bots_apart(post: Post,
+                                                             factory: SessionFactory) -> None:
     post.seat(ANN, "new testcards players 3")
     _, subject = post.seat(BEN, "join testcards bots 1")
     assert subject.startswith("[testcards-t2] ")
+    _, subject = post.seat(CY, "join testcards")  # people seek people
+    assert subject.startswith("[testcards-t1] ")
     with factory() as s:
         assert [(t.players, t.bots) for t in s.exec(select(LobbyTable).order_by(
             col(LobbyTable.id)))] == [(3, 0), (2, 1)]  # the least seats, one more than bots
@@ -145,3 +148,13 @@ def test_bot_seats_in_every_language(post: Post, factory: SessionFactory, lang: 
     mine = Post(factory, dataclasses.replace(post.host, unverified_replies_per_hour=50))
     _, body = mine.answer(mine.send(BEN, "games", lang=lang))
     assert says in " ".join(body.split()), body
+
+
+def test_a_code_on_the_line_is_kept_nowhere_in_clear(post: Post, factory: SessionFactory) -> None:
+    from pbem.store import InboundMessage
+
+    ann, _ = post.seat(ANN, "new testcards players 2 bots 1")
+    post.send(ANN, f"leave testcards-t1 {ann}")
+    with factory() as s:
+        for row in s.exec(select(InboundMessage)):
+            assert ann not in row.subject and ann.encode() not in row.raw

@@ -72,7 +72,7 @@ def matched(ctx: Context, parts: list[str]) -> Reply:
     wish = new.read(ctx, " ".join(parts))
     for table in store.open_tables(ctx.session, wish.rules.name):
         if ((wish.players_named and table.players != wish.players)
-                or (wish.bots_named and table.bots != wish.bots)
+                or table.bots != wish.bots  # none unless asked for: people seek people
                 or (wish.level_named and table.bot_level != wish.level)
                 or free_seats(ctx.session, table) <= 0):
             continue

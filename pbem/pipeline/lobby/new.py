@@ -61,7 +61,6 @@ class Wish:
     bots: int = 0  # the last seats, played by the host's bots
     level: str = DEFAULT_LEVEL
     players_named: bool = False  # "players N" was written
-    bots_named: bool = False  # "bots N" was written
     level_named: bool = False  # and a level after it
 
 
@@ -75,7 +74,7 @@ def read(ctx: Context, argument: str) -> Wish:
                 "[option=value ...]"), games_line()])
     rules = game_named(ctx, parts[0])
     players: int | None = None
-    bots, level, bots_named = 0, None, False
+    bots, level = 0, None
     items: list[str] = []
     rest = parts[1:]
     while rest:
@@ -90,7 +89,6 @@ def read(ctx: Context, argument: str) -> Wish:
             players = int(number)
         elif words.is_word(token, "bots"):
             bots, level = _bots(ctx, rules, rest)
-            bots_named = True
         elif "=" in token:
             items.append(token)
         else:
@@ -111,7 +109,7 @@ def read(ctx: Context, argument: str) -> Wish:
         raise Refused("bad option", [msg("The options were not accepted: {error}.",
                                          error=str(exc))]) from None
     return Wish(rules, seats, options, bots, level or DEFAULT_LEVEL, players is not None,
-                bots_named, level is not None)
+                level is not None)
 
 
 def _bots(ctx: Context, rules: Any, rest: list[str]) -> tuple[int, str | None]:
