@@ -11,9 +11,6 @@ complete games per second and orders per second, for the whole loop and for the 
 (parse + apply + outcome, without the bot writing the order), and steps (lines of an order)
 per second for games whose orders have steps (an ``steps`` attribute).
 
-A game may declare ``bench_goal`` (complete random games per second, whole loop, at its most
-players); the run then says whether it meets it.
-
 Times are the process's CPU time (one core), so a busy shared machine slows the run but not the
 figures much; the wall time is printed too.
 """
@@ -117,10 +114,6 @@ def report(game: Any, totals: Totals, players: int) -> None:
           f"{totals.games / totals.rules_seconds:,.1f} games/s"
           f"  {rate(totals.orders, totals.rules_seconds)} orders{steps(totals.rules_seconds)}"
           f"  ({totals.rules_seconds:.2f} CPU s)")
-    goal = getattr(game, "bench_goal", None)
-    if goal is not None and players == game.max_players:
-        verdict = "meets" if totals.games / totals.seconds >= goal else "MISSES"
-        print(f"  goal {goal} games/s (whole loop, {players} players): {verdict}")
 
 
 def main() -> None:

@@ -259,6 +259,10 @@ class Game(Protocol[S, Ord]):
     # pays for it.
 
 
+GameRules = Game[Any, Any]
+"""Any game's rules, as the host holds them: the host never looks inside a state or an order."""
+
+
 def canonical_order(game: Any, state: Any, seat: Seat, text: str, lang: str) -> str:
     """``text`` with the seat's-language words made English, if the game knows how."""
     hook = getattr(game, "canonical_order", None)

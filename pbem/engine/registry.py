@@ -29,8 +29,8 @@ import sys
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
+from pbem.engine.contract import GameRules
 from pbem.i18n import translate
 
 GAMES_PACKAGE = "pbem.games"
@@ -39,7 +39,7 @@ GAMES_PACKAGE = "pbem.games"
 def _games_package() -> ModuleType:
     return importlib.import_module(GAMES_PACKAGE)
 
-_registered: dict[str, Any] = {}
+_registered: dict[str, GameRules] = {}
 
 
 class UnknownGame(KeyError):
@@ -54,7 +54,7 @@ class UnknownGame(KeyError):
         return self.message
 
 
-def register(game: Any) -> None:
+def register(game: GameRules) -> None:
     """Make ``game`` available by its ``name`` (tests register their own small games)."""
     _registered[game.name] = game
 
@@ -63,8 +63,8 @@ def unregister(name: str) -> None:
     _registered.pop(name, None)
 
 
-def _discover() -> dict[str, Any]:
-    found: dict[str, Any] = {}
+def _discover() -> dict[str, GameRules]:
+    found: dict[str, GameRules] = {}
     for mod in pkgutil.iter_modules(_games_package().__path__):
         if not mod.ispkg:
             continue
@@ -78,10 +78,10 @@ def _discover() -> dict[str, Any]:
     return found
 
 
-_discovered: dict[str, Any] | None = None
+_discovered: dict[str, GameRules] | None = None
 
 
-def games() -> dict[str, Any]:
+def games() -> dict[str, GameRules]:
     """All known games by name."""
     global _discovered
     if _discovered is None:
@@ -93,13 +93,13 @@ def _key(name: str) -> str:
     return re.sub(r"[^0-9a-z]", "", name.lower())
 
 
-def _names(game: Any) -> set[str]:
+def _names(game: GameRules) -> set[str]:
     """Every key a person may type for ``game``."""
     words = [game.name, *getattr(game, "former_ids", ()), *getattr(game, "aliases", ())]
     return {_key(w) for w in words}
 
 
-def get(name: str) -> Any:
+def get(name: str) -> GameRules:
     """The game called ``name`` (its id, a former id or an alias no other game claims).
 
     Raises :class:`UnknownGame` (a KeyError) naming the known games, or every game a shared
@@ -120,7 +120,7 @@ def get(name: str) -> Any:
                       "name one of the games `pbem games` lists")
 
 
-def stored(name: str) -> Any:
+def stored(name: str) -> GameRules:
     """The game a stored or exported id names: its id, else the one game that had it before.
 
     Unlike :func:`get`, a former id is never ambiguous here: data written under it meant the
@@ -135,7 +135,7 @@ def stored(name: str) -> Any:
     return get(name)
 
 
-def showcase() -> Any:
+def showcase() -> GameRules:
     """The game to show when none is named: the first marked ``showcase``, else the first by
     name; raises UnknownGame when no game is installed."""
     known = sorted(games().items())
@@ -145,12 +145,12 @@ def showcase() -> Any:
     return (marked or [known[0][1]])[0]
 
 
-def tag_prefix(game: Any) -> str:
+def tag_prefix(game: GameRules) -> str:
     """How the tags of ``game``'s games begin (``<prefix>-<number>``)."""
     return str(getattr(game, "tag_prefix", game.name))
 
 
-def package_dir(game: Any) -> Path | None:
+def package_dir(game: GameRules) -> Path | None:
     """The folder of the package a game lives in: its package right under ``pbem.games``,
     or the top package of a game installed from elsewhere (an entry point)."""
     module = sys.modules.get(type(game).__module__)
@@ -168,7 +168,7 @@ def package_dir(game: Any) -> Path | None:
     return path
 
 
-def templates_dir(game: Any) -> Path | None:
+def templates_dir(game: GameRules) -> Path | None:
     """The game's own mail templates: the ``templates/`` folder of its package, if it has one.
 
     The host reaches them as ``<game name>/<file>`` (e.g. ``nim/status.txt.j2``).

@@ -16,7 +16,7 @@ from typing import Any
 from sqlmodel import Session
 
 from pbem.engine import registry
-from pbem.engine.contract import Event
+from pbem.engine.contract import Event, GameRules
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.replay import play
 from pbem.i18n import msg
@@ -52,11 +52,11 @@ def _seat(session: Session, game: Game, index: int) -> Seat:
     return seat
 
 
-def _state(session: Session, rules: Any, game: Game) -> Any:
+def _state(session: Session, rules: GameRules, game: Game) -> Any:
     return rules.from_json(json.loads(queries.latest_snapshot(session, game.id or 0).state_json))
 
 
-def _status_all(session: Session, host: Host, rules: Any, game: Game, state: Any,
+def _status_all(session: Session, host: Host, rules: GameRules, game: Game, state: Any,
                 intro: Sequence[Line], skip: int | None = None) -> list[OutboundMessage]:
     out = [mails.queue_status(session, host, rules, game, state, s, intro=intro)
            for s in queries.seats(session, game.id or 0) if s.index != skip]
@@ -64,7 +64,7 @@ def _status_all(session: Session, host: Host, rules: Any, game: Game, state: Any
     return out
 
 
-def _notice_all(session: Session, host: Host, rules: Any, game: Game,
+def _notice_all(session: Session, host: Host, rules: GameRules, game: Game,
                 lines: Sequence[Line]) -> None:
     for s in queries.seats(session, game.id or 0):
         mails.queue_notice(session, host, to=s.address, subj=mails.subject(game, rules.title),
@@ -72,7 +72,7 @@ def _notice_all(session: Session, host: Host, rules: Any, game: Game,
     session.flush()
 
 
-def _settle(session: Session, host: Host, rules: Any, game: Game, before: Any,
+def _settle(session: Session, host: Host, rules: GameRules, game: Game, before: Any,
             after: Any) -> Any:
     """Restart the clock if a new wait began and play for dropped/resigned seats now due."""
     result = clock.settle(session, rules, game, before, after, host.clock())

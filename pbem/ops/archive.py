@@ -26,7 +26,7 @@ from sqlmodel import Session
 
 from pbem.engine import registry
 from pbem.engine.chance import ChanceMismatch
-from pbem.engine.contract import draw_audience
+from pbem.engine.contract import GameRules, draw_audience
 from pbem.engine.hashing import state_hash
 from pbem.engine.replay import ReplayMismatch, draws_from_json
 from pbem.i18n import LANGUAGES, Translator, msg, translator
@@ -189,7 +189,7 @@ def build(session: Session, game: Game, viewer: Viewer = Viewer(),
     return archive
 
 
-def _board_renderer(rules: Any, game: Game, names: list[str], viewer: Viewer, tr: Translator
+def _board_renderer(rules: GameRules, game: Game, names: list[str], viewer: Viewer, tr: Translator
                     ) -> Callable[[Any], Markup]:
     """Renders a state's board with the game's own status template, from its view only, in
     ``tr``'s language."""
@@ -229,7 +229,7 @@ def _order_text(entry: LogEntry, viewer: Viewer) -> str | None:
     return None
 
 
-def _draws(rules: Any, entry: LogEntry, seats: int, viewer: Viewer) -> list[DrawLine]:
+def _draws(rules: GameRules, entry: LogEntry, seats: int, viewer: Viewer) -> list[DrawLine]:
     out = []
     for draw in draws_from_json(json.loads(entry.draws_json or "[]")):
         audience = draw_audience(rules, draw, seats)

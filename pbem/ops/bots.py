@@ -24,10 +24,10 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid, parseaddr
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from pbem.engine import registry
-from pbem.engine.contract import Outcome, localise_order
+from pbem.engine.contract import GameRules, Outcome, localise_order
 from pbem.i18n import msg, translator
 from pbem.mail.inbound import Inbox, MaildirInbox
 from pbem.mail.outbound import Sender
@@ -205,7 +205,7 @@ def play_out(factory: SessionFactory, tag: str, inbox: Inbox, sender: Sender,
     """
     with factory() as s:
         game = api.get_game(s, tag)
-        rules: Any = registry.get(game.game_type)
+        rules: GameRules = registry.get(game.game_type)
         seats = [(seat.index, seat.name, seat.address, seat.language)
                  for seat in queries.seats(s, game.id or 0)]
     bots = {i: Bot(i, name, addr, random.Random(f"{seed}/{i}"), lang)

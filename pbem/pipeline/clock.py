@@ -32,7 +32,7 @@ from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from pbem.engine import registry
-from pbem.engine.contract import Event, localise_order
+from pbem.engine.contract import Event, GameRules, localise_order
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.replay import play
 from pbem.i18n import Msg, msg, nmsg
@@ -90,7 +90,7 @@ class Autoplay:
     failed: list[tuple[Seat, Msg]] = field(default_factory=list)  # (seat, why) → game paused
 
 
-def play_default(session: Session, rules: Any, game: Game, state: Any, seat: Seat,
+def play_default(session: Session, rules: GameRules, game: Game, state: Any, seat: Seat,
                  why: Msg, now: datetime) -> tuple[Any, str]:
     """Play the game's default order for ``seat`` through the same log path as a real order.
 
@@ -109,7 +109,7 @@ def play_default(session: Session, rules: Any, game: Game, state: Any, seat: Sea
     return applied.state, text
 
 
-def settle(session: Session, rules: Any, game: Game, before: Any, after: Any,
+def settle(session: Session, rules: GameRules, game: Game, before: Any, after: Any,
            now: datetime, late: frozenset[int] = frozenset(),
            seats: list[Seat] | None = None) -> Autoplay:
     """After an entry moved ``before`` to ``after``: restart the clock if a new wait began,
@@ -330,7 +330,7 @@ def next_clock_event(session: Session, game: Game, looked: Looked | None = None
     return min(times, default=None)
 
 
-def tell_autoplay(session: Session, host: Host, rules: Any, game: Game, result: Autoplay,
+def tell_autoplay(session: Session, host: Host, rules: GameRules, game: Game, result: Autoplay,
                   now: datetime, skip_seat: int | None = None) -> list[Any]:
     """Mail every seat its new status after the host played for someone (or tell the
     operator why it could not). ``skip_seat`` is mailed by the caller itself."""
@@ -360,7 +360,7 @@ def tell_autoplay(session: Session, host: Host, rules: Any, game: Game, result: 
     return queued
 
 
-def remind(session: Session, host: Host, rules: Any, game: Game, state: Any,
+def remind(session: Session, host: Host, rules: GameRules, game: Game, state: Any,
            seats: list[Seat], waiting: frozenset[int], now: datetime) -> int:
     """Mail the seats whose reminder time has come since the last reminder of this wait."""
     last = aware(game.reminded_at) if game.reminded_at is not None else None
@@ -388,7 +388,7 @@ def remind(session: Session, host: Host, rules: Any, game: Game, state: Any,
     return len(due)
 
 
-def pause_for_timeout(session: Session, host: Host, rules: Any, game: Game, state: Any,
+def pause_for_timeout(session: Session, host: Host, rules: GameRules, game: Game, state: Any,
                       late: list[Seat], now: datetime) -> None:
     game.status = "paused"
     session.add(game)
@@ -397,7 +397,7 @@ def pause_for_timeout(session: Session, host: Host, rules: Any, game: Game, stat
                 reason=msg("{names} sent no orders by the deadline", names=names))
 
 
-def pause_mails(session: Session, host: Host, rules: Any, game: Game, state: Any,
+def pause_mails(session: Session, host: Host, rules: GameRules, game: Game, state: Any,
                 late: list[Seat], now: datetime, reason: Msg) -> list[Any]:
     """The game is paused: tell the operator (if one is configured) and every seat."""
     queued: list[Any] = []

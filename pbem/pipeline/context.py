@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from pbem.engine.contract import GameRules
 from pbem.i18n import LANGUAGES, Translator, translator
 from pbem.mail.reading import IncomingMail
 from pbem.pipeline import talk
@@ -54,7 +55,7 @@ class MailContext:
     verified: int | None = None  # the seat whose secret the mail carries
     game: Game | None = None  # the game it names, once known (handlers.game)
     candidates: list[Seat] = field(default_factory=list)  # the sender's seats in it
-    rules: Any = None  # that game's rules (handlers.sender)
+    rules: GameRules | None = None  # that game's rules (handlers.sender)
     seat: Seat | None = None  # the seat the mail speaks for, once known
     state: Any = None  # the game's state, once the seat is proved (handlers.authenticate)
     said: talk.Said = field(default_factory=talk.Said)  # its table talk, told in its reply
@@ -70,6 +71,13 @@ class MailContext:
     def __post_init__(self) -> None:
         self.sender = (self.mail.from_addr or "").lower()
         self.refs = [*list(self.mail.references or []), self.mid]
+
+    @property
+    def known_rules(self) -> GameRules:
+        """The game's rules, for the handlers after ``handlers.sender``, which found them."""
+        if self.rules is None:
+            raise AssertionError("a handler before handlers.sender asked for the rules")
+        return self.rules
 
     @property
     def tr(self) -> Translator:

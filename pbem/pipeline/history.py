@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.engine.contract import GameRules
 from pbem.engine.hashing import canonical_json, state_hash
 from pbem.engine.replay import ReplayMismatch, SetupRecord, replay, replay_one
 from pbem.store import queries
@@ -73,11 +74,11 @@ class Replayed:
     live: list[tuple[LogEntry, str]] = field(default_factory=list)  # (entry, state JSON before)
     entries: int = 0
 
-    def state_before(self, rules: Any, position: int) -> Any:
+    def state_before(self, rules: GameRules, position: int) -> Any:
         return rules.from_json(json.loads(self.live[position][1]))
 
 
-def replay_log(rules: Any, setup: SetupRecord, entries: Sequence[LogEntry],
+def replay_log(rules: GameRules, setup: SetupRecord, entries: Sequence[LogEntry],
                progress: Callable[[int, int], None] | None = None,
                observe: Callable[[LogEntry | None, Any], None] | None = None) -> Replayed:
     """Re-run ``entries`` (the log after its setup entry), checking every recorded hash.
@@ -112,7 +113,7 @@ def replay_log(rules: Any, setup: SetupRecord, entries: Sequence[LogEntry],
     return result
 
 
-def _undo(rules: Any, result: Replayed, entry: LogEntry) -> Any:
+def _undo(rules: GameRules, result: Replayed, entry: LogEntry) -> Any:
     """Revoke the newest live moves named by ``entry``; the state before the oldest of them."""
     targets = undo_targets(entry)
     newest = [e.index for e, _ in result.live[-len(targets):]]

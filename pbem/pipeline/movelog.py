@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from pbem.engine.contract import Event
+from pbem.engine.contract import Event, GameRules
 from pbem.engine.hashing import canonical_json, state_hash
 from pbem.engine.replay import OrderRecord, draws_to_json
 from pbem.pipeline import history
@@ -21,7 +21,7 @@ from pbem.store import queries
 from pbem.store.tables import Game, LogEntry, Snapshot, utcnow
 
 
-def record_move(session: Session, rules: Any, game: Game, *, index: int, kind: str, seat: int,
+def record_move(session: Session, rules: GameRules, game: Game, *, index: int, kind: str, seat: int,
                 text: str, record: OrderRecord, state: Any, told: list[Event] | None = None,
                 source_message_id: int | None = None, created: datetime | None = None) -> None:
     """Log entry ``index`` for ``record`` (``told`` goes before the game's own events), the
@@ -42,7 +42,7 @@ def record_move(session: Session, rules: Any, game: Game, *, index: int, kind: s
     session.add(game)
 
 
-def log_admin(session: Session, rules: Any, game: Game, state: Any, text: str,
+def log_admin(session: Session, rules: GameRules, game: Game, state: Any, text: str,
               events: list[Event], seat: int | None = None, snapshot: bool = False) -> LogEntry:
     """Append an admin entry carrying the hash of ``state``, the state after the action.
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from pbem.engine.contract import localise_order
+from pbem.engine.contract import GameRules, localise_order
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.every_error import suggestion
 from pbem.i18n import Msg, Translator, msg, nmsg
@@ -48,7 +48,7 @@ def refusal(letter: Letter, errors: list[Exception], dry: bool) -> Msg:
                 lines=", ".join(numbers))
 
 
-def error_lines(tr: Translator, rules: Any, state: Any, seat: Seat, letter: Letter,
+def error_lines(tr: Translator, rules: GameRules, state: Any, seat: Seat, letter: Letter,
                 errors: list[Exception], echo: list[Line], dry: bool) -> list[Line]:
     """The reply to refused orders: every error, then a legal order for the example."""
     head = (msg("{check}: these orders would NOT be accepted.",

@@ -11,7 +11,7 @@ from typing import Any
 from sqlmodel import Session
 
 from pbem.drawing.pictures import Picture, inline_pictures
-from pbem.engine.contract import Event, Outcome, localise_order
+from pbem.engine.contract import Event, GameRules, Outcome, localise_order
 from pbem.i18n import Msg, Translator, msg
 from pbem.i18n.translate import ENGLISH
 from pbem.mail.compose import clean_header, compose_bytes
@@ -173,7 +173,7 @@ def _event_text(event: Event, tr: Translator, names: tuple[str, ...]) -> str:
     return event.render(tr, names)
 
 
-def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat,
+def status_mail(session: Session, rules: GameRules, game: Game, state: Any, seat: Seat,
                 intro: Sequence[Line] | None = None, secret: str | None = None,
                 seats: list[Seat] | None = None, public: dict[str, Any] | None = None,
                 log: list[LogEntry] | None = None) -> StatusMail:
@@ -209,13 +209,13 @@ def status_mail(session: Session, rules: Any, game: Game, state: Any, seat: Seat
     )
 
 
-def public_view(rules: Any, state: Any) -> dict[str, Any] | None:
+def public_view(rules: GameRules, state: Any) -> dict[str, Any] | None:
     """The spectator's view, which the public part of every seat's status is drawn from (None
     when the game's status has no such part)."""
     return PublicView(rules.view(state, None)) if has_public_part(rules) else None
 
 
-def _example_order(rules: Any, state: Any, seat: int, lang: str = "en") -> str | None:
+def _example_order(rules: GameRules, state: Any, seat: int, lang: str = "en") -> str | None:
     """An order to copy (in the seat's words), shown at the top of the mover's mail: the
     game's ``example_order`` where it has one (a turn that does something), else its safe
     default order. Only its first line: the mail shows it inline."""
@@ -226,7 +226,7 @@ def _example_order(rules: Any, state: Any, seat: int, lang: str = "en") -> str |
         return None
 
 
-def queue_status(session: Session, host: Host, rules: Any, game: Game, state: Any, seat: Seat,
+def queue_status(session: Session, host: Host, rules: GameRules, game: Game, state: Any, seat: Seat,
                  *, intro: Sequence[Line] | None = None, secret: str | None = None,
                  in_reply_to: str | None = None, references: list[str] | None = None,
                  kind: str = "status", mover: str | None = None,
@@ -271,7 +271,7 @@ MAIL_MODES = {
 }
 
 
-def queue_update(session: Session, host: Host, rules: Any, game: Game, state: Any, seat: Seat,
+def queue_update(session: Session, host: Host, rules: GameRules, game: Game, state: Any, seat: Seat,
                  *, mover: str | None = None, intro: Sequence[Line] | None = None,
                  seats: list[Seat] | None = None, moves: int | None = None,
                  public: dict[str, Any] | None = None,
@@ -314,7 +314,8 @@ def queue_update(session: Session, host: Host, rules: Any, game: Game, state: An
 def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Sequence[Line],
                  kind: str, game: Game | None = None, in_reply_to: str | None = None,
                  references: list[str] | None = None,
-                 secret: str | None = None, seat: Seat | None = None, rules: Any = None,
+                 secret: str | None = None, seat: Seat | None = None,
+                 rules: GameRules | None = None,
                  tr: Translator | None = None, names: list[str] | None = None
                  ) -> OutboundMessage:
     """A short note. To a ``seat`` it is in the seat's language (``tr`` overrides) and ends

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
-from typing import Any
 
 from babel import Locale
 
+from pbem.engine.contract import GameRules
 from pbem.i18n import LANGUAGES, Msg, Translator, msg, translator
 from pbem.i18n.translate import ENGLISH
 from pbem.store.tables import Seat
@@ -21,7 +21,7 @@ Line = str | Msg
 """A line of a mail: a message to translate, or text shown as it is (names, orders)."""
 
 
-def seat_tr(seat: Seat | None, rules: Any | None = None) -> Translator:
+def seat_tr(seat: Seat | None, rules: GameRules | None = None) -> Translator:
     """The translator of ``seat``'s language, with ``rules``'s game words (English: no seat)."""
     if seat is None:
         return ENGLISH if rules is None else translator("en", rules.name)

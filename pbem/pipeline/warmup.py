@@ -14,6 +14,7 @@ import gc
 from typing import Any
 
 from pbem.engine import registry
+from pbem.engine.contract import GameRules
 from pbem.i18n import LANGUAGES, translator
 from pbem.pipeline import command_words as words
 from pbem.pipeline.seat_language import footer
@@ -41,7 +42,7 @@ def warm_up() -> None:
     gc.freeze()
 
 
-def _compile(env: Any, rules: Any | None) -> None:
+def _compile(env: Any, rules: GameRules | None) -> None:
     """The host's own templates, or a game's (those under its name)."""
     def ours(name: str) -> bool:
         first = name.split("/", 1)[0]

@@ -13,11 +13,12 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.engine import registry
+from pbem.engine.contract import GameRules
 from pbem.games.reef2018 import GAME as REEF
 from pbem.games.reef_encounter import GAME as REEF_ENCOUNTER
 from pbem.games.riff import GAME as RIFF
 
-IDS = {"reef-encounter": REEF_ENCOUNTER, "reef-2018": REEF, "das-riff": RIFF}
+IDS: dict[str, GameRules] = {"reef-encounter": REEF_ENCOUNTER, "reef-2018": REEF, "das-riff": RIFF}
 
 
 def test_the_ids_are_the_names_players_know() -> None:

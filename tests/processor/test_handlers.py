@@ -137,7 +137,7 @@ def test_game_names_the_game_or_answers_that_it_cannot(session: Session, host: H
 def test_sender_needs_a_seat_in_the_game(session: Session, host: Host, table: Table) -> None:
     ctx = after(context(session, host, order(table, 0, "play 1")), *BEFORE_SENDER,
                 sender.handle)
-    assert [s.address for s in ctx.candidates] == [ALICE] and ctx.rules.name == "testcards"
+    assert [s.address for s in ctx.candidates] == [ALICE] and ctx.known_rules.name == "testcards"
     stranger = after(context(session, host, order(table, 0, "play 1", frm="eve@x.test")),
                      *BEFORE_SENDER)
     result = sender.handle(stranger)

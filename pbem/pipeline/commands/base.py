@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from pbem.engine.contract import GameRules
 from pbem.i18n import Translator, msg
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.command_words import word
@@ -38,7 +39,7 @@ class Context:
 
     session: Session
     host: Host
-    rules: Any
+    rules: GameRules
     game: Game
     state: Any
     seat: Seat

@@ -41,7 +41,7 @@ def handle(ctx: MailContext) -> Result | None:
     ctx.seat_index = seat.index
     bounces.clear(ctx.session, seat)
     snapshot = queries.latest_snapshot(ctx.session, game.id or 0)
-    ctx.state = ctx.rules.from_json(json.loads(snapshot.state_json))
+    ctx.state = ctx.known_rules.from_json(json.loads(snapshot.state_json))
     return None
 
 

@@ -52,7 +52,7 @@ def handle(ctx: MailContext) -> Result | None:
     if letter.command not in COMMANDS:
         return None
     assert letter.command is not None and game is not None and seat is not None
-    reply = run(Context(ctx.session, ctx.host, ctx.rules, game, ctx.state, seat),
+    reply = run(Context(ctx.session, ctx.host, ctx.known_rules, game, ctx.state, seat),
                 letter.command, letter.argument)
     lines = reply.lines
     if letter.orders:  # a command and orders in one mail: only the command is done

@@ -4,8 +4,8 @@ like any note to a sender who proved nothing)."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
+from pbem.engine.contract import GameRules
 from pbem.engine.contract import help_text as game_help
 from pbem.i18n import LANGUAGES, Translator, msg
 from pbem.i18n.translate import ENGLISH
@@ -23,7 +23,7 @@ from pbem.store.tables import Game
 def handle(ctx: MailContext) -> Result | None:
     if ctx.letter.command != "help":
         return None
-    game, rules, tr = ctx.game, ctx.rules, ctx.tr
+    game, rules, tr = ctx.game, ctx.known_rules, ctx.tr
     assert game is not None
     return stranger(ctx, "ignored", "help", [
         msg("Help for {title} [{tag}]", title=rules.title, tag=game.tag),
@@ -37,7 +37,7 @@ def handle(ctx: MailContext) -> Result | None:
     ], game, kind="help")
 
 
-def help_for(ctx: MailContext, rules: Any, game: Game, lang: str = "en") -> str:
+def help_for(ctx: MailContext, rules: GameRules, game: Game, lang: str = "en") -> str:
     """The game's help in ``lang`` with examples from this game's state (public places
     only: the game's help shows nothing hidden, as help is answered without a secret)."""
     snapshot = queries.latest_snapshot(ctx.session, game.id or 0)

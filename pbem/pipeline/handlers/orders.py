@@ -27,7 +27,7 @@ ECHO_LINES = 40  # order lines quoted back in a reply
 
 def handle(ctx: MailContext) -> Result | None:
     game, seat, letter = ctx.game, ctx.seat, ctx.letter
-    rules, state = ctx.rules, ctx.state
+    rules, state = ctx.known_rules, ctx.state
     assert game is not None and seat is not None
     index = queries.next_log_index(ctx.session, game.id or 0)
     dry = letter.command == "check"

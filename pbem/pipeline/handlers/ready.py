@@ -34,8 +34,8 @@ def handle(ctx: MailContext) -> Result | None:
             msg("Your mail held no orders, so nothing was played."),
             msg("Send \"{help}\" to get the list of orders.",
                 help=words.word("help", ctx.tr.lang))], game)
-    if not takes_orders(ctx.rules, ctx.state, seat.index):
-        waiting = ctx.rules.waiting_for(ctx.state)
+    if not takes_orders(ctx.known_rules, ctx.state, seat.index):
+        waiting = ctx.known_rules.waiting_for(ctx.state)
         names = [s.name for s in queries.seats(ctx.session, game.id or 0)
                  if s.index in waiting]
         return notice(ctx, "rejected", "not your turn", [

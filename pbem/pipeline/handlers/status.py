@@ -11,7 +11,7 @@ def handle(ctx: MailContext) -> Result | None:
     if ctx.letter.command != "status":
         return None
     assert ctx.game is not None and ctx.seat is not None
-    q = mails.queue_status(ctx.session, ctx.host, ctx.rules, ctx.game, ctx.state, ctx.seat,
+    q = mails.queue_status(ctx.session, ctx.host, ctx.known_rules, ctx.game, ctx.state, ctx.seat,
                            kind="reply", intro=[msg("Your status, as you asked."),
                                                 *([""] if ctx.said.lines else []),
                                                 *ctx.said.lines],
