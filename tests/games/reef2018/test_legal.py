@@ -120,16 +120,17 @@ def test_the_edges_produce_exactly_the_legal_orders() -> None:
               supply={"red": 5, "yellow": 5, "green": 5, "purple": 1}),
         build([FULL, ".  . . .\n" * 4], hands=[[17, 33], [9]], market=[25, 14, 41]),
     ]
-    kinds = []
+    kinds: list[list[object]] = []
     for state in cases:
         found = produced(state, 0)
         rng = random.Random(len(found))
         for order in random_orders(state, 0, rng):
             after = outcome(state, 0, order)
             assert after is None or after in found, order
-        kinds.append(sorted({type(o).__name__ for o in found.values()}))
-        kinds.append(sorted({o.card if isinstance(o, TakeMarket) else o.token_on
-                             for o in found.values() if isinstance(o, TakeMarket | TakeDeck)}))
+        kinds.append(list(sorted({type(o).__name__ for o in found.values()})))
+        kinds.append(list(sorted({o.card if isinstance(o, TakeMarket) else o.token_on or 0
+                                  for o in found.values()
+                                  if isinstance(o, TakeMarket | TakeDeck)})))
     assert kinds[0:2] == [["Play"], []]  # full hand: play only
     assert kinds[2:4] == [["Play", "TakeMarket"], [14, 25, 41]]  # no point: no deck
     assert kinds[4:6] == [["Play", "TakeDeck", "TakeMarket"], [14, 25, 41]]
