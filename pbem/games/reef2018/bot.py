@@ -124,29 +124,24 @@ def _any_start(state: State, seat: int, rng: random.Random) -> tuple[Step, ...]:
 
 HELD = 0.7  # a held card's worth, against points scored now: it may be spoilt or never played
 HALF_BUILT = 0.35  # the credit for the best half-built occurrence of a held card's pattern
-LOOK = {"normal": 0, "strong": 3}  # orders looked at one own turn further
-REDEALS = {"normal": 1, "strong": 2}  # fresh redeals each looked-ahead order is weighed on
+LOOK = {"normal": 0, "strong": 3}  # the best orders looked at one own turn further
 SETUP_SAMPLE = 60  # starting placements weighed in the advanced variant (there are 32,760)
 
 
 def bot_order(state: State, seat: int, rng: random.Random, level: str, budget: float) -> str:
-    """The order whose outcome :func:`worth` rates best for ``seat`` (``strong``: the best few
-    again after the seat's best next turn, on fresh redeals). Stops weighing when ``budget``
-    CPU seconds are nearly spent and plays the best order found so far."""
+    """The order whose outcome :func:`worth` rates best for ``seat``; ``strong`` rates its best
+    three again by the seat's best next turn after each, on a fresh redeal (four rankings in
+    all). Stops weighing when ``budget`` CPU seconds are nearly spent and plays the best order
+    found so far."""
     deadline = time.process_time() + 0.8 * budget
     ranked = _ranked(state, seat, rng, deadline)
-    best = ranked[0][1]
     looked: list[tuple[float, int, Order]] = []
     for n, (_, order) in enumerate(ranked[:LOOK[level]]):
         if time.process_time() > deadline:
-            break
-        later = 0.0
-        for _ in range(REDEALS[level]):
-            again = apply_order(redeal(state, seat, rng), seat, order)[0]
-            later += _next_turn(again, seat, rng, deadline)
-        looked.append((later / REDEALS[level], -n, order))
-    if len(looked) == min(LOOK[level], len(ranked)) and looked:
-        best = max(looked, key=lambda entry: entry[:2])[2]
+            return format_order(ranked[0][1])
+        after = apply_order(redeal(state, seat, rng), seat, order)[0]
+        looked.append((_next_turn(after, seat, rng, deadline), -n, order))
+    best = max(looked, key=lambda entry: entry[:2])[2] if looked else ranked[0][1]
     return format_order(best)
 
 
@@ -170,7 +165,7 @@ def _ranked(state: State, seat: int, rng: random.Random,
 
 def _next_turn(state: State, seat: int, rng: random.Random, deadline: float) -> float:
     """The worth of the seat's best next turn, the others' turns between passed over (they
-    change only the market, which the redeal has drawn afresh anyway)."""
+    change only the market and the deck)."""
     if state.phase != "play":
         return worth(state, seat)
     state = state.copy()
