@@ -65,7 +65,7 @@ def test_the_bot_plays_a_card_whose_pattern_is_there() -> None:
 
 @pytest.mark.parametrize("level", ["normal", "strong"])
 def test_bot_orders_are_legal_and_the_same_for_the_same_rng(level: str) -> None:
-    every = 7 if level == "normal" else 25  # strong thinks about 4 times longer
+    every = 7 if level == "normal" else 28  # strong thinks about 4 times longer
     for n, (state, seat) in enumerate(positions(2, f"bot-{level}", every)):
         text = bot_order(GAME, state, seat, random.Random(n), level, 30.0)
         apply_order(state, seat, GAME.parse(state, seat, text))  # legal, or this raises
