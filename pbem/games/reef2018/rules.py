@@ -4,6 +4,10 @@ Each function takes a state it may not change and returns a new one with the eve
 :class:`IllegalOrder` saying which rule the order breaks. A turn is one order (one take or one
 play, however many lines it is written on), so there are no independent later lines to check:
 the one reason is the whole answer, and an error has no step within a line to count.
+
+The same predicates that refuse an order (:func:`can_take`, :func:`can_pay_deck`,
+:func:`cheapest`, :func:`has_room`, :func:`pieces_due`) produce the legal ones at the end of
+this module: whole orders (:func:`legal_orders`) or step by step, for the bots to choose from.
 """
 
 from __future__ import annotations
