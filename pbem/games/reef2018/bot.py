@@ -140,6 +140,8 @@ def bot_order(state: State, seat: int, rng: random.Random, level: str, budget: f
     ``budget`` CPU seconds are nearly spent and plays the best order found so far."""
     deadline = time.process_time() + 0.8 * budget
     ranked = _ranked(state, seat, rng, deadline)
+    if not ranked:
+        raise ValueError(f"seat {seat} has no order to give now")
     looked: list[tuple[float, int, Order]] = []
     for n, (_, order) in enumerate(ranked[:LOOK[level]]):
         later = 0.0

@@ -80,3 +80,9 @@ def test_a_spent_budget_still_gives_a_legal_order_and_is_not_exceeded() -> None:
         text = GAME.bot_order(state, 0, random.Random(1), "strong", budget)
         assert time.process_time() - started <= budget + 0.01
         apply_order(state, 0, GAME.parse(state, 0, text))
+
+
+def test_a_seat_with_no_order_to_give_is_told_so() -> None:
+    state = build([GREEN_SQUARE, GREEN_SQUARE], hands=[[8, 33], [9]], market=[25, 14, 41])
+    with pytest.raises(ValueError, match="seat 1 has no order to give now"):
+        GAME.bot_order(state, 1, random.Random(1), "normal", 1.0)
