@@ -1,22 +1,23 @@
 """Pipeline benchmark: the real pipeline (parse, apply, log, snapshot, render and queue every
 seat's email, send) over real mail servers and over Maildirs.
 
-    python bench/pipeline.py                  # the goals of issue 15: reef, clocks, flat (~2 min)
+    python bench/pipeline.py                  # the goals: reef, clocks, flat, burst (~4 min)
     python bench/pipeline.py --db postgresql+psycopg://postgres@127.0.0.1:5432/test
     python bench/pipeline.py all              # every part below (~3 more minutes)
     python bench/pipeline.py servers --games 20 --rounds 10
     python bench/pipeline.py maildir | history | backlog
     python bench/pipeline.py backlog --sizes 1000,10000 --orders-only --tracemalloc
     python bench/pipeline.py workers --db postgresql+psycopg://...   # 2 workers vs 1
+    python bench/pipeline.py burst [--db ...]  # 400 orders at once at idle workers
 
 - ``reef`` (default): Reef Encounter, 4 players, orders in by IMAP (pymap, in-process) and
   every mail out by SMTP (aiosmtpd), then the same orders through the fair peer
-  (bench/peer.py: fetch over IMAP, parse one line, update one row in one commit, send a mail
-  of the same mean size to each seat over one SMTP connection), round by round in turn with
-  the pipeline so both meet the same machine load. Prints the time per order by stage, the
-  CPU time of both, and ``overhead vs peer`` (goal <= 1.5x); for comparison, also the ratio
-  against the peer plus the time resvg takes to draw again every picture the pipeline drew
-  (the peer of the goal draws none).
+  (bench/peer.py, in a process of its own: fetch over IMAP, parse one line, update one row in
+  one commit, send each seat a mail of the same mean size carrying the same pictures, drawn
+  with the same library and caching, through pbem's own SMTP path), round by round in turn
+  with the pipeline so both meet the same machine load. Prints the time per order by stage,
+  the CPU time of both, ``overhead vs peer`` (goal <= 1.5x) and, for comparison, the ratio
+  against a peer that sends text only.
 - ``clocks`` (default): a clock pass with 10 and with 1,000 timed games none of which is due
   (goal <= 1.2x), and the case-blind tag lookup at both sizes.
 - ``flat`` (default): an order's cost with 10 and with 1,000 idle games in the database, and
@@ -40,6 +41,10 @@ seat's email, send) over real mail servers and over Maildirs.
   Encounter orders across many games in one Dovecot mailbox drained by 1, then 2 worker
   processes into PostgreSQL; prints ``2 workers vs 1 on PostgreSQL`` (goal >= 1.7x) with
   exactly-once checked after each run.
+
+- ``burst`` (default): bench/burst.py, 400 orders across 100 games of Reef Encounter arriving
+  at once at idle ``pbem serve`` workers (IMAP IDLE on Dovecot, SMTP out): ``burst: p95 reply
+  after N s`` and the time to drain, for 1 worker and, with ``--db``, 2.
 
 ``--db URL`` runs on PostgreSQL: a fresh database is created next to the one in the URL and
 dropped afterwards. The default is a fresh SQLite file in a temporary folder.
@@ -74,6 +79,7 @@ from machine import describe  # noqa: E402  (bench/machine.py, beside this file)
 from sqlalchemy import create_engine, text  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
+from pbem.drawing.pictures import picture_spans  # noqa: E402
 from pbem.engine import registry  # noqa: E402
 from pbem.engine.hashing import canonical_json  # noqa: E402
 from pbem.mail.inbound import ImapInbox, Inbox, MaildirInbox  # noqa: E402
@@ -249,7 +255,7 @@ def report(label: str, run: Run, games: int, floor: float, send_times: list[floa
     print(f"[{label}] overhead ratio: {run.busy / floor:8.1f}x the raw mail I/O")
 
 
-# -- goals (issue 15): Reef Encounter against the fair peer, and the clock pass -------------
+# -- goals: Reef Encounter against the fair peer, and the clock pass -------------
 
 STAGES = ("fetch", "parse", "rules", "store", "render", "pictures", "compose", "redact", "send")
 
@@ -362,21 +368,41 @@ def reef_tables(factory: SessionFactory, games: int) -> list[Table]:
 
 def bench_reef(args: argparse.Namespace) -> None:
     """Reef Encounter, 4 players, over real IMAP and SMTP, next to the peer (bench/peer.py)."""
+    import multiprocessing
+
     import peer  # bench/peer.py, beside this script
 
-    from pbem.drawing import pictures
+    from pbem.pipeline import outgoing
     from tests.support.mailservers import PymapServer, SmtpTestServer
 
     rules = registry.get("reef-encounter")
     imap, smtp = PymapServer().start(), SmtpTestServer(auth=False).start()
     stages = Stages()
-    ref = peer.PeerRun()
+    ref, text_only = peer.PeerRun(), peer.PeerRun()
     cpu = 0.0
+    # The peer in a process of its own: its picture caches are its own (warm from its own
+    # earlier rounds), not the ones the pipeline just filled. Its CPU time is its own plus
+    # this process's while it runs (the mail servers run here).
+    spawn = multiprocessing.get_context("spawn")
+    here, there = spawn.Pipe()
+    worker = spawn.Process(target=peer.serve, args=(there,), daemon=True)
+    worker.start()
+
+    def peer_round(url: str, seats: dict[str, list[str]], size: int,
+                   pictures: list[str] | None) -> peer.PeerRun:
+        c0 = time.process_time()
+        here.send((url, imap.settings, smtp.settings, seats, size, pictures))
+        run: peer.PeerRun = here.recv()
+        run.cpu += time.process_time() - c0
+        return run
+
+    original_inline = outgoing.inline_pictures
     try:
         with fresh_db(args.db) as factory, fresh_db(args.db) as peer_factory:
             tables = reef_tables(factory, args.reef_games)
             engine = peer_factory().get_bind()
             peer.prepare(engine, [t.tag for t in tables])  # type: ignore[arg-type]
+            peer_url = engine.url.render_as_string(hide_password=False)  # type: ignore[union-attr]
             seats = {t.tag: t.addresses for t in tables}
             feeder = imap.client()
             inbox = ImapInbox(imap.settings, batch_size=50)
@@ -385,17 +411,15 @@ def bench_reef(args: argparse.Namespace) -> None:
             api.process_inbox(factory, inbox, sender, HOST)  # the welcome mails: not timed
             stages.install(factory, rules)
             rng, raws, busy, orders, sent = random.Random(7), [], 0.0, 0, 0
-            # Every picture (band) resvg draws for the pipeline, to draw it again for the
-            # peer's second figure: the same drawings, with nothing of ours around them.
-            drawings: list[str] = []
-            original_drawn = pictures.drawn
+            # The pictures of every mail the pipeline sends, for the peer's mails to carry.
+            pictures: list[str] = []
+            staged_inline = outgoing.inline_pictures  # timed as the "pictures" stage
 
-            def recorded(svg: str) -> bytes:
+            def recorded(html: str, domain: str) -> tuple[str, list[Any]]:
                 if stages.on:
-                    drawings.append(svg)
-                return original_drawn(svg)
-            pictures.drawn = recorded
-            draw_s, drawn_count = 0.0, 0
+                    pictures.append("".join(html[a:b] for a, b in picture_spans(html)))
+                return staged_inline(html, domain)
+            outgoing.inline_pictures = recorded  # type: ignore[assignment]
             sizes: list[int] = []
             sender.times.clear()
             # Interleaved, round by round: on a shared machine the load changes by the
@@ -418,18 +442,15 @@ def bench_reef(args: argparse.Namespace) -> None:
                 stages.on = False
                 wave_sizes = [len(r.raw) for r in smtp.received[before:]]
                 sizes += wave_sizes
-                # The peer: the same orders, mails of this round's mean size.
-                for raw in wave_raws:
-                    feeder.append("INBOX", raw)
-                ref.add(peer.drain(engine, imap.settings, smtp.settings, seats,  # type: ignore[arg-type]
-                                   round(statistics.mean(wave_sizes))))
-                t0 = time.perf_counter()
-                for svg in drawings:
-                    original_drawn(svg)
-                draw_s += time.perf_counter() - t0
-                drawn_count += len(drawings)
-                drawings.clear()
-            pictures.drawn = original_drawn
+                size = round(statistics.mean(wave_sizes))
+                # The peer: the same orders, mails of this round's mean size with the same
+                # pictures; then again with text only, for comparison.
+                for run, drawn in ((ref, pictures), (text_only, None)):
+                    for raw in wave_raws:
+                        feeder.append("INBOX", raw)
+                    run.add(peer_round(peer_url, seats, size, drawn))
+                pictures.clear()
+            outgoing.inline_pictures = staged_inline
             stages.uninstall()
             stages.seconds["send"] = sum(sender.times)
             inbox.close()
@@ -439,6 +460,9 @@ def bench_reef(args: argparse.Namespace) -> None:
         feeder.logout()
     finally:
         stages.uninstall()
+        outgoing.inline_pictures = original_inline
+        here.send(None)
+        worker.join(30)
         imap.stop()
         smtp.stop()
     db = "PostgreSQL" if args.db else "SQLite"
@@ -447,19 +471,16 @@ def bench_reef(args: argparse.Namespace) -> None:
     print(f"[reef] pipeline: {busy:.2f} s = {ms(busy / orders)} per order "
           f"({orders / busy:.1f} orders/s)")
     print(f"[reef] peer:     {ref.seconds:.2f} s = {ms(ref.seconds / ref.orders)} per order "
-          f"({ref.orders} orders, {ref.sent} mails of the same size)")
+          f"({ref.orders} orders, {ref.sent} mails of the same size and pictures)")
     counted = sum(stages.seconds.values())
     parts = [f"{k} {ms(v / orders)}" for k, v in stages.seconds.items()]
     parts.append(f"other {ms((busy - counted) / orders)}")
     print(f"[reef] per order by stage: {', '.join(parts)}")
-    print(f"[reef] CPU time (this process, servers included): pipeline {ms(cpu / orders)}, "
+    print(f"[reef] CPU time (mail servers included): pipeline {ms(cpu / orders)}, "
           f"peer {ms(ref.cpu / ref.orders)} per order: {cpu / ref.cpu:.2f}x (less swayed by "
           "the machine's load than the wall clock)")
-    drawing = ref.seconds + draw_s
-    print(f"[reef] the same pictures: {drawn_count} drawings by resvg, {ms(draw_s / orders)} "
-          f"per order; a peer that also drew them: {ms(drawing / ref.orders)} per order, "
-          f"overhead vs it: {busy / drawing:.2f}x (for comparison only: the peer of the goal "
-          "draws nothing)")
+    print(f"[reef] a text-only peer (no pictures): {ms(text_only.seconds / text_only.orders)} "
+          f"per order; overhead vs it: {busy / text_only.seconds:.2f}x (for comparison)")
     print(f"overhead vs peer: {busy / ref.seconds:.2f}x  (goal <= 1.5x; {db})")
 
 
@@ -840,7 +861,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("part", nargs="?", default="goals",
                         choices=["goals", "reef", "clocks", "flat", "all", "servers", "maildir",
-                                 "history", "backlog", "backlog-child", "workers"])
+                                 "history", "backlog", "backlog-child", "workers", "burst"])
     parser.add_argument("--reef-games", type=int, default=8)
     parser.add_argument("--reef-rounds", type=int, default=12)
     parser.add_argument("--clock-passes", type=int, default=50)
@@ -857,6 +878,8 @@ def main() -> None:
     parser.add_argument("--db", default=None, help="a PostgreSQL URL (default: SQLite)")
     parser.add_argument("--worker-games", type=int, default=30,
                         help="games in the backlog of the 2-workers-vs-1 part (4 orders each)")
+    parser.add_argument("--burst-games", type=int, default=100,
+                        help="games in the burst part (4 orders each)")
     args = parser.parse_args()
     registry.register(GAME)
     if args.part == "backlog-child":
@@ -878,6 +901,10 @@ def main() -> None:
             workers.run(args.db, args.worker_games)
         else:
             print("[workers] 2 workers vs 1: needs --db postgresql+psycopg://...")
+    if args.part in ("all", "goals", "burst"):
+        import burst  # bench/burst.py, beside this script
+
+        burst.run(args.db, args.burst_games)
     print(f"(total {time.perf_counter() - started:.0f} s)")
 
 

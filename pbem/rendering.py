@@ -135,6 +135,8 @@ class StatusMail:
     # The spectator's view (seat None): the part every seat's mail shares is drawn from it.
     # None: the game's status template draws that part from this seat's own ``view``.
     public: dict[str, Any] | None = None
+    # The seats a bot plays (a bot seat's name, or a player's with a bot standing in).
+    bots: list[str] = field(default_factory=list)
 
 
 # A reader's words in a part drawn for every seat: mark, seat number, words, end. Private-use

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 import pytest
 
 from pbem.engine import registry
-from pbem.ops import game_options
+from pbem.pipeline import game_options
 from tests.support.testgame import GAME, TestCards
 from tests.test_cli import home, pbem  # noqa: F401  (home is a fixture)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.ops import operator_input
+from pbem.pipeline import operator_input
 from tests.test_cli import home, outbox, pbem  # noqa: F401  (home is a fixture)
 from tests.test_cli_admin import ALICE, BOB, new_game
 

@@ -99,3 +99,11 @@ def test_demo_uses_the_data_dir_when_one_is_configured(tmp_path: Path,
 def test_demo_errors_are_plain(tmp_path: Path) -> None:
     assert "takes 2–4 players, not 9" in demo("--game", "testcards", "--players", "9", code=1)
     assert "unknown game 'chess'" in demo("--game", "chess", code=1)
+
+
+def test_demo_with_good_bots_plays_by_mail_and_bad_kinds_are_refused(tmp_path: Path) -> None:
+    out = demo("--game", "testcards", "--players", "3", "--seed", "s2", "--bots", "good")
+    assert "testcards-1: 6 turns played by email" in out
+    assert "replay verified (6 log entries)" in out
+    assert "--bots must be one of random, good, not 'clever'" in demo(
+        "--game", "testcards", "--bots", "clever", code=1)

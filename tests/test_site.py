@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from sqlmodel import col, select
 
 from pbem.engine import registry
+from pbem.store.tables import Player
 from tests.archive_support import Played, parse_strict, play, table_rows, text_of
+from tests.support.browser import browser  # noqa: F401  (fixture)
+from tests.support.phone import measure, phone
 from tests.support.testgame import GAME
 
 
@@ -62,12 +67,12 @@ def check_site(folder: Path) -> dict[Path, str]:
 def test_site_build_writes_a_valid_self_contained_site_of_every_game(
         host: Played, tmp_path: Path) -> None:
     out = host.pbem("site", "build", str(tmp_path / "site"))
-    assert (f"site written to {tmp_path / 'site'}: 4 pages, 3 game page(s) rebuilt"
+    assert (f"site written to {tmp_path / 'site'}: 5 pages, 3 game page(s) rebuilt"
             in " ".join(out.split()))
     texts = check_site(tmp_path / "site")
     assert sorted(p.relative_to(tmp_path / "site").as_posix() for p in texts) == [
         "games/testcards-1.html", "games/testcards-2.html", "games/testcards-3.html",
-        "index.html"]
+        "index.html", "standings/testcards.html"]  # the one finished game rated its two
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert index.count('<a href="games/testcards-') == 3  # checked by check_site above
     rows = table_rows(index, "games")
@@ -128,3 +133,43 @@ def test_site_of_a_host_without_games(tmp_path: Path) -> None:
     empty.pbem("site", "build", str(tmp_path / "site"))
     texts = check_site(tmp_path / "site")
     assert "No games yet." in texts[tmp_path / "site" / "index.html"]
+
+
+def test_a_standings_page_per_rated_game_names_players_never_addresses(
+        host: Played, tmp_path: Path) -> None:
+    with host.factory() as s:  # Ann chose a long name; Ben none: his seat's name shows
+        ann = s.exec(select(Player).where(col(Player.address).startswith("ann"))).one()
+        ann.name = "Annabelle Wilhelmina Example-Longname"
+        s.add(ann)
+        s.commit()
+    host.pbem("site", "build", str(tmp_path / "site"), "--addresses")
+    texts = check_site(tmp_path / "site")
+    page = (tmp_path / "site" / "standings" / "testcards.html").read_text(encoding="utf-8")
+    rows = table_rows(page, "standings")
+    assert rows[0] == "Place | Player | Rating | Games | Won"
+    players = sorted(r.split(" | ")[1] for r in rows[1:])
+    assert players == ["Annabelle Wilhelmina Example-Longname", "Ben"]
+    assert all(r.split(" | ")[3] == "1" for r in rows[1:])
+    assert rows[1].split(" | ")[0] == "1" and rows[1].split(" | ")[4] == "1"  # the winner
+    assert "@" not in page  # even with --addresses: no one game's players
+    index = texts[tmp_path / "site" / "index.html"]
+    assert "Standings Test Cards (2 rated)" in index
+
+
+def test_the_standings_page_fits_a_phone_and_a_desktop(
+        host: Played, browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    with host.factory() as s:
+        ann = s.exec(select(Player).where(col(Player.address).startswith("ann"))).one()
+        ann.name = "Annabelle Wilhelmina Example-Longname"
+        s.add(ann)
+        s.commit()
+    host.pbem("site", "build", str(tmp_path / "site"))
+    for page in ("standings/testcards.html", "index.html"):
+        for width in (390, 1200):
+            if width == 390:
+                phone(browser, 390)
+            else:
+                browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+                browser.set_window_size(width, 900)
+            browser.get((tmp_path / "site" / page).as_uri())
+            assert measure(browser, f"{page} at {width}") is None

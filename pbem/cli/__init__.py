@@ -20,7 +20,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from pbem.cli import admin, game, host, inbox, outbox, quarantine, seat, site
+from pbem.cli import admin, game, host, inbox, lobby, outbox, player, quarantine, seat, site
 from pbem.cli.context import console, state, tell
 from pbem.ops.operator_errors import explain
 
@@ -98,6 +98,8 @@ app.add_typer(outbox.app, name="outbox")
 app.add_typer(quarantine.app, name="quarantine")
 app.add_typer(inbox.app, name="inbox")
 app.add_typer(site.app, name="site")
+app.add_typer(lobby.app, name="lobby")
+app.add_typer(player.app, name="player")
 
 ConfigOpt = Annotated[
     Path | None,

@@ -27,6 +27,7 @@ from pbem.engine import registry
 from pbem.engine.replay import ReplayMismatch
 from pbem.ops import api, overview
 from pbem.pipeline.history import BadAdminEntry, revoked
+from pbem.pipeline.new_game import default_clocks
 from pbem.settings.config import Config
 from pbem.settings.host import Host
 
@@ -37,7 +38,9 @@ def game_new(
     game_type: Annotated[str, typer.Argument(help="The game, e.g. one listed by `pbem games`.")],
     seat: Annotated[list[str], typer.Option("--seat", "-s",
                     help='A player as "Name <address>", in turn order; repeat per seat. '
-                    'Add " lang=fr" for a seat whose language differs from --lang.')],
+                    'Add " lang=fr" for a seat whose language differs from --lang. '
+                    '"bot" (or "bot:random", "bot:strong") seats the computer, which plays '
+                    'as soon as it is to move.')],
     lang: Annotated[str, typer.Option(
         "--lang", help="The game's language (en, fr, it, nl, de): every seat's mail is in it "
         "unless the seat says otherwise (lang=.. in --seat, or the player's 'language' "
@@ -54,7 +57,8 @@ def game_new(
         "(Default: deadlines.reminder_hours, else 24.)", show_default=False)] = None,
     timeout: Annotated[str | None, typer.Option(
         help="At a deadline: 'default' plays the game's safe default order for the seat; "
-        "'pause' pauses the game and mails the operator. (Default: deadlines.timeout, "
+        "'pause' pauses the game and mails the operator; 'bot' lets a bot play the seat "
+        "until its player mails 'back' (also after 'resign'). (Default: deadlines.timeout, "
         "else default.)",
         show_default=False)] = None,
     vacation_days: Annotated[int | None, typer.Option(
@@ -62,16 +66,24 @@ def game_new(
         "(Default: deadlines.vacation_days, else 14.)", show_default=False)] = None,
 ) -> None:
     """Set up a new game; each player is mailed a welcome with their secret."""
-    from pbem.ops import operator_input
+    from pbem.pipeline import controllers, operator_input
 
     cfg = load_config()
+    bots: dict[int, str] = {}
+    seats: list[tuple[str, str]] = []
     try:
         split = [operator_input.seat_language(text) for text in seat]
-        seats = [operator_input.seat(text) for text, _ in split]
-    except operator_input.InputError as exc:
+        for i, (text, _) in enumerate(split):
+            level = controllers.bot_seat_level(text)
+            if level is None:
+                seats.append(operator_input.seat(text))
+            else:  # the computer: named by its seat and level, no address
+                bots[i] = level
+                seats.append((controllers.bot_name(i, level), ""))
+    except (operator_input.InputError, ValueError) as exc:
         raise fail(str(exc)) from exc
     languages = [own for _, own in split]
-    from pbem.ops import game_options
+    from pbem.pipeline import game_options
 
     try:
         rules = registry.get(game_type)
@@ -88,7 +100,8 @@ def game_new(
                                             clocks=_clock_settings(cfg, deadline_hours,
                                                                    reminder_hours, timeout,
                                                                    vacation_days),
-                                            language=lang, languages=languages)
+                                            language=lang, languages=languages,
+                                            bots=bots)
         except (KeyError, ValueError) as exc:
             raise fail(str(exc).strip('"')) from exc
         session.commit()
@@ -96,7 +109,9 @@ def game_new(
                       "welcome emails are queued — run `pbem process` to send them.")
         table = Table("seat", "name", "address", "language")
         for i, (name, address) in enumerate(seats):
-            table.add_row(str(seat_number(i)), name, address, languages[i] or lang)
+            table.add_row(str(seat_number(i)), name,
+                          f"(a bot, {bots[i]})" if i in bots else address,
+                          languages[i] or lang)
         console.print(table)
         del secrets  # mailed to each player; never printed
 
@@ -106,14 +121,13 @@ def _clock_settings(cfg: Config, deadline: int | None, reminder: int | None,
     """The game's clock: the options given, else the config's [deadlines] defaults."""
     d = cfg.deadlines
     hours = d.turn_hours if deadline is None else deadline
-    remind = reminder
-    if remind is None:  # the config's default lead time, if it fits this game's deadline
-        remind = d.reminder_hours if d.reminder_hours < hours else 0
-    return api.ClockSettings(
-        deadline_hours=hours or None,
-        reminder_hours=(remind or None) if hours else None,
-        timeout_policy=timeout or d.timeout,
-        vacation_days=d.vacation_days if vacation is None else vacation)
+    if reminder is not None:  # given: kept as given (ClockSettings.check refuses a bad one)
+        return api.ClockSettings(
+            deadline_hours=hours or None, reminder_hours=(reminder or None) if hours else None,
+            timeout_policy=timeout or d.timeout,
+            vacation_days=d.vacation_days if vacation is None else vacation)
+    return default_clocks(hours, d.reminder_hours, timeout or d.timeout,
+                          d.vacation_days if vacation is None else vacation)
 
 
 @app.command("list")

@@ -97,6 +97,9 @@ def demo(
     fresh: Annotated[bool, typer.Option(help="Empty an earlier demo's folder first "
                                         "(otherwise the new game is added beside its games).")]
     = False,
+    bots: Annotated[str, typer.Option(help="How the bots play: 'random' (any legal order) or "
+                                      "'good' (the game's own strategy, from what each seat "
+                                      "may see; slower).")] = "random",
 ) -> None:
     """Play a whole game by email between bots (SQLite + Maildirs) and show where the mail is.
 
@@ -128,7 +131,7 @@ def demo(
         task = bar.add_task(f"bots playing {game_type} by email", total=None)
         try:
             report = run_demo(where, game_type, players, seed,
-                              lambda n: bar.update(task, completed=n))
+                              lambda n: bar.update(task, completed=n), bots=bots)
         except (KeyError, ValueError) as exc:
             raise fail(str(exc).strip('"')) from exc
     console.print(f"[bold]{report.tag}[/bold]: {report.turns} turns played by email, "

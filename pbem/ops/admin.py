@@ -20,14 +20,14 @@ from pbem.engine.contract import Event, GameRules
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.replay import play
 from pbem.i18n import msg
-from pbem.ops import operator_input
-from pbem.pipeline import clock, history
+from pbem.pipeline import clock, history, operator_input, standings
 from pbem.pipeline import outgoing as mails
+from pbem.pipeline.controllers import HUMAN, STAND_IN, controller
 from pbem.pipeline.movelog import log_admin, record_move
 from pbem.pipeline.seat_language import Line, seat_tr
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.host import Host
-from pbem.store import queries
+from pbem.store import players, queries
 from pbem.store.tables import Game, OutboundMessage, Seat
 
 
@@ -61,7 +61,7 @@ def _status_all(session: Session, host: Host, rules: GameRules, game: Game, stat
     out = [mails.queue_status(session, host, rules, game, state, s, intro=intro)
            for s in queries.seats(session, game.id or 0) if s.index != skip]
     session.flush()
-    return out
+    return [q for q in out if q is not None]
 
 
 def _notice_all(session: Session, host: Host, rules: GameRules, game: Game,
@@ -75,7 +75,7 @@ def _notice_all(session: Session, host: Host, rules: GameRules, game: Game,
 def _settle(session: Session, host: Host, rules: GameRules, game: Game, before: Any,
             after: Any) -> Any:
     """Restart the clock if a new wait began and play for dropped/resigned seats now due."""
-    result = clock.settle(session, rules, game, before, after, host.clock())
+    result = clock.settle(session, rules, game, before, after, host.clock(), host=host)
     clock.tell_autoplay(session, host, rules, game, result, host.clock())
     return result.state
 
@@ -97,6 +97,9 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
     if not name or operator_input.CONTROL.search(name):
         raise AdminError("give the newcomer's name (one plain line) and email address, e.g. "
                          "--name \"Carol\" --address carol@example.org")
+    if players.is_banned(session, address):
+        raise AdminError(f"{address} is banned from this host; `pbem player unban {address}` "
+                         "lifts the ban")
     rules = registry.get(game.game_type)
     seat = _seat(session, game, seat_index)
     taken = [s for s in queries.seat_by_address(session, game.id or 0, address)
@@ -107,6 +110,8 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
     old_name, old_address = seat.name, seat.address
     secret, salt = new_secret(), new_salt()
     seat.name, seat.address, seat.status = name, address, "active"
+    seat.controller = HUMAN  # a bot seat, or one a bot stood in for, is a person's now
+    players.ensure(session, address)
     seat.secret_salt, seat.secret_hash = salt, hash_secret(secret, salt)
     seat.vacation_until = seat.vacation_from = None
     session.add(seat)
@@ -124,7 +129,7 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
                                   old_name=old_name),
                               msg("Your secret is: {secret}", secret=secret),
                               msg("Keep it private: put it in every mail you send.")])
-    if old_address != address:
+    if old_address and old_address != address:  # a bot seat had no address to tell
         # The seat's language, as its old player chose it.
         mails.queue_notice(session, host, to=old_address, kind="notice", game=game,
                            subj=mails.subject(game, rules.title), tr=seat_tr(seat, rules),
@@ -138,21 +143,30 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
 
 
 def drop(session: Session, host: Host, game: Game, seat_index: int) -> None:
-    """Drop a seat: from now on the game plays its default order for it whenever it is due."""
+    """Drop a seat: from now on the game plays its default order for it whenever it is due
+    (a bot plays it, under the game's ``bot`` timeout policy)."""
     game = _lock(session, game, ("active", "paused"), "drop a seat")
     rules = registry.get(game.game_type)
     seat = _seat(session, game, seat_index)
     if seat.status == "dropped":
         raise AdminError(f"seat {seat_index + 1} ({seat.name}) is already dropped")
     seat.status = "dropped"
+    by_bot = game.timeout_policy == "bot"
+    if by_bot:
+        seat.controller = controller(STAND_IN, host.bot_stand_in_level)
     session.add(seat)
     state = _state(session, rules, game)
     log_admin(session, rules, game, state, f"drop seat {seat.index + 1}: {seat.name}",
               [Event.of("seat_dropped", msg(
+                  "{name} was dropped from the game by its host; a bot plays that seat from "
+                  "now on.", name=seat.name) if by_bot else msg(
                   "{name} was dropped from the game by its host; the game plays its default "
                   "orders for that seat from now on.", name=seat.name))], seat=seat.index)
     mails.queue_notice(session, host, to=seat.address, kind="notice", game=game, seat=seat,
                        rules=rules, subj=mails.subject(game, rules.title), lines=[msg(
+                           "The game's host has dropped you from [{tag}]. A bot plays your "
+                           "seat from now on, and mail from you no longer plays in it.",
+                           tag=game.tag) if by_bot else msg(
                            "The game's host has dropped you from [{tag}]. The game plays its "
                            "default orders for your seat from now on, and mail from you no "
                            "longer plays in it.", tag=game.tag)])
@@ -264,7 +278,7 @@ def undo(session: Session, host: Host, game: Game) -> list[int]:
     replayed = history.replay_log(rules, setup, entries[1:])
     if not replayed.live:
         raise AdminError(f"nothing to undo in {game.tag}: no move has been played")
-    players = [i for i, (e, _) in enumerate(replayed.live) if e.kind != clock.TIMEOUT_KIND]
+    players = [i for i, (e, _) in enumerate(replayed.live) if e.kind not in history.HOST_MOVES]
     first = players[-1] if players else len(replayed.live) - 1
     undone = [e for e, _ in replayed.live[first:]]
     state = replayed.state_before(rules, first)
@@ -274,6 +288,7 @@ def undo(session: Session, host: Host, game: Game) -> list[int]:
     listed = ", ".join(f"#{n}" for n in numbers)
     if game.status == "finished" and rules.outcome(state) is None:
         game.status = "active"
+        standings.game_reopened(session, game)
     clock.restart_clock(game, host.clock())
     session.add(game)
     note = msg("The game's host undid the last turn ({who}: log {listed}); those moves no "

@@ -8,27 +8,27 @@ from __future__ import annotations
 
 import json
 import logging
-import secrets as pysecrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session, col, select
 
 from pbem.engine import registry
-from pbem.engine.hashing import canonical_json, state_hash
-from pbem.engine.replay import ReplayMismatch, draws_to_json, start
-from pbem.i18n import LANGUAGES, Msg, msg
+from pbem.engine.hashing import state_hash
+from pbem.engine.replay import ReplayMismatch
 from pbem.mail.inbound import Inbox
 from pbem.mail.outbound import Sender
-from pbem.ops import game_options, operator_input
 from pbem.outbox.delivery import Delivery, deliver_outbox
 from pbem.pipeline import history
 from pbem.pipeline import outgoing as mails
-from pbem.pipeline.clock import POLICIES, ClockReport, run_clocks
+from pbem.pipeline.clock import ClockReport, run_clocks
 from pbem.pipeline.digest import send_digests
+
+# Game creation lives in the pipeline (a lobby table that fills creates its game too).
+from pbem.pipeline.new_game import ClockSettings as ClockSettings
+from pbem.pipeline.new_game import create_game as create_game
 from pbem.pipeline.one_mail import Result, process_raw, reprocess
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.rendering import render_status
@@ -45,7 +45,6 @@ from pbem.store.tables import (
     LogEntry,
     OutboundMessage,
     Seat,
-    Snapshot,
     utcnow,
 )
 
@@ -55,104 +54,6 @@ log = logging.getLogger(__name__)
 def connect(database_url: str) -> SessionFactory:
     """Migrate the database at ``database_url`` and return a session factory for it."""
     return session_factory(init(database_url))
-
-
-@dataclass(frozen=True)
-class ClockSettings:
-    """A game's clock: hours per turn (None: no deadline), the reminder's lead time (None:
-    none), what a timeout does ("default" or "pause"), vacation days per seat."""
-
-    deadline_hours: int | None = None
-    reminder_hours: int | None = None
-    timeout_policy: str = "default"
-    vacation_days: int = 14
-
-    def check(self) -> None:
-        if self.timeout_policy not in POLICIES:
-            raise ValueError(f"timeout policy must be one of {', '.join(POLICIES)}, "
-                             f"not {self.timeout_policy!r}")
-        if self.deadline_hours is not None and self.deadline_hours <= 0:
-            raise ValueError("deadline hours must be positive (or none for no deadline)")
-        if self.reminder_hours is not None and (
-                self.reminder_hours <= 0 or self.deadline_hours is None
-                or self.reminder_hours >= self.deadline_hours):
-            raise ValueError("reminder hours must be positive and less than the deadline hours")
-        if self.vacation_days < 0:
-            raise ValueError("vacation days cannot be negative")
-
-
-def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str]],
-                options: Mapping[str, Any] | None = None, seed: str | None = None,
-                tag: str | None = None, host: Host | None = None, *,
-                clocks: ClockSettings | None = None,
-                now: datetime | None = None, language: str = "en",
-                languages: Sequence[str | None] = ()) -> tuple[Game, list[str]]:
-    """Set up a game and its seats; returns the game and each seat's secret (shown once).
-
-    With ``host`` given, every player is queued a welcome email holding their secret.
-    ``clocks`` sets deadlines (none by default); the first wait starts at ``now``.
-    ``language`` is the game's default language; ``languages`` a seat's own (by seat, None
-    or missing: the game's).
-    """
-    rules = registry.get(game_type)
-    for lang in (language, *languages):
-        if lang is not None and lang not in LANGUAGES:
-            raise ValueError(f"unknown language {lang!r}; the host speaks "
-                             f"{', '.join(LANGUAGES)}")
-    if len(languages) > len(seats):
-        raise ValueError("more seat languages than seats")
-    clocks = clocks or ClockSettings()
-    clocks.check()
-    if not rules.min_players <= len(seats) <= rules.max_players:
-        raise ValueError(f"{rules.title} takes {rules.min_players}–{rules.max_players} "
-                         f"players, not {len(seats)}")
-    seats = [(name, operator_input.address(address, "seat address")) for name, address in seats]
-    operator_input.distinct(address for _, address in seats)
-    if tag is not None:
-        tag = operator_input.tag(tag)
-        if queries.game_by_tag(session, tag) is not None:
-            raise ValueError(f"a game tagged {tag} exists already; choose another tag")
-    defaults = rules.default_options()
-    game_options.check(rules.title, defaults, options or {})
-    opts = {**defaults, **(options or {})}
-    seed = seed or pysecrets.token_hex(16)
-    state, setup = start(rules, len(seats), opts, seed)
-    prefix = registry.tag_prefix(rules)
-    game = Game(game_type=rules.name, tag=tag or f"{prefix}-new-{pysecrets.token_hex(6)}",
-                options_json=canonical_json(setup.options), seed=seed,
-                deadline_hours=clocks.deadline_hours, reminder_hours=clocks.reminder_hours,
-                timeout_policy=clocks.timeout_policy, vacation_days=clocks.vacation_days,
-                turn_started_at=now or (host.clock() if host else utcnow()), language=language)
-    session.add(game)
-    session.flush()
-    assert game.id is not None
-    if tag is None:
-        game.tag = f"{prefix}-{game.id}"
-    session.add(LogEntry(game_id=game.id, index=0, kind="setup",
-                         draws_json=canonical_json(draws_to_json(setup.draws)),
-                         events_json="[]", state_hash=setup.state_hash))
-    session.add(Snapshot(game_id=game.id, log_index=0,
-                         state_json=canonical_json(rules.to_json(state))))
-    secrets: list[str] = []
-    for index, (name, address) in enumerate(seats):
-        secret, salt = new_secret(), new_salt()
-        secrets.append(secret)
-        own = languages[index] if index < len(languages) else None
-        session.add(Seat(game_id=game.id, index=index, name=name, address=address.lower(),
-                         secret_salt=salt, secret_hash=hash_secret(secret, salt),
-                         language=own or language))
-    session.flush()
-    if host is not None:
-        for seat, secret in zip(queries.seats(session, game.id), secrets, strict=True):
-            mails.queue_status(session, host, rules, game, state, seat, secret=secret,
-                               intro=[msg("Welcome to {title}! Your secret is: {secret}",
-                                          title=rules.title, secret=secret),
-                                      msg("Keep it private: put it in every mail you send."),
-                                      # a game translates its about text in its catalogue
-                                      *([Msg(rules.about)] if getattr(rules, "about", "")
-                                        else [])],
-                               kind="welcome")
-    return game, secrets
 
 
 def list_games(session: Session, status: str | None = None) -> list[Game]:
@@ -258,7 +159,8 @@ MOVE_BATCH = 50
 def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, host: Host,
                   limit: int = 100,
                   after_commit: Callable[[Result], None] | None = None) -> Pass:
-    """One pass: fetch, process each mail in its own transaction, then send the queue.
+    """One pass: fetch, process each mail in its own transaction, then send the queue (and
+    during a long pass, every :data:`SEND_EVERY` seconds).
 
     The inbox mark comes after the commit, so a crash in between refetches a message whose
     Message-ID is already recorded: it is then a duplicate and changes nothing. An inbox that
@@ -271,6 +173,8 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
     """
     results = []
     fault = ""
+    delivery = Delivery()
+    last_sent = time.monotonic()
     move_all = getattr(inbox, "mark_all_processed", None)
     handled: list[str] = []
     # Held until the moves below are done: no other worker takes (or moves) these mails.
@@ -291,6 +195,9 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
                     if len(handled) >= MOVE_BATCH:
                         move_all(handled)
                         handled = []
+                if sender is not None and time.monotonic() - last_sent >= SEND_EVERY:
+                    _send_now(factory, sender, host, delivery)
+                    last_sent = time.monotonic()
         except TransientFault as exc:  # handling a mail, or claiming one
             fault = str(exc)
             log.error("database fault; mail left in the inbox for the next pass: %s", fault)
@@ -300,18 +207,39 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
     finally:
         claims.release()
     clocks = ClockReport()
-    delivery = Delivery()
     try:
         clocks = run_clocks(factory, host)  # reminders and timeouts go out in this same pass
         send_digests(factory, host)  # "mail digest" seats: a summary a day
         if sender is not None:
-            delivery = deliver_outbox(factory, sender, host)
+            _add(delivery, deliver_outbox(factory, sender, host))
     except Exception as exc:
         if not is_transient(exc):
             raise
         fault = fault or describe(exc)
         log.error("database fault; clocks or sending wait for the next pass: %s", fault)
     return Pass(results, delivery, clocks, fault)
+
+
+# During a long pass (a backlog, a burst) what is queued goes out at least this often, so
+# the first mails of a hundred are not answered only once the hundredth is handled.
+SEND_EVERY = 1.0
+
+
+def _send_now(factory: SessionFactory, sender: Sender, host: Host, delivery: Delivery) -> None:
+    """The queue sent in the middle of a pass; a database fault leaves it to the pass's end."""
+    try:
+        _add(delivery, deliver_outbox(factory, sender, host))
+    except Exception as exc:
+        if not is_transient(exc):
+            raise
+        log.warning("database fault while sending mid-pass; the pass's end sends: %s",
+                    describe(exc))
+
+
+def _add(total: Delivery, more: Delivery) -> None:
+    total.sent += more.sent
+    total.retrying += more.retrying
+    total.failed += more.failed
 
 
 def quarantine_list(session: Session) -> list[InboundMessage]:
@@ -341,7 +269,6 @@ def outbox_list(session: Session, status: str | None = None) -> list[OutboundMes
 def outbox_retry(session: Session, outbound_id: int | None = None) -> int:
     """Put failed mail, and queued mail waiting to be tried again, back in the queue due now
     (or one given unsent mail, e.g. a held one); returns how many."""
-    from pbem.store.tables import utcnow
 
     q = (select(OutboundMessage).where(OutboundMessage.status != "sent")
          .options(OUTBOUND_WITHOUT_BYTES))

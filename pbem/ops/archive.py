@@ -219,6 +219,8 @@ def _who(entry: LogEntry, names: list[str], tr: Translator) -> str:
         return tr(msg("{name} (orders entered by the host)", name=name))
     if entry.kind == "timeout":
         return tr(msg("{name} (deadline passed: default orders)", name=name))
+    if entry.kind == history.BOT:
+        return tr(msg("{name} (played by a bot)", name=name))
     return name
 
 

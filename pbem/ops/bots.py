@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Protocol
 
 from pbem.engine import registry
-from pbem.engine.contract import GameRules, Outcome, localise_order
+from pbem.engine.contract import GameRules, Outcome, bot_order, localise_order
 from pbem.i18n import msg, translator
 from pbem.mail.inbound import Inbox, MaildirInbox
 from pbem.mail.outbound import Sender
@@ -195,13 +195,15 @@ class _Expect:
 
 def play_out(factory: SessionFactory, tag: str, inbox: Inbox, sender: Sender,
              mailroom: Mailroom, host: Host, *, seed: str = "bots", max_rounds: int = 5000,
-             showcase: bool = False,
+             showcase: bool = False, level: str = "random",
              on_round: Callable[[int], None] | None = None) -> Played:
     """Play game ``tag`` to its end with a bot in every seat, through the mail path only.
 
     The game must have been created with its welcome mails queued. With ``showcase``, the
     first bot to move also sends a ``check`` dry run and an unreadable order first, so the
-    mail shows both kinds of reply.
+    mail shows both kinds of reply. ``level``: how the bots choose (``random``: the game's
+    random order; else the engine's ``bot_order`` at that level, from what the seat may
+    see). Seats the host plays itself (bot seats: no address) are left to the host.
     """
     with factory() as s:
         game = api.get_game(s, tag)
@@ -239,9 +241,11 @@ def play_out(factory: SessionFactory, tag: str, inbox: Inbox, sender: Sender,
         for index in waiting:
             bot = bots[index]
             if not bot.unanswered:
-                continue  # its reply is in flight; the next pass handles it
+                continue  # its reply is in flight (or the host plays the seat itself)
+            chosen = rules.random_order(state, index, bot.rng) if level == "random" else \
+                bot_order(rules, state, index, bot.rng, level, host.bot_seconds_per_move)
             # Written as a player of the seat's language would (the host reads it back).
-            order = localise_order(rules, rules.random_order(state, index, bot.rng), bot.lang)
+            order = localise_order(rules, chosen, bot.lang)
             if showcase and not labels:
                 showcase_seat = index
             if index == showcase_seat and len(labels) < 2:
@@ -256,7 +260,8 @@ def play_out(factory: SessionFactory, tag: str, inbox: Inbox, sender: Sender,
             _send(mailroom, bot, order.splitlines(), expected, _Expect(index, "applied", order))
         if not waiting:
             raise BotGameError(f"[{tag}] waits for nobody but has no outcome")
-        if not expected:  # nothing in flight and nobody could answer
+        host_plays = any(not bots[i].address for i in waiting)  # its next pass does
+        if not expected and not host_plays:  # nothing in flight and nobody could answer
             raise BotGameError(f"[{tag}] is stuck: seats {waiting} have no mail to answer")
     raise BotGameError(f"[{tag}] did not end within {max_rounds} rounds")
 

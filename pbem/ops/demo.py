@@ -21,6 +21,9 @@ from pbem.settings.config import from_dict
 from pbem.settings.host import Host
 from pbem.store import queries
 
+# ``pbem demo --bots``: how the demo's players choose their orders (a bot level).
+BOT_KINDS = {"random": "random", "good": "normal"}
+
 PLAYERS = [("Ann", "ann@example.org"), ("Ben", "ben@example.org"),
            ("Cleo", "cleo@example.org"), ("Dev", "dev@example.org")]
 
@@ -73,8 +76,15 @@ class DemoReport:
 
 
 def run_demo(folder: Path, game_type: str, players: int, seed: str | None = None,
-             on_round: Callable[[int], None] | None = None) -> DemoReport:
-    """Create a game in ``folder``, let bots play it to the end by mail, verify its replay."""
+             on_round: Callable[[int], None] | None = None, bots: str = "random"
+             ) -> DemoReport:
+    """Create a game in ``folder``, let bots play it to the end by mail, verify its replay.
+
+    ``bots``: ``random`` (any legal order) or ``good`` (the game's strategy at level normal,
+    from what each seat may see). Every seat is a bot either way, and each plays by mail, as
+    a person would: the demo is there to show the mail a game makes."""
+    if bots not in BOT_KINDS:
+        raise ValueError(f"--bots must be one of {', '.join(BOT_KINDS)}, not {bots!r}")
     rules = registry.get(game_type)
     if not rules.min_players <= players <= rules.max_players:
         raise ValueError(f"{rules.title} takes {rules.min_players}–{rules.max_players} players, "
@@ -92,7 +102,8 @@ def run_demo(folder: Path, game_type: str, players: int, seed: str | None = None
         tag = game.tag
     try:
         played = play_out(factory, tag, inbox, MaildirSender(cfg.outbound.maildir), mailroom,
-                          host, seed=seed or tag, showcase=True, on_round=on_round)
+                          host, seed=seed or tag, showcase=True, on_round=on_round,
+                          level=BOT_KINDS[bots])
     finally:
         inbox.close()
     with factory() as s:

@@ -25,13 +25,12 @@ from sqlmodel import Session
 from pbem.engine import registry
 from pbem.engine.hashing import canonical_json, state_hash
 from pbem.engine.replay import ReplayMismatch, SetupRecord, draws_from_json, replay
-from pbem.ops import operator_input
 from pbem.ops.hostkey import HostKey
-from pbem.pipeline import history
+from pbem.pipeline import controllers, history, operator_input, standings
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.host import Host
-from pbem.store import queries
+from pbem.store import players, queries
 from pbem.store.tables import Game, LogEntry, Seat, Snapshot, utcnow
 
 FORMAT = "pbem-game-export"
@@ -68,7 +67,9 @@ def export_json(session: Session, game: Game, *, key: HostKey) -> dict[str, Any]
                  "seed": game.seed, "created": game.created.isoformat(),
                  "deadline_hours": game.deadline_hours, "reminder_hours": game.reminder_hours,
                  "timeout_policy": game.timeout_policy, "vacation_days": game.vacation_days},
-        "seats": [{"index": s.index, "name": s.name, "address": s.address, "status": s.status}
+        "seats": [{"index": s.index, "name": s.name, "address": s.address, "status": s.status,
+                   **({} if s.controller == controllers.HUMAN else
+                      {"controller": s.controller})}
                   for s in seats],
         "log": [{"index": e.index, "kind": e.kind, "seat": e.seat, "text": e.text,
                  "draws": json.loads(e.draws_json), "events": json.loads(e.events_json),
@@ -127,6 +128,17 @@ def _aware(text: Any, where: str) -> datetime:
 
 
 SEAT_STATUSES = ("active", "resigned", "dropped")
+
+
+def _controller(seat: Any) -> str:
+    """Who plays an exported seat (exports before bots name none: its player)."""
+    kind = str(seat.get("controller", controllers.HUMAN))
+    try:
+        return controllers.checked(kind)
+    except ValueError:
+        raise operator_input.InputError(
+            f"the export's seat controller {kind[:40]!r} is not human, bot:<level> or "
+            "stand-in:<level>") from None
 GAME_STATUSES = ("active", "paused", "finished", "archived")
 
 
@@ -202,9 +214,16 @@ def import_game(session: Session, data: Any, *, key: HostKey, trust_foreign: boo
     rules = registry.stored(g["type"])
     try:
         tag = operator_input.tag(tag) if tag is not None else None
-        addresses = [operator_input.address(str(s["address"]), "the export's seat address")
-                     for s in data["seats"]]
-        operator_input.distinct(addresses)
+        kinds = [_controller(s) for s in data["seats"]]
+        addresses = ["" if controllers.is_bot_seat_controller(kind) else
+                     operator_input.address(str(s["address"]), "the export's seat address")
+                     for s, kind in zip(data["seats"], kinds, strict=True)]
+        operator_input.distinct(a for a in addresses if a)
+        banned = [a for a in addresses if a and players.is_banned(session, a)]
+        if banned:
+            raise operator_input.InputError(
+                f"{', '.join(banned)} is banned from this host; `pbem player unban ADDRESS` "
+                "lifts a ban")
         # Checked whoever signed it: a foreign export is trusted to replay, not to be clean.
         names = [operator_input.name(str(s["name"]), "the export's seat name")
                  for s in data["seats"]]
@@ -252,15 +271,27 @@ def import_game(session: Session, data: Any, *, key: HostKey, trust_foreign: boo
         session.add(Snapshot(game_id=game.id, log_index=entries[-1].index,
                              state_json=canonical_json(rules.to_json(final))))
     secrets = []
-    for s, address, seat_name in zip(data["seats"], addresses, names, strict=True):
+    for s, address, seat_name, kind in zip(data["seats"], addresses, names, kinds, strict=True):
+        if controllers.is_bot_seat_controller(kind):  # no address, no secret, no mail
+            secrets.append("")
+            session.add(Seat(game_id=game.id, index=int(s["index"]), name=seat_name,
+                             address="", status=str(s["status"]), secret_salt="",
+                             secret_hash=controllers.NO_SECRET, controller=kind))
+            continue
         secret, salt = new_secret(), new_salt()
         secrets.append(secret)
         session.add(Seat(game_id=game.id, index=int(s["index"]), name=seat_name,
-                         address=address, status=str(s["status"]),
+                         address=address, status=str(s["status"]), controller=kind,
                          secret_salt=salt, secret_hash=hash_secret(secret, salt)))
+        players.ensure(session, address)
     session.flush()
+    if game.status in standings.RATED_STATUSES and rules.outcome(final) is not None:
+        # Rated as a rebuild rates it: dated by the entry of its last snapshot.
+        standings.game_finished(session, rules, game, final, entries[-1].created)
     if host is not None:
         for seat, secret in zip(queries.seats(session, game.id), secrets, strict=True):
+            if not secret:
+                continue  # a bot seat
             mails.queue_status(session, host, rules, game, final, seat, secret=secret,
                                kind="welcome", intro=[
                                    f"[{game.tag}] ({rules.title}) has moved to this host and "

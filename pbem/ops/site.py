@@ -1,4 +1,5 @@
-"""A static site of every game: an index and one archive page per game, public view only.
+"""A static site of every game: an index, one archive page per game, public view only, and
+one standings page per game with rated players.
 
 Any web server can serve the folder as it is; the operator rebuilds it after each pass
 (``pbem process --site DIR``) or from a timer (``pbem site build DIR``). Each file is written
@@ -25,10 +26,11 @@ import pbem
 from pbem.engine import registry
 from pbem.ops import api, archive
 from pbem.rendering import environment, templates_dir
-from pbem.store import queries
+from pbem.store import queries, ratings
 from pbem.store.tables import Game, utcnow
 
 GAMES = "games"
+STANDINGS = "standings"
 CACHE = ".pbem-site.json"
 
 
@@ -42,6 +44,13 @@ class IndexRow:
     waiting: list[str]
     last_move: str
     verified: bool
+
+
+@dataclass
+class StandingsLink:
+    href: str
+    title: str
+    players: int
 
 
 @dataclass
@@ -95,11 +104,37 @@ def build_site(session: Session, folder: Path, *, addresses: bool = False,
         if not row.verified:
             report.unverified.append(game.tag)
         rows.append(row)
+    built = f"{now or utcnow():%Y-%m-%d %H:%M} UTC"
+    boards = _standings_pages(session, folder, report, built)
     index = environment().get_template("site-index.html.j2").render(
-        rows=rows, built=f"{now or utcnow():%Y-%m-%d %H:%M} UTC")
+        rows=rows, standings=boards, built=built)
     report.pages.insert(0, _write(folder / "index.html", index))
     _write(folder / CACHE, json.dumps(fresh, indent=1, sort_keys=True))
     return report
+
+
+def _standings_pages(session: Session, folder: Path, report: SiteReport,
+                     built: str) -> list[StandingsLink]:
+    """``folder/standings/<game>.html`` for every game with ratings: players by the name they
+    chose (never their address, whatever ``--addresses`` says: these are not one game's
+    players). Written on every build: a rating changes with any finished game."""
+    links: list[StandingsLink] = []
+    taken: set[str] = set()
+    (folder / STANDINGS).mkdir(parents=True, exist_ok=True)
+    for game_type in ratings.rated_types(session):
+        table = ratings.standings(session, game_type)
+        if not table:
+            continue
+        try:
+            title = registry.get(game_type).title
+        except KeyError:  # a game no longer installed keeps its standings
+            title = game_type
+        name = page_name(game_type, taken)
+        page = environment().get_template("site-standings.html.j2").render(
+            title=title, rows=table, built=built)
+        report.pages.append(_write(folder / STANDINGS / name, page))
+        links.append(StandingsLink(f"{STANDINGS}/{name}", title, len(table)))
+    return links
 
 
 def _read_cache(folder: Path) -> dict[str, dict[str, object]]:

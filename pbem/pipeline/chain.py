@@ -1,6 +1,7 @@
 """The mail pipeline, top to bottom: each handler either decides what becomes of the mail
 (and the chain stops) or notes what it found and hands the mail on. One module each, in
-``pbem.pipeline.handlers``; the mail commands in ``pbem.pipeline.commands``."""
+``pbem.pipeline.handlers``; the mail commands in ``pbem.pipeline.commands``, the lobby's in
+``pbem.pipeline.lobby``."""
 
 from __future__ import annotations
 
@@ -10,16 +11,19 @@ from pbem.pipeline.context import MailContext, Result
 from pbem.pipeline.handlers import (
     authenticate,
     automatic,
+    banned,
     body,
     bounce,
     command,
     game,
     help,
+    lobby,
     orders,
     ready,
     say,
     sender,
     status,
+    tagless,
     unreadable,
     verified,
 )
@@ -30,10 +34,13 @@ Handler = Callable[[MailContext], Result | None]
 CHAIN: tuple[Handler, ...] = (
     # intake: what is no player's mail, or cannot be read
     bounce.handle,        # a delivery report: the failed address noted, never answered
+    banned.handle,        # from an address the host bans: kept, never answered
     automatic.handle,     # an auto-reply or a list's mail: kept, never answered
     unreadable.handle,    # too large, or its structure unreadable: a note
     # identify and authenticate
     body.handle,          # the body read: game line, secret, command, talk, orders
+    lobby.handle,         # no game named: games, new, join, leave, start, invite, confirm
+    tagless.handle,       # no game named: the sender's profile, a game's standings
     game.handle,          # the game it names (subject tag, else "game" line), locked
     sender.handle,        # the sender holds a seat in that game
     help.handle,          # "help": answered without a secret

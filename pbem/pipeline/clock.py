@@ -14,15 +14,22 @@ The rules:
 - ``reminder_hours`` before its deadline a seat is mailed a reminder, once per deadline.
 - At the deadline the game's ``timeout_policy`` acts: ``default`` plays the game's
   ``default_order`` for the seat (a log entry of kind ``timeout``, everyone told);
-  ``pause`` pauses the game and mails the operator.
+  ``pause`` pauses the game and mails the operator; ``bot`` hands the seat to a bot standing
+  in for its player (pbem.pipeline.controllers), which plays this turn and the later ones
+  until the player mails ``back``.
 - A resigned (or dropped) seat is never waited for: its default order plays as soon as its
-  turn comes.
+  turn comes (the bot's order, when a bot stands in for it).
+- A bot seat (or a seat a bot stands in for) plays as soon as it is to move, in the same
+  pass, at most ``Host.bot_moves_per_pass`` moves per game and pass: the rest wait for the
+  next pass, so a table of bots never holds other games' mail up for long.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import random
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -32,11 +39,14 @@ from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from pbem.engine import registry
-from pbem.engine.contract import Event, GameRules, localise_order
+from pbem.engine.contract import Event, GameRules, bot_order, localise_order
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.replay import play
 from pbem.i18n import Msg, msg, nmsg
 from pbem.pipeline import outgoing as mails
+from pbem.pipeline import stand_in
+from pbem.pipeline.command_words import word
+from pbem.pipeline.controllers import bot_level, stands_in
 from pbem.pipeline.deadlines import (
     autoplayed,
     aware,
@@ -48,6 +58,7 @@ from pbem.pipeline.deadlines import (
     waiting_lines,
     when,
 )
+from pbem.pipeline.history import BOT
 from pbem.pipeline.movelog import record_move
 from pbem.pipeline.seat_language import seat_tr
 from pbem.settings.host import Host
@@ -73,7 +84,7 @@ __all__ = [
     "when",
 ]
 
-POLICIES = ("default", "pause")
+POLICIES = ("default", "pause", "bot")
 TIMEOUT_KIND = "timeout"  # log entries played for a seat by the host, not by its player
 MAX_AUTOPLAYS = 1000  # a game whose default orders never end it must not spin forever
 
@@ -88,6 +99,8 @@ class Autoplay:
     state: Any
     played: list[tuple[Seat, str]] = field(default_factory=list)
     failed: list[tuple[Seat, Msg]] = field(default_factory=list)  # (seat, why) → game paused
+    # Seats a bot took over at their deadline in this pass (the "bot" timeout policy).
+    taken_over: list[Seat] = field(default_factory=list)
 
 
 def play_default(session: Session, rules: GameRules, game: Game, state: Any, seat: Seat,
@@ -109,17 +122,44 @@ def play_default(session: Session, rules: GameRules, game: Game, state: Any, sea
     return applied.state, text
 
 
+def play_bot(session: Session, rules: GameRules, game: Game, state: Any, seat: Seat, level: str,
+             host: Host, now: datetime) -> tuple[Any, str]:
+    """Play the bot's order for ``seat`` (a log entry of kind ``bot``, replayed from its
+    text and draws like any order). The bot chooses through the engine's ``bot_order`` only,
+    from what the seat may see, within the host's budget per move. Its randomness is seeded
+    by the game and the entry, so the same log gives the same choice again."""
+    index = queries.next_log_index(session, game.id or 0)
+    rng = random.Random(f"{game.seed}/{index}/bot")
+    started = time.process_time()
+    text = bot_order(rules, state, seat.index, rng, level, host.bot_seconds_per_move)
+    took = time.process_time() - started
+    if took > 2 * host.bot_seconds_per_move:  # the game's strategy overran its budget
+        log.warning("the %s bot of %s took %.1f s of CPU for one move (budget %.1f s)",
+                    rules.name, game.tag, took, host.bot_seconds_per_move)
+    applied, record = play(rules, state, seat.index, text, f"{game.seed}/{index}")
+    told = [Event.of("bot_order_shown", msg("The bot standing in for you played: {order}",
+                                            order=text), {seat.index})] \
+        if stands_in(seat) else []
+    record_move(session, rules, game, index=index, kind=BOT, seat=seat.index, text=text,
+                record=record, state=applied.state, told=told, created=now)
+    return applied.state, text
+
+
 def settle(session: Session, rules: GameRules, game: Game, before: Any, after: Any,
            now: datetime, late: frozenset[int] = frozenset(),
-           seats: list[Seat] | None = None) -> Autoplay:
+           seats: list[Seat] | None = None, host: Host | None = None) -> Autoplay:
     """After an entry moved ``before`` to ``after``: restart the clock if a new wait began,
-    then play for resigned seats (and the ``late`` ones) whose turn it is, repeatedly.
+    then play for resigned seats, bot seats (and the ``late`` ones) whose turn it is,
+    repeatedly: bots at most ``host.bot_moves_per_pass`` times (the rest next pass).
 
     Call inside the transaction that logged the entry. A default order the game rejects
-    pauses the game (see :attr:`Autoplay.failed`) rather than losing the entry. ``seats``:
-    the game's seats, if the caller read them in this transaction (the default plays
-    change none).
+    pauses the game (see :attr:`Autoplay.failed`) rather than losing the entry; a bot's
+    order the game rejects is a bug in its bot, logged, and the default order plays
+    instead. ``seats``: the game's seats, if the caller read them in this transaction (the
+    plays change none).
     """
+    host = host or Host()
+    bot_moves = 0
     result = Autoplay(after)
     note_wait(game, rules.waiting_for(before), rules.waiting_for(after), now)
     everyone = seats if seats is not None else queries.seats(session, game.id or 0)
@@ -134,8 +174,26 @@ def settle(session: Session, rules: GameRules, game: Game, before: Any, after: A
         if not due:
             break
         seat = due[0]
+        level = bot_level(seat)
+        if level is not None and bot_moves >= host.bot_moves_per_pass:
+            break  # the next pass goes on: a bot seat to move makes the clock look at once
         pending.discard(seat.index)
-        why = (msg("{name} has resigned; the game played its default order for them.",
+        if level is not None:
+            try:
+                new, text = play_bot(session, rules, game, result.state, seat, level, host,
+                                     now)
+            except (OrderSyntaxError, IllegalOrder, ValueError):
+                log.exception("the bot's order failed in game %s; its default order plays",
+                              game.tag)
+            else:
+                bot_moves += 1
+                result.played.append((seat, text))
+                note_wait(game, waiting, rules.waiting_for(new), now)
+                result.state = new
+                continue
+        why = (msg("The bot could not choose an order for {name}; the game played its "
+                   "default order for them.", name=seat.name) if level is not None else
+               msg("{name} has resigned; the game played its default order for them.",
                    name=seat.name) if seat.status == "resigned" else
                msg("{name} was dropped from the game; the game played its default order for "
                    "them.", name=seat.name) if autoplayed(seat) else
@@ -170,11 +228,14 @@ class ClockReport:
 
     reminders: int = 0
     timeouts: int = 0
+    bot_moves: int = 0
     paused: list[str] = field(default_factory=list)  # game tags
     errors: int = 0  # games whose clock failed (logged; tried again next pass)
 
     def summary(self) -> str:
         parts = [f"{self.reminders} reminder(s)", f"{self.timeouts} timeout(s)"]
+        if self.bot_moves:
+            parts.append(f"{self.bot_moves} bot move(s)")
         if self.paused:
             parts.append(f"paused {', '.join(self.paused)}")
         if self.errors:
@@ -261,9 +322,20 @@ def tick(session: Session, host: Host, game_id: int, now: datetime,
                           [s for s in seats if s.index in late], now)
         report.paused.append(game.tag)
         return Ticked(acted=True)
-    if late or gone:
-        result = settle(session, rules, game, state, state, now, late, seats=seats)
-        report.timeouts += len(result.played)
+    taken = []
+    if late and game.timeout_policy == "bot":  # a bot takes over: no default order
+        taken = [s for s in seats if s.index in late]
+        for seat in taken:
+            stand_in.take_over(session, rules, game, state, seat, host.bot_stand_in_level,
+                               msg("{name} sent no orders by the deadline; a bot plays for "
+                                   "them from now on, until they come back.",
+                                   name=seat.name))
+        late = frozenset()
+    if late or gone or taken:
+        result = settle(session, rules, game, state, state, now, late, seats=seats, host=host)
+        result.taken_over = taken
+        report.bot_moves += sum(1 for s, _ in result.played if bot_level(s) is not None)
+        report.timeouts += sum(1 for s, _ in result.played if bot_level(s) is None)
         tell_autoplay(session, host, rules, game, result, now)
         if result.failed:
             report.paused.append(game.tag)
@@ -342,14 +414,19 @@ def tell_autoplay(session: Session, host: Host, rules: GameRules, game: Game, re
                               msg("{first}; {second}", first=result.failed[0][1],
                                   second=result.failed[1][1]))
         return queued
-    if not result.played:
+    if not result.played and not result.taken_over:
         return queued
     played_for = {s.index: text for s, text in result.played}
+    taken = {s.index for s in result.taken_over}
     seats = queries.seats(session, game.id or 0)
     for seat in seats:
         if seat.index == skip_seat:
             continue
-        intro = ([msg("Your deadline passed, so the game played for you: {order}",
+        intro = ([msg("Your deadline passed, so a bot plays your seat from now on. To play "
+                      "it yourself again, mail \"{back}\" with your secret line before your "
+                      "next turn.", back=word("back", seat.language))]
+                 if seat.index in taken else
+                 [msg("Your deadline passed, so the game played for you: {order}",
                       order=localise_order(rules, played_for[seat.index], seat.language))]
                  if seat.index in played_for and not autoplayed(seat) else [])
         update = mails.queue_update(session, host, rules, game, result.state, seat,
@@ -366,7 +443,8 @@ def remind(session: Session, host: Host, rules: GameRules, game: Game, state: An
     last = aware(game.reminded_at) if game.reminded_at is not None else None
     due = []
     for seat in seats:
-        at = reminder_of(game, seat) if seat.index in waiting else None
+        at = reminder_of(game, seat) if seat.index in waiting and not autoplayed(seat) \
+            else None
         if at is not None and at <= now and (last is None or last < at):
             due.append(seat)
     for seat in due:
@@ -380,6 +458,9 @@ def remind(session: Session, host: Host, rules: GameRules, game: Game, state: An
                  hours, tag=game.tag, when=tr.datetime(deadline, seat.timezone)),
             msg("If none arrive by then, the game plays its default order for you.")
             if game.timeout_policy == "default" else
+            msg("If none arrive by then, a bot plays your seat until you mail \"{back}\".",
+                back=word("back", seat.language))
+            if game.timeout_policy == "bot" else
             msg("If none arrive by then, the game pauses until its host steps in."),
         ])
     if due:

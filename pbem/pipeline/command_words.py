@@ -26,6 +26,7 @@ WORDS = [
     cmsg("host command", "until"),
     cmsg("host command", "off"),
     cmsg("host command", "resign"),
+    cmsg("host command", "back"),
     cmsg("host command", "secret"),
     cmsg("host command", "new"),
     cmsg("host command", "mail"),
@@ -39,6 +40,17 @@ WORDS = [
     cmsg("host command", "game"),
     cmsg("host command", "language"),
     cmsg("host command", "timezone"),
+    # the lobby's
+    cmsg("host command", "games"),
+    cmsg("host command", "join"),
+    cmsg("host command", "leave"),
+    cmsg("host command", "start"),
+    cmsg("host command", "invite"),
+    cmsg("host command", "never"),
+    cmsg("host command", "confirm"),
+    cmsg("host command", "players"),
+    cmsg("host command", "name"),
+    cmsg("host command", "standings"),
 ]
 ENGLISH_WORDS = frozenset(w.id for w in WORDS)
 

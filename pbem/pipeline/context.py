@@ -32,11 +32,12 @@ class Result:
 
 
 def finish(row: InboundMessage, status: str, reason: str, queued: list[Any]) -> Result:
-    """The mail's outcome, written on its row, with the mail it queued."""
+    """The mail's outcome, written on its row, with the mail it queued (None: a mail to a
+    bot seat, never queued)."""
     row.status = status
     row.reason = safe_reason(reason)
     row.processed_at = utcnow()
-    return Result(status, row.reason, row.id, rows=list(queued))
+    return Result(status, row.reason, row.id, rows=[q for q in queued if q is not None])
 
 
 @dataclass
@@ -64,6 +65,8 @@ class MailContext:
     # not one more for each (autoflush before the next query would write them at once).
     game_id: int | None = None
     seat_index: int | None = None
+    # The language of the sender's profile, for a mail that names no game (handlers.tagless).
+    profile_language: str | None = None
 
     sender: str = field(init=False)  # its From address, lowered
     refs: list[str] = field(init=False)  # the References of a reply to it
@@ -82,11 +85,11 @@ class MailContext:
     @property
     def tr(self) -> Translator:
         """The language of the replies: the seat's, once its address or secret names it;
-        before that the game's, once the mail names one; else the language the sender's
-        client says it writes in (Content-Language), else English."""
+        before that the game's, once the mail names one; else the sender's profile's; else the
+        language the sender's client says it writes in (Content-Language), else English."""
         if self.seat is not None:
             return seat_tr(self.seat, self.rules)
         game_language = self.game.language if self.game is not None else None
-        lang = next((lang for lang in (game_language, self.mail.language)
+        lang = next((lang for lang in (game_language, self.profile_language, self.mail.language)
                      if lang in LANGUAGES), "en")
         return translator(lang, self.rules.name if self.rules is not None else None)

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from pbem.i18n import Translator, msg
 from pbem.i18n.translate import ENGLISH
+from pbem.pipeline.controllers import bot_level
 from pbem.store.tables import Game, Seat
 
 
@@ -20,8 +21,9 @@ def when(moment: datetime) -> str:
 
 
 def autoplayed(seat: Seat) -> bool:
-    """Seats the host plays for at once, with the game's default order."""
-    return seat.status in ("resigned", "dropped")
+    """Seats the host plays for at once: with the game's default order (resigned, dropped),
+    or the bot's (bot seats, and seats a bot stands in for)."""
+    return seat.status in ("resigned", "dropped") or bot_level(seat) is not None
 
 
 def restart_clock(game: Game, now: datetime) -> None:

@@ -12,7 +12,8 @@ The engine replays moves (:func:`pbem.engine.replay.replay_one`); the host adds 
   the log without the revoked entries — and checks the undo's recorded hash against it.
 
 Moves are entries of kind ``order`` (a player's mail), ``forced`` (orders the operator
-entered for a seat) and ``timeout`` (the game's default order, played by the host's clock).
+entered for a seat), ``timeout`` (the game's default order, played by the host's clock) and
+``bot`` (the order the host's bot chose for a bot seat or a player it stands in for).
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ from pbem.store.tables import LogEntry
 
 ADMIN = "admin"
 FORCED = "forced"
-MOVE_KINDS = frozenset({"order", FORCED, "timeout"})
+BOT = "bot"
+MOVE_KINDS = frozenset({"order", FORCED, "timeout", BOT})
+HOST_MOVES = frozenset({"timeout", BOT})  # played by the host, not by a person
 TALK = "talk"  # table talk (pbem.pipeline.talk): no state change, hash checked like admin
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from pbem.pipeline import command_words as words
 
-TAG_MAX = 100  # of a "game" line: a game's tag is far shorter
+GAME_LINE_MAX = 100  # what a "game" line may name: a tag is at most 40 (operator_input)
 
 
 @dataclass
@@ -17,7 +17,8 @@ class Letter:
 
     game_tag: str | None = None
     secret: str | None = None
-    # check | help | status | log | waiting | vacation | resign | secret (new)
+    # check | help | status | log | waiting | vacation | resign | back | secret (new) | mail |
+    # language | timezone | name | standings
     command: str | None = None
     argument: str = ""  # the rest of a command's line ("until 2026-12-24" for vacation)
     orders: list[tuple[int, str]] = field(default_factory=list)  # (line number in body, text)
@@ -104,7 +105,7 @@ def _host_line(letter: Letter, line: str) -> bool:
     free = not letter.orders and letter.command is None  # a command comes before any order
     secret = secret_value(line)
     if words.is_word(word, "game") and rest.strip() and letter.game_tag is None:
-        letter.game_tag = rest.strip()[:TAG_MAX]
+        letter.game_tag = rest.strip()[:GAME_LINE_MAX]
     elif secret is not None and words.is_word(secret, "new") and free:
         letter.command, letter.argument = "secret", "new"  # a new secret: see commands/secret.py
     elif secret is not None:
@@ -113,11 +114,12 @@ def _host_line(letter: Letter, line: str) -> bool:
             line.lower() == "preview" or words.is_word(line, "check")):
         letter.command = "check"
     elif free and not rest.strip() and (
-            command := next((c for c in ("help", "status", "waiting", "resign", "log")
+            command := next((c for c in ("help", "status", "waiting", "resign", "back", "log")
                              if words.is_word(line, c)), None)):
         letter.command = command
     elif free and (command := next((c for c in ("vacation", "log", "mail", "language",
-                                                "timezone") if words.is_word(word, c)), None)):
+                                                "timezone", "name", "standings")
+                                    if words.is_word(word, c)), None)):
         letter.command, letter.argument = command, rest.strip()
     else:
         return False

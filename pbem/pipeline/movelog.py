@@ -16,7 +16,7 @@ from sqlmodel import Session
 from pbem.engine.contract import Event, GameRules
 from pbem.engine.hashing import canonical_json, state_hash
 from pbem.engine.replay import OrderRecord, draws_to_json
-from pbem.pipeline import history
+from pbem.pipeline import history, standings
 from pbem.store import queries
 from pbem.store.tables import Game, LogEntry, Snapshot, utcnow
 
@@ -25,20 +25,23 @@ def record_move(session: Session, rules: GameRules, game: Game, *, index: int, k
                 text: str, record: OrderRecord, state: Any, told: list[Event] | None = None,
                 source_message_id: int | None = None, created: datetime | None = None) -> None:
     """Log entry ``index`` for ``record`` (``told`` goes before the game's own events), the
-    snapshot of ``state`` after it, and ``finished`` once the game has an outcome. Added to
-    the session, not flushed: the next query (or the commit) writes them with whatever the
-    move changes next (its clock), in one flush."""
+    snapshot of ``state`` after it, and ``finished`` (and rated) once the game has an
+    outcome. Added to the session, not flushed: the next query (or the commit) writes them
+    with whatever the move changes next (its clock), in one flush."""
     events = [*(told or []), *record.events]
+    created = created or utcnow()
     session.add(LogEntry(
         game_id=game.id or 0, index=index, kind=kind, seat=seat, text=text,
         draws_json=canonical_json(draws_to_json(record.draws)),
         events_json=canonical_json([e.to_json() for e in events]),
         state_hash=record.state_hash, source_message_id=source_message_id,
-        created=created or utcnow()))
+        created=created))
     session.add(Snapshot(game_id=game.id or 0, log_index=index,
                          state_json=canonical_json(rules.to_json(state))))
     if rules.outcome(state) is not None:
         game.status = "finished"
+        # Rated in this same transaction, dated as its last entry (what a rebuild reads).
+        standings.game_finished(session, rules, game, state, created)
     session.add(game)
 
 

@@ -16,6 +16,7 @@ from pbem.i18n import Msg, Translator, msg
 from pbem.i18n.translate import ENGLISH
 from pbem.mail.compose import clean_header, compose_bytes
 from pbem.mail.redact import redact
+from pbem.pipeline.controllers import is_bot_seat, stands_in
 from pbem.pipeline.deadlines import aware, deadline_of, waiting_label
 from pbem.pipeline.history import MOVE_KINDS
 from pbem.pipeline.seat_language import Line, footer, render, render_lines, seat_tr
@@ -27,7 +28,7 @@ from pbem.rendering import (
     render_status,
 )
 from pbem.settings.host import Host
-from pbem.store import queries
+from pbem.store import lobby, queries
 from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat
 
 
@@ -97,13 +98,27 @@ def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str, mover:
     return subject(game, msg("{lead}: {now}", lead=lead, now=now) if lead else now, tr)
 
 
+def unmailed(seat: Seat | None, to: str | None = None) -> bool:
+    """Mail to a bot seat is never built nor queued: nobody reads it. What it would say is
+    the game's own status for that seat, which ``pbem game show --as N`` renders from the
+    game at any time (and the archive from its log), so nothing is lost by not keeping it."""
+    return (seat is not None and is_bot_seat(seat)) or to == ""
+
+
+def bot_labels(seats: Sequence[Seat], tr: Translator = ENGLISH) -> list[str]:
+    """The seats a bot plays, for every status mail: ``Bot 3``, ``Ann (a bot stands in)``."""
+    return [s.name if is_bot_seat(s) else tr(msg("{name} (a bot stands in)", name=s.name))
+            for s in seats if is_bot_seat(s) or stands_in(s)]
+
+
 def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, text: str,
           html: str | None = None, kind: str, game_id: int | None,
           in_reply_to: str | None = None, references: list[str] | None = None,
           auto_reply: bool = True, secret: str | None = None) -> OutboundMessage:
     """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
     sent (pbem.outbox.delivery), so the secret is at rest only while the mail waits.
-    An HTML body's SVG pictures travel as PNG parts (pbem.drawing.pictures)."""
+    An HTML body's SVG pictures travel as PNG parts (pbem.drawing.pictures). Mail to an
+    address that answered "never" (pbem.pipeline.lobby) is kept as dropped, never sent."""
     pictures: list[Picture] = []
     if html is not None:
         html, pictures = inline_pictures(html, host.message_id_domain)
@@ -117,6 +132,8 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
                           subject=clean_header(subj, 250), message_id=message_id_of(raw),
                           raw_once_sent=redact(raw, [secret]) if secret else None)
+    if lobby.said_never(session, to):  # kept, listed, never sent (pbem outbox shows it)
+        row.status, row.last_error = "dropped", "the address answered never: no mail to it"
     session.add(row)
     return row
 
@@ -206,6 +223,7 @@ def status_mail(session: Session, rules: GameRules, game: Game, state: Any, seat
         if seat.index in waiting and outcome is None else None,
         lang=tr.lang, timezone=seat.timezone or "UTC", footer=footer(tr),
         public=public_view(rules, state) if public is None else public,
+        bots=bot_labels(all_seats, tr),
     )
 
 
@@ -232,12 +250,15 @@ def queue_status(session: Session, host: Host, rules: GameRules, game: Game, sta
                  kind: str = "status", mover: str | None = None,
                  point: Line | None = None, seats: list[Seat] | None = None,
                  moves: int | None = None, public: dict[str, Any] | None = None,
-                 log: list[LogEntry] | None = None) -> OutboundMessage:
-    """One seat's status mail. ``mover`` names who just moved (others' subjects say so);
-    ``point`` replaces the subject's lead, e.g. ``Orders accepted`` in the reply to a move;
+                 log: list[LogEntry] | None = None) -> OutboundMessage | None:
+    """One seat's status mail (none to a bot seat: :func:`unmailed`). ``mover`` names who
+    just moved (others' subjects say so); ``point`` replaces the subject's lead, e.g.
+    ``Orders accepted`` in the reply to a move;
     ``seats``, ``moves`` and ``public`` (the game's seats, how many moves it has made, the
     spectator's view: :func:`public_view`) and ``log`` (:func:`status_mail`), if the caller
     has them: a move's mails make them once."""
+    if unmailed(seat):
+        return None
     if moves is None:
         moves = queries.moves_made(session, game.id or 0, MOVE_KINDS)
     seats = seats if seats is not None else queries.seats(session, game.id or 0)
@@ -282,8 +303,10 @@ def queue_update(session: Session, host: Host, rules: GameRules, game: Game, sta
 
     Its own move, the end of the game and mail to ``every`` seats are full statuses; a
     ``turn`` seat gets a one-line note, a ``digest`` seat nothing now (the day's digest
-    tells it, see pbem.pipeline.digest).
+    tells it, see pbem.pipeline.digest), a bot seat nothing ever.
     """
+    if unmailed(seat):
+        return None
     waiting = rules.waiting_for(state)
     if (seat.mail_mode == "every" or seat.index in waiting or rules.outcome(state) is not None
             or intro):  # an intro says something to this seat (e.g. its default was played)
@@ -317,9 +340,12 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
                  secret: str | None = None, seat: Seat | None = None,
                  rules: GameRules | None = None,
                  tr: Translator | None = None, names: list[str] | None = None
-                 ) -> OutboundMessage:
+                 ) -> OutboundMessage | None:
     """A short note. To a ``seat`` it is in the seat's language (``tr`` overrides) and ends
-    with the language footer; otherwise English (a stranger's language is unknown)."""
+    with the language footer; otherwise English (a stranger's language is unknown). None to
+    a bot seat (:func:`unmailed`)."""
+    if unmailed(seat, to):
+        return None
     tr = tr or seat_tr(seat, rules)
     if names is None:  # the players' names, for the seats a message names
         names = [s.name for s in queries.seats(session, game.id or 0)] if game and seat else []
@@ -330,8 +356,9 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
                  references=references, secret=secret)
 
 
-# Answers to mail that proved no seat's secret ("fault": a mail the host failed on).
-UNPROVEN = ("stranger", "help", "auth", "fault")
+# Answers to mail that proved no seat's secret ("fault": a mail the host failed on; "lobby":
+# a lobby answer to an address that never confirmed a seat; "invite": a player's invitation).
+UNPROVEN = ("stranger", "help", "auth", "fault", "lobby", "invite")
 
 
 def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
@@ -353,5 +380,7 @@ def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
     if kind == "fault":  # counted apart: a host's fault must not use up a player's help
         return queries.recent_replies(session, address, ("fault",), hour) \
             < host.unverified_replies_per_hour
-    sent = queries.recent_replies(session, address, ("help", "auth"), hour)
+    if kind == "invite":  # per address by the lobby (pbem.pipeline.lobby.invite)
+        return True
+    sent = queries.recent_replies(session, address, ("help", "auth", "lobby"), hour)
     return sent < host.unverified_replies_per_hour

@@ -24,9 +24,10 @@ def reply_subject(ctx: MailContext, game: Game | None, *, echo: bool = True) -> 
 
 
 def stranger(ctx: MailContext, status: str, reason: str, lines: list[Line],
-             game: Game | None, kind: str = "stranger") -> Result:
+             game: Game | None, kind: str = "stranger", subj: str | None = None) -> Result:
     """A rate-limited note to a sender who proved nothing (no seat, no or wrong secret,
-    asking for help); nothing else changes. Never sent to an address we cannot parse."""
+    asking for help); nothing else changes. Never sent to an address we cannot parse.
+    ``subj``: a fixed subject saying what it is (never the sender's own words)."""
     queued = []
     if not deliverable(ctx.sender):
         reason += "; no answer: the sender's address is not deliverable"
@@ -34,7 +35,8 @@ def stranger(ctx: MailContext, status: str, reason: str, lines: list[Line],
         reason += "; no answer: reply limit reached"
     else:
         queued.append(mails.queue_notice(
-            ctx.session, ctx.host, to=ctx.sender, subj=reply_subject(ctx, game, echo=False),
+            ctx.session, ctx.host, to=ctx.sender,
+            subj=subj or reply_subject(ctx, game, echo=False),
             lines=lines, kind=kind, game=game, in_reply_to=ctx.mid, references=ctx.refs,
             tr=ctx.tr))
     return finish(ctx.row, status, reason, queued)

@@ -198,7 +198,7 @@ def deliver(session: Session, host: Host, game: Game, said: Said, told: set[int]
                                          text=_preview(owed[0].text)), seat_tr(seat)),
             lines=said.note(seat, game)))
     session.flush()
-    return queued
+    return [q for q in queued if q is not None]
 
 
 def _cut(messages: list[tuple[list[Seat] | None, str]], limit: int

@@ -115,8 +115,47 @@ class Deadlines:
 
     turn_hours: int = 72  # 0: no deadline
     reminder_hours: int = 24  # 0: no reminder
-    timeout: str = "default"  # default (play the game's safe order) | pause (tell the operator)
+    # default (play the game's safe order) | pause (tell the operator) | bot (a bot takes
+    # the seat over until its player mails "back")
+    timeout: str = "default"
     vacation_days: int = 14  # vacation days each seat may take per game
+
+
+TIMEOUT_POLICIES = ("default", "pause", "bot")
+
+
+@dataclass(frozen=True)
+class Bots:
+    """How the host's bots play (bot seats, and bots standing in for absent players)."""
+
+    seconds_per_move: float = 1.0  # CPU one bot decision may take (its strategy's budget)
+    # Bot moves one game makes in one pass; the rest wait for the next pass, so a table of
+    # bots never holds a pass (and the other games' mail) up for long.
+    moves_per_pass: int = 12
+    stand_in_level: str = "normal"  # the level of a bot standing in for a player
+OPENERS = ("anyone", "players", "operator")
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """``[lobby]``: tables opened, joined and started by mail (pbem.pipeline.lobby)."""
+
+    # Off unless the operator turns it on: with it, anyone who has the host's address can
+    # make it create games and send mail, so a host that runs its games by hand stays closed.
+    enabled: bool = False
+    # Who may open a table: anyone, players (an address that holds a seat in a game or
+    # confirmed one at a table), operator (the operator_address only). Anyone may join.
+    open: str = "anyone"
+    # Sender domains allowed to use the lobby at all (empty: every domain).
+    domains: tuple[str, ...] = ()
+    confirm_hours: int = 72  # an unconfirmed seat is given back after this long
+    invites_per_day: int = 5  # invitations one player may send in 24 hours
+    open_tables_per_address: int = 3  # tables one address has open (not started) at once
+    tables_per_address_per_day: int = 5  # tables one address may open in 24 hours
+    tables_per_day: int = 100  # tables opened by everyone together in 24 hours
+    # Lobby answers to an address that confirmed a seat before (forged mail can name it too);
+    # answers to any other address count against [limits] unverified_replies_per_hour.
+    replies_per_hour: int = 20
 
 
 @dataclass(frozen=True)
@@ -129,6 +168,8 @@ class Config:
     outbound: OutboundConfig
     limits: Limits
     deadlines: Deadlines
+    bots: Bots = field(default_factory=Bots)
+    lobby: Lobby = field(default_factory=Lobby)
     operator_address: str | None = None  # gets the mail when a game pauses on a timeout
     # When set, a player's mail counts only if the topmost Authentication-Results header,
     # from this authserv-id (our own receiving server), shows DKIM, SPF or DMARC passing
@@ -256,8 +297,47 @@ def _security(section: dict[str, Any], where: str) -> str:
 
 def _deadlines(section: dict[str, Any]) -> Deadlines:
     result = Deadlines(**_values(Deadlines, section, "deadlines"))
-    if result.timeout not in ("default", "pause"):
-        raise ConfigError(f"deadlines.timeout must be default or pause, not {result.timeout!r}")
+    if result.timeout not in TIMEOUT_POLICIES:
+        raise ConfigError(f"deadlines.timeout must be one of {', '.join(TIMEOUT_POLICIES)}, "
+                          f"not {result.timeout!r}")
+    return result
+
+
+def _bots(section: dict[str, Any]) -> Bots:
+    from pbem.engine.contract import BOT_LEVELS
+
+    values = _values(Bots, section, "bots")
+    seconds = values.get("seconds_per_move", Bots.seconds_per_move)
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not (
+            0 < seconds <= 600):
+        raise ConfigError(f"bots.seconds_per_move must be a number of seconds above 0 (at "
+                          f"most 600), not {seconds!r}")
+    result = Bots(**{**values, "seconds_per_move": float(seconds)})
+    if not 1 <= result.moves_per_pass <= 1000:  # the host's bound on moves played in a row
+        raise ConfigError(f"bots.moves_per_pass must be 1 to 1000, not {result.moves_per_pass}")
+    if result.stand_in_level not in BOT_LEVELS:
+        raise ConfigError(f"bots.stand_in_level must be one of {', '.join(BOT_LEVELS)}, not "
+                          f"{result.stand_in_level!r}")
+    return result
+
+
+def _lobby(section: dict[str, Any]) -> Lobby:
+    values = _values(Lobby, section, "lobby")
+    if "domains" in section:
+        domains = section["domains"]
+        if not isinstance(domains, list) or not all(isinstance(d, str) for d in domains):
+            raise ConfigError(f"lobby.domains must be a list of domains like "
+                              f"[\"example.org\"], not {domains!r}")
+        values["domains"] = tuple(d.strip().lower().lstrip("@") for d in domains if d.strip())
+    result = Lobby(**values)
+    if result.open not in OPENERS:
+        raise ConfigError(f"lobby.open must be one of {', '.join(OPENERS)}, not "
+                          f"{result.open!r}")
+    for name in ("confirm_hours", "invites_per_day", "open_tables_per_address",
+                 "tables_per_address_per_day", "tables_per_day", "replies_per_hour"):
+        if getattr(result, name) < 0 or (name == "confirm_hours" and result.confirm_hours == 0):
+            raise ConfigError(f"lobby.{name} must be a positive whole number, not "
+                              f"{getattr(result, name)}")
     return result
 
 
@@ -327,6 +407,8 @@ def _build(raw: dict[str, Any], base: Path) -> Config:
             outbound=OutboundConfig(smtp=smtp, maildir=out_maildir),
             limits=Limits(**_values(Limits, limits, "limits")),
             deadlines=_deadlines(deadlines),
+            bots=_bots(raw.get("bots", {})),
+            lobby=_lobby(raw.get("lobby", {})),
             operator_address=_address(mail["operator_address"], "mail.operator_address")
             if "operator_address" in mail else None,
             trusted_authserv_id=str(mail.get("trusted_authserv_id", "")).strip() or None,

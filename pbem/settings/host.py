@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pbem.settings.config import Config
+from pbem.settings.config import Config, Lobby
 from pbem.store.tables import utcnow
 
 
@@ -26,8 +26,17 @@ class Host:
     fault_alert_after: int = 5
     talk_chars_per_mail: int = 4000
     talk_mails_per_day: int = 30
+    bot_seconds_per_move: float = 1.0  # a bot decision's budget ([bots] in the config)
+    bot_moves_per_pass: int = 12  # bot moves one game makes in one pass
+    bot_stand_in_level: str = "normal"  # a bot standing in for an absent player
     operator_address: str | None = None  # told when a game pauses on a timeout
     trusted_authserv_id: str | None = None  # require its Authentication-Results verdict
+    lobby: Lobby = field(default_factory=Lobby)  # tables opened by mail ([lobby])
+    # Deadlines of games the lobby starts (the config's [deadlines], as `pbem game new`).
+    turn_hours: int = 72
+    reminder_hours: int = 24
+    timeout: str = "default"
+    vacation_days: int = 14
     # "Now" for deadlines and vacations; tests pass a controllable clock.
     clock: Callable[[], datetime] = field(default_factory=lambda: utcnow)
 
@@ -52,6 +61,14 @@ class Host:
             fault_alert_after=cfg.limits.fault_alert_after,
             talk_chars_per_mail=cfg.limits.talk_chars_per_mail,
             talk_mails_per_day=cfg.limits.talk_mails_per_day,
+            bot_seconds_per_move=cfg.bots.seconds_per_move,
+            bot_moves_per_pass=cfg.bots.moves_per_pass,
+            bot_stand_in_level=cfg.bots.stand_in_level,
             operator_address=cfg.operator_address,
             trusted_authserv_id=cfg.trusted_authserv_id,
+            lobby=cfg.lobby,
+            turn_hours=cfg.deadlines.turn_hours,
+            reminder_hours=cfg.deadlines.reminder_hours,
+            timeout=cfg.deadlines.timeout,
+            vacation_days=cfg.deadlines.vacation_days,
         )

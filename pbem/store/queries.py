@@ -49,11 +49,15 @@ def seats(session: Session, game_id: int) -> list[Seat]:
 
 
 def seat_by_address(session: Session, game_id: int, address: str) -> list[Seat]:
+    if not address.strip():  # bot seats have no address: no mail speaks for them
+        return []
     return list(session.exec(_SEAT_BY_ADDRESS,
                              params={"game_id": game_id, "address": address.lower()}))
 
 
 def games_of_address(session: Session, address: str) -> list[Game]:
+    if not address.strip():
+        return []
     q = select(Game).join(Seat, col(Seat.game_id) == col(Game.id)).where(
         Seat.address == address.lower(), col(Game.status).in_(["active", "paused"]))
     return list(session.exec(q.distinct()))

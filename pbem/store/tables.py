@@ -82,6 +82,108 @@ class Seat(SQLModel, table=True):
     # its dates are shown in; the player's "language" and "timezone" commands change them.
     language: str = "en"
     timezone: str = "UTC"
+    # Who chooses the seat's orders (pbem.pipeline.controllers): "human" (its player, by
+    # mail), "bot:<level>" (a computer seat from the start: no address, no secret, no mail),
+    # "stand-in:<level>" (a bot playing for a player who timed out or resigned under the
+    # game's "bot" timeout policy; the player gets the seat back by mailing "back").
+    controller: str = "human"
+
+
+class LobbyTable(SQLModel, table=True):
+    """A table of the lobby: a game opened by mail, waiting for its players. Its tag becomes
+    the game's tag when it starts (``game_id`` then names the game)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    tag: str = Field(unique=True)
+    game_type: str
+    players: int  # the seats it waits for
+    options_json: str = Field(sa_column=Column(Text, nullable=False))
+    opener: str = Field(index=True)  # the address that opened it, lower-cased
+    language: str = "en"  # the game's language when it starts (the opener's)
+    status: str = Field(default="open", index=True)  # open | started | closed
+    created: datetime = Field(default_factory=utcnow, index=True)
+    closed_at: datetime | None = None
+    game_id: int | None = Field(default=None, foreign_key="game.id")
+
+
+class LobbySeat(SQLModel, table=True):
+    """A seat taken at a table of the lobby. It counts once its player answered the join mail
+    with its code (``confirmed_at``); until then it expires at ``expires_at``. The code is
+    kept hashed, as seat secrets are."""
+
+    __table_args__ = (UniqueConstraint("table_id", "address"),)
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="lobbytable.id", index=True)
+    address: str = Field(index=True)  # lower-cased
+    name: str
+    language: str = "en"
+    code_salt: str
+    code_hash: str
+    joined_at: datetime = Field(default_factory=utcnow)
+    expires_at: datetime | None = None  # None once confirmed
+    confirmed_at: datetime | None = None
+
+
+class LobbyInvite(SQLModel, table=True):
+    """An invitation mailed for a table: one per address and table, a few per player a day.
+    The invited address is kept as a hash (it has not asked to be known here)."""
+
+    __table_args__ = (UniqueConstraint("table_id", "address_hash"),)
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="lobbytable.id", index=True)
+    inviter: str = Field(index=True)  # lower-cased
+    address_hash: str
+    created: datetime = Field(default_factory=utcnow, index=True)
+
+
+class NeverMail(SQLModel, table=True):
+    """An address that answered ``never``: the host mails it no more. Kept as a hash only."""
+
+    address_hash: str = Field(primary_key=True)
+    created: datetime = Field(default_factory=utcnow)
+
+
+class Player(SQLModel, table=True):
+    """One person across games: their address (lower-cased), the profile their new seats
+    start from, and whether the host bans them. Each field of the profile left None falls
+    back to the game's default when a seat is made."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    address: str = Field(unique=True)  # lower-cased
+    name: str = ""  # as shown on public pages ("" until set: then their latest seat's name)
+    language: str | None = None
+    timezone: str | None = None
+    mail_mode: str | None = None  # every | turn | digest
+    banned_at: datetime | None = None
+    ban_reason: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    created: datetime = Field(default_factory=utcnow)
+
+
+class GameResult(SQLModel, table=True):
+    """A finished game's ranking in players (groups of tied player ids, best first), as
+    rated: the ratings are these results applied in (finished_at, game_id) order."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", unique=True)
+    game_type: str = Field(index=True)
+    finished_at: datetime
+    ranking_json: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class Rating(SQLModel, table=True):
+    """A player's Weng-Lin rating in one game type (openskill's Plackett-Luce model)."""
+
+    __table_args__ = (UniqueConstraint("player_id", "game_type"),)
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    game_type: str = Field(index=True)
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0  # games ranked first (alone or tied)
+    # The last result applied: an older one arriving later means a rebuild, not a step.
+    last_finished_at: datetime
+    last_game_id: int
 
 
 # A message's bytes: one row of their own, loaded with it (see the module's docstring).

@@ -226,7 +226,7 @@ def test_game_new_takes_clock_options_and_config_defaults(
     assert made.exit_code == 0, made.output
     bad = runner.invoke(app, ["game", "new", "testcards", *seats, "--timeout", "later"])
     assert bad.exit_code == 1
-    assert "timeout policy must be one of default, pause, not 'later'" in bad.output
+    assert "timeout policy must be one of default, pause, bot, not 'later'" in bad.output
     bad = runner.invoke(app, ["game", "new", "testcards", *seats, "--deadline-hours", "10",
                               "--reminder-hours", "10"])
     assert bad.exit_code == 1
@@ -250,8 +250,8 @@ def test_config_reads_the_operator_and_clock_defaults(tmp_path: Path) -> None:
     assert (cfg.deadlines.turn_hours, cfg.deadlines.reminder_hours, cfg.deadlines.timeout,
             cfg.deadlines.vacation_days) == (24, 6, "pause", 7)
     path.write_text('[deadlines]\ntimeout = "never"\n')
-    with pytest.raises(ConfigError, match=r"deadlines\.timeout must be default or pause, "
-                                          r"not 'never'"):
+    with pytest.raises(ConfigError, match=r"deadlines\.timeout must be one of default, "
+                                          r"pause, bot, not 'never'"):
         load(path)
 
 

@@ -88,8 +88,10 @@ def sent(s: Session) -> list[tuple[str, str]]:
 
 def test_the_chain_lists_every_handler_once_and_ends_with_the_orders() -> None:
     modules = [h.__module__.rsplit(".", 1)[1] for h in chain.CHAIN]
-    assert len(set(modules)) == len(modules) == 14
-    assert modules[:3] == ["bounce", "automatic", "unreadable"] and modules[-1] == "orders"
+    assert len(set(modules)) == len(modules) == 17
+    # a banned sender is never answered: not even a note on an unreadable mail
+    assert modules[:4] == ["bounce", "banned", "automatic", "unreadable"]
+    assert modules[-1] == "orders"
 
 
 def test_bounce_decides_a_delivery_report_only(session: Session, host: Host,
@@ -207,8 +209,8 @@ def test_command_runs_each_command_the_letter_reads(session: Session, host: Host
                                                    table: Table) -> None:
     # Every command the letter reader yields has a handler: the chain's, or the registry's.
     read = {read_letter(line).command for line in (
-        "help", "check", "status", "log", "waiting", "resign", "vacation off", "mail turn",
-        "language fr", "timezone UTC", "secret new")}
+        "help", "check", "status", "log", "waiting", "resign", "back", "vacation off",
+        "mail turn", "language fr", "timezone UTC", "secret new", "name Ann", "standings x")}
     assert read == {"help", "check", "status"} | set(command.COMMANDS)
     result = command.handle(after(context(session, host, order(table, 0, "timezone UTC")),
                                   *BEFORE_PLAY))

@@ -52,6 +52,20 @@ def test_bad_security_is_refused(tmp_path: Path) -> None:
         config.load(tmp_path / "pbem.toml")
 
 
+def test_the_bots_settings_reach_the_host(tmp_path: Path) -> None:
+    from pbem.settings.host import Host
+
+    (tmp_path / "pbem.toml").write_text(
+        '[bots]\nseconds_per_move = 2\nmoves_per_pass = 5\nstand_in_level = "strong"\n'
+        '[deadlines]\ntimeout = "bot"\n')
+    cfg = config.load(tmp_path / "pbem.toml")
+    host = Host.from_config(cfg)
+    assert (host.bot_seconds_per_move, host.bot_moves_per_pass, host.bot_stand_in_level) == (
+        2.0, 5, "strong")
+    assert cfg.deadlines.timeout == "bot"
+    assert config.from_dict({}).bots == config.Bots(1.0, 12, "normal")
+
+
 def test_unknown_limit_is_refused(tmp_path: Path) -> None:
     (tmp_path / "pbem.toml").write_text('[limits]\nmax_bytes = 3\n')
     with pytest.raises(config.ConfigError, match="unknown setting"):
@@ -72,6 +86,21 @@ def test_unknown_limit_is_refused(tmp_path: Path) -> None:
      "mail.from_address 'games@example@org' is not an email address"),
     ('[inbound.maildir]\npath = "in"\nfolder = "x"\n',
      "unknown setting 'folder' in [inbound.maildir] (valid there: path)"),
+    ('[bots]\nseconds_per_move = "lots"\n',
+     "bots.seconds_per_move must be a number of seconds above 0 (at most 600), not 'lots'"),
+    ('[bots]\nseconds_per_move = 0\n', "bots.seconds_per_move must be a number of seconds"),
+    ('[bots]\nmoves_per_pass = 0\n', "bots.moves_per_pass must be 1 to 1000, not 0"),
+    ('[bots]\nstand_in_level = "genius"\n',
+     "bots.stand_in_level must be one of random, normal, strong, not 'genius'"),
+    ('[deadlines]\ntimeout = "robot"\n',
+     "deadlines.timeout must be one of default, pause, bot, not 'robot'"),
+    ('[lobby]\nenabled = "yes"\n', "lobby.enabled must be true or false, not 'yes'"),
+    ('[lobby]\nopen = "friends"\n',
+     "lobby.open must be one of anyone, players, operator, not 'friends'"),
+    ('[lobby]\ndomains = "club.example.org"\n',
+     "lobby.domains must be a list of domains like [\"example.org\"], not 'club.example.org'"),
+    ('[lobby]\nconfirm_hours = 0\n', "lobby.confirm_hours must be a positive whole number, not 0"),
+    ('[lobby]\ninvite_per_day = 3\n', "unknown setting 'invite_per_day' in [lobby]"),
 ])
 def test_wrong_values_are_named(tmp_path: Path, toml: str, message: str) -> None:
     (tmp_path / "pbem.toml").write_text(toml)
@@ -99,3 +128,13 @@ def test_the_imap_folders_have_one_default() -> None:
     assert (config.processed, config.failed) == (settings.processed_folder,
                                                   settings.failed_folder)
     assert (config.processed, config.failed) == ("pbem-processed", "pbem-failed")
+
+
+def test_the_lobby_is_off_unless_turned_on(tmp_path: Path) -> None:
+    assert config.from_dict({}).lobby.enabled is False
+    (tmp_path / "pbem.toml").write_text(
+        '[lobby]\nenabled = true\nopen = "players"\ndomains = ["Club.Example.org"]\n'
+        'invites_per_day = 2\n')
+    cfg = config.load(tmp_path / "pbem.toml")
+    assert cfg.lobby == config.Lobby(enabled=True, open="players",
+                                     domains=("club.example.org",), invites_per_day=2)

@@ -223,3 +223,74 @@ def test_0010_moves_mail_bytes_to_their_own_tables_and_back(db_url: str,
     assert not {"inboundbytes", "outboundbytes"} & set(inspect(engine).get_table_names())
     command.upgrade(cfg, "head")
     engine.dispose()
+
+
+def test_0013_makes_every_existing_seat_its_players_and_goes_back(db_url: str) -> None:
+    """Seats made before bots existed are played by their players after 0013."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+
+    from pbem.store.db import MIGRATIONS
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    command.upgrade(cfg, "0012")
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO game (game_type, tag, options_json, seed, status, created, "
+            "timeout_policy, vacation_days, language) VALUES ('x', 'x-1', '{}', 's', "
+            "'active', CURRENT_TIMESTAMP, 'pause', 14, 'en')"))
+        conn.execute(text(
+            "INSERT INTO seat (game_id, \"index\", name, address, secret_salt, secret_hash, "
+            "status, vacation_days_used, mail_mode, bounce_reason, language, timezone) "
+            "SELECT id, 0, 'Ann', 'ann@example.org', 's', 'h', 'active', 0, 'every', '', "
+            "'en', 'UTC' FROM game"))
+    command.upgrade(cfg, "0013")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT controller FROM seat")).scalar_one() == "human"
+    command.downgrade(cfg, "0012")
+    assert "controller" not in {c["name"] for c in inspect(engine).get_columns("seat")}
+    command.upgrade(cfg, "head")
+    engine.dispose()
+
+
+def test_0015_adds_the_lobby_and_goes_back(db_url: str) -> None:
+    """The lobby's tables come with 0015, keep a table with its seat, and leave with it."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+
+    from pbem.store.db import MIGRATIONS
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    command.upgrade(cfg, "0012")
+    engine = create_engine(db_url)
+    assert "lobbytable" not in inspect(engine).get_table_names()
+    command.upgrade(cfg, "0015")
+    lobby = {"lobbytable", "lobbyseat", "lobbyinvite", "nevermail"}
+    assert lobby <= set(inspect(engine).get_table_names())
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO lobbytable (tag, game_type, players, options_json, opener, language, "
+            "status, created) VALUES ('x-t1', 'x', 2, '{}', 'ann@example.org', 'en', 'open', "
+            "CURRENT_TIMESTAMP)"))
+        conn.execute(text(
+            "INSERT INTO lobbyseat (table_id, address, name, language, code_salt, code_hash, "
+            "joined_at) SELECT id, 'ann@example.org', 'Ann', 'en', 's', 'h', CURRENT_TIMESTAMP "
+            "FROM lobbytable"))
+        with pytest.raises(IntegrityError), conn.begin_nested():  # one seat per address
+            conn.execute(text(
+                "INSERT INTO lobbyseat (table_id, address, name, language, code_salt, "
+                "code_hash, joined_at) SELECT id, 'ann@example.org', 'Ann', 'en', 's', 'h', "
+                "CURRENT_TIMESTAMP FROM lobbytable"))
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT name FROM lobbyseat")).scalar_one() == "Ann"
+    command.downgrade(cfg, "0012")
+    assert not lobby & set(inspect(engine).get_table_names())
+    command.upgrade(cfg, "head")
+    engine.dispose()

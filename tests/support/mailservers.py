@@ -258,6 +258,7 @@ class Received:
     mail_from: str
     rcpt_tos: list[str]
     raw: bytes
+    at: float = field(default_factory=time.perf_counter)  # when it arrived (benches' latency)
 
 
 @dataclass

@@ -2,8 +2,9 @@
 
 ``GAME`` is what the host discovers. Modules by topic: components/state/setup (the box and a
 position), board (cells, corals, coral tiles), placement/attack/shrimps/algae/parrotfish/opensea
-(the actions), supply (bag, bonus polyps), rules (one order = one turn), bot (bots; their
-random turn in botturn/botfacts/botreef/bottiles), orders/parse (orders as text),
+(the actions), supply (bag, bonus polyps), rules (one order = one turn), legal (the legal
+steps of a turn, from the rules), bot (bots: random, default; botplay the strategy, botredeal
+what a seat cannot see drawn afresh), orders/parse (orders as text),
 keywords (order words in each language), terms (colours as messages), view/render (what a
 seat may see, drawn), help, templates/ (its mails), locale/ (its catalogues).
 

@@ -21,6 +21,7 @@ class Turn:
     placed: int = 0  # polyps placed in the open larva action
     alga_on_tile: bool = False
     ended: bool = False  # the game ended during this turn: nothing more may happen
+    take: str | None = None  # the open-sea space action 10 takes from, once chosen (last step)
     events: list[Event] = field(default_factory=list)
 
     def say(self, kind: str, message: Msg) -> None:

@@ -9,12 +9,13 @@ from typing import Any, ClassVar
 
 from pbem.engine.chance import Chance, Draw
 from pbem.engine.contract import Applied, Outcome, Seat, View
-from pbem.games.reef_encounter import bot
+from pbem.games.reef_encounter import bot, botplay
 from pbem.games.reef_encounter.components import components
 from pbem.games.reef_encounter.help import help_text
 from pbem.games.reef_encounter.keywords import canonical_order, localise_order
 from pbem.games.reef_encounter.orders import Order
 from pbem.games.reef_encounter.parse import parse_order, warm_parser
+from pbem.games.reef_encounter.redeal import redeal
 from pbem.games.reef_encounter.render import template_helpers
 from pbem.games.reef_encounter.rules import apply_order
 from pbem.games.reef_encounter.scoring import final_outcome
@@ -88,6 +89,16 @@ class ReefEncounter:
 
     def random_order(self, state: State, seat: Seat, rng: random.Random) -> str:
         return bot.random_order(state, seat, rng)
+
+    def redeal(self, state: State, seat: Seat, rng: random.Random) -> State:
+        """What ``seat`` cannot see (the bag, the other screens, the others' setup polyps and
+        picks) drawn afresh (redeal.py); the host hands bots only this."""
+        return redeal(state, seat, rng)
+
+    def bot_order(self, state: State, seat: Seat, rng: random.Random, level: str,
+                  budget: float) -> str:
+        """A computer player's whole turn at ``level`` (botplay.py), within ``budget``."""
+        return botplay.bot_order(state, seat, rng, level, budget)
 
     def default_order(self, state: State, seat: Seat) -> str:
         return bot.default_order(state, seat)

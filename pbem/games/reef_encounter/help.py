@@ -89,6 +89,15 @@ A WHOLE TURN, FOR EXAMPLE
   consumed pink for alga purple on tile 3
   take yellow"""),
     msg("""\
+PLAYING AGAINST THE COMPUTER
+A computer player sees only what its seat may see: the reefs, the open sea, everyone's
+larva cubes and consumed polyps, its own screen and parrotfish. What it cannot see (the
+bag, the other screens, the polyp each other player fed the parrotfish at setup) it
+imagines afresh every turn. It builds several whole turns from the legal actions (eating
+its best meal, growing and guarding its corals, taking the richest open-sea space), plays
+each one out and keeps the one that leaves it furthest ahead of the best other player.
+Expect it to grow big corals under its shrimps before it eats them: attack them early."""),
+    msg("""\
 Start your email with "check" to see what would happen without playing."""),
 )
 

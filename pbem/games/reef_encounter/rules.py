@@ -28,7 +28,7 @@ from typing import Any
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder, IllegalOrders, step_in_line
-from pbem.games.reef_encounter.algae import all_covered, play_alga
+from pbem.games.reef_encounter.algae import all_covered, check_alga, play_alga
 from pbem.games.reef_encounter.board import (
     Refused,
     key,
@@ -54,11 +54,13 @@ from pbem.games.reef_encounter.orders import (
     Step,
     Take,
 )
-from pbem.games.reef_encounter.parrotfish import eat, eats_shrimps
+from pbem.games.reef_encounter.parrotfish import check_eat, eat, eats_shrimps
 from pbem.games.reef_encounter.parse import format_step
 from pbem.games.reef_encounter.placement import check_place, put_polyp
 from pbem.games.reef_encounter.setup_answer import apply_setup_answer
 from pbem.games.reef_encounter.shrimps import (
+    check_move_shrimp,
+    check_new_shrimp,
     move_shrimp,
     new_shrimp,
     shrimps_on_bare_rock,
@@ -114,37 +116,26 @@ def apply_order(state: State, seat: int, order: Order, chance: Chance
         raise IllegalOrder(msg("it is {player}'s turn, not yours", player=who(state, state.to_move),
                                seat=seat_ref(state.to_move)))
     try:
-        new, turn, pending_take = _steps(state, seat, order, chance)
+        new, turn = _steps(state, seat, order, chance)
     except _Failed as failed:
         raise _every_bad_line(state, seat, order, failed) from None
     try:
-        _finish(new, turn, pending_take, chance)
+        _finish(new, turn, chance)
     except Refused as why:
         raise IllegalOrder(msg("your turn cannot end like this: {why}", why=why.why)) from None
     return new, turn.events
 
 
-def _steps(state: State, seat: int, order: Order, chance: Chance
-           ) -> tuple[State, Turn, str | None]:
+def _steps(state: State, seat: int, order: Order, chance: Chance) -> tuple[State, Turn]:
     """Every step on a copy of ``state``; the turn's end is not checked. Raises _Failed."""
     new = state.copy_for(seat)
     turn = Turn(seat, state.phase == "final")  # final
-    pending_take: str | None = None
     for i, step in enumerate(order.steps):
         try:
-            if pending_take is not None:
-                raise Refused(msg("action 10 (take) ends the turn; nothing may follow it"))
-            if isinstance(step, Take):
-                _close_larva(new, turn)
-                _check_normal_action(turn, 10)
-                check_take(new, step.colour)
-                pending_take = step.colour
-            else:
-                do_step(new, turn, step, chance)
-            turn.steps += 1
+            do_step(new, turn, step, chance)
         except Refused as why:
             raise _Failed(i, why) from None
-    return new, turn, pending_take
+    return new, turn
 
 
 def _every_bad_line(state: State, seat: int, order: Order, failed: _Failed) -> IllegalOrder:
@@ -266,7 +257,7 @@ def _setup_answer(state: State, seat: int, order: Order) -> tuple[State, list[Ev
     return new, events
 
 
-def _check_normal_action(turn: Turn, action: int) -> None:
+def _may_act(turn: Turn, action: int) -> None:
     """Refuse an action that is out of place (turn-structure rules other than action 5)."""
     if turn.ended:
         raise Refused(ENDED)
@@ -277,77 +268,118 @@ def _check_normal_action(turn: Turn, action: int) -> None:
                 4: msg("you may put in a new shrimp (action 4) only once per turn"),
                 10: msg("you may take from the open sea (action 10) only once per turn")}
         raise Refused(once.get(action) or msg("you may do that only once per turn"))
-    turn.done.add(action)
 
 
-def _close_larva(state: State, turn: Turn) -> None:
-    """End the open larva action, if one is open; it must have placed at least one polyp."""
+def _larva_closed(turn: Turn) -> None:
+    """Refuse to end the open larva action (if one is open) before it placed a polyp."""
     if turn.larva_action is not None and turn.placed == 0:
         raise OutOfPlace(msg("the {colour} larva cube of action {action} must be followed by at "
                              "least one polyp placement before any other action",
                              colour=hue(turn.larva_colour), action=turn.larva_action))
+
+
+def _begin(turn: Turn, action: int) -> None:
+    """A new action (not action 5) begins: the open larva action is over."""
     turn.larva_action = None
+    turn.done.add(action)
+
+
+def check_step(state: State, turn: Turn, step: Step) -> Any:
+    """Refuse ``step`` after the turn's steps so far, changing nothing; what the check found
+    is what :func:`do_step` needs (the colour a placement eats)."""
+    if turn.take is not None:
+        raise Refused(msg("action 10 (take) ends the turn; nothing may follow it"))
+    check = _CHECKS.get(type(step))
+    if check is None:
+        raise AssertionError(step)
+    return check(state, turn, step)
 
 
 def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
-    """Apply one step to ``state`` (a scratch copy) or raise Refused."""
-    act = _ACTIONS.get(type(step))
-    if act is None:  # Take is handled by apply_order: it must be last
-        raise AssertionError(step)
-    act(state, turn, step)
+    """Apply one step to ``state`` (a scratch copy) or raise Refused. Action 10 only marks the
+    turn's end: its polyps and the refill come when the turn is finished (finish_turn)."""
+    checked = check_step(state, turn, step)
+    _EFFECTS[type(step)](state, turn, step, checked)
+    turn.steps += 1
 
 
-def _move_shrimp(state: State, turn: Turn, step: MoveShrimp) -> None:
+def _check_move_shrimp(state: State, turn: Turn, step: MoveShrimp) -> None:
     if turn.ended or turn.final:
-        _check_normal_action(turn, 5)
+        _may_act(turn, 5)
+    check_move_shrimp(state, turn.seat, step.source.key,
+                      None if step.target is None else step.target.key)
+
+
+def _move_shrimp(state: State, turn: Turn, step: MoveShrimp, checked: None) -> None:
     move_shrimp(state, turn, step.source.key, None if step.target is None else step.target.key)
 
 
-def _eat(state: State, turn: Turn, step: Eat) -> None:
+def _check_eat(state: State, turn: Turn, step: Eat) -> None:
     if turn.steps > 0:
         raise Refused(msg("action 1 (the parrotfish eats) may only be the first action of a "
                           "turn"))
-    _check_normal_action(turn, 1)
+    _may_act(turn, 1)
+    check_eat(state, turn.seat, step.cell.key)
+
+
+def _eat(state: State, turn: Turn, step: Eat, checked: None) -> None:
+    _begin(turn, 1)
     eat(state, turn, step.cell.key)
     if not turn.final and eats_shrimps(state, turn.seat) == SHRIMPS:
         _end(state, turn, all_shrimps_eaten(state, turn.seat))
 
 
-def _larva(state: State, turn: Turn, step: Larva) -> None:
-    _close_larva(state, turn)
+def _check_larva(state: State, turn: Turn, step: Larva) -> int:
+    """Refuse a larva cube; return its action (2, or 3 if 2 was done)."""
+    _larva_closed(turn)
     done = turn.done
     action = 2 if 2 not in done else 3
     if 3 in done:
         raise Refused(msg("you have already played two larva cubes this turn (actions 2 "
                           "and 3)"))
-    _check_normal_action(turn, action)
+    _may_act(turn, action)
     seat = state.seats[turn.seat]
+    if seat.larva.get(step.colour, 0) < 1:
+        raise Refused(_no_larva(seat.larva, step.colour))
+    return action
+
+
+def _larva(state: State, turn: Turn, step: Larva, action: int) -> None:
+    _begin(turn, action)
     colour = step.colour
-    if seat.larva.get(colour, 0) < 1:
-        raise Refused(_no_larva(seat.larva, colour))
-    remove(seat.larva, colour)
+    remove(state.seats[turn.seat].larva, colour)
     add(state.larva_supply, colour)
     turn.larva_action, turn.larva_colour = action, colour
     turn.from_screen = turn.placed = 0
     turn.say("larva_played", _larva_played(state, turn.seat, step, action))
 
 
-def _new_shrimp(state: State, turn: Turn, step: NewShrimp) -> None:
-    _close_larva(state, turn)
-    _check_normal_action(turn, 4)
+def _check_new_shrimp(state: State, turn: Turn, step: NewShrimp) -> None:
+    _larva_closed(turn)
+    _may_act(turn, 4)
+    check_new_shrimp(state, turn.seat, step.cell.key)
+
+
+def _new_shrimp(state: State, turn: Turn, step: NewShrimp, checked: None) -> None:
+    _begin(turn, 4)
     new_shrimp(state, turn, step.cell.key)
 
 
-def _consumed_for_larva(state: State, turn: Turn, step: ConsumedForLarva) -> None:
-    _close_larva(state, turn)
-    _check_normal_action(turn, 6)
-    seat = state.seats[turn.seat]
-    if seat.consumed.get(step.colour, 0) < 1:
+def _check_consumed_for_larva(state: State, turn: Turn, step: ConsumedForLarva) -> None:
+    _larva_closed(turn)
+    _may_act(turn, 6)
+    if state.seats[turn.seat].consumed.get(step.colour, 0) < 1:
         raise Refused(msg("you have no consumed {colour} polyp in front of your screen",
                           colour=hue(step.colour)))
     if state.larva_supply.get(step.colour, 0) < 1:
         raise Refused(msg("no {colour} larva cube is left in the supply",
                           colour=hue(step.colour)))
+
+
+def _consumed_for_larva(state: State, turn: Turn, step: ConsumedForLarva, checked: None
+                        ) -> None:
+    _begin(turn, 6)
+    seat = state.seats[turn.seat]
     remove(seat.consumed, step.colour)
     to_bag(state, step.colour)
     remove(state.larva_supply, step.colour)
@@ -360,26 +392,35 @@ def _consumed_for_larva(state: State, turn: Turn, step: ConsumedForLarva) -> Non
              msg("{player} traded a consumed {colour} polyp for a {colour} larva cube.", **f))
 
 
-def _alga(state: State, turn: Turn, step: Alga) -> None:
-    _close_larva(state, turn)
-    _check_normal_action(turn, 7)
+def _check_alga(state: State, turn: Turn, step: Alga) -> None:
+    _larva_closed(turn)
+    _may_act(turn, 7)
+    check_alga(state, turn, step.colour, step.tile, step.paid)
+
+
+def _alga(state: State, turn: Turn, step: Alga, checked: None) -> None:
+    _begin(turn, 7)
     play_alga(state, turn, step.colour, step.tile, step.paid)
     if all_covered(state):
         _end(state, turn, ALL_COVERED)
 
 
-def _larva_for_polyp(state: State, turn: Turn, step: LarvaForPolyp) -> None:
-    _close_larva(state, turn)
-    _check_normal_action(turn, 8)
+def _check_larva_for_polyp(state: State, turn: Turn, step: LarvaForPolyp) -> None:
+    _larva_closed(turn)
+    _may_act(turn, 8)
+    if state.seats[turn.seat].larva.get(step.colour, 0) < 1:
+        raise Refused(_no_larva(state.seats[turn.seat].larva, step.colour))
+    if state.bag.get(step.colour, 0) < 1 and state.bonus.get(step.colour, 0) < 1:
+        raise Refused(msg("no {colour} polyp is left in the bag", colour=hue(step.colour)))
+
+
+def _larva_for_polyp(state: State, turn: Turn, step: LarvaForPolyp, checked: None) -> None:
+    _begin(turn, 8)
     seat = state.seats[turn.seat]
-    if seat.larva.get(step.colour, 0) < 1:
-        raise Refused(_no_larva(seat.larva, step.colour))
     if state.bag.get(step.colour, 0) > 0:
         take_from_bag(state, step.colour)
-    elif state.bonus.get(step.colour, 0) > 0:
-        use_bonus(state, step.colour)
     else:
-        raise Refused(msg("no {colour} polyp is left in the bag", colour=hue(step.colour)))
+        use_bonus(state, step.colour)
     remove(seat.larva, step.colour)
     add(state.larva_supply, step.colour)
     add(seat.screen, step.colour)
@@ -391,13 +432,28 @@ def _larva_for_polyp(state: State, turn: Turn, step: LarvaForPolyp) -> None:
              msg("{player} traded a {colour} larva cube for a {colour} polyp.", **f))
 
 
-def _pass(state: State, turn: Turn, step: Pass) -> None:
-    _close_larva(state, turn)
-    _check_normal_action(turn, 9)
+def _check_pass(state: State, turn: Turn, step: Pass) -> None:
+    _larva_closed(turn)
+    _may_act(turn, 9)
 
 
-def _setup_step(state: State, turn: Turn, step: SetupAnswer) -> None:
+def _pass(state: State, turn: Turn, step: Pass, checked: None) -> None:
+    _begin(turn, 9)
+
+
+def _check_setup_step(state: State, turn: Turn, step: SetupAnswer) -> None:
     raise Refused(msg("the setup step is over"))
+
+
+def _check_take(state: State, turn: Turn, step: Take) -> None:
+    _larva_closed(turn)
+    _may_act(turn, 10)
+    check_take(state, step.colour)
+
+
+def _take(state: State, turn: Turn, step: Take, checked: None) -> None:
+    _begin(turn, 10)
+    turn.take = step.colour
 
 
 def _larva_played(state: State, seat: int, step: Larva, action: int) -> Msg:
@@ -408,7 +464,8 @@ def _larva_played(state: State, seat: int, step: Larva, action: int) -> Msg:
             msg("{player} played a {colour} larva cube (action {action}).", **f))
 
 
-def _place(state: State, turn: Turn, step: Place) -> None:
+def _check_place(state: State, turn: Turn, step: Place) -> str | None:
+    """Refuse a placement; return the colour it eats (None: growth on bare rock)."""
     if turn.ended:
         raise Refused(ENDED)
     if turn.larva_action is None:
@@ -433,14 +490,13 @@ def _place(state: State, turn: Turn, step: Place) -> None:
         if seat.screen.get(colour, 0) < 1:
             raise Refused(msg("you have no {colour} polyp left behind your screen",
                               colour=hue(colour)))
-    cell_key = step.cell.key
-    put_polyp(state, turn, cell_key, colour, check_place(state, turn.seat, cell_key, colour))
-    _placed(state, turn, step)
+    return check_place(state, turn.seat, step.cell.key, colour)
 
 
-def _placed(state: State, turn: Turn, step: Place) -> None:
-    """What a placement does besides the polyp and its growth: the source, the counts, the end."""
+def _place(state: State, turn: Turn, step: Place, target: str | None) -> None:
+    """The polyp, its growth and attack, the source, the counts, the end."""
     colour = turn.larva_colour
+    put_polyp(state, turn, step.cell.key, colour, target)
     seat = state.seats[turn.seat]
     if step.consumed:
         remove(seat.consumed, colour)
@@ -470,16 +526,30 @@ def _end(state: State, turn: Turn, reason: Msg) -> None:
                               reason=reason))
 
 
-def _finish(state: State, turn: Turn, take_colour: str | None, chance: Chance) -> None:
-    _close_larva(state, turn)
-    stray = shrimps_on_bare_rock(state, turn.seat)
+def check_finish(state: State, turn: Turn) -> None:
+    """Refuse to end the turn after its steps so far, changing nothing."""
+    _larva_closed(turn)
+    if not turn.ended:
+        stray = shrimps_on_bare_rock(state, turn.seat)
+        if stray:
+            raise Refused(msg("your shrimp on {cell} stands on bare rock; by the end of your "
+                              "turn it must be on a polyp or back behind your screen",
+                              cell=name(stray[0])))
+    if turn.final or turn.ended:
+        return
+    if turn.take is None:
+        raise Refused(msg("every turn ends with action 10: take a larva cube and its polyps "
+                          "from the open sea, e.g. \"{example}\"",
+                          example=cmsg("order example", "take pink")))
+
+
+def _finish(state: State, turn: Turn, chance: Chance) -> None:
+    check_finish(state, turn)
+    turn.larva_action = None
     if turn.ended:
-        for k in stray:  # the game stopped mid-turn: stranded shrimps go home
+        for k in shrimps_on_bare_rock(state, turn.seat):  # stranded shrimps go home
             del state.shrimps[k]
             state.seats[turn.seat].shrimps_in_hand += 1
-    elif stray:
-        raise Refused(msg("your shrimp on {cell} stands on bare rock; by the end of your turn it "
-                          "must be on a polyp or back behind your screen", cell=name(stray[0])))
     state.turn += 1
     if turn.final:
         state.final_turns.pop(0)
@@ -492,14 +562,17 @@ def _finish(state: State, turn: Turn, take_colour: str | None, chance: Chance) -
     if turn.ended:
         _next_final(state)
         return
-    if take_colour is None:
-        raise Refused(msg("every turn ends with action 10: take a larva cube and its polyps "
-                          "from the open sea, e.g. \"{example}\"",
-                          example=cmsg("order example", "take pink")))
-    if not take(state, turn, take_colour, chance):
+    assert turn.take is not None
+    if not take(state, turn, turn.take, chance):
         _over(state, turn, SEA_EMPTY)
         return
     state.to_move = (turn.seat + 1) % state.players
+
+
+def finish_turn(state: State, turn: Turn, chance: Chance) -> None:
+    """End the turn played step by step on ``state`` (a scratch copy): action 10's polyps and
+    the refill, the next player or the end. Raises Refused if the turn may not end so."""
+    _finish(state, turn, chance)
 
 
 def _next_final(state: State) -> None:
@@ -553,9 +626,15 @@ def _semicolons(parts: list[Msg]) -> Msg:
     return msg("{first}; {rest}", first=parts[0], rest=_semicolons(parts[1:]))
 
 
-# do_step's action for each kind of step.
-_ACTIONS: dict[type, Callable[[State, Turn, Any], None]] = {
+# Each kind of step's check (refuses, changes nothing) and effect (once checked).
+_CHECKS: dict[type, Callable[[State, Turn, Any], Any]] = {
+    Place: _check_place, Larva: _check_larva, MoveShrimp: _check_move_shrimp,
+    NewShrimp: _check_new_shrimp, Eat: _check_eat, LarvaForPolyp: _check_larva_for_polyp,
+    ConsumedForLarva: _check_consumed_for_larva, Alga: _check_alga, Pass: _check_pass,
+    SetupAnswer: _check_setup_step, Take: _check_take,
+}
+_EFFECTS: dict[type, Callable[[State, Turn, Any, Any], None]] = {
     Place: _place, Larva: _larva, MoveShrimp: _move_shrimp, NewShrimp: _new_shrimp, Eat: _eat,
     LarvaForPolyp: _larva_for_polyp, ConsumedForLarva: _consumed_for_larva, Alga: _alga,
-    Pass: _pass, SetupAnswer: _setup_step,
+    Pass: _pass, Take: _take,
 }

@@ -45,17 +45,22 @@ def _check_target(state: State, seat: int, cell_key: str, moving_from: str | Non
                           "board", board=board))
 
 
-def new_shrimp(state: State, turn: Turn, cell_key: str) -> None:
-    """Action 4: a shrimp from behind the screen onto a polyp of a coral without a shrimp."""
-    me = state.seats[turn.seat]
+def check_new_shrimp(state: State, seat: int, cell_key: str) -> None:
+    """Refuse an illegal action 4 onto ``cell_key``."""
+    me = state.seats[seat]
     if me.shrimps_in_hand < 1:
         raise Refused(msg("you have no shrimp left behind your screen"))
     if cell_key not in state.polyps:
         check_rock(state, cell_key)
         raise Refused(msg("a new shrimp goes on a polyp, and {cell} has none",
                           cell=name(cell_key)))
-    _check_target(state, turn.seat, cell_key, None)
-    me.shrimps_in_hand -= 1
+    _check_target(state, seat, cell_key, None)
+
+
+def new_shrimp(state: State, turn: Turn, cell_key: str) -> None:
+    """Action 4: a shrimp from behind the screen onto a polyp of a coral without a shrimp."""
+    check_new_shrimp(state, turn.seat, cell_key)
+    state.seats[turn.seat].shrimps_in_hand -= 1
     state.shrimps[cell_key] = turn.seat
     seat, colour = turn.seat, state.polyps[cell_key]
     turn.say("shrimp_placed", _shrimp_placed(state, seat, colour, cell_key))
@@ -67,21 +72,27 @@ def _shrimp_placed(state: State, seat: int, colour: str, cell_key: str) -> Msg:
                cell=name(cell_key))
 
 
-def move_shrimp(state: State, turn: Turn, source: str, target: str | None) -> None:
-    """Action 5: move one's own shrimp to another cell, or home behind the screen."""
-    if state.shrimps.get(source) != turn.seat:
+def check_move_shrimp(state: State, seat: int, source: str, target: str | None) -> None:
+    """Refuse an illegal action 5 (``target`` None: home behind the screen)."""
+    if state.shrimps.get(source) != seat:
         raise Refused(msg("you have no shrimp on {cell}", cell=name(source)))
     if target is None:
-        del state.shrimps[source]
+        return
+    if target == source:
+        raise Refused(msg("the shrimp is already on {cell}", cell=name(source)))
+    _check_target(state, seat, target, source)
+
+
+def move_shrimp(state: State, turn: Turn, source: str, target: str | None) -> None:
+    """Action 5: move one's own shrimp to another cell, or home behind the screen."""
+    check_move_shrimp(state, turn.seat, source, target)
+    del state.shrimps[source]
+    if target is None:
         state.seats[turn.seat].shrimps_in_hand += 1
         turn.say("shrimp_home", msg("{player} took the shrimp on {cell} back behind the "
                                     "screen.", player=who(state, turn.seat),
                                     seat=seat_ref(turn.seat), cell=name(source)))
         return
-    if target == source:
-        raise Refused(msg("the shrimp is already on {cell}", cell=name(source)))
-    _check_target(state, turn.seat, target, source)
-    del state.shrimps[source]
     state.shrimps[target] = turn.seat
     turn.say("shrimp_moved", msg("{player} moved the shrimp on {cell} to {target}.",
                                  player=who(state, turn.seat), seat=seat_ref(turn.seat),

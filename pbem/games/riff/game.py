@@ -102,6 +102,15 @@ class Riff:
     def random_order(self, state: State, seat: Seat, rng: random.Random) -> str:
         return bot.random_order(state, seat, rng)
 
+    def redeal(self, state: State, seat: Seat, rng: random.Random) -> State:
+        """The state as ``seat`` may know it (the contract's Strategy; see bot.redeal)."""
+        return bot.redeal(state, seat, rng)
+
+    def bot_order(self, state: State, seat: Seat, rng: random.Random, level: str,
+                  budget: float) -> str:
+        """The computer player's order (the contract's Strategy; see bot.py)."""
+        return bot.bot_order(state, seat, rng, level, budget)
+
     def default_order(self, state: State, seat: Seat) -> str:
         return bot.default_order(state, seat)
 

@@ -89,6 +89,13 @@ equal is a draw."""),
   boat"""),
     msg("""Start your email with "check" to see what would happen without playing (a card
 turned in a check is an example, not the real card)."""),
+    msg("""PLAYING AGAINST THE COMPUTER. A computer player knows only what its seat may see:
+before it thinks, the cards nobody has seen are dealt afresh at random. It tries
+every action the rules allow next, judges the game after it (completed crosses,
+parents on corals, fish for the open crosses, free corals, boats, pearls, worms)
+and takes the best while it gains. It turns a face-down card with "buy ... if",
+naming the cards it wants. At level "strong" it imagines more cards and looks one
+action further."""),
 )
 
 

@@ -88,3 +88,35 @@ Step = Prefer | Buy | Flip | Boat | Attach | SharkArea | SharkOwn | Pass
 class Order:
     steps: tuple[Step, ...]
     lines: tuple[int, ...] = ()  # 1-based line of the order text each step came from
+
+
+_SEX_WORDS = {"m": "male", "f": "female"}
+
+
+def _described(d: Describe) -> str:
+    if d.kind != "fish":
+        return d.kind
+    return " ".join(x for x in (d.colour, _SEX_WORDS.get(d.sex or ""),
+                                None if d.sex else "fish") if x)
+
+
+def step_text(step: Step) -> str:
+    """A step as a player would type it (English; the rules choose the worms)."""
+    if isinstance(step, Buy):
+        cond = "" if not step.condition else " if " + " or ".join(
+            _described(d) for d in step.condition)
+        return f"buy {step.place}{cond}"
+    if isinstance(step, Flip):
+        return f"flip {step.place}"
+    if isinstance(step, Boat):
+        return "boat"
+    if isinstance(step, Attach):
+        parts = " and ".join(f"{c} {_SEX_WORDS[s]}" for c, s in step.fish)
+        return f"attach {parts} to coral {step.coral + 1}"
+    if isinstance(step, SharkArea):
+        return f"shark {step.place}"
+    if isinstance(step, SharkOwn):
+        return f"shark my {step.colour} {_SEX_WORDS[step.sex]}"
+    if isinstance(step, Prefer):
+        return "prefer " + " ".join(step.colours)
+    return "pass"

@@ -56,6 +56,20 @@ class Context:
 Command = Callable[[Context, str], Reply]
 """A mail command: the rest of its line (cut to a reply's length) in, the reply out."""
 
+# The longest argument any command takes ("until 2026-12-24", the longest IANA zone name is 32
+# characters, a name 40): a longer one is refused before any library (zoneinfo, dates) sees it.
+ARGUMENT_MAX = 64
+
+
+def too_long(command: str, argument: str, written: str) -> Reply | None:
+    """The refusal of an argument longer than any command takes (``written``: the command
+    word as the player is told it), never echoed: a 5,000-character line gets no echo."""
+    if len(argument) <= ARGUMENT_MAX:
+        return None
+    return Reply("rejected", f"{command}: argument too long", [msg(
+        "The text after \"{command}\" is too long ({count} characters; at most {limit}), "
+        "so nothing changed.", command=written, count=len(argument), limit=ARGUMENT_MAX)])
+
 
 GAME_STATUS = {"active": msg("active"), "paused": msg("paused"), "finished": msg("finished"),
                 "archived": msg("archived")}
@@ -77,4 +91,4 @@ def tell_others(ctx: Context, lines: list[Line]) -> list[OutboundMessage]:
                 ctx.session, ctx.host, to=other.address, kind="notice", game=ctx.game,
                 subj=mails.subject(ctx.game, ctx.rules.title), lines=lines, seat=other,
                 rules=ctx.rules))
-    return queued
+    return [q for q in queued if q is not None]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pbem.i18n import msg
 from pbem.pipeline import clock
 from pbem.pipeline.commands.base import Context, Reply
-from pbem.pipeline.history import TALK, revoked
+from pbem.pipeline.history import BOT, TALK, revoked
 from pbem.pipeline.seat_language import Line
 from pbem.store import queries
 
@@ -45,6 +45,9 @@ def run(ctx: Context, argument: str) -> Reply:
             head = msg("#{index} {who} ({when})", index=e.index, who=who, when=when)
         elif e.kind == clock.TIMEOUT_KIND:
             head = msg("#{index} {who}, played by the host ({when})", index=e.index, who=who,
+                       when=when)
+        elif e.kind == BOT:
+            head = msg("#{index} {who}, played by a bot ({when})", index=e.index, who=who,
                        when=when)
         elif e.kind == TALK:
             head = msg("#{index} {who} says ({when})", index=e.index, who=who, when=when)

@@ -8,9 +8,14 @@ from pbem.pipeline.command_words import is_word
 from pbem.pipeline.commands.base import Context, Reply
 
 
+def mode_of(typed: str) -> str | None:
+    """The mail setting a player wrote (``digest``, ``übersicht``), if it is one."""
+    return next((m for m in mails.MAIL_MODES if is_word(typed.strip(), m)), None)
+
+
 def run(ctx: Context, argument: str) -> Reply:
     typed = argument.strip()
-    mode = next((m for m in mails.MAIL_MODES if is_word(typed, m)), None)
+    mode = mode_of(typed)
     mail = ctx.w("mail")
     if mode is None:
         return Reply("rejected", "bad mail setting", [

@@ -1,10 +1,11 @@
-"""``resign``: the seat leaves; the game plays its default orders from then on."""
+"""``resign``: the seat leaves; the game plays its default orders from then on (or, under the
+``bot`` timeout policy, a bot stands in, and ``back`` gives the seat back)."""
 
 from __future__ import annotations
 
 from pbem.engine.contract import Event
 from pbem.i18n import msg
-from pbem.pipeline import clock
+from pbem.pipeline import clock, stand_in
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.commands.base import Context, Reply, status_word, tell_others
 from pbem.pipeline.movelog import log_admin
@@ -22,27 +23,41 @@ def run(ctx: Context, argument: str) -> Reply:
             status=status_word(seat.status))])
     seat.status = "resigned"
     ctx.session.add(seat)
+    by_bot = game.timeout_policy == "bot"
     # Logged like an operator's action: visible in `game log`, checked by `game replay`.
-    log_admin(ctx.session, ctx.rules, game, ctx.state,
-                    f"resign seat {seat.index + 1}: {seat.name}",
-                    [Event.of("seat_resigned", msg(
-                        "{name} resigned; the game plays their default orders from now on.",
-                        name=seat.name))], seat=seat.index)
+    if by_bot:
+        stand_in.take_over(ctx.session, ctx.rules, game, ctx.state, seat,
+                           ctx.host.bot_stand_in_level, msg(
+                               "{name} resigned; a bot plays for them from now on.",
+                               name=seat.name))
+    else:
+        log_admin(ctx.session, ctx.rules, game, ctx.state,
+                  f"resign seat {seat.index + 1}: {seat.name}",
+                  [Event.of("seat_resigned", msg(
+                      "{name} resigned; the game plays their default orders from now on.",
+                      name=seat.name))], seat=seat.index)
     # The operator's notes stay English: the host's operator reads the host's language.
     queued = _tell_operator(ctx, [
         f"{seat.name} (seat {seat.index + 1}, {seat.address}) resigned from [{game.tag}] "
         f"({ctx.rules.title}) at {clock.when(ctx.host.clock())}.",
-        "The game plays the default orders for that seat from now on. To give it to a new "
-        f"player: pbem seat takeover {game.tag} {seat.index + 1} --name NAME --address ADDRESS"])
+        ("A bot plays that seat from now on (the game's timeout policy is bot)." if by_bot
+         else "The game plays the default orders for that seat from now on.") +
+        " To give it to a new player: "
+        f"pbem seat takeover {game.tag} {seat.index + 1} --name NAME --address ADDRESS"])
     queued += tell_others(ctx, [msg(
+        "{name} has resigned from [{tag}]. From now on a bot plays for them.",
+        name=seat.name, tag=game.tag) if by_bot else msg(
         "{name} has resigned from [{tag}]. From now on the game plays its default orders for "
         "them.", name=seat.name, tag=game.tag)])
     lines: list[Line] = [
+        msg("You have resigned from [{tag}]. A bot plays your seat from now on. You will "
+            "still get its news until it ends; if you change your mind, mail \"{back}\" with "
+            "your secret line.", tag=game.tag, back=ctx.w("back")) if by_bot else
         msg("You have resigned from [{tag}]. The game plays its default orders for your seat "
             "from now on. You will still get its news until it ends.", tag=game.tag),
         msg("Thank you for playing.")]
     result = clock.settle(ctx.session, ctx.rules, game, ctx.state, ctx.state,
-                          ctx.host.clock())
+                          ctx.host.clock(), host=ctx.host)
     if result.played or result.failed:
         queued += clock.tell_autoplay(ctx.session, ctx.host, ctx.rules, game, result,
                                       ctx.host.clock(), skip_seat=None)
@@ -52,7 +67,7 @@ def run(ctx: Context, argument: str) -> Reply:
 def _tell_operator(ctx: Context, lines: list[Line]) -> list[OutboundMessage]:
     if not ctx.host.operator_address:
         return []
-    return [mails.queue_notice(
+    note = mails.queue_notice(
         ctx.session, ctx.host, to=ctx.host.operator_address, kind="operator", game=ctx.game,
-        subj=mails.subject(ctx.game, f"{ctx.rules.title}: a seat resigned"), lines=lines)]
-
+        subj=mails.subject(ctx.game, f"{ctx.rules.title}: a seat resigned"), lines=lines)
+    return [note] if note is not None else []

@@ -7,16 +7,25 @@ from pbem.i18n.translate import valid_zone
 from pbem.pipeline.commands.base import Context, Reply
 
 
+def zone_of(typed: str) -> str | None:
+    """The IANA zone a player wrote (``Europe/Paris``, ``utc``), if it is one; a bare
+    abbreviation such as ``CET`` is none (it names no place's rules)."""
+    typed = typed.strip()
+    if not typed or ("/" not in typed and typed.upper() != "UTC") or not valid_zone(typed):
+        return None
+    return "UTC" if typed.upper() == "UTC" else typed
+
+
 def run(ctx: Context, argument: str) -> Reply:
     typed = argument.strip()
     command = ctx.w("timezone")
-    if not typed or ("/" not in typed and typed.upper() != "UTC") or not valid_zone(typed):
+    zone_name = zone_of(typed)
+    if zone_name is None:
         return Reply("rejected", "bad time zone", [
             msg("\"{command} {typed}\" is not a time zone: write an IANA name such as "
                 "\"{command} Europe/Paris\", \"{command} Europe/Rome\", \"{command} "
                 "America/New_York\" or \"{command} UTC\".", command=command, typed=typed),
             msg("Your time zone stays {zone}.", zone=ctx.seat.timezone)])
-    zone_name = "UTC" if typed.upper() == "UTC" else typed
     ctx.seat.timezone = zone_name
     ctx.session.add(ctx.seat)
     return Reply("applied", f"timezone {zone_name}", [msg(

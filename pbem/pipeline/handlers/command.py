@@ -1,12 +1,13 @@
-"""A mail command (``log``, ``waiting``, ``vacation``, ``resign``, ``secret new``, ``mail``,
-``language``, ``timezone``) run for the proved seat, its reply threaded to the seat's
-registered address."""
+"""A mail command (``log``, ``waiting``, ``vacation``, ``resign``, ``back``, ``secret new``,
+``mail``, ``language``, ``timezone``; the profile's ``name`` and the ``standings``) run for the
+proved seat, its reply threaded to the seat's registered address."""
 
 from __future__ import annotations
 
 from pbem.i18n import msg
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.commands import (
+    back,
     language,
     log,
     mail_setting,
@@ -16,33 +17,43 @@ from pbem.pipeline.commands import (
     vacation,
     waiting,
 )
-from pbem.pipeline.commands.base import Command, Context, Reply
+from pbem.pipeline.commands.base import Command, Context, Reply, too_long
 from pbem.pipeline.context import MailContext, Result, finish
 from pbem.pipeline.echo import clip
+from pbem.pipeline.profile import name, standings
+from pbem.pipeline.profile.base import ProfileContext
 from pbem.pipeline.replies import reply_subject
+from pbem.store import players
 
 COMMANDS: dict[str, Command] = {
     "log": log.run,
     "waiting": waiting.run,
     "vacation": vacation.run,
     "resign": resign.run,
+    "back": back.run,
     "secret": secret.run,  # "secret new"
     "mail": mail_setting.run,
     "language": language.run,
     "timezone": timezone.run,
+    "name": lambda ctx, argument: name.run(_profile(ctx), argument),
+    # this game's standings unless the line names another game
+    "standings": lambda ctx, argument: standings.run(_profile(ctx),
+                                                     argument or ctx.game.game_type),
 }
-# The longest argument any command takes ("until 2026-12-24", the longest IANA zone name is 32
-# characters): a longer one is refused before any library (zoneinfo, dates) sees it.
-ARGUMENT_MAX = 64
+
+
+def _profile(ctx: Context) -> ProfileContext:
+    """The seat's player, for a profile command in a game's mail (the seat's secret proves
+    the address as a profile command to the host itself must be proved)."""
+    return ProfileContext(ctx.session, ctx.host, players.ensure(ctx.session, ctx.seat.address),
+                          ctx.seat.language)
 
 
 def run(ctx: Context, command: str, argument: str) -> Reply:
     """The command word ``command`` (English) run with the rest of its line."""
-    if len(argument) > ARGUMENT_MAX:  # never echoed: a 5,000-character line gets no echo
-        return Reply("rejected", f"{command}: argument too long", [msg(
-            "The text after \"{command}\" is too long ({count} characters; at most {limit}), "
-            "so nothing changed.", command=ctx.w(command), count=len(argument),
-            limit=ARGUMENT_MAX)])
+    refused = too_long(command, argument, ctx.w(command))
+    if refused is not None:
+        return refused
     # Each command quotes what it did not understand: cut here, once, for every command.
     return COMMANDS[command](ctx, clip(argument))
 

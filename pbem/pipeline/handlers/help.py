@@ -64,8 +64,10 @@ def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
         f"  {w('vacation')} {w('until')} YYYY-MM-DD   " + tr(msg(
             "pause your clock until that day ({off}: back early)",
             off=f"{w('vacation')} {w('off')}")),
-        _help_row(w("resign"), msg("leave the game; it plays its default orders for you from "
-                                   "then on"), tr),
+        _help_row(w("resign"), msg("leave the game; from then on it plays for you (its "
+                                   "default orders, or a bot)"), tr),
+        _help_row(w("back"), msg("play your seat yourself again after a bot took it over (a "
+                                 "missed deadline, or resign)"), tr),
         _help_row(f"{w('secret')} {w('new')}", msg(
             "a new secret, mailed to your registered address; the old one stops working (do "
             "it if a mail of yours may have been seen)"), tr),
@@ -79,7 +81,16 @@ def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
                                              codes=", ".join(LANGUAGES)), tr),
         _help_row(f"{w('timezone')} Europe/Paris", msg(
             "the time zone of the dates in your mails (an IANA name; UTC by default)"), tr),
+        _help_row(f"{w('name')} Ann Example", msg(
+            "the name the standings and the game pages show you by (never your address)"), tr),
+        _help_row(f"{w('standings')} GAME", msg(
+            "the top of that game's standings and your place (no secret needed)"), tr),
         _help_row(w("help"), msg("this text (no secret needed)"), tr),
+        tr(msg("Your profile: \"{name}\", \"{language}\", \"{timezone}\" and \"{mail}\" in a mail "
+               "without a game's tag (with your secret line of any game) set the defaults of "
+               "every game you join later; \"{standings}\" needs no tag either.",
+               name=w("name"), language=w("language"), timezone=w("timezone"), mail=w("mail"),
+               standings=w("standings"))),
         tr(msg("Table talk, in any mail, beside orders or alone (with your secret line):")),
         _help_row(f"{w('say')} <text>", msg("a message to every other player"), tr),
         _help_row(f"{w('say')} {w('to')} NAME: <text>", msg(
@@ -88,9 +99,35 @@ def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
                "characters (more is cut, and you are told); talk goes out in at most {mails} "
                "of your mails a day. A secret typed in talk is blanked.",
                chars=talk.talk_chars_per_mail, mails=talk.talk_mails_per_day)),
+        *lobby_lines(tr),
         tr(msg("Notes around your orders: put your orders between a line \"{orders}\" and a "
                "line \"{end}\"; only those lines are read, greetings and signatures around "
                "them are left alone.", orders=w("orders"), end=w("end"))),
+    ]
+
+
+def lobby_lines(tr: Translator) -> list[str]:
+    """The lobby's commands, each alone in a mail to the host (no game tag, no secret)."""
+    def w(english: str) -> str:
+        return word(english, tr.lang)
+
+    return [
+        tr(msg("Finding a game, each in a mail of its own to this address (no tag, no "
+               "secret):")),
+        _help_row(w("games"), msg("the open tables, and your own tables and games"), tr),
+        _help_row(f"{w('new')} GAME {w('players')} N [option=value ...]", msg(
+            "open a table; you take its first seat"), tr),
+        _help_row(f"{w('join')} TAG", msg("take a free seat at that table"), tr),
+        _help_row(f"{w('join')} GAME", msg("the first free seat of that game (or a new "
+                                           "table)"), tr),
+        _help_row(f"{w('confirm')} CODE", msg("confirm your seat (or just reply to the join "
+                                              "mail)"), tr),
+        _help_row(f"{w('leave')} TAG", msg("give your seat back before the game starts"), tr),
+        _help_row(f"{w('start')} TAG", msg("the opener starts the game before the table is "
+                                           "full"), tr),
+        _help_row(f"{w('invite')} TAG ADDRESS", msg("mail someone an invitation to your "
+                                                    "table"), tr),
+        _help_row(w("never"), msg("no more mail from this host, ever"), tr),
     ]
 
 

@@ -70,9 +70,10 @@ def handle(ctx: MailContext) -> Result | None:
     record_move(ctx.session, rules, game, index=index, kind="order", seat=seat.index,
                 text=text, record=record, state=applied.state,
                 source_message_id=ctx.row.id)
-    # The clock restarts for a new wait; resigned seats whose turn came are played for.
+    # The clock restarts for a new wait; resigned and bot seats whose turn came are played
+    # for (the mails below show the state after them).
     settled = clock.settle(ctx.session, rules, game, state, applied.state, ctx.host.clock(),
-                           seats=seats)
+                           seats=seats, host=ctx.host)
     applied.state = settled.state
     # The clock pass after this one need not look at the game just to find nothing due:
     # its next event goes in the flush that writes the entry (which wrote "look now"

@@ -8,6 +8,7 @@ from pbem.i18n import msg
 from pbem.pipeline import command_words as words
 from pbem.pipeline.commands.base import status_word
 from pbem.pipeline.context import MailContext, Result
+from pbem.pipeline.controllers import stands_in
 from pbem.pipeline.replies import notice
 from pbem.store import queries
 
@@ -15,6 +16,12 @@ from pbem.store import queries
 def handle(ctx: MailContext) -> Result | None:
     game, seat = ctx.game, ctx.seat
     assert game is not None and seat is not None
+    if stands_in(seat) and seat.status != "dropped":  # a resigned player may come back too
+        return notice(ctx, "rejected", "a bot stands in", [
+            msg("A bot plays your seat in [{tag}] now, so your orders were not played.",
+                tag=game.tag),
+            msg("To play it yourself again, mail \"{back}\" with your secret line, then "
+                "send your orders.", back=words.word("back", ctx.tr.lang))], game)
     if seat.status != "active":
         return notice(ctx, "rejected", f"seat {seat.status}", [msg(
             "Your seat in [{tag}] is {status}, so your orders were not played.",

@@ -217,12 +217,6 @@ BOTS = suite.Bots(games=[suite.BotGame(2, "bots-2", {"advanced": False}, every_d
                   demo_final="FINAL SCORING")
 
 
-HOOKS = suite.Hooks(configs=CONFIGS, games=300, max_orders=400, violations=violations,
-                    check_end=check_end, check_played=check_played,
-                    check_records=only_chance_at_setup, errors=ERRORS,
-                    twins=TWINS, bots=BOTS)
-
-
 # --- the bot's twins (tests/games/suite/test_bot_fairness.py) --------------------------------
 
 def hidden_twin(state: State, seat: int, rng: random.Random) -> State | None:
@@ -245,3 +239,9 @@ def hidden_twin(state: State, seat: int, rng: random.Random) -> State | None:
         other = twin.seats[rng.choice(placed)]
         other.reef = [list(reversed(stack)) for stack in reversed(other.reef)]
     return twin if twin.to_dict() != state.to_dict() else None
+
+
+HOOKS = suite.Hooks(configs=CONFIGS, games=300, max_orders=400, violations=violations,
+                    check_end=check_end, check_played=check_played,
+                    check_records=only_chance_at_setup, errors=ERRORS,
+                    twins=TWINS, bot_twin=hidden_twin, bots=BOTS)

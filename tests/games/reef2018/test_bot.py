@@ -16,6 +16,7 @@ from pbem.games.reef2018.bot import redeal
 from pbem.games.reef2018.cards import cards
 from pbem.games.reef2018.rules import apply_order
 from tests.games.reef2018.positions import build
+from tests.games.reef2018.suite import hidden_twin
 from tests.games.reef2018.test_legal import positions
 
 GREEN_SQUARE = """
@@ -86,3 +87,20 @@ def test_a_seat_with_no_order_to_give_is_told_so() -> None:
     state = build([GREEN_SQUARE, GREEN_SQUARE], hands=[[8, 33], [9]], market=[25, 14, 41])
     with pytest.raises(ValueError, match="seat 1 has no order to give now"):
         GAME.bot_order(state, 1, random.Random(1), "normal", 1.0)
+
+
+def test_twins_at_every_player_count_and_in_the_setup_step_get_the_same_choices() -> None:
+    """The shared leak-twin test (tests/games/suite/test_bot_fairness.py) looks at two-player
+    basic games; here 2-4 players, both variants, the setup step's hidden starts included."""
+    compared = set()
+    for n, (state, seat) in enumerate(positions(4, "twins", 6)):
+        twin = hidden_twin(state, seat, random.Random(n))
+        if twin is None:
+            continue
+        assert GAME.view(twin, seat) == GAME.view(state, seat)
+        for level in ("random", "normal"):
+            assert (bot_order(GAME, state, seat, random.Random(n), level, 60.0)
+                    == bot_order(GAME, twin, seat, random.Random(n), level, 60.0))
+        compared.add((state.players, state.advanced, state.phase))
+    assert {(p, a, "play") for p, a in [(2, False), (3, True), (4, False)]} <= compared
+    assert (3, True, "setup") in compared

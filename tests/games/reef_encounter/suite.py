@@ -3,6 +3,7 @@ games. The game's internals are imported here and nowhere else in the suite."""
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -34,7 +35,6 @@ def steps_one_by_one(state: State, seat: int, text: str) -> int:
         if isinstance(step, Take):  # applied when the turn ends, by apply_order
             break
         do_step(scratch, turn, step, chance)
-        turn.steps += 1
         problems = violations(scratch, between_turns=False)
         assert not problems, f"after step {n} of {text!r}: {problems}"
     return len(order.steps)
@@ -290,6 +290,53 @@ BOTS = suite.Bots(
     demo_final="FINAL SCORING")
 
 
+
+
+# --- the bot's leak twins (tests/games/suite/test_bot_fairness.py) ----------------------------
+
+def bot_twin(state: State, seat: int, rng: random.Random) -> State | None:
+    """``state`` with two hidden polyps of different colours swapped between two of the places
+    ``seat`` cannot see into (the bag, another screen, another's setup polyp in the
+    parrotfish), and in the setup step another's picked larva cube swapped with one of the
+    supply; None if nothing hidden can differ."""
+    twin = state.copy()
+    places: list[tuple[dict[str, int] | list[str], str]] = []  # (container, colour)
+    for c, n in sorted(twin.bag.items()):
+        places += [(twin.bag, c)] * n
+    for i, s in enumerate(twin.seats):
+        if i != seat:
+            for c, n in sorted(s.screen.items()):
+                places += [(s.screen, c)] * n
+            if s.parrotfish:
+                places.append((s.parrotfish, s.parrotfish[0]))
+    pairs = [(a, b) for a in places for b in places if a[0] is not b[0] and a[1] != b[1]]
+    if state.phase == "over" or not pairs:
+        return None
+    (one, a), (other, b) = rng.choice(pairs)
+    for where, gone, new in ((one, a, b), (other, b, a)):
+        if isinstance(where, list):
+            where[0] = new
+        else:
+            where[gone] -= 1
+            if not where[gone]:
+                del where[gone]
+            where[new] = where.get(new, 0) + 1
+    if state.phase == "setup":
+        for i, s in enumerate(twin.seats):
+            picks = [c for c, n in s.larva.items() if n]
+            spare = [c for c, n in twin.larva_supply.items() if n and c not in picks]
+            if i != seat and s.answered_setup and picks and spare:
+                gone, new = picks[0], spare[0]
+                s.larva[gone] -= 1
+                if not s.larva[gone]:
+                    del s.larva[gone]
+                s.larva[new] = s.larva.get(new, 0) + 1
+                twin.larva_supply[gone] += 1
+                twin.larva_supply[new] -= 1
+                break
+    return twin
+
+
 HOOKS = suite.Hooks(configs=CONFIGS, games=204, max_orders=600, violations=_violations,
                     check_steps=steps_one_by_one, check_end=check_end, check_played=check_played,
-                    errors=ERRORS, twins=TWINS, bots=BOTS)
+                    errors=ERRORS, twins=TWINS, bot_twin=bot_twin, bots=BOTS)

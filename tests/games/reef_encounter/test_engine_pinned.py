@@ -24,8 +24,8 @@ from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.orders import Cell, Order
 from pbem.games.reef_encounter.state import State
 
-PINNED = "c00163807528c0a860e3f876e3460d651da5f26894510b1e2ac9143843fbce79"
-DATA_PINNED = "82c3f936f7c68733f93fbd6978a99837a64a0ad3de033db1af15bfc270f5f907"
+PINNED = "e00a3a69d2843e952feebda29296ef7c3b550663b11e03f4dd9797acfb299ab0"
+DATA_PINNED = "89fd91a297d6fae03dcbd776e4c2fe46200a60dbcb5e941c4611b4188f235192"
 GAMES = 24
 
 

@@ -14,7 +14,7 @@ from pbem.engine.hashing import state_hash
 from pbem.engine.registry import get
 from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.bot import default_order
-from pbem.games.reef_encounter.botfacts import TurnFacts
+from pbem.games.reef_encounter.legal import TurnInPlay
 from pbem.games.reef_encounter.orders import (
     Alga,
     Cell,
@@ -93,8 +93,10 @@ W1 W W W W . ~
 ~ . . . . . ~
 """
     state: State = build({2: picture})
-    assert TurnFacts(state, 0, random.Random(0)).edible() == ["2:A2"]
-    assert TurnFacts(state, 1, random.Random(0)).edible() == []
+    coral = [Eat(Cell(2, c, 2)) for c in "ABCDE"]  # any cell of the coral names it
+    assert TurnInPlay(state, 0).legal(Eat) == coral
+    assert TurnInPlay(state, 1).legal(Eat) == []
+    assert GAME.random_order(state, 0, random.Random(1)).startswith("eat 2")
 
 
 def _random_step(rng: random.Random) -> Step:

@@ -11,6 +11,7 @@ from typing import Any
 
 from pbem.engine.contract import Outcome, localise_order
 from pbem.games.riff import GAME
+from pbem.games.riff.area import face_down_places
 from pbem.games.riff.state import State
 from pbem.ops import api
 from pbem.store import SessionFactory
@@ -218,6 +219,27 @@ BOTS = suite.Bots(
     demo_args=["--game", "riff"], demo_final="Scores are completed crosses.")
 
 
+def bot_twin(state: State, seat: int, rng: random.Random) -> State:
+    """The same game with what nobody has seen dealt otherwise: the face-down cards and the
+    reef pile among themselves, the breeding pile's order. (Every holding is public in Das
+    Riff, so this is all a seat cannot see.)"""
+    twin = state.copy()
+    places = face_down_places(twin.area)
+    pool = [_card(twin, r, c) for r, c in places] + twin.pile
+    rng.shuffle(pool)
+    for (r, c), card in zip(places, pool, strict=False):
+        twin.area[r][c] = {"card": card, "up": False}
+    twin.pile = pool[len(places):]
+    rng.shuffle(twin.breeding_pile)
+    return twin
+
+
+def _card(state: State, row: int, column: int) -> str:
+    slot = state.area[row][column]
+    assert slot is not None
+    return str(slot["card"])
+
+
 HOOKS = suite.Hooks(configs=CONFIGS, games=120, max_orders=1000, violations=violations,
                     choose_seat=choose_seat, check_played=check_random_games, errors=ERRORS,
-                    twins=TWINS, bots=BOTS)
+                    twins=TWINS, bot_twin=bot_twin, bots=BOTS)

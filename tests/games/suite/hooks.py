@@ -146,6 +146,9 @@ class Hooks:
     # Looks at a whole game's records: (setup record, order records), e.g. where chance is.
     check_records: Callable[[Any, list[Any]], None] = lambda setup, orders: None
     twins: Twins | None = None
+    # A state that differs from the given one only in what the seat cannot see (another
+    # seat's hidden holdings, the order of decks and bags), for the bot fairness test.
+    bot_twin: Callable[[Any, Seat, random.Random], Any] | None = None
     errors: Errors | None = None
     bots: Bots = field(default_factory=Bots)
 

@@ -1,0 +1,100 @@
+"""Mail to the lobby (``games``, ``new``, ``join``, ``leave``, ``start``, ``invite``,
+``never``, ``confirm`` or a reply to a join mail; ``help`` with no game): answered in the
+sender's language, no game tag needed. Mail naming a game goes on down the chain."""
+
+from __future__ import annotations
+
+from pbem.i18n import LANGUAGES, msg, translator
+from pbem.mail.redact import blank
+from pbem.pipeline.context import MailContext, Result, finish
+from pbem.pipeline.handlers.help import lobby_lines
+from pbem.pipeline.identify import TAG_RE
+from pbem.pipeline.lobby import (
+    confirm,
+    games,
+    invite,
+    join,
+    leave,
+    never,
+    new,
+    start,
+)
+from pbem.pipeline.lobby.answer import answer
+from pbem.pipeline.lobby.base import Context, Reply
+from pbem.pipeline.lobby.profile import profile_for
+from pbem.pipeline.lobby.read import LobbyMail, read_lobby
+from pbem.pipeline.lobby.tables import known, refresh
+from pbem.store import queries
+
+ARGUMENT_MAX = 200  # a lobby line: a game, a few options; longer is cut before it is read
+
+
+def handle(ctx: MailContext) -> Result | None:
+    letter = ctx.letter
+    if letter.game_tag:
+        return None
+    read = read_lobby(ctx.mail.subject or "", ctx.mail.body_text or "")
+    # (A game's mail has no lobby command: the one look-up below is for lobby mail only.)
+    if (read is None and letter.command != "help") or _names_a_game(ctx):
+        return None
+    lobby = ctx.host.lobby
+    if not lobby.enabled:
+        if read is None:
+            return None  # help with no game: answered as before
+        return _answer(ctx, _context(ctx), Reply(
+            "rejected", "lobby: disabled", msg("About your mail to the game host"),
+            [msg("This game host does not open tables by mail: its operator starts each "
+                 "game. Please ask the operator for a game."),
+             msg("If you play here already, reply to one of your game's mails, keeping its "
+                 "tag such as [name-12] in the subject.")]))
+    lctx = _context(ctx)
+    domain = ctx.sender.rpartition("@")[2]
+    if profile_for(ctx.session, ctx.sender).banned or (
+            lobby.domains and domain not in lobby.domains):
+        return finish(ctx.row, "rejected", "lobby: sender not allowed (banned or its domain "
+                      "is not in [lobby] domains); no answer", [])
+    refresh(ctx.session, lctx.now)
+    # Decided as the mail comes: leaving a table must not make its answer an unproven one.
+    proven = known(ctx.session, ctx.sender)
+    if read is None:  # help
+        reply = Reply("ignored", "lobby: help", msg("How to find a game here"),
+                      [*lobby_lines(lctx.tr), "", new.games_line()])
+    else:
+        if read.code:  # blanked in the mail as stored, like a secret
+            ctx.secret = read.code
+            ctx.said.secrets.extend({read.code.upper(), read.code.lower()} - {read.code})
+            ctx.row.subject = blank(ctx.row.subject, [read.code, read.code.upper()])
+        reply = run(lctx, read)
+        # A code that confirms a seat proves the address reads its mail.
+        proven = proven or (read.command == "confirm" and reply.status == "applied")
+    return _answer(ctx, lctx, reply, proven)
+
+
+def run(ctx: Context, read: LobbyMail) -> Reply:
+    argument = read.argument[:ARGUMENT_MAX]
+    if read.command == "confirm":
+        return confirm.run(ctx, read.code)
+    if read.command == "invite":
+        return invite.run(ctx, argument, [m[:ARGUMENT_MAX] for m in read.more])
+    commands = {"games": games.run, "new": new.run, "join": join.run, "leave": leave.run,
+                "start": start.run, "never": never.run}
+    return commands[read.command](ctx, argument)
+
+
+def _names_a_game(ctx: MailContext) -> bool:
+    return any(queries.game_by_tag(ctx.session, tag) is not None
+               for tag in TAG_RE.findall(ctx.mail.subject or ""))
+
+
+def _context(ctx: MailContext) -> Context:
+    profile = profile_for(ctx.session, ctx.sender)
+    lang = next((lang for lang in (profile.language, ctx.mail.language) if lang in LANGUAGES),
+                "en")
+    return Context(ctx.session, ctx.host, ctx.sender, ctx.mail.from_name or "",
+                   translator(lang), ctx.host.clock())
+
+
+def _answer(ctx: MailContext, lctx: Context, reply: Reply, proven: bool = False) -> Result:
+    reason, queued = answer(lctx, reply, proven, ctx.mid, ctx.refs)
+    return finish(ctx.row, reply.status, f"lobby: {reason}", [*queued, *reply.queued])
+

@@ -1,0 +1,39 @@
+"""``confirm <code>``, or a reply to the join mail (its code in the subject): the seat counts
+from now on; the table starts when all its seats are confirmed."""
+
+from __future__ import annotations
+
+from pbem.i18n import msg
+from pbem.pipeline.lobby.base import Context, Refused, Reply, refused
+from pbem.pipeline.lobby.tables import confirmed, describe, start, unconfirmed_seat
+from pbem.store import lobby as store
+from pbem.store.tables import LobbyTable
+
+SUBJECT = msg("Your seat was not confirmed")
+
+
+def run(ctx: Context, code: str | None) -> Reply:
+    seat = unconfirmed_seat(ctx.session, ctx.sender, code) if code else None
+    if seat is None:
+        return refused("confirm", SUBJECT, Refused("no seat waits for this code", [
+            msg("No seat of yours waits for this code. A seat not confirmed in time is "
+                "given back, and a new join mail replaces the code of the one before."),
+            msg("Send \"{join}\" to take a seat again (its mail has a new code).",
+                join=f"{ctx.w('join')} TAG")]))
+    table = store.lock_table(ctx.session, seat.table_id)
+    assert isinstance(table, LobbyTable)
+    seat.confirmed_at, seat.expires_at = ctx.now, None
+    ctx.session.add(seat)
+    ctx.session.flush()
+    seats = store.seats(ctx.session, table.id or 0)
+    if len(confirmed(seats)) >= table.players:
+        game, welcomes = start(ctx.session, ctx.host, table)
+        # Its welcome mail (with the secret) answers this mail: one mail, not two.
+        return Reply("applied", f"confirm: table full, game {game.tag} started",
+                     "game started", [], tag=table.tag, send=False, queued=welcomes)
+    return Reply("applied", "confirm: seat confirmed",
+                 msg("Your seat is confirmed"),
+                 [msg("Your seat at [{tag}] is confirmed.", tag=table.tag), "",
+                  *describe(ctx, table), "",
+                  msg("You will get the game's first mail, with your secret, when it starts.")],
+                 tag=table.tag)

@@ -1,0 +1,38 @@
+"""``leave <tag>``: the seat given back before the game starts. An opener who leaves hands the
+table to the next seat; a table left empty is closed."""
+
+from __future__ import annotations
+
+from pbem.i18n import msg
+from pbem.pipeline.lobby.base import Context, Refused, Reply, refused
+from pbem.pipeline.lobby.tables import open_by_tag, seat_of
+from pbem.pipeline.seat_language import Line
+from pbem.store import lobby as store
+
+SUBJECT = msg("You did not leave the table")
+
+
+def run(ctx: Context, argument: str) -> Reply:
+    try:
+        if not argument.split():
+            raise Refused("no table named", [msg("Name the table: {line}",
+                                                 line=f"{ctx.w('leave')} TAG")])
+        table = open_by_tag(ctx, argument.split()[0])
+        seat = seat_of(ctx.session, table, ctx.sender)
+        if seat is None:
+            raise Refused("no seat", [msg("You hold no seat at [{tag}].", tag=table.tag)],
+                          tag=table.tag)
+    except Refused as exc:
+        return refused("leave", SUBJECT, exc)
+    ctx.session.delete(seat)
+    ctx.session.flush()
+    rest = store.seats(ctx.session, table.id or 0)
+    lines: list[Line] = [msg("You left table [{tag}]; your seat is free again.", tag=table.tag)]
+    if not rest:
+        table.status, table.closed_at = "closed", ctx.now
+        lines.append(msg("Nobody else was seated, so the table is closed."))
+    elif table.opener == ctx.sender:
+        table.opener = (next((s for s in rest if s.confirmed_at is not None), rest[0])).address
+    ctx.session.add(table)
+    return Reply("applied", "leave: seat given back", msg("You left the table"), lines,
+                 tag=table.tag)

@@ -1,0 +1,209 @@
+"""The tables of the lobby: who may open one, the seats and their codes, the caps, the seats
+that expire, and the start, which creates the game exactly as ``pbem game new`` does
+(pbem.pipeline.new_game) with the table's tag as the game's tag."""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets as pysecrets
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import delete
+from sqlmodel import Session, col, select
+
+from pbem.engine import registry
+from pbem.engine.hashing import canonical_json
+from pbem.i18n import msg
+from pbem.pipeline import operator_input
+from pbem.pipeline.lobby.base import Context, Refused, title
+from pbem.pipeline.new_game import create_game, default_clocks
+from pbem.pipeline.seat_secrets import check_secret, hash_secret, new_salt
+from pbem.settings.host import Host
+from pbem.store import lobby as store
+from pbem.store import queries
+from pbem.store.tables import (
+    OUTBOUND_WITHOUT_BYTES,
+    Game,
+    LobbySeat,
+    LobbyTable,
+    OutboundMessage,
+)
+
+# A code a person can copy from a subject: no 0/O, 1/I; 40 bits, tried only by mail.
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_RE = re.compile(r"(?<![A-Za-z0-9])([A-HJ-NP-Za-hj-np-z2-9]{4}-[A-HJ-NP-Za-hj-np-z2-9]{4})"
+                     r"(?![A-Za-z0-9])")
+NAME_MAX = 40  # a seat's name, taken from the From line
+
+
+def new_code() -> str:
+    letters = "".join(pysecrets.choice(CODE_ALPHABET) for _ in range(8))
+    return f"{letters[:4]}-{letters[4:]}"
+
+
+def seat_name(ctx: Context, profile_name: str | None) -> str:
+    """The name a seat is known by: the profile's, else the From name, else the address's
+    local part; one plain line, bounded."""
+    for candidate in (profile_name, ctx.sender_name, ctx.sender.partition("@")[0]):
+        if not candidate:
+            continue
+        try:
+            return operator_input.name(candidate[:NAME_MAX], "name")
+        except operator_input.InputError:
+            continue
+    return "?"
+
+
+def refresh(session: Session, now: Any) -> None:
+    """Give back the seats whose confirmation time ran out; a table left empty is closed."""
+    for table_id in store.expire(session, now):
+        table = session.get(LobbyTable, table_id)
+        if table is not None and table.status == "open" and not store.seats(session, table_id):
+            table.status, table.closed_at = "closed", now
+            session.add(table)
+    session.flush()
+
+
+def known(session: Session, address: str) -> bool:
+    """An address that proved it reads its mail (a confirmed seat) or plays a game here."""
+    return store.confirmed_before(session, address) or store.plays_somewhere(session, address)
+
+
+def check_may_open(ctx: Context) -> None:
+    """The [lobby] rule on who opens tables, and the caps on tables opened."""
+    lobby = ctx.host.lobby
+    operator = ctx.sender == (ctx.host.operator_address or "").lower()
+    if lobby.open == "operator" and not operator:
+        raise Refused("only the operator opens tables", [msg(
+            "On this host only its operator opens tables. You can join an open table: send "
+            "\"{games}\" to see them.", games=ctx.w("games"))])
+    if lobby.open == "players" and not operator and not known(ctx.session, ctx.sender):
+        raise Refused("only known players open tables", [msg(
+            "On this host only players who have played here before open tables. Join an "
+            "open table first: send \"{games}\" to see them.", games=ctx.w("games"))])
+    if store.open_count(ctx.session, ctx.sender) >= lobby.open_tables_per_address:
+        raise Refused("too many open tables", [msg(
+            "You already have {count} open tables, the most this host allows. Start one "
+            "(\"{start} TAG\") or leave one (\"{leave} TAG\") first.",
+            count=lobby.open_tables_per_address, start=ctx.w("start"),
+            leave=ctx.w("leave"))])
+    since = store.day_ago(ctx.now)
+    if store.opened_since(ctx.session, since, ctx.sender) >= lobby.tables_per_address_per_day:
+        raise Refused("tables per address per day", [msg(
+            "You opened {count} tables in the last 24 hours, the most this host allows. "
+            "Please try again tomorrow, or join an open table.",
+            count=lobby.tables_per_address_per_day)])
+    if store.opened_since(ctx.session, since) >= lobby.tables_per_day:
+        raise Refused("tables per day", [msg(
+            "This host opened as many tables today as it takes ({count}). Please try again "
+            "tomorrow, or join an open table.", count=lobby.tables_per_day)])
+
+
+def open_table(ctx: Context, rules: Any, players: int, options: dict[str, Any]) -> LobbyTable:
+    """A new open table (its seats to be taken by the caller)."""
+    table = LobbyTable(tag=f"new-{pysecrets.token_hex(8)}", game_type=rules.name,
+                       players=players, options_json=canonical_json(options),
+                       opener=ctx.sender, language=ctx.tr.lang, created=ctx.now)
+    ctx.session.add(table)
+    ctx.session.flush()
+    tag = f"{registry.tag_prefix(rules)}-t{table.id}"
+    if queries.game_by_tag(ctx.session, tag) is not None:  # an operator chose it already
+        tag = f"{tag}-{pysecrets.token_hex(2)}"
+    table.tag = tag
+    ctx.session.add(table)
+    return table
+
+
+def take_seat(ctx: Context, table: LobbyTable, name: str) -> tuple[LobbySeat, str]:
+    """A seat at ``table`` for the sender, unconfirmed; returns it and its code (kept only
+    hashed)."""
+    code, salt = new_code(), new_salt()
+    seat = LobbySeat(table_id=table.id or 0, address=ctx.sender, name=name,
+                     language=ctx.tr.lang, code_salt=salt, code_hash=hash_secret(code, salt),
+                     joined_at=ctx.now,
+                     expires_at=ctx.now + timedelta(hours=ctx.host.lobby.confirm_hours))
+    ctx.session.add(seat)
+    ctx.session.flush()
+    return seat, code
+
+
+def free_seats(session: Session, table: LobbyTable) -> int:
+    return table.players - len(store.seats(session, table.id or 0))
+
+
+def seat_of(session: Session, table: LobbyTable, address: str) -> LobbySeat | None:
+    return next((s for s in store.seats(session, table.id or 0) if s.address == address), None)
+
+
+def unconfirmed_seat(session: Session, address: str, code: str) -> LobbySeat | None:
+    """The sender's unconfirmed seat this code belongs to."""
+    normal = code.strip().upper()
+    return next((s for s in store.seats_of(session, address)
+                 if s.confirmed_at is None
+                 and check_secret(normal, s.code_salt, s.code_hash)), None)
+
+
+def confirmed(seats: list[LobbySeat]) -> list[LobbySeat]:
+    return [s for s in seats if s.confirmed_at is not None]
+
+
+def open_by_tag(ctx: Context, tag: str) -> LobbyTable:
+    """The open table ``tag``, locked; refused with what to do when there is none."""
+    table = store.table_by_tag(ctx.session, tag.strip().strip("[]"))
+    if table is not None:
+        table = store.lock_table(ctx.session, table.id or 0)
+    if table is None:
+        raise Refused("no such table", [msg(
+            "There is no table {tag} at this host. Send \"{games}\" to see the open tables.",
+            tag=tag[:40], games=ctx.w("games"))])
+    if table.status != "open":
+        raise Refused(f"table is {table.status}", [
+            msg("Table [{tag}] has started: it is game [{tag}] now, and takes no more "
+                "players.", tag=table.tag) if table.status == "started" else
+            msg("Table [{tag}] was closed.", tag=table.tag),
+            msg("Send \"{games}\" to see the open tables.", games=ctx.w("games"))],
+            tag=table.tag)
+    return table
+
+
+def start(session: Session, host: Host, table: LobbyTable) -> tuple[Game, list[OutboundMessage]]:
+    """Start ``table`` with its confirmed seats: its game created as ``pbem game new``
+    creates one; unconfirmed seats are given back. Returns the game and its welcome mails
+    (each with its player's secret)."""
+    seats = store.seats(session, table.id or 0)
+    players = confirmed(seats)
+    waiting = [s.id for s in seats if s.confirmed_at is None]
+    if waiting:
+        session.exec(delete(LobbySeat).where(
+            col(LobbySeat.id).in_(waiting)))
+    clocks = default_clocks(host.turn_hours, host.reminder_hours, host.timeout,
+                            host.vacation_days)
+    game, _secrets = create_game(
+        session, table.game_type, [(s.name, s.address) for s in players],
+        options=json.loads(table.options_json), tag=table.tag, host=host, clocks=clocks,
+        language=table.language, languages=[s.language for s in players])
+    del _secrets  # mailed to each player in their welcome mail; never kept
+    table.status, table.game_id, table.closed_at = "started", game.id, host.clock()
+    session.add(table)
+    session.flush()
+    welcomes = session.exec(select(OutboundMessage).where(
+        OutboundMessage.game_id == game.id).options(OUTBOUND_WITHOUT_BYTES)).all()
+    return game, list(welcomes)
+
+
+def describe(ctx: Context, table: LobbyTable) -> list[Any]:
+    """Where a table stands: seats confirmed, waiting, free, and how it starts."""
+    rules = registry.get(table.game_type)
+    seats = store.seats(ctx.session, table.id or 0)
+    done = confirmed(seats)
+    return [msg("[{tag}] {title} for {players} players: {confirmed} seats confirmed ({names}), "
+                "{waiting} waiting for confirmation, {free} free.", tag=table.tag,
+                title=title(table), players=table.players, confirmed=len(done),
+                names=", ".join(s.name for s in done) or "—",
+                waiting=len(seats) - len(done), free=max(table.players - len(seats), 0)),
+            msg("It starts when all {players} seats are taken and confirmed; its opener may "
+                "start it earlier with \"{start} {tag}\" once {least} seats are confirmed.",
+                players=table.players, start=ctx.w("start"), tag=table.tag,
+                least=rules.min_players)]

@@ -1,0 +1,102 @@
+"""The lobby's rows read and counted: open tables, their live seats, the caps' counts, the
+addresses that said "never" (by hash)."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, func
+from sqlmodel import Session, col, select
+
+from pbem.store.tables import LobbyInvite, LobbySeat, LobbyTable, NeverMail, Seat
+
+
+def address_hash(address: str) -> str:
+    """How an address that is not a player's is kept: never in clear."""
+    return hashlib.sha256(f"pbem-address:{address.strip().lower()}".encode()).hexdigest()
+
+
+def table_by_tag(session: Session, tag: str) -> LobbyTable | None:
+    return session.exec(select(LobbyTable).where(LobbyTable.tag == tag)).first()
+
+
+def lock_table(session: Session, table_id: int) -> LobbyTable | None:
+    """The table, locked until the transaction ends (PostgreSQL; SQLite locks the file):
+    two mails taking its last seat at once take it once."""
+    return session.exec(select(LobbyTable).where(LobbyTable.id == table_id)
+                        .with_for_update()).first()
+
+
+def open_tables(session: Session, game_type: str | None = None) -> list[LobbyTable]:
+    """The open tables, oldest first (of one game, if named)."""
+    q = select(LobbyTable).where(LobbyTable.status == "open")
+    if game_type is not None:
+        q = q.where(LobbyTable.game_type == game_type)
+    return list(session.exec(q.order_by(col(LobbyTable.created), col(LobbyTable.id))))
+
+
+def seats(session: Session, table_id: int) -> list[LobbySeat]:
+    """A table's seats in the order they were taken (the first is the opener's)."""
+    return list(session.exec(select(LobbySeat).where(LobbySeat.table_id == table_id)
+                             .order_by(col(LobbySeat.joined_at), col(LobbySeat.id))))
+
+
+def seats_of(session: Session, address: str) -> list[LobbySeat]:
+    return list(session.exec(select(LobbySeat).where(LobbySeat.address == address.lower())))
+
+
+def expire(session: Session, now: datetime) -> list[int]:
+    """Give back every unconfirmed seat whose time ran out; returns their tables' ids."""
+    gone = session.exec(select(LobbySeat).where(
+        col(LobbySeat.confirmed_at).is_(None), col(LobbySeat.expires_at) <= now)).all()
+    tables = sorted({s.table_id for s in gone})
+    if gone:
+        session.exec(delete(LobbySeat).where(
+            col(LobbySeat.id).in_([s.id for s in gone])))
+    return tables
+
+
+def confirmed_before(session: Session, address: str) -> bool:
+    """The address proved it reads its mail: it answered a join mail once."""
+    return session.exec(select(LobbySeat.id).where(
+        LobbySeat.address == address.lower(),
+        col(LobbySeat.confirmed_at).is_not(None))).first() is not None
+
+
+def plays_somewhere(session: Session, address: str) -> bool:
+    """The address holds a seat in some game (one the operator or the lobby created)."""
+    return session.exec(select(Seat.id).where(Seat.address == address.lower())).first() \
+        is not None
+
+
+def open_count(session: Session, opener: str) -> int:
+    return int(session.exec(select(func.count()).select_from(LobbyTable).where(
+        LobbyTable.opener == opener.lower(), LobbyTable.status == "open")).one())
+
+
+def opened_since(session: Session, since: datetime, opener: str | None = None) -> int:
+    """Tables opened since ``since`` (by ``opener``, else by everyone)."""
+    q = select(func.count()).select_from(LobbyTable).where(col(LobbyTable.created) >= since)
+    if opener is not None:
+        q = q.where(LobbyTable.opener == opener.lower())
+    return int(session.exec(q).one())
+
+
+def invites_since(session: Session, inviter: str, since: datetime) -> int:
+    return int(session.exec(select(func.count()).select_from(LobbyInvite).where(
+        LobbyInvite.inviter == inviter.lower(), col(LobbyInvite.created) >= since)).one())
+
+
+def invited(session: Session, table_id: int, address: str) -> bool:
+    return session.exec(select(LobbyInvite.id).where(
+        LobbyInvite.table_id == table_id,
+        LobbyInvite.address_hash == address_hash(address))).first() is not None
+
+
+def said_never(session: Session, address: str) -> bool:
+    return session.get(NeverMail, address_hash(address)) is not None
+
+
+def day_ago(now: datetime) -> datetime:
+    return now - timedelta(days=1)

@@ -1,0 +1,142 @@
+"""The lobby against abuse, through the real pipeline: forged From lines taking seats, a flood
+of tables, a flood of invitations, an address that said "never" — each bounded as configured,
+the bound in the test."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from sqlmodel import col, func, select
+
+from pbem.store import Game, OutboundMessage, SessionFactory
+from pbem.store.tables import LobbyInvite, LobbyTable, NeverMail
+from tests.lobby.conftest import ANN, BEN, CY, Clock, Post, text
+
+
+def mails_to(factory: SessionFactory, address: str) -> int:
+    with factory() as s:
+        return int(s.exec(select(func.count()).select_from(OutboundMessage).where(
+            OutboundMessage.to_addr == address)).one())
+
+
+def test_forged_seats_never_start_a_table_and_expire(post: Post, clock: Clock,
+                                                     factory: SessionFactory) -> None:
+    ann, _ = post.seat(ANN, "new testcards players 3")
+    post.send(ANN, f"confirm {ann}")
+    # Someone forges Ben's and Cy's From lines: the seats are taken, the codes go to Ben and
+    # Cy (who never asked), and nobody can confirm them without reading their mail.
+    for victim in (BEN, CY):
+        assert post.send(victim, "join testcards-t1").status == "applied"
+        post.send(victim, "confirm ZZZZ-ZZZZ")  # a guess: refused
+    with factory() as s:
+        assert s.exec(select(Game)).all() == []  # full, but never started
+    _, body = post.answer(post.send("dora@players.test", "join testcards-t1"))
+    assert "Table [testcards-t1] has no free seat." in body
+    clock.advance(hours=72, seconds=1)  # the default confirm_hours
+    dora, _ = post.seat("dora@players.test", "join testcards-t1")
+    eve, _ = post.seat("eve@players.test", "join testcards-t1")
+    post.send("dora@players.test", f"confirm {dora}")
+    started = post.send("eve@players.test", f"confirm {eve}")
+    assert sorted(to for to, _ in post.answers(started)) == [
+        ANN, "dora@players.test", "eve@players.test"]
+    with factory() as s:
+        assert s.exec(select(Game)).one().tag == "testcards-t1"
+
+
+@pytest.mark.slow  # a thousand mails, each in its own transaction: about 90 s on 2 cores
+def test_a_thousand_new_mails_from_one_address(post: Post, factory: SessionFactory) -> None:
+    started = time.monotonic()
+    for _ in range(1000):
+        post.send(BEN, "new testcards players 2")
+    took = time.monotonic() - started
+    with factory() as s:
+        assert len(s.exec(select(LobbyTable)).all()) == 3  # [lobby] open_tables_per_address
+    assert mails_to(factory, BEN) == 3  # [limits] unverified_replies_per_hour
+    assert took < 600  # bounded work: far under the host's pass time, not a benchmark
+
+
+def test_a_thousand_invite_lines_in_one_mail(post: Post, factory: SessionFactory) -> None:
+    ann, _ = post.seat(ANN, "new testcards players 4")
+    post.send(ANN, f"confirm {ann}")
+    lines = "\n".join(f"invite testcards-t1 friend{i}@elsewhere.test" for i in range(1000))
+    result = post.send(ANN, lines)
+    got = post.answers(result)
+    invitations = [m for to, m in got if to != ANN]
+    assert len(invitations) == 5  # [lobby] invites_per_day
+    (answer,) = [m for to, m in got if to == ANN]
+    assert answer["Subject"] == "[testcards-t1] Your invitations"
+    body = " ".join(text(answer).split())
+    assert "Invitations to [testcards-t1] sent to: friend0@elsewhere.test," in body
+    assert "Not sent: friend5@elsewhere.test," in body and "(+985)" in body
+    assert "each player sends at most 5 invitations a day" in body
+    # The next day's five, but never the same address twice for the table.
+    again = post.send(ANN, "invite testcards-t1 friend0@elsewhere.test")
+    assert [to for to, _ in post.answers(again)] == [ANN]
+    with factory() as s:
+        rows = s.exec(select(LobbyInvite)).all()
+        assert len(rows) == 5 and all("@" not in r.address_hash for r in rows)
+
+
+def test_an_invitation_says_who_invites_and_how_to_join_or_refuse(post: Post) -> None:
+    ann, _ = post.seat(ANN, "new testcards players 3", name="Ann")
+    post.send(ANN, f"confirm {ann}")
+    result = post.send(ANN, "invite testcards-t1 dora@players.test")
+    invitation = next(m for to, m in post.answers(result) if to == "dora@players.test")
+    assert invitation["Subject"] == "[testcards-t1] An invitation to play Test Cards"
+    body = " ".join(text(invitation).split())
+    assert ("Ann invites you to play Test Cards by mail at this game host, at table "
+            "[testcards-t1] (2 of 3 seats free).") in body
+    assert "send a mail to this address with the line: join testcards-t1" in body
+    assert 'answer with the single word "never": it will not write to you again.' in body
+
+
+def test_invitations_need_a_confirmed_seat(post: Post) -> None:
+    post.seat(ANN, "new testcards players 3")
+    result = post.send(ANN, "invite testcards-t1 dora@players.test")
+    assert result.status == "rejected"
+    subject, body = post.answer(result)
+    assert subject == "[testcards-t1] No invitation was sent"
+    assert "Only a player with a confirmed seat at [testcards-t1] invites others to it." in body
+    _, body = post.answer(post.send(BEN, "invite testcards-t1"))
+    assert "Write the table and the address: invite TAG name@example.org" in body
+
+
+def test_an_address_that_said_never_gets_no_mail(post: Post, factory: SessionFactory) -> None:
+    assert post.send(CY, "never").queued == []
+    ann, _ = post.seat(ANN, "new testcards players 3")
+    post.send(ANN, f"confirm {ann}")
+    answer = post.send(ANN, f"invite testcards-t1 {CY}")
+    assert [to for to, _ in post.answers(answer)] == [ANN]
+    for body in ("join testcards-t1", "games", "new testcards", "help", "confirm ABCD-EFGH"):
+        post.send(CY, body)
+    assert mails_to(factory, CY) == 0
+    with factory() as s:
+        kept = s.exec(select(NeverMail)).one()
+        assert CY not in kept.address_hash and "cy" not in kept.address_hash
+
+
+def test_a_forged_join_mails_its_victim_within_the_unproven_limits(
+        post: Post, factory: SessionFactory) -> None:
+    post.seat(ANN, "new testcards players 4")
+    for _ in range(50):  # someone joins and leaves as Ben, again and again
+        post.send(BEN, "join testcards-t1")
+        post.send(BEN, "leave testcards-t1")
+    assert mails_to(factory, BEN) == 3  # [limits] unverified_replies_per_hour
+    with factory() as s:
+        kinds = s.exec(select(OutboundMessage.kind).where(
+            OutboundMessage.to_addr == BEN).order_by(col(OutboundMessage.id))).all()
+    assert set(kinds) == {"lobby"}
+
+
+def test_never_holds_for_every_mail_of_the_host(post: Post, factory: SessionFactory) -> None:
+    """Even a game the operator sets up with that address mails it nothing: its mail is
+    kept as dropped, never sent."""
+    from pbem.ops import api
+
+    post.send(CY, "never")
+    with factory() as s:
+        api.create_game(s, "testcards", [("Ann", ANN), ("Cy", CY)], host=post.host)
+        s.commit()
+        rows = s.exec(select(OutboundMessage).order_by(col(OutboundMessage.id))).all()
+        assert [(r.to_addr, r.status) for r in rows] == [(ANN, "queued"), (CY, "dropped")]

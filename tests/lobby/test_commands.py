@@ -1,0 +1,385 @@
+"""Each lobby command through the real pipeline, and each answer a player can get, with its
+words: what happened and what to do next, its subject saying what it is."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from sqlmodel import select
+
+from pbem.settings.config import Lobby
+from pbem.store import Game, SessionFactory
+from pbem.store.tables import LobbySeat, LobbyTable
+from tests.lobby.conftest import ANN, BEN, CY, Clock, Post
+
+
+def opened(post: Post, players: int = 3) -> str:
+    """Ann opens a table; returns her code."""
+    code, _ = post.seat(ANN, f"new testcards players {players}", name="Ann")
+    return code
+
+
+def confirm(post: Post, who: str, code: str) -> tuple[str, str]:
+    return post.answer(post.send(who, f"confirm {code}"))
+
+
+def tables(factory: SessionFactory) -> list[LobbyTable]:
+    with factory() as s:
+        return list(s.exec(select(LobbyTable)).all())
+
+
+# --- new ----------------------------------------------------------------------------------
+
+
+def test_new_tells_how_to_confirm_and_how_others_join(post: Post) -> None:
+    result = post.send(ANN, "new testcards players 3 rounds=2", name="Ann")
+    assert result.status == "applied"
+    subject, body = post.answer(result)
+    assert subject.startswith("[testcards-t1] Confirm your seat at Test Cards: code ")
+    code = subject.rsplit(" ", 1)[1]
+    assert "You opened table [testcards-t1]: Test Cards for 3 players. You take seat 1." in body
+    assert f"or send a mail with the line: confirm {code}" in body
+    assert "held for you until 2026-11-31" not in body
+    assert "held for you until 2026-12-01 09:00 UTC" in body  # 72 hours by default
+    assert "1 free" not in body and "2 free." in body
+    assert 'Others join with the line "join testcards-t1"' in body
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    ("new", 'Name the game: new GAME players N [option=value ...]'),
+    ("new chess", 'This host has no game called "chess".'),
+    ("new testcards players 9", "Test Cards takes 2 to 4 players, not 9."),
+    ("new testcards players three", "Test Cards takes 2 to 4 players, not three."),
+    ("new testcards colour=red", "The options were not accepted: Test Cards has no option "
+                                 "'colour'"),
+    ("new testcards rounds=many", "The options were not accepted: option rounds is a whole "
+                                  "number, not 'many'."),
+    ("new testcards quickly", '"quickly" is not understood here. Write: new testcards '
+                              'players N [option=value ...]'),
+])
+def test_new_refused_says_why_and_opens_nothing(post: Post, factory: SessionFactory,
+                                                 line: str, says: str) -> None:
+    result = post.send(ANN, line)
+    assert result.status == "rejected"
+    subject, body = post.answer(result)
+    assert subject == "Your new table was not opened"
+    assert says in " ".join(body.split()), body
+    assert tables(factory) == []
+
+
+def test_an_unknown_game_lists_the_hosts_games(post: Post) -> None:
+    _, body = post.answer(post.send(ANN, "new chess"))
+    assert "The games of this host:" in body and "testcards (Test Cards)" in body
+
+
+def test_a_sender_has_at_most_three_open_tables(post: Post, factory: SessionFactory) -> None:
+    for _ in range(3):
+        post.send(BEN, "new testcards")
+    host = dataclasses.replace(post.host, unverified_replies_per_hour=10)
+    again = Post(factory, host).send(BEN, "new testcards")
+    assert again.status == "rejected"
+    _, body = Post(factory, host).answer(again)
+    assert "You already have 3 open tables, the most this host allows." in body
+    assert 'Start one ("start TAG") or leave one ("leave TAG") first.' in body
+    assert len(tables(factory)) == 3
+
+
+def test_tables_per_address_per_day_and_per_host(factory: SessionFactory, post: Post) -> None:
+    host = dataclasses.replace(post.host, lobby=Lobby(
+        enabled=True, tables_per_address_per_day=1, tables_per_day=2))
+    mine = Post(factory, host)
+    mine.send(ANN, "new testcards")
+    mine.send(ANN, "leave testcards-t1")
+    _, body = mine.answer(mine.send(ANN, "new testcards"))
+    assert "You opened 1 tables in the last 24 hours, the most this host allows." in body
+    mine.send(BEN, "new testcards")
+    _, body = mine.answer(mine.send(CY, "new testcards"))
+    assert "This host opened as many tables today as it takes (2)." in body
+    assert len(tables(factory)) == 2
+
+
+def test_only_the_operator_opens_tables_when_so_configured(factory: SessionFactory,
+                                                           post: Post) -> None:
+    host = dataclasses.replace(post.host, lobby=Lobby(enabled=True, open="operator"))
+    mine = Post(factory, host)
+    _, body = mine.answer(mine.send(ANN, "new testcards"))
+    assert "On this host only its operator opens tables." in body
+    assert mine.send("op@host.test", "new testcards").status == "applied"
+
+
+def test_only_known_players_open_tables_when_so_configured(factory: SessionFactory,
+                                                           post: Post) -> None:
+    host = dataclasses.replace(post.host, lobby=Lobby(enabled=True, open="players"))
+    mine = Post(factory, host)
+    _, body = mine.answer(mine.send(ANN, "new testcards"))
+    assert "only players who have played here before open tables" in body
+    code, _ = mine.seat(BEN, "new testcards") if False else ("", "")
+    del code
+    # Ann joins the operator's table and confirms: she is known from then on.
+    opener = mine.send("op@host.test", "new testcards")
+    assert opener.status == "applied"
+    ann, _ = mine.seat(ANN, "join testcards-t1")
+    mine.send(ANN, f"confirm {ann}")
+    assert mine.send(ANN, "new testcards").status == "applied"
+
+
+# --- join ---------------------------------------------------------------------------------
+
+
+def test_join_refusals(post: Post) -> None:
+    subject, body = post.answer(post.send(BEN, "join"))
+    assert subject == "You did not get a seat"
+    assert '"join TAG" takes a seat at that table, "join GAME" the first free seat' in body
+    _, body = post.answer(post.send(BEN, "join nothing-9"))
+    assert 'This host has no game called "nothing-9".' in body
+    code = opened(post, players=2)
+    confirm(post, ANN, code)
+    _, body = post.answer(post.send(ANN, "join testcards-t1"))
+    assert "You already hold a confirmed seat at [testcards-t1]." in body
+    post.send(BEN, "join testcards-t1")  # the last seat, unconfirmed
+    result = post.send(CY, "join testcards-t1")
+    assert result.status == "rejected"
+    subject, body = post.answer(result)
+    assert subject == "[testcards-t1] You did not get a seat"
+    assert "Table [testcards-t1] has no free seat." in body
+    assert 'or send "join testcards" for the first free seat of that game.' in body
+
+
+def test_join_again_sends_a_new_code_and_the_old_one_stops_working(post: Post,
+                                                                   factory: SessionFactory
+                                                                   ) -> None:
+    opened(post)
+    old, _ = post.seat(BEN, "join testcards-t1")
+    new, subject = post.seat(BEN, "join testcards-t1")
+    assert new != old and subject.startswith("[testcards-t1] Confirm your seat")
+    _, body = post.answer(post.send(BEN, f"confirm {old}"))
+    assert "No seat of yours waits for this code." in body
+    assert confirm(post, BEN, new)[0] == "[testcards-t1] Your seat is confirmed"
+
+
+def test_matchmaking_opens_a_table_when_none_has_a_seat(post: Post) -> None:
+    _, body = post.answer(post.send(CY, "join testcards players 4"))
+    assert ("No table of Test Cards had a free seat, so you opened table [testcards-t1] for "
+            "4 players, and took seat 1.") in " ".join(body.split())
+
+
+def test_a_started_table_takes_no_more_players(post: Post) -> None:
+    code = opened(post, players=2)
+    ben, _ = post.seat(BEN, "join testcards-t1")
+    confirm(post, ANN, code)
+    post.send(BEN, f"confirm {ben}")
+    _, body = post.answer(post.send(CY, "join testcards-t1"))
+    assert ("Table [testcards-t1] has started: it is game [testcards-t1] now, and takes no more "
+            "players.") in " ".join(body.split())
+
+
+# --- confirm ------------------------------------------------------------------------------
+
+
+def test_a_wrong_code_confirms_nothing(post: Post, factory: SessionFactory) -> None:
+    opened(post)
+    subject, body = post.answer(post.send(ANN, "confirm ABCD-EFGH"))
+    assert subject == "Your seat was not confirmed"
+    assert "No seat of yours waits for this code." in body
+    assert 'Send "join TAG" to take a seat again' in body
+    with factory() as s:
+        assert s.exec(select(LobbySeat)).one().confirmed_at is None
+
+
+def test_another_address_cannot_use_a_code(post: Post, factory: SessionFactory) -> None:
+    code = opened(post)
+    assert post.send(BEN, f"confirm {code}").status == "rejected"
+    with factory() as s:
+        assert s.exec(select(LobbySeat)).one().confirmed_at is None
+
+
+def test_the_code_is_kept_nowhere_in_clear(post: Post, factory: SessionFactory) -> None:
+    code = opened(post)
+    post.send(ANN, "", subject=f"Re: [testcards-t1] Confirm your seat: code {code}")
+    with factory() as s:
+        from pbem.store import InboundMessage
+
+        for row in s.exec(select(InboundMessage)):
+            assert code not in row.subject and code.encode() not in row.raw
+
+
+# --- leave, start -------------------------------------------------------------------------
+
+
+def test_leave(post: Post, factory: SessionFactory) -> None:
+    subject, body = post.answer(post.send(BEN, "leave"))
+    assert subject == "You did not leave the table" and "Name the table: leave TAG" in body
+    opened(post)
+    _, body = post.answer(post.send(BEN, "leave testcards-t1"))
+    assert "You hold no seat at [testcards-t1]." in body
+    ben, _ = post.seat(BEN, "join testcards-t1")
+    confirm(post, BEN, ben)
+    subject, body = post.answer(post.send(ANN, "leave testcards-t1"))
+    assert subject == "[testcards-t1] You left the table"
+    assert "You left table [testcards-t1]; your seat is free again." in body
+    assert tables(factory)[0].opener == BEN  # the next confirmed seat opens it now
+    _, body = post.answer(post.send(BEN, "leave testcards-t1"))
+    assert "Nobody else was seated, so the table is closed." in body
+    assert tables(factory)[0].status == "closed"
+
+
+def test_start_early(post: Post, factory: SessionFactory) -> None:
+    code = opened(post, players=4)
+    subject, body = post.answer(post.send(ANN, "start testcards-t1"))
+    assert subject == "[testcards-t1] The table did not start"
+    assert "Only the player who opened [testcards-t1] starts it early" in " ".join(body.split())
+    confirm(post, ANN, code)
+    _, body = post.answer(post.send(ANN, "start testcards-t1"))
+    assert ("Test Cards needs at least 2 players; [testcards-t1] has 1 confirmed seats."
+            in " ".join(body.split()))
+    ben, _ = post.seat(BEN, "join testcards-t1")
+    _, body = post.answer(post.send(BEN, "start testcards-t1"))
+    assert "Only the player who opened" in body
+    post.send(BEN, f"confirm {ben}")
+    post.seat(CY, "join testcards-t1")  # never confirmed: left out of the game
+    started = post.send(ANN, "start testcards-t1")
+    assert started.status == "applied"
+    assert sorted(to for to, _ in post.answers(started)) == [ANN, BEN]  # welcome mails only
+    with factory() as s:
+        game = s.exec(select(Game)).one()
+        assert game.tag == "testcards-t1"
+        assert s.exec(select(LobbySeat.address)).all() == [ANN, BEN]
+
+
+# --- games, help, never, the lobby off ----------------------------------------------------
+
+
+def test_games_lists_open_tables_and_ones_own(post: Post) -> None:
+    subject, body = post.answer(post.send(CY, "games"))
+    assert subject == "Open tables and your games"
+    assert "No table is open right now." in body
+    opened(post)
+    _, body = post.answer(post.send(BEN, "games"))
+    assert "Open tables you can join:" in body
+    assert ("[testcards-t1] Test Cards: 1 of 3 seats taken, 2 free; options: —; opened by Ann "
+            "on 2026-11-28 09:00 UTC") in " ".join(body.split())
+    code = opened(post, players=2) if False else None
+    del code
+
+
+def test_games_shows_ones_games_with_whose_turn(post: Post) -> None:
+    code = opened(post, players=2)
+    ben, _ = post.seat(BEN, "join testcards-t1", name="Ben")
+    confirm(post, ANN, code)
+    post.send(BEN, f"confirm {ben}")
+    host = dataclasses.replace(post.host, unverified_replies_per_hour=50)
+    mine = Post(post.factory, host)
+    _, body = mine.answer(mine.send(BEN, "games"))
+    assert "Your games:" in body
+    assert "[testcards-t1] Test Cards: waiting for Ann" in body
+
+
+def test_help_without_a_game_lists_the_lobby(post: Post) -> None:
+    subject, body = post.answer(post.send(CY, "help"))
+    assert subject == "How to find a game here"
+    for line in ("games", "new GAME players N [option=value ...]", "join TAG", "confirm CODE",
+                 "leave TAG", "start TAG", "invite TAG ADDRESS", "never"):
+        assert f"  {line}" in body, line
+
+
+def test_never_gets_no_answer_and_no_mail_after(post: Post) -> None:
+    before = post.sent_count()
+    result = post.send(CY, "never")
+    assert result.status == "applied" and result.queued == []
+    for body in ("games", "new testcards", "join testcards", "help"):
+        assert post.send(CY, body).queued == []
+    assert post.sent_count() == before
+
+
+def test_a_lobby_that_is_off_says_so(factory: SessionFactory, post: Post) -> None:
+    host = dataclasses.replace(post.host, lobby=Lobby(enabled=False))
+    mine = Post(factory, host)
+    result = mine.send(ANN, "new testcards")
+    assert result.status == "rejected"
+    subject, body = mine.answer(result)
+    assert subject == "About your mail to the game host"
+    assert "This game host does not open tables by mail" in body
+    assert tables(factory) == []
+
+
+def test_senders_outside_the_allowed_domains_get_nothing(factory: SessionFactory,
+                                                         post: Post) -> None:
+    host = dataclasses.replace(post.host, lobby=Lobby(enabled=True, domains=("club.test",)))
+    mine = Post(factory, host)
+    assert mine.send(ANN, "new testcards").queued == []
+    assert tables(factory) == []
+    assert mine.send("dora@club.test", "new testcards").status == "applied"
+
+
+def test_replies_are_in_the_senders_language(post: Post) -> None:
+    subject, body = post.answer(post.send(ANN, "nouveau testcards joueurs 3", lang="fr"))
+    assert subject.startswith("[testcards-t1] Confirmez votre place à Test Cards : code ")
+    assert "Vous avez ouvert la table [testcards-t1]" in body
+    assert "confirmer " in body
+    _, body = post.answer(post.send(BEN, "spiele", lang="de"))
+    assert "Offene Tische, denen Sie beitreten können:" in body
+
+
+def test_seats_expire_and_the_table_reopens_them(post: Post, clock: Clock,
+                                                 factory: SessionFactory) -> None:
+    opened(post, players=2)
+    ben, _ = post.seat(BEN, "join testcards-t1")
+    _, body = post.answer(post.send(CY, "join testcards-t1"))
+    assert "has no free seat" in body
+    clock.advance(hours=73)
+    _, body = post.answer(post.send(BEN, f"confirm {ben}"))
+    assert "No seat of yours waits for this code." in body
+    with factory() as s:  # both unconfirmed seats were given back: the table was closed
+        assert s.exec(select(LobbyTable)).one().status == "closed"
+
+
+def test_a_sent_join_mail_keeps_no_code(post: Post, factory: SessionFactory,
+                                        tmp_path: object) -> None:
+    """The code is in the mail only until it is sent: the copy kept is blanked."""
+    from pathlib import Path
+
+    from pbem.mail.outbound import MaildirSender
+    from pbem.outbox.delivery import deliver_outbox
+    from pbem.store import OutboundMessage
+
+    code = opened(post)
+    assert isinstance(tmp_path, Path)
+    assert deliver_outbox(factory, MaildirSender(tmp_path / "out"), post.host).sent == 1
+    with factory() as s:
+        row = s.exec(select(OutboundMessage)).one()
+        assert row.status == "sent" and code.encode() not in row.raw
+    assert any(code.encode() in p.read_bytes() for p in (tmp_path / "out").rglob("*")
+               if p.is_file())  # the player got it
+
+
+# --- the player's profile -------------------------------------------------------------------
+
+
+def test_a_profile_names_the_seat_and_speaks_its_language(post: Post,
+                                                          factory: SessionFactory) -> None:
+    """What a player set by mail (``name``, ``language``) decides over the mail's From name."""
+    from pbem.store import players
+
+    with factory() as s:
+        ann = players.ensure(s, ANN)
+        ann.name, ann.language = "Ann Example", "fr"
+        s.commit()
+    subject, _ = post.answer(post.send(ANN, "new testcards players 2", name="annie"))
+    assert subject.startswith("[testcards-t1] Confirmez")
+    with factory() as s:
+        assert [seat.name for seat in s.exec(select(LobbySeat))] == ["Ann Example"]
+
+
+def test_a_banned_address_gets_no_answer_from_the_lobby(post: Post,
+                                                       factory: SessionFactory) -> None:
+    from datetime import UTC, datetime
+
+    from pbem.store import players
+
+    with factory() as s:
+        players.ensure(s, BEN).banned_at = datetime(2026, 11, 1, tzinfo=UTC)
+        s.commit()
+    before = post.sent_count()
+    post.send(BEN, "new testcards players 2")
+    assert post.sent_count() == before and tables(factory) == []
