@@ -36,7 +36,7 @@ def run(ctx: Context, argument: str) -> Reply:
         f"player: pbem seat takeover {game.tag} {seat.index + 1} --name NAME --address ADDRESS"])
     queued += tell_others(ctx, [msg(
         "{name} has resigned from [{tag}]. From now on the game plays its default orders for "
-        "them.", name=seat.name, tag=game.tag)])
+        "them.", name=seat.name, tag=game.tag)], msg("{name} resigned", name=seat.name))
     lines: list[Line] = [
         msg("You have resigned from [{tag}]. The game plays its default orders for your seat "
             "from now on. You will still get its news until it ends.", tag=game.tag),

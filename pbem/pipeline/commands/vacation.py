@@ -61,7 +61,8 @@ def run(ctx: Context, argument: str) -> Reply:
     due = clock.deadline_of(game, seat)
     queued = tell_others(ctx, [msg(
         "{name} is on vacation until {date}; the game's clock for them is paused until then, "
-        "so the game may wait longer for them.", name=seat.name, date=back.isoformat())])
+        "so the game may wait longer for them.", name=seat.name, date=back.isoformat())],
+        msg("{name} is on vacation until {date}", name=seat.name, date=back.isoformat()))
     tr, tz = ctx.tr, seat.timezone
     lines: list[Line] = [
         msg("Your vacation until {date} is noted: your clock is paused until {when}.",
@@ -83,7 +84,8 @@ def _vacation_off(ctx: Context, now: datetime, today: date) -> Reply:
     seat.vacation_days_used -= _unused_days(seat, today)
     seat.vacation_until = now  # the clock runs from now; the days not taken are given back
     ctx.session.add(seat)
-    queued = tell_others(ctx, [msg("{name} is back from vacation.", name=seat.name)])
+    queued = tell_others(ctx, [msg("{name} is back from vacation.", name=seat.name)],
+                         msg("{name} is back from vacation", name=seat.name))
     lines: list[Line] = [
         msg("Welcome back: your vacation is over and your clock runs again."),
         msg("{left} of your {per_game} vacation days are left.",
@@ -92,7 +94,7 @@ def _vacation_off(ctx: Context, now: datetime, today: date) -> Reply:
     if due is not None and seat.index in ctx.rules.waiting_for(ctx.state):
         lines.append(msg("Your orders are due by {when}.",
                          when=ctx.tr.datetime(due, seat.timezone)))
-    return Reply("applied", "vacation off", lines, queued)
+    return Reply("applied", "vacation off", lines, queued, point=msg("Back from vacation"))
 
 
 def _days_left(game: Game, seat: Seat) -> int:

@@ -34,7 +34,7 @@ def handle(ctx: MailContext) -> Result | None:
         msg("Start the mail with \"{check}\" to see what would happen without "
             "playing.", check=words.word("check", tr.lang)),
         "", *help_lines(tr, ctx.host),
-    ], game, kind="help")
+    ], game, msg("Help for {title}", title=rules.title), kind="help")
 
 
 def help_for(ctx: MailContext, rules: Any, game: Game, lang: str = "en") -> str:

@@ -92,7 +92,7 @@ def handle(ctx: MailContext) -> Result | None:
                          "unread.)", count=letter.ignored,
                          orders=words.word("orders", tr.lang),
                          end=words.word("end", tr.lang))]
-                    if letter.ignored else []), *ctx.said.lines],
+                    if letter.ignored else []), *ctx.asides],
                 in_reply_to=ctx.mid,
                 references=ctx.refs, point=msg("Orders accepted"), seats=seats,
                 moves=moves, public=public, log=since))

@@ -18,22 +18,26 @@ def handle(ctx: MailContext) -> Result | None:
     if seat.status != "active":
         return notice(ctx, "rejected", f"seat {seat.status}", [msg(
             "Your seat in [{tag}] is {status}, so your orders were not played.",
-            tag=game.tag, status=status_word(seat.status))], game)
+            tag=game.tag, status=status_word(seat.status))], game,
+            msg("Your seat is {status}: nothing played", status=status_word(seat.status)))
     if game.status == "paused":  # the mail stays stored (inbound, status rejected)
         return notice(ctx, "rejected", "game paused", [
             msg("Game [{tag}] is paused by its host, so your orders were not played.",
                 tag=game.tag),
             msg("Your mail is kept. Everyone gets a new status mail when the game goes on; "
-                "please send your orders again then.")], game)
+                "please send your orders again then.")], game,
+            msg("Game paused: nothing played"))
     if game.status != "active":
         return notice(ctx, "rejected", f"game {game.status}", [msg(
             "Game [{tag}] is {status}; it takes no orders now.", tag=game.tag,
-            status=status_word(game.status))], game)
+            status=status_word(game.status))], game,
+            msg("Game {status}: nothing played", status=status_word(game.status)))
     if not ctx.letter.orders:
         return notice(ctx, "rejected", "no orders", [
             msg("Your mail held no orders, so nothing was played."),
             msg("Send \"{help}\" to get the list of orders.",
-                help=words.word("help", ctx.tr.lang))], game)
+                help=words.word("help", ctx.tr.lang))], game,
+            msg("No orders found: nothing played"))
     if not takes_orders(ctx.rules, ctx.state, seat.index):
         waiting = ctx.rules.waiting_for(ctx.state)
         names = [s.name for s in queries.seats(ctx.session, game.id or 0)
@@ -41,5 +45,5 @@ def handle(ctx: MailContext) -> Result | None:
         return notice(ctx, "rejected", "not your turn", [
             msg("It is not your turn, so nothing was played."),
             msg("Waiting for: {names}.", names=", ".join(names)) if names
-            else msg("Waiting for: nobody.")], game)
+            else msg("Waiting for: nobody.")], game, msg("Not your turn: nothing played"))
     return None
