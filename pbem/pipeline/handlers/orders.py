@@ -74,6 +74,12 @@ def handle(ctx: MailContext) -> Result | None:
     settled = clock.settle(ctx.session, rules, game, state, applied.state, ctx.host.clock(),
                            seats=seats)
     applied.state = settled.state
+    # An answer to a step other seats still owe their answers to (a setup choice, a round's
+    # card): only its sender is mailed. Those still to answer hold their "your move" mail,
+    # those done wait for the step's end; each then gets one mail telling all of it (every
+    # event since its own last move), not one per answer.
+    shared = rules.outcome(applied.state) is None and bool(
+        (rules.waiting_for(state) & rules.waiting_for(applied.state)) - {seat.index})
     # The clock pass after this one need not look at the game just to find nothing due:
     # its next event goes in the flush that writes the entry (which wrote "look now"
     # there, and the event in another UPDATE at the end). Should the mails below change
@@ -96,7 +102,7 @@ def handle(ctx: MailContext) -> Result | None:
                 in_reply_to=ctx.mid,
                 references=ctx.refs, point=msg("Orders accepted"), seats=seats,
                 moves=moves, public=public, log=since))
-        else:
+        elif not shared:
             update = mails.queue_update(ctx.session, ctx.host, rules, game, applied.state,
                                         other, mover=seat.name, seats=seats,
                                         moves=moves, public=public, log=since,
