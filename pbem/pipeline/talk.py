@@ -146,14 +146,14 @@ def say(session: Session, host: Host, game: Game, speaker: Seat, lines: list[str
     seats = queries.seats(session, game.id or 0)
     out = Said(speaker=speaker)
     parsed = []
-    for number, line in enumerate(lines, start=1):
+    for number, typed in enumerate(lines, start=1):
         try:
-            parsed.append(listeners(seats, speaker, line))
+            parsed.append(listeners(seats, speaker, typed))
         except TalkError as err:
             out.refused += 1
             out.lines += [msg("Not sent: your talk line {number}, \"{say} {text}\".",
                               number=number, say=word("say", speaker.language),
-                              text=_quoted(line, seats, secret)), err.message]
+                              text=_quoted(typed, seats, secret)), err.message]
     limit = host.talk_chars_per_mail
     # Blanked before the exact cut, on a bounded stretch: a secret across the cut is whole.
     _, cut = _cut(parsed, limit)
