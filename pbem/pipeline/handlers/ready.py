@@ -3,12 +3,16 @@ and the seat's turn. Otherwise a reply says why; nothing is played."""
 
 from __future__ import annotations
 
-from pbem.engine.contract import takes_orders
+from pbem.engine.contract import canonical_order, takes_orders
+from pbem.engine.errors import IllegalOrder, OrderSyntaxError
+from pbem.engine.every_error import every_syntax_error
 from pbem.i18n import msg
 from pbem.pipeline import command_words as words
 from pbem.pipeline.commands.base import status_word
 from pbem.pipeline.context import MailContext, Result
+from pbem.pipeline.order_errors import reason_lines
 from pbem.pipeline.replies import notice
+from pbem.pipeline.seat_language import Line
 from pbem.store import queries
 
 
@@ -42,8 +46,33 @@ def handle(ctx: MailContext) -> Result | None:
         waiting = ctx.rules.waiting_for(ctx.state)
         names = [s.name for s in queries.seats(ctx.session, game.id or 0)
                  if s.index in waiting]
-        return notice(ctx, "rejected", "not your turn", [
+        lines: list[Line] = [
             msg("It is not your turn, so nothing was played."),
             msg("Waiting for: {names}.", names=", ".join(names)) if names
-            else msg("Waiting for: nobody.")], game, msg("Not your turn: nothing played"))
+            else msg("Waiting for: nobody.")]
+        if ctx.letter.command == "check":  # checked as far as a turn not yet come allows
+            return notice(ctx, "ignored", "not your turn; checked", [
+                *lines, "", *_read_out_of_turn(ctx)], game, msg("Check: not your turn"))
+        return notice(ctx, "rejected", "not your turn", lines, game,
+                      msg("Not your turn: nothing played"))
     return None
+
+
+def _read_out_of_turn(ctx: MailContext) -> list[Line]:
+    """What ``check`` can say of orders sent before the seat's turn: whether each line reads
+    as an order (the rules of the board are tried on the seat's turn only)."""
+    rules, state, seat, tr = ctx.rules, ctx.state, ctx.seat, ctx.tr
+    assert seat is not None
+    text = canonical_order(rules, state, seat.index, ctx.letter.order_text, seat.language)
+    check = words.word("check", tr.lang)
+    try:
+        rules.parse(state, seat.index, text)
+    except OrderSyntaxError as err:
+        out: list[Line] = [msg("{check}: these lines could not be read:", check=check)]
+        for error in every_syntax_error(rules, state, seat.index, text, err):
+            out += ["", *reason_lines(ctx.letter, error, tr)[0]]
+        return out
+    except IllegalOrder as err:  # the game reads no orders of this seat now
+        return [msg("{check}: {reason}", check=check, reason=tr(err.message))]
+    return [msg("{check}: your orders read well. Whether the rules allow them is tried on "
+                "your turn: send them again then.", check=check)]
