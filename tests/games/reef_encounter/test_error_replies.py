@@ -29,7 +29,7 @@ def test_a_syntax_error_comes_with_the_nearest_valid_form(table: Table) -> None:
 def test_joining_two_corals_that_hold_shrimps(factory: SessionFactory) -> None:
     table = seat_table(factory, lambda: position(BOARD_2_TWO_SHRIMPS))
     reply = refused(table, "larva white: 2F3\ntake white")
-    assert reason(reply) == ('Line 1 of your mail ("larva white: 2F3"): step 2 (2F3): a white '
+    assert reason(reply) == ('Line 1 of your mail ("larva white: 2F3"): the polyp on 2F3: a white '
                              "polyp on 2F3 would join two white corals that both hold a shrimp")
 
 
