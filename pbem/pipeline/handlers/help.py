@@ -55,6 +55,8 @@ def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
     def w(english: str) -> str:
         return word(english, tr.lang)
 
+    text, name = tr(msg("<text>")), tr(msg("NAME"))
+
     return [
         tr(msg("Other commands, each alone on the first line of a mail with your secret line:")),
         _help_row(w("status"), msg("your current status, sent again"), tr),
@@ -81,9 +83,9 @@ def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
             "the time zone of the dates in your mails (an IANA name; UTC by default)"), tr),
         _help_row(w("help"), msg("this text (no secret needed)"), tr),
         tr(msg("Table talk, in any mail, beside orders or alone (with your secret line):")),
-        _help_row(f"{w('say')} <text>", msg("a message to every other player"), tr),
-        _help_row(f"{w('say')} {w('to')} NAME: <text>", msg(
-            "a message to one player (NAME, or their number 1, 2, ...)"), tr),
+        _help_row(f"{w('say')} {text}", msg("a message to every other player"), tr),
+        _help_row(f"{w('say')} {w('to')} {name}: {text}", msg(
+            "a message to one player ({name}, or their number 1, 2, ...)", name=name), tr),
         tr(msg("All the talk of one mail reaches each player as one mail, up to {chars} "
                "characters (more is cut, and you are told); talk goes out in at most {mails} "
                "of your mails a day. A secret typed in talk is blanked.",

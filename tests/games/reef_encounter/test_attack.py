@@ -35,7 +35,8 @@ def test_an_attack_eats_an_adjacent_dominated_unprotected_polyp() -> None:
 def test_the_attacking_coral_needs_at_least_two_polyps() -> None:
     picture = WHITE_PAIR_ORANGE.replace(". W W O . . ~", ". . W O . . ~")
     err = refused(build({2: picture}, seats=_me()), 0, "larva white: 2D2\ntake white")
-    assert str(err) == ("the polyp on 2D2: white cannot attack the orange polyp on 2D2: only a coral "
+    assert str(err) == ("the polyp on 2D2: white cannot attack the orange polyp on 2D2: only a "
+                        "coral "
                         "of at least two polyps may attack, and the white coral next to it has one")
 
 
@@ -85,13 +86,15 @@ def test_a_coral_never_attacks_its_own_colour() -> None:
 def test_a_shrimp_protects_the_polyp_it_stands_on() -> None:
     picture = WHITE_PAIR_ORANGE.replace(". W W O . . ~", ". W W O2 . . ~")
     err = refused(build({2: picture}, seats=_me()), 0, "larva white: 2D2\ntake white")
-    assert str(err) == "the polyp on 2D2: the orange polyp on 2D2 is protected by green's shrimp on it"
+    assert str(err) == ("the polyp on 2D2: the orange polyp on 2D2 is protected by green's "
+                        "shrimp on it")
 
 
 def test_a_shrimp_protects_orthogonally_adjacent_polyps_of_its_coral() -> None:
     picture = WHITE_PAIR_ORANGE.replace(". . . O ~ . .", ". . . O2 ~ . .")
     err = refused(build({2: picture}, seats=_me()), 0, "larva white: 2D2\ntake white")
-    assert str(err) == ("the polyp on 2D2: the orange polyp on 2D2 is protected by green's shrimp on "
+    assert str(err) == ("the polyp on 2D2: the orange polyp on 2D2 is protected by green's "
+                        "shrimp on "
                         "2D3")
 
 
