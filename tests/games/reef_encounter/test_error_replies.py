@@ -105,3 +105,8 @@ def test_help_in_french(french: Table) -> None:
     for example in ("manger 2F4", "larve blanche : 2F3 2E4", "crevette nouvelle 2F4",
                     "déplacer crevette 2F4 vers 2G4", "prendre rose"):
         assert example in reply
+    # The colour letters are the English initials: the French help says which is which.
+    flat = " ".join(reply.split())
+    assert "(ou g, o, p, w, y : les initiales anglaises, p = rose, w = blanc, y = jaune)" in flat
+    # The host's part of the help: its words for talk in French too.
+    assert "dire <texte>" in reply and "dire à NOM: <texte>" in reply
