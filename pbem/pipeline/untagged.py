@@ -19,6 +19,8 @@ def seated_game(ctx: MailContext) -> Game | Result | None:
     of its tag: the chain proves the secret as for any mail); a note listing their games,
     when they sit in several (limited like any answer to an unproven mail); None for an
     address that sits in no running game."""
+    if ctx.letter.game_tag:  # it names a game, one that does not exist: not guessed at
+        return None
     games = sorted(queries.games_of_address(ctx.session, ctx.sender), key=lambda g: g.id or 0)
     if not games:
         return None

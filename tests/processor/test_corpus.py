@@ -147,8 +147,7 @@ def seeded(factory: SessionFactory, host: Host, tmp_path: Path) -> SessionFactor
                                       f"play 1\nsecret {SECRETS[0]}",
                                       message_id="<earlier-order@players.test>"), host)
     assert first.status == "applied"
-    # Alice's reply; Bob, who still owes his card of the round, gets no second "your move".
-    assert deliver_outbox(factory, MaildirSender(tmp_path / "earlier"), host).sent == 1
+    assert deliver_outbox(factory, MaildirSender(tmp_path / "earlier"), host).sent == 2
     return factory
 
 

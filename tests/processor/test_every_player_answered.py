@@ -170,3 +170,16 @@ def test_say_to_a_first_name_is_delivered_and_a_bad_talk_line_undoes_no_orders(
             "is no player Bobby in this game.") in ann
     assert "I will take the high cards" in text(mails[BOB])
     assert "good luck" in text(mails[ZOE]) and "high cards" not in text(mails[ZOE])
+
+
+def test_a_game_line_naming_no_game_is_not_guessed_at(
+        reef1: SessionFactory, host: Host, tmp_path: Path) -> None:
+    raw = (EML / "players" / "tagless-my-turn.eml").read_bytes().replace(
+        b"play 6\n", b"game reef-9\nplay 6\n")
+    box = mailbox.Maildir(tmp_path / "inbox", create=True)
+    box.add(raw)
+    done = api.process_inbox(reef1, MaildirInbox(tmp_path / "inbox"),
+                             MaildirSender(tmp_path / "out"), host)
+    (result,) = done.results
+    assert (result.status, result.reason) == ("rejected", "no game identified")
+    assert hands(reef1)[1] == HANDS[1]

@@ -4,6 +4,8 @@ snapshot, the clock restarted, every seat's mail of the move; a refusal explaine
 from __future__ import annotations
 
 import secrets as pysecrets
+from collections.abc import Mapping
+from typing import Any
 
 from pbem.engine.contract import canonical_order
 from pbem.engine.errors import IllegalOrder, IllegalOrders, OrderSyntaxError
@@ -74,12 +76,13 @@ def handle(ctx: MailContext) -> Result | None:
     settled = clock.settle(ctx.session, rules, game, state, applied.state, ctx.host.clock(),
                            seats=seats)
     applied.state = settled.state
-    # An answer to a step other seats still owe their answers to (a setup choice, a round's
-    # card): only its sender is mailed. Those still to answer hold their "your move" mail,
-    # those done wait for the step's end; each then gets one mail telling all of it (every
-    # event since its own last move), not one per answer.
+    # An answer to a step other seats still owe answers to, within one turn of the game's own
+    # count (a setup choice): only its sender is mailed. The others' mail would name the same
+    # turn again; those still to answer hold their "your move", those done wait for the
+    # step's end, when each gets one mail of all of it (every event since its own last move).
     shared = rules.outcome(applied.state) is None and bool(
-        (rules.waiting_for(state) & rules.waiting_for(applied.state)) - {seat.index})
+        (rules.waiting_for(state) & rules.waiting_for(applied.state)) - {seat.index}) \
+        and same_turn(rules, state, applied.state)
     # The clock pass after this one need not look at the game just to find nothing due:
     # its next event goes in the flush that writes the entry (which wrote "look now"
     # there, and the event in another UPDATE at the end). Should the mails below change
@@ -116,3 +119,11 @@ def handle(ctx: MailContext) -> Result | None:
                                   ctx.host.clock())
     return finish(ctx.row, "applied", f"log entry {index}", queued)
 
+
+
+def same_turn(rules: Any, before: Any, after: Any) -> bool:
+    """Whether the game counts its own turns (its view's ``turn``, as mails name them) and
+    this move did not advance it. A game that does not count them makes each move a turn."""
+    turns = [view.get("turn") if isinstance(view := rules.view(s, None), Mapping) else None
+             for s in (before, after)]
+    return isinstance(turns[0], int) and turns[0] == turns[1]
