@@ -208,6 +208,9 @@ def test_vacation_dates_in_the_players_own_form(factory: SessionFactory) -> None
         assert (result.status, result.reason) == ("applied", "vacation"), typed
         assert "Your vacation until 2026-11-30 is noted" in reply_to(factory, before, ALICE)
         assert used_days(factory, table.game_id, 0) == 7
+        subjects = {m.to: m.msg["Subject"] for m in outbound(factory, before)}
+        assert subjects == {ALICE: f"[{table.tag}] Vacation noted",
+                            BOB: f"[{table.tag}] Alice is on vacation until 2026-11-30"}
     before = last_id(factory)
     result = send(factory, host, table, 0, "vacation until 31/31/2026")
     assert (result.status, result.reason) == ("rejected", "bad vacation date")
