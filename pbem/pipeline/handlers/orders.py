@@ -80,8 +80,9 @@ def handle(ctx: MailContext) -> Result | None:
     # count (a setup choice): only its sender is mailed. The others' mail would name the same
     # turn again; those still to answer hold their "your move", those done wait for the
     # step's end, when each gets one mail of all of it (every event since its own last move).
-    shared = rules.outcome(applied.state) is None and bool(
-        (rules.waiting_for(state) & rules.waiting_for(applied.state)) - {seat.index}) \
+    before = rules.waiting_for(state)
+    shared = seat.index in before and rules.outcome(applied.state) is None and bool(
+        (before & rules.waiting_for(applied.state)) - {seat.index}) \
         and same_turn(rules, state, applied.state)
     # The clock pass after this one need not look at the game just to find nothing due:
     # its next event goes in the flush that writes the entry (which wrote "look now"
