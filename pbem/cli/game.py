@@ -148,16 +148,19 @@ def game_list(status: Annotated[str | None, typer.Option(help="Only games in thi
 @app.command("show")
 def game_show(
     game: Annotated[str, typer.Argument(help="Game id or tag.")],
-    as_seat: Annotated[int, typer.Option("--as", help=SEAT_HELP)] = 1,
+    as_seat: Annotated[int | None, typer.Option(
+        "--as", help=f"{SEAT_HELP} Default: what a spectator sees, no seat's hidden holdings.")
+    ] = None,
     html: Annotated[bool, typer.Option(help="Print the HTML part instead.")] = False,
 ) -> None:
-    """Print exactly the status email a seat would be sent now (and, on stderr, any seat
-    whose address bounces)."""
+    """Print exactly the status email a seat (--as) would be sent now, or without --as what a
+    spectator sees (and, on stderr, any seat whose address bounces)."""
     cfg = load_config()
     with session_factory(cfg)() as session:
         try:
             row = api.get_game(session, game)
-            text, html_part = api.show_game(session, row, seat_index(session, row, as_seat))
+            shown = None if as_seat is None else seat_index(session, row, as_seat)
+            text, html_part = api.show_game(session, row, shown)
         except LookupError as exc:
             raise fail(str(exc)) from exc
         bouncing = api.bouncing_seats(session, row)

@@ -391,12 +391,17 @@ def score_terms(parrotfish: Iterable[str] | Mapping[str, int] | None,
 def tie_lines(explanation: Iterable[Any], players: Iterable[Mapping[str, Any]],
               tr: Translator = ENGLISH) -> list[str]:
     """The explanation's words on ties (scoring.final_outcome): not its first line (the coral
-    values), not its last (the final ranking), not a player's own score line ("Purple: ...",
+    values), not its last (the final ranking), not a player's own score line ("Ann (Purple): ...",
     in any language; the status's final scoring already shows those)."""
     lines = [str(line) for line in explanation]
     names = [tr(cmsg("player", str(p.get("colour", "")).capitalize())) for p in players]
     return [line for line in lines[1:-1]
-            if not any(line.startswith((f"{n}:", f"{n} :")) for n in names)]
+            if not any(_scored(line.partition(":")[0].strip(), n) for n in names)]
+
+
+def _scored(head: str, name: str) -> bool:
+    """Whether a line's head before its colon names the player: "Purple", "Ann (Purple)"."""
+    return head == name or head.endswith(f"({name})")
 
 
 def _in_language(helper: Callable[..., Any]) -> Callable[..., Any]:
