@@ -22,12 +22,16 @@ from tests.archive_support import (
     Played,
     board_html,
     cases,
+    hide_for_good,
     parse_strict,
     play,
+    readable,
     replayed_states,
+    step_boards,
     text_of,
 )
 from tests.support.browser import browser  # noqa: F401  (fixture)
+from tests.support.phone import archive_ready
 from tests.support.testgame import GAME
 
 CASES = cases()
@@ -92,6 +96,7 @@ def test_walking_the_page_in_chromium_shows_each_replayed_board(
     assert last >= 4 and 0 < middle < last
 
     browser.get((tmp_path / "game.html").as_uri())
+    archive_ready(browser)
     assert browser.find_element(By.ID, "verification").get_attribute("data-verified") == "yes"
     assert browser.find_element(By.ID, "position").text == f"Step {last} of {last}"
     assert _visible_step(browser).get_attribute("id") == f"step-{last}"
@@ -142,12 +147,15 @@ def _fragments(html: str) -> set[str]:
 @pytest.mark.parametrize("played", CASES, indirect=True, ids=[f"{g}-{n}p" for g, n in CASES])
 def test_the_public_page_holds_no_hidden_holding_secret_or_address(
         played: Played, tmp_path: Path) -> None:
+    """What play hides, hidden for good (the host option): not even the end reveals it."""
     _name_one_seat_by_address(played)
+    hide_for_good(played)
     try:
         page = played.export(tmp_path / "public.html")
         export = played.exported_json()
     finally:
         _name_one_seat_by_address(played, undo=True)
+        hide_for_good(played, False)
     parse_strict(page)
     text = text_of(page)
     rules = registry.get(played.game_type)
@@ -174,8 +182,11 @@ def test_the_public_page_holds_no_hidden_holding_secret_or_address(
     names = [s["name"] for s in export["seats"]]
     # Within its step nothing of it; anywhere on the page none of its longer lines (short
     # ones such as "1 pink, 1 white" may be another step's public counts).
-    page_fragments = _fragments(page)
-    sections = re.split(r'<section class="step" id="step-\d+"', page)[1:]
+    boards = step_boards(page)
+    assert all(len(b) <= 1 for b in boards.values()), "one board a step: the viewer's"
+    page_fragments = _fragments(page).union(*(_fragments(b[0]) for b in boards.values() if b))
+    sections = [section + "".join(boards[step]) for step, section in
+                re.findall(r'<section class="step" id="(step-\d+)"(.*?)</section>', page, re.S)]
     states = replayed_states(export)
     assert len(sections) == len(states)
     public_boards = [_fragments(board_html(played.game_type, state, names)) for state in states]
@@ -204,8 +215,12 @@ def _name_one_seat_by_address(played: Played, undo: bool = False) -> None:
 def test_as_seat_shows_that_seats_view_and_its_own_orders_only(
         played: Played, tmp_path: Path) -> None:
     export = played.exported_json()
-    public = text_of(played.export(tmp_path / "public.html"))
-    mine = text_of(played.export(tmp_path / "seat2.html", "--as", "2"))
+    hide_for_good(played)  # over, but nothing revealed: each page as during play
+    try:
+        public = readable(played.export(tmp_path / "public.html"))
+        mine = readable(played.export(tmp_path / "seat2.html", "--as", "2"))
+    finally:
+        hide_for_good(played, False)
     assert "Shown as seen by spectators" in public
     assert f"Shown as seen by {export['seats'][1]['name']} (seat 2)" in mine
     for e in export["log"]:
@@ -286,6 +301,7 @@ def test_every_board_picture_fits_a_phone_and_a_desktop(
     for width in (390, 1200):
         browser.set_window_size(width, 900)
         browser.get((tmp_path / "game.html").as_uri())
+        archive_ready(browser)
         boxes = browser.execute_script(
             "const s = document.querySelector('section.step:not([hidden])');"
             "return [...s.querySelectorAll('.board svg')].map(g => {"

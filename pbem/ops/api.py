@@ -86,13 +86,15 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
                 tag: str | None = None, host: Host | None = None, *,
                 clocks: ClockSettings | None = None,
                 now: datetime | None = None, language: str = "en",
-                languages: Sequence[str | None] = ()) -> tuple[Game, list[str]]:
+                languages: Sequence[str | None] = (), hidden_for_good: bool = False
+                ) -> tuple[Game, list[str]]:
     """Set up a game and its seats; returns the game and each seat's secret (shown once).
 
     With ``host`` given, every player is queued a welcome email holding their secret.
     ``clocks`` sets deadlines (none by default); the first wait starts at ``now``.
     ``language`` is the game's default language; ``languages`` a seat's own (by seat, None
-    or missing: the game's).
+    or missing: the game's). ``hidden_for_good``: the archive keeps what play hides hidden
+    even after the end.
     """
     rules = registry.get(game_type)
     for lang in (language, *languages):
@@ -122,7 +124,8 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
                 options_json=canonical_json(setup.options), seed=seed,
                 deadline_hours=clocks.deadline_hours, reminder_hours=clocks.reminder_hours,
                 timeout_policy=clocks.timeout_policy, vacation_days=clocks.vacation_days,
-                turn_started_at=now or (host.clock() if host else utcnow()), language=language)
+                turn_started_at=now or (host.clock() if host else utcnow()), language=language,
+                hidden_for_good=hidden_for_good)
     session.add(game)
     session.flush()
     assert game.id is not None

@@ -105,8 +105,18 @@ def measure(driver: Any, where: str) -> Trip | None:
     return trip if trip.overflows or trip.small else None
 
 
+def archive_ready(driver: Any) -> None:
+    """Wait (up to 10 s) for the archive page on show to have inflated its boards: its step
+    controls show then."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, 10, poll_frequency=0.05).until(lambda d: d.execute_script(
+        "const c = document.getElementById('controls'); return c && !c.hidden"))
+
+
 def walk_archive(driver: Any, where: str) -> list[Trip]:
     """Every step of an archive page shown in turn (its slider moved), each measured."""
+    archive_ready(driver)
     steps = int(driver.execute_script(
         "return document.querySelectorAll('section.step').length"))
     trips = []
