@@ -201,6 +201,72 @@ def test_the_public_page_holds_no_hidden_holding_secret_or_address(
             assert not {f for f in own - ever_public if len(f) >= 20} & page_fragments
 
 
+@pytest.mark.parametrize("played", [("testcards", 3)], indirect=True, ids=["testcards-3p"])
+def test_once_over_the_page_shows_every_seats_board_and_every_draw(
+        played: Played, browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    export = played.exported_json()
+    page = played.export(tmp_path / "public.html")
+    parse_strict(page)
+    text = text_of(page)
+    rules = registry.get(played.game_type)
+    names = [s["name"] for s in export["seats"]]
+    assert "The game is over: every draw is shown" in text
+    hidden = [d for e in export["log"] for d in draws_from_json(e["draws"])
+              if draw_audience(rules, d, len(names)) is not None]
+    assert hidden and 'class="hidden-draw"' not in page
+    assert all(f"{d.label}: {d.shown}" in text for d in hidden)
+    # Each step: the spectators' board, then each seat's (its hand); events keep their audience.
+    states = replayed_states(export)
+    boards = step_boards(page)
+    assert len(boards) == len(states)
+    drawn = 0
+    for shown, state in zip(boards.values(), states, strict=True):
+        if shown:
+            expected = [board_html(played.game_type, state, names)] + [
+                board_html(played.game_type, state, names, seat) for seat in range(len(names))]
+            assert [text_of(b) for b in shown] == [text_of(b) for b in expected]
+            drawn += 1
+    assert drawn > len(states) // 2
+    private = {ev["text"] for e in export["log"] for ev in e["events"]
+               if ev["visible_to"] is not None}
+    assert private and not any(line in text for line in private)
+
+    # In the browser: the board as the second player saw it, kept while walking the steps.
+    browser.get((tmp_path / "public.html").as_uri())
+    archive_ready(browser)
+    chooser = Select(browser.find_element(By.ID, "seen-by"))
+    assert [o.text for o in chooser.options] == ["spectators", *names]
+    chooser.select_by_visible_text(names[1])
+    board = _visible_step(browser).find_element(By.CSS_SELECTOR, ".board")
+    assert " ".join(board.text.split()) == text_of(
+        board_html(played.game_type, states[-1], names, 1))
+    assert re.search(r"Your hand: \d", board.text)
+    _click(browser, "first")
+    board = _visible_step(browser).find_element(By.CSS_SELECTOR, ".board")
+    assert " ".join(board.text.split()) == text_of(board_html(played.game_type, states[0],
+                                                               names, 1))
+
+
+@pytest.mark.slow
+def test_pbem_demos_reef_encounter_archive_is_small_and_shows_the_screens_after_the_end(
+        tmp_path: Path) -> None:
+    """A whole game of three, every seat's board at every step: no more than 300 kB."""
+    played = play(tmp_path / "demo", "reef-encounter", 3, seed="demo-size")
+    page = played.export(tmp_path / "game.html")
+    size = len(page.encode("utf-8"))
+    boards = step_boards(page)
+    assert len(boards) >= 40, "a whole game"
+    assert size <= 300_000, f"{size} bytes for {len(boards)} steps"
+    assert 'class="hidden-draw"' not in page
+    last = list(boards.values())[-1]
+    assert len(last) == 4  # the spectators' board, then each seat's
+    assert all("Polyps behind your screen" not in text_of(b) for b in last[:1])
+    assert all("Polyps behind your screen" in text_of(b) for b in last[1:])
+
+
 def _name_one_seat_by_address(played: Played, undo: bool = False) -> None:
     """Seat 0 named by its address, as `pbem game new` does for "ann@example.org" alone."""
     import sqlite3
@@ -287,6 +353,9 @@ def test_the_hosts_entries_are_steps_too_and_an_undone_move_is_marked(
     assert "Players: Alice, Carl. Status: paused" in text
     assert "The game's host paused the game: mail to (address hidden) bounced." in text
     assert "@" not in page
+    # Not over: nothing revealed.
+    assert 'id="seen-by"' not in page and "The game is over" not in text
+    assert all(len(b) <= 1 for b in step_boards(page).values())
 
 
 
