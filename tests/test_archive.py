@@ -364,8 +364,9 @@ def test_the_hosts_entries_are_steps_too_and_an_undone_move_is_marked(
                          ids=["reef-4p", "reef2018-4p"])
 def test_every_board_picture_fits_a_phone_and_a_desktop(
         played: Played, browser: Any, tmp_path: Path) -> None:  # noqa: F811
-    """A step's pictures (the sea, the tiles, a reef; some drawn in bands) fit a phone's width
-    at their own size, and keep it on a desktop."""
+    """A step's pictures (the sea, the tiles, a reef; some drawn in bands) shrink to a narrow
+    window's width instead of running off the page (drawn for a phone, hardly at all), and
+    keep their size on a desktop."""
     played.export(tmp_path / "game.html")
     for width in (390, 1200):
         browser.set_window_size(width, 900)
@@ -381,6 +382,7 @@ def test_every_board_picture_fits_a_phone_and_a_desktop(
         for left, right, shown, drawn in boxes:
             assert left >= 0 and right <= inner + 0.5, (width, left, right, inner)
             assert shown == pytest.approx(min(drawn, shown), abs=0.5)
-        # Every picture is drawn for a phone's width: at its own size there too, its words
-        # as large as drawn.
-        assert all(shown == pytest.approx(drawn, abs=0.5) for _, _, shown, drawn in boxes)
+        if width == 1200:  # room enough: every picture at its own size
+            assert all(shown == pytest.approx(drawn, abs=0.5) for _, _, shown, drawn in boxes)
+        else:  # drawn for a phone: a window this narrow (its scroll bar too) shrinks none much
+            assert all(shown >= 0.95 * drawn for _, _, shown, drawn in boxes)
