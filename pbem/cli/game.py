@@ -47,7 +47,9 @@ def game_new(
         "command).")] = "en",
     option: Annotated[list[str] | None, typer.Option("--option", "-o",
                       help="A game option as name=value, e.g. advanced=yes; repeatable. "
-                      "A wrong name lists the game's options.")] = None,
+                      "A wrong name lists the game's options. Every game also takes "
+                      "hidden_for_good=yes: its archive never shows the holdings and draws "
+                      "it hides during play, not even after the end.")] = None,
     seed: Annotated[str | None, typer.Option(help="Seed for the game's random draws.")] = None,
     deadline_hours: Annotated[int | None, typer.Option(
         min=0, help="Hours each seat has for its orders; 0 = no deadline. "
@@ -87,7 +89,8 @@ def game_new(
 
     try:
         rules = registry.get(game_type)
-        options = game_options.from_text(rules.title, rules.default_options(), option or [])
+        options, host_options = game_options.split(rules.title, rules.default_options(),
+                                                   option or [])
     except registry.UnknownGame:
         raise  # told with its fix (pbem.ops.operator_errors)
     except (KeyError, ValueError) as exc:
@@ -101,7 +104,9 @@ def game_new(
                                                                    reminder_hours, timeout,
                                                                    vacation_days),
                                             language=lang, languages=languages,
-                                            bots=bots)
+                                            bots=bots,
+                                            hidden_for_good=bool(host_options.get(
+                                                "hidden_for_good", False)))
         except (KeyError, ValueError) as exc:
             raise fail(str(exc).strip('"')) from exc
         session.commit()

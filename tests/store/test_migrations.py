@@ -294,3 +294,30 @@ def test_0015_adds_the_lobby_and_goes_back(db_url: str) -> None:
     assert not lobby & set(inspect(engine).get_table_names())
     command.upgrade(cfg, "head")
     engine.dispose()
+
+
+def test_0016_keeps_nothing_hidden_for_good_in_existing_games_and_goes_back(db_url: str) -> None:
+    """Games made before the host option existed reveal their holdings after the end."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+
+    from pbem.store.db import MIGRATIONS
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    command.upgrade(cfg, "0015")
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO game (game_type, tag, options_json, seed, status, created, "
+            "timeout_policy, vacation_days, language) VALUES ('x', 'x-1', '{}', 's', "
+            "'finished', CURRENT_TIMESTAMP, 'pause', 14, 'en')"))
+    command.upgrade(cfg, "0016")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT hidden_for_good FROM game")).scalar_one() in (False, 0)
+    command.downgrade(cfg, "0015")
+    assert "hidden_for_good" not in {c["name"] for c in inspect(engine).get_columns("game")}
+    command.upgrade(cfg, "head")
+    engine.dispose()
