@@ -216,7 +216,14 @@ BOTS = suite.Bots(games=[suite.BotGame(2, "bots-2", {"advanced": False}, every_d
                   demo_final="FINAL SCORING")
 
 
+# --- games in every language (tests/games/suite/test_languages_by_mail.py) -------------------
+
+LANGUAGES = suite.Languages(seed="langs", final={  # the end reads in the seat's language
+    "fr": "DÉCOMPTE FINAL", "it": "PUNTEGGIO FINALE", "nl": "EINDTELLING", "de": "SCHLUSSWERTUNG",
+    "en": "FINAL SCORING"})
+
+
 HOOKS = suite.Hooks(configs=CONFIGS, games=300, max_orders=400, violations=violations,
                     check_end=check_end, check_played=check_played,
                     check_records=only_chance_at_setup, errors=ERRORS,
-                    twins=TWINS, bots=BOTS)
+                    twins=TWINS, bots=BOTS, languages=LANGUAGES)
