@@ -142,6 +142,7 @@ class Languages:
     # language, English last (its seat shows that the scan finds English where it is).
     tables: Sequence[Sequence[str]] | None = None
     seed: str = "languages"  # the bots' own seed
+    every_database: bool = False  # on every database under test, or on SQLite only
     final: Mapping[str, str] = field(default_factory=dict)  # the end says this, by language
     # Game-specific looks: at each order a bot wrote (its language, the text), and at the
     # played game (its seats' languages, :class:`pbem.ops.bots.Played`).

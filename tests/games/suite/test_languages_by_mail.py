@@ -6,8 +6,9 @@ game's ``localise_order``); the host reads them back (``canonical_order``) and l
 English. Every mail to a non-English seat, plain text and HTML, is scanned for the English
 sentences of the host's and the game's catalogues (tests/support/english_left.py): none may be
 left. The English seat's mail shows the scan finds English where it is. A game's hooks name its
-tables (default: as many seats as the game takes, until every language sits) and what its end
-says in each language.
+tables (default: as many seats as the game takes, until every language sits), what its end
+says in each language, and whether its games run on every database under test or on SQLite
+only.
 """
 
 from __future__ import annotations
@@ -57,9 +58,10 @@ def tables(game: Any, languages: Languages) -> list[tuple[str, ...]]:
     return found
 
 
-def _params() -> list[Any]:
+def _params(every_database: bool) -> list[Any]:
     return [pytest.param(name, hooks, table, id=f"{name}-{'-'.join(table)}")
-            for name, game, hooks in every_game() if hooks.languages is not None
+            for name, game, hooks in every_game()
+            if hooks.languages is not None and hooks.languages.every_database == every_database
             for table in tables(game, hooks.languages)]
 
 
@@ -72,14 +74,29 @@ def sqlite_factory(tmp_path: Path) -> Iterator[SessionFactory]:
 
 # A whole game through real mail servers takes minutes on a loaded machine.
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize(("name", "hooks", "langs"), _params())
-def test_a_whole_game_by_email_in_each_seats_language(
+@pytest.mark.parametrize(("name", "hooks", "langs"), _params(every_database=True))
+def test_a_whole_game_by_email_in_each_seats_language_on_every_database(
+        name: str, hooks: Hooks, langs: tuple[str, ...], factory: SessionFactory,
+        imap_server: Any, smtp_server: Any) -> None:
+    a_whole_game_by_email_in_each_seats_language(name, hooks, langs, factory, imap_server,
+                                                 smtp_server)
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize(("name", "hooks", "langs"), _params(every_database=False))
+def test_a_whole_game_by_email_in_each_seats_language_on_sqlite(
         name: str, hooks: Hooks, langs: tuple[str, ...], sqlite_factory: SessionFactory,
+        imap_server: Any, smtp_server: Any) -> None:
+    a_whole_game_by_email_in_each_seats_language(name, hooks, langs, sqlite_factory,
+                                                 imap_server, smtp_server)
+
+
+def a_whole_game_by_email_in_each_seats_language(
+        name: str, hooks: Hooks, langs: tuple[str, ...], factory: SessionFactory,
         imap_server: Any, smtp_server: Any) -> None:
     languages = hooks.languages
     assert languages is not None
     rules = registry.get(name)
-    factory = sqlite_factory
     with factory() as s:
         game, _ = api.create_game(s, name, PLAYERS[:len(langs)],
                                   seed=f"languages-{'-'.join(langs)}", host=HOST,
