@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -40,21 +41,17 @@ from tests.support.botmail import ServerMailroom
 from tests.support.english_left import english_left
 from tests.support.seated import HOST, PLAYERS
 
-pytestmark = pytest.mark.slow
-
 
 def tables(game: Any, languages: Languages) -> list[tuple[str, ...]]:
-    """The hooks' tables, or: every other language in tables of the most seats, then English
-    at the last table (or, when it is full, at a new one with that table's last language)."""
+    """The hooks' tables, or every language in turn, English last, in tables of the most seats;
+    a last table too small for the game takes the languages before it too."""
     if languages.tables is not None:
         return [tuple(t) for t in languages.tables]
     seats = min(game.max_players, len(PLAYERS))
-    others = [lang for lang in LANGUAGES if lang != "en"]
-    found = [tuple(others[i:i + seats]) for i in range(0, len(others), seats)]
-    if len(found[-1]) < seats and len(found[-1]) + 1 >= game.min_players:
-        found[-1] = (*found[-1], "en")
-    else:
-        found.append((found[-1][-1], "en"))
+    order = [*(lang for lang in LANGUAGES if lang != "en"), "en"]
+    found = [tuple(order[i:i + seats]) for i in range(0, len(order), seats)]
+    if len(found[-1]) < game.min_players:
+        found[-1] = tuple(order[-game.min_players:])
     return found
 
 
@@ -72,7 +69,30 @@ def sqlite_factory(tmp_path: Path) -> Iterator[SessionFactory]:
     engine.dispose()
 
 
+@pytest.mark.parametrize(("name", "game", "languages"),
+                         [pytest.param(name, game, hooks.languages, id=name)
+                          for name, game, hooks in every_game() if hooks.languages is not None])
+def test_the_tables_seat_every_language_within_the_games_seats(name: str, game: Any,
+                                                               languages: Languages) -> None:
+    found = tables(game, languages)
+    assert {lang for table in found for lang in table} == set(LANGUAGES)
+    assert all(game.min_players <= len(t) <= game.max_players for t in found), found
+
+
+@pytest.mark.parametrize(("seats", "expected"), [
+    ((2, 2), [("fr", "it"), ("nl", "de"), ("de", "en")]),
+    ((2, 3), [("fr", "it", "nl"), ("de", "en")]),
+    ((2, 4), [("fr", "it", "nl", "de"), ("de", "en")]),
+    ((3, 4), [("fr", "it", "nl", "de"), ("nl", "de", "en")]),
+    ((3, 3), [("fr", "it", "nl"), ("nl", "de", "en")]),
+    ((2, 6), [("fr", "it", "nl", "de"), ("de", "en")])])  # four players to seat
+def test_the_default_tables(seats: tuple[int, int], expected: list[tuple[str, ...]]) -> None:
+    game = SimpleNamespace(min_players=seats[0], max_players=seats[1])
+    assert tables(game, Languages()) == expected
+
+
 # A whole game through real mail servers takes minutes on a loaded machine.
+@pytest.mark.slow
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize(("name", "hooks", "langs"), _params(every_database=True))
 def test_a_whole_game_by_email_in_each_seats_language_on_every_database(
@@ -82,6 +102,7 @@ def test_a_whole_game_by_email_in_each_seats_language_on_every_database(
                                                  smtp_server)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize(("name", "hooks", "langs"), _params(every_database=False))
 def test_a_whole_game_by_email_in_each_seats_language_on_sqlite(
