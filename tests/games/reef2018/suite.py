@@ -241,7 +241,14 @@ def hidden_twin(state: State, seat: int, rng: random.Random) -> State | None:
     return twin if twin.to_dict() != state.to_dict() else None
 
 
+# --- games in every language (tests/games/suite/test_languages_by_mail.py) -------------------
+
+LANGUAGES = suite.Languages(seed="langs", final={  # the end reads in the seat's language
+    "fr": "DÉCOMPTE FINAL", "it": "PUNTEGGIO FINALE", "nl": "EINDTELLING", "de": "SCHLUSSWERTUNG",
+    "en": "FINAL SCORING"})
+
+
 HOOKS = suite.Hooks(configs=CONFIGS, games=300, max_orders=400, violations=violations,
                     check_end=check_end, check_played=check_played,
                     check_records=only_chance_at_setup, errors=ERRORS,
-                    twins=TWINS, bot_twin=hidden_twin, bots=BOTS)
+                    twins=TWINS, bot_twin=hidden_twin, bots=BOTS, languages=LANGUAGES)

@@ -11,6 +11,7 @@ from pbem.engine.chance import Chance
 from pbem.engine.contract import Outcome
 from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.context import Turn
+from pbem.games.reef_encounter.keywords import ORDER_WORDS, alternatives, fold
 from pbem.games.reef_encounter.orders import Take
 from pbem.games.reef_encounter.rules import do_step
 from pbem.games.reef_encounter.scoring import final_outcome
@@ -290,6 +291,20 @@ BOTS = suite.Bots(
     demo_final="FINAL SCORING")
 
 
+# --- games in every language (tests/games/suite/test_languages_by_mail.py) -------------------
+
+def in_the_seats_order_words(lang: str, written: str) -> None:
+    """Every word of an order a bot wrote is an order word of its seat's language (English
+    words only in English)."""
+    native = {fold(w) for m in ORDER_WORDS
+              for w in re.findall(r"[^\W\d_]+", alternatives(lang, m.id)[0])}
+    words = {fold(w) for w in re.findall(r"(?<![0-9])[^\W\d_]+", written)}
+    assert words <= native, (lang, written)
+
+
+LANGUAGES = suite.Languages(seed="lang", check_order=in_the_seats_order_words)
+
+
 
 
 # --- the bot's leak twins (tests/games/suite/test_bot_fairness.py) ----------------------------
@@ -339,4 +354,5 @@ def bot_twin(state: State, seat: int, rng: random.Random) -> State | None:
 
 HOOKS = suite.Hooks(configs=CONFIGS, games=204, max_orders=600, violations=_violations,
                     check_steps=steps_one_by_one, check_end=check_end, check_played=check_played,
-                    errors=ERRORS, twins=TWINS, bot_twin=bot_twin, bots=BOTS)
+                    errors=ERRORS, twins=TWINS, bot_twin=bot_twin, bots=BOTS,
+                    languages=LANGUAGES)
