@@ -113,7 +113,7 @@ class StatusMail:
 
     title: str
     tag: str
-    seat: int
+    seat: int | None  # None: a spectator's (the operator's look at the game)
     seat_name: str
     view: dict[str, Any]
     intro: list[str] = field(default_factory=list)

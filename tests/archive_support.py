@@ -15,6 +15,7 @@ from pbem.cli import app
 from pbem.engine import registry
 from pbem.engine.replay import SetupRecord, draws_from_json, replay, replay_one
 from pbem.ops import api
+from pbem.ops.archive_boards import decode
 from pbem.ops.demo import run_demo
 from pbem.rendering import environment
 from pbem.settings.config import from_dict
@@ -65,6 +66,39 @@ class Played:
                                     mail.read_bytes().decode("utf-8", "replace"))
         assert found, "the demo's welcome mails hold the secrets"
         return sorted(set(found))
+
+
+def hide_for_good(played: Played, hidden: bool = True) -> None:
+    """The game's host option hidden_for_good set (as `-o hidden_for_good=yes` at its creation
+    would have): its archive reveals nothing after the end."""
+    import sqlite3
+
+    with sqlite3.connect(played.folder / "pbem.sqlite") as db:
+        db.execute("update game set hidden_for_good = ? where tag = ?", (hidden, played.tag))
+
+
+BOARDS = re.compile(r'<script type="application/octet-stream" id="boards">([^<]*)</script>')
+STEP = re.compile(r'<section class="step" id="(step-\d+)"(.*?)</section>', re.S)
+
+
+def step_boards(page: str) -> dict[str, list[str]]:
+    """Each step's boards (its section's id → the viewer's board, then each revealed seat's;
+    none for a step that left the board as it was), inflated from the page's data as its
+    script does."""
+    found = BOARDS.search(page)
+    boards = decode(found.group(1)) if found else []
+    out = {}
+    for step, body in STEP.findall(page):
+        ids = re.search(r'<div class="board" data-boards="([\d ]*)"', body)
+        out[step] = [boards[int(k)] for k in ids.group(1).split()] if ids else []
+    return out
+
+
+def readable(page: str) -> str:
+    """The page's text with each step's board as its viewer reads it (the first of the step's
+    boards), whitespace collapsed."""
+    boards = step_boards(page)
+    return " ".join([text_of(page)] + [text_of(b[0]) for b in boards.values() if b])
 
 
 def play(folder: Path, game_type: str, players: int, seed: str = "archive") -> Played:

@@ -13,7 +13,7 @@ from pbem.i18n import translator
 from pbem.ops import api
 from pbem.ops.archive import Viewer, page_language
 from pbem.store.tables import Game, Seat
-from tests.archive_support import Played, play, text_of
+from tests.archive_support import Played, play, step_boards, text_of
 from tests.support.english_left import english_left
 
 
@@ -43,6 +43,9 @@ def test_a_page_asked_for_in_french_is_french_throughout(reef: Played, tmp_path:
     assert len(events) > 10 and all(e in text for e in events)
     assert set(events).isdisjoint(public_events(reef, "en"))  # the events are French ones
     assert english_left(page, "fr", "reef-2018") == []
+    boards = [b for step in step_boards(page).values() for b in step]
+    assert len(boards) > 10  # the viewer's and, the game being over, each seat's
+    assert [english_left(b, "fr", "reef-2018") for b in boards] == [[]] * len(boards)
     # ... where the English page is full of what the scan looks for.
     english = reef.export(tmp_path / "en.html")
     assert '<html lang="en">' in english and len(english_left(english, "fr", "reef-2018")) > 10

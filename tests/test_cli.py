@@ -107,6 +107,7 @@ def test_a_short_game_from_the_command_line(home: Path) -> None:
     assert "replay ok" in pbem("game", "replay", "testcards-1")
     shown = pbem("game", "show", "testcards-1", "--as", "1")
     assert "Test Cards" in shown or "testcards-1" in shown
+    assert "[testcards-1] — Alice" in shown
     # Seats count from 1 here as in the mails; a wrong number names the seats there are.
     for wrong in ("0", "3"):
         out = " ".join(pbem("game", "show", "testcards-1", "--as", wrong, code=1).split())

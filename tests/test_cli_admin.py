@@ -27,6 +27,14 @@ def lowest(tag: str, seat: int) -> int:
     return min(int(c) for c in found.group(1).split(","))
 
 
+def test_game_show_without_a_seat_shows_what_a_spectator_sees(home: Path) -> None:  # noqa: F811
+    tag = new_game()
+    assert re.search(r"Your hand: \d", pbem("game", "show", tag, "--as", "1"))
+    public = pbem("game", "show", tag)
+    assert f"[{tag}] — spectators" in public
+    assert "Your hand: none" in public  # no seat's cards, where seat 1's view shows its own
+
+
 def test_force_pause_resume_abandon(home: Path) -> None:  # noqa: F811
     tag = new_game()
     card = lowest(tag, 2)  # seats are numbered from 1, as in the players' mails

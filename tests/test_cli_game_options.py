@@ -70,8 +70,11 @@ def test_each_value_takes_its_defaults_type(options_game: Path) -> None:
 
 @pytest.mark.parametrize(("given", "says"), [
     (["advnced=yes"], "Option Cards has no option 'advnced'; its options: advanced (yes/no, "
-     "default no), hand (a whole number, default 3), rounds (a whole number, default 2), "
-     "speed (a number, default 1.5), variant (text, default classic)"),
+     "default no), hand (a whole number, default 3), hidden_for_good (yes/no, default no), "
+     "rounds (a whole number, default 2), speed (a number, default 1.5), variant (text, "
+     "default classic)"),
+    (["hidden_for_good=later"], "option hidden_for_good is yes or no (also true/false, on/off, "
+     "1/0), not 'later'"),
     (["advanced"], "option advanced needs a value: -o advanced=VALUE (yes/no, default no)"),
     (["advanced=maybe"], "option advanced is yes or no (also true/false, on/off, 1/0), not "
      "'maybe'"),
@@ -84,6 +87,21 @@ def test_a_wrong_option_is_refused_and_nothing_created(options_game: Path, given
     assert says in new(*given, code=1)
     assert not (options_game / "pbem.sqlite").exists() or "testcards" not in pbem(
         "game", "list")
+
+
+def stored_hidden_for_good(home: Path) -> bool:  # noqa: F811
+    with sqlite3.connect(home / "pbem.sqlite") as db:
+        [(hidden,)] = db.execute("SELECT hidden_for_good FROM game").fetchall()
+    return bool(hidden)
+
+
+@pytest.mark.parametrize(("given", "hidden"), [((), False), (("hidden_for_good=yes",), True),
+                                               (("hidden_for_good=no", "rounds=3"), False)])
+def test_hidden_for_good_is_the_hosts_option_for_every_game_kept_apart_from_the_games(
+        options_game: Path, given: tuple[str, ...], hidden: bool) -> None:
+    new(*given)
+    assert stored_hidden_for_good(options_game) is hidden
+    assert "hidden_for_good" not in stored_options(options_game)  # the rules never see it
 
 
 def test_a_game_without_options_says_so() -> None:

@@ -65,15 +65,8 @@ def test_every_mail_fits_a_phone(played: Played, browser: Any,  # noqa: F811
     assert not found, f"{len(found)} mails trip a phone reader, e.g. {found[:3]}"
 
 
-# The archive's boards are still drawn for a desktop: their words end up under 11 px on a phone.
-ARCHIVE_NOT_YET = {"reef-encounter", "reef-2018"}
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("played", [
-    pytest.param(g, marks=pytest.mark.xfail(strict=True, reason="archive boards not yet "
-                                            "drawn for a phone")) if g in ARCHIVE_NOT_YET else g
-    for g in GAMES], indirect=True)
+@pytest.mark.parametrize("played", GAMES, indirect=True)
 def test_every_archive_step_and_the_site_fit_a_phone(
         played: Played, browser: Any, tmp_path: Path) -> None:  # noqa: F811
     phone(browser)

@@ -47,7 +47,9 @@ def game_new(
         "command).")] = "en",
     option: Annotated[list[str] | None, typer.Option("--option", "-o",
                       help="A game option as name=value, e.g. advanced=yes; repeatable. "
-                      "A wrong name lists the game's options.")] = None,
+                      "A wrong name lists the game's options. Every game also takes "
+                      "hidden_for_good=yes: its archive never shows the holdings and draws "
+                      "it hides during play, not even after the end.")] = None,
     seed: Annotated[str | None, typer.Option(help="Seed for the game's random draws.")] = None,
     deadline_hours: Annotated[int | None, typer.Option(
         min=0, help="Hours each seat has for its orders; 0 = no deadline. "
@@ -87,7 +89,8 @@ def game_new(
 
     try:
         rules = registry.get(game_type)
-        options = game_options.from_text(rules.title, rules.default_options(), option or [])
+        options, host_options = game_options.split(rules.title, rules.default_options(),
+                                                   option or [])
     except registry.UnknownGame:
         raise  # told with its fix (pbem.ops.operator_errors)
     except (KeyError, ValueError) as exc:
@@ -101,7 +104,9 @@ def game_new(
                                                                    reminder_hours, timeout,
                                                                    vacation_days),
                                             language=lang, languages=languages,
-                                            bots=bots)
+                                            bots=bots,
+                                            hidden_for_good=bool(host_options.get(
+                                                "hidden_for_good", False)))
         except (KeyError, ValueError) as exc:
             raise fail(str(exc).strip('"')) from exc
         session.commit()
@@ -148,16 +153,19 @@ def game_list(status: Annotated[str | None, typer.Option(help="Only games in thi
 @app.command("show")
 def game_show(
     game: Annotated[str, typer.Argument(help="Game id or tag.")],
-    as_seat: Annotated[int, typer.Option("--as", help=SEAT_HELP)] = 1,
+    as_seat: Annotated[int | None, typer.Option(
+        "--as", help=f"{SEAT_HELP} Default: what a spectator sees, no seat's hidden holdings.")
+    ] = None,
     html: Annotated[bool, typer.Option(help="Print the HTML part instead.")] = False,
 ) -> None:
-    """Print exactly the status email a seat would be sent now (and, on stderr, any seat
-    whose address bounces)."""
+    """Print exactly the status email a seat (--as) would be sent now, or without --as what a
+    spectator sees (and, on stderr, any seat whose address bounces)."""
     cfg = load_config()
     with session_factory(cfg)() as session:
         try:
             row = api.get_game(session, game)
-            text, html_part = api.show_game(session, row, seat_index(session, row, as_seat))
+            shown = None if as_seat is None else seat_index(session, row, as_seat)
+            text, html_part = api.show_game(session, row, shown)
         except LookupError as exc:
             raise fail(str(exc)) from exc
         bouncing = api.bouncing_seats(session, row)

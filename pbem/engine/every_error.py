@@ -74,14 +74,21 @@ def suggestion(err: OrderSyntaxError, hint: str | None = None, message: str | No
     return msg("did you mean \"{word}\"?", word=match[0]) if match else None
 
 
+_TRAILING = ":;,.!?"  # punctuation a word is typed with ("whte:", "Cheers,"), not part of it
+
+
 def _typed_word(err: OrderSyntaxError, typed_text: str | None = None) -> str | None:
+    """The player's word the error is about, without the punctuation typed after it: a
+    word kept with its ``:`` would not be struck from the candidates, and come back as the
+    suggestion for itself."""
     if err.text and err.column:
         rest = err.text[err.column - 1:].split()
         if rest:
-            return _as_typed(rest[0], err.text, typed_text)
+            return _as_typed(rest[0], err.text, typed_text).rstrip(_TRAILING) or None
     for quoted in re.findall(r'"([^"\s]+)"', str(err.message)):  # 'the order "plya"'
-        if err.text and quoted in (w.strip(":;,.") for w in err.text.split()):
-            return _as_typed(quoted, err.text, typed_text)
+        if err.text and quoted.rstrip(_TRAILING) in (w.strip(_TRAILING)
+                                                     for w in err.text.split()):
+            return _as_typed(quoted, err.text, typed_text).rstrip(_TRAILING) or None
     return None
 
 

@@ -77,13 +77,17 @@ def current_state(session: Session, game: Game) -> Any:
     return rules.from_json(json.loads(queries.latest_snapshot(session, game.id or 0).state_json))
 
 
-def show_game(session: Session, game: Game, seat_index: int) -> tuple[str, str]:
-    """The text and HTML status email ``seat_index`` would be sent now."""
+def show_game(session: Session, game: Game, seat_index: int | None) -> tuple[str, str]:
+    """The text and HTML status email ``seat_index`` would be sent now; with None, what a
+    spectator may see of the game now (no seat's hidden holdings)."""
     rules = registry.get(game.game_type)
+    state = current_state(session, game)
+    if seat_index is None:
+        return render_status(rules, mails.spectator_mail(session, rules, game, state))
     seat = next((s for s in queries.seats(session, game.id or 0) if s.index == seat_index), None)
     if seat is None:
         raise LookupError(f"game {game.tag} has no seat {seat_index + 1}")
-    mail = mails.status_mail(session, rules, game, current_state(session, game), seat)
+    mail = mails.status_mail(session, rules, game, state, seat)
     return render_status(rules, mail)
 
 

@@ -7,6 +7,10 @@ viewer could not read in their own mail. For spectators (the default) that means
 events only, no order text (a sealed order may be a secret until revealed), each chance
 draw's outcome only where the game says it lands on the table (:func:`draw_audience`), and
 player names only — no address, never a secret (secrets are not even stored in clear).
+Once the game is over (its replay verified) nothing is left to hide: each step shows every
+seat's board too (its holdings) and every draw — unless the game was created with the host
+option ``hidden_for_good``. Events keep their audience. The boards travel as compact data
+the page draws (:mod:`pbem.ops.archive_boards`): a board per step written out was 2.6 MB.
 
 The page speaks one language: a seat's page its seat's, spectators' the game's (or the one
 asked for). Events are rendered from their data (each event's message) in it, and so are the
@@ -21,7 +25,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from markupsafe import Markup
 from sqlmodel import Session
 
 from pbem.engine import registry
@@ -30,6 +33,7 @@ from pbem.engine.contract import GameRules, draw_audience
 from pbem.engine.hashing import state_hash
 from pbem.engine.replay import ReplayMismatch, draws_from_json
 from pbem.i18n import LANGUAGES, Translator, msg, translator
+from pbem.ops.archive_boards import Boards
 from pbem.pipeline import history
 from pbem.pipeline.commands.base import status_word
 from pbem.pipeline.seat_language import render, render_lines
@@ -58,7 +62,7 @@ class DrawLine:
 
 @dataclass
 class Step:
-    number: int  # position on the page; 0 is the setup
+    number: int  # the log entry's index: a step hidden from the viewer leaves a gap
     log_index: int
     kind: str
     who: str
@@ -67,7 +71,9 @@ class Step:
     draws: list[DrawLine]
     state_hash: str
     when: str
-    board: Markup  # empty when the step left the state as the step ``same_as`` shows it
+    # The step's boards in :attr:`Archive.boards` (the viewer's, then each seat's where the
+    # archive reveals them); none when the step left the state as step ``same_as`` shows it.
+    boards: list[int] = field(default_factory=list)
     undone_by: int | None = None
     same_as: int | None = None
 
@@ -87,8 +93,14 @@ class Archive:
     verified: bool = False
     problem: str = ""  # why verification failed, when it did
     final_hash: str = ""
+    entries: int = 0  # log entries after the setup, all verified where ``verified``
     lang: str = "en"  # the page's language
     status_label: str = ""  # ``status`` in that language
+    boards: Boards = field(default_factory=Boards)
+    # After the end (unless the game keeps them hidden for good): whose boards each step
+    # shows besides the viewer's, every seat's holdings on them, and every draw.
+    revealed: list[str] = field(default_factory=list)
+    hidden_for_good: bool = False  # over, but the host option keeps the holdings hidden
 
     @property
     def last_move(self) -> Step | None:
@@ -126,7 +138,8 @@ def page_language(game: Game, seats: list[Seat], viewer: Viewer, lang: str | Non
 def build(session: Session, game: Game, viewer: Viewer = Viewer(),
           lang: str | None = None) -> Archive:
     """Replay ``game`` and collect every step as ``viewer`` may see it, in ``lang`` (default:
-    :func:`page_language`)."""
+    :func:`page_language`). Once the game is over (its replay verified), every seat's
+    holdings and every draw are shown too, unless the game keeps them hidden for good."""
     rules = registry.get(game.game_type)
     seats = queries.seats(session, game.id or 0)
     if viewer.seat is not None and not 0 <= viewer.seat < len(seats):
@@ -140,45 +153,35 @@ def build(session: Session, game: Game, viewer: Viewer = Viewer(),
         players=names, lang=tr.lang, status_label=render(status_word(game.status), tr),
         viewer=tr(msg("spectators")) if viewer.seat is None
         else tr(msg("{name} (seat {n})", name=names[viewer.seat], n=viewer.seat + 1)))
-    board = _board_renderer(rules, game, names, viewer, tr)
     setup = queries.setup_record(game, entries[0], len(seats))
-    state: Any = None
+    replayed: list[tuple[LogEntry, Any]] = []
 
     def observe(entry: LogEntry | None, after: Any) -> None:
-        nonlocal state
-        state = after
-        e = entry or entries[0]
-        seen = [ev for ev in queries.entry_events(e) if ev.visible(viewer.seat)]
-        if e.kind == history.TALK and not seen:  # table talk this viewer was not part of
-            return
-        # A step that changed nothing (talk, most admin entries) points to the board shown:
-        # the page grows with what was said, not by a board per line of talk.
-        prior = archive.steps[-1] if archive.steps else None
-        same = prior is not None and prior.state_hash == e.state_hash
-        archive.steps.append(Step(
-            number=len(archive.steps), log_index=e.index, kind=e.kind,
-            who=_who(e, names, tr), order=_order_text(e, viewer),
-            events=[_scrub(ev.render(tr, names), viewer, tr) for ev in seen],
-            draws=_draws(rules, e, len(seats), viewer), state_hash=e.state_hash,
-            when=f"{e.created:%Y-%m-%d %H:%M} UTC", board=Markup("") if same else board(after),
-            undone_by=undone.get(e.index),
-            same_as=(prior.same_as if prior.same_as is not None else prior.number)
-            if same and prior is not None else None))
+        replayed.append((entry or entries[0], after))
 
     try:
         history.replay_log(rules, setup, entries[1:], observe=observe)
-        final = state_hash(rules.to_json(state))
+        final = state_hash(rules.to_json(replayed[-1][1]))
         stored = state_hash(json.loads(queries.latest_snapshot(session, game.id or 0)
                                        .state_json))
         if final != stored:
             raise ReplayMismatch(len(entries) - 1, stored, final)
         archive.verified, archive.final_hash = True, final
+        archive.entries = len(entries) - 1
     except (ReplayMismatch, history.BadAdminEntry, ChanceMismatch, ValueError) as exc:
         archive.problem = _scrub(str(exc), viewer, tr)
+    state = replayed[-1][1] if replayed else None
+    outcome = rules.outcome(state) if state is not None else None
+    over = archive.verified and outcome is not None
+    reveal = over and not game.hidden_for_good
+    archive.hidden_for_good = over and game.hidden_for_good
+    others = [s.index for s in seats if s.index != viewer.seat] if reveal else []
+    archive.revealed = [names[i] for i in others]
+    _collect_steps(archive, rules, replayed, names, viewer, tr, undone,
+                   _board_renderer(rules, game, names, tr), others)
     if state is not None:
         waiting = rules.waiting_for(state)
         archive.waiting = [names[s.index] for s in seats if s.index in waiting]
-        outcome = rules.outcome(state)
         if outcome is not None:
             archive.outcome = [
                 f"{place}. " + ", ".join(f"{names[s]} ({outcome.scores.get(s, 0)})"
@@ -189,20 +192,52 @@ def build(session: Session, game: Game, viewer: Viewer = Viewer(),
     return archive
 
 
-def _board_renderer(rules: GameRules, game: Game, names: list[str], viewer: Viewer, tr: Translator
-                    ) -> Callable[[Any], Markup]:
-    """Renders a state's board with the game's own status template, from its view only, in
-    ``tr``'s language."""
+def _collect_steps(archive: Archive, rules: GameRules, replayed: list[tuple[LogEntry, Any]],
+                   names: list[str], viewer: Viewer, tr: Translator, undone: dict[int, int],
+                   board: Callable[[Any, int | None], str], others: list[int]) -> None:
+    """One step per replayed entry the viewer may read of; ``others``: the seats whose boards
+    (and so holdings) each step shows too, revealed with every draw."""
+    revealed = bool(others)
+    shown: int | None = None  # the viewer's board last drawn
+    for e, after in replayed:
+        # Events keep their audience even once revealed: one for a seat speaks to it ("You
+        # drew ..."), and the boards and draws show what it held.
+        seen = [ev for ev in queries.entry_events(e) if ev.visible(viewer.seat)]
+        if e.kind == history.TALK and not seen:  # table talk this viewer was not part of
+            continue
+        # A step that changed nothing (talk, most admin entries) points to the board shown:
+        # the page grows with what was said, not by a board per line of talk.
+        prior = archive.steps[-1] if archive.steps else None
+        same = prior is not None and prior.state_hash == e.state_hash
+        boards: list[int] = []
+        if not same:
+            shown = archive.boards.add(board(after, viewer.seat), shown)
+            boards = [shown] + [archive.boards.add(board(after, seat), shown) for seat in others]
+        archive.steps.append(Step(
+            number=e.index, log_index=e.index, kind=e.kind,
+            who=_who(e, names, tr), order=_order_text(e, viewer),
+            events=[_scrub(ev.render(tr, names), viewer, tr) for ev in seen],
+            draws=_draws(rules, e, len(names), viewer, revealed), state_hash=e.state_hash,
+            when=f"{e.created:%Y-%m-%d %H:%M} UTC", boards=boards,
+            undone_by=undone.get(e.index),
+            same_as=(prior.same_as if prior.same_as is not None else prior.number)
+            if same and prior is not None else None))
+
+
+def _board_renderer(rules: GameRules, game: Game, names: list[str], tr: Translator
+                    ) -> Callable[[Any, int | None], str]:
+    """Renders a state's board with the game's own status template, from the view of a seat
+    (None: spectators) only, in ``tr``'s language."""
     template = environment(rules).get_template(f"{rules.name}/status.html.j2")
     speech = language_context(tr)
 
-    def render(state: Any) -> Markup:
-        ctx = {**speech, "title": rules.title, "tag": game.tag, "seat": viewer.seat,
-               "seat_name": "" if viewer.seat is None else names[viewer.seat],
-               "view": rules.view(state, viewer.seat), "intro": [], "events": [],
+    def render(state: Any, seat: int | None) -> str:
+        ctx = {**speech, "title": rules.title, "tag": game.tag, "seat": seat,
+               "seat_name": "" if seat is None else names[seat],
+               "view": rules.view(state, seat), "intro": [], "events": [],
                "waiting": [], "your_turn": False, "deadline": None, "outcome": [],
                "explanation": [], "secret": None, "names": names, "game_name": rules.name}
-        return Markup(template.render(ctx))
+        return str(template.render(ctx))
 
     return render
 
@@ -231,11 +266,13 @@ def _order_text(entry: LogEntry, viewer: Viewer) -> str | None:
     return None
 
 
-def _draws(rules: GameRules, entry: LogEntry, seats: int, viewer: Viewer) -> list[DrawLine]:
+def _draws(rules: GameRules, entry: LogEntry, seats: int, viewer: Viewer, revealed: bool
+           ) -> list[DrawLine]:
     out = []
     for draw in draws_from_json(json.loads(entry.draws_json or "[]")):
         audience = draw_audience(rules, draw, seats)
-        may = audience is None or (viewer.seat is not None and viewer.seat in audience)
+        may = (revealed or audience is None
+               or (viewer.seat is not None and viewer.seat in audience))
         out.append(DrawLine(draw.label, (draw.shown or str(draw.value)) if may else None))
     return out
 

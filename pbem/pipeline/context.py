@@ -12,7 +12,7 @@ from pbem.i18n import LANGUAGES, Translator, translator
 from pbem.mail.reading import IncomingMail
 from pbem.pipeline import talk
 from pbem.pipeline.letter import Letter
-from pbem.pipeline.seat_language import seat_tr
+from pbem.pipeline.seat_language import Line, seat_tr
 from pbem.pipeline.stored import safe_reason
 from pbem.settings.host import Host
 from pbem.store.tables import Game, InboundMessage, Seat, utcnow
@@ -60,6 +60,8 @@ class MailContext:
     seat: Seat | None = None  # the seat the mail speaks for, once known
     state: Any = None  # the game's state, once the seat is proved (handlers.authenticate)
     said: talk.Said = field(default_factory=talk.Said)  # its table talk, told in its reply
+    # What every reply to it says besides its answer (the tag its subject forgot).
+    reminders: list[Line] = field(default_factory=list)
     told: set[int] = field(default_factory=set)  # seats whose mail of this pass carries it
     # The row's game and seat, written with its outcome: one UPDATE of the row per mail,
     # not one more for each (autoflush before the next query would write them at once).
@@ -81,6 +83,13 @@ class MailContext:
         if self.rules is None:
             raise AssertionError("a handler before handlers.sender asked for the rules")
         return self.rules
+
+    @property
+    def asides(self) -> list[Line]:
+        """The lines every reply to the mail ends with: its reminders, then what became of
+        its table talk."""
+        return [*self.reminders, *([""] if self.reminders and self.said.lines else []),
+                *self.said.lines]
 
     @property
     def tr(self) -> Translator:

@@ -14,6 +14,13 @@ _TRUE = {"yes", "true", "on", "1"}
 _FALSE = {"no", "false", "off", "0"}
 
 
+# Options the host keeps for every game alike, beside the game's own and never passed to its
+# rules (so no game's setup or replay depends on them): each with its default.
+# hidden_for_good: the archive keeps every seat's holdings and every draw hidden even after
+# the game's end (by default it shows them then).
+HOST_OPTIONS: dict[str, Any] = {"hidden_for_good": False}
+
+
 class OptionError(ValueError):
     """An option the game does not know, or a value of the wrong kind; the message says which."""
 
@@ -111,3 +118,12 @@ def check(title: str, defaults: Mapping[str, Any], options: Mapping[str, Any]) -
                 else isinstance(value, type(default)))
         if not same:
             raise OptionError(f"option {name} is {_kind(default)}, not {value!r}")
+
+
+def split(title: str, defaults: Mapping[str, Any], items: Iterable[str]
+          ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``-o`` items as typed options: the game's (checked against ``defaults``) and the host's
+    (:data:`HOST_OPTIONS`, the same for every game; given ones only)."""
+    both = from_text(title, {**defaults, **HOST_OPTIONS}, items)
+    return ({k: v for k, v in both.items() if k not in HOST_OPTIONS},
+            {k: v for k, v in both.items() if k in HOST_OPTIONS})

@@ -55,7 +55,8 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
                 clocks: ClockSettings | None = None,
                 now: datetime | None = None, language: str = "en",
                 languages: Sequence[str | None] = (),
-                bots: Mapping[int, str] | None = None) -> tuple[Game, list[str]]:
+                bots: Mapping[int, str] | None = None,
+                hidden_for_good: bool = False) -> tuple[Game, list[str]]:
     """Set up a game and its seats; returns the game and each seat's secret (shown once;
     "" for a bot seat, which has none).
 
@@ -64,6 +65,7 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
     ``language`` is the game's default language; ``languages`` a seat's own (by seat, None
     or missing: the game's). ``bots``: the bot seats (seat index → level); their address is
     ignored (they have none), and they play at once if the game starts with their move.
+    ``hidden_for_good``: the archive keeps what play hides hidden even after the end.
     """
     bots = dict(bots or {})
     for index, level in bots.items():
@@ -103,7 +105,8 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
                 options_json=canonical_json(setup.options), seed=seed,
                 deadline_hours=clocks.deadline_hours, reminder_hours=clocks.reminder_hours,
                 timeout_policy=clocks.timeout_policy, vacation_days=clocks.vacation_days,
-                turn_started_at=now or (host.clock() if host else utcnow()), language=language)
+                turn_started_at=now or (host.clock() if host else utcnow()), language=language,
+                hidden_for_good=hidden_for_good)
     session.add(game)
     session.flush()
     assert game.id is not None

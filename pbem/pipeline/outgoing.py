@@ -12,7 +12,7 @@ from sqlmodel import Session
 
 from pbem.drawing.pictures import Picture, inline_pictures
 from pbem.engine.contract import Event, GameRules, Outcome, localise_order
-from pbem.i18n import Msg, Translator, msg
+from pbem.i18n import LANGUAGES, Msg, Translator, msg, translator
 from pbem.i18n.translate import ENGLISH
 from pbem.mail.compose import clean_header, compose_bytes
 from pbem.mail.redact import redact
@@ -225,6 +225,23 @@ def status_mail(session: Session, rules: GameRules, game: Game, state: Any, seat
         public=public_view(rules, state) if public is None else public,
         bots=bot_labels(all_seats, tr),
     )
+
+
+def spectator_mail(session: Session, rules: GameRules, game: Game, state: Any) -> StatusMail:
+    """The game as a spectator sees it now (the operator's ``game show`` without a seat),
+    in the game's language: the spectator's view, whom it waits for, the outcome."""
+    seats = queries.seats(session, game.id or 0)
+    waiting, outcome = rules.waiting_for(state), rules.outcome(state)
+    tr = translator(game.language if game.language in LANGUAGES else "en", rules.name)
+    names = [s.name for s in seats]
+    return StatusMail(
+        title=rules.title, tag=game.tag, seat=None, seat_name=tr(msg("spectators")),
+        view=rules.view(state, None),
+        waiting=[waiting_label(game, s, tr) for s in seats if s.index in waiting],
+        waiting_names=[s.name for s in seats if s.index in waiting],
+        outcome=ranking_lines(outcome, seats) if outcome is not None else [],
+        explanation=render_lines(outcome.explanation, tr, names) if outcome is not None
+        else [], names=names, lang=tr.lang, public=public_view(rules, state))
 
 
 def public_view(rules: GameRules, state: Any) -> dict[str, Any] | None:

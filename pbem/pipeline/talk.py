@@ -25,6 +25,7 @@ from sqlmodel import Session, select
 from pbem.engine.contract import Event
 from pbem.engine.hashing import canonical_json
 from pbem.i18n import Msg, msg
+from pbem.i18n.wordforms import fold
 from pbem.mail.redact import MARK
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.command_words import is_word, word
@@ -37,6 +38,7 @@ from pbem.store import queries
 from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat
 
 PREVIEW = 40  # characters of a message shown in its mail's subject
+QUOTED = 40  # characters of a talk line not sent, quoted back to its writer
 # A secret is 22 characters of the URL-safe alphabet (pbem.pipeline.seat_secrets.new_secret); the
 # lookbehind makes the search linear (a long run is tried from its start only).
 _SECRET_SHAPED = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{22}(?![A-Za-z0-9_-])")
@@ -71,6 +73,7 @@ class Said:
     speaker: Seat | None = None
     secrets: list[str] = field(default_factory=list)
     sent: bool = False  # some talk was recorded (else the allowance or the cut left none)
+    refused: int = 0  # "say" lines that could not be delivered (a name no player has)
 
     def owed(self, seat: Seat) -> list[Message]:
         """The messages ``seat`` listens to (none for a seat on the daily digest, which
@@ -123,22 +126,34 @@ def listeners(seats: list[Seat], speaker: Seat, line: str) -> tuple[list[Seat] |
 
 
 def _seat_named(seats: list[Seat], name: str) -> Seat | None:
-    """A seat by its player's name or its number (1-based, as people count them)."""
-    low = name.lower().removeprefix("player ").removeprefix("seat ").strip()
+    """A seat by its player's name as people write it (any case, accents optional), its
+    first name alone when no other player has it, or its number (1-based, as people count)."""
+    typed = fold(name).removeprefix("player ").removeprefix("seat ").strip()
+    typed = " ".join(typed.split())
     for s in seats:
-        if low in (s.name.lower(), str(s.index + 1)):
+        if typed in (" ".join(fold(s.name).split()), str(s.index + 1)):
             return s
-    return None
+    first = [s for s in seats if fold(s.name).split()[:1] == [typed]]
+    return first[0] if len(first) == 1 else None
 
 
 def say(session: Session, host: Host, game: Game, speaker: Seat, lines: list[str],
         secret: str | None = None) -> Said:
-    """Record the talk of a mail (every ``say`` line of it, or none: a bad one raises
-    :class:`TalkError`) as one log entry; :func:`deliver` then mails it. ``secret``: the
+    """Record the talk of a mail as one log entry; :func:`deliver` then mails it. A ``say``
+    line that cannot be delivered (a name no player has) is not sent, and the reply says
+    which and why; the others go, and nothing else in the mail is undone. ``secret``: the
     mail's own secret line, as written (blanked wherever the talk repeats it)."""
     seats = queries.seats(session, game.id or 0)
-    parsed = [listeners(seats, speaker, line) for line in lines]  # all checked before any goes
     out = Said(speaker=speaker)
+    parsed = []
+    for number, typed in enumerate(lines, start=1):
+        try:
+            parsed.append(listeners(seats, speaker, typed))
+        except TalkError as err:
+            out.refused += 1
+            out.lines += [msg("Not sent: your talk line {number}, \"{say} {text}\".",
+                              number=number, say=word("say", speaker.language),
+                              text=_quoted(typed, seats, secret)), err.message]
     limit = host.talk_chars_per_mail
     # Blanked before the exact cut, on a bounded stretch: a secret across the cut is whole.
     _, cut = _cut(parsed, limit)
@@ -242,6 +257,13 @@ def _blanked(messages: list[tuple[list[Seat] | None, str]], seats: list[Seat],
             text = text.replace(token, MARK)
         out.append((targets, text))
     return out, found
+
+
+def _quoted(line: str, seats: list[Seat], secret: str | None) -> str:
+    """The start of a talk line as its reply quotes it, any secret in it blanked (on a
+    stretch long enough that a secret the quote shows any of is whole in it)."""
+    [(_, text)], _ = _blanked([(None, line[:QUOTED + 24])], seats, secret)
+    return clip(text, QUOTED)
 
 
 def _sent_today(session: Session, host: Host, game: Game, speaker: Seat) -> int:

@@ -53,6 +53,9 @@ class Game(SQLModel, table=True):
     # CLOCK_CHECK_NOW (pbem.store.clockdue), so a pass costs only for the games it concerns.
     clock_due_at: datetime | None = Field(default=CLOCK_CHECK_NOW, index=True)
     language: str = "en"  # the default language of its seats (the operator's choice)
+    # Once the game is over its archive shows every seat's holdings and every draw, unless
+    # this host-level option (the same for every game) keeps them hidden for good.
+    hidden_for_good: bool = False
 
 
 class Seat(SQLModel, table=True):

@@ -6,6 +6,7 @@ may add modules of its own (components, scoring...), but each role below has thi
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,8 @@ from pbem.engine import registry
 
 GAMES_ROOT = Path(pbem.games.__file__).resolve().parent
 HOST_TEMPLATES = GAMES_ROOT.parent.parent / "templates"
+GAME_TESTS = Path(__file__).resolve().parent
+SUITE = GAME_TESTS / "suite"
 
 ROLES = {
     "game.py": "the contract adapter, exposing GAME",
@@ -66,3 +69,26 @@ def test_each_games_templates_live_in_its_package(name: str) -> None:
 
 def test_the_host_templates_folder_holds_no_game() -> None:
     assert [p.name for p in HOST_TEMPLATES.iterdir() if p.is_dir()] == []
+
+
+def _test_names(path: Path) -> set[str]:
+    return {node.name for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.name.startswith("test_")}
+
+
+def test_no_game_test_folder_repeats_what_the_suite_runs_for_every_game() -> None:
+    """A test the suite runs over every game is written once, in tests/games/suite: a game's
+    folder gives its hooks in suite.py and tests only what is its own, under other names."""
+    suite_files = {p.name for p in SUITE.glob("test_*.py")}
+    suite_tests: set[str] = set().union(*(_test_names(p) for p in SUITE.glob("test_*.py")))
+    assert "test_languages_by_mail.py" in suite_files and suite_tests
+    folders = sorted(p for p in GAME_TESTS.iterdir()
+                     if (p / "__init__.py").is_file() and p != SUITE)
+    assert {"reef2018", "reef_encounter", "riff", "testgame"} <= {p.name for p in folders}
+    repeated = [f"{path.relative_to(GAME_TESTS)}"
+                + (f" (named like suite/{path.name})" if path.name in suite_files else "")
+                + "".join(f" {name}()" for name in sorted(_test_names(path) & suite_tests))
+                for folder in folders for path in sorted(folder.rglob("test_*.py"))
+                if path.name in suite_files or _test_names(path) & suite_tests]
+    assert repeated == [], "the suite already runs these for every game"

@@ -176,7 +176,7 @@ def test_host_commands_and_error_replies_in_the_seats_language(
     result, reply = table.send(0, "dire à Ben: bonjour")  # "say to Ben", in French
     assert result.reason == "talk" and "Envoyé à Ben : bonjour" in reply
     result, reply = table.send(0, "dire à Zoé: salut")
-    assert result.reason == "bad say"
+    assert result.reason == "talk not sent"
     assert "il n'y a pas de joueur Zoé dans cette partie" in reply
 
 

@@ -31,19 +31,6 @@ from tests.support.png import decode
 from tests.support.seated import BEN, seat_table
 
 GAMES = sorted(registry.games())  # every game; those that draw an SVG get it as a PNG
-
-
-def known_gap(game: str, reason: str) -> Any:
-    """``game`` as a parameter that must fail for ``reason`` until it is mended (strict)."""
-    return pytest.param(game, marks=pytest.mark.xfail(strict=True, reason=reason))
-
-
-# Das Riff's pictures are new: its area has no grid lines, and its bands' antialiased shades
-# lie beyond the palette's tolerance, so they travel as resvg drew them (larger mails).
-GRIDDED = [g if g != "das-riff" else known_gap(g, "Das Riff's area draws no grid line")
-           for g in GAMES]
-PALETTED = [g if g != "das-riff" else known_gap(g, "Das Riff's bands exceed the palette's "
-                                                "tolerance") for g in GAMES]
 WIDTHS = (390, 1200)
 
 
@@ -154,7 +141,7 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     return int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16)
 
 
-@pytest.mark.parametrize("game", GRIDDED)
+@pytest.mark.parametrize("game", GAMES)
 def test_the_png_shows_every_label_piece_and_grid_line(factory: SessionFactory,
                                                         game: str) -> None:
     """Each label leaves ink where the SVG puts it (against the same picture drawn without
@@ -241,7 +228,7 @@ def _worst_and_exact(sent: bytes, bands: list[str]) -> tuple[int, float]:
     return max(diffs), sum(d == 0 for d in diffs) / len(diffs)
 
 
-@pytest.mark.parametrize("game", PALETTED)
+@pytest.mark.parametrize("game", GAMES)
 def test_a_picture_travels_as_one_palette_png_of_its_bands_pixels(
         factory: SessionFactory, game: str) -> None:
     """Every picture of a mail (an SVG, or the bands of one) travels as one palette PNG, a

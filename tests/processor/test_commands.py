@@ -65,7 +65,7 @@ def test_commands_are_authenticated_and_threaded(factory: SessionFactory) -> Non
     assert reply.msg["In-Reply-To"] == "<ask-1@players.test>"
     assert "<ask-1@players.test>" in reply.msg["References"]
     assert reply.msg["Auto-Submitted"] == "auto-replied"
-    assert reply.msg["Subject"] == f"Re: [{table.tag}]"
+    assert reply.msg["Subject"] == f"[{table.tag}] Who the game waits for"
 
 
 def test_status_resends_my_status(factory: SessionFactory) -> None:

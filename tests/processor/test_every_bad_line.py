@@ -62,3 +62,17 @@ def test_a_suggestion_comes_from_the_hint_nearest_the_typed_word() -> None:
     far = OrderSyntaxError('"zzz" is not a coral colour', line=1, column=7, text="larva zzz",
                            hint="coral colours are grey, orange, pink, white, yellow")
     assert suggestion(far) is None  # nothing near: no guess rather than a wrong one
+
+
+def test_a_word_typed_with_its_colon_or_comma_is_not_suggested_back(
+        factory: SessionFactory) -> None:
+    table = seat_table(factory, "reef-encounter")
+    seat = min(table.rules.waiting_for(table.state()))
+    result, reply = table.send(seat, "larva whte: 2F2\nCheers,")
+    assert result.status == "rejected"
+    assert 'did you mean "white"?' in reply
+    assert 'did you mean "whte"?' not in reply and 'did you mean "cheers"?' not in reply
+    err = OrderSyntaxError('"whte:" is not a coral colour', line=1, column=7,
+                           text="larva whte: 2F2",
+                           hint="coral colours are grey, orange, pink, white, yellow")
+    assert str(suggestion(err)) == 'did you mean "white"?'

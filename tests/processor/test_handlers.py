@@ -131,9 +131,18 @@ def test_game_names_the_game_or_answers_that_it_cannot(session: Session, host: H
                                                        table: Table) -> None:
     ctx = after(context(session, host, order(table, 0, "play 1")), *BEFORE_GAME, game.handle)
     assert ctx.game is not None and (ctx.game.tag, ctx.game_id) == (table.tag, table.game_id)
-    lost = after(context(session, host, mail(ALICE, "hello", "play 1")), *BEFORE_GAME)
+    lost = after(context(session, host, mail("nobody@players.test", "hello", "play 1")),
+                 *BEFORE_GAME)
     result = game.handle(lost)
     assert result is not None and result.reason == "no game identified" and lost.game is None
+    # A player who forgot the tag: the one game they play in, and a reminder of its tag.
+    tagless = after(context(session, host, mail(ALICE, "hello", "play 1")), *BEFORE_GAME,
+                    game.handle)
+    assert tagless.game is not None and tagless.game.tag == table.tag
+    assert [str(r) for r in tagless.reminders] == [
+        f"Your mail's subject named no game, so it was read for [{table.tag}], the one game "
+        f"you play in. Next time reply to the game's mails, or keep [{table.tag}] in the "
+        "subject."]
 
 
 def test_sender_needs_a_seat_in_the_game(session: Session, host: Host, table: Table) -> None:

@@ -122,7 +122,7 @@ def test_missing_secret_is_explained(factory: SessionFactory, host: Host, table:
 
 
 def test_no_game_identified(factory: SessionFactory, host: Host, table: Table) -> None:
-    result = process_raw(factory, mail(ALICE, "hello", "play 3"), host)
+    result = process_raw(factory, mail("nobody@players.test", "hello", "play 3"), host)
     assert result.reason == "no game identified"
     [(_, text)] = queued(factory)
     assert "We could not tell which game your mail is for." in text
@@ -228,3 +228,23 @@ def test_too_large_mail_is_refused_politely(factory: SessionFactory, table: Tabl
     assert (result.status, result.reason) == ("rejected", "too large")
     [(_, text)] = queued(factory)
     assert "Your message is larger than 2000 bytes, so it was not read." in text
+
+
+def test_a_check_out_of_turn_is_still_checked(factory: SessionFactory, host: Host,
+                                             table: Table) -> None:
+    card = hand(factory, table, 0)[0]
+    process_raw(factory, mail(ALICE, f"[{table.tag}]", f"play {card}\nsecret {table.secrets[0]}"),
+                host)
+    before = len(queued(factory))
+    result = process_raw(factory, mail(ALICE, f"[{table.tag}]",
+                                       f"check\nplya 2\nsecret {table.secrets[0]}"), host)
+    assert (result.status, result.reason) == ("ignored", "not your turn; checked")
+    [(to, text)] = queued(factory)[before:]
+    flat = " ".join(text.split())
+    assert to == ALICE and "It is not your turn, so nothing was played." in flat
+    assert "check: these lines could not be read:" in flat
+    assert 'Line 2 of your mail ("plya 2")' in flat and 'did you mean "play"?' in flat
+    result = process_raw(factory, mail(ALICE, f"[{table.tag}]",
+                                       f"check\nplay 2\nsecret {table.secrets[0]}"), host)
+    [(_, text)] = queued(factory)[before + 1:]
+    assert "check: your orders read well." in " ".join(text.split())

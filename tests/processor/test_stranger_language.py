@@ -38,7 +38,7 @@ def test_a_stranger_writing_to_a_french_game_is_answered_in_french(
     result = process_raw(factory, mail("mallory@evil.test", f"[{tag}]", "play 1"), host)
     assert (result.status, result.reason) == ("rejected", "unknown sender")
     [(subject, text)] = sent(factory)
-    assert subject == f"[{tag}] à propos de votre courriel"
+    assert subject == f"[{tag}] Votre adresse ne joue pas dans cette partie"
     assert "Bonjour ! Ceci est un hôte automatique de jeux par courriel." in text
     assert (f"L'adresse mallory@evil.test ne joue pas dans [{tag}] : votre courriel n'a pas "
             "été utilisé.") in text
@@ -59,10 +59,10 @@ def test_a_mail_naming_no_game_is_answered_in_the_language_its_client_declares(
     [(subject, text)] = sent(factory)
     assert expected in text
     if declared == "de-DE":
-        assert subject == "Zu Ihrer E-Mail an den Spiel-Host"
+        assert subject == "Welches Spiel? Ihre E-Mail wurde nicht verwendet"
         assert "„spiel name-12“" in text.lower()  # the host's own word for "game"
     if declared is None:
-        assert subject == "About your mail to the game host"
+        assert subject == "Which game? Your mail was not used"
 
 
 def test_an_oversized_mail_is_refused_in_its_declared_language(

@@ -111,3 +111,27 @@ def test_deadline_shows_in_the_movers_subject(factory: SessionFactory, host: Hos
         subject = str(email.message_from_bytes(row.raw, policy=policy.default)["Subject"])
     assert subject == (f"[{game.tag}] Welcome to Test Cards: Turn 1 — your move "
                        "(due Thu 26 Nov 18:00 UTC)")
+
+
+def test_every_reply_says_what_it_is_and_keeps_the_thread(
+        factory: SessionFactory, host: Host, table: Table) -> None:
+    card = hand(factory, table, 0)[0]
+    assert process_raw(factory, mail(ALICE, f"[{table.tag}]", f"play {card}\nsecret "
+                                     f"{table.secrets[0]}"), host).status == "applied"
+    cases = [
+        (ALICE, f"play 1\nsecret {table.secrets[0]}", "Not your turn: nothing played"),
+        (ALICE, "help", "Help for Test Cards"),
+        (BOB, "play 1", "No secret line: nothing played"),
+        (BOB, "play 1\nsecret not-it", "Wrong secret: nothing played"),
+        (ALICE, f"log\nsecret {table.secrets[0]}", "Game log"),
+        (ALICE, f"mail turn\nsecret {table.secrets[0]}", "Mail setting changed"),
+        (ALICE, f"language fr\nsecret {table.secrets[0]}", "Langue changée"),
+        (ALICE, f"vacation until 2099-01-01\nsecret {table.secrets[0]}",
+         "Votre « vacances » n'a pas été fait"),
+    ]
+    for n, (who, body, subject) in enumerate(cases):
+        mid = f"<subject-{n}@players.test>"
+        result = process_raw(factory, mail(who, "Re: my mail", body, message_id=mid), host)
+        reply = sent(factory, result)[who]
+        assert reply["Subject"] == f"[{table.tag}] {subject}", body
+        assert reply["In-Reply-To"] == mid and mid in reply["References"]

@@ -10,9 +10,10 @@ import pytest
 from sqlmodel import col, select
 
 from pbem.ops import api, archive
+from pbem.pipeline import talk
 from pbem.pipeline.one_mail import process_raw
 from pbem.settings.host import Host
-from pbem.store import OutboundMessage, SessionFactory
+from pbem.store import OutboundMessage, Seat, SessionFactory
 from tests.processor.conftest import ALICE, BOB, mail
 
 CAROL = "carol@players.test"
@@ -95,21 +96,36 @@ def test_say_to_one_seat_never_reaches_the_others(factory: SessionFactory, host:
         assert api.replay_game(s, game).entries == 2  # a move and the talk, hashes agreeing
 
 
-def test_say_to_an_unknown_player_sends_nothing_and_plays_nothing(
+def test_say_to_an_unknown_player_is_not_sent_and_undoes_nothing_else(
         factory: SessionFactory, host: Host, trio: tuple[str, list[str]]) -> None:
     tag, secrets = trio
     with factory() as s:
         card = sorted(api.current_state(s, api.get_game(s, tag)).hands[0])[0]
-    body = f"play {card}\nsay to Dave: hi\nsecret {secrets[0]}"
+    body = f"play {card}\nsay to Dave: hi\nsay to carol: psst\nsecret {secrets[0]}"
     result = process_raw(factory, mail(ALICE, f"[{tag}]", body), host)
-    assert result.status == "rejected"
+    assert result.status == "applied", result.reason  # the orders play
     [reply] = mails_to(factory, ALICE)
-    assert reply["Subject"] == f"[{tag}] Message not sent"
+    assert reply["Subject"] == f"[{tag}] Orders accepted"
+    assert "Not sent: your talk line 1, \"say to Dave: hi\"." in text_of(reply)
     assert ("\"say to Dave: ...\": there is no player Dave in this game. Write \"say to NAME: "
             "your text\" with one of: Bob (2), Carol (3).") in text_of(reply)
-    assert mails_to(factory, BOB) == [] and mails_to(factory, CAROL) == []
+    assert "Sent to Carol: psst" in text_of(reply)
+    assert not any("hi" in text_of(m).split() for m in mails_to(factory, BOB))
+    assert any("psst" in text_of(m) for m in mails_to(factory, CAROL))
     with factory() as s:
-        assert card in api.current_state(s, api.get_game(s, tag)).hands[0]
+        assert card not in api.current_state(s, api.get_game(s, tag)).hands[0]
+
+
+def test_talk_alone_to_an_unknown_player_sends_nothing(
+        factory: SessionFactory, host: Host, trio: tuple[str, list[str]]) -> None:
+    tag, secrets = trio
+    result = process_raw(factory, mail(ALICE, f"[{tag}]", f"say to Dave: hi\nsecret "
+                                       f"{secrets[0]}"), host)
+    assert (result.status, result.reason) == ("rejected", "talk not sent")
+    [reply] = mails_to(factory, ALICE)
+    assert reply["Subject"] == f"[{tag}] Message not sent"
+    assert "there is no player Dave in this game" in text_of(reply)
+    assert mails_to(factory, BOB) == [] and mails_to(factory, CAROL) == []
 
 
 def test_say_needs_a_text(factory: SessionFactory, host: Host,
@@ -119,3 +135,17 @@ def test_say_needs_a_text(factory: SessionFactory, host: Host,
     [reply] = mails_to(factory, ALICE)
     assert ("\"say\" needs a text: write \"say your text\" for everyone, or \"say to NAME: "
             "your text\" for one player.") in text_of(reply)
+
+
+def test_a_name_is_matched_as_players_write_it_and_a_shared_first_name_is_not_guessed(
+) -> None:
+    seats = [Seat(game_id=1, index=i, name=name, address=f"p{i}@players.test", secret_salt="",
+                  secret_hash="")
+             for i, name in enumerate(["Ann Lefèvre", "Bob Smith", "Bob Jones", "Jürgen Weiß"])]
+    speaker = seats[0]
+    assert talk.listeners(seats, speaker, "to bob jones: hi") == ([seats[2]], "hi")
+    assert talk.listeners(seats, speaker, "to JURGEN: hallo") == ([seats[3]], "hallo")
+    assert talk.listeners(seats, speaker, "to jürgen weiss: hallo") == ([seats[3]], "hallo")
+    assert talk.listeners(seats, speaker, "to  3 : hi") == ([seats[2]], "hi")
+    with pytest.raises(talk.TalkError, match="there is no player bob in this game"):
+        talk.listeners(seats, speaker, "to bob: which one?")

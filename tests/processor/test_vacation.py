@@ -196,3 +196,22 @@ def test_deadline_counts_only_the_vacation_inside_the_wait() -> None:
     seat.vacation_from = START + timedelta(hours=80)  # began after the time ran out
     seat.vacation_until = START + timedelta(hours=90)
     assert deadline_of(game, seat) == START + timedelta(hours=90)  # due on return, not before
+
+
+def test_vacation_dates_in_the_players_own_form(factory: SessionFactory) -> None:
+    clock = FakeClock()  # 2026-11-23 12:00 UTC
+    host = clocked_host(clock)
+    table = new_game(factory, host, deadline_hours=72, vacation_days=14)
+    for typed in ("30/11/2026", "11/30/2026", "30.11.2026"):
+        before = last_id(factory)
+        result = send(factory, host, table, 0, f"vacation until {typed}")
+        assert (result.status, result.reason) == ("applied", "vacation"), typed
+        assert "Your vacation until 2026-11-30 is noted" in reply_to(factory, before, ALICE)
+        assert used_days(factory, table.game_id, 0) == 7
+        subjects = {m.to: m.msg["Subject"] for m in outbound(factory, before)}
+        assert subjects == {ALICE: f"[{table.tag}] Vacation noted",
+                            BOB: f"[{table.tag}] Alice is on vacation until 2026-11-30"}
+    before = last_id(factory)
+    result = send(factory, host, table, 0, "vacation until 31/31/2026")
+    assert (result.status, result.reason) == ("rejected", "bad vacation date")
+    assert "\"31/31/2026\" is not a date" in reply_to(factory, before, ALICE)

@@ -296,8 +296,8 @@ def test_0015_adds_the_lobby_and_goes_back(db_url: str) -> None:
     engine.dispose()
 
 
-def test_0016_gives_existing_tables_no_bot_seats_and_goes_back(db_url: str) -> None:
-    """Tables opened before bot seats have none after 0016; the columns leave with it."""
+def test_0016_keeps_nothing_hidden_for_good_in_existing_games_and_goes_back(db_url: str) -> None:
+    """Games made before the host option existed reveal their holdings after the end."""
     from alembic import command
     from alembic.config import Config
     from sqlalchemy import create_engine, text
@@ -311,14 +311,41 @@ def test_0016_gives_existing_tables_no_bot_seats_and_goes_back(db_url: str) -> N
     engine = create_engine(db_url)
     with engine.begin() as conn:
         conn.execute(text(
+            "INSERT INTO game (game_type, tag, options_json, seed, status, created, "
+            "timeout_policy, vacation_days, language) VALUES ('x', 'x-1', '{}', 's', "
+            "'finished', CURRENT_TIMESTAMP, 'pause', 14, 'en')"))
+    command.upgrade(cfg, "0016")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT hidden_for_good FROM game")).scalar_one() in (False, 0)
+    command.downgrade(cfg, "0015")
+    assert "hidden_for_good" not in {c["name"] for c in inspect(engine).get_columns("game")}
+    command.upgrade(cfg, "head")
+    engine.dispose()
+
+
+def test_0017_gives_existing_tables_no_bot_seats_and_goes_back(db_url: str) -> None:
+    """Tables opened before bot seats have none after 0017; the columns leave with it."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+
+    from pbem.store.db import MIGRATIONS
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    command.upgrade(cfg, "0016")
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text(
             "INSERT INTO lobbytable (tag, game_type, players, options_json, opener, language, "
             "status, created) VALUES ('x-t1', 'x', 2, '{}', 'ann@example.org', 'en', 'open', "
             "CURRENT_TIMESTAMP)"))
-    command.upgrade(cfg, "0016")
+    command.upgrade(cfg, "0017")
     with engine.connect() as conn:
         assert conn.execute(text("SELECT bots, bot_level FROM lobbytable")).one() == (
             0, "normal")
-    command.downgrade(cfg, "0015")
+    command.downgrade(cfg, "0016")
     assert "bots" not in {c["name"] for c in inspect(engine).get_columns("lobbytable")}
     command.upgrade(cfg, "head")
     engine.dispose()

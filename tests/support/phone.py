@@ -105,16 +105,34 @@ def measure(driver: Any, where: str) -> Trip | None:
     return trip if trip.overflows or trip.small else None
 
 
+def archive_ready(driver: Any) -> None:
+    """Wait (up to 10 s) for the archive page on show to have inflated its boards: its step
+    controls show then."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, 10, poll_frequency=0.05).until(lambda d: d.execute_script(
+        "const c = document.getElementById('controls'); return c && !c.hidden"))
+
+
 def walk_archive(driver: Any, where: str) -> list[Trip]:
-    """Every step of an archive page shown in turn (its slider moved), each measured."""
+    """Every step of an archive page shown in turn (its slider moved), each measured; where
+    the page shows each player's board too (a game over), every step as each one saw it."""
+    archive_ready(driver)
     steps = int(driver.execute_script(
         "return document.querySelectorAll('section.step').length"))
+    views = int(driver.execute_script(
+        "const c = document.getElementById('seen-by'); return c ? c.options.length : 1"))
     trips = []
-    for i in range(steps):
+    for view in range(views):
         driver.execute_script(
-            "const s = document.getElementById('slider'); s.value = String(arguments[0]);"
-            "s.dispatchEvent(new Event('input'));", i)
-        found = measure(driver, f"{where} step {i}")
-        if found:
-            trips.append(found)
+            "const c = document.getElementById('seen-by');"
+            "if (c) { c.value = String(arguments[0]); c.dispatchEvent(new Event('change')); }",
+            view)
+        for i in range(steps):
+            driver.execute_script(
+                "const s = document.getElementById('slider'); s.value = String(arguments[0]);"
+                "s.dispatchEvent(new Event('input'));", i)
+            found = measure(driver, f"{where} step {i} seen by {view}")
+            if found:
+                trips.append(found)
     return trips

@@ -79,6 +79,13 @@ class Reef:
     def default_order(self, state: State, seat: Seat) -> str:
         return bot.default_order(state, seat)
 
+    def redeal(self, state: State, seat: Seat, rng: random.Random) -> State:
+        return bot.redeal(state, seat, rng)
+
+    def bot_order(self, state: State, seat: Seat, rng: random.Random, level: str,
+                  budget: float) -> str:
+        return bot.bot_order(state, seat, rng, level, budget)
+
     def help_text(self, state: State | None = None, lang: str = "en") -> str:
         return help_text(lang, state)
 

@@ -118,6 +118,14 @@ def help_text(lang: str = "en", state: State | None = None) -> str:
         "then scores its pattern once if it is on your reef. Ties: most covered squares, then\n"
         "most stacks 4 high, then shared."), "  ")
     out.append("")
+    out.append(tr(msg("PLAYING AGAINST THE COMPUTER")))
+    out += indented(msg(
+        "A computer player sees only what its seat sees: the reefs, the market, the deck's\n"
+        "top card, the cards played and its own hand. It weighs every legal order by the\n"
+        "points it scores now plus what the cards it keeps are worth on its reef (half-built\n"
+        "patterns count a little); the strong level also looks one of its own turns ahead."),
+        "  ")
+    out.append("")
     out.append(tr(msg('Start your email with "{check}" to see what would happen without '
                       "playing.", check=_host_command(tr, "check"))))
     return "\n".join(out) + "\n"

@@ -135,7 +135,7 @@ def _reef_bands(player: Mapping[str, Any], who: str, label: str, tr: Translator)
     width = 4 * CELL + 40
     reef = list(player.get("reef", []))
     head = [f'<text x="{ox}" y="16" font-size="13" font-weight="bold">{escape(who)}</text>']
-    head += [f'<text x="{ox + c * CELL + CELL / 2:.0f}" y="{oy - 6}" font-size="10" '
+    head += [f'<text x="{ox + c * CELL + CELL / 2:.0f}" y="{oy - 6}" font-size="12" '
              f'text-anchor="middle">{letter}</text>' for c, letter in enumerate(COLUMNS)]
     grid = grid_path(ox, oy, len(reef[0]), len(reef), CELL, "#456") if reef else ""
     rows = []
@@ -143,7 +143,7 @@ def _reef_bands(player: Mapping[str, Any], who: str, label: str, tr: Translator)
         squares = [_square(ox + c * CELL, oy + r * CELL, cell, CELL, tr)
                    for c, cell in enumerate(row)]
         body = [f'<text x="{ox - 10}" y="{oy + r * CELL + CELL / 2 + 4:.0f}" '
-                f'font-size="10" text-anchor="middle">{r + 1}</text>']
+                f'font-size="12" text-anchor="middle">{r + 1}</text>']
         body += [square for square, _ in squares] + [grid]
         body += [height for _, height in squares if height]
         rows.append(body)

@@ -4,17 +4,31 @@ Each function takes a state it may not change and returns a new one with the eve
 :class:`IllegalOrder` saying which rule the order breaks. A turn is one order (one take or one
 play, however many lines it is written on), so there are no independent later lines to check:
 the one reason is the whole answer, and an error has no step within a line to count.
+
+The same predicates that refuse an order (:func:`can_take`, :func:`can_pay_deck`,
+:func:`cheapest`, :func:`has_room`, :func:`pieces_due`) produce the legal ones at the end of
+this module: whole orders (:func:`legal_orders`) or step by step, for the bots to choose from.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder
 from pbem.games.reef2018 import ledger
-from pbem.games.reef2018.cards import CENTRE, COLOURS, MAX_HEIGHT, SIZE, cards, square_name
+from pbem.games.reef2018.cards import (
+    CENTRE,
+    COLOURS,
+    MAX_HEIGHT,
+    SIZE,
+    SQUARES,
+    cards,
+    square_name,
+)
 from pbem.games.reef2018.orders import Order, Play, Start, TakeDeck, TakeMarket
 from pbem.games.reef2018.scoring import score_card, score_in_hand
 from pbem.games.reef2018.state import Seat, State
@@ -24,8 +38,9 @@ SUPPLY = {2: 18, 3: 24, 4: 28}  # pieces of each colour in play, by player count
 START_TOKENS = 3
 HAND_LIMIT = 4
 MARKET = 3
+OUTSIDE = tuple(s for s in range(SQUARES) if s not in CENTRE)  # the advanced variant's start
 
-
+Step = tuple[str, int]  # one coral placed: (colour, square)
 
 
 def colour_word(name: str) -> Msg:
@@ -140,13 +155,29 @@ def _start(state: State, seat: int, order: Start) -> tuple[State, list[Event]]:
     return new, events
 
 
-def _cheapest(state: State) -> list[int]:
+def has_room(height: int) -> bool:
+    """Whether a stack this high takes another piece."""
+    return height < MAX_HEIGHT
+
+
+def can_take(state: State, seat: int) -> bool:
+    """Whether the seat's hand has room for a card (action A)."""
+    return len(state.seats[seat].hand) < HAND_LIMIT
+
+
+def can_pay_deck(state: State, seat: int) -> bool:
+    """Whether the seat has the one-point token the deck's top card costs."""
+    return state.seats[seat].score >= 1
+
+
+def cheapest(state: State) -> list[int]:
+    """The market cards the deck's token may go on (the lowest printed value), in order."""
     lowest = min(cards()[c].points for c in state.market)
     return [c for c in state.market if cards()[c].points == lowest]
 
 
 def _check_hand_room(state: State, seat: int) -> None:
-    if len(state.seats[seat].hand) >= HAND_LIMIT:
+    if not can_take(state, seat):
         raise IllegalOrder(msg("you already hold {n} cards, the limit: play a card instead",
                                n=HAND_LIMIT))
 
@@ -179,23 +210,23 @@ def _take_market(state: State, seat: int, card: int) -> list[Event]:
 def _take_deck(state: State, seat: int, token_on: int | None) -> list[Event]:
     _check_hand_room(state, seat)
     mine = state.seats[seat]
-    if mine.score < 1:
+    if not can_pay_deck(state, seat):
         raise IllegalOrder(msg("taking the deck's top card costs a one-point token and you "
                                "have none: take a market card or play a card"))
-    cheapest = _cheapest(state)
+    lowest = cheapest(state)
     if token_on is None:
-        if len(cheapest) > 1:
+        if len(lowest) > 1:
             raise IllegalOrder(msg(
                 "cards {cards} tie as the cheapest in the market: say which gets your token, "
-                "e.g. {example}", cards=either(cheapest, "and"),
-                example=cmsg("order example", "take deck, token on {card}", card=cheapest[0])))
-        token_on = cheapest[0]
+                "e.g. {example}", cards=either(lowest, "and"),
+                example=cmsg("order example", "take deck, token on {card}", card=lowest[0])))
+        token_on = lowest[0]
     elif token_on not in state.market:
         raise IllegalOrder(msg("card {card} is not in the market", card=token_on))
-    elif token_on not in cheapest:
+    elif token_on not in lowest:
         raise IllegalOrder(msg("your token goes on the market card with the lowest printed "
                                "value: {cards}, not {card}",
-                               cards=either(cheapest, "or"), card=token_on))
+                               cards=either(lowest, "or"), card=token_on))
     card = state.deck.pop(0)
     mine.hand.append(card)
     mine.add_points(-1, ledger.token_onto(token_on))
@@ -234,7 +265,7 @@ def _play(state: State, seat: int, order: Play) -> list[Event]:
     placed = _colours_for(order, due, card.corals)
     heights = []
     for colour, square in placed:
-        if len(mine.reef[square]) >= MAX_HEIGHT:
+        if not has_room(len(mine.reef[square])):
             raise IllegalOrder(msg("the stack on {square} is already {n} high: no piece may "
                                    "go on it", square=square_name(square), n=MAX_HEIGHT),
                                hint=_room_near(mine.reef, square))
@@ -289,7 +320,7 @@ def _room_near(reef: list[list[str]], square: int) -> Msg | None:
     this order placed before: where that piece would be legal."""
     def far(other: int) -> int:
         return abs(other % SIZE - square % SIZE) + abs(other // SIZE - square // SIZE)
-    free = sorted((sq for sq, stack in enumerate(reef) if len(stack) < MAX_HEIGHT), key=far)[:3]
+    free = sorted((sq for sq, stack in enumerate(reef) if has_room(len(stack))), key=far)[:3]
     if not free:
         return None
     return nmsg("the nearest square where it would be legal: {squares}",
@@ -366,3 +397,79 @@ def _next(state: State, seat: int) -> list[Event]:
                 "{player}'s card {card} in hand: its pattern is not there.", player=SeatRef(i),
                 card=card)))
     return events
+
+
+# --- the legal orders, as these rules produce them ---------------------------------------------
+# Bots choose among these; tests/games/reef2018/test_legal.py checks that apply accepts each
+# one and that every order apply accepts has the outcome of one of them.
+
+def start_steps(state: State, seat: int, placed: Sequence[Step]) -> list[Step]:
+    """The legal next starting corals after ``placed``: a colour not yet placed, on an outside
+    square (advanced variant) or on a central square still empty (basic)."""
+    if (state.phase != "setup" or state.seats[seat].answered_setup
+            or len(placed) >= len(COLOURS)):
+        return []
+    named = {c for c, _ in placed}
+    taken = {s for _, s in placed}
+    squares = OUTSIDE if state.advanced else tuple(s for s in CENTRE if s not in taken)
+    return [(c, s) for c in COLOURS if c not in named for s in squares]
+
+
+def legal_takes(state: State, seat: int) -> list[TakeMarket | TakeDeck]:
+    """Action A as the seat may take it now: each market card, and the deck's top card with
+    the token on each cheapest market card (if the seat can pay)."""
+    if state.phase != "play" or seat != state.to_move or not can_take(state, seat):
+        return []
+    takes: list[TakeMarket | TakeDeck] = [TakeMarket(card) for card in state.market]
+    if can_pay_deck(state, seat):
+        takes += [TakeDeck(card) for card in cheapest(state)]
+    return takes
+
+
+def playable(state: State, seat: int) -> list[int]:
+    """The cards the seat may play now (action B): its whole hand, on its turn."""
+    if state.phase != "play" or seat != state.to_move:
+        return []
+    return list(state.seats[seat].hand)
+
+
+def piece_steps(state: State, seat: int, card: int, placed: Sequence[Step]) -> list[Step]:
+    """The legal next corals of ``card`` after ``placed``: a piece the card gives now not yet
+    placed, on any stack with room (counting the pieces placed before it)."""
+    left = pieces_due(state, seat, card)
+    for colour, _ in placed:
+        left.remove(colour)
+    heights = [len(stack) for stack in state.seats[seat].reef]
+    for _, square in placed:
+        heights[square] += 1
+    free = [sq for sq, height in enumerate(heights) if has_room(height)]
+    return [(colour, sq) for colour in dict.fromkeys(left) for sq in free]
+
+
+def legal_orders(state: State, seat: int) -> Iterator[Order]:
+    """Every legal order of ``seat`` now, one per distinct outcome (orders placing the same
+    pieces on the same stacks in the same order count once): the starting corals in the setup
+    step, else the takes and then each card in hand with each way to place its corals."""
+    if state.phase == "setup":
+        if start_steps(state, seat, ()):
+            for pieces in _sequences(lambda placed: start_steps(state, seat, placed)):
+                yield Start(pieces)
+        return
+    yield from legal_takes(state, seat)
+    for card in playable(state, seat):
+        for pieces in _sequences(partial(piece_steps, state, seat, card)):
+            yield Play(card, pieces)
+
+
+def _sequences(steps: Callable[[tuple[Step, ...]], list[Step]],
+               placed: tuple[Step, ...] = ()) -> Iterator[tuple[Step, ...]]:
+    """Every whole sequence of steps, squares in rising order: pieces on different squares
+    may go in any order to the same outcome, so each outcome is made once."""
+    after = steps(placed)
+    if not after:
+        yield placed
+        return
+    lowest = placed[-1][1] if placed else 0
+    for step in after:
+        if step[1] >= lowest:
+            yield from _sequences(steps, (*placed, step))

@@ -101,8 +101,21 @@ def score_card(reef: Reef, card_id: int) -> Scored:
                     height=len(reef[best_square]))
         return Scored(best_n, best_n * card.points, where)
     masks = occurrences(reef, card_id)
-    times = len(masks) if len(card.cells) == 1 else max_disjoint(masks)
+    times = _count(card, masks)
     return Scored(times, times * card.points, _where(masks) if times else "")
+
+
+def _count(card: Card, masks: list[int]) -> int:
+    return len(masks) if len(card.cells) == 1 else max_disjoint(masks)
+
+
+def times_on(reef: Reef, card_id: int) -> int:
+    """How many times the card's pattern scores on ``reef`` (:func:`score_card`'s count,
+    without the words), for bots weighing reefs."""
+    card = cards()[card_id]
+    if card.highest:
+        return _around_highest(reef, card)[0]
+    return _count(card, occurrences(reef, card_id))
 
 
 def _around_highest(reef: Reef, card: Card) -> tuple[int, int]:

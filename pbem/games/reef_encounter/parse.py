@@ -114,6 +114,18 @@ class _Line:
             return str(tok)
         return self.raw[tok.start_pos:tok.end_pos]
 
+    def word_at(self, tok: Token) -> tuple[str, int | None]:
+        """The whole word a token lies in, as typed, and its column: the lexer may read a
+        keyword off the front of a longer word ("n" of "nwe"), and the player wrote "nwe"."""
+        if tok.start_pos is None or tok.end_pos is None:
+            return str(tok), tok.column
+        start, end = tok.start_pos, tok.end_pos
+        while start > 0 and self.raw[start - 1].isalnum():
+            start -= 1
+        while end < len(self.raw) and self.raw[end].isalnum():
+            end += 1
+        return self.raw[start:end], start + 1
+
     def error(self, message: Msg, column: int | None = None, hint: Msg | None = None
               ) -> OrderSyntaxError:
         col = self.start + (column if column is not None else 1)
@@ -174,8 +186,8 @@ def _syntax_error(line: _Line, err: UnexpectedInput) -> OrderSyntaxError:
         bad = line.raw[(column or 1) - 1:].split()[0] if column else line.raw
         return line.error(msg("I cannot read \"{word}\" here:", word=bad), column, hint)
     assert isinstance(err, UnexpectedToken)
-    return line.error(msg("I did not expect \"{word}\" here:", word=line.typed(err.token)),
-                      column, hint)
+    word, column = line.word_at(err.token)
+    return line.error(msg("I did not expect \"{word}\" here:", word=word), column, hint)
 
 
 def _coral(line: _Line, tok: Token) -> str:

@@ -161,7 +161,7 @@ def _board_header_svg(tr: Translator, board: Mapping[str, Any], ox: int, oy: int
     out = [f'<text x="{ox}" y="{oy - 18}" font-size="13" font-weight="bold">'
            f'{escape(title)}</text>']
     for c, letter in enumerate(COLUMNS):
-        out.append(f'<text x="{ox + c * CELL + CELL / 2:.0f}" y="{oy - 4}" font-size="10" '
+        out.append(f'<text x="{ox + c * CELL + CELL / 2:.0f}" y="{oy - 4}" font-size="12" '
                    f'text-anchor="middle">{letter}</text>')
     return out
 
@@ -176,7 +176,7 @@ def _board_rows_svg(tr: Translator, board: Mapping[str, Any], ox: int, oy: int,
     cells: list[list[str]] = []
     pieces: list[list[str]] = []
     for r, row in enumerate(rows):
-        cells.append([f'<text x="{ox - 8}" y="{oy + r * CELL + 17}" font-size="10" '
+        cells.append([f'<text x="{ox - 9}" y="{oy + r * CELL + 18}" font-size="12" '
                       f'text-anchor="middle">{r + 1}</text>'])
         pieces.append([])
         for c, cell in enumerate(row):
@@ -197,71 +197,92 @@ def _board_rows_svg(tr: Translator, board: Mapping[str, Any], ox: int, oy: int,
                 pieces[r].append(
                     f'<circle cx="{x + CELL - 6}" cy="{y + 6.5}" r="6" fill="{fill}" '
                     f'stroke="#000" stroke-width="0.8"><title>{label}</title></circle>'
-                    f'<text x="{x + CELL - 6}" y="{y + 9.5}" font-size="9" fill="#000" '
+                    f'<text x="{x + CELL - 6}" y="{y + 10.5}" font-size="11" fill="#000" '
                     f'text-anchor="middle">{n}</text>')
     return [cells[r] + [grid] + pieces[r] for r in range(len(rows))]
 
 
-def _sea_header_svg(tr: Translator, sea: list[Mapping[str, Any]], oy: int) -> list[str]:
-    """The title and the spaces' names, over the tops of their boxes: the same all game."""
-    title = escape(tr(msg("Open sea")))
-    out = [f'<text x="10" y="{oy - 8}" font-size="13" font-weight="bold">{title}</text>']
+# The open sea on a phone: three spaces a row (two rows), each row's names over its boxes;
+# the alga space and the shrimps on lines of their own below. 346 units wide, so a phone
+# shows it at its own size and every word at 12 px or more.
+SEA_W, SEA_PER_ROW, SEA_BOX_W, SEA_STEP, SEA_ROW = 346, 3, 108, 114, 70
+
+
+def _sea_at(i: int, oy: int) -> tuple[int, int]:
+    """Where the ``i``-th space's box starts."""
+    return 8 + (i % SEA_PER_ROW) * SEA_STEP, oy + (i // SEA_PER_ROW) * SEA_ROW
+
+
+def _sea_names_svg(tr: Translator, sea: list[Mapping[str, Any]], oy: int, row: int
+                   ) -> list[str]:
+    """The spaces' names of one row, over the tops of their boxes: the same all game."""
+    out = []
     for i, space in enumerate(sea):
-        x = 12 + i * 120
-        out.append(_sea_box(x, oy))
-        out.append(f'<text x="{x + 55}" y="{oy + 14}" font-size="10" text-anchor="middle">'
-                   f'{escape(_word(tr, str(space.get("colour", ""))))}</text>')
+        if i // SEA_PER_ROW != row:
+            continue
+        x, y = _sea_at(i, oy)
+        out.append(_sea_box(x, y))
+        out.append(f'<text x="{x + SEA_BOX_W // 2}" y="{y + 15}" font-size="12" '
+                   f'text-anchor="middle">{escape(_word(tr, str(space.get("colour", ""))))}'
+                   '</text>')
     return out
 
 
 def _sea_box(x: int, y: int) -> str:
-    return (f'<rect x="{x}" y="{y}" width="110" height="56" rx="10" fill="{SEA}" '
+    return (f'<rect x="{x}" y="{y}" width="{SEA_BOX_W}" height="56" rx="10" fill="{SEA}" '
             'stroke="#5a8fa8"/>')
 
 
-def _sea_svg(tr: Translator, sea: list[Mapping[str, Any]], oy: int) -> list[str]:
-    """The spaces' boxes with their larva cubes and polyps (what nearly every move changes)."""
+def _sea_svg(tr: Translator, sea: list[Mapping[str, Any]], oy: int, row: int) -> list[str]:
+    """One row's boxes with their larva cubes and polyps (what nearly every move changes)."""
     out = []
     for i, space in enumerate(sea):
-        x, y = 12 + i * 120, oy
+        if i // SEA_PER_ROW != row:
+            continue
+        x, y = _sea_at(i, oy)
         colour = str(space.get("colour", ""))
         out.append(_sea_box(x, y))
         if space.get("cube"):
             label = escape(tr(msg("larva cube {colour}", colour=cmsg("colour", colour))))
-            out.append(f'<rect x="{x + 8}" y="{y + 24}" width="14" height="14" '
+            out.append(f'<rect x="{x + 8}" y="{y + 26}" width="14" height="14" '
                        f'fill="{FILL.get(colour, "#000")}" stroke="#333"><title>{label}'
                        '</title></rect>')
         for j, polyp in enumerate(space.get("polyps", [])):
-            out.append(_polyp(tr, x + 38 + j * 20, y + 31, str(polyp), r=8))
+            out.append(_polyp(tr, x + 36 + j * 20, y + 33, str(polyp), r=8))
     return out
 
 
 def _sea_extras_svg(tr: Translator, view: Mapping[str, Any], oy: int) -> list[str]:
-    """The alga space and the shrimps resting on the open-sea board."""
+    """The alga space and the shrimps resting on the open-sea board, a line each, their
+    pieces at the right end."""
     alga = view.get("alga_space")
     what = (tr(msg("{colour} alga", colour=cmsg("colour", str(alga)))) if alga
             else tr(msg("empty")))
     space = escape(tr(msg("Alga space:")))
-    out = [f'<text x="12" y="{oy + 14}" font-size="11">{space}</text>',
-           f'<rect x="80" y="{oy + 2}" width="16" height="16" rx="3" '
+    out = [f'<text x="8" y="{oy + 16}" font-size="12">{space}</text>',
+           f'<rect x="{SEA_W - 26}" y="{oy + 3}" width="16" height="16" rx="3" '
            f'fill="{FILL.get(str(alga), SEA) if alga else SEA}" stroke="#333">'
            f'<title>{escape(what)}</title></rect>']
-    x = 200
     shrimps = tr(msg("Shrimps on the open sea:"))
-    out.append(f'<text x="{x}" y="{oy + 14}" font-size="11">'
-               f'{escape(shrimps)}</text>')
-    for p in view.get("players", []):
+    out.append(f'<text x="8" y="{oy + 40}" font-size="12">{escape(shrimps)}</text>')
+    x = SEA_W - 18
+    for p in reversed(view.get("players", [])):
         if p.get("sea_shrimp"):
-            x += 22
             n = int(p.get("seat", 0)) + 1
             label = tr(msg("{colour} (player {n})", colour=cmsg("colour", str(p.get("colour"))),
                            n=n))
-            out.append(f'<circle cx="{x + 150}" cy="{oy + 10}" r="7" '
+            out.append(f'<circle cx="{x}" cy="{oy + 35}" r="8" '
                        f'fill="{FILL.get(str(p.get("colour")), "#222")}" stroke="#000">'
                        f'<title>{escape(label)}</title></circle>'
-                       f'<text x="{x + 150}" y="{oy + 13}" font-size="9" '
+                       f'<text x="{x}" y="{oy + 39}" font-size="11" '
                        f'text-anchor="middle">{n}</text>')
+            x -= 22
     return out
+
+
+# The coral tiles: five a row (two rows), 342 units wide.
+TILE_W, TILE_H, TILE_STEP, TILES_PER_ROW = 62, 66, 66, 5
+TILES_W = 12 + TILES_PER_ROW * TILE_STEP
 
 
 def _tiles_svg(tr: Translator, tiles: list[Mapping[str, Any]], oy: int) -> list[str]:
@@ -270,26 +291,27 @@ def _tiles_svg(tr: Translator, tiles: list[Mapping[str, Any]], oy: int) -> list[
     title = escape(tr(msg("Coral tiles")))
     out = [f'<text x="10" y="{oy - 8}" font-size="13" font-weight="bold">{title}</text>']
     for i, t in enumerate(tiles):
-        x, y = 12 + i * 60, oy
+        x = 12 + (i % TILES_PER_ROW) * TILE_STEP
+        y = oy + (i // TILES_PER_ROW) * (TILE_H + 6)
         strong, weak = str(t.get("strong", "")), str(t.get("weak", ""))
         label = tr(msg("tile {number}: {strong} beats {weak}", number=str(t.get("number")),
                        strong=cmsg("colour", strong), weak=cmsg("colour", weak)))
-        out.append(f'<rect x="{x}" y="{y}" width="54" height="62" rx="4" fill="#fdf8ec" '
-                   f'stroke="#7a7466"><title>{escape(label)}</title></rect>')
-        out.append(f'<text x="{x + 4}" y="{y + 11}" font-size="9">'
+        out.append(f'<rect x="{x}" y="{y}" width="{TILE_W}" height="{TILE_H}" rx="4" '
+                   f'fill="#fdf8ec" stroke="#7a7466"><title>{escape(label)}</title></rect>')
+        out.append(f'<text x="{x + 4}" y="{y + 13}" font-size="11">'
                    f'{escape(str(t.get("number", "")))}</text>')
-        out.append(_polyp(tr, x + 18, y + 18, strong, r=7))
-        out.append(_polyp(tr, x + 36, y + 18, strong, r=7))
-        out.append(_polyp(tr, x + 27, y + 36, weak, r=6))
+        out.append(_polyp(tr, x + 24, y + 22, strong, r=7))
+        out.append(_polyp(tr, x + 42, y + 22, strong, r=7))
+        out.append(_polyp(tr, x + 33, y + 40, weak, r=6))
         large = tr(msg("large alga {colour}", colour=cmsg("colour", str(t.get("large_alga")))))
-        out.append(f'<rect x="{x + 4}" y="{y + 48}" width="46" height="8" '
+        out.append(f'<rect x="{x + 4}" y="{y + 52}" width="{TILE_W - 8}" height="8" '
                    f'fill="{FILL.get(str(t.get("large_alga")), "#000")}"><title>'
                    f'{escape(large)}</title></rect>')
         if t.get("cylinder"):
             locked = tr(msg("locked by a {colour} alga",
                             colour=cmsg("colour", str(t["cylinder"]))))
-            out.append(f'<rect x="{x + 20}" y="{y + 4}" width="14" height="54" rx="6" '
-                       f'fill="{FILL.get(str(t["cylinder"]), "#000")}" stroke="#000" '
+            out.append(f'<rect x="{x + 26}" y="{y + 4}" width="14" height="{TILE_H - 8}" '
+                       f'rx="6" fill="{FILL.get(str(t["cylinder"]), "#000")}" stroke="#000" '
                        f'opacity="0.9"><title>{escape(locked)}</title></rect>')
     return out
 
@@ -324,7 +346,7 @@ def _beside(svg: str, width: int) -> str:
 # pbem.drawing.pictures; a board's rows are a band each (most moves change one row of one
 # board: bench/pipeline.py); a move redraws only the bands it changed.
 BOARD_TOP, BOARD_OY = 34, 36  # the header band ends above the grid's top line; CELL is even
-SEA_OY, SEA_NAMES, SEA_EXTRAS = 22, 42, 82  # under the names' descenders; under the boxes
+SEA_OY = 22  # the first row of the open sea's boxes
 
 
 def reef_svg(view: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
@@ -350,14 +372,24 @@ def reef_svg(view: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
             _board_rows_svg(tr, board, 30, BOARD_OY, shrimp_fill), BOARD_TOP, BOARD_OY, CELL),
             width))
     sea = list(view.get("open_sea", []))
+    heading = [f'<text x="8" y="{SEA_OY - 8}" font-size="13" font-weight="bold">'
+               f'{escape(tr(msg("Open sea")))}</text>']
+    # Bands: each row's names (static), each row's boxes, the extras; cut on even units.
+    names = [SEA_OY + r * SEA_ROW + 20 for r in (0, 1)]  # under the names' descenders
+    boxes = [SEA_OY + r * SEA_ROW + 60 for r in (0, 1)]  # under the boxes
     out.append(_beside(
-        band(620, 0, SEA_NAMES, tr(msg("Open sea")), _sea_header_svg(tr, sea, SEA_OY))
-        + band(620, SEA_NAMES, SEA_EXTRAS, "", _sea_svg(tr, sea, SEA_OY))
-        + band(620, SEA_EXTRAS, 112, "", _sea_extras_svg(tr, view, 84)), 620))
+        band(SEA_W, 0, names[0], tr(msg("Open sea")),
+             heading + _sea_names_svg(tr, sea, SEA_OY, 0))
+        + band(SEA_W, names[0], boxes[0], "", _sea_svg(tr, sea, SEA_OY, 0))
+        + band(SEA_W, boxes[0], names[1], "", _sea_names_svg(tr, sea, SEA_OY, 1))
+        + band(SEA_W, names[1], boxes[1], "", _sea_svg(tr, sea, SEA_OY, 1))
+        + band(SEA_W, boxes[1], boxes[1] + 50, "", _sea_extras_svg(tr, view, boxes[1])),
+        SEA_W))
     tiles = list(view.get("tiles", []))
     if tiles:  # apart from the sea, which nearly every move changes: tiles change rarely
-        out.append(_beside(_svg(620, 92, tr(msg("Coral tiles")), _tiles_svg(tr, tiles, 22)),
-                           620))
+        tile_rows = -(-len(tiles) // TILES_PER_ROW)
+        out.append(_beside(_svg(TILES_W, 22 + tile_rows * (TILE_H + 6) + 2, tr(msg("Coral tiles")),
+                                _tiles_svg(tr, tiles, 22)), TILES_W))
     return Markup("<div>" + "".join(out) + "</div>")
 
 
@@ -391,12 +423,17 @@ def score_terms(parrotfish: Iterable[str] | Mapping[str, int] | None,
 def tie_lines(explanation: Iterable[Any], players: Iterable[Mapping[str, Any]],
               tr: Translator = ENGLISH) -> list[str]:
     """The explanation's words on ties (scoring.final_outcome): not its first line (the coral
-    values), not its last (the final ranking), not a player's own score line ("Purple: ...",
+    values), not its last (the final ranking), not a player's own score line ("Ann (Purple): ...",
     in any language; the status's final scoring already shows those)."""
     lines = [str(line) for line in explanation]
     names = [tr(cmsg("player", str(p.get("colour", "")).capitalize())) for p in players]
     return [line for line in lines[1:-1]
-            if not any(line.startswith((f"{n}:", f"{n} :")) for n in names)]
+            if not any(_scored(line.partition(":")[0].strip(), n) for n in names)]
+
+
+def _scored(head: str, name: str) -> bool:
+    """Whether a line's head before its colon names the player: "Purple", "Ann (Purple)"."""
+    return head == name or head.endswith(f"({name})")
 
 
 def _in_language(helper: Callable[..., Any]) -> Callable[..., Any]:

@@ -82,6 +82,10 @@ ENDED = msg("the game ended earlier in this turn; nothing more may be done")
 FINAL_ONLY = msg("in your final turn the only action is action 1: eat a coral (or pass)")
 STEP = msg("step {n} ({step}): {why}")
 LATER_STEP = msg("step {n} ({step}): {why} (checked without the steps above that break a rule)")
+# A polyp a larva line places ("larva white: 2F3"): the player wrote one step, not two.
+PLACING = msg("the polyp on {cell}: {why}")
+LATER_PLACING = msg("the polyp on {cell}: {why} (checked without the steps above that break a "
+                    "rule)")
 MAX_ERRORS = 12  # as many bad lines as a reply lists
 SUGGESTED = 3  # at most this many cells suggested for a bad cell
 
@@ -191,9 +195,14 @@ def _illegal(state: State, seat: int, order: Order, index: int, why: Refused,
     hint = nmsg("the nearest cell where this would be legal: {cells}",
                 "the nearest cells where this would be legal: {cells}", len(cells),
                 cells=", ".join(cells)) if cells else None
-    text = LATER_STEP if later else STEP
-    return IllegalOrder(msg(text.id, n=number, step=describe(step), why=why.why), step=number,
-                        line=line, hint=hint)
+    if isinstance(step, Place) and index > 0 and order.lines[index - 1] == line \
+            and isinstance(order.steps[index - 1], Larva | Place):
+        text = LATER_PLACING if later else PLACING
+        said = msg(text.id, cell=str(step.cell), why=why.why)
+    else:
+        text = LATER_STEP if later else STEP
+        said = msg(text.id, n=number, step=describe(step), why=why.why)
+    return IllegalOrder(said, step=number, line=line, hint=hint)
 
 
 def _legal_instead(state: State, seat: int, order: Order, index: int) -> list[str]:

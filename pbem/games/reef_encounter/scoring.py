@@ -88,7 +88,7 @@ def _break_ties(state: State, tied: list[int], k: int,
     if len(set(counts.values())) == 1:
         return _break_ties(state, tied, k + 1, breakers, lines)
     lines.append(msg("Tie-breaker {k} ({breaker}): {counts}.", k=k + 1, breaker=TIE_BREAKERS[k],
-                     counts=[msg("{player} {count}", player=who(state, i), count=counts[i])
+                     counts=[msg("{player} {count}", player=_player(state, i), count=counts[i])
                              for i in tied]))
     groups: list[list[int]] = []
     for value in sorted(set(counts.values()), reverse=True):
@@ -103,9 +103,10 @@ def _breakdown(state: State, seat: int, values: dict[str, int], score: int) -> M
                  value=v, points=fish.count(c) * v)
              for c, v in values.items() if c in fish]
     if not parts:
-        return msg("{player}: {score} points (an empty parrotfish).", player=who(state, seat),
+        return msg("{player}: {score} points (an empty parrotfish).",
+                   player=_player(state, seat),
                    seat=seat_ref(seat), score=score)
-    return msg("{player}: {score} points ({detail}).", player=who(state, seat),
+    return msg("{player}: {score} points ({detail}).", player=_player(state, seat),
                seat=seat_ref(seat), score=score, detail=parts)
 
 
@@ -119,9 +120,15 @@ def _places(ranking: list[list[int]]) -> list[tuple[int, list[int]]]:
     return out
 
 
+def _player(state: State, seat: int) -> Msg:
+    """A player as the final summary names them: "Ben (Purple)", so the scores read beside the
+    host's ranking (by players' names) and the events (by colours) alike."""
+    return msg("{name} ({player})", name=seat_ref(seat), player=who(state, seat))
+
+
 def _names(state: State, seats: list[int]) -> Msg:
-    """"Purple", "Purple and Green", "Purple, Green and Red"."""
-    names = [who(state, i) for i in seats]
+    """"Ben (Purple)", "Ben (Purple) and Cleo (Green)", "Ann (Red), Ben (Purple) and ..."."""
+    names = [_player(state, i) for i in seats]
     if len(names) == 1:
         return names[0]
     return msg("{players} and {last}", players=names[:-1], last=names[-1])

@@ -48,6 +48,8 @@ def default_options() -> dict[str, Any]:
         "colour_names": colours,
         **{k: int(v) for k, v in rec["reef_cards"].items()},
         "breeding_cards": default_breeding(colours),
+        # Each die's six faces; empty: the reconstruction, each colour once on each die.
+        "die_faces": [],
         **{k: bool(v) for k, v in d["open_questions"].items()},
         # The rules are silent when neither player can get on; see RULINGS-ADDENDUM.md.
         "turn_limit": 160,
@@ -65,16 +67,49 @@ def _count(options: Mapping[str, Any], key: str) -> int:
     return value
 
 
-def _fish_counts(options: Mapping[str, Any], colours: list[str]) -> dict[str, int]:
-    """Copies of each fish (per colour and sex): one number, or one per colour."""
+def _fish_counts(options: Mapping[str, Any], colours: list[str]) -> dict[tuple[str, str], int]:
+    """Copies of each fish, by (colour, sex): one number for all; or one per colour, either a
+    number for both sexes or ``{"m": 4, "f": 2}`` (males and females may differ)."""
     value = options["fish_per_colour_per_sex"]
-    if isinstance(value, Mapping):
-        if set(value) != set(colours):
-            raise OptionError("option fish_per_colour_per_sex needs a count for each colour: "
-                              + ", ".join(colours))
-        return {c: _count(value, c) for c in colours}
-    n = _count(options, "fish_per_colour_per_sex")
-    return dict.fromkeys(colours, n)
+    if not isinstance(value, Mapping):
+        n = _count(options, "fish_per_colour_per_sex")
+        return {(c, s): n for c in colours for s in SEXES}
+    if set(value) != set(colours):
+        raise OptionError("option fish_per_colour_per_sex needs a count for each colour: "
+                          + ", ".join(colours))
+    out: dict[tuple[str, str], int] = {}
+    for c in colours:
+        each = value[c]
+        if isinstance(each, Mapping):
+            if set(each) != set(SEXES):
+                raise OptionError(f"option fish_per_colour_per_sex: {c} needs a count for "
+                                  f'males and females, as {{"m": 3, "f": 3}}, not {each!r}')
+            out |= {(c, s): _count(each, s) for s in SEXES}
+        else:
+            out |= {(c, s): _count(value, c) for s in SEXES}
+    return out
+
+
+def _fish_option(fish: Mapping[tuple[str, str], int], colours: list[str]) -> dict[str, Any]:
+    """Per-colour fish counts as stored: a number where both sexes have it, else by sex."""
+    return {c: fish[(c, "m")] if fish[(c, "m")] == fish[(c, "f")]
+            else {s: fish[(c, s)] for s in SEXES} for c in colours}
+
+
+def _die_faces(value: Any, colours: list[str], dice: int, faces: int) -> list[list[str]]:
+    """Each die's faces, checked against the box: ``dice`` dice of ``faces`` coloured faces."""
+    if (not isinstance(value, list) or len(value) != dice
+            or any(not isinstance(d, list) or len(d) != faces or not set(d) <= set(colours)
+                   for d in value)):
+        raise OptionError(f"option die_faces must list {dice} dice of {faces} faces, each face "
+                          f"one of {', '.join(colours)}; not {value!r}")
+    return [list(d) for d in value]
+
+
+def die_faces(options: Mapping[str, Any], colours: list[str]) -> list[list[str]]:
+    """The faces of each die: the option's, else each colour once on each die."""
+    given: list[list[str]] = options.get("die_faces") or []
+    return given or [list(colours) for _ in range(int(known()["dice"]))]
 
 
 def resolve(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -96,12 +131,20 @@ def resolve(options: Mapping[str, Any]) -> dict[str, Any]:
     if "breeding_cards" not in options and "colour_names" in options:
         merged["breeding_cards"] = default_breeding(colours)
     fish = _fish_counts(merged, colours)
-    total = 2 * sum(fish.values()) + sum(_count(merged, kind) for kind in KINDS)
+    total = sum(fish.values()) + sum(_count(merged, kind) for kind in KINDS)
     if total != k["reef_cards"]:
         raise OptionError(f"the reef cards add up to {total}, but the box holds "
-                          f"{k['reef_cards']} (fish x2 sexes + coral + pearl + shark + water)")
-    if _count(merged, "coral") < 1 or sum(fish.values()) < 1:
+                          f"{k['reef_cards']} (fish of both sexes + coral + pearl + shark + "
+                          "water)")
+    if _count(merged, "coral") < 1 or any(
+            sum(n for (_, s), n in fish.items() if s == sex) < 1 for sex in SEXES):
         raise OptionError("the reef needs at least one coral and one fish of each sex")
+    faces = _die_faces(merged["die_faces"], colours, k["dice"], k["faces_per_die"]) \
+        if merged["die_faces"] else []
+    if faces and faces != [list(colours)] * k["dice"]:
+        merged["die_faces"] = faces
+    else:  # the reconstruction: not stored, so the games before the option keep their state
+        del merged["die_faces"]
     cards = merged["breeding_cards"]
     if not isinstance(cards, list) or len(cards) != k["breeding_cards"]:
         raise OptionError(f"option breeding_cards must list {k['breeding_cards']} cards")
@@ -120,7 +163,7 @@ def resolve(options: Mapping[str, Any]) -> dict[str, Any]:
         raise OptionError(f"option turn_limit must be a whole number of turns (2 or more), "
                           f"not {limit!r}")
     if isinstance(merged["fish_per_colour_per_sex"], Mapping):
-        merged["fish_per_colour_per_sex"] = dict(fish)
+        merged["fish_per_colour_per_sex"] = _fish_option(fish, colours)
     return merged
 
 
@@ -136,7 +179,7 @@ def reef_deck(options: Mapping[str, Any]) -> list[str]:
     """The 60 reef cards as ids: "fish:red:m", "coral", "pearl", "shark", "water"."""
     colours = options["colour_names"]
     fish = _fish_counts(options, colours)
-    deck = [f"fish:{c}:{s}" for c in colours for s in SEXES for _ in range(fish[c])]
+    deck = [f"fish:{c}:{s}" for c in colours for s in SEXES for _ in range(fish[(c, s)])]
     for kind in KINDS:
         deck += [kind] * int(options[kind])
     return deck

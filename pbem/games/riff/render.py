@@ -175,12 +175,32 @@ def _place(x: int, y: int, cell: Mapping[str, Any] | None, pgettext: PGettext) -
         fill, ink, lines, title = WATER, "#246", ["~"], card_text(cell, pgettext)
     else:
         fill, ink, lines, title = CARD, "#000", [words], card_text(cell, pgettext)
-    out = [f'<rect x="{x + 1}" y="{y + 1}" width="{CELL_W - 2}" height="{CELL_H - 2}" '
-           f'rx="3" fill="{fill}" stroke="#456"><title>{escape(title)}</title></rect>']
+    out = [f'<rect x="{x}" y="{y}" width="{CELL_W}" height="{CELL_H}" fill="{fill}" {CRISP}>'
+           f'<title>{escape(title)}</title></rect>']
     first = y + CELL_H / 2 + 4 - 7 * (len(lines) - 1)
     out += [_text(x + CELL_W / 2, first + 14 * n, line, 11 if len(line) > 3 else 12, ink)
             for n, line in enumerate(lines)]
     return out
+
+
+# Axis-aligned shapes drawn without anti-aliasing, on whole pixels of the mail's PNG (drawn at
+# 1.5x: every place's edge is a multiple of 2/3 unit): a picture of flat colours, which the
+# mail's palette PNG keeps exact (pbem/drawing/pictures.py), and a fraction of the time.
+CRISP = 'shape-rendering="crispEdges"'
+GRID = "#456"
+
+
+def _grid(oy: int, rows: int) -> str:
+    """The places' edges, one crisp path (2/3 unit: one pixel of the PNG) drawn over the cards,
+    each line a third of a unit (half a pixel) right of and below its edge: it fills the
+    first pixel of the place after it, never the band above a cut. Every band of the rows
+    holds all of it and shows its own part."""
+    def at(v: int) -> str:
+        return f"{v + 1 / 3:.2f}"
+
+    d = "".join(f"M{at(LEFT + c * CELL_W)} {at(oy)}v{rows * CELL_H}" for c in range(9))
+    d += "".join(f"M{at(LEFT)} {at(oy + r * CELL_H)}h{8 * CELL_W}" for r in range(rows + 1))
+    return f'<path d="{d}" fill="none" stroke="{GRID}" stroke-width="0.67" {CRISP}/>'
 
 
 def _boat_row(y: int, count: int, who: str) -> list[str]:
@@ -211,6 +231,7 @@ def area_svg(view: Mapping[str, Any], names: Sequence[str] = (),
             for c in range(8)]
     oy = TOP + BOATS
     height = oy + len(rows) * CELL_H + BOATS
+    grid = _grid(oy, len(rows))
     bands = [band(AREA_W, 0, TOP, str(pgettext("picture", "The fishing area")), head),
              band(AREA_W, TOP, oy, "", _boat_row(TOP, players[1 - me]["boats"],
                                                  who(1 - me)))]
@@ -221,9 +242,11 @@ def area_svg(view: Mapping[str, Any], names: Sequence[str] = (),
                 _text(4, y + 34, f"({row['cost']})", 11, "#333", "start")]
         for c, cell in enumerate(row["cells"]):
             body += _place(LEFT + c * CELL_W, y, cell, pgettext)
+        body.append(grid)
         bands.append(band(AREA_W, y, y + CELL_H, "", body))
     last = oy + len(rows) * CELL_H
-    bands.append(band(AREA_W, last, height, "", _boat_row(last, players[me]["boats"], who(me))))
+    bands.append(band(AREA_W, last, height, "",
+                      [*_boat_row(last, players[me]["boats"], who(me)), grid]))
     return Markup(f'<div style="max-width:{AREA_W}px">' + "".join(bands) + "</div>")
 
 
@@ -235,12 +258,12 @@ def _fish_box(x: int, y: int, colour: str | None, sex: str,
     """A fish of a cross or a coral: its colour's square with its sex written on it; an
     empty dashed square for one not attached yet."""
     if colour is None:
-        return [f'<rect x="{x}" y="{y}" width="50" height="28" rx="3" fill="#fff" '
-                f'stroke="#999" stroke-dasharray="3 2"/>']
+        return [f'<rect x="{x}" y="{y}" width="50" height="28" fill="#fff" stroke="#999" '
+                f'stroke-width="0.67" stroke-dasharray="2 2" {CRISP}/>']
     code = "M" if sex == "m" else "F"
     label = f"{abbreviation(colour, pgettext)} {pgettext('sex abbreviation', code)}"
-    return [f'<rect x="{x}" y="{y}" width="50" height="28" rx="3" fill="{FILL.get(colour, CARD)}"'
-            f' stroke="#456"><title>{escape(fish_name(colour, sex, pgettext))}</title></rect>',
+    return [f'<rect x="{x}" y="{y}" width="50" height="28" fill="{FILL.get(colour, CARD)}" '
+            f'{CRISP}><title>{escape(fish_name(colour, sex, pgettext))}</title></rect>',
             _text(x + 25, y + 18, label, 11, INK.get(colour, "#fff"))]
 
 
@@ -257,7 +280,8 @@ def _pairs(label: str, pairs: Sequence[tuple[str, str | None, str | None, bool]]
         body += _fish_box(x + 14, y + 6, male, "m", pgettext)
         body += _fish_box(x + 64, y + 6, female, "f", pgettext)
         if done:
-            body.append(f'<path d="M{x + 14} {y + 20}h100" stroke="#000" stroke-width="2"/>')
+            body.append(f'<path d="M{x + 14} {y + 20}h100" stroke="#000" stroke-width="2" '
+                        f'{CRISP}/>')
     return Markup(band(width, 0, height, label, body).replace(
         'style="display:block"', 'style="display:block;max-width:100%;height:auto"'))
 

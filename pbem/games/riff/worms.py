@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.games.riff import terms as w
-from pbem.games.riff.components import cross_colours
+from pbem.games.riff.components import cross_colours, die_faces
 from pbem.games.riff.state import Coral, State
 from pbem.i18n.msg import Msg, msg, nmsg
 
@@ -84,7 +84,8 @@ def roll(state: State, chance: Chance) -> list[Event]:
     """Roll both dice for ``state.to_move``, who takes the two worms shown (a colour out of
     the supply is replaced by the first of the mover's preferred colours still there)."""
     mover = state.to_move
-    state.dice = [chance.choice("die 1", state.colours), chance.choice("die 2", state.colours)]
+    first, second = die_faces(state.options, state.colours)
+    state.dice = [chance.choice("die 1", first), chance.choice("die 2", second)]
     state.taken = []
     player = w.seat(mover)
     said = [_dice_rolled(mover, state.dice[0], state.dice[1])]

@@ -29,7 +29,8 @@ def run(ctx: Context, argument: str) -> Reply:
         clock.restart_clock(game, ctx.host.clock())
         ctx.session.add(game)
     queued = tell_others(ctx, [msg("{name} is back in [{tag}] and plays their own seat "
-                                   "again.", name=seat.name, tag=game.tag)])
+                                   "again.", name=seat.name, tag=game.tag)],
+                         msg("{name} is back", name=seat.name))
     return Reply("applied", "back", [
         msg("Welcome back! You play your seat in [{tag}] again; the bot has stopped.",
             tag=game.tag),

@@ -31,6 +31,7 @@ class Reply:
     lines: list[Line]
     queued: list[OutboundMessage] = field(default_factory=list)
     secret: str | None = None  # a new secret the reply carries (blanked once it is sent)
+    point: Line | None = None  # what the reply is, for its subject (else the command's own)
 
 
 @dataclass
@@ -82,13 +83,15 @@ def status_word(status: str) -> Line:
     return GAME_STATUS.get(status) or _SEAT_STATUS.get(status) or status
 
 
-def tell_others(ctx: Context, lines: list[Line]) -> list[OutboundMessage]:
-    """A notice with ``lines`` to every other seat of the game."""
+def tell_others(ctx: Context, lines: list[Line], point: Line) -> list[OutboundMessage]:
+    """A notice with ``lines`` to every other seat of the game; ``point`` says what it is,
+    in its subject."""
     queued = []
     for other in queries.seats(ctx.session, ctx.game.id or 0):
         if other.id != ctx.seat.id:
             queued.append(mails.queue_notice(
                 ctx.session, ctx.host, to=other.address, kind="notice", game=ctx.game,
-                subj=mails.subject(ctx.game, ctx.rules.title), lines=lines, seat=other,
+                subj=mails.subject(ctx.game, point, seat_tr(other, ctx.rules)), lines=lines,
+                seat=other,
                 rules=ctx.rules))
     return [q for q in queued if q is not None]

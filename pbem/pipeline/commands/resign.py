@@ -48,7 +48,7 @@ def run(ctx: Context, argument: str) -> Reply:
         "{name} has resigned from [{tag}]. From now on a bot plays for them.",
         name=seat.name, tag=game.tag) if by_bot else msg(
         "{name} has resigned from [{tag}]. From now on the game plays its default orders for "
-        "them.", name=seat.name, tag=game.tag)])
+        "them.", name=seat.name, tag=game.tag)], msg("{name} resigned", name=seat.name))
     lines: list[Line] = [
         msg("You have resigned from [{tag}]. A bot plays your seat from now on. You will "
             "still get its news until it ends; if you change your mind, mail \"{back}\" with "

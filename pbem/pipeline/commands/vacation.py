@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
+from babel.dates import parse_date
+
 from pbem.i18n import msg, nmsg
 from pbem.pipeline import clock
 from pbem.pipeline.command_words import is_word
@@ -28,9 +30,8 @@ def run(ctx: Context, argument: str) -> Reply:
             "\"{vacation}\" needs a date: write \"{vacation} {until} 2026-12-24\" "
             "(year-month-day; your clock runs again from the start of that day, UTC), or "
             "\"{vacation} {off}\" to come back early.", vacation=vac, until=until, off=off)])
-    try:
-        back = date.fromisoformat(words[1])
-    except ValueError:
+    back = _day(words[1], seat.language)
+    if back is None:
         return Reply("rejected", "bad vacation date", [msg(
             "\"{typed}\" is not a date: write it as year-month-day, e.g. \"{example}\".",
             typed=words[1],
@@ -61,7 +62,8 @@ def run(ctx: Context, argument: str) -> Reply:
     due = clock.deadline_of(game, seat)
     queued = tell_others(ctx, [msg(
         "{name} is on vacation until {date}; the game's clock for them is paused until then, "
-        "so the game may wait longer for them.", name=seat.name, date=back.isoformat())])
+        "so the game may wait longer for them.", name=seat.name, date=back.isoformat())],
+        msg("{name} is on vacation until {date}", name=seat.name, date=back.isoformat()))
     tr, tz = ctx.tr, seat.timezone
     lines: list[Line] = [
         msg("Your vacation until {date} is noted: your clock is paused until {when}.",
@@ -83,7 +85,8 @@ def _vacation_off(ctx: Context, now: datetime, today: date) -> Reply:
     seat.vacation_days_used -= _unused_days(seat, today)
     seat.vacation_until = now  # the clock runs from now; the days not taken are given back
     ctx.session.add(seat)
-    queued = tell_others(ctx, [msg("{name} is back from vacation.", name=seat.name)])
+    queued = tell_others(ctx, [msg("{name} is back from vacation.", name=seat.name)],
+                         msg("{name} is back from vacation", name=seat.name))
     lines: list[Line] = [
         msg("Welcome back: your vacation is over and your clock runs again."),
         msg("{left} of your {per_game} vacation days are left.",
@@ -92,7 +95,20 @@ def _vacation_off(ctx: Context, now: datetime, today: date) -> Reply:
     if due is not None and seat.index in ctx.rules.waiting_for(ctx.state):
         lines.append(msg("Your orders are due by {when}.",
                          when=ctx.tr.datetime(due, seat.timezone)))
-    return Reply("applied", "vacation off", lines, queued)
+    return Reply("applied", "vacation off", lines, queued, point=msg("Back from vacation"))
+
+
+def _day(typed: str, lang: str) -> date | None:
+    """The day a player wrote: year-month-day, or as their language writes dates
+    (``30/11/2026``, ``30.11.2026``, ``30-11-26``; Babel reads the locale's order)."""
+    try:
+        return date.fromisoformat(typed)
+    except ValueError:
+        pass
+    try:
+        return parse_date(typed, locale=lang)
+    except (ValueError, IndexError, TypeError):  # Babel's ways of saying "not a date"
+        return None
 
 
 def _days_left(game: Game, seat: Seat) -> int:

@@ -30,13 +30,13 @@ def handle(ctx: MailContext) -> Result | None:
                      msg("Add a line \"{line}\" (from your first email from the game) "
                          "and send your orders again.",
                          line=f"{secret_word} " + ctx.tr(msg("<your secret>")))]
-            reason = "no secret"
+            reason, point = "no secret", msg("No secret line: nothing played")
         else:
             lines = [msg("The secret in your mail does not match your seat, so nothing "
                          "was played. Check the secret in your first email from the game, "
                          "or ask the game's host to issue a new one.")]
-            reason = "wrong secret"
-        return stranger(ctx, "rejected", reason, lines, game, kind="auth")
+            reason, point = "wrong secret", msg("Wrong secret: nothing played")
+        return stranger(ctx, "rejected", reason, lines, game, point, kind="auth")
     ctx.seat = seat
     ctx.seat_index = seat.index
     bounces.clear(ctx.session, seat)

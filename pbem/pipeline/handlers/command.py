@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pbem.i18n import msg
 from pbem.pipeline import outgoing as mails
+from pbem.pipeline.command_words import word
 from pbem.pipeline.commands import (
     back,
     language,
@@ -23,6 +24,7 @@ from pbem.pipeline.echo import clip
 from pbem.pipeline.profile import name, standings
 from pbem.pipeline.profile.base import ProfileContext
 from pbem.pipeline.replies import reply_subject
+from pbem.pipeline.seat_language import Line
 from pbem.store import players
 
 COMMANDS: dict[str, Command] = {
@@ -49,6 +51,22 @@ def _profile(ctx: Context) -> ProfileContext:
                           ctx.seat.language)
 
 
+# What a command's reply is, in its subject: it answered (information) or it changed something.
+ANSWERED: dict[str, Line] = {
+    "log": msg("Game log"),
+    "waiting": msg("Who the game waits for"),
+    "vacation": msg("Vacation noted"),
+    "resign": msg("You resigned"),
+    "secret": msg("Your new secret"),
+    "mail": msg("Mail setting changed"),
+    "language": msg("Language changed"),
+    "timezone": msg("Time zone changed"),
+    "back": msg("You play your seat again"),
+    "name": msg("Your profile"),
+    "standings": msg("Standings"),
+}
+
+
 def run(ctx: Context, command: str, argument: str) -> Reply:
     """The command word ``command`` (English) run with the rest of its line."""
     refused = too_long(command, argument, ctx.w(command))
@@ -69,12 +87,20 @@ def handle(ctx: MailContext) -> Result | None:
     if letter.orders:  # a command and orders in one mail: only the command is done
         lines = [*lines, "", msg("The other lines of your mail were not read as orders; "
                                  "send orders in a mail of their own.")]
-    lines += [*([""] if ctx.said.lines else []), *ctx.said.lines]
+    lines += [*([""] if ctx.asides else []), *ctx.asides]
     # To the seat's registered address (the sender's, as authenticated), never elsewhere:
     # a reply may carry a new secret. In the seat's language as it is now (a "language"
     # command's reply already speaks the new one).
+    point = _point(reply, letter.command, seat.language)
     q = mails.queue_notice(ctx.session, ctx.host, to=seat.address,
-                           subj=reply_subject(ctx, game), lines=lines, kind="reply",
+                           subj=reply_subject(ctx, game, point), lines=lines, kind="reply",
                            game=game, in_reply_to=ctx.mid, references=ctx.refs,
                            secret=reply.secret, seat=seat, rules=ctx.rules)
     return finish(ctx.row, reply.status, reply.reason, [q, *reply.queued])
+
+
+def _point(reply: Reply, command: str, lang: str) -> Line:
+    """The reply's subject: what it says, or that the command was not done."""
+    if reply.status == "rejected":
+        return msg("Your \"{command}\" was not done", command=word(command, lang))
+    return reply.point or ANSWERED[command]

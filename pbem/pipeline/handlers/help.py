@@ -34,7 +34,7 @@ def handle(ctx: MailContext) -> Result | None:
         msg("Start the mail with \"{check}\" to see what would happen without "
             "playing.", check=words.word("check", tr.lang)),
         "", *help_lines(tr, ctx.host),
-    ], game, kind="help")
+    ], game, msg("Help for {title}", title=rules.title), kind="help")
 
 
 def help_for(ctx: MailContext, rules: GameRules, game: Game, lang: str = "en") -> str:
@@ -54,6 +54,8 @@ def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
     talk = host or Host()
     def w(english: str) -> str:
         return word(english, tr.lang)
+
+    text, name = tr(msg("<text>")), tr(msg("NAME"))
 
     return [
         tr(msg("Other commands, each alone on the first line of a mail with your secret line:")),
@@ -92,9 +94,9 @@ def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
                name=w("name"), language=w("language"), timezone=w("timezone"), mail=w("mail"),
                standings=w("standings"))),
         tr(msg("Table talk, in any mail, beside orders or alone (with your secret line):")),
-        _help_row(f"{w('say')} <text>", msg("a message to every other player"), tr),
-        _help_row(f"{w('say')} {w('to')} NAME: <text>", msg(
-            "a message to one player (NAME, or their number 1, 2, ...)"), tr),
+        _help_row(f"{w('say')} {text}", msg("a message to every other player"), tr),
+        _help_row(f"{w('say')} {w('to')} {name}: {text}", msg(
+            "a message to one player ({name}, or their number 1, 2, ...)", name=name), tr),
         tr(msg("All the talk of one mail reaches each player as one mail, up to {chars} "
                "characters (more is cut, and you are told); talk goes out in at most {mails} "
                "of your mails a day. A secret typed in talk is blanked.",

@@ -4,6 +4,8 @@ snapshot, the clock restarted, every seat's mail of the move; a refusal explaine
 from __future__ import annotations
 
 import secrets as pysecrets
+from collections.abc import Mapping
+from typing import Any
 
 from pbem.engine.contract import canonical_order
 from pbem.engine.errors import IllegalOrder, IllegalOrders, OrderSyntaxError
@@ -75,6 +77,14 @@ def handle(ctx: MailContext) -> Result | None:
     settled = clock.settle(ctx.session, rules, game, state, applied.state, ctx.host.clock(),
                            seats=seats, host=ctx.host)
     applied.state = settled.state
+    # An answer to a step other seats still owe answers to, within one turn of the game's own
+    # count (a setup choice): only its sender is mailed. The others' mail would name the same
+    # turn again; those still to answer hold their "your move", those done wait for the
+    # step's end, when each gets one mail of all of it (every event since its own last move).
+    before = rules.waiting_for(state)
+    shared = seat.index in before and rules.outcome(applied.state) is None and bool(
+        (before & rules.waiting_for(applied.state)) - {seat.index}) \
+        and same_turn(rules, state, applied.state)
     # The clock pass after this one need not look at the game just to find nothing due:
     # its next event goes in the flush that writes the entry (which wrote "look now"
     # there, and the event in another UPDATE at the end). Should the mails below change
@@ -93,11 +103,11 @@ def handle(ctx: MailContext) -> Result | None:
                          "unread.)", count=letter.ignored,
                          orders=words.word("orders", tr.lang),
                          end=words.word("end", tr.lang))]
-                    if letter.ignored else []), *ctx.said.lines],
+                    if letter.ignored else []), *ctx.asides],
                 in_reply_to=ctx.mid,
                 references=ctx.refs, point=msg("Orders accepted"), seats=seats,
                 moves=moves, public=public, log=since))
-        else:
+        elif not shared:
             update = mails.queue_update(ctx.session, ctx.host, rules, game, applied.state,
                                         other, mover=seat.name, seats=seats,
                                         moves=moves, public=public, log=since,
@@ -111,3 +121,11 @@ def handle(ctx: MailContext) -> Result | None:
                                   ctx.host.clock())
     return finish(ctx.row, "applied", f"log entry {index}", queued)
 
+
+
+def same_turn(rules: Any, before: Any, after: Any) -> bool:
+    """Whether the game counts its own turns (its view's ``turn``, as mails name them) and
+    this move did not advance it. A game that does not count them makes each move a turn."""
+    turns = [view.get("turn") if isinstance(view := rules.view(s, None), Mapping) else None
+             for s in (before, after)]
+    return isinstance(turns[0], int) and turns[0] == turns[1]

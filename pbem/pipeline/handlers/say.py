@@ -1,5 +1,6 @@
-"""Table talk (``say ...`` lines): delivered whatever becomes of the orders beside it; a mail
-of talk alone is answered here."""
+"""Table talk (``say ...`` lines): delivered whatever becomes of the orders beside it (a line
+that cannot be delivered is told in the reply, and undoes nothing else); a mail of talk alone
+is answered here."""
 
 from __future__ import annotations
 
@@ -14,16 +15,11 @@ def handle(ctx: MailContext) -> Result | None:
     if not letter.talk:
         return None
     assert game is not None and seat is not None
-    try:
-        ctx.said = talk.say(ctx.session, ctx.host, game, seat, letter.talk,
-                            secret=letter.secret)
-    except talk.TalkError as err:
-        return notice(ctx, "rejected", "bad say", [
-            err.message, msg("Nothing was sent, and nothing else in your mail was "
-                             "done.")], game, point=msg("Message not sent"))
+    ctx.said = talk.say(ctx.session, ctx.host, game, seat, letter.talk, secret=letter.secret)
     if letter.orders or letter.command is not None:
         return None
     if not ctx.said.sent:
         return notice(ctx, "rejected", "talk not sent", [], game,
                       point=msg("Message not sent"))
-    return notice(ctx, "applied", "talk", [], game, point=msg("Message sent"))
+    return notice(ctx, "applied", "talk", [], game, point=msg(
+        "Message sent, but not all of it") if ctx.said.refused else msg("Message sent"))

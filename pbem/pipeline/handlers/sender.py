@@ -19,7 +19,7 @@ def handle(ctx: MailContext) -> Result | None:
             msg("The address {address} does not play in [{tag}], so your mail was not "
                 "used. If you are a player, please write from the address you registered "
                 "with.", address=ctx.sender, tag=game.tag),
-        ], game)
+        ], game, msg("Your address does not play in this game"))
     ctx.rules = registry.get(game.game_type)
     # Until a secret proves which, the address's seat speaks for the language.
     languages = {c.language for c in ctx.candidates}

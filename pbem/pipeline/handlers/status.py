@@ -13,7 +13,7 @@ def handle(ctx: MailContext) -> Result | None:
     assert ctx.game is not None and ctx.seat is not None
     q = mails.queue_status(ctx.session, ctx.host, ctx.known_rules, ctx.game, ctx.state, ctx.seat,
                            kind="reply", intro=[msg("Your status, as you asked."),
-                                                *([""] if ctx.said.lines else []),
-                                                *ctx.said.lines],
+                                                *([""] if ctx.asides else []),
+                                                *ctx.asides],
                            in_reply_to=ctx.mid, references=ctx.refs)
     return finish(ctx.row, "ignored", "status", [q])

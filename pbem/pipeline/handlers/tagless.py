@@ -53,8 +53,8 @@ def handle(ctx: MailContext) -> Result | None:
         reply = _run(pctx, PUBLIC[command], command, ctx.letter.argument)
         named = standings.game_of(ctx.letter.argument)
         subject = msg("Standings: {title}", title=named.title) if named else msg("Standings")
-        return stranger(ctx, reply.status, reply.reason, reply.lines, None, kind="help",
-                        subj=ctx.tr(subject))
+        return stranger(ctx, reply.status, reply.reason, reply.lines, None, subject,
+                        kind="help")
     seat = _proved(ctx)
     if seat is None:
         return _unproved(ctx)
@@ -101,7 +101,8 @@ def _unproved(ctx: MailContext) -> Result:
         return stranger(ctx, "rejected", "profile: no seat", [
             msg("Hello! This is an automatic play-by-email game host."),
             msg("The address {address} holds no seat in any game here, so it has no profile "
-                "to change yet: join a game first.", address=ctx.sender)], None)
+                "to change yet: join a game first.", address=ctx.sender)], None,
+            msg("Your profile"))
     secret = words.word("secret", ctx.tr.lang)
     if ctx.letter.secret is None:
         lines: list[Line] = [
@@ -115,5 +116,4 @@ def _unproved(ctx: MailContext) -> Result:
         lines = [msg("The secret in your mail matches none of your seats, so your profile "
                      "did not change.")]
         reason = "profile: wrong secret"
-    return stranger(ctx, "rejected", reason, lines, None, kind="auth",
-                    subj=ctx.tr(msg("Your profile")))
+    return stranger(ctx, "rejected", reason, lines, None, msg("Your profile"), kind="auth")

@@ -14,11 +14,11 @@ def handle(ctx: MailContext) -> Result | None:
             msg("Your message is larger than {limit} bytes, so it was not read. Please "
                 "send your orders as plain text, without attachments.",
                 limit=ctx.host.max_message_bytes),
-        ], None)
+        ], None, msg("Your mail was too large to read"))
     if mail.unreadable:
         return stranger(ctx, "rejected", f"unreadable: {mail.unreadable}", [
             msg("Your message could not be read: {why}. Nothing was played.",
                 why=mail.unreadable),
             msg("Please send your orders as plain text, without attachments."),
-        ], None)
+        ], None, msg("Your mail could not be read"))
     return None

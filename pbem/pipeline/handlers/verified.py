@@ -20,4 +20,4 @@ def handle(ctx: MailContext) -> Result | None:
             "nothing was played.", address=ctx.sender, why=checked.why),
         msg("This game's host requires mail signed by your provider (DKIM) or "
             "sent from its servers (SPF). If you did send it, ask the game's "
-            "host.")], ctx.game)
+            "host.")], ctx.game, msg("Your mail could not be verified: nothing played"))

@@ -3,6 +3,7 @@ The game's internals are imported here and nowhere else in the suite."""
 
 from __future__ import annotations
 
+import random
 import re
 
 from pbem.engine import replay
@@ -216,7 +217,38 @@ BOTS = suite.Bots(games=[suite.BotGame(2, "bots-2", {"advanced": False}, every_d
                   demo_final="FINAL SCORING")
 
 
+# --- the bot's twins (tests/games/suite/test_bot_fairness.py) --------------------------------
+
+def hidden_twin(state: State, seat: int, rng: random.Random) -> State | None:
+    """``state`` with what ``seat`` cannot see changed: another seat's hand card swapped with a
+    card of the deck below its face-up top, and the rest of the deck shuffled; in the setup
+    step also another seat's starting corals moved (they are hidden until all have placed)."""
+    if state.phase == "over" or len(state.deck) < 3:
+        return None
+    twin = state.copy()
+    others = [i for i, s in enumerate(twin.seats) if i != seat and s.hand]
+    if others:
+        hand = twin.seats[rng.choice(others)].hand
+        k, d = rng.randrange(len(hand)), rng.randrange(1, len(twin.deck))
+        hand[k], twin.deck[d] = twin.deck[d], hand[k]
+    below = twin.deck[1:]
+    rng.shuffle(below)
+    twin.deck[1:] = below
+    placed = [i for i, s in enumerate(twin.seats) if i != seat and s.answered_setup]
+    if state.phase == "setup" and placed:
+        other = twin.seats[rng.choice(placed)]
+        other.reef = [list(reversed(stack)) for stack in reversed(other.reef)]
+    return twin if twin.to_dict() != state.to_dict() else None
+
+
+# --- games in every language (tests/games/suite/test_languages_by_mail.py) -------------------
+
+LANGUAGES = suite.Languages(seed="langs", final={  # the end reads in the seat's language
+    "fr": "DÉCOMPTE FINAL", "it": "PUNTEGGIO FINALE", "nl": "EINDTELLING", "de": "SCHLUSSWERTUNG",
+    "en": "FINAL SCORING"})
+
+
 HOOKS = suite.Hooks(configs=CONFIGS, games=300, max_orders=400, violations=violations,
                     check_end=check_end, check_played=check_played,
                     check_records=only_chance_at_setup, errors=ERRORS,
-                    twins=TWINS, bots=BOTS)
+                    twins=TWINS, bot_twin=hidden_twin, bots=BOTS, languages=LANGUAGES)

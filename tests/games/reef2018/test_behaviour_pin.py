@@ -4,13 +4,18 @@ text, parse, events (kind, message as data, English text), the exact ``to_json``
 order included), some views, and now and then a few refused orders' answers (message and
 hint), folded into one digest. The digest was taken from the engine before any speed work; a
 change to the rules, the bot's random calls, the messages or the state's JSON shows here as a
-different digest."""
+different digest.
+
+The same games' orders as the bot chose them before it picked among the rules' legal orders are
+kept in ``pinned_orders.json``: replayed, they give the digest taken before any speed work, so
+the rules, messages and JSON are unchanged byte for byte whatever the bot chooses now."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import random
+from pathlib import Path
 
 from pbem.engine.chance import Chance
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
@@ -23,7 +28,9 @@ GAMES = 12
 # market or not the cheapest, starting corals again (in the setup step: anything else).
 REFUSED = ("take 61", "take 60", "play 5: red A1, red A1", "take deck, token on 1",
            "start: red B2, yellow C2, green B3, purple C3", "play 1: red A1, green A2")
-DIGEST = "cb89eb13541464c0357c9967b2b87c849f1b30b328a39cbffcef2079273191fe"
+DIGEST = "6bf0a8799dc632bc6d71a4de4697677392b0f5fc36245d9034c5e41cdca60ad1"
+RECORDED = Path(__file__).with_name("pinned_orders.json")  # (seat, text) per order, per game
+RECORDED_DIGEST = "cb89eb13541464c0357c9967b2b87c849f1b30b328a39cbffcef2079273191fe"
 
 
 def _dump(data: object) -> bytes:
@@ -38,7 +45,9 @@ def _answer(text: str, state: State, seat: int) -> str:
     return "accepted"
 
 
-def play_digest(games: int) -> str:
+def play_digest(games: int, recorded: list[list[list[object]]] | None = None) -> str:
+    """The digest of ``games`` seeded games: the bot's and default orders, or with
+    ``recorded`` the orders recorded for each game."""
     digest = hashlib.sha256()
     for i in range(games):
         seed = f"pin-{i}"
@@ -50,9 +59,12 @@ def play_digest(games: int) -> str:
         n = 0
         while waiting := GAME.waiting_for(state):
             assert n < 1000
-            seat = rng.choice(sorted(waiting))
-            text = (GAME.default_order(state, seat) if rng.random() < 0.1
-                    else GAME.random_order(state, seat, rng))
+            if recorded is None:
+                seat = rng.choice(sorted(waiting))
+                text = (GAME.default_order(state, seat) if rng.random() < 0.1
+                        else GAME.random_order(state, seat, rng))
+            else:
+                seat, text = int(str(recorded[i][n][0])), str(recorded[i][n][1])
             digest.update(text.encode("utf-8"))
             order = GAME.parse(state, seat, text)
             digest.update(repr(order).encode("utf-8"))
@@ -82,3 +94,9 @@ def play_digest(games: int) -> str:
 
 def test_seeded_games_play_exactly_as_before() -> None:
     assert play_digest(GAMES) == DIGEST
+
+
+def test_recorded_orders_replay_byte_for_byte() -> None:
+    recorded = json.loads(RECORDED.read_text(encoding="utf-8"))
+    assert len(recorded) == GAMES
+    assert play_digest(GAMES, recorded) == RECORDED_DIGEST

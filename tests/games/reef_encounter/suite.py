@@ -11,6 +11,7 @@ from pbem.engine.chance import Chance
 from pbem.engine.contract import Outcome
 from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.context import Turn
+from pbem.games.reef_encounter.keywords import ORDER_WORDS, alternatives, fold
 from pbem.games.reef_encounter.orders import Take
 from pbem.games.reef_encounter.rules import do_step
 from pbem.games.reef_encounter.scoring import final_outcome
@@ -113,32 +114,32 @@ CASES = [suite.ErrorCase(*case) for case in [
     ("unknown colour", "larva white: 2D1\ntake pnk",
      'Line 2, column 6 of your mail ("take pnk"): "pnk" is not a coral colour\n'),
     ("board not in play", "larva white: 3C3\ntake white",
-     'Line 1 of your mail ("larva white: 3C3"): step 2 (3C3): board 3 is not in this game '
+     'Line 1 of your mail ("larva white: 3C3"): the polyp on 3C3: board 3 is not in this game '
      "(boards in play: 2, 4)"),
     ("sand", "larva white: 2A1\ntake white",
-     'Line 1 of your mail ("larva white: 2A1"): step 2 (2A1): 2A1 is sand; nothing can stand '
+     'Line 1 of your mail ("larva white: 2A1"): the polyp on 2A1: 2A1 is sand; nothing can stand '
      "there"),
     ("occupied by its own colour", "larva white: 2F4\ntake white",
-     'Line 1 of your mail ("larva white: 2F4"): step 2 (2F4): 2F4 already holds a white polyp '
+     'Line 1 of your mail ("larva white: 2F4"): the polyp on 2F4: 2F4 already holds a white polyp '
      "(a coral never attacks its own colour)"),
     ("occupied by one's own shrimp", "move shrimp 2D2 to 2E2\nlarva white: 2E2\ntake white",
-     'Line 2 of your mail ("larva white: 2E2"): step 2 (2E2): your shrimp stands on 2E2; move '
+     'Line 2 of your mail ("larva white: 2E2"): the polyp on 2E2: your shrimp stands on 2E2; move '
      "it away first (action 5)"),
     ("attack on a dominating colour", "larva white: 2E5\ntake white",
-     'Line 1 of your mail ("larva white: 2E5"): step 2 (2E5): white cannot attack pink here — '
+     'Line 1 of your mail ("larva white: 2E5"): the polyp on 2E5: white cannot attack pink here — '
      "pink dominates white (coral tile 3)"),
     ("attack by a one-polyp coral", "larva white: 2C3\ntake white",
-     'Line 1 of your mail ("larva white: 2C3"): step 2 (2C3): white cannot attack the yellow '
+     'Line 1 of your mail ("larva white: 2C3"): the polyp on 2C3: white cannot attack the yellow '
      "polyp on 2C3: only a coral of at least two polyps may attack, and the white coral next "
      "to it has one"),
     ("attack on a protected polyp", "larva pink: 2F4\ntake white",
-     'Line 1 of your mail ("larva pink: 2F4"): step 2 (2F4): the white polyp on 2F4 is '
+     'Line 1 of your mail ("larva pink: 2F4"): the polyp on 2F4: the white polyp on 2F4 is '
      "protected by green's shrimp on 2G4"),
     ("too many polyps from behind the screen", "larva white: 2D1 2E1 2F1 2E2 2F2\ntake white",
-     'Line 1 of your mail ("larva white: 2D1 2E1 2F1 2E2 2F2"): step 6 (2F2): at most four '
+     'Line 1 of your mail ("larva white: 2D1 2E1 2F1 2E2 2F2"): the polyp on 2F2: at most four '
      "polyps from behind the screen per larva cube"),
     ("more polyps of a colour than behind the screen", "larva pink: 2D1 2E1 2F1 2F2\ntake white",
-     'Line 1 of your mail ("larva pink: 2D1 2E1 2F1 2F2"): step 5 (2F2): you have no pink '
+     'Line 1 of your mail ("larva pink: 2D1 2E1 2F1 2F2"): the polyp on 2F2: you have no pink '
      "polyp left behind your screen"),
     ("wrong larva colour", "larva yellow: 2D1\ntake white",
      'Line 1 of your mail ("larva yellow: 2D1"): step 1 (larva yellow): you have no yellow '
@@ -290,6 +291,20 @@ BOTS = suite.Bots(
     demo_final="FINAL SCORING")
 
 
+# --- games in every language (tests/games/suite/test_languages_by_mail.py) -------------------
+
+def in_the_seats_order_words(lang: str, written: str) -> None:
+    """Every word of an order a bot wrote is an order word of its seat's language (English
+    words only in English)."""
+    native = {fold(w) for m in ORDER_WORDS
+              for w in re.findall(r"[^\W\d_]+", alternatives(lang, m.id)[0])}
+    words = {fold(w) for w in re.findall(r"(?<![0-9])[^\W\d_]+", written)}
+    assert words <= native, (lang, written)
+
+
+LANGUAGES = suite.Languages(seed="lang", check_order=in_the_seats_order_words)
+
+
 
 
 # --- the bot's leak twins (tests/games/suite/test_bot_fairness.py) ----------------------------
@@ -339,4 +354,5 @@ def bot_twin(state: State, seat: int, rng: random.Random) -> State | None:
 
 HOOKS = suite.Hooks(configs=CONFIGS, games=204, max_orders=600, violations=_violations,
                     check_steps=steps_one_by_one, check_end=check_end, check_played=check_played,
-                    errors=ERRORS, twins=TWINS, bot_twin=bot_twin, bots=BOTS)
+                    errors=ERRORS, twins=TWINS, bot_twin=bot_twin, bots=BOTS,
+                    languages=LANGUAGES)

@@ -35,13 +35,14 @@ def test_an_attack_eats_an_adjacent_dominated_unprotected_polyp() -> None:
 def test_the_attacking_coral_needs_at_least_two_polyps() -> None:
     picture = WHITE_PAIR_ORANGE.replace(". W W O . . ~", ". . W O . . ~")
     err = refused(build({2: picture}, seats=_me()), 0, "larva white: 2D2\ntake white")
-    assert str(err) == ("step 2 (2D2): white cannot attack the orange polyp on 2D2: only a coral "
+    assert str(err) == ("the polyp on 2D2: white cannot attack the orange polyp on 2D2: only a "
+                        "coral "
                         "of at least two polyps may attack, and the white coral next to it has one")
 
 
 def test_an_attack_needs_a_coral_of_the_attackers_colour_next_to_the_target() -> None:
     err = refused(build({2: WHITE_PAIR_ORANGE}, seats=_me()), 0, "larva white: 2D3\ntake white")
-    assert str(err) == ("step 2 (2D3): white cannot attack the orange polyp on 2D3: no white "
+    assert str(err) == ("the polyp on 2D3: white cannot attack the orange polyp on 2D3: no white "
                         "coral is next to it")
 
 
@@ -55,7 +56,7 @@ def test_dominance_comes_from_the_coral_tile_of_the_pair() -> None:
 ~ . . . . . ~
 """
     err = refused(build({2: picture}, seats=_me()), 0, "larva white: 2D2\ntake white")
-    assert str(err) == ("step 2 (2D2): white cannot attack pink here — pink dominates white "
+    assert str(err) == ("the polyp on 2D2: white cannot attack pink here — pink dominates white "
                         "(coral tile 3)")
 
 
@@ -78,20 +79,22 @@ def test_dominance_is_read_from_the_tiles_as_they_lie_now() -> None:
 
 def test_a_coral_never_attacks_its_own_colour() -> None:
     err = refused(build({2: WHITE_PAIR_ORANGE}, seats=_me()), 0, "larva white: 2C2\ntake white")
-    assert str(err) == ("step 2 (2C2): 2C2 already holds a white polyp (a coral never attacks "
+    assert str(err) == ("the polyp on 2C2: 2C2 already holds a white polyp (a coral never attacks "
                         "its own colour)")
 
 
 def test_a_shrimp_protects_the_polyp_it_stands_on() -> None:
     picture = WHITE_PAIR_ORANGE.replace(". W W O . . ~", ". W W O2 . . ~")
     err = refused(build({2: picture}, seats=_me()), 0, "larva white: 2D2\ntake white")
-    assert str(err) == "step 2 (2D2): the orange polyp on 2D2 is protected by green's shrimp on it"
+    assert str(err) == ("the polyp on 2D2: the orange polyp on 2D2 is protected by green's "
+                        "shrimp on it")
 
 
 def test_a_shrimp_protects_orthogonally_adjacent_polyps_of_its_coral() -> None:
     picture = WHITE_PAIR_ORANGE.replace(". . . O ~ . .", ". . . O2 ~ . .")
     err = refused(build({2: picture}, seats=_me()), 0, "larva white: 2D2\ntake white")
-    assert str(err) == ("step 2 (2D2): the orange polyp on 2D2 is protected by green's shrimp on "
+    assert str(err) == ("the polyp on 2D2: the orange polyp on 2D2 is protected by green's "
+                        "shrimp on "
                         "2D3")
 
 

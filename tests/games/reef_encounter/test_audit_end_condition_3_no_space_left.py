@@ -44,7 +44,7 @@ def test_end_condition_3_refuses_the_rest_of_the_turn_even_action_10() -> None:
 def test_end_condition_3_refuses_a_further_placement_of_the_same_larva_cube() -> None:
     # A second grey polyp of the same cube is refused before anything else is checked.
     err = refused(_all_but("2:D1"), 0, "larva grey: 2D1 2A3")
-    assert str(err) == ("step 3 (2A3): the game ended earlier in this turn; nothing more may "
+    assert str(err) == ("the polyp on 2A3: the game ended earlier in this turn; nothing more may "
                         "be done")
 
 

@@ -44,7 +44,8 @@ def test_two_single_polyp_corals_next_to_the_target_do_not_make_an_attacker() ->
 """
     err = refused(_with(picture, larva={"white": 1}, screen={"white": 1}), 0,
                   "larva white: 2C6\ntake white")
-    assert str(err) == ("step 2 (2C6): white cannot attack the yellow polyp on 2C6: only a coral "
+    assert str(err) == ("the polyp on 2C6: white cannot attack the yellow polyp on 2C6: only a "
+                        "coral "
                         "of at least two polyps may attack, and the white coral next to it has "
                         "one")
 

@@ -57,7 +57,8 @@ W1 W Y W W2 . ~
 """
     state = build({2: picture}, seats={0: {"larva": {"white": 1}, "screen": {"white": 1}}})
     err = refused(state, 0, "larva white: 2C2\ntake white")
-    assert str(err) == ("step 2 (2C2): a white polyp on 2C2 would join two white corals that both "
+    assert str(err) == ("the polyp on 2C2: a white polyp on 2C2 would join two white corals that "
+                        "both "
                         "hold a shrimp")
 
 

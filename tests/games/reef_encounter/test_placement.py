@@ -31,21 +31,22 @@ def test_a_polyp_goes_on_empty_bare_rock_and_starts_a_coral() -> None:
 
 def test_a_polyp_never_goes_on_sand() -> None:
     err = refused(build({2: GREY_PAIR}, seats=_me()), 0, "larva grey: 2A1\ntake white")
-    assert str(err) == "step 2 (2A1): 2A1 is sand; nothing can stand there"
+    assert str(err) == "the polyp on 2A1: 2A1 is sand; nothing can stand there"
     assert (err.step, err.line) == (2, 1)
 
 
 def test_a_polyp_goes_only_on_a_board_in_the_game() -> None:
     state = build({2: GREY_PAIR}, seats=_me())
     err = refused(state, 0, "larva grey: 3B2\ntake white")
-    assert str(err) == "step 2 (3B2): board 3 is not in this game (boards in play: 1, 2)"
+    assert str(err) == "the polyp on 3B2: board 3 is not in this game (boards in play: 1, 2)"
 
 
 def test_a_polyp_never_goes_where_a_shrimp_stands() -> None:
     picture = GREY_PAIR.replace(". G G . . . ~", ". G G .1 . . ~")
     state = build({2: picture}, seats=_me())
     err = refused(state, 0, "larva grey: 2D2\nmove shrimp 2D2 to 2C2\ntake white")
-    assert str(err) == ("step 2 (2D2): your shrimp stands on 2D2; move it away first (action 5)")
+    assert str(err) == ("the polyp on 2D2: your shrimp stands on 2D2; move it away first (action "
+                        "5)")
 
 
 def test_a_new_polyp_merges_with_every_adjacent_coral_of_its_colour() -> None:
@@ -73,7 +74,8 @@ def test_a_polyp_may_not_connect_two_corals_of_its_colour_that_both_hold_a_shrim
 """
     state = build({2: picture}, seats=_me())
     err = refused(state, 0, "larva grey: 2D2\ntake white")
-    assert str(err) == ("step 2 (2D2): a grey polyp on 2D2 would join two grey corals that both "
+    assert str(err) == ("the polyp on 2D2: a grey polyp on 2D2 would join two grey corals that "
+                        "both "
                         "hold a shrimp")
 
 
@@ -82,16 +84,17 @@ def test_up_to_four_polyps_from_behind_the_screen_plus_any_consumed_ones() -> No
     new = play(state, 0, "larva grey: 2A2 2A3 2B3 2C3 consumed 2D3 2A4\ntake white").state
     assert new.seats[0].screen == {"grey": 2} and new.seats[0].consumed == {}
     err = refused(state, 0, "larva grey: 2A2 2A3 2B3 2C3 2D3\ntake white")
-    assert str(err) == ("step 6 (2D3): at most four polyps from behind the screen per larva cube "
+    assert str(err) == ("the polyp on 2D3: at most four polyps from behind the screen per larva "
+                        "cube "
                         "(write \"consumed\" before cells for polyps from in front of it)")
 
 
 def test_polyps_placed_are_of_the_larva_cubes_colour_and_must_be_there() -> None:
     state = build({2: GREY_PAIR}, seats=_me())
     err = refused(state, 0, "larva white: 2F5\ntake white")
-    assert str(err) == "step 2 (2F5): you have no white polyp left behind your screen"
+    assert str(err) == "the polyp on 2F5: you have no white polyp left behind your screen"
     err = refused(state, 0, "larva grey: consumed 2F5\ntake white")
-    assert str(err) == "step 2 (2F5): you have no consumed grey polyp in front of your screen"
+    assert str(err) == "the polyp on 2F5: you have no consumed grey polyp in front of your screen"
 
 
 def test_a_larva_cube_needs_to_be_owned() -> None:
@@ -148,7 +151,8 @@ def test_extra_growth_does_not_count_towards_the_four_polyp_limit() -> None:
 def test_extra_growth_comes_before_anything_else_so_a_polyp_cannot_go_there_next() -> None:
     state = build({2: STARFISH}, seats=_me())
     err = refused(state, 0, "larva grey: 2D3 2D4\ntake white")
-    assert str(err) == ("step 3 (2D4): 2D4 already holds a grey polyp (a coral never attacks its "
+    assert str(err) == ("the polyp on 2D4: 2D4 already holds a grey polyp (a coral never attacks "
+                        "its "
                         "own colour)")
 
 

@@ -128,8 +128,9 @@ def test_the_svg_draws_every_cell_and_escapes_what_it_prints() -> None:
     view = sample_view(None)
     svg = str(reef_svg(view))
     # One picture per board (a move redraws only what it changed), the sea's, the tiles'; a
-    # board in bands (its unchanging words, then a band per row), the sea in three.
-    assert svg.count("<svg") == svg.count("</svg>") == 7 * len(view["boards"]) + 3 + 1
+    # board in bands (its unchanging words, then a band per row), the sea in five (each of
+    # its two rows' names, then boxes; the alga space and shrimps).
+    assert svg.count("<svg") == svg.count("</svg>") == 7 * len(view["boards"]) + 5 + 1
     assert svg.count("<span ") == len(view["boards"]) + 2  # a picture's bands stay together
     assert svg.count('width="26" height="26"') == 2 * 42
     view["open_sea"][0]["colour"] = "<b>white</b>"
@@ -186,7 +187,7 @@ def test_the_svg_shows_locks_the_alga_space_and_shrimps_at_sea() -> None:
 
 
 def test_the_bands_of_each_picture_show_it_drawn_whole() -> None:
-    """A board is cut into a band per row (and its title's), the sea into three: stacked, their
+    """A board is cut into a band per row (and its title's), the sea into five: stacked, their
     PNGs show the picture drawn whole, even where a shrimp's token reaches over a row's top
     line into the band above (a shrimp in every row here, on the first board's edge too)."""
     view = sample_view(None)
@@ -194,6 +195,6 @@ def test_the_bands_of_each_picture_show_it_drawn_whole() -> None:
                                          for col in "AG"})
     pictures = banded_pictures(str(reef_svg(view)))
     rows = len(view["boards"][0]["rows"])
-    assert [len(bands) for bands in pictures] == [1 + rows] * len(view["boards"]) + [3]
+    assert [len(bands) for bands in pictures] == [1 + rows] * len(view["boards"]) + [5]
     for bands in pictures:
         assert worst_difference(bands) <= 16, bands[0][:120]

@@ -97,5 +97,5 @@ def test_without_the_alga_white_could_not_eat_the_pink() -> None:
     state = _before()
     order = ORDER.replace("alga purple on tile 8 paying orange\n", "")
     err = refused(state, RED, order)
-    assert str(err) == ("step 6 (2G3): white cannot attack pink here — pink dominates white "
+    assert str(err) == ("the polyp on 2G3: white cannot attack pink here — pink dominates white "
                         "(coral tile 3)")

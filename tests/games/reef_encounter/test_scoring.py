@@ -75,13 +75,15 @@ def test_rulebook_scoring_example_with_red_ahead_of_yellow() -> None:
     assert english(out.explanation) == [
         "Coral values (1 point plus 1 per coral tile showing the colour on top): "
         "grey 2, orange 2, pink 3, white 3, yellow 5.",
-        "Purple: 18 points (2 grey x 2 = 4, 3 white x 3 = 9, 1 yellow x 5 = 5).",
-        "Green: 23 points (1 pink x 3 = 3, 4 yellow x 5 = 20).",
-        "Red: 20 points (4 orange x 2 = 8, 4 white x 3 = 12).",
-        "Yellow: 20 points (3 grey x 2 = 6, 3 pink x 3 = 9, 1 yellow x 5 = 5).",
-        "Red and Yellow tie on 20 points.",
-        "Tie-breaker 1 (consumed polyps in front of the screen): Red 2, Yellow 1.",
-        "Final ranking: 1. Green; 2. Red; 3. Yellow; 4. Purple.",
+        "Player 1 (Purple): 18 points (2 grey x 2 = 4, 3 white x 3 = 9, 1 yellow x 5 = 5).",
+        "Player 2 (Green): 23 points (1 pink x 3 = 3, 4 yellow x 5 = 20).",
+        "Player 3 (Red): 20 points (4 orange x 2 = 8, 4 white x 3 = 12).",
+        "Player 4 (Yellow): 20 points (3 grey x 2 = 6, 3 pink x 3 = 9, 1 yellow x 5 = 5).",
+        "Player 3 (Red) and Player 4 (Yellow) tie on 20 points.",
+        "Tie-breaker 1 (consumed polyps in front of the screen): Player 3 (Red) 2, Player 4 "
+        "(Yellow) 1.",
+        "Final ranking: 1. Player 2 (Green); 2. Player 3 (Red); 3. Player 4 (Yellow); 4. Player "
+        "1 (Purple).",
     ]
 
 
@@ -130,8 +132,8 @@ def test_tie_breaker_1_consumed_polyps_in_front_of_the_screen() -> None:
                                       "screen": {"pink": 5}}}, boards={2: SHRIMP_BOARD})
     out = final_outcome(state)
     assert out.ranking == [[0], [1]]
-    assert "Tie-breaker 1 (consumed polyps in front of the screen): Purple 2, Green 1." in (
-        english(out.explanation))
+    assert ("Tie-breaker 1 (consumed polyps in front of the screen): Player 1 (Purple) 2, Player "
+            "2 (Green) 1.") in english(out.explanation)
 
 
 def test_tie_breaker_2_unplayed_larva_cubes() -> None:
@@ -139,7 +141,8 @@ def test_tie_breaker_2_unplayed_larva_cubes() -> None:
                                   1: {"consumed": {"white": 1}, "larva": {"grey": 1}}})
     out = final_outcome(state)
     assert out.ranking == [[1], [0]]
-    assert "Tie-breaker 2 (unplayed larva cubes): Purple 0, Green 1." in english(out.explanation)
+    assert ("Tie-breaker 2 (unplayed larva cubes): Player 1 (Purple) 0, Player 2 (Green) "
+            "1.") in english(out.explanation)
 
 
 def test_tie_breaker_3_unplayed_polyps_behind_the_screen() -> None:
@@ -148,8 +151,8 @@ def test_tie_breaker_3_unplayed_polyps_behind_the_screen() -> None:
                   boards={2: SWAPPED_SHRIMPS})
     out = final_outcome(state)
     assert out.ranking == [[0], [1]]
-    assert "Tie-breaker 3 (unplayed polyps behind the screen): Purple 3, Green 2." in (
-        english(out.explanation))
+    assert ("Tie-breaker 3 (unplayed polyps behind the screen): Player 1 (Purple) 3, Player 2 "
+            "(Green) 2.") in english(out.explanation)
 
 
 def test_tie_breaker_4_polyps_in_corals_protected_by_own_shrimps() -> None:
@@ -160,7 +163,7 @@ def test_tie_breaker_4_polyps_in_corals_protected_by_own_shrimps() -> None:
     out = final_outcome(state)
     assert out.ranking == [[0], [1]]
     assert ("Tie-breaker 4 (polyps on the boards in corals protected by their shrimps): "
-            "Purple 3, Green 2.") in english(out.explanation)
+            "Player 1 (Purple) 3, Player 2 (Green) 2.") in english(out.explanation)
 
 
 def test_a_tie_that_survives_all_four_stays_a_tie() -> None:
@@ -170,9 +173,10 @@ def test_a_tie_that_survives_all_four_stays_a_tie() -> None:
     assert out.scores == {0: 3, 1: 3, 2: 3}
     assert out.ranking == [[0, 1, 2]]
     assert english(out.explanation)[-2:] == [
-        "Purple, Green and Red are still equal after all four tie-breakers and share "
+        "Player 1 (Purple), Player 2 (Green) and Player 3 (Red) are still equal after all four "
+        "tie-breakers and share "
         "their place.",
-        "Final ranking: 1. Purple, Green and Red.",
+        "Final ranking: 1. Player 1 (Purple), Player 2 (Green) and Player 3 (Red).",
     ]
 
 
@@ -185,10 +189,13 @@ def test_shared_place_and_partly_broken_three_way_tie() -> None:
     out = final_outcome(state)
     assert out.ranking == [[3], [2], [0, 1]]
     assert english(out.explanation)[-4:] == [
-        "Purple, Green and Red tie on 3 points.",
-        "Tie-breaker 1 (consumed polyps in front of the screen): Purple 0, Green 0, Red 1.",
-        "Purple and Green are still equal after all four tie-breakers and share their place.",
-        "Final ranking: 1. Yellow; 2. Red; 3. Purple and Green.",
+        "Player 1 (Purple), Player 2 (Green) and Player 3 (Red) tie on 3 points.",
+        "Tie-breaker 1 (consumed polyps in front of the screen): Player 1 (Purple) 0, Player 2 "
+        "(Green) 0, Player 3 (Red) 1.",
+        "Player 1 (Purple) and Player 2 (Green) are still equal after all four tie-breakers and "
+        "share their place.",
+        "Final ranking: 1. Player 4 (Yellow); 2. Player 3 (Red); 3. Player 1 (Purple) and Player "
+        "2 (Green).",
     ]
 
 

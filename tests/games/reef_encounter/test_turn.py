@@ -143,7 +143,7 @@ def test_a_refused_order_leaves_the_state_unchanged_and_names_step_and_line() ->
     err = refused(state, 0, "larva white: 2D2\n# comment\nshrimp new 2D2\nlarva grey: 2A1\n"
                             "take pink")
     assert (err.step, err.line) == (2, 4)  # the 2nd step of line 4, as the player wrote it
-    assert str(err) == "step 2 (2A1): 2A1 is sand; nothing can stand there"
+    assert str(err) == "the polyp on 2A1: 2A1 is sand; nothing can stand there"
     assert state.to_json() == before
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from email.message import EmailMessage
 from email.utils import make_msgid
 from typing import Any
@@ -219,6 +220,26 @@ BOTS = suite.Bots(
     demo_args=["--game", "riff"], demo_final="Scores are completed crosses.")
 
 
+# --- games in every language (tests/games/suite/test_languages_by_mail.py) -------------------
+
+UNKNOWN = {"en": "unknown order 'dance'", "fr": "ordre inconnu 'dance'",
+           "it": "ordine sconosciuto 'dance'", "nl": "onbekende order 'dance'",
+           "de": "unbekannter Befehl 'dance'"}
+
+
+def unknown_order_in_its_senders_language(languages: Sequence[str], played: Any) -> None:
+    """The showcase's unreadable order is refused by the game's parser in its sender's words."""
+    nonsense = played.showcase["nonsense"]
+    lang = next(languages[b.seat] for b in played.bots if b.address == nonsense.to_addr)
+    assert UNKNOWN[lang] in nonsense.text, nonsense.text
+
+
+LANGUAGES = suite.Languages(  # two seats a table: three tables cover the five languages
+    seed="riff-i18n", every_database=True,
+    final={"en": "Scores are completed crosses.", "fr": "Les points sont les élevages réussis."},
+    check_played=unknown_order_in_its_senders_language)
+
+
 def bot_twin(state: State, seat: int, rng: random.Random) -> State:
     """The same game with what nobody has seen dealt otherwise: the face-down cards and the
     reef pile among themselves, the breeding pile's order. (Every holding is public in Das
@@ -242,4 +263,5 @@ def _card(state: State, row: int, column: int) -> str:
 
 HOOKS = suite.Hooks(configs=CONFIGS, games=120, max_orders=1000, violations=violations,
                     choose_seat=choose_seat, check_played=check_random_games, errors=ERRORS,
-                    twins=TWINS, bot_twin=bot_twin, bots=BOTS)
+                    twins=TWINS, bot_twin=bot_twin, bots=BOTS,
+                    languages=LANGUAGES)

@@ -6,6 +6,7 @@ Positions are drawn as seat 0 sees the area (far row first); see positions.py.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -468,6 +469,37 @@ def test_options_must_keep_the_known_totals() -> None:
         resolve({"breeding_cards": ["red"]})
     opts = resolve({"coral": 9, "water": 7})
     assert Counter(reef_deck(opts))["water"] == 7
+
+
+def test_males_and_females_of_a_colour_may_differ_within_the_known_total() -> None:
+    fish: dict[str, Any] = {"red": {"m": 4, "f": 2}, "yellow": 3, "blue": 3, "green": 3,
+                            "pink": 3, "purple": 3}
+    opts = resolve({"fish_per_colour_per_sex": fish})
+    deck = Counter(reef_deck(opts))
+    assert (deck["fish:red:m"], deck["fish:red:f"], deck["fish:yellow:f"]) == (4, 2, 3)
+    assert opts["fish_per_colour_per_sex"]["red"] == {"m": 4, "f": 2}
+    assert sum(deck.values()) == 60
+    with pytest.raises(OptionError, match="add up to 61, but the box holds 60"):
+        resolve({"fish_per_colour_per_sex": {**fish, "red": {"m": 4, "f": 3}}})
+    with pytest.raises(OptionError, match='red needs a count for males and females, as '
+                                          r'\{"m": 3, "f": 3\}, not \{\'m\': 6\}'):
+        resolve({"fish_per_colour_per_sex": {**fish, "red": {"m": 6}}})
+
+
+def test_the_dice_faces_are_an_option_checked_against_the_box() -> None:
+    colours = ["red", "yellow", "blue", "green", "pink", "purple"]
+    assert "die_faces" not in resolve({})  # the reconstruction: each colour once on each die
+    assert "die_faces" not in resolve({"die_faces": [colours, colours]})
+    reds = ["red", "red", "red", "red", "yellow", "yellow"]
+    opts = resolve({"die_faces": [reds, colours]})
+    assert opts["die_faces"] == [reds, colours]
+    state = setup({"die_faces": [["red"] * 6, ["blue"] * 6]}, Chance("dice"))
+    assert state.dice == ["red", "blue"]
+    for bad in ([colours], [colours, colours[:5]], [colours, [*colours[:5], "orange"]]):
+        with pytest.raises(OptionError, match="option die_faces must list 2 dice of 6 faces, "
+                                              "each face one of red, yellow, blue, green, "
+                                              "pink, purple"):
+            resolve({"die_faces": bad})
 
 
 def test_per_colour_fish_counts_and_own_colour_names_are_options() -> None:

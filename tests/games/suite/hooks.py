@@ -2,10 +2,11 @@
 
 Every game's test folder may hold a ``suite.py`` exposing ``HOOKS`` (a :class:`Hooks`): its
 invariants, the configurations its random games cover, two twin positions for the leak test, its
-known error replies, its bot games. A game without one gets the defaults: random games for every
-player count with no invariants beyond the contract's, bot games and the demo; the leak and
-error tests then have nothing to run. The suite finds the folder by the game's package name
-(``pbem.games.<pkg>`` or any module ``<pkg>``: ``tests.games.<pkg>.suite``), never by game id.
+known error replies, its bot games, its games in every language. A game without one gets the
+defaults: random games for every player count with no invariants beyond the contract's, bot
+games, the demo and games in every language; the leak and error tests then have nothing to run.
+The suite finds the folder by the game's package name (``pbem.games.<pkg>`` or any module
+``<pkg>``: ``tests.games.<pkg>.suite``), never by game id.
 """
 
 from __future__ import annotations
@@ -133,6 +134,23 @@ class Bots:
 
 
 @dataclass(frozen=True)
+class Languages:
+    """Whole bot games by mail whose seats speak every language: each bot writes its orders in
+    its seat's language, and no English sentence is left in a non-English seat's mail."""
+
+    # Each game's seats' languages; None: tables as large as the game allows, covering every
+    # language, English last (its seat shows that the scan finds English where it is).
+    tables: Sequence[Sequence[str]] | None = None
+    seed: str = "languages"  # the bots' own seed
+    every_database: bool = False  # on every database under test, or on SQLite only
+    final: Mapping[str, str] = field(default_factory=dict)  # the end says this, by language
+    # Game-specific looks: at each order a bot wrote (its language, the text), and at the
+    # played game (its seats' languages, :class:`pbem.ops.bots.Played`).
+    check_order: Callable[[str, str], None] = lambda lang, written: None
+    check_played: Callable[[Sequence[str], Any], None] = lambda languages, played: None
+
+
+@dataclass(frozen=True)
 class Hooks:
     configs: Sequence[Config] | None = None  # default: each player count, default options
     games: int = 12  # random games in all (PBEM_CONFORMANCE_GAMES overrides)
@@ -151,6 +169,7 @@ class Hooks:
     bot_twin: Callable[[Any, Seat, random.Random], Any] | None = None
     errors: Errors | None = None
     bots: Bots = field(default_factory=Bots)
+    languages: Languages | None = field(default_factory=Languages)  # None: no catalogues
 
 
 def hooks_for(game: Any) -> Hooks:

@@ -29,7 +29,7 @@ def test_a_syntax_error_comes_with_the_nearest_valid_form(table: Table) -> None:
 def test_joining_two_corals_that_hold_shrimps(factory: SessionFactory) -> None:
     table = seat_table(factory, lambda: position(BOARD_2_TWO_SHRIMPS))
     reply = refused(table, "larva white: 2F3\ntake white")
-    assert reason(reply) == ('Line 1 of your mail ("larva white: 2F3"): step 2 (2F3): a white '
+    assert reason(reply) == ('Line 1 of your mail ("larva white: 2F3"): the polyp on 2F3: a white '
                              "polyp on 2F3 would join two white corals that both hold a shrimp")
 
 
@@ -105,3 +105,8 @@ def test_help_in_french(french: Table) -> None:
     for example in ("manger 2F4", "larve blanche : 2F3 2E4", "crevette nouvelle 2F4",
                     "déplacer crevette 2F4 vers 2G4", "prendre rose"):
         assert example in reply
+    # The colour letters are the English initials: the French help says which is which.
+    flat = " ".join(reply.split())
+    assert "(ou g, o, p, w, y : les initiales anglaises, p = rose, w = blanc, y = jaune)" in flat
+    # The host's part of the help: its words for talk in French too.
+    assert "dire <texte>" in reply and "dire à NOM: <texte>" in reply
