@@ -120,7 +120,7 @@ def test_the_migration_renames_stored_games_and_keeps_their_tags(tmp_path: Path)
                 "INSERT INTO game (game_type, tag, options_json, seed, status, created, "
                 "timeout_policy, vacation_days, language) VALUES (:kind, :tag, '{}', 's', "
                 "'active', CURRENT_TIMESTAMP, 'pause', 14, 'en')"), {"kind": kind, "tag": tag})
-    command.upgrade(cfg, "0012")
+    command.upgrade(cfg, "head")  # the queries read the tables as the code of today knows them
     with Session(engine) as session:
         found = {tag: queries.game_by_tag(session, tag) for tag in old}
         assert {tag: g.game_type for tag, g in found.items() if g} == {

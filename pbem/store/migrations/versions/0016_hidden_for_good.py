@@ -12,12 +12,14 @@ branch_labels = None
 depends_on = None
 
 
+# Plain ADD/DROP COLUMN (as 0008): a batch copy of "game" would lose 0007's expression index
+# on lower(tag).
+
+
 def upgrade() -> None:
-    with op.batch_alter_table('game', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('hidden_for_good', sa.Boolean(), nullable=False,
-                                      server_default=sa.false()))
+    op.add_column('game', sa.Column('hidden_for_good', sa.Boolean(), nullable=False,
+                                    server_default=sa.false()))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('game', schema=None) as batch_op:
-        batch_op.drop_column('hidden_for_good')
+    op.drop_column('game', 'hidden_for_good')
