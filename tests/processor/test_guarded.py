@@ -146,7 +146,7 @@ def test_no_spelling_of_a_secret_is_kept_or_sent(
         smtp_server: SmtpTestServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         db_url: str) -> None:
     secret = table.secrets[0]
-    for n, spelling in enumerate(SPELLINGS):  # "log" replies with "Re:" the subject
+    for n, spelling in enumerate(SPELLINGS):
         line, command = spelling.format(s=secret), ("status", "log")[n % 2]
         body = f"{line}\n{command}" if n % 4 < 2 else f"{command}\n{line}"
         done = run_pass(factory, host, imap_server, smtp_server,
@@ -158,8 +158,10 @@ def test_no_spelling_of_a_secret_is_kept_or_sent(
     assert [r.status for r in done.results] == ["applied"]
     replies = sent_to(smtp_server, ALICE)
     assert len(replies) == len(SPELLINGS) + 1  # each status or log, the move
-    assert "Re: [testcards-1] my secret is [secret-removed]" in [str(m["Subject"])
-                                                                 for m in replies]
+    # The subject is kept (the inbox, a quarantine's list), blanked; no reply echoes it.
+    assert {row.subject for row in inbound(factory)} == {
+        f"Re: [{table.tag}] my secret is [secret-removed]"}
+    assert not [m for m in replies if "my secret is" in str(m["Subject"])]
     assert [m for m in replies if secret in str(m)] == []
     assert [t for t in every_text(factory) if secret in t] == []
     with factory() as s:

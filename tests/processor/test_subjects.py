@@ -118,20 +118,26 @@ def test_every_reply_says_what_it_is_and_keeps_the_thread(
     card = hand(factory, table, 0)[0]
     assert process_raw(factory, mail(ALICE, f"[{table.tag}]", f"play {card}\nsecret "
                                      f"{table.secrets[0]}"), host).status == "applied"
+    tagless, tagged = "Re: my mail", f"Re: [{table.tag}] my mail"
+    game = f"[{table.tag}] "
+    # A mail naming no game is read for the sender's one game, but for the commands to the
+    # host itself (name, language, timezone, mail): those set the profile unless it names one.
     cases = [
-        (ALICE, f"play 1\nsecret {table.secrets[0]}", "Not your turn: nothing played"),
-        (ALICE, "help", "Help for Test Cards"),
-        (BOB, "play 1", "No secret line: nothing played"),
-        (BOB, "play 1\nsecret not-it", "Wrong secret: nothing played"),
-        (ALICE, f"log\nsecret {table.secrets[0]}", "Game log"),
-        (ALICE, f"mail turn\nsecret {table.secrets[0]}", "Mail setting changed"),
-        (ALICE, f"language fr\nsecret {table.secrets[0]}", "Langue changée"),
-        (ALICE, f"vacation until 2099-01-01\nsecret {table.secrets[0]}",
-         "Votre « vacances » n'a pas été fait"),
+        (ALICE, tagless, f"play 1\nsecret {table.secrets[0]}",
+         game + "Not your turn: nothing played"),
+        (ALICE, tagless, "help", game + "Help for Test Cards"),
+        (BOB, tagless, "play 1", game + "No secret line: nothing played"),
+        (BOB, tagless, "play 1\nsecret not-it", game + "Wrong secret: nothing played"),
+        (ALICE, tagless, f"log\nsecret {table.secrets[0]}", game + "Game log"),
+        (ALICE, tagged, f"mail turn\nsecret {table.secrets[0]}", game + "Mail setting changed"),
+        (ALICE, tagless, f"mail turn\nsecret {table.secrets[0]}", "Your profile"),
+        (ALICE, tagged, f"language fr\nsecret {table.secrets[0]}", game + "Langue changée"),
+        (ALICE, tagless, f"vacation until 2099-01-01\nsecret {table.secrets[0]}",
+         game + "Votre « vacances » n'a pas été fait"),
     ]
-    for n, (who, body, subject) in enumerate(cases):
+    for n, (who, title, body, subject) in enumerate(cases):
         mid = f"<subject-{n}@players.test>"
-        result = process_raw(factory, mail(who, "Re: my mail", body, message_id=mid), host)
+        result = process_raw(factory, mail(who, title, body, message_id=mid), host)
         reply = sent(factory, result)[who]
-        assert reply["Subject"] == f"[{table.tag}] {subject}", body
+        assert reply["Subject"] == subject, body
         assert reply["In-Reply-To"] == mid and mid in reply["References"]
