@@ -195,7 +195,9 @@ def _illegal(state: State, seat: int, order: Order, index: int, why: Refused,
     hint = nmsg("the nearest cell where this would be legal: {cells}",
                 "the nearest cells where this would be legal: {cells}", len(cells),
                 cells=", ".join(cells)) if cells else None
-    if isinstance(step, Place) and index > 0 and order.lines[index - 1] == line \
+    # An order built without line numbers is one line, as step_in_line counts it.
+    previous = order.lines[index - 1] if 0 < index <= len(order.lines) else None
+    if isinstance(step, Place) and index > 0 and previous == line \
             and isinstance(order.steps[index - 1], Larva | Place):
         text = LATER_PLACING if later else PLACING
         said = msg(text.id, cell=str(step.cell), why=why.why)

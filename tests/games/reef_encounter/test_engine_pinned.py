@@ -24,8 +24,8 @@ from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.orders import Cell, Order
 from pbem.games.reef_encounter.state import State
 
-PINNED = "e00a3a69d2843e952feebda29296ef7c3b550663b11e03f4dd9797acfb299ab0"
-DATA_PINNED = "89fd91a297d6fae03dcbd776e4c2fe46200a60dbcb5e941c4611b4188f235192"
+PINNED = "52b3b5be39e829e92c7af9ca473dae82eb9e5b51361ea2b242c175b729b37e88"
+DATA_PINNED = "8e2844cd050254a8ac826ea325b594403b2a3e93a9daf4307ae4691ffe397b5f"
 GAMES = 24
 
 
