@@ -45,7 +45,10 @@ def test_forged_seats_never_start_a_table_and_expire(post: Post, clock: Clock,
 
 
 @pytest.mark.slow  # a thousand mails, each in its own transaction: about 90 s on 2 cores
-def test_a_thousand_new_mails_from_one_address(post: Post, factory: SessionFactory) -> None:
+def test_a_thousand_new_mails_from_one_address(post: Post, factory: SessionFactory,
+                                               db_url: str) -> None:
+    if db_url.startswith("postgresql"):  # the caps are counted by the same queries on both
+        pytest.skip("a thousand mails once, on SQLite; the caps' queries are the same")
     started = time.monotonic()
     for _ in range(1000):
         post.send(BEN, "new testcards players 2")

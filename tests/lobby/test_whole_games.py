@@ -61,7 +61,12 @@ def deliver(room: ServerMailroom, people: list[Lobbyist]) -> None:
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("name", GAMES)
 def test_three_players_find_each_other_and_play_a_whole_game_by_mail(
-        name: str, factory: SessionFactory, imap_server: Any, smtp_server: Any) -> None:
+        name: str, db_url: str, factory: SessionFactory, imap_server: Any,
+        smtp_server: Any) -> None:
+    if db_url.startswith("postgresql") and name != "reef-2018":
+        # The lobby's SQL is the same whatever the game: one game covers PostgreSQL, and
+        # CI's time goes to the games on SQLite.
+        pytest.skip("one game covers the lobby on PostgreSQL")
     rules = registry.get(name)
     seats = min(3, rules.max_players)
     room = ServerMailroom(smtp_server, imap_server)
