@@ -160,7 +160,7 @@ def test_three_bad_lines_answered_once_with_steps_in_their_line_and_nearest_cell
     assert (f'Line 5 of your mail ("move shrimp {empty} to {empty[0]}D4"): step 1 (move shrimp '
             f"{empty} to {empty[0]}D4):") in flat
     assert "(checked without the steps above that break a rule)" in flat
-    assert (f'Line 6 of your mail ("larva {colour}: {sand}"): step 2 ({sand}): {sand} is sand; '
+    assert (f'Line 6 of your mail ("larva {colour}: {sand}"): the polyp on {sand}: {sand} is sand; '
             "nothing can stand there") in flat
     said = re.findall(r"Suggestion: the nearest cells? where this would be legal: ([0-9A-G, ]+)",
                       text)
@@ -188,9 +188,10 @@ def test_the_step_counts_within_the_line_the_player_wrote(reef3: Served) -> None
     status, subject, text = reef3.send(seat, f"# my turn\nlarva {colour}: {growth} {sand}\n{take}")
     assert status == "rejected"
     assert subject == f"[{reef3.tag}] Order refused: line 2"
-    # Steps 1 and 2 of that line are the larva cube and the first polyp; the 3rd is refused
-    # (the cell is sand, or the player has no second polyp of the colour behind the screen).
-    assert (f'Line 2 of your mail ("larva {colour}: {growth} {sand}"): step 3 ({sand}): '
+    # Steps 1 and 2 of that line are the larva cube and the first polyp; the second polyp is
+    # refused, named by its cell (the cell is sand, or the player has no second polyp of the
+    # colour behind the screen).
+    assert (f'Line 2 of your mail ("larva {colour}: {growth} {sand}"): the polyp on {sand}: '
             in " ".join(text.split())), text
 
 

@@ -56,8 +56,14 @@ def test_every_turn_and_digest_over_a_whole_game(factory: SessionFactory) -> Non
         after = table.state()
         over = table.rules.outcome(after) is not None
         now_waiting = table.rules.waiting_for(after)
+        # An answer to a step the others still owe (the setup) mails its sender only.
+        shared = (len(waiting) > 1 and bool(now_waiting) and not over
+                  and table.rules.view(after, None).get("turn")
+                  == table.rules.view(state, None).get("turn"))
         for seat, address in enumerate(ADDRESSES):
             mode = ("every", "turn", "digest")[seat]
+            if shared and seat != mover:
+                continue
             if seat == mover or mode == "every" or seat in now_waiting or over:
                 expected[address]["full"] += 1
             elif mode == "turn":
@@ -73,7 +79,8 @@ def test_every_turn_and_digest_over_a_whole_game(factory: SessionFactory) -> Non
         if to == BEN and not full:
             assert str(msg["Subject"]).endswith("moved") and kind == "status"
     assert got == expected
-    assert got[ANN]["full"] == moves  # every: one full status per move
+    # every: one full status per move (but for the others' setup answers)
+    assert moves - 2 <= got[ANN]["full"] <= moves
     assert got[BEN]["full"] < moves and got[BEN]["note"] > 0
     assert got[CY]["full"] < got[BEN]["full"] + got[BEN]["note"]
     # The day's digest gathers what Cy was not mailed; a second pass the same day sends none.
