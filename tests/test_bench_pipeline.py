@@ -37,7 +37,7 @@ def _databases() -> list[object]:
 def test_the_goal_run_prints_every_figure(db: str | None) -> None:
     args = [sys.executable, str(BENCH), "--reef-games", "1", "--reef-rounds", "2",
             "--clock-passes", "2", "--flat-mails", "2", "--burst-games", "2",
-            "--worker-games", "2"] + (["--db", db] if db else [])
+            "--worker-games", "2", "--worker-rounds", "1"] + (["--db", db] if db else [])
     done = subprocess.run(args, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     out = done.stdout
@@ -60,6 +60,12 @@ def test_the_goal_run_prints_every_figure(db: str | None) -> None:
         for workers in (1, 2) if db else (1,):
             assert re.search(rf"^burst: p95 reply after [\d.]+ s, drained in [\d.]+ s  "
                              rf"\({workers} workers?\)$", out, re.M), out
+    # Two workers against one, on PostgreSQL, each run's exactly-once checked.
+    if db and DOVECOT is not None:
+        assert re.search(r"^2 workers vs 1 on PostgreSQL: [\d.]+x orders/s  \(goal >= 1\.7x; "
+                         r"8 orders in 2 games; fastest of 1 runs each", out, re.M), out
+        assert len(re.findall(r"^\[workers\] \d worker\(s\): .* exactly-once checked$", out,
+                              re.M)) == 2, out
     # The peer of the goal carries the same pictures; a text-only peer is shown beside it.
     assert re.search(r"mails of the same size and pictures\)", out), out
     assert re.search(r"a text-only peer \(no pictures\): [\d.]+ ms per order; overhead vs "

@@ -28,6 +28,9 @@ T = TypeVar("T")
 # Given the keys of waiting mails, the ones this worker may take (the others are another
 # worker's): see pbem.store.claims.
 Claim = Callable[[Sequence[str]], Collection[str]]
+# How many mails a worker claims at a time: enough to read their bodies in one command, few
+# enough that a worker near the end of a backlog does not sit on mail another could handle.
+CLAIM_AHEAD = 4
 
 
 @dataclass(frozen=True)
@@ -309,8 +312,11 @@ class ImapInbox:
         validity = self._uidvalidity
         left = len(uids) if limit is None else limit
         at = 0
+        # Claimed, a worker takes only a few mails ahead of its work: mail it has claimed but
+        # not yet handled cannot go to another worker, which may be idle meanwhile.
+        step = min(self.batch_size, CLAIM_AHEAD) if claim is not None else self.batch_size
         while left > 0 and at < len(uids):
-            batch = uids[at:at + min(self.batch_size, left)]
+            batch = uids[at:at + min(step, left)]
             at += len(batch)
             if claim is not None:
                 granted = claim([f"{validity}:{uid}" for uid in batch])

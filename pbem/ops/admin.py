@@ -97,9 +97,9 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
     if not name or operator_input.CONTROL.search(name):
         raise AdminError("give the newcomer's name (one plain line) and email address, e.g. "
                          "--name \"Carol\" --address carol@example.org")
-    if players.is_banned(session, address):
-        raise AdminError(f"{address} is banned from this host; `pbem player unban {address}` "
-                         "lifts the ban")
+    refusal = players.ban_refusal(session, [address])
+    if refusal:
+        raise AdminError(refusal)
     rules = registry.get(game.game_type)
     seat = _seat(session, game, seat_index)
     taken = [s for s in queries.seat_by_address(session, game.id or 0, address)

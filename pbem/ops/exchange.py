@@ -219,11 +219,9 @@ def import_game(session: Session, data: Any, *, key: HostKey, trust_foreign: boo
                      operator_input.address(str(s["address"]), "the export's seat address")
                      for s, kind in zip(data["seats"], kinds, strict=True)]
         operator_input.distinct(a for a in addresses if a)
-        banned = [a for a in addresses if a and players.is_banned(session, a)]
-        if banned:
-            raise operator_input.InputError(
-                f"{', '.join(banned)} is banned from this host; `pbem player unban ADDRESS` "
-                "lifts a ban")
+        refusal = players.ban_refusal(session, addresses)
+        if refusal:
+            raise operator_input.InputError(refusal)
         # Checked whoever signed it: a foreign export is trusted to replay, not to be clean.
         names = [operator_input.name(str(s["name"]), "the export's seat name")
                  for s in data["seats"]]

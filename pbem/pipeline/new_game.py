@@ -87,10 +87,9 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
     seats = [(name, "" if i in bots else operator_input.address(address, "seat address"))
              for i, (name, address) in enumerate(seats)]
     operator_input.distinct(address for i, (_, address) in enumerate(seats) if i not in bots)
-    banned = [address for _, address in seats if address and players.is_banned(session, address)]
-    if banned:
-        raise ValueError(f"{', '.join(banned)} is banned from this host; `pbem player unban "
-                         "ADDRESS` lifts a ban")
+    refusal = players.ban_refusal(session, (address for _, address in seats))
+    if refusal:
+        raise ValueError(refusal)
     if tag is not None:
         tag = operator_input.tag(tag)
         if queries.game_by_tag(session, tag) is not None:

@@ -37,19 +37,6 @@ def subject(game: Game, title: Line, tr: Translator = ENGLISH) -> str:
     return f"[{game.tag}] {render(title, tr)}"
 
 
-# One \s* between a prefix and its colon (two side by side split a run of spaces every way).
-_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|fwd?|tr)\s*(?:\[\d+\]\s*)?:\s*)+", re.I)
-
-
-def reply_subject(original: str | None, game: Game | None) -> str:
-    """``Re: <their subject>`` once, however many ``Re:``/``RE :``/``AW:`` clients stacked,
-    with the game's tag kept so the reply finds its way back."""
-    rest = _REPLY_PREFIX.sub("", original or "").strip()
-    if game is not None and f"[{game.tag}]".lower() not in rest.lower():
-        rest = f"[{game.tag}] {rest}".strip()
-    return f"Re: {rest or 'your mail'}"
-
-
 def due_day(moment: datetime, tr: Translator = ENGLISH, tz: str | None = None) -> str:
     """A deadline short enough for a phone's subject line: ``Thu 26 Nov 18:00 UTC``."""
     return tr.short_datetime(aware(moment), tz)

@@ -3,6 +3,7 @@ the name public pages show them by (never their address)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
@@ -33,6 +34,17 @@ def is_banned(session: Session, address: str) -> bool:
     take a seat."""
     player = find(session, address)
     return player is not None and player.banned_at is not None
+
+
+def ban_refusal(session: Session, addresses: Iterable[str]) -> str | None:
+    """Why a seat cannot go to ``addresses`` when the host bans any of them (else None):
+    one wording for every way a seat is given, each raising it as its own error."""
+    banned = [a for a in addresses if a and is_banned(session, a)]
+    if not banned:
+        return None
+    which = banned[0] if len(banned) == 1 else "ADDRESS"
+    return (f"{', '.join(banned)} {'is' if len(banned) == 1 else 'are'} banned from this "
+            f"host; `pbem player unban {which}` lifts a ban")
 
 
 @dataclass(frozen=True)

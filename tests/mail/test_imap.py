@@ -5,12 +5,12 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from email.message import EmailMessage
 
 import pytest
 
-from pbem.mail.inbound import ImapInbox, InboxError
+from pbem.mail.inbound import CLAIM_AHEAD, ImapInbox, InboxError
 from pbem.mail.reading import read_message
 from tests.support.mailservers import PymapServer
 
@@ -85,6 +85,25 @@ def test_a_backlog_is_fetched_in_batches_and_limited(imap_server: PymapServer) -
         assert len(list(box.fetch())) == 7
     finally:
         box.close()
+
+
+def test_a_worker_claims_only_a_few_mails_ahead_of_its_work(imap_server: PymapServer,
+                                                            inbox: ImapInbox) -> None:
+    """Mail a worker has claimed but not yet handled cannot go to another worker: it claims
+    CLAIM_AHEAD at a time, not a whole batch of bodies, so the other is not left idle."""
+    for n in range(2 * CLAIM_AHEAD + 1):
+        imap_server.deliver(order_mail(n))
+    asked: list[int] = []
+
+    def claim(keys: Sequence[str]) -> Sequence[str]:
+        asked.append(len(keys))
+        return keys
+
+    handed = inbox.fetch(claim=claim)
+    next(handed)  # the first mail, in the worker's hands
+    assert asked == [CLAIM_AHEAD]  # and no more of the inbox claimed meanwhile
+    assert len(list(handed)) == 2 * CLAIM_AHEAD
+    assert asked == [CLAIM_AHEAD, CLAIM_AHEAD, 1]
 
 
 def test_missing_folders_are_created(imap_server: PymapServer, inbox: ImapInbox) -> None:

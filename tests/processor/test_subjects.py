@@ -11,10 +11,9 @@ from sqlmodel import select
 
 from pbem.ops import api
 from pbem.pipeline.one_mail import Result, process_raw
-from pbem.pipeline.outgoing import due_day, reply_subject
+from pbem.pipeline.outgoing import due_day
 from pbem.settings.host import Host
 from pbem.store import OutboundMessage, SessionFactory
-from pbem.store.tables import Game
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail
 
 
@@ -85,14 +84,6 @@ def test_game_over_subject_names_the_winner(factory: SessionFactory, host: Host,
                                       {f"[{table.tag}] Game over — Bob wins"},
                                       {f"[{table.tag}] Game over — Alice and Bob share "
                                        "first place"})
-
-
-def test_command_reply_keeps_one_re_and_the_tag() -> None:
-    game = Game(game_type="testcards", tag="cards-3", options_json="{}", seed="s")
-    assert reply_subject("Re: RE : AW: [cards-3] Turn 2 — your move", game) == \
-        "Re: [cards-3] Turn 2 — your move"
-    assert reply_subject("Fwd: re[2]: hello", game) == "Re: [cards-3] hello"
-    assert reply_subject("", None) == "Re: your mail"
 
 
 def test_deadline_reads_short_in_a_subject() -> None:
