@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from sqlmodel import select
+from sqlmodel import col, select
 
 from pbem.settings.config import Lobby
 from pbem.store import Game, SessionFactory
@@ -402,6 +402,18 @@ def test_a_profile_names_the_seat_and_speaks_its_language(post: Post,
     assert subject.startswith("[testcards-t1] Confirmez")
     with factory() as s:
         assert [seat.name for seat in s.exec(select(LobbySeat))] == ["Ann Example"]
+
+
+def test_two_players_of_one_name_get_seats_of_two_names(post: Post,
+                                                       factory: SessionFactory) -> None:
+    """Talk goes to a seat by its name: a second Ann at the table is Ann 2, not a second Ann
+    (and no address is shown to tell them apart)."""
+    post.send(ANN, "new testcards players 3", name="Ann")
+    post.send(BEN, "join testcards-t1", name="ann")
+    post.send(CY, "join testcards-t1", name="Ann")
+    with factory() as s:
+        names = [seat.name for seat in s.exec(select(LobbySeat).order_by(col(LobbySeat.id)))]
+    assert names == ["Ann", "ann 2", "Ann 3"]
 
 
 def test_a_banned_address_gets_no_answer_from_the_lobby(post: Post,

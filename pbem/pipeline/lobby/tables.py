@@ -57,6 +57,19 @@ def seat_name(ctx: Context, profile_name: str | None) -> str:
     return "?"
 
 
+def unused_name(name: str, taken: list[str]) -> str:
+    """``name``, or ``name 2``, ``name 3``...: players address talk to a seat by its name, so
+    no two seats of a table answer to one (an address is never shown to tell them apart)."""
+    used = {t.casefold() for t in taken}
+    number = 1
+    candidate = name
+    while candidate.casefold() in used:
+        number += 1
+        suffix = f" {number}"
+        candidate = name[:NAME_MAX - len(suffix)] + suffix
+    return candidate
+
+
 def refresh(session: Session, now: Any) -> None:
     """Give back the seats whose confirmation time ran out; a table left empty is closed."""
     for table_id in store.expire(session, now):
@@ -124,7 +137,8 @@ def take_seat(ctx: Context, table: LobbyTable, name: str) -> tuple[LobbySeat, st
     """A seat at ``table`` for the sender, unconfirmed; returns it and its code (kept only
     hashed)."""
     code, salt = new_code(), new_salt()
-    seat = LobbySeat(table_id=table.id or 0, address=ctx.sender, name=name,
+    others = [s.name for s in store.seats(ctx.session, table.id or 0) if s.address != ctx.sender]
+    seat = LobbySeat(table_id=table.id or 0, address=ctx.sender, name=unused_name(name, others),
                      language=ctx.tr.lang, code_salt=salt, code_hash=hash_secret(code, salt),
                      joined_at=ctx.now,
                      expires_at=ctx.now + timedelta(hours=ctx.host.lobby.confirm_hours))

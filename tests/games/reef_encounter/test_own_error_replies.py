@@ -110,3 +110,23 @@ def test_help_in_french(french: Table) -> None:
     assert "(ou g, o, p, w, y : les initiales anglaises, p = rose, w = blanc, y = jaune)" in flat
     # The host's part of the help: its words for talk in French too.
     assert "dire <texte>" in reply and "dire à NOM: <texte>" in reply
+
+
+@pytest.mark.parametrize(("language", "letters"), [
+    ("de", ["(oder g, o, p, w, y: die englischen Anfangsbuchstaben, p = rosa, y = gelb)",
+            "(oder b, g, p, r: p = lila)"]),
+    ("it", ["(o g, o, p, w, y: le iniziali inglesi, o = arancione, p = rosa, w = bianco, "
+            "y = giallo)", "(o b, g, p, r: le iniziali inglesi, g = verde, p = viola)"]),
+    ("nl", ["(of g, o, p, w, y: de Engelse beginletters, p = roze, y = geel)"]),
+])
+def test_the_help_says_which_english_initial_is_which_colour(
+        factory: SessionFactory, language: str, letters: list[str]) -> None:
+    """The colour letters are the English initials in every language (a translated letter
+    would clash with another colour's): where the word starts otherwise, the help says so."""
+    table = seat_table(factory, position)
+    speaks(table, 0, language)
+    result, reply = table.send(0, "help")
+    assert result.status == "ignored"
+    flat = " ".join(reply.split())
+    for said in letters:
+        assert said in flat
