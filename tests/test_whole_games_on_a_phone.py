@@ -1,6 +1,7 @@
-"""Whole demo games of every game, read as a player reads them: the turn a mail's subject names
-is the one its body shows, and every mail and archive page fits a phone 390 CSS pixels wide
-(no sideways scrolling, no text under 11 px, the pictures' words included)."""
+"""Whole demo games of every game, at its fewest and its most players, read as a player reads
+them: the turn a mail's subject names is the one its body shows, and every mail and archive
+page fits a phone 390 CSS pixels wide (no sideways scrolling, no text under 11 px, the
+pictures' words included)."""
 
 from __future__ import annotations
 
@@ -16,17 +17,22 @@ from tests.support.browser import browser  # noqa: F401  (fixture)
 from tests.support.phone import Trip, mails, measure, phone, walk_archive, write_mail_page
 
 GAMES = sorted(registry.games())
-_played: dict[str, Played] = {}
+
+
+# Each game at its fewest players and at its most (more seats: longer scores and tables).
+TABLES = [(name, n) for name in GAMES
+          for n in sorted({registry.get(name).min_players, registry.get(name).max_players})]
+_played: dict[tuple[str, int], Played] = {}
 
 
 @pytest.fixture
 def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Played:
-    """One whole game of each game at its fewest players, played once for the module."""
-    name: str = request.param
-    if name not in _played:
-        rules = registry.get(name)
-        _played[name] = play(tmp_path_factory.mktemp(name), name, rules.min_players, "phone")
-    return _played[name]
+    """One whole game of a game at a number of players, played once for the module."""
+    name, players = request.param
+    if (name, players) not in _played:
+        _played[name, players] = play(tmp_path_factory.mktemp(f"{name}-{players}"), name,
+                                      players, "phone")
+    return _played[name, players]
 
 
 SUBJECT_TURN = re.compile(r"\bTurn (\d+)\b")
@@ -34,7 +40,7 @@ BODY_TURN = re.compile(r"^\s*Turn (\d+)\b", re.M)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("played", GAMES, indirect=True)
+@pytest.mark.parametrize("played", TABLES, indirect=True, ids=[f"{g}-{n}p" for g, n in TABLES])
 def test_subject_and_body_name_the_same_turn(played: Played) -> None:
     compared = 0
     for mail in mails(played.folder / "outbox"):
@@ -48,7 +54,7 @@ def test_subject_and_body_name_the_same_turn(played: Played) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("played", GAMES, indirect=True)
+@pytest.mark.parametrize("played", TABLES, indirect=True, ids=[f"{g}-{n}p" for g, n in TABLES])
 def test_every_mail_fits_a_phone(played: Played, browser: Any,  # noqa: F811
                                  tmp_path: Path) -> None:
     phone(browser)
@@ -66,7 +72,7 @@ def test_every_mail_fits_a_phone(played: Played, browser: Any,  # noqa: F811
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("played", GAMES, indirect=True)
+@pytest.mark.parametrize("played", TABLES, indirect=True, ids=[f"{g}-{n}p" for g, n in TABLES])
 def test_every_archive_step_and_the_site_fit_a_phone(
         played: Played, browser: Any, tmp_path: Path) -> None:  # noqa: F811
     phone(browser)
