@@ -63,7 +63,6 @@ class DrawLine:
 @dataclass
 class Step:
     number: int  # the log entry's index: a step hidden from the viewer leaves a gap
-    log_index: int
     kind: str
     who: str
     order: str | None  # the order's text, when the viewer may read it
@@ -214,7 +213,7 @@ def _collect_steps(archive: Archive, rules: GameRules, replayed: list[tuple[LogE
             shown = archive.boards.add(board(after, viewer.seat), shown)
             boards = [shown] + [archive.boards.add(board(after, seat), shown) for seat in others]
         archive.steps.append(Step(
-            number=e.index, log_index=e.index, kind=e.kind,
+            number=e.index, kind=e.kind,
             who=_who(e, names, tr), order=_order_text(e, viewer),
             events=[_scrub(ev.render(tr, names), viewer, tr) for ev in seen],
             draws=_draws(rules, e, len(names), viewer, revealed), state_hash=e.state_hash,

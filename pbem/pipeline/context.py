@@ -18,6 +18,11 @@ from pbem.settings.host import Host
 from pbem.store.tables import Game, InboundMessage, Seat, utcnow
 
 
+def paragraphs(first: list[Line], then: list[Line]) -> list[Line]:
+    """``first`` and ``then`` as two paragraphs: a blank line between them when both have
+    lines."""
+    return [*first, *([""] if first and then else []), *then]
+
 @dataclass
 class Result:
     """What became of one message (``duplicate`` when its Message-ID was seen before)."""
@@ -88,8 +93,11 @@ class MailContext:
     def asides(self) -> list[Line]:
         """The lines every reply to the mail ends with: its reminders, then what became of
         its table talk."""
-        return [*self.reminders, *([""] if self.reminders and self.said.lines else []),
-                *self.said.lines]
+        return paragraphs(self.reminders, self.said.lines)
+
+    def with_asides(self, lines: list[Line]) -> list[Line]:
+        """A reply's ``lines``, then the mail's :attr:`asides`."""
+        return paragraphs(lines, self.asides)
 
     @property
     def tr(self) -> Translator:

@@ -28,21 +28,19 @@ def stranger(ctx: MailContext, status: str, reason: str, lines: list[Line],
     elif not mails.may_answer(ctx.session, ctx.host, ctx.sender, kind):
         reason += "; no answer: reply limit reached"
     else:
-        lines = [*lines, *([""] if lines and ctx.asides else []), *ctx.asides]
         queued.append(mails.queue_notice(
             ctx.session, ctx.host, to=ctx.sender, subj=reply_subject(ctx, game, point),
-            lines=lines, kind=kind, game=game, in_reply_to=ctx.mid, references=ctx.refs,
-            tr=ctx.tr))
+            lines=ctx.with_asides(lines), kind=kind, game=game, in_reply_to=ctx.mid,
+            references=ctx.refs, tr=ctx.tr))
     return finish(ctx.row, status, reason, queued)
 
 
 def notice(ctx: MailContext, status: str, reason: str, lines: list[Line], game: Game,
            point: Line) -> Result:
     """A threaded reply to the proved seat; ``point`` says what it is (``[tag] point``)."""
-    lines = [*lines, *([""] if lines and ctx.asides else []), *ctx.asides]
     q = mails.queue_notice(ctx.session, ctx.host, to=ctx.sender,
-                           subj=reply_subject(ctx, game, point), lines=lines, kind="reply",
-                           game=game, in_reply_to=ctx.mid, references=ctx.refs,
+                           subj=reply_subject(ctx, game, point), lines=ctx.with_asides(lines),
+                           kind="reply", game=game, in_reply_to=ctx.mid, references=ctx.refs,
                            seat=ctx.seat, rules=ctx.rules, tr=ctx.tr)
     return finish(ctx.row, status, reason, [q])
 

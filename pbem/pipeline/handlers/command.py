@@ -87,7 +87,7 @@ def handle(ctx: MailContext) -> Result | None:
     if letter.orders:  # a command and orders in one mail: only the command is done
         lines = [*lines, "", msg("The other lines of your mail were not read as orders; "
                                  "send orders in a mail of their own.")]
-    lines += [*([""] if ctx.asides else []), *ctx.asides]
+    lines = ctx.with_asides(lines)
     # To the seat's registered address (the sender's, as authenticated), never elsewhere:
     # a reply may carry a new secret. In the seat's language as it is now (a "language"
     # command's reply already speaks the new one).

@@ -12,8 +12,7 @@ def handle(ctx: MailContext) -> Result | None:
         return None
     assert ctx.game is not None and ctx.seat is not None
     q = mails.queue_status(ctx.session, ctx.host, ctx.known_rules, ctx.game, ctx.state, ctx.seat,
-                           kind="reply", intro=[msg("Your status, as you asked."),
-                                                *([""] if ctx.asides else []),
-                                                *ctx.asides],
+                           kind="reply",
+                           intro=ctx.with_asides([msg("Your status, as you asked.")]),
                            in_reply_to=ctx.mid, references=ctx.refs)
     return finish(ctx.row, "ignored", "status", [q])
