@@ -5,11 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from alembic.config import Config
 from sqlalchemy import inspect
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from pbem.store import InboundMessage, init, migrate
+from pbem.store.db import MIGRATIONS
+
+
+def alembic_config(db_url: str) -> Config:
+    """Alembic's configuration for pbem's migrations on ``db_url``, to step through them."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    return cfg
 
 
 def test_migrate_creates_every_table(db_url: str) -> None:
@@ -80,14 +90,10 @@ def test_concurrent_first_runs_on_an_empty_database_do_not_race(db_url: str) -> 
 def test_0008_gives_existing_seats_english_and_utc_and_goes_back(db_url: str) -> None:
     """Games and seats made before languages existed read English and UTC after 0008."""
     from alembic import command
-    from alembic.config import Config
     from sqlalchemy import create_engine, text
 
-    from pbem.store.db import MIGRATIONS
 
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    cfg = alembic_config(db_url)
     command.upgrade(cfg, "0007")
     engine = create_engine(db_url)
     with engine.begin() as conn:
@@ -115,10 +121,8 @@ def test_0009_stores_outbound_mail_uncompressed_on_postgresql_and_goes_back(
     """pglz cost ~9 ms per status mail and shrank nothing: outbound bytes are stored as they
     are (STORAGE EXTERNAL) on PostgreSQL; SQLite has nothing to change."""
     from alembic import command
-    from alembic.config import Config
     from sqlalchemy import create_engine, text
 
-    from pbem.store.db import MIGRATIONS
 
     def storage() -> dict[str, str]:
         with engine.connect() as conn:
@@ -128,9 +132,7 @@ def test_0009_stores_outbound_mail_uncompressed_on_postgresql_and_goes_back(
                 "AND a.attname IN ('raw', 'raw_once_sent')")).all()
             return {str(name): str(kind) for name, kind in rows}
 
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    cfg = alembic_config(db_url)
     command.upgrade(cfg, "0009")  # (0010 moved the bytes out of outboundmessage)
     engine = create_engine(db_url)
     raw = b"From: a@b\r\n\r\n" + bytes(range(256)) * 500
@@ -156,17 +158,14 @@ def test_0010_moves_mail_bytes_to_their_own_tables_and_back(db_url: str,
     from inboundbytes and outboundbytes; the outbox keeps each mail's subject; a queued mail
     with a secret is sent and then blanked as before; 0009 gets the bytes back."""
     from alembic import command
-    from alembic.config import Config
     from sqlalchemy import create_engine, text
 
     from pbem.mail.outbound import MaildirSender
     from pbem.outbox.delivery import deliver_outbox
     from pbem.store import OutboundMessage
-    from pbem.store.db import MIGRATIONS, make_engine, session_factory
+    from pbem.store.db import make_engine, session_factory
 
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    cfg = alembic_config(db_url)
     command.upgrade(cfg, "0009")
     engine = create_engine(db_url)
     inbound = b"From: ann@x\r\nSubject: orders\r\n\r\nplay 3\r\n" + bytes(range(256))
@@ -228,14 +227,10 @@ def test_0010_moves_mail_bytes_to_their_own_tables_and_back(db_url: str,
 def test_0013_makes_every_existing_seat_its_players_and_goes_back(db_url: str) -> None:
     """Seats made before bots existed are played by their players after 0013."""
     from alembic import command
-    from alembic.config import Config
     from sqlalchemy import create_engine, text
 
-    from pbem.store.db import MIGRATIONS
 
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    cfg = alembic_config(db_url)
     command.upgrade(cfg, "0012")
     engine = create_engine(db_url)
     with engine.begin() as conn:
@@ -260,14 +255,10 @@ def test_0013_makes_every_existing_seat_its_players_and_goes_back(db_url: str) -
 def test_0015_adds_the_lobby_and_goes_back(db_url: str) -> None:
     """The lobby's tables come with 0015, keep a table with its seat, and leave with it."""
     from alembic import command
-    from alembic.config import Config
     from sqlalchemy import create_engine, text
 
-    from pbem.store.db import MIGRATIONS
 
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    cfg = alembic_config(db_url)
     command.upgrade(cfg, "0012")
     engine = create_engine(db_url)
     assert "lobbytable" not in inspect(engine).get_table_names()
@@ -299,14 +290,10 @@ def test_0015_adds_the_lobby_and_goes_back(db_url: str) -> None:
 def test_0016_keeps_nothing_hidden_for_good_in_existing_games_and_goes_back(db_url: str) -> None:
     """Games made before the host option existed reveal their holdings after the end."""
     from alembic import command
-    from alembic.config import Config
     from sqlalchemy import create_engine, text
 
-    from pbem.store.db import MIGRATIONS
 
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    cfg = alembic_config(db_url)
     command.upgrade(cfg, "0015")
     engine = create_engine(db_url)
     with engine.begin() as conn:
@@ -326,14 +313,10 @@ def test_0016_keeps_nothing_hidden_for_good_in_existing_games_and_goes_back(db_u
 def test_0017_gives_existing_tables_no_bot_seats_and_goes_back(db_url: str) -> None:
     """Tables opened before bot seats have none after 0017; the columns leave with it."""
     from alembic import command
-    from alembic.config import Config
     from sqlalchemy import create_engine, text
 
-    from pbem.store.db import MIGRATIONS
 
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.set_main_option("sqlalchemy.url", db_url.replace("%", "%%"))
+    cfg = alembic_config(db_url)
     command.upgrade(cfg, "0016")
     engine = create_engine(db_url)
     with engine.begin() as conn:
