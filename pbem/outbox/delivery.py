@@ -1,12 +1,13 @@
 """Delivering the outbound queue.
 
-Mails are claimed in batches, in one short transaction (each one's next attempt moved a lease
-ahead, so no other worker takes it), handed to the server with no transaction open, then
-each marked in a short transaction right after its send. No database lock is ever held while
-SMTP talks: a slow server cannot stall the workers applying orders. A crash between a send
-and its mark resends that one mail after the lease, with the same Message-ID (the one window
-SMTP itself cannot close). Marks are not batched: that would widen the window to a batch
-(the kill -9 tests, tests/processor/test_faults.py, fail when they are).
+Mails are claimed in batches, in one short transaction (each one's next attempt moved a
+lease ahead, so no other worker takes it), handed to the server with no transaction open,
+then each marked right after its send, most by one statement that commits itself. No
+database lock is ever held while SMTP talks: a slow server cannot stall the workers applying
+orders. A crash between a send and its mark resends that one mail after the lease, with the
+same Message-ID (the one window SMTP itself cannot close). Marks are not batched: that would
+widen the window to a batch (the kill -9 tests, tests/processor/test_faults.py, fail when
+they are).
 
 A mark's commit does not wait for the disk (pbem.store.db.commit_unsynced; it was an fsync
 per sent mail, ~9 ms each). It is committed, and visible, at once; the process dying right
@@ -33,20 +34,21 @@ import email
 import logging
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email import policy
 from email.message import EmailMessage
 from functools import partial
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Update, bindparam, update
+from sqlalchemy import Connection, Row, Update, bindparam, update
 from sqlmodel import Session, col, select
 
 from pbem.mail.outbound import Sender, SendError, one_connection, send_bytes
 from pbem.mail.redact import redact
 from pbem.settings.host import Host
+from pbem.store import lobby
 from pbem.store.db import SessionFactory, begin_unsynced, commit_unsynced
 from pbem.store.faults import describe, is_transient
 from pbem.store.tables import OUTBOUND_WITHOUT_BYTES, OutboundBytes, OutboundMessage, utcnow
@@ -135,6 +137,7 @@ def _claim_batch(factory: SessionFactory, now: datetime, skip: set[int], lease: 
                     col(OutboundMessage.id).in_(ids),
                     col(OutboundMessage.status) == "queued",
                     col(OutboundMessage.next_attempt_at) == until)).all()
+            rows = _without_never(session, rows)
             if rows:
                 # Read in the claim's transaction: a fault reading them undoes the claim too
                 # (a claim committed first would leave its mails leased but never sent).
@@ -143,7 +146,26 @@ def _claim_batch(factory: SessionFactory, now: datetime, skip: set[int], lease: 
                 claimed = (_Claimed(r.id, *stored.get(r.id, (b"", None)), to_addr=r.to_addr)
                            for r in rows)
                 return sorted(claimed, key=lambda c: c.id)  # RETURNING promises no order
+            session.commit()  # the mails it dropped, if any
             skip.update(i for i in ids if i is not None)
+
+
+NEVER_SENT = "the address answered never: no mail to it"
+
+
+def _without_never(session: Session, rows: Sequence[Row[Any]]) -> list[Row[Any]]:
+    """The claimed rows but those to an address that answered "never", which are kept as
+    dropped (listed by ``pbem outbox``, never sent). Checked here, as they are claimed, and
+    not as each mail is queued: one look per batch, and it covers mail queued before the
+    answer came too."""
+    refused = lobby.said_never_of(session, {r.to_addr for r in rows})
+    if not refused:
+        return list(rows)
+    session.execute(update(OutboundMessage)
+                    .where(col(OutboundMessage.id).in_([r.id for r in rows
+                                                        if r.to_addr in refused]))
+                    .values(status="dropped", last_error=NEVER_SENT))
+    return [r for r in rows if r.to_addr not in refused]
 
 
 def _bytes_of(session: Session, ids: list[int]) -> dict[int, tuple[bytes, bytes | None]]:
@@ -179,25 +201,38 @@ def _sent(claimed: _Claimed) -> list[tuple[Update, dict[str, object]]]:
 
 
 class _Marks:
-    """Marks one pass's sent mails on one connection held for the pass: each mark still its
-    own transaction and commit (never batched, see the module's docstring), none waiting for
-    the disk. A session per mark, relaxing durability and restoring it when the connection
-    went back to the pool cost more than the UPDATE itself. A fault drops the connection
-    (no transaction is left open on it); the next try opens another."""
+    """Marks one pass's sent mails, each the moment it is sent, none waiting for the disk.
+
+    Most marks are one UPDATE of the mail's row. Those run on one connection held for the
+    pass, in autocommit: the statement is its own transaction, one round trip where BEGIN,
+    UPDATE and COMMIT took three, and still never batched (see the module's docstring). A
+    mark that blanks a secret in the stored bytes too writes both in one transaction of its
+    own, so the mail is never marked sent with its secret kept, nor blanked and unmarked (and
+    then sent again without it). A fault drops the held connection; the next try opens
+    another."""
 
     def __init__(self, factory: SessionFactory) -> None:
         self.factory = factory
         self.conn: Connection | None = None
 
     def sent(self, claimed: _Claimed) -> str:
+        statements = _sent(claimed)
+        if len(statements) > 1:
+            with self.factory() as session:
+                commit_unsynced(session)
+                for statement, params in statements:
+                    session.execute(statement, params)
+                session.commit()
+            return "sent"
         if self.conn is None:
             with self.factory() as session:
-                self.conn = session.get_bind().connect()  # type: ignore[union-attr]
+                conn = session.get_bind().connect()  # type: ignore[union-attr]
+            self.conn = conn.execution_options(isolation_level="AUTOCOMMIT")
         try:
             begin_unsynced(self.conn)
-            for statement, params in _sent(claimed):
-                self.conn.execute(statement, params)
-            self.conn.commit()
+            [(statement, params)] = statements
+            self.conn.execute(statement, params)
+            self.conn.commit()  # the statement committed itself: this only ends SQLAlchemy's
         except BaseException:
             self.close()
             raise

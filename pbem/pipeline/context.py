@@ -60,6 +60,7 @@ class MailContext:
     secret: str | None = None  # the secret as written, blanked when the mail is kept
     verified: int | None = None  # the seat whose secret the mail carries
     game: Game | None = None  # the game it names, once known (handlers.game)
+    seats: list[Seat] = field(default_factory=list)  # its seats, read once (handlers.sender)
     candidates: list[Seat] = field(default_factory=list)  # the sender's seats in it
     rules: GameRules | None = None  # that game's rules (handlers.sender)
     seat: Seat | None = None  # the seat the mail speaks for, once known

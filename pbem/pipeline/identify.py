@@ -15,14 +15,16 @@ TAG_RE = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.-]*)\]")
 SECRET_MAX = 200  # a secret is 22 characters: a longer one is wrong without hashing it
 
 
-def identify_game(session: Session, subject: str, letter: Letter) -> Game | None:
-    """The game a mail is for: a known [tag] in its subject, else its "game" line."""
+def identify_game(session: Session, subject: str, letter: Letter, *,
+                  lock: bool = False) -> Game | None:
+    """The game a mail is for: a known [tag] in its subject, else its "game" line;
+    ``lock``: locked too (:func:`pbem.store.queries.lock_game`)."""
     for tag in TAG_RE.findall(subject):
-        game = queries.game_by_tag(session, tag)
+        game = queries.game_by_tag(session, tag, lock=lock)
         if game is not None:
             return game
     if letter.game_tag:
-        return queries.game_by_tag(session, letter.game_tag.strip("[]"))
+        return queries.game_by_tag(session, letter.game_tag.strip("[]"), lock=lock)
     return None
 
 

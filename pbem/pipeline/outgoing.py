@@ -28,7 +28,7 @@ from pbem.rendering import (
     render_status,
 )
 from pbem.settings.host import Host
-from pbem.store import lobby, queries
+from pbem.store import queries
 from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat
 
 
@@ -105,7 +105,8 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
     """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
     sent (pbem.outbox.delivery), so the secret is at rest only while the mail waits.
     An HTML body's SVG pictures travel as PNG parts (pbem.drawing.pictures). Mail to an
-    address that answered "never" (pbem.pipeline.lobby) is kept as dropped, never sent."""
+    address that answered "never" (pbem.pipeline.lobby) is dropped by the outbox, never
+    sent (pbem.outbox.delivery)."""
     pictures: list[Picture] = []
     if html is not None:
         html, pictures = inline_pictures(html, host.message_id_domain)
@@ -119,8 +120,6 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
                           subject=clean_header(subj, 250), message_id=message_id_of(raw),
                           raw_once_sent=redact(raw, [secret]) if secret else None)
-    if lobby.said_never(session, to):  # kept, listed, never sent (pbem outbox shows it)
-        row.status, row.last_error = "dropped", "the address answered never: no mail to it"
     session.add(row)
     return row
 

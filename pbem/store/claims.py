@@ -65,12 +65,15 @@ class MailClaims:
             # After a lost connection its locks are gone: ask again for those held before too.
             wanted = sorted(set(keys) | self._held) if attempt else list(keys)
             if self._conn is None:
-                self._conn = self._engine.connect()
+                # Autocommit: the locks belong to the session, not to a transaction, and a
+                # claim is then one round trip, not three (BEGIN, the SELECT, COMMIT).
+                self._conn = self._engine.connect().execution_options(
+                    isolation_level="AUTOCOMMIT")
             try:
                 rows = self._conn.execute(_TRY, {"keys": wanted,
                                                  "ids": [lock_id(k) for k in wanted]})
                 taken = {str(row[0]) for row in rows}
-                self._conn.commit()  # the locks outlive the transaction; idle in none meanwhile
+                self._conn.commit()  # ends SQLAlchemy's transaction: the server has none open
             except Exception as exc:
                 self._discard()
                 if not is_transient(exc):

@@ -89,10 +89,11 @@ def commit_unsynced(session: Session) -> None:
 
 def begin_unsynced(conn: Connection) -> None:
     """:func:`commit_unsynced` for a connection held across several such transactions (one
-    per sent mail's mark): call it before each one's first statement. The setting is made
-    once, and holds until the connection goes back to the pool, which restores it. (On
-    PostgreSQL that saves a round trip of each mark's three, and costs one restore a pass;
-    a lone transaction keeps ``SET LOCAL``, which needs no restore.)"""
+    per sent mail's mark, each maybe a lone statement in autocommit): call it before each
+    one's first statement. The setting is made once, and holds until the connection goes
+    back to the pool, which restores it. (On PostgreSQL that saves a round trip a mark, and
+    costs one restore a pass; a lone transaction keeps ``SET LOCAL``, which needs no
+    restore.)"""
     if conn.dialect.name == "postgresql":
         if not conn.info.get(_UNSYNCED):
             # Before the SET: the pool's reset restores the setting. A transaction that

@@ -98,5 +98,13 @@ def said_never(session: Session, address: str) -> bool:
     return session.get(NeverMail, address_hash(address)) is not None
 
 
+def said_never_of(session: Session, addresses: set[str]) -> set[str]:
+    """Those of ``addresses`` that answered never, in one query."""
+    hashed = {address_hash(a): a for a in addresses}
+    found = session.exec(select(NeverMail.address_hash)
+                         .where(col(NeverMail.address_hash).in_(list(hashed))))
+    return {hashed[h] for h in found}
+
+
 def day_ago(now: datetime) -> datetime:
     return now - timedelta(days=1)

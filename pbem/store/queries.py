@@ -23,10 +23,9 @@ from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat, Snapshot, u
 _LOCK_GAME = (select(Game).where(Game.id == bindparam("game_id"))
               .with_for_update(key_share=True).execution_options(populate_existing=True))
 _GAME_BY_TAG = select(Game).where(func.lower(Game.tag) == bindparam("tag"))
+_LOCK_GAME_BY_TAG = (_GAME_BY_TAG.with_for_update(key_share=True)
+                     .execution_options(populate_existing=True))
 _SEATS = select(Seat).where(Seat.game_id == bindparam("game_id")).order_by(col(Seat.index))
-_SEAT_BY_ADDRESS = (select(Seat).where(Seat.game_id == bindparam("game_id"),
-                                       Seat.address == bindparam("address"))
-                    .order_by(col(Seat.index)))
 
 
 def lock_game(session: Session, game_id: int) -> Game | None:
@@ -39,9 +38,11 @@ def lock_game(session: Session, game_id: int) -> Game | None:
     return session.exec(_LOCK_GAME, params={"game_id": game_id}).first()
 
 
-def game_by_tag(session: Session, tag: str) -> Game | None:
-    """Tags match case-blind; lower(tag) has its own index (migration 0007)."""
-    return session.exec(_GAME_BY_TAG, params={"tag": tag.lower()}).first()
+def game_by_tag(session: Session, tag: str, *, lock: bool = False) -> Game | None:
+    """Tags match case-blind; lower(tag) has its own index (migration 0007). ``lock``: the
+    row is locked as by :func:`lock_game`, found and locked in one statement."""
+    return session.exec(_LOCK_GAME_BY_TAG if lock else _GAME_BY_TAG,
+                        params={"tag": tag.lower()}).first()
 
 
 def seats(session: Session, game_id: int) -> list[Seat]:
@@ -49,10 +50,14 @@ def seats(session: Session, game_id: int) -> list[Seat]:
 
 
 def seat_by_address(session: Session, game_id: int, address: str) -> list[Seat]:
+    return at_address(seats(session, game_id), address)
+
+
+def at_address(seats: list[Seat], address: str) -> list[Seat]:
+    """Those of a game's ``seats`` that ``address`` holds (one address may hold several)."""
     if not address.strip():  # bot seats have no address: no mail speaks for them
         return []
-    return list(session.exec(_SEAT_BY_ADDRESS,
-                             params={"game_id": game_id, "address": address.lower()}))
+    return [s for s in seats if s.address == address.lower()]
 
 
 def games_of_address(session: Session, address: str) -> list[Game]:

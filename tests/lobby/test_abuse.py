@@ -9,9 +9,12 @@ import time
 import pytest
 from sqlmodel import col, func, select
 
+from pbem.mail.outbound import SmtpSender
+from pbem.outbox.delivery import deliver_outbox
 from pbem.store import Game, OutboundMessage, SessionFactory
 from pbem.store.tables import LobbyInvite, LobbySeat, LobbyTable, NeverMail
 from tests.lobby.conftest import ANN, BEN, CY, Clock, Post, text
+from tests.support.mailservers import SmtpTestServer
 
 
 def mails_to(factory: SessionFactory, address: str) -> int:
@@ -132,17 +135,41 @@ def test_a_forged_join_mails_its_victim_within_the_unproven_limits(
     assert set(kinds) == {"lobby"}
 
 
-def test_never_holds_for_every_mail_of_the_host(post: Post, factory: SessionFactory) -> None:
-    """Even a game the operator sets up with that address mails it nothing: its mail is
-    kept as dropped, never sent."""
+def test_never_holds_for_every_mail_of_the_host(post: Post, factory: SessionFactory,
+                                               smtp_server: SmtpTestServer) -> None:
+    """Even a game the operator sets up with that address mails it nothing: the outbox keeps
+    its mail as dropped, with the reason, and sends the others."""
     from pbem.ops import api
 
     post.send(CY, "never")
     with factory() as s:
         api.create_game(s, "testcards", [("Ann", ANN), ("Cy", CY)], host=post.host)
         s.commit()
+    done = deliver_outbox(factory, SmtpSender(smtp_server.settings), post.host)
+    assert (done.sent, done.failed) == (1, 0)
+    assert [r.rcpt_tos for r in smtp_server.received] == [[ANN]]
+    with factory() as s:
         rows = s.exec(select(OutboundMessage).order_by(col(OutboundMessage.id))).all()
-        assert [(r.to_addr, r.status) for r in rows] == [(ANN, "queued"), (CY, "dropped")]
+        assert [(r.to_addr, r.status) for r in rows] == [(ANN, "sent"), (CY, "dropped")]
+        assert rows[1].last_error == "the address answered never: no mail to it"
+
+
+def test_mail_queued_before_never_is_not_sent_after_it(post: Post, factory: SessionFactory,
+                                                      smtp_server: SmtpTestServer) -> None:
+    """The answer holds from the moment it is read: mail to that address already waiting in
+    the outbox (a game's mail, a retry) is dropped too, not sent once more."""
+    from pbem.ops import api
+
+    with factory() as s:
+        api.create_game(s, "testcards", [("Ann", ANN), ("Cy", CY)], host=post.host)
+        s.commit()
+    post.send(CY, "never")
+    deliver_outbox(factory, SmtpSender(smtp_server.settings), post.host)
+    assert [r.rcpt_tos for r in smtp_server.received] == [[ANN]]
+    with factory() as s:
+        statuses = s.exec(select(OutboundMessage.status).where(
+            OutboundMessage.to_addr == CY)).all()
+        assert statuses == ["dropped"]
 
 
 def test_a_forged_leave_start_or_invite_changes_nothing_and_mails_within_the_unproven_limits(

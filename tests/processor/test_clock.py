@@ -352,26 +352,27 @@ def test_an_order_reads_its_seats_after_the_lock_so_its_clock_sees_a_concurrent_
         bob.address = ALICE
         s.add(bob)
         s.commit()
-    real_lock = queries.lock_game
+    real_lock = queries.game_by_tag  # a tagged mail's game is found and locked at once
     dropped: list[int] = []
 
-    def dropped_meanwhile(session, gid):  # type: ignore[no-untyped-def]
-        if not dropped:  # what the operator's transaction commits just before the lock
-            dropped.append(gid)
+    def dropped_meanwhile(session, wanted, *, lock=False):  # type: ignore[no-untyped-def]
+        if lock and not dropped:  # what the operator's transaction commits just before it
+            dropped.append(game_id)
             conn = session.connection()
-            conn.execute(update(Seat).where(Seat.game_id == gid, Seat.index == 1)  # type: ignore[arg-type]
+            conn.execute(update(Seat).where(Seat.game_id == game_id, Seat.index == 1)  # type: ignore[arg-type]
                          .values(status="dropped"))
-            conn.execute(update(Game).where(Game.id == gid)
+            conn.execute(update(Game).where(Game.id == game_id)
                          .values(clock_due_at=CLOCK_CHECK_NOW))
-        return real_lock(session, gid)
+        return real_lock(session, wanted, lock=lock)
 
-    monkeypatch.setattr(queries, "lock_game", dropped_meanwhile)
+    monkeypatch.setattr(queries, "game_by_tag", dropped_meanwhile)
     with factory() as s:
         card = sorted(api.current_state(s, api.get_game(s, game_id)).hands[0])[0]
     body = f"play {card}\nsecret {secrets[0]}"
     result = process_raw(factory, mail(ALICE, f"[{tag}]", body), host)
     assert result.status == "applied", result.reason
-    monkeypatch.setattr(queries, "lock_game", real_lock)
+    assert dropped == [game_id]
+    monkeypatch.setattr(queries, "game_by_tag", real_lock)
     run_clocks(factory, host)
     with factory() as s:
         kinds = [(e.kind, e.seat) for e in queries.log(s, game_id)]

@@ -12,12 +12,15 @@ from pbem.store import queries
 
 
 def handle(ctx: MailContext) -> Result | None:
-    game = identify_game(ctx.session, ctx.mail.subject or "", ctx.letter)
+    # Locked before its seats are read: a seat read first stays as it was in this
+    # session, though another worker changes it before the lock is ours (a drop, a
+    # vacation), and the move would then play, mail and time its clock by the old one.
+    game = identify_game(ctx.session, ctx.mail.subject or "", ctx.letter, lock=True)
     if game is None:  # a player who forgot the tag is still answered
         seated = untagged.seated_game(ctx)
         if isinstance(seated, Result):
             return seated
-        game = seated
+        game = None if seated is None else queries.lock_game(ctx.session, seated.id or 0)
     if game is None:
         return stranger(ctx, "rejected", "no game identified", [
             msg("Hello! This is an automatic play-by-email game host."),
@@ -26,10 +29,5 @@ def handle(ctx: MailContext) -> Result | None:
                 "line \"{game} name-12\" to your mail.",
                 game=words.word("game", ctx.tr.lang)),
         ], None, msg("Which game? Your mail was not used"))
-    # Locked before its seats are read: a seat read first stays as it was in this
-    # session, though another worker changes it before the lock is ours (a drop, a
-    # vacation), and the move would then play, mail and time its clock by the old one.
-    locked = queries.lock_game(ctx.session, game.id or 0)
-    assert locked is not None
     ctx.game_id, ctx.game = game.id, game
     return None

@@ -55,7 +55,7 @@ def handle(ctx: MailContext) -> Result | None:
                       game, point=refusal(letter, errors, dry))
     tr = ctx.tr
     if dry:
-        names = [s.name for s in queries.seats(ctx.session, game.id or 0)]
+        names = [s.name for s in ctx.seats]
         shown = [f"  - {e.render(tr, names)}" for e in applied.events
                  if e.visible(seat.index)]
         return notice(ctx, "ignored", "dry run", [
@@ -68,7 +68,7 @@ def handle(ctx: MailContext) -> Result | None:
         ], game, point=msg("Check: orders legal"))
     # Read once for the clock and every seat's mail of this move (before the entry: the
     # entry, its snapshot and the clock's restart then go in one flush).
-    seats = queries.seats(ctx.session, game.id or 0)
+    seats = ctx.seats
     record_move(ctx.session, rules, game, index=index, kind="order", seat=seat.index,
                 text=text, record=record, state=applied.state,
                 source_message_id=ctx.row.id)

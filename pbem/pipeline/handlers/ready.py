@@ -14,7 +14,6 @@ from pbem.pipeline.controllers import stands_in
 from pbem.pipeline.order_errors import reason_lines
 from pbem.pipeline.replies import notice
 from pbem.pipeline.seat_language import Line
-from pbem.store import queries
 
 
 def handle(ctx: MailContext) -> Result | None:
@@ -52,8 +51,7 @@ def handle(ctx: MailContext) -> Result | None:
             msg("No orders found: nothing played"))
     if not takes_orders(ctx.known_rules, ctx.state, seat.index):
         waiting = ctx.known_rules.waiting_for(ctx.state)
-        names = [s.name for s in queries.seats(ctx.session, game.id or 0)
-                 if s.index in waiting]
+        names = [s.name for s in ctx.seats if s.index in waiting]
         lines: list[Line] = [
             msg("It is not your turn, so nothing was played."),
             msg("Waiting for: {names}.", names=", ".join(names)) if names

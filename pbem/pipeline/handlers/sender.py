@@ -12,7 +12,8 @@ from pbem.store import queries
 def handle(ctx: MailContext) -> Result | None:
     game = ctx.game
     assert game is not None
-    ctx.candidates = queries.seat_by_address(ctx.session, game.id or 0, ctx.sender)
+    ctx.seats = queries.seats(ctx.session, game.id or 0)
+    ctx.candidates = queries.at_address(ctx.seats, ctx.sender)
     if not ctx.candidates:
         return stranger(ctx, "rejected", "unknown sender", [
             msg("Hello! This is an automatic play-by-email game host."),
