@@ -337,6 +337,7 @@ def test_an_order_reads_its_seats_after_the_lock_so_its_clock_sees_a_concurrent_
     the move neither played for the dropped seat nor left its clock to the next pass (which
     the order's own clock_due_at now replaces; no deadline: the game waited forever)."""
     from sqlalchemy import update
+    from sqlmodel import col
 
     from pbem.store.tables import CLOCK_CHECK_NOW, Game, Seat
 
@@ -359,9 +360,9 @@ def test_an_order_reads_its_seats_after_the_lock_so_its_clock_sees_a_concurrent_
         if lock and not dropped:  # what the operator's transaction commits just before it
             dropped.append(game_id)
             conn = session.connection()
-            conn.execute(update(Seat).where(Seat.game_id == game_id, Seat.index == 1)  # type: ignore[arg-type]
+            conn.execute(update(Seat).where(col(Seat.game_id) == game_id, col(Seat.index) == 1)
                          .values(status="dropped"))
-            conn.execute(update(Game).where(Game.id == game_id)
+            conn.execute(update(Game).where(col(Game.id) == game_id)
                          .values(clock_due_at=CLOCK_CHECK_NOW))
         return real_lock(session, wanted, lock=lock)
 

@@ -1,7 +1,7 @@
 """Transient database faults, injected where a real one would strike.
 
-``DbFaults(engine).every(n)`` makes about one in n statements or COMMITs on the engine (chosen
-by a seeded random draw, so every step of a pass is struck sooner or later) fail with
+``DbFaults(engine).every(n)`` makes the first run of every step (a statement, named by its
+verb and table, or COMMIT), then about one in n, chosen by a seeded random draw, fail with
 the error the driver itself raises for a locked database, a full disk or a dropped
 connection. On PostgreSQL a dropped connection is real: the server is told to terminate the
 session's backend (``pg_terminate_backend``) just before the statement, so the driver meets
@@ -73,9 +73,13 @@ class DbFaults:
             return self.forced.pop()
         if not self.period:
             return None
+        # A step's first run always fails: the rare ones (once a game, once a pass) are
+        # struck too, whatever the draws; before, each change of the passes' statements
+        # needed a new seed under which they were.
+        first = name not in self.seen
         self.seen.add(name)
         self.count += 1
-        if self.rng.randrange(self.period):
+        if self.rng.randrange(self.period) and not first:
             return None
         kind = KINDS[self.faults % len(KINDS)]
         self.struck.setdefault(name, set()).add(kind)
