@@ -4,14 +4,17 @@ words: what happened and what to do next, its subject saying what it is."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any, ClassVar
 
 import pytest
 from sqlmodel import col, select
 
+from pbem.engine import registry
 from pbem.settings.config import Lobby
 from pbem.store import Game, SessionFactory
 from pbem.store.tables import LobbySeat, LobbyTable
 from tests.lobby.conftest import ANN, BEN, CY, Clock, Post
+from tests.support.testgame import TestCards
 
 
 def opened(post: Post, players: int = 3) -> str:
@@ -65,6 +68,75 @@ def test_new_refused_says_why_and_opens_nothing(post: Post, factory: SessionFact
     subject, body = post.answer(result)
     assert subject == "Your new table was not opened"
     assert says in " ".join(body.split()), body
+    assert tables(factory) == []
+
+
+class OptionCards(TestCards):
+    """The test game with an option of each kind the host reads from text (under the test
+    game's name, so its mail templates serve)."""
+
+    title: ClassVar[str] = "Option Cards"
+
+    def default_options(self) -> dict[str, Any]:
+        return {"rounds": 2, "advanced": False, "speed": 1.5, "variant": "classic"}
+
+
+@pytest.fixture
+def option_cards() -> None:
+    registry.register(OptionCards())  # the lobby's fixture unregisters it by its name
+
+
+NOT_OPENED = {"en": "Your new table was not opened",
+              "de": "Ihr neuer Tisch wurde nicht eröffnet",
+              "fr": "Votre nouvelle table n'a pas été ouverte",
+              "it": "Il tuo nuovo tavolo non è stato aperto",
+              "nl": "Je nieuwe tafel is niet geopend"}
+NOT_ACCEPTED = {"en": "The options were not accepted:",
+                "de": "Die Optionen wurden nicht angenommen:",
+                "fr": "Les options n'ont pas été acceptées :",
+                "it": "Le opzioni non sono state accettate:",
+                "nl": "De opties zijn niet aanvaard:"}
+
+
+@pytest.mark.parametrize(("lang", "line", "says"), [
+    ("en", "new testcards colour=red", "Option Cards has no option 'colour'; its options: "
+     "advanced (yes/no, default no), rounds (a whole number, default 2), speed (a number, "
+     "default 1.5), variant (text, default classic)."),
+    ("de", "new testcards colour=red", "Option Cards hat keine Option 'colour'; verfügbare "
+     "Optionen: advanced (ja/nein, Vorgabe no), rounds (eine ganze Zahl, Vorgabe 2), speed "
+     "(eine Zahl, Vorgabe 1.5) und variant (Text, Vorgabe classic)."),
+    ("fr", "new testcards colour=red", "Option Cards n'a pas d'option 'colour' ; ses options : "
+     "advanced (oui/non, par défaut no), rounds (un nombre entier, par défaut 2), speed (un "
+     "nombre, par défaut 1.5) et variant (texte, par défaut classic)."),
+    ("it", "new testcards colour=red", "Option Cards non ha l'opzione 'colour'; le sue opzioni: "
+     "advanced (sì/no, predefinito no), rounds (un numero intero, predefinito 2), speed (un "
+     "numero, predefinito 1.5) e variant (testo, predefinito classic)."),
+    ("nl", "new testcards colour=red", "Option Cards heeft geen optie 'colour'; de opties: "
+     "advanced (ja/nee, standaard no), rounds (een geheel getal, standaard 2), speed (een "
+     "getal, standaard 1.5) en variant (tekst, standaard classic)."),
+    ("de", "new testcards advanced=vielleicht", "Die Option advanced verlangt yes oder no (auch "
+     "true/false, on/off, 1/0), nicht 'vielleicht'."),
+    ("de", "new testcards rounds=viele", "Die Option rounds verlangt eine ganze Zahl, nicht "
+     "'viele'."),
+    ("de", "new testcards speed=schnell", "Die Option speed verlangt eine Zahl, nicht "
+     "'schnell'."),
+    ("de", "new testcards rounds=3 rounds=4", "Die Option rounds ist zweimal angegeben."),
+    ("fr", "new testcards advanced=jamais", "l'option advanced attend yes ou no (ou aussi "
+     "true/false, on/off, 1/0), pas 'jamais'."),
+    ("it", "new testcards rounds=molti", "l'opzione rounds richiede un numero intero, non "
+     "'molti'."),
+    ("nl", "new testcards speed=snel", "de optie speed verwacht een getal, niet 'snel'."),
+])
+def test_an_option_refusal_is_in_the_senders_language_throughout(
+        post: Post, factory: SessionFactory, option_cards: None, lang: str, line: str,
+        says: str) -> None:
+    """The option names and the values to type stay as they are written; the rest is the
+    sender's language, down to the kinds and the list's last "and"."""
+    result = post.send(ANN, line, lang=lang)
+    assert result.status == "rejected"
+    subject, body = post.answer(result)
+    assert subject == NOT_OPENED[lang]
+    assert f"{NOT_ACCEPTED[lang]} {says}" in " ".join(body.split()), body
     assert tables(factory) == []
 
 

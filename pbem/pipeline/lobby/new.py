@@ -107,7 +107,7 @@ def read(ctx: Context, argument: str) -> Wish:
         options = game_options.from_text(rules.title, rules.default_options(), items)
     except game_options.OptionError as exc:
         raise Refused("bad option", [msg("The options were not accepted: {error}.",
-                                         error=str(exc))]) from None
+                                         error=exc.message)]) from None
     return Wish(rules, seats, options, bots, level or DEFAULT_LEVEL, players is not None,
                 level is not None)
 
