@@ -140,6 +140,49 @@ def test_an_option_refusal_is_in_the_senders_language_throughout(
     assert tables(factory) == []
 
 
+@pytest.mark.parametrize(("lang", "line", "says"), [
+    ("en", "new das-riff coral=12", "the reef cards add up to 62, but the box holds 60 (fish "
+     "of both sexes + coral + pearl + shark + water)."),
+    ("de", "new das-riff coral=12", "Die Riffkarten ergeben zusammen 62, in der Schachtel sind "
+     "aber 60 (Fische beider Geschlechter + Korallen + Perlen + Haie + Wasser)."),
+    ("fr", "new das-riff coral=12", "les cartes récif font 62 en tout, mais la boîte en "
+     "contient 60 (poissons des deux sexes + corail + perle + requin + eau)."),
+    ("it", "new das-riff coral=12", "le carte scogliera sommano a 62, ma la scatola ne contiene "
+     "60 (pesci di entrambi i sessi + corallo + perla + squalo + acqua)."),
+    ("nl", "new das-riff coral=12", "de rifkaarten tellen op tot 62, maar de doos bevat er 60 "
+     "(vissen van beide geslachten + koraal + parel + haai + water)."),
+    ("en", "new das-riff die_faces=red", "option die_faces is JSON list (like []), not 'red'."),
+    ("de", "new das-riff die_faces=rot", "Die Option die_faces verlangt JSON list (wie []), "
+     "nicht 'rot'."),
+    ("de", 'new das-riff die_faces=[["red"]]', "Die Option die_faces muss 2 Würfel mit je 6 "
+     "Seiten auflisten, jede Seite eine von red, yellow, blue, green, pink, purple; nicht "
+     "[['red']]."),
+    ("de", 'new das-riff colour_names=["red"]', "Die Option colour_names muss 6 verschiedene "
+     "kleingeschriebene Wörter enthalten (keine Befehlswörter), nicht ['red']."),
+    ("de", "new das-riff coral=0 water=16", "Im Riff muss mindestens eine Koralle und ein "
+     "Fisch jedes Geschlechts sein."),
+    ("de", "new das-riff turn_limit=1", "Die Option turn_limit muss eine ganze Zahl von Zügen "
+     "sein (2 oder mehr), nicht 1."),
+    ("de", "new das-riff coral=-1 water=17", "Die Option coral muss eine ganze Zahl von Karten "
+     "sein, nicht -1."),
+    ("de", 'new das-riff breeding_cards=["red"]', "Die Option breeding_cards muss 21 Karten "
+     "auflisten."),
+    ("de", 'new das-riff breeding_cards=["red+orange"' + ',"red"' * 20 + "]",
+     "Zuchtkarte 'red+orange': schreib eine Farbe oder zwei, verbunden mit '+' (z. B. "
+     "red+yellow), aus: red, yellow, blue, green, pink, purple."),
+])
+def test_a_games_own_option_check_refuses_the_table_at_once(
+        post: Post, factory: SessionFactory, lang: str, line: str, says: str) -> None:
+    """What the game's setup would refuse when the table starts, after everyone joined, is
+    refused when it is opened, in the game's words in the sender's language."""
+    result = post.send(ANN, line, lang=lang)
+    assert result.status == "rejected"
+    subject, body = post.answer(result)
+    assert subject == NOT_OPENED[lang]
+    assert f"{NOT_ACCEPTED[lang]} {says}" in " ".join(body.split()), body
+    assert tables(factory) == []
+
+
 def test_an_unknown_game_lists_the_hosts_games(post: Post) -> None:
     _, body = post.answer(post.send(ANN, "new chess"))
     assert "The games of this host:" in body and "testcards (Test Cards)" in body
