@@ -183,6 +183,20 @@ def test_a_games_own_option_check_refuses_the_table_at_once(
     assert tables(factory) == []
 
 
+def test_a_table_of_das_riff_with_its_own_colours_starts(post: Post,
+                                                        factory: SessionFactory) -> None:
+    """Colours of the group's own: the breeding cards (not given) follow them, so the game's
+    check and its setup at the start both take the table."""
+    names = '["red","yellow","blue","green","orange","violet"]'
+    ann, _ = post.seat(ANN, f"new das-riff colour_names={names}", name="Ann")
+    ben, _ = post.seat(BEN, "join riff-t1", name="Ben")
+    confirm(post, ANN, ann)
+    result = post.send(BEN, f"confirm {ben}")
+    assert result.status == "applied", result
+    with factory() as s:
+        assert s.exec(select(Game)).one().tag == "riff-t1"
+
+
 def test_an_unknown_game_lists_the_hosts_games(post: Post) -> None:
     _, body = post.answer(post.send(ANN, "new chess"))
     assert "The games of this host:" in body and "testcards (Test Cards)" in body

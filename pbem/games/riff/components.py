@@ -139,7 +139,9 @@ def resolve(options: Mapping[str, Any]) -> dict[str, Any]:
         raise OptionError(msg("option colour_names must be {count} different lower-case "
                               "words (not order words), not {value}", count=k["colours"],
                               value=repr(colours)))
-    if "breeding_cards" not in options and "colour_names" in options:
+    # Breeding cards not given (or the shipped ones, as a copy of every default holds them)
+    # follow the game's own colours.
+    if merged["breeding_cards"] == base["breeding_cards"] and colours != base["colour_names"]:
         merged["breeding_cards"] = default_breeding(colours)
     fish = _fish_counts(merged, colours)
     total = sum(fish.values()) + sum(_count(merged, kind) for kind in KINDS)
