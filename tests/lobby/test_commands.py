@@ -183,6 +183,16 @@ def test_a_games_own_option_check_refuses_the_table_at_once(
     assert tables(factory) == []
 
 
+def test_a_join_that_would_open_a_table_checks_its_options_too(
+        post: Post, factory: SessionFactory) -> None:
+    result = post.send(ANN, "join das-riff turn_limit=1", lang="nl")
+    assert result.status == "rejected"
+    _, body = post.answer(result)
+    assert (f"{NOT_ACCEPTED['nl']} de optie turn_limit moet een geheel aantal beurten zijn (2 "
+            "of meer), niet 1.") in " ".join(body.split()), body
+    assert tables(factory) == []
+
+
 def test_a_table_of_das_riff_with_its_own_colours_starts(post: Post,
                                                         factory: SessionFactory) -> None:
     """Colours of the group's own: the breeding cards (not given) follow them, so the game's
