@@ -121,3 +121,30 @@ def test_options_given_as_values_are_checked_too() -> None:
     for bad, says in cases:
         with pytest.raises(game_options.OptionError, match=says):
             game_options.check("Option Cards", defaults, bad)
+
+
+def test_a_refusal_is_english_as_text_and_translatable_as_its_message() -> None:
+    """The command line shows ``str(exc)``; a lobby reply renders ``exc.message`` in the
+    player's language, with the option names and the values to type as written."""
+    with pytest.raises(game_options.OptionError) as plain:
+        game_options.from_text("Plain", {}, ["advanced=yes"])
+    assert plain.value.message.render("de") == (
+        "Plain hat keine Optionen, also ist 'advanced' keine")
+    with pytest.raises(game_options.OptionError) as empty:
+        game_options.from_text("Option Cards", {"variant": "", "rounds": 2}, ["colour=red"])
+    assert str(empty.value) == ("Option Cards has no option 'colour'; its options: rounds (a "
+                                "whole number, default 2), variant (text, default (empty))")
+    assert empty.value.message.render("nl") == (
+        "Option Cards heeft geen optie 'colour'; de opties: rounds (een geheel getal, "
+        "standaard 2) en variant (tekst, standaard (leeg))")
+    with pytest.raises(game_options.OptionError) as twice:
+        game_options.from_text("Option Cards", {"rounds": 2}, ["rounds=3", "rounds=4"])
+    assert twice.value.message.render("it") == "l'opzione rounds è indicata due volte"
+    with pytest.raises(game_options.OptionError) as valued:
+        game_options.check("Option Cards", {"advanced": False}, {"advanced": "yes"})
+    assert str(valued.value) == "option advanced is yes/no, not 'yes'"
+    assert valued.value.message.render("fr") == "l'option advanced attend oui/non, pas 'yes'"
+    with pytest.raises(game_options.OptionError) as bare:
+        game_options.from_text("Option Cards", {"advanced": False}, ["advanced"])
+    assert bare.value.message.render("de") == (
+        "Die Option advanced braucht einen Wert: -o advanced=VALUE (ja/nein, Vorgabe no)")

@@ -253,6 +253,13 @@ class Game(Protocol[S, Ord]):
     # The inverse: a canonical (English) order written in ``lang``'s words, so bots and help
     # examples can "write in the seat's language" (see :func:`localise_order`).
     #
+    #   def check_options(self, options: Mapping[str, Any]) -> list[Msg]
+    # Why the rules cannot play with ``options`` (every option, the defaults included, each
+    # of its default's type: the host checked names and types), as messages of the game's
+    # catalogue; empty when they can. The host asks (see :func:`option_problems`) before it
+    # opens a table, so a player hears it then and not when the table starts; ``setup`` must
+    # refuse the same options.
+    #
     #   def warm_up(self) -> None
     # Build what the game otherwise builds on its first order (a parser, tables): ``pbem
     # serve`` calls it before its first pass (pbem.pipeline.warmup), so no player's order
@@ -300,6 +307,13 @@ def _help_params(cls: Any) -> frozenset[str]:
         sig = inspect.signature(cls.help_text)
         found = _help_signatures[cls] = frozenset(sig.parameters) - {"self"}
     return found
+
+
+def option_problems(game: Any, options: Mapping[str, Any]) -> list[Msg]:
+    """What the game's own check finds wrong with ``options`` (see ``check_options`` above);
+    nothing when the game has no check."""
+    hook = getattr(game, "check_options", None)
+    return [] if hook is None else list(hook(options))
 
 
 def takes_orders(game: Any, state: Any, seat: Seat) -> bool:

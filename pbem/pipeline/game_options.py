@@ -10,6 +10,8 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from pbem.i18n import Msg, cmsg, msg
+
 _TRUE = {"yes", "true", "on", "1"}
 _FALSE = {"no", "false", "off", "0"}
 
@@ -22,19 +24,26 @@ HOST_OPTIONS: dict[str, Any] = {"hidden_for_good": False}
 
 
 class OptionError(ValueError):
-    """An option the game does not know, or a value of the wrong kind; the message says which."""
+    """An option the game does not know, or a value of the wrong kind; the message says which.
+
+    ``message`` is the sentence to translate (a lobby reply speaks the player's language);
+    ``str(exc)`` is its English text, as the command line shows it."""
+
+    def __init__(self, message: Msg) -> None:
+        super().__init__(str(message))
+        self.message = message
 
 
-def _kind(default: Any) -> str:
+def _kind(default: Any) -> Msg:
     if isinstance(default, bool):
-        return "yes/no"
+        return cmsg("option kind", "yes/no")
     if isinstance(default, int):
-        return "a whole number"
+        return cmsg("option kind", "a whole number")
     if isinstance(default, float):
-        return "a number"
+        return cmsg("option kind", "a number")
     if isinstance(default, str):
-        return "text"
-    return f"JSON {type(default).__name__}"
+        return cmsg("option kind", "text")
+    return cmsg("option kind", "JSON {kind}", kind=type(default).__name__)
 
 
 def _shown(default: Any) -> str:
@@ -43,16 +52,20 @@ def _shown(default: Any) -> str:
     return json.dumps(default, ensure_ascii=False) if not isinstance(default, str) else default
 
 
-def valid_list(defaults: Mapping[str, Any]) -> str:
-    """``advanced (yes/no, default no), rounds (a whole number, default 2)``."""
-    return ", ".join(f"{name} ({_kind(d)}, default {_shown(d) or '(empty)'})"
-                     for name, d in sorted(defaults.items())) or "none"
+def valid_list(defaults: Mapping[str, Any]) -> list[Msg]:
+    """``advanced (yes/no, default no), rounds (a whole number, default 2)``: a list field,
+    which each language joins its own way (English with commas only)."""
+    return [msg("{name} ({kind}, default {default})", name=name, kind=_kind(d),
+                default=_shown(d) or msg("(empty)"))
+            for name, d in sorted(defaults.items())]
 
 
 def _unknown(name: str, title: str, defaults: Mapping[str, Any]) -> OptionError:
     if not defaults:
-        return OptionError(f"{title} takes no options, so {name!r} is not one")
-    return OptionError(f"{title} has no option {name!r}; its options: {valid_list(defaults)}")
+        return OptionError(msg("{title} takes no options, so {name} is not one", title=title,
+                               name=repr(name)))
+    return OptionError(msg("{title} has no option {name}; its options: {options}",
+                           title=title, name=repr(name), options=valid_list(defaults)))
 
 
 def _value(name: str, text: str, default: Any) -> Any:
@@ -63,18 +76,20 @@ def _value(name: str, text: str, default: Any) -> Any:
             return True
         if word.lower() in _FALSE:
             return False
-        raise OptionError(f"option {name} is yes or no (also true/false, on/off, 1/0), "
-                          f"not {text!r}")
+        raise OptionError(msg("option {name} is yes or no (also true/false, on/off, 1/0), "
+                              "not {value}", name=name, value=repr(text)))
     if isinstance(default, int):
         try:
             return int(word)
         except ValueError:
-            raise OptionError(f"option {name} is a whole number, not {text!r}") from None
+            raise OptionError(msg("option {name} is a whole number, not {value}", name=name,
+                                  value=repr(text))) from None
     if isinstance(default, float):
         try:
             return float(word)
         except ValueError:
-            raise OptionError(f"option {name} is a number, not {text!r}") from None
+            raise OptionError(msg("option {name} is a number, not {value}", name=name,
+                                  value=repr(text))) from None
     if isinstance(default, str):
         return text
     try:
@@ -82,8 +97,9 @@ def _value(name: str, text: str, default: Any) -> Any:
     except json.JSONDecodeError:
         value = None
     if not isinstance(value, type(default)):
-        raise OptionError(f"option {name} is {_kind(default)} (like {_shown(default)}), "
-                          f"not {text!r}")
+        raise OptionError(msg("option {name} is {kind} (like {example}), not {value}",
+                              name=name, kind=_kind(default), example=_shown(default),
+                              value=repr(text)))
     return value
 
 
@@ -96,10 +112,11 @@ def from_text(title: str, defaults: Mapping[str, Any], items: Iterable[str]) -> 
         if name not in defaults:
             raise _unknown(name, title, defaults)
         if not eq:
-            raise OptionError(f"option {name} needs a value: -o {name}=VALUE "
-                              f"({_kind(defaults[name])}, default {_shown(defaults[name])})")
+            raise OptionError(msg("option {name} needs a value: -o {name}=VALUE ({kind}, "
+                                  "default {default})", name=name, kind=_kind(defaults[name]),
+                                  default=_shown(defaults[name])))
         if name in options:
-            raise OptionError(f"option {name} is given twice")
+            raise OptionError(msg("option {name} is given twice", name=name))
         options[name] = _value(name, text, defaults[name])
     return options
 
@@ -117,7 +134,8 @@ def check(title: str, defaults: Mapping[str, Any], options: Mapping[str, Any]) -
                 if isinstance(default, float)
                 else isinstance(value, type(default)))
         if not same:
-            raise OptionError(f"option {name} is {_kind(default)}, not {value!r}")
+            raise OptionError(msg("option {name} is {kind}, not {value}", name=name,
+                                  kind=_kind(default), value=repr(value)))
 
 
 def split(title: str, defaults: Mapping[str, Any], items: Iterable[str]

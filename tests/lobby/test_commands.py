@@ -4,14 +4,17 @@ words: what happened and what to do next, its subject saying what it is."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any, ClassVar
 
 import pytest
 from sqlmodel import col, select
 
+from pbem.engine import registry
 from pbem.settings.config import Lobby
 from pbem.store import Game, SessionFactory
 from pbem.store.tables import LobbySeat, LobbyTable
 from tests.lobby.conftest import ANN, BEN, CY, Clock, Post
+from tests.support.testgame import TestCards
 
 
 def opened(post: Post, players: int = 3) -> str:
@@ -66,6 +69,142 @@ def test_new_refused_says_why_and_opens_nothing(post: Post, factory: SessionFact
     assert subject == "Your new table was not opened"
     assert says in " ".join(body.split()), body
     assert tables(factory) == []
+
+
+class OptionCards(TestCards):
+    """The test game with an option of each kind the host reads from text (under the test
+    game's name, so its mail templates serve)."""
+
+    title: ClassVar[str] = "Option Cards"
+
+    def default_options(self) -> dict[str, Any]:
+        return {"rounds": 2, "advanced": False, "speed": 1.5, "variant": "classic"}
+
+
+@pytest.fixture
+def option_cards() -> None:
+    registry.register(OptionCards())  # the lobby's fixture unregisters it by its name
+
+
+NOT_OPENED = {"en": "Your new table was not opened",
+              "de": "Ihr neuer Tisch wurde nicht eröffnet",
+              "fr": "Votre nouvelle table n'a pas été ouverte",
+              "it": "Il tuo nuovo tavolo non è stato aperto",
+              "nl": "Je nieuwe tafel is niet geopend"}
+NOT_ACCEPTED = {"en": "The options were not accepted:",
+                "de": "Die Optionen wurden nicht angenommen:",
+                "fr": "Les options n'ont pas été acceptées :",
+                "it": "Le opzioni non sono state accettate:",
+                "nl": "De opties zijn niet aanvaard:"}
+
+
+@pytest.mark.parametrize(("lang", "line", "says"), [
+    ("en", "new testcards colour=red", "Option Cards has no option 'colour'; its options: "
+     "advanced (yes/no, default no), rounds (a whole number, default 2), speed (a number, "
+     "default 1.5), variant (text, default classic)."),
+    ("de", "new testcards colour=red", "Option Cards hat keine Option 'colour'; verfügbare "
+     "Optionen: advanced (ja/nein, Vorgabe no), rounds (eine ganze Zahl, Vorgabe 2), speed "
+     "(eine Zahl, Vorgabe 1.5) und variant (Text, Vorgabe classic)."),
+    ("fr", "new testcards colour=red", "Option Cards n'a pas d'option 'colour' ; ses options : "
+     "advanced (oui/non, par défaut no), rounds (un nombre entier, par défaut 2), speed (un "
+     "nombre, par défaut 1.5) et variant (texte, par défaut classic)."),
+    ("it", "new testcards colour=red", "Option Cards non ha l'opzione 'colour'; le sue opzioni: "
+     "advanced (sì/no, predefinito no), rounds (un numero intero, predefinito 2), speed (un "
+     "numero, predefinito 1.5) e variant (testo, predefinito classic)."),
+    ("nl", "new testcards colour=red", "Option Cards heeft geen optie 'colour'; de opties: "
+     "advanced (ja/nee, standaard no), rounds (een geheel getal, standaard 2), speed (een "
+     "getal, standaard 1.5) en variant (tekst, standaard classic)."),
+    ("de", "new testcards advanced=vielleicht", "Die Option advanced verlangt yes oder no (auch "
+     "true/false, on/off, 1/0), nicht 'vielleicht'."),
+    ("de", "new testcards rounds=viele", "Die Option rounds verlangt eine ganze Zahl, nicht "
+     "'viele'."),
+    ("de", "new testcards speed=schnell", "Die Option speed verlangt eine Zahl, nicht "
+     "'schnell'."),
+    ("de", "new testcards rounds=3 rounds=4", "Die Option rounds ist zweimal angegeben."),
+    ("fr", "new testcards advanced=jamais", "l'option advanced attend yes ou no (ou aussi "
+     "true/false, on/off, 1/0), pas 'jamais'."),
+    ("it", "new testcards rounds=molti", "l'opzione rounds richiede un numero intero, non "
+     "'molti'."),
+    ("nl", "new testcards speed=snel", "de optie speed verwacht een getal, niet 'snel'."),
+])
+def test_an_option_refusal_is_in_the_senders_language_throughout(
+        post: Post, factory: SessionFactory, option_cards: None, lang: str, line: str,
+        says: str) -> None:
+    """The option names and the values to type stay as they are written; the rest is the
+    sender's language, down to the kinds and the list's last "and"."""
+    result = post.send(ANN, line, lang=lang)
+    assert result.status == "rejected"
+    subject, body = post.answer(result)
+    assert subject == NOT_OPENED[lang]
+    assert f"{NOT_ACCEPTED[lang]} {says}" in " ".join(body.split()), body
+    assert tables(factory) == []
+
+
+@pytest.mark.parametrize(("lang", "line", "says"), [
+    ("en", "new das-riff coral=12", "the reef cards add up to 62, but the box holds 60 (fish "
+     "of both sexes + coral + pearl + shark + water)."),
+    ("de", "new das-riff coral=12", "Die Riffkarten ergeben zusammen 62, in der Schachtel sind "
+     "aber 60 (Fische beider Geschlechter + Korallen + Perlen + Haie + Wasser)."),
+    ("fr", "new das-riff coral=12", "les cartes récif font 62 en tout, mais la boîte en "
+     "contient 60 (poissons des deux sexes + corail + perle + requin + eau)."),
+    ("it", "new das-riff coral=12", "le carte scogliera sommano a 62, ma la scatola ne contiene "
+     "60 (pesci di entrambi i sessi + corallo + perla + squalo + acqua)."),
+    ("nl", "new das-riff coral=12", "de rifkaarten tellen op tot 62, maar de doos bevat er 60 "
+     "(vissen van beide geslachten + koraal + parel + haai + water)."),
+    ("en", "new das-riff die_faces=red", "option die_faces is JSON list (like []), not 'red'."),
+    ("de", "new das-riff die_faces=rot", "Die Option die_faces verlangt JSON list (wie []), "
+     "nicht 'rot'."),
+    ("de", 'new das-riff die_faces=[["red"]]', "Die Option die_faces muss 2 Würfel mit je 6 "
+     "Seiten auflisten, jede Seite eine von red, yellow, blue, green, pink, purple; nicht "
+     "[['red']]."),
+    ("de", 'new das-riff colour_names=["red"]', "Die Option colour_names muss 6 verschiedene "
+     "kleingeschriebene Wörter enthalten (keine Befehlswörter), nicht ['red']."),
+    ("de", "new das-riff coral=0 water=16", "Im Riff muss mindestens eine Koralle und ein "
+     "Fisch jedes Geschlechts sein."),
+    ("de", "new das-riff turn_limit=1", "Die Option turn_limit muss eine ganze Zahl von Zügen "
+     "sein (2 oder mehr), nicht 1."),
+    ("de", "new das-riff coral=-1 water=17", "Die Option coral muss eine ganze Zahl von Karten "
+     "sein, nicht -1."),
+    ("de", 'new das-riff breeding_cards=["red"]', "Die Option breeding_cards muss 21 Karten "
+     "auflisten."),
+    ("de", 'new das-riff breeding_cards=["red+orange"' + ',"red"' * 20 + "]",
+     "Zuchtkarte 'red+orange': schreib eine Farbe oder zwei, verbunden mit '+' (z. B. "
+     "red+yellow), aus: red, yellow, blue, green, pink, purple."),
+])
+def test_a_games_own_option_check_refuses_the_table_at_once(
+        post: Post, factory: SessionFactory, lang: str, line: str, says: str) -> None:
+    """What the game's setup would refuse when the table starts, after everyone joined, is
+    refused when it is opened, in the game's words in the sender's language."""
+    result = post.send(ANN, line, lang=lang)
+    assert result.status == "rejected"
+    subject, body = post.answer(result)
+    assert subject == NOT_OPENED[lang]
+    assert f"{NOT_ACCEPTED[lang]} {says}" in " ".join(body.split()), body
+    assert tables(factory) == []
+
+
+def test_a_join_that_would_open_a_table_checks_its_options_too(
+        post: Post, factory: SessionFactory) -> None:
+    result = post.send(ANN, "join das-riff turn_limit=1", lang="nl")
+    assert result.status == "rejected"
+    _, body = post.answer(result)
+    assert (f"{NOT_ACCEPTED['nl']} de optie turn_limit moet een geheel aantal beurten zijn (2 "
+            "of meer), niet 1.") in " ".join(body.split()), body
+    assert tables(factory) == []
+
+
+def test_a_table_of_das_riff_with_its_own_colours_starts(post: Post,
+                                                        factory: SessionFactory) -> None:
+    """Colours of the group's own: the breeding cards (not given) follow them, so the game's
+    check and its setup at the start both take the table."""
+    names = '["red","yellow","blue","green","orange","violet"]'
+    ann, _ = post.seat(ANN, f"new das-riff colour_names={names}", name="Ann")
+    ben, _ = post.seat(BEN, "join riff-t1", name="Ben")
+    confirm(post, ANN, ann)
+    result = post.send(BEN, f"confirm {ben}")
+    assert result.status == "applied", result
+    with factory() as s:
+        assert s.exec(select(Game)).one().tag == "riff-t1"
 
 
 def test_an_unknown_game_lists_the_hosts_games(post: Post) -> None:

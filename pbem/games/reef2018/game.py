@@ -17,7 +17,7 @@ from pbem.games.reef2018.render import template_helpers
 from pbem.games.reef2018.scoring import final_outcome
 from pbem.games.reef2018.state import State
 from pbem.games.reef2018.view import view
-from pbem.i18n.msg import N_
+from pbem.i18n.msg import N_, Msg, msg
 
 _ONLY = tuple(frozenset({seat}) for seat in range(4))  # whose turn it is: asked before each order
 
@@ -41,10 +41,17 @@ class Reef:
     def default_options(self) -> dict[str, Any]:
         return {"advanced": False}
 
+    def check_options(self, options: Mapping[str, Any]) -> list[Msg]:
+        """Only this game's own options (the host checked each value's kind)."""
+        unknown = sorted(set(options) - set(self.default_options()))
+        if not unknown:
+            return []
+        return [msg("unknown Reef options: {names}", names=", ".join(unknown))]
+
     def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> State:
-        unknown = set(options) - set(self.default_options())
-        if unknown:
-            raise ValueError(f"unknown Reef options: {', '.join(sorted(unknown))}")
+        problems = self.check_options(options)
+        if problems:
+            raise ValueError(str(problems[0]))
         return rules.setup(seats, bool(options.get("advanced", False)), chance)
 
     def waiting_for(self, state: State) -> frozenset[Seat]:

@@ -22,7 +22,7 @@ from pbem.games.reef_encounter.scoring import final_outcome
 from pbem.games.reef_encounter.setup import setup
 from pbem.games.reef_encounter.state import State
 from pbem.games.reef_encounter.view import view
-from pbem.i18n.msg import N_
+from pbem.i18n.msg import N_, Msg, msg
 
 
 class ReefEncounter:
@@ -42,10 +42,17 @@ class ReefEncounter:
     def default_options(self) -> dict[str, Any]:
         return {"advanced": False}
 
+    def check_options(self, options: Mapping[str, Any]) -> list[Msg]:
+        """Only this game's own options (the host checked each value's kind)."""
+        unknown = sorted(set(options) - set(self.default_options()))
+        if not unknown:
+            return []
+        return [msg("unknown Reef Encounter options: {names}", names=", ".join(unknown))]
+
     def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> State:
-        unknown = set(options) - set(self.default_options())
-        if unknown:
-            raise ValueError(f"unknown Reef Encounter options: {', '.join(sorted(unknown))}")
+        problems = self.check_options(options)
+        if problems:
+            raise ValueError(str(problems[0]))
         state = setup(seats, chance)
         state.advanced = bool(options.get("advanced", False))
         return state

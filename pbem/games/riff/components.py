@@ -15,6 +15,8 @@ from importlib import resources
 from itertools import combinations
 from typing import Any
 
+from pbem.i18n.msg import Msg, msg
+
 KINDS = ("coral", "pearl", "shark", "water")
 SEXES = {"m": "male", "f": "female"}
 # Words of the order language a colour may not be called.
@@ -57,13 +59,19 @@ def default_options() -> dict[str, Any]:
 
 
 class OptionError(ValueError):
-    """A game option the rules cannot use; the message says which and why."""
+    """A game option the rules cannot use; ``message`` says which and why (translatable),
+    ``str(exc)`` in English."""
+
+    def __init__(self, message: Msg) -> None:
+        super().__init__(str(message))
+        self.message = message
 
 
 def _count(options: Mapping[str, Any], key: str) -> int:
     value = options[key]
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise OptionError(f"option {key} must be a whole number of cards, not {value!r}")
+        raise OptionError(msg("option {key} must be a whole number of cards, not {value}",
+                              key=key, value=repr(value)))
     return value
 
 
@@ -75,15 +83,16 @@ def _fish_counts(options: Mapping[str, Any], colours: list[str]) -> dict[tuple[s
         n = _count(options, "fish_per_colour_per_sex")
         return {(c, s): n for c in colours for s in SEXES}
     if set(value) != set(colours):
-        raise OptionError("option fish_per_colour_per_sex needs a count for each colour: "
-                          + ", ".join(colours))
+        raise OptionError(msg("option fish_per_colour_per_sex needs a count for each colour: "
+                              "{colours}", colours=", ".join(colours)))
     out: dict[tuple[str, str], int] = {}
     for c in colours:
         each = value[c]
         if isinstance(each, Mapping):
             if set(each) != set(SEXES):
-                raise OptionError(f"option fish_per_colour_per_sex: {c} needs a count for "
-                                  f'males and females, as {{"m": 3, "f": 3}}, not {each!r}')
+                raise OptionError(msg('option fish_per_colour_per_sex: {colour} needs a count '
+                                      'for males and females, as {{"m": 3, "f": 3}}, not '
+                                      '{value}', colour=c, value=repr(each)))
             out |= {(c, s): _count(each, s) for s in SEXES}
         else:
             out |= {(c, s): _count(value, c) for s in SEXES}
@@ -101,8 +110,9 @@ def _die_faces(value: Any, colours: list[str], dice: int, faces: int) -> list[li
     if (not isinstance(value, list) or len(value) != dice
             or any(not isinstance(d, list) or len(d) != faces or not set(d) <= set(colours)
                    for d in value)):
-        raise OptionError(f"option die_faces must list {dice} dice of {faces} faces, each face "
-                          f"one of {', '.join(colours)}; not {value!r}")
+        raise OptionError(msg("option die_faces must list {dice} dice of {faces} faces, each "
+                              "face one of {colours}; not {value}", dice=dice, faces=faces,
+                              colours=", ".join(colours), value=repr(value)))
     return [list(d) for d in value]
 
 
@@ -117,8 +127,8 @@ def resolve(options: Mapping[str, Any]) -> dict[str, Any]:
     base = default_options()
     unknown = set(options) - set(base)
     if unknown:
-        raise OptionError(f"unknown Das Riff options: {', '.join(sorted(unknown))}; known: "
-                          f"{', '.join(sorted(base))}")
+        raise OptionError(msg("unknown Das Riff options: {names}; known: {known}",
+                              names=", ".join(sorted(unknown)), known=", ".join(sorted(base))))
     merged = {**base, **dict(options)}
     colours = merged["colour_names"]
     k = known()
@@ -126,19 +136,22 @@ def resolve(options: Mapping[str, Any]) -> dict[str, Any]:
             or len(set(colours)) != len(colours)
             or not all(isinstance(c, str) and c.isalpha() and c.islower() and
                        c not in RESERVED for c in colours)):
-        raise OptionError(f"option colour_names must be {k['colours']} different lower-case "
-                          f"words (not order words), not {colours!r}")
-    if "breeding_cards" not in options and "colour_names" in options:
+        raise OptionError(msg("option colour_names must be {count} different lower-case "
+                              "words (not order words), not {value}", count=k["colours"],
+                              value=repr(colours)))
+    # Breeding cards not given (or the shipped ones, as a copy of every default holds them)
+    # follow the game's own colours.
+    if merged["breeding_cards"] == base["breeding_cards"] and colours != base["colour_names"]:
         merged["breeding_cards"] = default_breeding(colours)
     fish = _fish_counts(merged, colours)
     total = sum(fish.values()) + sum(_count(merged, kind) for kind in KINDS)
     if total != k["reef_cards"]:
-        raise OptionError(f"the reef cards add up to {total}, but the box holds "
-                          f"{k['reef_cards']} (fish of both sexes + coral + pearl + shark + "
-                          "water)")
+        raise OptionError(msg("the reef cards add up to {total}, but the box holds {box} "
+                              "(fish of both sexes + coral + pearl + shark + water)",
+                              total=total, box=k["reef_cards"]))
     if _count(merged, "coral") < 1 or any(
             sum(n for (_, s), n in fish.items() if s == sex) < 1 for sex in SEXES):
-        raise OptionError("the reef needs at least one coral and one fish of each sex")
+        raise OptionError(msg("the reef needs at least one coral and one fish of each sex"))
     faces = _die_faces(merged["die_faces"], colours, k["dice"], k["faces_per_die"]) \
         if merged["die_faces"] else []
     if faces and faces != [list(colours)] * k["dice"]:
@@ -147,21 +160,24 @@ def resolve(options: Mapping[str, Any]) -> dict[str, Any]:
         del merged["die_faces"]
     cards = merged["breeding_cards"]
     if not isinstance(cards, list) or len(cards) != k["breeding_cards"]:
-        raise OptionError(f"option breeding_cards must list {k['breeding_cards']} cards")
+        raise OptionError(msg("option breeding_cards must list {count} cards",
+                              count=k["breeding_cards"]))
     for card in cards:
         parts = str(card).split("+")
         if len(parts) not in (1, 2) or not set(parts) <= set(colours):
-            raise OptionError(f"breeding card {card!r}: write one colour or two joined by "
-                              f"'+' (e.g. red+yellow), from: {', '.join(colours)}")
+            raise OptionError(msg("breeding card {card}: write one colour or two joined by "
+                                  "'+' (e.g. red+yellow), from: {colours}", card=repr(card),
+                                  colours=", ".join(colours)))
     merged["breeding_cards"] = [canonical_cross(str(c), colours) for c in cards]
     for flag in ("face_down_at_sea_edge_counts_as_water", "completed_corals_count_toward_limit",
                  "may_buy_fish_without_a_free_coral"):
         if not isinstance(merged[flag], bool):
-            raise OptionError(f"option {flag} must be true or false, not {merged[flag]!r}")
+            raise OptionError(msg("option {flag} must be true or false, not {value}",
+                                  flag=flag, value=repr(merged[flag])))
     limit = merged["turn_limit"]
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 2:
-        raise OptionError(f"option turn_limit must be a whole number of turns (2 or more), "
-                          f"not {limit!r}")
+        raise OptionError(msg("option turn_limit must be a whole number of turns (2 or "
+                              "more), not {value}", value=repr(limit)))
     if isinstance(merged["fish_per_colour_per_sex"], Mapping):
         merged["fish_per_colour_per_sex"] = _fish_option(fish, colours)
     return merged

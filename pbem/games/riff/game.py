@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from pbem.engine.chance import Chance, Draw
 from pbem.engine.contract import Applied, Outcome, Seat, View
 from pbem.games.riff import bot
-from pbem.games.riff.components import default_options
+from pbem.games.riff.components import OptionError, default_options, resolve
 from pbem.games.riff.help import help_text
 from pbem.games.riff.keywords import canonical_order, localise_order
 from pbem.games.riff.orders import Order
@@ -42,6 +42,14 @@ class Riff:
 
     def default_options(self) -> dict[str, Any]:
         return default_options()
+
+    def check_options(self, options: Mapping[str, Any]) -> list[Msg]:
+        """What the setup would refuse (the first thing :func:`resolve` finds)."""
+        try:
+            resolve(options)
+        except OptionError as exc:
+            return [exc.message]
+        return []
 
     def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> State:
         if seats != 2:

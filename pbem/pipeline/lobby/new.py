@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.engine import registry
-from pbem.engine.contract import BOT_LEVELS
-from pbem.i18n import msg
+from pbem.engine.contract import BOT_LEVELS, option_problems
+from pbem.i18n import msg, translator
 from pbem.pipeline import command_words as words
 from pbem.pipeline import game_options
 from pbem.pipeline.controllers import DEFAULT_LEVEL
@@ -103,11 +103,19 @@ def read(ctx: Context, argument: str) -> Wish:
             "players, bots included, and {bots} bots leave none of {players} seats.",
             title=rules.title, least=rules.min_players, most=rules.max_players, bots=bots,
             players=seats)])
+    defaults = rules.default_options()
     try:
-        options = game_options.from_text(rules.title, rules.default_options(), items)
+        options = game_options.from_text(rules.title, defaults, items)
     except game_options.OptionError as exc:
         raise Refused("bad option", [msg("The options were not accepted: {error}.",
-                                         error=str(exc))]) from None
+                                         error=exc.message)]) from None
+    # The game's own check, now: its setup would refuse the same options only when the table
+    # starts, after every player had joined. Its words are in the game's catalogue.
+    problems = option_problems(rules, {**defaults, **options})
+    if problems:
+        tr = translator(ctx.tr.lang, rules.name)
+        raise Refused("bad game option", [msg("The options were not accepted: {error}.",
+                                              error=tr(problem)) for problem in problems])
     return Wish(rules, seats, options, bots, level or DEFAULT_LEVEL, players is not None,
                 level is not None)
 

@@ -511,3 +511,7 @@ def test_per_colour_fish_counts_and_own_colour_names_are_options() -> None:
     assert "orange+violet" in opts["breeding_cards"]
     state = setup({"colour_names": names}, Chance("c"))
     assert violations(state) == []
+    # As the host hands them over, every option at its default but the colours: the shipped
+    # breeding cards follow the game's own colours, as when they are not given.
+    assert resolve({**GAME.default_options(), "colour_names": names}) == opts
+    assert GAME.check_options({**GAME.default_options(), "colour_names": names}) == []
