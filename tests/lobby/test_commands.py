@@ -132,6 +132,13 @@ def test_an_option_refusal_is_in_the_senders_language_throughout(
         says: str) -> None:
     """The option names and the values to type stay as they are written; the rest is the
     sender's language, down to the kinds and the list's last "and"."""
+    refused_at_once(post, factory, lang, line, says)
+
+
+def refused_at_once(post: Post, factory: SessionFactory, lang: str, line: str,
+                    says: str) -> None:
+    """``line`` opens no table; the one answer, in ``lang``, says the options were not
+    accepted and ``says`` why."""
     result = post.send(ANN, line, lang=lang)
     assert result.status == "rejected"
     subject, body = post.answer(result)
@@ -175,12 +182,7 @@ def test_a_games_own_option_check_refuses_the_table_at_once(
         post: Post, factory: SessionFactory, lang: str, line: str, says: str) -> None:
     """What the game's setup would refuse when the table starts, after everyone joined, is
     refused when it is opened, in the game's words in the sender's language."""
-    result = post.send(ANN, line, lang=lang)
-    assert result.status == "rejected"
-    subject, body = post.answer(result)
-    assert subject == NOT_OPENED[lang]
-    assert f"{NOT_ACCEPTED[lang]} {says}" in " ".join(body.split()), body
-    assert tables(factory) == []
+    refused_at_once(post, factory, lang, line, says)
 
 
 def test_a_join_that_would_open_a_table_checks_its_options_too(
