@@ -186,6 +186,28 @@ def no_delay(client: IMAPClient) -> None:
         client.socket().setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+def _news_read_ahead(client: IMAPClient) -> bool:
+    """Did the server send more than IDLE's continuation line at once?
+
+    A server announces mail that came between our last command and IDLE (Dovecot does) right
+    after the continuation. imaplib reads the socket through a buffer, so that announcement
+    usually sits there already, where ``idle_check``'s poll of the socket never sees it: the
+    mail would wait for the end of a 25-minute IDLE slice. Looks without blocking.
+    """
+    reader = getattr(client._imap, "file", None)
+    peek = getattr(reader, "peek", None)
+    if peek is None:  # an imaplib without a buffered reader: nothing can hide there
+        return False
+    sock = client.socket()
+    sock.setblocking(False)
+    try:
+        return bool(peek(1))
+    except (BlockingIOError, ssl.SSLWantReadError, TimeoutError):
+        return False
+    finally:
+        sock.setblocking(True)
+
+
 class ImapInbox:
     """An IMAP folder read by UID with ``BODY.PEEK[]``; handled mail is MOVEd to other folders.
 
@@ -453,7 +475,8 @@ class ImapInbox:
         client = self._conn()
         client.idle()
         try:
-            responses = client.idle_check(timeout=seconds)
+            # News already read with IDLE's continuation is answered by DONE below.
+            responses = [] if _news_read_ahead(client) else client.idle_check(timeout=seconds)
         except BaseException:
             # Stopped mid-IDLE (SIGTERM ends `pbem serve`): a LOGOUT now would wait for an
             # answer the server never gives inside IDLE, so close the link without one.

@@ -9,10 +9,11 @@ from collections.abc import Callable, Iterator, Sequence
 from email.message import EmailMessage
 
 import pytest
+from imapclient import IMAPClient
 
 from pbem.mail.inbound import CLAIM_AHEAD, ImapInbox, InboxError
 from pbem.mail.reading import read_message
-from tests.support.mailservers import PymapServer
+from tests.support.mailservers import DovecotServer, PymapServer
 
 
 def order_mail(n: int, body: str = "take pink") -> bytes:
@@ -287,5 +288,40 @@ def test_the_patched_fixture_delivers_idle_updates_whole(imap_server: PymapServe
         with flag_storm(imap_server):
             assert box.wait(1.0) is False
         assert box.reconnects == 0
+    finally:
+        box.close()
+
+
+
+class _DeliverAfterSecondSearch(ImapInbox):
+    """Stages the race at its worst: a mail lands just after the search that precedes the
+    long IDLE slice (the first, 1-second slice would otherwise catch it when it ends)."""
+
+    def __init__(self, server: PymapServer | DovecotServer) -> None:
+        super().__init__(server.settings, retry_delay=0.01)
+        self.server = server
+        self.searches = 0
+
+    def _waiting(self, client: IMAPClient) -> bool:  # type: ignore[override]
+        found = ImapInbox._waiting(client)
+        self.searches += 1
+        if self.searches == 2:
+            self.server.deliver(order_mail(1))
+        return found
+
+
+@pytest.mark.parametrize("server", ["imap_server", "dovecot_server"])
+def test_mail_that_lands_between_the_search_and_idle_wakes_the_wait(
+        server: str, request: pytest.FixtureRequest) -> None:
+    """The server announces it right after IDLE's continuation line, often in the same read
+    as that line: it then waits in imaplib's buffer, which a poll of the socket does not see
+    (on pymap, patched to announce as Dovecot does, this wait lasted its whole timeout)."""
+    box = _DeliverAfterSecondSearch(request.getfixturevalue(server))
+    try:
+        start = time.monotonic()
+        assert box.wait(120) is True
+        assert time.monotonic() - start < 60  # woken by the news, not by the timeout
+        assert box.searches == 2
+        assert len(list(box.fetch())) == 1
     finally:
         box.close()

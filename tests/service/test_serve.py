@@ -80,9 +80,11 @@ def serving(tmp_path: Path, imap_server: PymapServer, smtp_server: SmtpTestServe
     yield proc
     proc.terminate()
     try:
-        proc.wait(10)
+        out, _ = proc.communicate(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
+        out, _ = proc.communicate()
+    print(out)  # pytest shows it when the test failed: what the service saw and did
 
 
 def eventually(check: Callable[[], bool], timeout: float = WAKE, what: str = "") -> None:

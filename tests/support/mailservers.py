@@ -2,8 +2,9 @@
 
 Loaded as a pytest plugin by tests/conftest.py, so these fixtures are visible everywhere:
 
-- ``imap_server``: pymap (in-memory) with responses written whole, so IDLE is reliable;
-  ``imap_server_unpatched``: stock pymap, whose piecewise writes can break ``idle_check``.
+- ``imap_server``: pymap (in-memory) with responses written whole and IDLE announcing what
+  came just before it, so IDLE is reliable; ``imap_server_unpatched``: stock pymap, whose
+  piecewise writes can break ``idle_check``.
 - ``smtp_server``: aiosmtpd requiring AUTH (``smtp_server.settings`` carries the login);
   ``make_smtp_server(auth=False)`` for an open one. ``.messages`` holds what was received,
   ``.refuse(...)`` simulates an outage with 451 replies.
@@ -65,8 +66,28 @@ def _whole_writing_server(login: Any, config: Any) -> Any:
     Stock pymap writes a FETCH response in several socket writes; imapclient's non-blocking
     ``idle_check`` then sometimes reads half a line and raises ``IMAP4.abort`` (imapclient
     issue #519). Tests of anything but that failure use this server.
+
+    Its IDLE also reports what changed since the client's last command before it waits, as
+    Dovecot does. Stock pymap waits for the next change first, so a mail that lands between
+    a client's SEARCH and its IDLE stays unannounced until another mail comes: a race the
+    product cannot close on such a server, and which made tests on a loaded machine wait for
+    a reply for as long as the product's IDLE slice.
     """
     from pymap.imap import IMAPConnection, IMAPServer
+    from pymap.imap.state import ConnectionState
+
+    class PromptIdleState(ConnectionState):
+        _announced_for: object = None
+
+        async def receive_updates(self, cmd: Any, done: Any) -> Any:
+            if self._announced_for is not cmd:  # the first look of this IDLE: no waiting
+                self._announced_for = cmd
+                selected = await self.session.check_mailbox(self.selected)
+                self._selected, untagged = selected.fork(cmd)
+                untagged = list(untagged)
+                if untagged:
+                    return untagged
+            return await super().receive_updates(cmd, done)
 
     class WholeConnection(IMAPConnection):
         async def write_response(self, resp: Any) -> None:
@@ -83,10 +104,9 @@ def _whole_writing_server(login: Any, config: Any) -> Any:
             from contextlib import AsyncExitStack, closing
 
             from pymap.context import connection_exit
-            from pymap.imap.state import ConnectionState
 
             conn = WholeConnection(self.commands, self._config, reader, writer, sock_info)
-            state = ConnectionState(self._login, self._config)
+            state = PromptIdleState(self._login, self._config)
             async with AsyncExitStack() as stack:
                 connection_exit.set(stack)
                 stack.enter_context(closing(conn))
