@@ -135,10 +135,11 @@ def run(url: str, games: int, rounds: int = 3) -> float | None:
 def _drain(url: str, orders: list[bytes], welcomes: int, workers: int, dovecot: type,
            smtp_server: type) -> float:
     imap, smtp = dovecot().start(), smtp_server(auth=False).start()
+    procs: list[subprocess.Popen[str]] = []
     try:
         for raw in orders:
             imap.deliver(raw)
-        procs = [subprocess.Popen([sys.executable, __file__, "child", url, str(imap.port),
+        procs += [subprocess.Popen([sys.executable, __file__, "child", url, str(imap.port),
                                    imap.user, imap.password, str(smtp.port)],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                   cwd=ROOT) for _ in range(workers)]
@@ -160,6 +161,10 @@ def _drain(url: str, orders: list[bytes], welcomes: int, workers: int, dovecot: 
         cpu = sum(float(out.split()[3]) for out in outs) - warm
         _exactly_once(url, orders, welcomes, imap, smtp)
     finally:
+        for p in procs:  # one worker failed: end the others before their servers go
+            if p.poll() is None:
+                p.kill()
+                p.wait()
         imap.stop()
         smtp.stop()
     rate = len(orders) / seconds

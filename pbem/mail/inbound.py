@@ -186,6 +186,18 @@ def no_delay(client: IMAPClient) -> None:
         client.socket().setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+def _ensure_folder(client: IMAPClient, folder: str) -> None:
+    """Create ``folder`` unless it exists. Workers starting together on a new mailbox all see
+    it missing, and all but one are refused the CREATE: for them it now exists, as wanted."""
+    if client.folder_exists(folder):
+        return
+    try:
+        client.create_folder(folder)
+    except imaplib.IMAP4.error:
+        if not client.folder_exists(folder):
+            raise
+
+
 def _news_read_ahead(client: IMAPClient) -> bool:
     """Did the server send more than IDLE's continuation line at once?
 
@@ -250,8 +262,7 @@ class ImapInbox:
             self._caps = frozenset(c.decode("ascii", "replace").upper()
                                    for c in client.capabilities()) - self.ignore_capabilities
             for folder in (s.processed_folder, s.failed_folder):
-                if not client.folder_exists(folder):
-                    client.create_folder(folder)
+                _ensure_folder(client, folder)
             selected = self._select(client)
         except LoginError as exc:
             self._quietly_close(client)

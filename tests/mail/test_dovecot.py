@@ -103,3 +103,33 @@ def test_a_claimed_fetch_reads_only_what_it_was_granted(dovecot_server: DovecotS
     # The claimed mails that fit the limit, the others never fetched.
     assert [m.key for m in got] == [everything[1], everything[2]]
     assert ids([m.raw for m in got]) == ["<order-1@players.test>", "<order-2@players.test>"]
+
+
+def test_workers_starting_together_on_a_new_mailbox_both_connect(
+        dovecot_server: DovecotServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each looked for the processed folder before the other created it: the second CREATE
+    is refused as ALREADYEXISTS, which leaves the worker exactly where it wanted to be."""
+    first = ImapInbox(dovecot_server.settings)
+    try:
+        assert first.wait(0) is False  # connected: it created the folders
+    finally:
+        first.close()
+    from imapclient import IMAPClient
+
+    seen: set[str] = set()
+    real = IMAPClient.folder_exists
+
+    def looked_too_early(self: IMAPClient, folder: str) -> bool:
+        if folder in seen:
+            return bool(real(self, folder))
+        seen.add(folder)
+        return False  # as it was when this worker looked, an instant before the other's CREATE
+
+    monkeypatch.setattr(IMAPClient, "folder_exists", looked_too_early)
+    second = ImapInbox(dovecot_server.settings)
+    try:
+        dovecot_server.deliver(order_mail(1))
+        assert [m.key for m in second.fetch()] and second.reconnects == 0
+        assert seen == {"pbem-processed", "pbem-failed"}
+    finally:
+        second.close()
