@@ -4,6 +4,7 @@ real database on each backend)."""
 
 from __future__ import annotations
 
+import dataclasses
 import email
 import mailbox
 import random
@@ -134,6 +135,7 @@ def test_a_transient_fault_leaves_the_mail_in_the_inbox(
     card = hand(factory, Table(game.id or 0, game.tag, secrets), 0)[0]
     box = mailbox.Maildir(tmp_path / "inbox", create=True)
     box.add(mail(ALICE, f"[{game.tag}]", f"play {card}\nsecret {secrets[0]}"))
+    host = dataclasses.replace(host, transient_backoff_seconds=0.01)  # the count matters here
     faults = DbFaults(engine)
     try:
         faults.next(4, kind)  # the first try and the three retries (Host default) all fail
