@@ -148,3 +148,28 @@ def test_a_refusal_is_english_as_text_and_translatable_as_its_message() -> None:
         game_options.from_text("Option Cards", {"advanced": False}, ["advanced"])
     assert bare.value.message.render("de") == (
         "Die Option advanced braucht einen Wert: -o advanced=VALUE (ja/nein, Vorgabe no)")
+
+
+TABLE = {"red": 3, "blue": 3}
+
+
+def test_an_option_with_an_alternative_takes_either_kind_and_names_both() -> None:
+    """A game may let an option take another kind beside its default's (a table per colour
+    beside one number for all): read as the default's kind first, then as the other."""
+    defaults, others = {"fish": 3}, {"fish": [TABLE]}
+    assert game_options.from_text("Option Cards", defaults, ["fish=4"], others) == {"fish": 4}
+    assert game_options.from_text("Option Cards", defaults, ['fish={"red": 4, "blue": 2}'],
+                                  others) == {"fish": {"red": 4, "blue": 2}}
+    game_options.check("Option Cards", defaults, {"fish": {"red": 1}}, others)
+    with pytest.raises(game_options.OptionError) as text:
+        game_options.from_text("Option Cards", defaults, ["fish=lots"], others)
+    assert str(text.value) == ('option fish is a whole number or JSON dict (like {"red": 3, '
+                               '"blue": 3}), not \'lots\'')
+    assert text.value.message.render("de") == (
+        'Die Option fish verlangt eine ganze Zahl oder JSON dict (wie {"red": 3, "blue": 3}), '
+        "nicht 'lots'")
+    with pytest.raises(game_options.OptionError) as value:
+        game_options.check("Option Cards", defaults, {"fish": [3]}, others)
+    assert str(value.value) == "option fish is a whole number or JSON dict, not [3]"
+    with pytest.raises(game_options.OptionError, match="option fish is a whole number, not"):
+        game_options.from_text("Option Cards", defaults, ['fish={"red": 4}'])  # none declared

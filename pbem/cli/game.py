@@ -24,6 +24,7 @@ from pbem.cli.seat import HELP as SEAT_HELP
 from pbem.cli.seat import index as seat_index
 from pbem.cli.seat import number as seat_number
 from pbem.engine import registry
+from pbem.engine.contract import option_alternatives
 from pbem.engine.replay import ReplayMismatch
 from pbem.ops import api, overview
 from pbem.pipeline.history import BadAdminEntry, revoked
@@ -90,7 +91,7 @@ def game_new(
     try:
         rules = registry.get(game_type)
         options, host_options = game_options.split(rules.title, rules.default_options(),
-                                                   option or [])
+                                                   option or [], option_alternatives(rules))
     except registry.UnknownGame:
         raise  # told with its fix (pbem.ops.operator_errors)
     except (KeyError, ValueError) as exc:

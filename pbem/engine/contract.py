@@ -260,6 +260,12 @@ class Game(Protocol[S, Ord]):
     # opens a table, so a player hears it then and not when the table starts; ``setup`` must
     # refuse the same options.
     #
+    #   def option_alternatives(self) -> Mapping[str, Sequence[Any]]
+    # Options that take a value of another kind beside their default's: each name with an
+    # example value of every other kind it takes (a table per colour beside one number for
+    # all, say). The host reads and checks such an option as its default's kind or any of
+    # these (see :func:`option_alternatives`); ``check_options`` then judges the value.
+    #
     #   def warm_up(self) -> None
     # Build what the game otherwise builds on its first order (a parser, tables): ``pbem
     # serve`` calls it before its first pass (pbem.pipeline.warmup), so no player's order
@@ -314,6 +320,13 @@ def option_problems(game: Any, options: Mapping[str, Any]) -> list[Msg]:
     nothing when the game has no check."""
     hook = getattr(game, "check_options", None)
     return [] if hook is None else list(hook(options))
+
+
+def option_alternatives(game: Any) -> Mapping[str, Sequence[Any]]:
+    """The other kinds of value each option takes (see ``option_alternatives`` above); none
+    when the game declares none."""
+    hook = getattr(game, "option_alternatives", None)
+    return {} if hook is None else dict(hook())
 
 
 def takes_orders(game: Any, state: Any, seat: Seat) -> bool:

@@ -2,12 +2,14 @@
 every game alike against its ``default_options()``: the names it knows, and each value read
 as the type of its default (bool, int, float or str), so ``advanced=yes`` is True and not the
 string "yes", and a typo is refused with the list of valid options instead of being stored.
+An option may also take the kinds of the examples the game gives as its alternatives (a
+JSON table beside a number, say): it is read as its default's kind first, then as those.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pbem.i18n import Msg, cmsg, msg
@@ -52,20 +54,63 @@ def _shown(default: Any) -> str:
     return json.dumps(default, ensure_ascii=False) if not isinstance(default, str) else default
 
 
-def valid_list(defaults: Mapping[str, Any]) -> list[Msg]:
+def valid_list(defaults: Mapping[str, Any], alternatives: Alternatives | None = None
+               ) -> list[Msg]:
     """``advanced (yes/no, default no), rounds (a whole number, default 2)``: a list field,
     which each language joins its own way (English with commas only)."""
-    return [msg("{name} ({kind}, default {default})", name=name, kind=_kind(d),
-                default=_shown(d) or msg("(empty)"))
+    return [msg("{name} ({kind}, default {default})", name=name,
+                kind=_kinds(name, d, alternatives), default=_shown(d) or msg("(empty)"))
             for name, d in sorted(defaults.items())]
 
 
-def _unknown(name: str, title: str, defaults: Mapping[str, Any]) -> OptionError:
+def _unknown(name: str, title: str, defaults: Mapping[str, Any],
+             alternatives: Alternatives | None) -> OptionError:
     if not defaults:
         return OptionError(msg("{title} takes no options, so {name} is not one", title=title,
                                name=repr(name)))
     return OptionError(msg("{title} has no option {name}; its options: {options}",
-                           title=title, name=repr(name), options=valid_list(defaults)))
+                           title=title, name=repr(name),
+                           options=valid_list(defaults, alternatives)))
+
+
+Alternatives = Mapping[str, Sequence[Any]]
+"""Per option, an example value of each other kind it takes (see the module's docstring)."""
+
+
+def _kinds(name: str, default: Any, alternatives: Alternatives | None) -> Msg:
+    """``a whole number or JSON dict``: the default's kind, then each alternative's."""
+    kind = _kind(default)
+    for other in (alternatives or {}).get(name, ()):
+        kind = cmsg("option kind", "{first} or {other}", first=kind, other=_kind(other))
+    return kind
+
+
+def _read(name: str, text: str, default: Any, alternatives: Alternatives | None) -> Any:
+    """``text`` read as the type of ``default``, else as the first alternative it fits."""
+    try:
+        return _value(name, text, default)
+    except OptionError as refused:
+        others = (alternatives or {}).get(name, ())
+        for other in others:
+            try:
+                return _value(name, text, other)
+            except OptionError:
+                continue
+        if not others:
+            raise
+        raise OptionError(msg("option {name} is {kind} (like {example}), not {value}",
+                              name=name, kind=_kinds(name, default, alternatives),
+                              example=_shown(others[0]), value=repr(text))) from refused
+
+
+def _same_kind(value: Any, default: Any) -> bool:
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    return isinstance(value, type(default))
 
 
 def _value(name: str, text: str, default: Any) -> Any:
@@ -103,45 +148,43 @@ def _value(name: str, text: str, default: Any) -> Any:
     return value
 
 
-def from_text(title: str, defaults: Mapping[str, Any], items: Iterable[str]) -> dict[str, Any]:
+def from_text(title: str, defaults: Mapping[str, Any], items: Iterable[str],
+              alternatives: Alternatives | None = None) -> dict[str, Any]:
     """``["rounds=3", "advanced=yes"]`` as typed options; each name at most once."""
     options: dict[str, Any] = {}
     for item in items:
         name, eq, text = item.partition("=")
         name = name.strip()
         if name not in defaults:
-            raise _unknown(name, title, defaults)
+            raise _unknown(name, title, defaults, alternatives)
         if not eq:
             raise OptionError(msg("option {name} needs a value: -o {name}=VALUE ({kind}, "
                                   "default {default})", name=name, kind=_kind(defaults[name]),
                                   default=_shown(defaults[name])))
         if name in options:
             raise OptionError(msg("option {name} is given twice", name=name))
-        options[name] = _value(name, text, defaults[name])
+        options[name] = _read(name, text, defaults[name], alternatives)
     return options
 
 
-def check(title: str, defaults: Mapping[str, Any], options: Mapping[str, Any]) -> None:
-    """Options given as values (not text) must be known and of their default's type."""
+def check(title: str, defaults: Mapping[str, Any], options: Mapping[str, Any],
+          alternatives: Alternatives | None = None) -> None:
+    """Options given as values (not text) must be known and of their default's type (or of
+    one of their alternatives')."""
     for name, value in options.items():
         if name not in defaults:
-            raise _unknown(name, title, defaults)
-        default = defaults[name]
-        same = (isinstance(value, bool) if isinstance(default, bool)
-                else isinstance(value, int) and not isinstance(value, bool)
-                if isinstance(default, int)
-                else isinstance(value, int | float) and not isinstance(value, bool)
-                if isinstance(default, float)
-                else isinstance(value, type(default)))
-        if not same:
+            raise _unknown(name, title, defaults, alternatives)
+        kinds = [defaults[name], *(alternatives or {}).get(name, ())]
+        if not any(_same_kind(value, kind) for kind in kinds):
             raise OptionError(msg("option {name} is {kind}, not {value}", name=name,
-                                  kind=_kind(default), value=repr(value)))
+                                  kind=_kinds(name, defaults[name], alternatives),
+                                  value=repr(value)))
 
 
-def split(title: str, defaults: Mapping[str, Any], items: Iterable[str]
-          ) -> tuple[dict[str, Any], dict[str, Any]]:
+def split(title: str, defaults: Mapping[str, Any], items: Iterable[str],
+          alternatives: Alternatives | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """``-o`` items as typed options: the game's (checked against ``defaults``) and the host's
     (:data:`HOST_OPTIONS`, the same for every game; given ones only)."""
-    both = from_text(title, {**defaults, **HOST_OPTIONS}, items)
+    both = from_text(title, {**defaults, **HOST_OPTIONS}, items, alternatives)
     return ({k: v for k, v in both.items() if k not in HOST_OPTIONS},
             {k: v for k, v in both.items() if k in HOST_OPTIONS})

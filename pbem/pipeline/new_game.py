@@ -13,6 +13,7 @@ from typing import Any
 from sqlmodel import Session
 
 from pbem.engine import registry
+from pbem.engine.contract import option_alternatives
 from pbem.engine.hashing import canonical_json
 from pbem.engine.replay import draws_to_json, start
 from pbem.i18n import LANGUAGES, Msg, msg
@@ -95,7 +96,8 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
         if queries.game_by_tag(session, tag) is not None:
             raise ValueError(f"a game tagged {tag} exists already; choose another tag")
     defaults = rules.default_options()
-    game_options.check(rules.title, defaults, options or {})
+    game_options.check(rules.title, defaults, options or {},
+                       option_alternatives(rules))
     opts = {**defaults, **(options or {})}
     seed = seed or pysecrets.token_hex(16)
     state, setup = start(rules, len(seats), opts, seed)

@@ -4,6 +4,7 @@ words: what happened and what to do next, its subject saying what it is."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any, ClassVar
 
 import pytest
@@ -207,6 +208,34 @@ def test_a_table_of_das_riff_with_its_own_colours_starts(post: Post,
     assert result.status == "applied", result
     with factory() as s:
         assert s.exec(select(Game)).one().tag == "riff-t1"
+
+
+def test_a_json_option_written_with_spaces_is_read_whole(post: Post,
+                                                        factory: SessionFactory) -> None:
+    """A mail client's user writes JSON as people do, with spaces after commas and colons:
+    the words of one value are joined again until its brackets close. Das Riff's fish may be
+    counted per colour, and by sex, beside one number for all."""
+    fish = ('{"red": {"m": 4, "f": 2}, "yellow": 3, "blue": 3, "green": 3, "pink": 3, '
+            '"purple": 3}')
+    ann, _ = post.seat(ANN, f"new das-riff fish_per_colour_per_sex={fish} players 2",
+                       name="Ann")
+    ben, _ = post.seat(BEN, "join riff-t1", name="Ben")
+    confirm(post, ANN, ann)
+    assert post.send(BEN, f"confirm {ben}").status == "applied"
+    with factory() as s:
+        options = json.loads(s.exec(select(Game)).one().options_json)
+    assert options["fish_per_colour_per_sex"]["red"] == {"m": 4, "f": 2}
+    assert options["fish_per_colour_per_sex"]["blue"] == 3
+
+
+@pytest.mark.parametrize(("lang", "says"), [
+    ("en", "option fish_per_colour_per_sex is a whole number or JSON dict (like {\"red\": 3, "),
+    ("nl", "de optie fish_per_colour_per_sex verwacht een geheel getal of JSON dict (zoals "
+     "{\"red\": 3, "),
+])
+def test_an_option_of_two_kinds_refused_names_both(post: Post, factory: SessionFactory,
+                                                   lang: str, says: str) -> None:
+    refused_at_once(post, factory, lang, "new das-riff fish_per_colour_per_sex=lots", says)
 
 
 def test_an_unknown_game_lists_the_hosts_games(post: Post) -> None:

@@ -58,6 +58,14 @@ def default_options() -> dict[str, Any]:
     }
 
 
+def option_alternatives() -> dict[str, list[Any]]:
+    """Fish may be counted per colour (by sex too: ``{"m": 4, "f": 2}``), not only one
+    number for all; the example is the default box written that way."""
+    defaults = default_options()
+    each = defaults["fish_per_colour_per_sex"]
+    return {"fish_per_colour_per_sex": [{c: each for c in defaults["colour_names"]}]}
+
+
 class OptionError(ValueError):
     """A game option the rules cannot use; ``message`` says which and why (translatable),
     ``str(exc)`` in English."""

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from pbem.engine.chance import Chance, Draw
 from pbem.engine.contract import Applied, Outcome, Seat, View
 from pbem.games.riff import bot
-from pbem.games.riff.components import OptionError, default_options, resolve
+from pbem.games.riff.components import OptionError, default_options, option_alternatives, resolve
 from pbem.games.riff.help import help_text
 from pbem.games.riff.keywords import canonical_order, localise_order
 from pbem.games.riff.orders import Order
@@ -42,6 +42,9 @@ class Riff:
 
     def default_options(self) -> dict[str, Any]:
         return default_options()
+
+    def option_alternatives(self) -> dict[str, list[Any]]:
+        return option_alternatives()
 
     def check_options(self, options: Mapping[str, Any]) -> list[Msg]:
         """What the setup would refuse (the first thing :func:`resolve` finds)."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.engine import registry
-from pbem.engine.contract import BOT_LEVELS, option_problems
+from pbem.engine.contract import BOT_LEVELS, option_alternatives, option_problems
 from pbem.i18n import msg, translator
 from pbem.pipeline import command_words as words
 from pbem.pipeline import game_options
@@ -90,7 +90,7 @@ def read(ctx: Context, argument: str) -> Wish:
         elif words.is_word(token, "bots"):
             bots, level = _bots(ctx, rules, rest)
         elif "=" in token:
-            items.append(token)
+            items.append(_whole_value(token, rest))
         else:
             raise Refused("unreadable word", [msg(
                 "\"{word}\" is not understood here. Write: {line}", word=token[:40],
@@ -105,7 +105,8 @@ def read(ctx: Context, argument: str) -> Wish:
             players=seats)])
     defaults = rules.default_options()
     try:
-        options = game_options.from_text(rules.title, defaults, items)
+        options = game_options.from_text(rules.title, defaults, items,
+                                            option_alternatives(rules))
     except game_options.OptionError as exc:
         raise Refused("bad option", [msg("The options were not accepted: {error}.",
                                          error=exc.message)]) from None
@@ -118,6 +119,29 @@ def read(ctx: Context, argument: str) -> Wish:
                                               error=tr(problem)) for problem in problems])
     return Wish(rules, seats, options, bots, level or DEFAULT_LEVEL, players is not None,
                 level is not None)
+
+
+def _whole_value(token: str, rest: list[str]) -> str:
+    """``name=value`` with the words after it that a JSON value written with spaces was
+    split into (``colours=["red", "blue"]``), taken from ``rest`` until its brackets close."""
+    while rest and _open_brackets(token) > 0:
+        token += " " + rest.pop(0)
+    return token
+
+
+def _open_brackets(text: str) -> int:
+    """How many of ``text``'s ``[`` and ``{`` are still open (those inside strings aside)."""
+    depth, quoted, escaped = 0, False, False
+    for char in text:
+        if quoted:
+            escaped, quoted = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            quoted = True
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+    return depth
 
 
 def _bots(ctx: Context, rules: Any, rest: list[str]) -> tuple[int, str | None]:
