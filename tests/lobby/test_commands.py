@@ -14,7 +14,7 @@ from pbem.engine import registry
 from pbem.settings.config import Lobby
 from pbem.store import Game, SessionFactory
 from pbem.store.tables import LobbySeat, LobbyTable
-from tests.lobby.conftest import ANN, BEN, CY, Clock, Post
+from tests.lobby.conftest import ANN, BEN, CY, Clock, Post, text
 from tests.support.testgame import TestCards
 
 
@@ -443,6 +443,59 @@ def test_start_early(post: Post, factory: SessionFactory) -> None:
         game = s.exec(select(Game)).one()
         assert game.tag == "testcards-t1"
         assert s.exec(select(LobbySeat.address)).all() == [ANN, BEN]
+
+
+def as_opened_before_the_check(factory: SessionFactory, options: dict[str, Any]) -> None:
+    """The table's stored options, changed to ones its game refuses: a table opened before
+    the host asked the game at ``new`` (today ``new`` refuses them at once)."""
+    with factory() as s:
+        table = s.exec(select(LobbyTable)).one()
+        table.options_json = json.dumps(options)
+        s.add(table)
+        s.commit()
+
+
+def test_a_full_table_its_game_refuses_is_closed_and_everyone_told(
+        post: Post, factory: SessionFactory) -> None:
+    """Not a confirmation stuck in quarantine for good: the last confirmer's answer and the
+    other players' one note each say why, each in the player's language."""
+    ann, _ = post.seat(ANN, "new das-riff", name="Ann")
+    ben, _ = post.seat(BEN, "join riff-t1", name="Ben", lang="de")
+    assert post.send(BEN, f"confirm {ben}", lang="de").status == "applied"
+    as_opened_before_the_check(factory, {"coral": 12})
+    result = post.send(ANN, f"confirm {ann}")
+    assert result.status == "applied"
+    got = {to: (str(m["Subject"]), " ".join(text(m).split())) for to, m in post.answers(result)}
+    assert sorted(got) == [ANN, BEN]
+    assert got[ANN][0] == "[riff-t1] The table was closed"
+    assert ("Table [riff-t1] cannot start: Das Riff refuses its options: the reef cards add up "
+            "to 62, but the box holds 60" in got[ANN][1]), got[ANN][1]
+    assert 'It is closed. Send "games" to find another table, or "new" to open one.' in got[ANN][1]
+    assert got[BEN][0] == "[riff-t1] Der Tisch wurde geschlossen"
+    assert "Der Tisch [riff-t1] kann nicht beginnen: Das Riff lehnt seine Optionen ab:" in (
+        got[BEN][1]), got[BEN][1]
+    with factory() as s:
+        assert s.exec(select(Game)).all() == []
+        assert s.exec(select(LobbyTable)).one().status == "closed"
+
+
+def test_starting_early_a_table_its_game_refuses_closes_it(
+        post: Post, factory: SessionFactory) -> None:
+    ann, _ = post.seat(ANN, "new reef-2018 players 3", name="Ann")
+    tag = tables(factory)[0].tag
+    ben, _ = post.seat(BEN, f"join {tag}", name="Ben")
+    post.send(BEN, f"confirm {ben}")
+    confirm(post, ANN, ann)
+    as_opened_before_the_check(factory, {"colour": "red"})
+    result = post.send(ANN, f"start {tag} {ann}")
+    assert result.status == "applied"
+    got = {to: " ".join(text(m).split()) for to, m in post.answers(result)}
+    assert sorted(got) == [ANN, BEN]
+    assert (f"Table [{tag}] cannot start: Reef refuses its options: unknown Reef options: "
+            "colour." in got[ANN]), got[ANN]
+    with factory() as s:
+        assert s.exec(select(Game)).all() == []
+        assert s.exec(select(LobbyTable)).one().status == "closed"
 
 
 # --- games, help, never, the lobby off ----------------------------------------------------

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from pbem.i18n import msg
 from pbem.pipeline.lobby.base import Context, Refused, Reply, refused
-from pbem.pipeline.lobby.tables import describe, full, start, unconfirmed_seat
+from pbem.pipeline.lobby.tables import (
+    Unplayable,
+    close_unplayable,
+    describe,
+    full,
+    start,
+    unconfirmed_seat,
+)
 from pbem.store import lobby as store
 from pbem.store.tables import LobbyTable
 
@@ -26,7 +33,10 @@ def run(ctx: Context, code: str | None) -> Reply:
     ctx.session.add(seat)
     ctx.session.flush()
     if full(ctx.session, table):
-        game, welcomes = start(ctx.session, ctx.host, table)
+        try:
+            game, welcomes = start(ctx.session, ctx.host, table)
+        except Unplayable as exc:
+            return close_unplayable(ctx, table, exc.problems, "confirm")
         # Its welcome mail (with the secret) answers this mail: one mail, not two.
         return Reply("applied", f"confirm: table full, game {game.tag} started",
                      "game started", [], tag=table.tag, send=False, queued=welcomes)

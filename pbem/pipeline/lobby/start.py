@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from pbem.engine import registry
 from pbem.i18n import msg
 from pbem.pipeline.lobby.base import Context, Refused, Reply, code_needed, refused
 from pbem.pipeline.lobby.tables import (
+    Unplayable,
+    close_unplayable,
     confirmed,
     describe,
     open_by_tag,
@@ -44,7 +48,11 @@ def run(ctx: Context, argument: str, code: str | None = None) -> Reply:
                     count=len(ready)), "", *describe(ctx, table)], tag=table.tag)
     except Refused as exc:
         return refused("start", SUBJECT, exc, proved)
-    game, welcomes = start(ctx.session, ctx.host, table)
+    try:
+        game, welcomes = start(ctx.session, ctx.host, table)
+    except Unplayable as exc:
+        closed = close_unplayable(ctx, table, exc.problems, "start")
+        return dataclasses.replace(closed, proved=True)
     # Every player's welcome mail (the opener's too) answers this mail.
     return Reply("applied", f"start: game {game.tag} started with {len(ready)} players",
                  "game started", [], tag=table.tag, send=False, queued=welcomes,

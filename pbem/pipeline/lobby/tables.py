@@ -14,12 +14,15 @@ from sqlalchemy import delete
 from sqlmodel import Session, col, select
 
 from pbem.engine import registry
+from pbem.engine.contract import option_problems
 from pbem.engine.hashing import canonical_json
-from pbem.i18n import msg
-from pbem.pipeline import controllers, operator_input
+from pbem.i18n import Msg, msg, translator
+from pbem.pipeline import controllers, operator_input, outgoing
+from pbem.pipeline.command_words import word
 from pbem.pipeline.controllers import DEFAULT_LEVEL
-from pbem.pipeline.lobby.base import Context, Refused, title
+from pbem.pipeline.lobby.base import Context, Refused, Reply, title
 from pbem.pipeline.new_game import create_game, default_clocks
+from pbem.pipeline.seat_language import Line
 from pbem.pipeline.seat_secrets import check_secret, hash_secret, new_salt
 from pbem.settings.host import Host
 from pbem.store import lobby as store
@@ -203,10 +206,25 @@ def open_by_tag(ctx: Context, tag: str) -> LobbyTable:
     return table
 
 
+class Unplayable(Exception):
+    """The table's options are ones its game refuses: a table opened before the host asked
+    the game at ``new``, or a game whose check missed what its setup refuses."""
+
+    def __init__(self, problems: list[Msg]) -> None:
+        super().__init__("; ".join(str(p) for p in problems))
+        self.problems = problems
+
+
 def start(session: Session, host: Host, table: LobbyTable) -> tuple[Game, list[OutboundMessage]]:
     """Start ``table`` with its confirmed seats: its game created as ``pbem game new``
     creates one; unconfirmed seats are given back. Returns the game and its welcome mails
-    (each with its player's secret)."""
+    (each with its player's secret). Raises :class:`Unplayable` (and changes nothing) when
+    the game refuses the table's options."""
+    rules = registry.get(table.game_type)
+    options = json.loads(table.options_json)
+    problems = option_problems(rules, {**rules.default_options(), **options})
+    if problems:
+        raise Unplayable(problems)
     seats = store.seats(session, table.id or 0)
     players = confirmed(seats)
     waiting = [s.id for s in seats if s.confirmed_at is None]
@@ -222,7 +240,7 @@ def start(session: Session, host: Host, table: LobbyTable) -> tuple[Game, list[O
         session, table.game_type,
         [*((s.name, s.address) for s in players),
          *((controllers.bot_name(i, level), "") for i, level in bots.items())],
-        options=json.loads(table.options_json), tag=table.tag, host=host, clocks=clocks,
+        options=options, tag=table.tag, host=host, clocks=clocks,
         language=table.language, languages=[s.language for s in players], bots=bots)
     del _secrets  # mailed to each player in their welcome mail; never kept
     table.status, table.game_id, table.closed_at = "started", game.id, host.clock()
@@ -231,6 +249,40 @@ def start(session: Session, host: Host, table: LobbyTable) -> tuple[Game, list[O
     welcomes = session.exec(select(OutboundMessage).where(
         OutboundMessage.game_id == game.id).options(OUTBOUND_WITHOUT_BYTES)).all()
     return game, list(welcomes)
+
+
+def close_unplayable(ctx: Context, table: LobbyTable, problems: list[Msg], command: str
+                     ) -> Reply:
+    """Close a table its game cannot play: the sender's answer says why, and every other
+    confirmed player gets one note saying the same (in their language)."""
+    rules = registry.get(table.game_type)
+
+    def why(lang: str) -> list[Line]:
+        tr = translator(lang, rules.name)
+        return [msg("Table [{tag}] cannot start: {title} refuses its options: {problem}.",
+                    tag=table.tag, title=rules.title, problem=tr(problem))
+                for problem in problems]
+
+    told: list[OutboundMessage] = []
+    for seat in confirmed(store.seats(ctx.session, table.id or 0)):
+        if seat.address == ctx.sender:
+            continue
+        tr = translator(seat.language)
+        note = outgoing.queue_notice(
+            ctx.session, ctx.host, to=seat.address, kind="notice", tr=tr,
+            subj=f"[{table.tag}] " + tr(msg("The table was closed")),
+            lines=[*why(seat.language), "", msg(
+                "It is closed. Send \"{games}\" to find another table, or \"{new}\" to open "
+                "one.", games=word("games", seat.language), new=word("new", seat.language))])
+        told += [note] if note is not None else []
+    table.status, table.closed_at = "closed", ctx.now
+    ctx.session.add(table)
+    return Reply("applied", f"{command}: table closed, its game refuses its options",
+                 msg("The table was closed"),
+                 [*why(ctx.tr.lang), "", msg(
+                     "It is closed. Send \"{games}\" to find another table, or \"{new}\" to "
+                     "open one.", games=ctx.w("games"), new=ctx.w("new"))], tag=table.tag,
+                 queued=told)
 
 
 def describe(ctx: Context, table: LobbyTable) -> list[Any]:
