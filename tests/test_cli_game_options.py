@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -123,30 +123,35 @@ def test_options_given_as_values_are_checked_too() -> None:
             game_options.check("Option Cards", defaults, bad)
 
 
+def refusal(call: Callable[[], object]) -> game_options.OptionError:
+    """The OptionError ``call`` raises."""
+    with pytest.raises(game_options.OptionError) as caught:
+        call()
+    return caught.value
+
+
 def test_a_refusal_is_english_as_text_and_translatable_as_its_message() -> None:
     """The command line shows ``str(exc)``; a lobby reply renders ``exc.message`` in the
     player's language, with the option names and the values to type as written."""
-    with pytest.raises(game_options.OptionError) as plain:
-        game_options.from_text("Plain", {}, ["advanced=yes"])
-    assert plain.value.message.render("de") == (
-        "Plain hat keine Optionen, also ist 'advanced' keine")
-    with pytest.raises(game_options.OptionError) as empty:
-        game_options.from_text("Option Cards", {"variant": "", "rounds": 2}, ["colour=red"])
-    assert str(empty.value) == ("Option Cards has no option 'colour'; its options: rounds (a "
-                                "whole number, default 2), variant (text, default (empty))")
-    assert empty.value.message.render("nl") == (
+    plain = refusal(lambda: game_options.from_text("Plain", {}, ["advanced=yes"]))
+    assert plain.message.render("de") == "Plain hat keine Optionen, also ist 'advanced' keine"
+    empty = refusal(lambda: game_options.from_text(
+        "Option Cards", {"variant": "", "rounds": 2}, ["colour=red"]))
+    assert str(empty) == ("Option Cards has no option 'colour'; its options: rounds (a whole "
+                          "number, default 2), variant (text, default (empty))")
+    assert empty.message.render("nl") == (
         "Option Cards heeft geen optie 'colour'; de opties: rounds (een geheel getal, "
         "standaard 2) en variant (tekst, standaard (leeg))")
-    with pytest.raises(game_options.OptionError) as twice:
-        game_options.from_text("Option Cards", {"rounds": 2}, ["rounds=3", "rounds=4"])
-    assert twice.value.message.render("it") == "l'opzione rounds è indicata due volte"
-    with pytest.raises(game_options.OptionError) as valued:
-        game_options.check("Option Cards", {"advanced": False}, {"advanced": "yes"})
-    assert str(valued.value) == "option advanced is yes/no, not 'yes'"
-    assert valued.value.message.render("fr") == "l'option advanced attend oui/non, pas 'yes'"
-    with pytest.raises(game_options.OptionError) as bare:
-        game_options.from_text("Option Cards", {"advanced": False}, ["advanced"])
-    assert bare.value.message.render("de") == (
+    twice = refusal(lambda: game_options.from_text(
+        "Option Cards", {"rounds": 2}, ["rounds=3", "rounds=4"]))
+    assert twice.message.render("it") == "l'opzione rounds è indicata due volte"
+    valued = refusal(lambda: game_options.check(
+        "Option Cards", {"advanced": False}, {"advanced": "yes"}))
+    assert str(valued) == "option advanced is yes/no, not 'yes'"
+    assert valued.message.render("fr") == "l'option advanced attend oui/non, pas 'yes'"
+    bare = refusal(lambda: game_options.from_text(
+        "Option Cards", {"advanced": False}, ["advanced"]))
+    assert bare.message.render("de") == (
         "Die Option advanced braucht einen Wert: -o advanced=VALUE (ja/nein, Vorgabe no)")
 
 
@@ -161,15 +166,14 @@ def test_an_option_with_an_alternative_takes_either_kind_and_names_both() -> Non
     assert game_options.from_text("Option Cards", defaults, ['fish={"red": 4, "blue": 2}'],
                                   others) == {"fish": {"red": 4, "blue": 2}}
     game_options.check("Option Cards", defaults, {"fish": {"red": 1}}, others)
-    with pytest.raises(game_options.OptionError) as text:
-        game_options.from_text("Option Cards", defaults, ["fish=lots"], others)
-    assert str(text.value) == ('option fish is a whole number or JSON dict (like {"red": 3, '
-                               '"blue": 3}), not \'lots\'')
-    assert text.value.message.render("de") == (
+    text = refusal(lambda: game_options.from_text("Option Cards", defaults, ["fish=lots"],
+                                                  others))
+    assert str(text) == ('option fish is a whole number or JSON dict (like {"red": 3, "blue": '
+                         '3}), not \'lots\'')
+    assert text.message.render("de") == (
         'Die Option fish verlangt eine ganze Zahl oder JSON dict (wie {"red": 3, "blue": 3}), '
         "nicht 'lots'")
-    with pytest.raises(game_options.OptionError) as value:
-        game_options.check("Option Cards", defaults, {"fish": [3]}, others)
-    assert str(value.value) == "option fish is a whole number or JSON dict, not [3]"
+    value = refusal(lambda: game_options.check("Option Cards", defaults, {"fish": [3]}, others))
+    assert str(value) == "option fish is a whole number or JSON dict, not [3]"
     with pytest.raises(game_options.OptionError, match="option fish is a whole number, not"):
         game_options.from_text("Option Cards", defaults, ['fish={"red": 4}'])  # none declared
