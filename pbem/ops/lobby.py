@@ -7,9 +7,9 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from pbem.i18n import msg, translator
-from pbem.pipeline import outgoing as mails
+from pbem.i18n import msg
 from pbem.pipeline.command_words import word
+from pbem.pipeline.lobby import tables as lobby_tables
 from pbem.pipeline.lobby.tables import confirmed, refresh
 from pbem.settings.host import Host
 from pbem.store import lobby as store
@@ -54,15 +54,8 @@ def close(session: Session, host: Host, tag: str, now: datetime | None = None) -
     assert table is not None
     if table.status != "open":
         raise LobbyError(f"table {tag} is {table.status}, not open")
-    told = 0
-    for seat in confirmed(store.seats(session, table.id or 0)):
-        tr = translator(seat.language)
-        mails.queue_notice(session, host, to=seat.address, kind="notice", tr=tr,
-                           subj=f"[{table.tag}] " + tr(msg("The table was closed")),
-                           lines=[msg("The host's operator closed table [{tag}]; it will not "
-                                      "start. Send \"{games}\" to find another table.",
-                                      tag=table.tag, games=word("games", seat.language))])
-        told += 1
-    table.status, table.closed_at = "closed", now or host.clock()
-    session.add(table)
-    return told
+    return len(lobby_tables.close(
+        session, host, table, now or host.clock(),
+        lambda lang: [msg("The host's operator closed table [{tag}]; it will not start. Send "
+                          "\"{games}\" to find another table.", tag=table.tag,
+                          games=word("games", lang))]))

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 import re
 import secrets as pysecrets
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete
@@ -251,6 +252,25 @@ def start(session: Session, host: Host, table: LobbyTable) -> tuple[Game, list[O
     return game, list(welcomes)
 
 
+def close(session: Session, host: Host, table: LobbyTable, now: datetime,
+          lines: Callable[[str], list[Line]], sparing: str | None = None
+          ) -> list[OutboundMessage]:
+    """Close ``table``: each confirmed player but ``sparing`` (whose own answer says it) gets
+    one note, "[tag] The table was closed" with ``lines`` in their language."""
+    told: list[OutboundMessage] = []
+    for seat in confirmed(store.seats(session, table.id or 0)):
+        if seat.address == sparing:
+            continue
+        tr = translator(seat.language)
+        note = outgoing.queue_notice(session, host, to=seat.address, kind="notice", tr=tr,
+                                     subj=f"[{table.tag}] " + tr(msg("The table was closed")),
+                                     lines=lines(seat.language))
+        told += [note] if note is not None else []
+    table.status, table.closed_at = "closed", now
+    session.add(table)
+    return told
+
+
 def close_unplayable(ctx: Context, table: LobbyTable, problems: list[Msg], command: str
                      ) -> Reply:
     """Close a table its game cannot play: the sender's answer says why, and every other
@@ -259,30 +279,15 @@ def close_unplayable(ctx: Context, table: LobbyTable, problems: list[Msg], comma
 
     def why(lang: str) -> list[Line]:
         tr = translator(lang, rules.name)
-        return [msg("Table [{tag}] cannot start: {title} refuses its options: {problem}.",
-                    tag=table.tag, title=rules.title, problem=tr(problem))
-                for problem in problems]
+        return [*(msg("Table [{tag}] cannot start: {title} refuses its options: {problem}.",
+                      tag=table.tag, title=rules.title, problem=tr(problem))
+                  for problem in problems), "",
+                msg("It is closed. Send \"{games}\" to find another table, or \"{new}\" to "
+                    "open one.", games=word("games", lang), new=word("new", lang))]
 
-    told: list[OutboundMessage] = []
-    for seat in confirmed(store.seats(ctx.session, table.id or 0)):
-        if seat.address == ctx.sender:
-            continue
-        tr = translator(seat.language)
-        note = outgoing.queue_notice(
-            ctx.session, ctx.host, to=seat.address, kind="notice", tr=tr,
-            subj=f"[{table.tag}] " + tr(msg("The table was closed")),
-            lines=[*why(seat.language), "", msg(
-                "It is closed. Send \"{games}\" to find another table, or \"{new}\" to open "
-                "one.", games=word("games", seat.language), new=word("new", seat.language))])
-        told += [note] if note is not None else []
-    table.status, table.closed_at = "closed", ctx.now
-    ctx.session.add(table)
+    told = close(ctx.session, ctx.host, table, ctx.now, why, sparing=ctx.sender)
     return Reply("applied", f"{command}: table closed, its game refuses its options",
-                 msg("The table was closed"),
-                 [*why(ctx.tr.lang), "", msg(
-                     "It is closed. Send \"{games}\" to find another table, or \"{new}\" to "
-                     "open one.", games=ctx.w("games"), new=ctx.w("new"))], tag=table.tag,
-                 queued=told)
+                 msg("The table was closed"), why(ctx.tr.lang), tag=table.tag, queued=told)
 
 
 def describe(ctx: Context, table: LobbyTable) -> list[Any]:
