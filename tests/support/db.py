@@ -20,14 +20,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from alembic.config import Config as AlembicConfig
-from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, MetaData, create_engine, text
+from sqlalchemy import MetaData, create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
 from pbem.store import SessionFactory, init, make_engine, session_factory
-from pbem.store.db import MIGRATIONS
 
 PG_ENV = "PBEM_TEST_POSTGRES_URL"
 
@@ -39,8 +36,15 @@ def _backends() -> list[object]:
     return params
 
 
-def _admin() -> Engine:
-    return create_engine(make_url(os.environ[PG_ENV]), isolation_level="AUTOCOMMIT")
+def _as_admin(*statements: str) -> None:
+    """Run ``statements`` on the server's own database (CREATE and DROP DATABASE)."""
+    admin = create_engine(make_url(os.environ[PG_ENV]), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            for statement in statements:
+                conn.execute(text(statement))
+    finally:
+        admin.dispose()
 
 
 def _url_of(database: str) -> str:
@@ -57,13 +61,8 @@ class _Reused:
         self._create()
 
     def _create(self) -> None:
-        admin = _admin()
-        try:
-            with admin.connect() as conn:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)'))
-                conn.execute(text(f'CREATE DATABASE "{self.name}"'))
-        finally:
-            admin.dispose()
+        _as_admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)',
+                  f'CREATE DATABASE "{self.name}"')
         init(self.url).dispose()
         # No pool: emptied() ends every other connection, an idle pooled one included.
         self.engine = create_engine(self.url, poolclass=NullPool)
@@ -73,6 +72,8 @@ class _Reused:
                         if t.name != "alembic_version"]
         self._tables = set(tables.tables)
         with self.engine.connect() as conn:
+            self._version = conn.execute(text("SELECT version_num FROM alembic_version")
+                                         ).scalar()
             self._restart = [f'ALTER SEQUENCE "{s}" RESTART' for s in conn.execute(text(
                 "SELECT sequence_name FROM information_schema.sequences")).scalars()]
 
@@ -87,7 +88,7 @@ class _Reused:
             names = set(conn.execute(text(
                 "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
             ).scalars())
-            if version == _head() and names == self._tables:
+            if version == self._version and names == self._tables:
                 for statement in [*self._delete, *self._restart]:
                     conn.execute(text(statement))
                 return self.url
@@ -97,25 +98,7 @@ class _Reused:
 
     def drop(self) -> None:
         self.engine.dispose()
-        admin = _admin()
-        try:
-            with admin.connect() as conn:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)'))
-        finally:
-            admin.dispose()
-
-
-_HEAD: list[str] = []
-
-
-def _head() -> str:
-    if not _HEAD:
-        cfg = AlembicConfig()
-        cfg.set_main_option("script_location", str(MIGRATIONS))
-        head = ScriptDirectory.from_config(cfg).get_current_head()
-        assert head is not None
-        _HEAD.append(head)
-    return _HEAD[0]
+        _as_admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
 
 
 @pytest.fixture(scope="session")
@@ -145,15 +128,11 @@ def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         yield request.getfixturevalue("_reused_postgres").emptied()
         return
     name = f"pbem_test_{uuid.uuid4().hex[:12]}"
-    admin = _admin()
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    _as_admin(f'CREATE DATABASE "{name}"')
     try:
         yield _url_of(name)
     finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+        _as_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture
