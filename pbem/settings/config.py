@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,6 +76,7 @@ class SmtpConfig:
     user: str = ""
     password: Secret = field(default_factory=Secret)
     security: str = "tls"  # tls | starttls | none
+    ehlo_name: str = ""  # the name pbem greets the server with; "": from_address's domain
 
 
 @dataclass(frozen=True)
@@ -280,6 +282,18 @@ def _address(value: Any, where: str) -> str:
     return text
 
 
+_HOSTNAME = re.compile(r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+                       r"(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*")
+
+
+def _ehlo_name(value: Any) -> str:
+    text = str(value).strip()
+    if text and not _HOSTNAME.fullmatch(text):
+        raise ConfigError(f"outbound.smtp.ehlo_name must be a host name like "
+                          f"mail.example.org, not {text!r}")
+    return text
+
+
 def _secret(section: dict[str, Any], base: Path) -> Secret:
     env = section.get("password_env")
     file = section.get("password_file")
@@ -391,6 +405,7 @@ def _build(raw: dict[str, Any], base: Path) -> Config:
             host=str(s["host"]),
             port=_port(s, {"tls": 465, "starttls": 587}.get(sec, 25), "outbound.smtp"),
             user=str(s.get("user", "")), password=_secret(s, base), security=sec,
+            ehlo_name=_ehlo_name(s.get("ehlo_name", "")),
         )
     out_maildir = base / str(outbound.get("maildir", {}).get("path", data_dir / "outbox"))
     mail = raw.get("mail", {})
