@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from email_validator import EmailNotValidError, validate_email
+from email_validator import EmailNotValidError
 
+from pbem.mail.addresses import syntax_checked
 from pbem.mail.settings import FAILED_FOLDER, PROCESSED_FOLDER
 
 
@@ -271,12 +272,8 @@ def _port(section: dict[str, Any], default: int, where: str) -> int:
 def _address(value: Any, where: str) -> str:
     """A plain address (no name, no brackets), checked for syntax only: no DNS lookups."""
     text = str(value)
-    local, _, domain = text.rpartition("@")
-    # The embedded default, pbem@localhost, keeps mail in local Maildirs: a dotless host is
-    # fine there, though email-validator (rightly, for the internet) refuses it.
-    probe = f"{local}@localhost.test" if domain == "localhost" else text
     try:
-        validate_email(probe, check_deliverability=False, test_environment=True)
+        syntax_checked(text)
     except EmailNotValidError as exc:
         raise ConfigError(f"{where} {text!r} is not an email address: {exc}") from exc
     return text
