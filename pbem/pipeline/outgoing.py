@@ -61,7 +61,8 @@ def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str, mover:
 
     ``turn`` is the turn the mail's body shows (:func:`shown_turn`), now to be played:
     ``Turn 9 — your move (due Thu 26 Nov 18:00 UTC)``, ``Turn 9 — Bob moved``,
-    ``Orders accepted``, ``Game over — Alice wins``.
+    ``Orders accepted``, ``Game over — Alice wins``. A ``point`` (``Orders accepted``) gives
+    way to ``your move`` when the seat must move again: one subject, one message.
     """
     now: Msg
     if outcome is not None:
@@ -78,10 +79,10 @@ def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str, mover:
                   names=", ".join(mail.waiting_names))
     else:
         now = msg("Turn {turn} — waiting for nobody", turn=turn)
-    lead = point or {"welcome": msg("Welcome to {title}", title=mail.title),
-                     "reminder": msg("Reminder")}.get(kind)
-    if lead and not mail.your_turn and point:
-        return subject(game, lead, tr)
+    if point:  # one thing: the move still owed matters more than what the body confirms
+        return subject(game, now if mail.your_turn else point, tr)
+    lead = {"welcome": msg("Welcome to {title}", title=mail.title),
+            "reminder": msg("Reminder")}.get(kind)
     return subject(game, msg("{lead}: {now}", lead=lead, now=now) if lead else now, tr)
 
 
