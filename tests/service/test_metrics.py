@@ -28,6 +28,7 @@ from pbem.ops import api, heartbeat
 from pbem.pipeline import controllers
 from pbem.settings.host import Host
 from pbem.store import init, session_factory
+from tests.service.test_serve import eventually, stop_and_show
 from tests.support.testgame import GAME
 
 
@@ -49,15 +50,6 @@ def scrape(port: int) -> dict[str, float]:
             labels = ",".join(f'{k}="{v}"' for k, v in sorted(sample.labels.items()))
             samples[f"{sample.name}{{{labels}}}" if labels else sample.name] = sample.value
     return samples
-
-
-def eventually(check: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if check():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def post(home: Path, raw: bytes) -> None:
@@ -122,14 +114,7 @@ def serving(home: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
                             env=dict(os.environ), text=True, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
     yield proc, port
-    if proc.poll() is None:
-        proc.terminate()
-    try:
-        out, _ = proc.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-    print(out)  # shown when the test failed: what the service did
+    stop_and_show(proc, timeout=20)
 
 
 @pytest.mark.slow  # a real serve, its passes and a bot's moves: some 25 s on a loaded box
@@ -143,12 +128,13 @@ def test_a_running_serve_is_scraped_over_http(
         except OSError:
             return False
 
-    eventually(served, "two passes on /metrics")
+    eventually(served, what="two passes on /metrics")
     for _ in range(4):  # Ann moves until the bot has had to answer in serve's pass
         if scrape(port)["pbem_bot_cpu_seconds_total"] > 0:
             break
         ann_moves(home)
-        eventually(passes_past(port, scrape(port)["pbem_passes_total"] + 2), "Ann's move")
+        eventually(passes_past(port, scrape(port)["pbem_passes_total"] + 2),
+                   what="Ann's move")
     got = scrape(port)
     assert got['pbem_mails_in_total{status="quarantined"}'] == 1  # the conflicting duplicate
     assert got["pbem_quarantine_size"] == 1
@@ -168,7 +154,7 @@ def test_a_running_serve_is_scraped_over_http(
     assert "the running `pbem serve` sends them with its next pass" in " ".join(out.split())
     sent = scrape(port)['pbem_mails_out_total{outcome="sent"}']
     eventually(lambda: scrape(port)['pbem_mails_out_total{outcome="sent"}'] >= sent + 2,
-               "the new game's welcomes sent by serve")
+               what="the new game's welcomes sent by serve")
 
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(20) == 0
