@@ -14,6 +14,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -25,9 +26,11 @@ from typer.testing import CliRunner
 from pbem.cli import app
 from pbem.engine import registry
 from pbem.ops import api, heartbeat
+from pbem.ops.metrics import Metrics
 from pbem.pipeline import controllers
 from pbem.settings.host import Host
-from pbem.store import init, session_factory
+from pbem.store import SessionFactory, init, session_factory
+from pbem.store.tables import InboundMessage, OutboundMessage, utcnow
 from tests.service.test_serve import eventually, stop_and_show
 from tests.support.testgame import GAME
 
@@ -182,3 +185,22 @@ def test_a_stale_or_dead_serve_is_not_running(tmp_path: Path) -> None:
                                                            f'"pid": {gone.pid}')
     (tmp_path / heartbeat.NAME).write_text(beat)
     assert not heartbeat.serving(tmp_path)  # its process is gone: a crashed serve
+
+
+def test_the_queue_gauges_are_read_from_the_database(factory: SessionFactory) -> None:
+    """A mail waiting in the outbox (its server down) and one in quarantine, as a scrape
+    reads them, on each database."""
+    with factory() as s:
+        s.add(OutboundMessage(to_addr="ann@players.test", raw=b"x", kind="status",
+                              created=utcnow() - timedelta(minutes=20)))
+        s.add(OutboundMessage(to_addr="ben@players.test", raw=b"x", kind="status"))
+        s.add(OutboundMessage(to_addr="cy@players.test", raw=b"x", kind="status",
+                              status="sent"))
+        s.add(InboundMessage(message_id="<q@players.test>", raw=b"x", status="quarantined"))
+        s.commit()
+    got = {sample.name: sample.value
+           for family in Metrics(factory).registry.collect() for sample in family.samples}
+    assert got["pbem_outbox_backlog"] == 2
+    assert 20 * 60 <= got["pbem_outbox_oldest_age_seconds"] < 30 * 60
+    assert got["pbem_quarantine_size"] == 1
+    assert got["pbem_passes_total"] == 0 and got["pbem_seats_bouncing"] == 0
