@@ -8,6 +8,7 @@ Counters count this process's passes since it started (Prometheus's ``rate()`` a
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ from pbem.ops.api import Pass
 from pbem.pipeline import tally
 from pbem.store.db import SessionFactory
 from pbem.store.tables import Game, InboundMessage, OutboundMessage, Seat, utcnow
+
+log = logging.getLogger(__name__)
 
 # A pass is a fetch, the handling of each mail and the sending: from milliseconds (nothing
 # new) to minutes (a backlog after an outage).
@@ -57,6 +60,18 @@ class _Queues(Collector):
         self.factory = factory
 
     def collect(self) -> Iterator[Metric]:
+        try:
+            counts = self._counts()
+        except Exception as exc:  # the database down: the scrape still answers, and says so
+            log.warning("metrics: cannot read the database: %s", exc)
+            yield GaugeMetricFamily("pbem_database_readable",
+                                    "1 when the last scrape could read the database", value=0)
+            return
+        yield GaugeMetricFamily("pbem_database_readable",
+                                "1 when the last scrape could read the database", value=1)
+        yield from counts
+
+    def _counts(self) -> list[Metric]:
         with self.factory() as s:
             quarantined = s.exec(select(func.count()).select_from(InboundMessage)
                                  .where(InboundMessage.status == "quarantined")).one()
@@ -70,19 +85,18 @@ class _Queues(Collector):
                 .join(Game, col(Game.id) == col(Seat.game_id))
                 .where(col(Seat.bounced_at).is_not(None),
                        col(Game.status).in_(["active", "paused"]))).one()
-        yield GaugeMetricFamily("pbem_quarantine_size",
-                                "Mails kept in quarantine (see `pbem quarantine list`)",
-                                value=quarantined)
-        yield GaugeMetricFamily("pbem_outbox_backlog", "Mails queued, not yet sent",
-                                value=backlog)
         age = 0.0 if oldest is None else max(0.0, (utcnow() - oldest).total_seconds())
-        yield GaugeMetricFamily("pbem_outbox_oldest_age_seconds",
-                                "How long the oldest queued mail has waited (0: none waits)",
-                                value=age)
-        yield GaugeMetricFamily("pbem_outbox_failed", "Mails that failed for good",
-                                value=failed)
-        yield GaugeMetricFamily("pbem_seats_bouncing",
-                                "Seats of running games whose address bounces", value=bouncing)
+        return [
+            GaugeMetricFamily("pbem_quarantine_size",
+                              "Mails kept in quarantine (see `pbem quarantine list`)",
+                              value=quarantined),
+            GaugeMetricFamily("pbem_outbox_backlog", "Mails queued, not yet sent", value=backlog),
+            GaugeMetricFamily("pbem_outbox_oldest_age_seconds",
+                              "How long the oldest queued mail has waited (0: none waits)",
+                              value=age),
+            GaugeMetricFamily("pbem_outbox_failed", "Mails that failed for good", value=failed),
+            GaugeMetricFamily("pbem_seats_bouncing",
+                              "Seats of running games whose address bounces", value=bouncing)]
 
 
 class _Tallies(Collector):

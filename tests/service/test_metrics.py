@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import create_engine
 from typer.testing import CliRunner
 
 from pbem.cli import app
@@ -204,3 +205,12 @@ def test_the_queue_gauges_are_read_from_the_database(factory: SessionFactory) ->
     assert 20 * 60 <= got["pbem_outbox_oldest_age_seconds"] < 30 * 60
     assert got["pbem_quarantine_size"] == 1
     assert got["pbem_passes_total"] == 0 and got["pbem_seats_bouncing"] == 0
+    assert got["pbem_database_readable"] == 1
+
+
+def test_a_scrape_while_the_database_is_down_says_so(tmp_path: Path) -> None:
+    down = session_factory(create_engine(f"sqlite:///{tmp_path / 'gone' / 'pbem.sqlite'}"))
+    got = {sample.name: sample.value
+           for family in Metrics(down).registry.collect() for sample in family.samples}
+    assert got["pbem_database_readable"] == 0
+    assert "pbem_outbox_backlog" not in got and got["pbem_passes_total"] == 0
