@@ -39,6 +39,9 @@ def games_and_mail(home: Path) -> tuple[int, int]:  # noqa: F811
      "have two periods in a row."),
     ("A <a@x.org> <b@y.org>", "seat 'A <a@x.org> <b@y.org>': write it as \"Name "
      "<address@example.org>\""),
+    ("Ann <ann@myhost>", "seat 'ann@myhost' is not a valid email address: The part after the "
+     "@-sign is not valid. It should have a period. A domain without a period works only as "
+     "ann@localhost, for a trial on this machine."),
 ])
 def test_game_new_refuses_a_bad_seat(home: Path, seat: str, says: str) -> None:  # noqa: F811
     pbem("init")
@@ -64,6 +67,16 @@ def test_game_new_takes_names_in_any_script_and_bare_addresses(home: Path) -> No
     assert [str(m["To"]) for m in outbox(home)] == [
         f"Zoë Ünal <{ALICE}>", f'"Doe, John" <{BOB}>',
         '"carol@players.test" <carol@players.test>']  # a bare address names itself
+
+
+def test_a_local_trial_seats_addresses_at_localhost_as_its_own_from_address(
+        home: Path) -> None:  # noqa: F811
+    pbem("init")
+    out = pbem("game", "new", "testcards", "--seat", "Ann <ann@localhost>",
+               "--seat", "Ben <BEN@LocalHost>")
+    assert "ann@localhost" in out and "ben@localhost" in out
+    pbem("process")
+    assert [str(m["To"]) for m in outbox(home)] == ["Ann <ann@localhost>", "Ben <ben@localhost>"]
 
 
 @pytest.mark.parametrize(("address", "says"), [

@@ -72,6 +72,16 @@ def tell(message: str, fix: str | None = None) -> None:
         err.print(f"fix: {escape(fix)}", highlight=False, soft_wrap=True)
 
 
+def sending_note(cfg: Config) -> str:
+    """How queued mail leaves: with a running `pbem serve`'s next pass, else by a pass the
+    operator runs."""
+    from pbem.ops.heartbeat import serving
+
+    if serving(cfg.data_dir):
+        return "the running `pbem serve` sends them with its next pass."
+    return "run `pbem process` to send them (or keep `pbem serve` running)."
+
+
 def fail(message: str, code: int = 1, fix: str | None = None) -> typer.Exit:
     """Tell the error; the command raises what this returns."""
     tell(message, fix)

@@ -17,6 +17,7 @@ from pbem.cli.context import (
     folding_table,
     load_config,
     progress,
+    sending_note,
     session_factory,
     short_time,
 )
@@ -111,8 +112,8 @@ def game_new(
         except (KeyError, ValueError) as exc:
             raise fail(str(exc).strip('"')) from exc
         session.commit()
-        console.print(f"game [bold]{game.tag}[/bold] created ({rules.name}); "
-                      "welcome emails are queued — run `pbem process` to send them.")
+        console.print(f"game [bold]{game.tag}[/bold] created ({rules.name}); welcome "
+                      f"emails are queued — {sending_note(cfg)}")
         table = Table("seat", "name", "address", "language")
         for i, (name, address) in enumerate(seats):
             table.add_row(str(seat_number(i)), name,

@@ -9,7 +9,7 @@ import os
 import signal
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -21,6 +21,9 @@ from pbem.ops.operator_errors import EX_CONFIG, EX_TEMPFAIL, explain
 from pbem.settings.config import Config
 from pbem.settings.host import Host
 from pbem.store.db import SessionFactory
+
+if TYPE_CHECKING:
+    from pbem.ops.metrics import Metrics
 
 app = typer.Typer()
 
@@ -195,20 +198,58 @@ def process(site: Annotated[Path | None, typer.Option(
 
 @app.command()
 def serve(interval: Annotated[float, typer.Option(help="Seconds between passes without IDLE.")]
-          = 60.0) -> None:
+          = 60.0,
+          metrics: Annotated[str | None, typer.Option(
+              help="Serve Prometheus metrics at HOST:PORT (/metrics), e.g. 127.0.0.1:9464: "
+              "passes, mails in and out, quarantine, outbox backlog, bounces, bot CPU.")]
+          = None) -> None:
     """Run continuously: process, then wait for new mail (IMAP IDLE where available)."""
+    from pbem.ops import heartbeat
     from pbem.pipeline.warmup import warm_up
-    from pbem.settings.transports import open_inbox
 
     cfg = load_config()
     factory = session_factory(cfg)
+    watch = _metrics(factory, metrics) if metrics else None
     signal.signal(signal.SIGTERM, _stop)
     warm_up()  # the first player's mail should not pay for loading catalogues and templates
     console.print("serving; Ctrl-C stops")
+    heartbeat.beat(cfg.data_dir, interval)
+    try:
+        _serve(cfg, factory, interval, watch)
+    finally:
+        heartbeat.stopped(cfg.data_dir)
+
+
+def _metrics(factory: SessionFactory, where: str) -> Metrics:
+    from pbem.ops.metrics import BadAddress, Metrics, listen_address
+
+    try:
+        listen = listen_address(where)
+    except BadAddress as exc:
+        raise fail(str(exc)) from exc
+    watch = Metrics(factory)
+    try:
+        watch.listen(listen)
+    except OSError as exc:
+        raise fail(f"cannot serve metrics on {where}: {exc.strerror or exc}",
+                   fix="choose a free port, or stop what listens there") from exc
+    console.print(f"metrics on http://{where}/metrics")
+    return watch
+
+
+def _serve(cfg: Config, factory: SessionFactory, interval: float,
+           watch: Metrics | None) -> None:
+    from pbem.ops import heartbeat
+    from pbem.settings.transports import open_inbox
+
     faults = 0
     while True:
         try:
+            started = time.monotonic()
             done = _one_pass(cfg, factory)
+            if watch is not None:
+                watch.passed(done, time.monotonic() - started)
+            heartbeat.beat(cfg.data_dir, interval)
             if done.fault:  # back off: the database needs a moment, not a hammering
                 faults += 1
                 err.print(f"[yellow]database or disk fault, mail left in the inbox:"
@@ -227,6 +268,8 @@ def serve(interval: Annotated[float, typer.Option(help="Seconds between passes w
             told = explain(exc)
             if told is not None and told.code == EX_CONFIG:
                 raise  # no pause fixes a wrong setting: stop with its error and fix lines
+            if watch is not None:
+                watch.failed()
             err.print(f"[yellow]pass failed, retrying:[/yellow] {exc}")
             time.sleep(min(interval, 30.0))
 

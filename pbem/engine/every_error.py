@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import dataclass
 from typing import Any
 
-from pbem.engine.errors import OrderSyntaxError, OrderSyntaxErrors
+from pbem.engine.contract import canonical_order
+from pbem.engine.errors import IllegalOrder, OrderSyntaxError, OrderSyntaxErrors
 from pbem.i18n.msg import Msg, msg
 
 MAX_ERRORS = 12  # a 500-line mail of prose gets a readable answer, not 500 reasons
@@ -57,12 +59,28 @@ def _renumbered(err: OrderSyntaxError, alive: list[int]) -> OrderSyntaxError:
                             hint=err.hint)
 
 
+@dataclass(frozen=True)
+class Reader:
+    """The game a seat's line is read by, in the seat's language: a suggested word must be
+    one it reads where the player's word stood."""
+
+    game: Any
+    state: Any
+    seat: int
+    lang: str
+
+
+_CHECKED_LINE = 1000  # characters: a longer line gets no suggestion, not three more parses
+
+
 def suggestion(err: OrderSyntaxError, hint: str | None = None, message: str | None = None,
-               typed_text: str | None = None) -> Msg | None:
+               typed_text: str | None = None, reader: Reader | None = None) -> Msg | None:
     """The word of the game's hint nearest to the player's word: ``did you mean "pink"?``
 
     ``hint`` and ``message`` are the error's as the player reads them (in their language),
-    ``typed_text`` the line as they typed it (before the game made its words English)."""
+    ``typed_text`` the line as they typed it (before the game made its words English). With a
+    ``reader``, only a word the game reads in the player's word's place is suggested: a hint's
+    prose ("one of: ...") is near many a word of a greeting ("Bonne" → "one")."""
     typed = _typed_word(err, typed_text)
     if not typed:
         return None
@@ -70,8 +88,37 @@ def suggestion(err: OrderSyntaxError, hint: str | None = None, message: str | No
     message = str(err.message) if message is None else message
     known = {w.lower() for w in _WORD.findall(f"{hint} {message}")}
     known.discard(typed.lower())
-    match = difflib.get_close_matches(typed.lower(), sorted(known), n=1, cutoff=0.6)
-    return msg("did you mean \"{word}\"?", word=match[0]) if match else None
+    near = difflib.get_close_matches(typed.lower(), sorted(known), n=3, cutoff=0.6)
+    line = typed_text or err.text or ""
+    for word in near:
+        if reader is None or (len(line) <= _CHECKED_LINE
+                              and _reads(reader, err, line, typed, word)):
+            return msg("did you mean \"{word}\"?", word=word)
+    return None
+
+
+def _reads(reader: Reader, err: OrderSyntaxError, line: str, typed: str, word: str) -> bool:
+    """Does the game read ``line`` with ``word`` in place of ``typed``: no error, or one
+    further on or about something else than the word?"""
+    where = re.search(rf"(?<!\S){re.escape(typed)}", line)
+    if where is None:
+        return False
+    trial = line[:where.start()] + word + line[where.end():]
+    try:
+        reader.game.parse(reader.state, reader.seat,
+                          canonical_order(reader.game, reader.state, reader.seat, trial,
+                                          reader.lang))
+    except OrderSyntaxError as again:
+        if again.column != err.column:
+            return again.column is None or err.column is None or again.column > err.column
+        said, before = str(again.message).lower(), str(err.message).lower()
+        return said != before.replace(typed.lower(), word) and (
+            f'"{word}"' not in said and f"'{word}'" not in said)
+    except IllegalOrder:  # a rule the line breaks: it was read
+        return True
+    except Exception:  # a game's own fault is no "yes"
+        return False
+    return True
 
 
 _TRAILING = ":;,.!?"  # punctuation a word is typed with ("whte:", "Cheers,"), not part of it

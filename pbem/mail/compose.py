@@ -32,9 +32,9 @@ def _threadable(message_id: str) -> bool:
 
 
 def _thread_headers(in_reply_to: str | None, references: list[str] | None,
-                    auto_reply: bool) -> list[tuple[str, str]]:
-    """In-Reply-To, References (the last 20, the replied-to id last) and Auto-Submitted, in
-    that order, for both writers (:func:`compose`, :func:`compose_bytes`)."""
+                    auto_reply: bool, list_id: str | None = None) -> list[tuple[str, str]]:
+    """In-Reply-To, References (the last 20, the replied-to id last), Auto-Submitted and
+    List-Id, in that order, for both writers (:func:`compose`, :func:`compose_bytes`)."""
     headers = []
     # An id longer than a header line can hold is left out: cut short, it would name nothing.
     refs = [clean_header(r) for r in (references or []) if _threadable(r)]
@@ -45,7 +45,23 @@ def _thread_headers(in_reply_to: str | None, references: list[str] | None,
     if refs:
         headers.append(("References", " ".join(refs[-20:])))
     headers.append(("Auto-Submitted", "auto-replied" if auto_reply else "auto-generated"))
+    if list_id:
+        headers.append(("List-Id", clean_header(list_id)))
     return headers
+
+
+_LABEL_CUT = re.compile(r"[^A-Za-z0-9-]+")
+
+
+def list_id(tag: str, domain: str) -> str:
+    """A game's ``List-Id`` (RFC 2919): the same for every mail of the game, so a player's
+    filter catches its thread, e.g. ``reef-12 <reef-12.games.example.org>``."""
+    label = _LABEL_CUT.sub("-", clean_header(tag)).strip("-").lower()[:60] or "game"
+    try:
+        host = clean_header(domain).encode("idna").decode("ascii")
+    except UnicodeError:
+        host = "pbem.invalid"
+    return f"{label} <{label}.{host or 'pbem.invalid'}>"
 
 
 def game_subject(title: str, tag: str) -> str:
@@ -67,6 +83,7 @@ def compose(
     auto_reply: bool = False,
     message_id_domain: str = "pbem.invalid",
     pictures: Sequence[Picture] = (),
+    list_id: str | None = None,
 ) -> EmailMessage:
     """A plain-text email (with an HTML alternative if given).
 
@@ -79,7 +96,7 @@ def compose(
     msg["Subject"] = clean_header(subject, 250)
     msg["Date"] = formatdate(localtime=False)
     msg["Message-ID"] = make_msgid(domain=clean_header(message_id_domain))
-    for name, value in _thread_headers(in_reply_to, references, auto_reply):
+    for name, value in _thread_headers(in_reply_to, references, auto_reply, list_id):
         msg[name] = value
     msg.set_content(text)
     if html is not None:
@@ -138,7 +155,9 @@ def mail_bytes(msg: EmailMessage) -> bytes:
 
 # -- the same mail, written directly -----------------------------------------------------------
 # Names, addresses and ids this simple go into a header as they are; anything else (a name
-# with a comma, quotes or accents, a long References line) is folded by the email package.
+# with a comma, quotes or accents, a long References line) is folded by the email package,
+# always 7-bit: text beyond ASCII becomes RFC 2047 encoded words, as the generator writes
+# them, since a header's raw UTF-8 is allowed only where SMTPUTF8 was negotiated.
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~ -]*")
 _PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+")
 _LINE = 78  # policy.default's max_line_length
@@ -148,7 +167,8 @@ def _header(name: str, value: str) -> str:
     line = f"{name}: {value}\n"
     if value.isascii() and "=?" not in value and len(line) <= _LINE + 1:
         return line
-    return policy.default.fold(name, value)
+    # policy.fold would keep a short line as it is, UTF-8 and all; the header object encodes.
+    return policy.default.header_factory(name, value).fold(policy=policy.default)
 
 
 def _address_header(name: str, display: str, addr: str) -> str:
@@ -156,8 +176,38 @@ def _address_header(name: str, display: str, addr: str) -> str:
     if _PLAIN_ADDRESS.fullmatch(addr) and _PLAIN_NAME.fullmatch(display):
         return _header(name, f"{display} <{addr}>" if display else addr)
     local, _, domain = addr.rpartition("@")
-    return policy.default.fold(name, str(Address(display_name=display, username=local,
-                                                 domain=domain)))
+    return _header(name, str(Address(display_name=display, username=local, domain=domain)))
+
+
+def seven_bit_head(raw: bytes) -> bytes:
+    """``raw`` with each header that holds 8-bit text written as :func:`_header` writes it
+    (RFC 2047 encoded words), the other headers and the body byte for byte: for a mail
+    stored before its headers were written 7-bit, going to a server without SMTPUTF8."""
+    ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\r\n\r\n")) if i >= 0]
+    end = min(ends) if ends else len(raw)
+    head, rest = raw[:end], raw[end:]
+    if head.isascii():
+        return raw
+    crlf = b"\r\n" in head
+    fields: list[bytes] = []
+    for line in head.splitlines(keepends=True):
+        if fields and line[:1] in (b" ", b"\t"):
+            fields[-1] += line
+        else:
+            fields.append(line)
+    out = []
+    for field in fields:
+        name, colon, value = field.partition(b":")
+        if field.isascii() or not colon:
+            out.append(field)
+            continue
+        text = " ".join(value.decode("utf-8", "replace").split())
+        folded = _header(name.decode("ascii", "replace").strip(), text)
+        out.append(folded.replace("\n", "\r\n" if crlf else "\n").encode("ascii", "replace"))
+    new = b"".join(out)
+    if not head.endswith((b"\n", b"\r")):  # the last header's line end is the blank line's
+        new = new.rstrip(b"\r\n")
+    return new + rest
 
 
 Part = tuple[str, bytes]  # a MIME part's header lines and its body
@@ -249,6 +299,7 @@ def compose_bytes(
     message_id_domain: str = "pbem.invalid",
     pictures: Sequence[Picture] = (),
     keep_lines: bool = False,
+    list_id: str | None = None,
 ) -> bytes:
     """The mail :func:`compose` makes, as the bytes :func:`mail_bytes` would give (the same
     headers, parts and contents; fresh boundaries, Message-ID and Date; text parts written
@@ -263,14 +314,15 @@ def compose_bytes(
         return mail_bytes(compose(
             from_addr=from_addr, to_addr=to_addr, subject=subject, text=text, to_name=to_name,
             from_name=from_name, html=html, in_reply_to=in_reply_to, references=references,
-            auto_reply=auto_reply, message_id_domain=message_id_domain, pictures=pictures))
+            auto_reply=auto_reply, message_id_domain=message_id_domain, pictures=pictures,
+            list_id=list_id))
     head = [_address_header("From", from_name, from_addr),
             _address_header("To", to_name, to_addr),
             _header("Subject", clean_header(subject, 250)),
             _header("Date", formatdate(localtime=False)),
             _header("Message-ID", make_msgid(domain=clean_header(message_id_domain)))]
     head += [_header(name, value)
-             for name, value in _thread_headers(in_reply_to, references, auto_reply)]
+             for name, value in _thread_headers(in_reply_to, references, auto_reply, list_id)]
     part = _text_part("plain", text, keep_lines)
     if html is not None:
         shown = _text_part("html", html, keep_lines)

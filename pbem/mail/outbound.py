@@ -21,6 +21,7 @@ import aiosmtplib
 from aiosmtplib import SMTPStatus
 from aiosmtplib.email import extract_recipients, extract_sender, parse_address
 
+from pbem.mail.compose import seven_bit_head
 from pbem.mail.settings import SmtpSettings
 
 
@@ -82,18 +83,24 @@ def _simple_envelope(head: bytes) -> tuple[str, list[str]] | None:
     return senders[0], recipients
 
 
+def _head(raw: bytes) -> bytes:
+    """A mail's header block (up to its first blank line)."""
+    end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0),
+              default=len(raw))
+    return raw[:end]
+
+
 def envelope(raw: bytes) -> tuple[str, list[str]]:
     """The envelope sender and recipients of a composed mail, read as aiosmtplib reads them
     from a message, but from its headers alone: the body is never parsed, and the bytes go
     out as they were stored."""
-    end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0),
-              default=len(raw))
-    simple = _simple_envelope(raw[:end])
+    head = _head(raw)
+    simple = _simple_envelope(head)
     if simple is not None:
         return simple
-    head = BytesHeaderParser(policy=policy.default).parsebytes(raw[:end])
-    assert isinstance(head, EmailMessage)
-    return extract_sender(head) or "", extract_recipients(head)
+    parsed = BytesHeaderParser(policy=policy.default).parsebytes(head)
+    assert isinstance(parsed, EmailMessage)
+    return extract_sender(parsed) or "", extract_recipients(parsed)
 
 
 def send_bytes(sender: Sender, raw: bytes) -> None:
@@ -275,7 +282,8 @@ class SmtpSender:
         # start_tls=False (not None) for "none": never upgrade behind the operator's back.
         return aiosmtplib.SMTP(hostname=s.host, port=s.port, username=s.user,
                                password=s.password, use_tls=s.security == "tls",
-                               start_tls=s.security == "starttls", timeout=s.timeout)
+                               start_tls=s.security == "starttls", timeout=s.timeout,
+                               local_hostname=s.ehlo_name)
 
     async def _quit(self) -> None:
         smtp, self._smtp = self._smtp, None
@@ -303,6 +311,11 @@ class SmtpSender:
                 options = ["BODY=8BITMIME"] if smtp.supports_extension("8BITMIME") else []
                 if not (sender + "".join(recipients)).isascii():
                     options.append("SMTPUTF8")
+                elif not _head(raw).isascii():  # 8-bit headers only under SMTPUTF8
+                    if smtp.supports_extension("SMTPUTF8"):
+                        options.append("SMTPUTF8")
+                    else:
+                        raw = seven_bit_head(raw)
                 size = wire_size(raw) if smtp.supports_extension("SIZE") else None
                 if size is None:
                     await smtp.sendmail(sender, recipients, raw, mail_options=options)

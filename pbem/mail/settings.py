@@ -35,6 +35,9 @@ class SmtpSettings:
     password: str | None = field(default=None, repr=False)
     security: Security = "starttls"
     timeout: float = 30.0
+    # The name pbem greets the server with (EHLO): the mail domain, not this machine's name,
+    # which a container or a cloud host makes up. None: the machine's name (aiosmtplib's).
+    ehlo_name: str | None = None
 
 
 @dataclass(frozen=True)

@@ -244,6 +244,7 @@ def _add(total: Delivery, more: Delivery) -> None:
     total.sent += more.sent
     total.retrying += more.retrying
     total.failed += more.failed
+    total.replies += more.replies
 
 
 def quarantine_list(session: Session) -> list[InboundMessage]:

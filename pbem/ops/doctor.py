@@ -135,7 +135,8 @@ async def _smtp_probe(s: SmtpSettings, sender: str) -> None:
     without anything being sent."""
     where = f"{s.host}:{s.port}"
     smtp = aiosmtplib.SMTP(hostname=s.host, port=s.port, use_tls=s.security == "tls",
-                           start_tls=False, timeout=s.timeout)
+                           start_tls=False, timeout=s.timeout,
+                           local_hostname=s.ehlo_name)  # greeting as sending does
     await smtp.connect()
     try:
         await smtp.ehlo()

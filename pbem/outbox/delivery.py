@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import email
 import logging
+import re
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -66,6 +67,7 @@ class Delivery:
     sent: int = 0
     retrying: int = 0
     failed: int = 0
+    replies: int = 0  # of those sent, answers to a mail (In-Reply-To)
 
 
 @dataclass(frozen=True)
@@ -337,4 +339,9 @@ def _deliver(factory: SessionFactory, sender: Sender, host: Host, now: datetime 
             outcome = retry_transient(mark, host,
                                       retries=max(host.transient_retries, MARK_RETRIES))
             setattr(done, outcome, getattr(done, outcome) + 1)
+            if outcome == "sent" and _REPLY.search(claimed.raw.split(b"\n\n", 1)[0]):
+                done.replies += 1
     return done
+
+
+_REPLY = re.compile(rb"^In-Reply-To:", re.IGNORECASE | re.MULTILINE)

@@ -44,7 +44,7 @@ from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.replay import play
 from pbem.i18n import Msg, msg, nmsg
 from pbem.pipeline import outgoing as mails
-from pbem.pipeline import stand_in
+from pbem.pipeline import stand_in, tally
 from pbem.pipeline.command_words import word
 from pbem.pipeline.controllers import bot_level, stands_in
 from pbem.pipeline.deadlines import (
@@ -133,6 +133,7 @@ def play_bot(session: Session, rules: GameRules, game: Game, state: Any, seat: S
     started = time.process_time()
     text = bot_order(rules, state, seat.index, rng, level, host.bot_seconds_per_move)
     took = time.process_time() - started
+    tally.add(tally.BOT_CPU_SECONDS, took)
     if took > 2 * host.bot_seconds_per_move:  # the game's strategy overran its budget
         log.warning("the %s bot of %s took %.1f s of CPU for one move (budget %.1f s)",
                     rules.name, game.tag, took, host.bot_seconds_per_move)

@@ -8,7 +8,7 @@ from typing import Any
 
 from pbem.engine.contract import GameRules, localise_order
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
-from pbem.engine.every_error import suggestion
+from pbem.engine.every_error import Reader, suggestion
 from pbem.i18n import Msg, Translator, msg, nmsg
 from pbem.pipeline import command_words as words
 from pbem.pipeline.echo import clip
@@ -61,8 +61,9 @@ def error_lines(tr: Translator, rules: GameRules, state: Any, seat: Seat, letter
                   if illegal else
                   msg("{count} lines of your mail could not be read:", count=len(errors))]
     prose = False
+    reader = Reader(rules, state, seat.index, seat.language or tr.lang)
     for err in errors:
-        reason, prose_line = reason_lines(letter, err, tr)
+        reason, prose_line = reason_lines(letter, err, tr, reader)
         lines += ["", *reason]
         prose = prose or prose_line
     if prose:
@@ -85,10 +86,11 @@ def error_lines(tr: Translator, rules: GameRules, state: Any, seat: Seat, letter
 
 
 
-def reason_lines(letter: Letter, err: Exception, tr: Translator | None = None
-                 ) -> tuple[list[Line], bool]:
+def reason_lines(letter: Letter, err: Exception, tr: Translator | None = None,
+                 reader: Reader | None = None) -> tuple[list[Line], bool]:
     """One error's lines (where, why, hint, a suggestion) in ``tr``'s language, quoting
-    the player's own line; and whether that line is prose."""
+    the player's own line; and whether that line is prose. A suggested word is one the
+    game (``reader``) reads in the line's place of the player's word."""
     tr = tr or seat_tr(None)
     line = getattr(err, "line", None)
     text = ""
@@ -119,7 +121,7 @@ def reason_lines(letter: Letter, err: Exception, tr: Translator | None = None
     elif hint and located:  # else the syntax message already ends with it
         lines.append(msg("Hint: {hint}", hint=tr(hint)))
     if isinstance(err, OrderSyntaxError) and located:
-        guess = suggestion(err, tr(hint) if hint else "", tr(err.message), text)
+        guess = suggestion(err, tr(hint) if hint else "", tr(err.message), text, reader)
         if guess:
             lines.append(msg("Suggestion: {guess}", guess=guess))
     return lines, located and not letter.marked and looks_like_prose(text)

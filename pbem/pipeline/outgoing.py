@@ -14,7 +14,7 @@ from pbem.drawing.pictures import Picture, inline_pictures
 from pbem.engine.contract import Event, GameRules, Outcome, localise_order
 from pbem.i18n import LANGUAGES, Msg, Translator, msg, translator
 from pbem.i18n.translate import ENGLISH
-from pbem.mail.compose import clean_header, compose_bytes
+from pbem.mail.compose import clean_header, compose_bytes, list_id
 from pbem.mail.redact import redact
 from pbem.pipeline.controllers import is_bot_seat, stands_in
 from pbem.pipeline.deadlines import aware, deadline_of, waiting_label
@@ -61,7 +61,8 @@ def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str, mover:
 
     ``turn`` is the turn the mail's body shows (:func:`shown_turn`), now to be played:
     ``Turn 9 — your move (due Thu 26 Nov 18:00 UTC)``, ``Turn 9 — Bob moved``,
-    ``Orders accepted``, ``Game over — Alice wins``.
+    ``Orders accepted``, ``Game over — Alice wins``. A ``point`` (``Orders accepted``) gives
+    way to ``your move`` when the seat must move again: one subject, one message.
     """
     now: Msg
     if outcome is not None:
@@ -78,10 +79,10 @@ def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str, mover:
                   names=", ".join(mail.waiting_names))
     else:
         now = msg("Turn {turn} — waiting for nobody", turn=turn)
-    lead = point or {"welcome": msg("Welcome to {title}", title=mail.title),
-                     "reminder": msg("Reminder")}.get(kind)
-    if lead and not mail.your_turn and point:
-        return subject(game, lead, tr)
+    if point:  # one thing: the move still owed matters more than what the body confirms
+        return subject(game, now if mail.your_turn else point, tr)
+    lead = {"welcome": msg("Welcome to {title}", title=mail.title),
+            "reminder": msg("Reminder")}.get(kind)
     return subject(game, msg("{lead}: {now}", lead=lead, now=now) if lead else now, tr)
 
 
@@ -101,12 +102,14 @@ def bot_labels(seats: Sequence[Seat], tr: Translator = ENGLISH) -> list[str]:
 def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, text: str,
           html: str | None = None, kind: str, game_id: int | None,
           in_reply_to: str | None = None, references: list[str] | None = None,
-          auto_reply: bool = True, secret: str | None = None) -> OutboundMessage:
+          auto_reply: bool = True, secret: str | None = None,
+          tag: str | None = None) -> OutboundMessage:
     """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
     sent (pbem.outbox.delivery), so the secret is at rest only while the mail waits.
     An HTML body's SVG pictures travel as PNG parts (pbem.drawing.pictures). Mail to an
     address that answered "never" (pbem.pipeline.lobby) is dropped by the outbox, never
-    sent (pbem.outbox.delivery)."""
+    sent (pbem.outbox.delivery). A game's mail (``tag``) carries the game's List-Id, the
+    same in every one of its mails, for players' filters."""
     pictures: list[Picture] = []
     if html is not None:
         html, pictures = inline_pictures(html, host.message_id_domain)
@@ -115,7 +118,8 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
                         to_name=to_name, subject=subj,
                         text=text, html=html, in_reply_to=in_reply_to, references=references,
                         auto_reply=auto_reply, message_id_domain=host.message_id_domain,
-                        pictures=pictures)
+                        pictures=pictures,
+                        list_id=list_id(tag, host.message_id_domain) if tag else None)
     # The subject as its header reads, so listing the outbox never loads the bytes.
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
                           subject=clean_header(subj, 250), message_id=message_id_of(raw),
@@ -275,7 +279,7 @@ def queue_status(session: Session, host: Host, rules: GameRules, game: Game, sta
     return queue(session, host, to=seat.address, to_name=seat.name,
                  subj=subj, text=text, html=html, kind=kind,
                  game_id=game.id, in_reply_to=in_reply_to, references=references,
-                 auto_reply=in_reply_to is not None, secret=secret)
+                 auto_reply=in_reply_to is not None, secret=secret, tag=game.tag)
 
 
 def shown_turn(view: Any, moves: int) -> int:
@@ -356,7 +360,7 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
                          footer=footer(tr) if seat is not None else None)
     return queue(session, host, to=to, to_name="", subj=subj, text=text, kind=kind,
                  game_id=game.id if game else None, in_reply_to=in_reply_to,
-                 references=references, secret=secret)
+                 references=references, secret=secret, tag=game.tag if game else None)
 
 
 # Answers to mail that proved no seat's secret ("fault": a mail the host failed on; "lobby":

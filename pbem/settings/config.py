@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from email_validator import EmailNotValidError, validate_email
+from email_validator import EmailNotValidError
 
+from pbem.mail.addresses import syntax_checked
 from pbem.mail.settings import FAILED_FOLDER, PROCESSED_FOLDER
 
 
@@ -75,6 +77,7 @@ class SmtpConfig:
     user: str = ""
     password: Secret = field(default_factory=Secret)
     security: str = "tls"  # tls | starttls | none
+    ehlo_name: str = ""  # the name pbem greets the server with; "": from_address's domain
 
 
 @dataclass(frozen=True)
@@ -269,14 +272,22 @@ def _port(section: dict[str, Any], default: int, where: str) -> int:
 def _address(value: Any, where: str) -> str:
     """A plain address (no name, no brackets), checked for syntax only: no DNS lookups."""
     text = str(value)
-    local, _, domain = text.rpartition("@")
-    # The embedded default, pbem@localhost, keeps mail in local Maildirs: a dotless host is
-    # fine there, though email-validator (rightly, for the internet) refuses it.
-    probe = f"{local}@localhost.test" if domain == "localhost" else text
     try:
-        validate_email(probe, check_deliverability=False, test_environment=True)
+        syntax_checked(text)
     except EmailNotValidError as exc:
         raise ConfigError(f"{where} {text!r} is not an email address: {exc}") from exc
+    return text
+
+
+_HOSTNAME = re.compile(r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+                       r"(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*")
+
+
+def _ehlo_name(value: Any) -> str:
+    text = str(value).strip()
+    if text and not _HOSTNAME.fullmatch(text):
+        raise ConfigError(f"outbound.smtp.ehlo_name must be a host name like "
+                          f"mail.example.org, not {text!r}")
     return text
 
 
@@ -391,6 +402,7 @@ def _build(raw: dict[str, Any], base: Path) -> Config:
             host=str(s["host"]),
             port=_port(s, {"tls": 465, "starttls": 587}.get(sec, 25), "outbound.smtp"),
             user=str(s.get("user", "")), password=_secret(s, base), security=sec,
+            ehlo_name=_ehlo_name(s.get("ehlo_name", "")),
         )
     out_maildir = base / str(outbound.get("maildir", {}).get("path", data_dir / "outbox"))
     mail = raw.get("mail", {})

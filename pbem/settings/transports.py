@@ -25,7 +25,21 @@ def smtp_settings(cfg: Config) -> SmtpSettings | None:
         return None
     return SmtpSettings(host=smtp.host, port=smtp.port, user=smtp.user or None,
                         password=smtp.password.get(),
-                        security=smtp.security)  # type: ignore[arg-type]
+                        security=smtp.security,  # type: ignore[arg-type]
+                        ehlo_name=ehlo_name(cfg))
+
+
+def ehlo_name(cfg: Config) -> str:
+    """The name pbem greets its SMTP server with: the configured one, else the mail domain
+    (from_address's), never the machine's own name."""
+    smtp = cfg.outbound.smtp
+    name = smtp.ehlo_name if smtp is not None else ""
+    if name:
+        return name
+    try:
+        return cfg.message_id_domain.encode("idna").decode("ascii")
+    except UnicodeError:
+        return "localhost"
 
 
 def open_inbox(cfg: Config) -> Inbox:

@@ -76,3 +76,17 @@ def test_a_word_typed_with_its_colon_or_comma_is_not_suggested_back(
                            text="larva whte: 2F2",
                            hint="coral colours are grey, orange, pink, white, yellow")
     assert str(suggestion(err)) == 'did you mean "white"?'
+
+
+@pytest.mark.parametrize("game", sorted(BAD))
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_greeting_near_a_word_of_the_hints_prose_gets_no_suggestion(
+        factory: SessionFactory, game: str, lang: str) -> None:
+    """"Bonne" is near the hint's "one" ("each line starts with one of: ..."), but "one" is
+    no order: only a word the game reads in its place is suggested."""
+    table = seat_table(factory, game, languages=[lang, lang])
+    seat = min(table.rules.waiting_for(table.state()))
+    result, reply = table.send(seat, "Bonne journée à tous !")
+    assert result.status == "rejected"
+    assert "Bonne journée à tous !" in reply
+    assert "Suggestion:" not in reply and "Suggestion :" not in reply, reply

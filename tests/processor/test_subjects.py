@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import email
+import re
 from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
@@ -15,6 +16,7 @@ from pbem.pipeline.outgoing import due_day
 from pbem.settings.host import Host
 from pbem.store import OutboundMessage, SessionFactory
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail
+from tests.support.seated import seat_table
 
 
 def sent(factory: SessionFactory, result: Result) -> dict[str, EmailMessage]:
@@ -57,6 +59,22 @@ def test_accepted_orders_and_the_others_status_are_told_apart(
     # Bob still owes this (simultaneous) round's card: his mail says his move is due.
     assert out[BOB]["Subject"] == f"[{table.tag}] Turn 2 — your move"
     assert out[BOB]["In-Reply-To"] is None
+
+
+def test_a_reply_whose_sender_moves_again_says_only_the_move(factory: SessionFactory) -> None:
+    """Not "Orders accepted: Turn 3 — your move": the move owed is what the inbox must
+    show; the body says the orders were accepted."""
+    table = seat_table(factory, "testcards")
+    for _ in range(2):
+        state = table.state()
+        seat = min(table.rules.waiting_for(state))
+        result, text = table.send(seat, table.rules.default_order(state, seat))
+        assert result.status == "applied"
+    assert seat in table.rules.waiting_for(table.state())  # Bob leads the next round
+    out = sent(factory, result)
+    subject = str(out["ben@players.test"]["Subject"])
+    assert re.fullmatch(rf"\[{table.tag}\] Turn \d+ — your move", subject), subject
+    assert "Your orders were played" in text  # the body confirms them
 
 
 def test_refused_order_subject_names_the_line_of_the_mail(

@@ -78,13 +78,20 @@ def serving(tmp_path: Path, imap_server: PymapServer, smtp_server: SmtpTestServe
                              "--interval", str(INTERVAL)], env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     yield proc
-    proc.terminate()
+    stop_and_show(proc)
+
+
+def stop_and_show(proc: subprocess.Popen[str], timeout: float = 10) -> None:
+    """Stop the service (if it still runs) and print what it said: pytest shows it when the
+    test failed, what the service saw and did."""
+    if proc.poll() is None:
+        proc.terminate()
     try:
-        out, _ = proc.communicate(timeout=10)
+        out, _ = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         proc.kill()
         out, _ = proc.communicate()
-    print(out)  # pytest shows it when the test failed: what the service saw and did
+    print(out)
 
 
 def eventually(check: Callable[[], bool], timeout: float = WAKE, what: str = "") -> None:

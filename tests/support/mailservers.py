@@ -279,6 +279,8 @@ class Received:
     rcpt_tos: list[str]
     raw: bytes
     at: float = field(default_factory=time.perf_counter)  # when it arrived (benches' latency)
+    mail_options: list[str] = field(default_factory=list)  # MAIL FROM's, e.g. SMTPUTF8
+    ehlo: str = ""  # the name the client greeted with
 
 
 @dataclass
@@ -317,7 +319,9 @@ class _Handler:
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         content = envelope.original_content or envelope.content
         raw = content if isinstance(content, bytes) else str(content).encode()
-        self.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos), raw))
+        self.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos), raw,
+                                      mail_options=list(envelope.mail_options),
+                                      ehlo=str(session.host_name or "")))
         return "250 Message accepted for delivery"
 
 
@@ -331,20 +335,25 @@ class _PortZeroController(Controller):
 
 
 class SmtpTestServer:
-    """aiosmtpd on 127.0.0.1, optionally requiring AUTH (PLAIN/LOGIN, no TLS)."""
+    """aiosmtpd on 127.0.0.1, optionally requiring AUTH (PLAIN/LOGIN, no TLS), offering
+    SMTPUTF8 only when asked to."""
 
-    def __init__(self, *, auth: bool) -> None:
+    def __init__(self, *, auth: bool, smtputf8: bool = False) -> None:
         self.host = "127.0.0.1"
         self.auth = auth
+        self.smtputf8 = smtputf8
         self.user = SMTP_USER if auth else None
         self.password = SMTP_PASSWORD if auth else None
         self.handler = _Handler()
-        kwargs: dict[str, Any] = {}
-        if auth:
-            kwargs = dict(authenticator=self._authenticate, auth_required=True,
-                          auth_require_tls=False)
         self.controller = _PortZeroController(self.handler, hostname=self.host, port=0,
-                                              ready_timeout=60, **kwargs)
+                                              ready_timeout=60, **self._options())
+
+    def _options(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"enable_SMTPUTF8": self.smtputf8}
+        if self.auth:
+            kwargs.update(authenticator=self._authenticate, auth_required=True,
+                          auth_require_tls=False)
+        return kwargs
 
     def _authenticate(self, server: Any, session: Any, envelope: Any, mechanism: str,
                       auth_data: Any) -> AuthResult:
@@ -370,12 +379,8 @@ class SmtpTestServer:
     def restart(self) -> SmtpTestServer:
         """Back after :meth:`stop`, on the same port, keeping what it received (a stopped
         aiosmtpd controller cannot start again, so a new one takes the port)."""
-        port, kwargs = self.port, dict[str, Any]()
-        if self.auth:
-            kwargs = dict(authenticator=self._authenticate, auth_required=True,
-                          auth_require_tls=False)
-        self.controller = _PortZeroController(self.handler, hostname=self.host, port=port,
-                                              ready_timeout=60, **kwargs)
+        self.controller = _PortZeroController(self.handler, hostname=self.host, port=self.port,
+                                              ready_timeout=60, **self._options())
         return self.start()
 
     @property
@@ -408,8 +413,8 @@ def make_smtp_server() -> Iterator[Callable[..., SmtpTestServer]]:
     """Start SMTP servers on demand: ``make_smtp_server(auth=False)``."""
     started: list[SmtpTestServer] = []
 
-    def make(*, auth: bool = True) -> SmtpTestServer:
-        server = SmtpTestServer(auth=auth).start()
+    def make(*, auth: bool = True, smtputf8: bool = False) -> SmtpTestServer:
+        server = SmtpTestServer(auth=auth, smtputf8=smtputf8).start()
         started.append(server)
         return server
 

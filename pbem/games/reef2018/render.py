@@ -31,7 +31,6 @@ FILL = {"red": "#d33030", "yellow": "#f2d21b", "green": "#2e9e44", "purple": "#8
         "any": "#ffffff"}
 INK = {"yellow": "#000", "any": "#000"}
 CELL = 34
-REEFS_LABEL = msg("The reefs: top colour and stack height of each square")
 
 
 def seat_label(seat: int | None, tr: Translator = ENGLISH) -> str:
@@ -152,17 +151,40 @@ def _reef_bands(player: Mapping[str, Any], who: str, label: str, tr: Translator)
             f'max-width:{width}px;margin:0 8px 8px 0">{bands}</span>')
 
 
+def reef_words(player: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
+    """A reef in words, square by square as orders name them: ``row 1: A1 red, 2 high; B1
+    empty; ...``: the picture's text for a reader who cannot see it (or whose client hides
+    pictures), so the mail need not draw the reef twice."""
+    rows = []
+    for r, row in enumerate(player.get("reef", []), start=1):
+        squares = [tr(msg("{square} {colour}, {height} high", square=f"{COLUMNS[c]}{r}",
+                          colour=tr(cmsg("colour", str(cell["top"]))),
+                          height=cell.get("height", 0)))
+                   if cell.get("top") else tr(msg("{square} empty", square=f"{COLUMNS[c]}{r}"))
+                   for c, cell in enumerate(row)]
+        rows.append(tr(msg("row {row}: {squares}", row=r, squares="; ".join(squares))))
+    return ". ".join(rows)
+
+
 def reef_svg(view: Mapping[str, Any], names: list[str] | None = None,
-             tr: Translator = ENGLISH) -> Markup:
+             seat: int | None = None, tr: Translator = ENGLISH) -> Markup:
     """Every player's reef, side by side where the window is wide enough: each square coloured
     by its top piece, its stack height written in it. A picture per reef, each cut into bands
-    (REEF_TOP), so that a move redraws only the rows it changed; the first reef's first band
-    carries the pictures' name."""
+    (REEF_TOP), so that a move redraws only the rows it changed; each picture's name (its
+    ``alt``) is the reef in words (:func:`reef_words`), or, while others' starting corals are
+    hidden (``seat`` sees only its own), whether they are placed."""
     players = list(view.get("players", []))
     out = []
     for i, p in enumerate(players):
-        who = tr.seat_name(int(p.get("seat", i)), names or ())
-        out.append(_reef_bands(p, who, tr(REEFS_LABEL) if i == 0 else who, tr))
+        index = int(p.get("seat", i))
+        who = tr.seat_name(index, names or ())
+        if view.get("phase") == "setup" and index != seat:
+            shown = tr(msg("placed, shown when everyone has") if p.get("answered_setup")
+                       else msg("not placed yet"))
+        else:
+            shown = reef_words(p, tr)
+        label = tr(msg("{who}'s reef: {squares}", who=who, squares=shown))
+        out.append(_reef_bands(p, who, label, tr))
     return Markup("<div>" + "".join(out) + "</div>")
 
 

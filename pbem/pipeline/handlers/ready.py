@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pbem.engine.contract import canonical_order, takes_orders
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
-from pbem.engine.every_error import every_syntax_error
+from pbem.engine.every_error import Reader, every_syntax_error
 from pbem.i18n import msg
 from pbem.pipeline import command_words as words
 from pbem.pipeline.commands.base import status_word
@@ -76,7 +76,8 @@ def _read_out_of_turn(ctx: MailContext) -> list[Line]:
     except OrderSyntaxError as err:
         out: list[Line] = [msg("{check}: these lines could not be read:", check=check)]
         for error in every_syntax_error(rules, state, seat.index, text, err):
-            out += ["", *reason_lines(ctx.letter, error, tr)[0]]
+            out += ["", *reason_lines(ctx.letter, error, tr, Reader(
+                rules, state, seat.index, seat.language or tr.lang))[0]]
         return out
     except IllegalOrder as err:  # the game reads no orders of this seat now
         return [msg("{check}: {reason}", check=check, reason=tr(err.message))]

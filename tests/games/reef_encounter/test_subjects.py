@@ -42,7 +42,7 @@ def test_others_read_who_moved_and_the_next_mover_reads_your_move(
         if address == movers_address:
             expected = f"[{table.tag}] Orders accepted"
             if seat in nxt:
-                expected = f"[{table.tag}] Orders accepted: Turn {now} — your move"
+                expected = f"[{table.tag}] Turn {now} — your move"
         elif seat in nxt:
             expected = f"[{table.tag}] Turn {now} — your move"
         else:
