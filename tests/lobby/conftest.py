@@ -99,6 +99,13 @@ class Post:
         assert found, subject
         return found.group(1), subject
 
+    def never(self, frm: str) -> Result:
+        """A proven "never": the host asks first; the address's answer to that mail (its
+        subject kept, as a mail client's List-Unsubscribe sends it) is the proof."""
+        subject, _ = self.answer(self.send(frm, "never"))
+        assert CODE.search(subject), subject
+        return self.send(frm, "", subject=f"Re: {subject}")
+
     def sent_count(self) -> int:
         with self.factory() as s:
             return len(s.exec(select(OutboundMessage.id)).all())
