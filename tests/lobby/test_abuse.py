@@ -4,6 +4,7 @@ the bound in the test."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -96,7 +97,13 @@ def test_an_invitation_says_who_invites_and_how_to_join_or_refuse(post: Post) ->
     assert ("Ann invites you to play Test Cards by mail at this game host, at table "
             "[testcards-t1] (2 of 3 seats free).") in body
     assert "send a mail to this address with the line: join testcards-t1" in body
-    assert 'answer with the single word "never": it will not write to you again.' in body
+    never = re.search(r'answer with the line "never ([A-Z2-9]{4}-[A-Z2-9]{4})": it will not '
+                      r"write to you again\.", body)
+    assert never is not None, body
+    # A mail client's unsubscribe sends the same proven never (no web endpoint to post to).
+    assert invitation["List-Unsubscribe"] == (
+        f"<mailto:games@host.test?subject=never%20{never.group(1)}>")
+    assert invitation["List-Unsubscribe-Post"] is None
 
 
 def test_invitations_need_a_confirmed_seat(post: Post) -> None:
