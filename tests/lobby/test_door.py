@@ -218,6 +218,6 @@ def cli(tmp_path: Path, db_url: str, *args: str, code: int = 0) -> str:
     try:
         result = CliRunner().invoke(app, ["--config", str(config), *args])
     finally:
-        pbem_cli.console._width = None  # type: ignore[attr-defined]
+        pbem_cli.console._width = None
     assert result.exit_code == code, result.output
     return result.output
