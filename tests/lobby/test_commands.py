@@ -654,3 +654,50 @@ def test_a_banned_address_gets_no_answer_from_the_lobby(post: Post,
     before = post.sent_count()
     post.send(BEN, "new testcards players 2")
     assert post.sent_count() == before and tables(factory) == []
+
+
+# --- the front door: holds per domain, never with proof ------------------------------------
+
+
+def test_a_domain_holds_at_most_so_many_waiting_seats(factory: SessionFactory,
+                                                      post: Post) -> None:
+    host = dataclasses.replace(post.host, lobby=Lobby(enabled=True, holds_per_domain=2))
+    mine = Post(factory, host)
+    mine.seat(ANN, "new testcards players 4")
+    mine.seat(BEN, "join testcards-t1")
+    result = mine.send(CY, "join testcards-t1")
+    assert result.status == "rejected"
+    _, body = mine.answer(result)
+    assert ("Addresses at players.test hold 2 seats that wait for confirmation, the most this "
+            "host keeps for one domain. Please try again in a few hours, when seats not "
+            "confirmed in time are given back.") in " ".join(body.split())
+    _, body = mine.answer(mine.send(CY, "new testcards"))
+    assert "Addresses at players.test hold 2 seats" in " ".join(body.split())
+    assert mine.send("dora@elsewhere.test", "join testcards-t1").status == "applied"
+
+
+def test_a_plain_never_asks_once_a_day_and_a_seats_code_proves_it(post: Post) -> None:
+    result = post.send(CY, "never")
+    assert result.status == "ignored"
+    subject, body = post.answer(result)
+    assert subject.startswith("No more mail from this host? code ")
+    flat = " ".join(body.split())
+    assert ("A mail from this address asked this game host never to write to it again. Anyone "
+            "can write any sender, so the host asks first.") in flat
+    assert "If it was not you, do nothing: nothing changes." in flat
+    again = post.send(CY, "never")
+    assert again.queued == [] and again.reason.endswith("no answer: asked already today")
+    # The code of a seat the address holds proves the mail is its own, too.
+    ben, _ = post.seat(BEN, "new testcards")
+    assert post.send(BEN, f"never {ben}").queued == []
+    assert post.send(BEN, "games").queued == []
+
+
+def test_a_confirmed_seats_code_sent_again_is_no_never(post: Post) -> None:
+    """Replying once more to the join mail (its code in the subject) confirms nothing more and
+    marks nothing: only the address's never code, or the word never, asks for that."""
+    ann, subject = post.seat(ANN, "new testcards players 3")
+    confirm(post, ANN, ann)
+    result = post.send(ANN, "yes", subject=f"Re: {subject}")
+    assert result.status == "rejected"
+    assert post.send(ANN, "games").queued != []
