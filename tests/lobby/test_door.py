@@ -128,6 +128,9 @@ def test_never_needs_proof_and_the_operator_lifts_it(door: Door, tmp_path: Path,
     assert "never:     since " in out and "pbem player mail-again" in out
     assert cli(tmp_path, db_url, "player", "mail-again", cy).strip() == f"{cy} gets mail again"
     assert "never:" not in cli(tmp_path, db_url, "player", "show", cy, code=1)
+    again = cli(tmp_path, db_url, "player", "mail-again", cy, code=1)
+    assert f"error: {cy} has no never mark: the host mails it already" in again
+    assert f"fix: `pbem player show {cy}` shows the mark" in again
     door.write(cy, "games")
     assert len(to(door.run(), cy)) == 1
 
