@@ -50,6 +50,34 @@ def seats(session: Session, table_id: int) -> list[LobbySeat]:
                              .order_by(col(LobbySeat.joined_at), col(LobbySeat.id))))
 
 
+def seat_at(session: Session, table_id: int, address: str) -> LobbySeat | None:
+    return session.exec(select(LobbySeat).where(LobbySeat.table_id == table_id,
+                                                LobbySeat.address == address.lower())).first()
+
+
+def seat_names(session: Session, table_id: int) -> list[str]:
+    """The names a table's seats answer to (a new seat takes another)."""
+    return list(session.exec(select(LobbySeat.name).where(LobbySeat.table_id == table_id)))
+
+
+def confirmed_count(session: Session, table_id: int) -> int:
+    """A table's confirmed seats, counted by the database: a table may have many waiting."""
+    return int(session.exec(select(func.count()).select_from(LobbySeat).where(
+        LobbySeat.table_id == table_id, col(LobbySeat.confirmed_at).is_not(None))).one())
+
+
+def waiting_count(session: Session, table_id: int) -> int:
+    return int(session.exec(select(func.count()).select_from(LobbySeat).where(
+        LobbySeat.table_id == table_id, col(LobbySeat.confirmed_at).is_(None))).one())
+
+
+def confirmed_seats(session: Session, table_id: int) -> list[LobbySeat]:
+    """A table's confirmed seats in the order they were taken."""
+    return list(session.exec(select(LobbySeat).where(
+        LobbySeat.table_id == table_id, col(LobbySeat.confirmed_at).is_not(None))
+        .order_by(col(LobbySeat.joined_at), col(LobbySeat.id))))
+
+
 def seats_of(session: Session, address: str) -> list[LobbySeat]:
     return list(session.exec(select(LobbySeat).where(LobbySeat.address == address.lower())))
 

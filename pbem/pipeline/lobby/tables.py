@@ -145,7 +145,7 @@ def open_table(ctx: Context, rules: Any, players: int, options: dict[str, Any], 
 def take_seat(ctx: Context, table: LobbyTable, name: str) -> tuple[LobbySeat, str]:
     """A seat at ``table`` for the sender, unconfirmed; returns it and its code (derived
     from the row, kept only hashed)."""
-    others = [s.name for s in store.seats(ctx.session, table.id or 0) if s.address != ctx.sender]
+    others = store.seat_names(ctx.session, table.id or 0)
     seat = LobbySeat(table_id=table.id or 0, address=ctx.sender, name=unused_name(name, others),
                      language=ctx.tr.lang, code_salt=new_salt(), code_hash="",
                      joined_at=ctx.now, code_sent_at=ctx.now,
@@ -167,16 +167,16 @@ def free_seats(session: Session, table: LobbyTable) -> int:
     """Seats for people not yet confirmed: a seat held unconfirmed keeps nobody out (anyone
     can take one for any From line), so it counts as free until the first confirmations
     fill the table."""
-    return human_seats(table) - len(confirmed(store.seats(session, table.id or 0)))
+    return human_seats(table) - store.confirmed_count(session, table.id or 0)
 
 
 def full(session: Session, table: LobbyTable) -> bool:
     """Every seat for a person taken and confirmed: the table starts."""
-    return len(confirmed(store.seats(session, table.id or 0))) >= human_seats(table)
+    return store.confirmed_count(session, table.id or 0) >= human_seats(table)
 
 
 def seat_of(session: Session, table: LobbyTable, address: str) -> LobbySeat | None:
-    return next((s for s in store.seats(session, table.id or 0) if s.address == address), None)
+    return store.seat_at(session, table.id or 0, address)
 
 
 def unconfirmed_seat(session: Session, address: str, code: str) -> LobbySeat | None:
@@ -303,14 +303,14 @@ def close_unplayable(ctx: Context, table: LobbyTable, problems: list[Msg], comma
 def describe(ctx: Context, table: LobbyTable) -> list[Any]:
     """Where a table stands: seats confirmed, waiting, free, its bots, and how it starts."""
     rules = registry.get(table.game_type)
-    seats = store.seats(ctx.session, table.id or 0)
-    done = confirmed(seats)
+    done = store.confirmed_seats(ctx.session, table.id or 0)
+    waiting = store.waiting_count(ctx.session, table.id or 0)
     early = f"{ctx.w('start')} {table.tag} CODE"
     return [msg("[{tag}] {title} for {players} players: {confirmed} seats confirmed ({names}), "
                 "{waiting} waiting for confirmation, {free} free.", tag=table.tag,
                 title=title(table), players=table.players, confirmed=len(done),
                 names=", ".join(s.name for s in done) or "—",
-                waiting=len(seats) - len(done), free=max(free_seats(ctx.session, table), 0)),
+                waiting=waiting, free=max(free_seats(ctx.session, table), 0)),
             msg("Its last {bots} seats are played by the computer ({level}) and need no "
                 "confirmation: it starts when its other {humans} seats are taken and "
                 "confirmed; its opener may start it earlier with \"{start}\" once {least} "
