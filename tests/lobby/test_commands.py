@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from typing import Any, ClassVar
 
 import pytest
@@ -701,3 +702,20 @@ def test_a_confirmed_seats_code_sent_again_is_no_never(post: Post) -> None:
     result = post.send(ANN, "yes", subject=f"Re: {subject}")
     assert result.status == "rejected"
     assert post.send(ANN, "games").queued != []
+
+
+def test_a_note_to_a_stranger_carries_list_unsubscribe(post: Post) -> None:
+    """Mail to someone who holds no seat can end the host's mail with one click: its
+    List-Unsubscribe mail is a proven never (mailto only: no web endpoint to post to)."""
+    from pbem.ops import api
+
+    with post.factory() as s:
+        game, _ = api.create_game(s, "testcards", [("Ann", ANN), ("Ben", BEN)], host=post.host)
+        s.commit()
+    result = post.send("zed@elsewhere.test", "hello", subject=f"[{game.tag}] hi")
+    ((_, note),) = post.answers(result)
+    found = re.fullmatch(r"<mailto:games@host\.test\?subject=never%20([A-Z2-9]{4}-[A-Z2-9]{4})>",
+                         str(note["List-Unsubscribe"]))
+    assert found is not None and note["List-Unsubscribe-Post"] is None
+    assert post.send("zed@elsewhere.test", "", subject=f"never {found.group(1)}").queued == []
+    assert post.send("zed@elsewhere.test", "games").queued == []
