@@ -54,7 +54,8 @@ def clock() -> Clock:
 @pytest.fixture
 def host(clock: Clock) -> Host:
     return Host(from_address="games@host.test", from_name="Test Host",
-                lobby=Lobby(enabled=True), clock=clock, operator_address="op@host.test")
+                lobby=Lobby(enabled=True), clock=clock, operator_address="op@host.test",
+                key=bytes(range(32)))
 
 
 def mail(frm: str, body: str, subject: str = "hello", *, name: str = "",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -719,3 +720,29 @@ def test_a_note_to_a_stranger_carries_list_unsubscribe(post: Post) -> None:
     assert found is not None and note["List-Unsubscribe-Post"] is None
     assert post.send("zed@elsewhere.test", "", subject=f"never {found.group(1)}").queued == []
     assert post.send("zed@elsewhere.test", "games").queued == []
+
+
+def test_a_new_host_key_gives_a_waiting_seat_a_new_code_once(post: Post, clock: Clock) -> None:
+    """A code derived under the host's old key cannot be written again: the seat takes the
+    one derived now, and the old one stops working."""
+    mine = Post(post.factory, dataclasses.replace(post.host, lobby=Lobby(
+        enabled=True, confirm_hours=48)))
+    old, _ = mine.seat(BEN, "new testcards")
+    clock.advance(hours=25)
+    rekeyed = Post(post.factory, dataclasses.replace(mine.host, key=bytes(32)))
+    new, _ = rekeyed.seat(BEN, "join testcards-t1")
+    assert new != old
+    _, body = rekeyed.answer(rekeyed.send(BEN, f"confirm {old}"))
+    assert "No seat of yours waits for this code." in body
+    assert confirm(rekeyed, BEN, new)[0] == "[testcards-t1] Your seat is confirmed"
+
+
+def test_a_pass_over_the_mail_reads_the_host_key_when_the_lobby_is_on(tmp_path: Path) -> None:
+    from pbem.ops import hostkey
+    from pbem.settings.config import from_dict
+
+    on = from_dict({"data_dir": str(tmp_path), "lobby": {"enabled": True}})
+    assert hostkey.mail_host(on).key == hostkey.load(on.host_key_path).secret
+    off = from_dict({"data_dir": str(tmp_path / "off")})
+    assert hostkey.mail_host(off).key is None
+    assert not off.host_key_path.exists()  # no key made for a host without the lobby
