@@ -19,7 +19,6 @@ from pbem.engine import registry
 from pbem.ops import api
 from pbem.ops.operator_errors import EX_CONFIG, EX_TEMPFAIL, explain
 from pbem.settings.config import Config
-from pbem.settings.host import Host
 from pbem.store.db import SessionFactory
 
 if TYPE_CHECKING:
@@ -152,11 +151,12 @@ def demo(
 
 
 def _one_pass(cfg: Config, factory: SessionFactory) -> api.Pass:
+    from pbem.ops import hostkey
     from pbem.ops.alerts import FaultWatch
     from pbem.settings.transports import open_inbox, open_sender
 
+    host = hostkey.mail_host(cfg)
     inbox = open_inbox(cfg)
-    host = Host.from_config(cfg)
     sender = open_sender(cfg)
     try:
         done = api.process_inbox(factory, inbox, sender, host)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 import typer
@@ -33,7 +34,7 @@ def player_list(banned: Annotated[bool, typer.Option(
 
 @app.command("show")
 def player_show(address: Address) -> None:
-    """A player's profile, seats and ratings."""
+    """A player's profile, seats, ratings and "never" mark."""
     cfg = load_config()
     with session_factory(cfg)() as session:
         try:
@@ -49,7 +50,8 @@ def player_show(address: Address) -> None:
             f"time zone: {p.timezone or '(not set)'}\n"
             f"mail:      {p.mail_mode or '(not set)'}\n"
             f"since:     {p.created:%Y-%m-%d}\n"
-            f"banned:    {banned}",
+            f"banned:    {banned}\n"
+            f"never:     {_never(card.never)}",
             highlight=False)
         seats = folding_table("game", "game status", "seat", "name", "status", title="seats")
         for s in card.seats:
@@ -91,6 +93,28 @@ def player_unban(address: Address) -> None:
             raise fail(str(exc), fix="`pbem player list --banned` lists the banned") from exc
         session.commit()
         console.print(f"unbanned {player.address}", highlight=False)
+
+
+def _never(since: datetime | None) -> str:
+    if since is None:
+        return "no"
+    return (f"since {since:%Y-%m-%d %H:%M} UTC: the host sends this address no mail but its "
+            "games' (`pbem player mail-again` lifts it)")
+
+
+@app.command("mail-again")
+def player_mail_again(address: Address) -> None:
+    """Lift the "never" mark: the host mails the address again."""
+    cfg = load_config()
+    with session_factory(cfg)() as session:
+        try:
+            lifted = players.mail_again(session, address)
+        except InputError as exc:
+            raise fail(str(exc), fix="give the address alone, e.g. ann@example.org") from exc
+        except ValueError as exc:
+            raise fail(str(exc), fix=f"`pbem player show {address}` shows the mark") from exc
+        session.commit()
+        console.print(f"{lifted} gets mail again", highlight=False)
 
 
 @ratings_app.command("rebuild")

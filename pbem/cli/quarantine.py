@@ -11,7 +11,6 @@ from rich.table import Table
 from pbem.cli.context import console, err, fail, load_config, session_factory
 from pbem.ops import api
 from pbem.ops.operator_errors import EX_TEMPFAIL
-from pbem.settings.host import Host
 
 app = typer.Typer(help="Messages that could not be processed.", no_args_is_help=True)
 
@@ -47,11 +46,12 @@ def quarantine_show(inbound_id: Annotated[int, typer.Argument(help="The message'
 def quarantine_reprocess(inbound_id: Annotated[int, typer.Argument(help="The message's id.")]
                          ) -> None:
     """Run a kept message through the pipeline again."""
+    from pbem.ops.hostkey import mail_host
     from pbem.store.faults import TransientFault
 
     cfg = load_config()
     try:
-        result = api.quarantine_reprocess(session_factory(cfg), inbound_id, Host.from_config(cfg))
+        result = api.quarantine_reprocess(session_factory(cfg), inbound_id, mail_host(cfg))
     except TransientFault as exc:
         err.print(f"[yellow]database or disk fault, nothing changed:[/yellow] {escape(str(exc))}"
                   "\nTry again when the database is back.")

@@ -32,9 +32,11 @@ def _threadable(message_id: str) -> bool:
 
 
 def _thread_headers(in_reply_to: str | None, references: list[str] | None,
-                    auto_reply: bool, list_id: str | None = None) -> list[tuple[str, str]]:
-    """In-Reply-To, References (the last 20, the replied-to id last), Auto-Submitted and
-    List-Id, in that order, for both writers (:func:`compose`, :func:`compose_bytes`)."""
+                    auto_reply: bool, list_id: str | None = None,
+                    list_unsubscribe: str | None = None) -> list[tuple[str, str]]:
+    """In-Reply-To, References (the last 20, the replied-to id last), Auto-Submitted,
+    List-Id and List-Unsubscribe, in that order, for both writers (:func:`compose`,
+    :func:`compose_bytes`)."""
     headers = []
     # An id longer than a header line can hold is left out: cut short, it would name nothing.
     refs = [clean_header(r) for r in (references or []) if _threadable(r)]
@@ -47,6 +49,8 @@ def _thread_headers(in_reply_to: str | None, references: list[str] | None,
     headers.append(("Auto-Submitted", "auto-replied" if auto_reply else "auto-generated"))
     if list_id:
         headers.append(("List-Id", clean_header(list_id)))
+    if list_unsubscribe:
+        headers.append(("List-Unsubscribe", clean_header(list_unsubscribe)))
     return headers
 
 
@@ -84,6 +88,7 @@ def compose(
     message_id_domain: str = "pbem.invalid",
     pictures: Sequence[Picture] = (),
     list_id: str | None = None,
+    list_unsubscribe: str | None = None,
 ) -> EmailMessage:
     """A plain-text email (with an HTML alternative if given).
 
@@ -96,7 +101,8 @@ def compose(
     msg["Subject"] = clean_header(subject, 250)
     msg["Date"] = formatdate(localtime=False)
     msg["Message-ID"] = make_msgid(domain=clean_header(message_id_domain))
-    for name, value in _thread_headers(in_reply_to, references, auto_reply, list_id):
+    for name, value in _thread_headers(in_reply_to, references, auto_reply, list_id,
+                                       list_unsubscribe):
         msg[name] = value
     msg.set_content(text)
     if html is not None:
@@ -300,6 +306,7 @@ def compose_bytes(
     pictures: Sequence[Picture] = (),
     keep_lines: bool = False,
     list_id: str | None = None,
+    list_unsubscribe: str | None = None,
 ) -> bytes:
     """The mail :func:`compose` makes, as the bytes :func:`mail_bytes` would give (the same
     headers, parts and contents; fresh boundaries, Message-ID and Date; text parts written
@@ -315,14 +322,15 @@ def compose_bytes(
             from_addr=from_addr, to_addr=to_addr, subject=subject, text=text, to_name=to_name,
             from_name=from_name, html=html, in_reply_to=in_reply_to, references=references,
             auto_reply=auto_reply, message_id_domain=message_id_domain, pictures=pictures,
-            list_id=list_id))
+            list_id=list_id, list_unsubscribe=list_unsubscribe))
     head = [_address_header("From", from_name, from_addr),
             _address_header("To", to_name, to_addr),
             _header("Subject", clean_header(subject, 250)),
             _header("Date", formatdate(localtime=False)),
             _header("Message-ID", make_msgid(domain=clean_header(message_id_domain)))]
     head += [_header(name, value)
-             for name, value in _thread_headers(in_reply_to, references, auto_reply, list_id)]
+             for name, value in _thread_headers(in_reply_to, references, auto_reply, list_id,
+                                                list_unsubscribe)]
     part = _text_part("plain", text, keep_lines)
     if html is not None:
         shown = _text_part("html", html, keep_lines)

@@ -13,8 +13,11 @@ import hashlib
 import hmac
 import os
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+from pbem.settings.config import Config
+from pbem.settings.host import Host
 
 KEY_BYTES = 32
 
@@ -96,3 +99,10 @@ def load(path: Path) -> HostKey:
     finally:
         tmp.unlink(missing_ok=True)
     return _read(path)
+
+
+def mail_host(cfg: Config) -> Host:
+    """The settings a pass over the mail needs; with the lobby on, this host's key too, from
+    which the lobby derives its codes (pbem.pipeline.lobby_codes)."""
+    host = Host.from_config(cfg)
+    return replace(host, key=load(cfg.host_key_path).secret) if cfg.lobby.enabled else host

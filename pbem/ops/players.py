@@ -1,14 +1,15 @@
-"""The operator's view of players across games: list, show, ban, unban, and the ratings
-computed again from the finished games."""
+"""The operator's view of players across games: list, show, ban, unban, the "never" mark
+lifted, and the ratings computed again from the finished games."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlmodel import Session, col, func, select
 
 from pbem.pipeline import operator_input, standings
-from pbem.store import players
+from pbem.store import lobby, players
 from pbem.store.ratings import ordinal
 from pbem.store.tables import Game, Player, Rating, Seat, utcnow
 
@@ -46,6 +47,7 @@ class PlayerCard:
     row: PlayerRow
     seats: list[SeatRow]
     ratings: list[RatingRow]
+    never: datetime | None = None  # when the address answered "never" (proven), if it did
 
 
 def list_players(session: Session, banned_only: bool = False) -> list[PlayerRow]:
@@ -66,6 +68,13 @@ def _player(session: Session, address: str) -> Player:
 
 
 def show(session: Session, address: str) -> PlayerCard:
+    """A player's card; an address that is no player but answered "never" has one too, so
+    the operator sees the mark."""
+    never = lobby.never_marked(session, address)
+    found = players.find(session, address)
+    if found is None and never is not None:
+        stranger = Player(address=address.strip().lower(), created=never)
+        return PlayerCard(PlayerRow(stranger, "—", 0), [], [], never)
     player = _player(session, address)
     seats = [SeatRow(g.tag, g.status, s.index + 1, s.name, s.status) for s, g in session.exec(
         select(Seat, Game).join(Game, col(Game.id) == col(Seat.game_id))
@@ -74,7 +83,7 @@ def show(session: Session, address: str) -> PlayerCard:
              for r in session.exec(select(Rating).where(Rating.player_id == player.id)
                                    .order_by(col(Rating.game_type)))]
     name = players.public_names(session, [player])[player.id or 0]
-    return PlayerCard(PlayerRow(player, name, len(seats)), seats, rated)
+    return PlayerCard(PlayerRow(player, name, len(seats)), seats, rated, never)
 
 
 def ban(session: Session, address: str, reason: str) -> Player:
@@ -99,6 +108,14 @@ def unban(session: Session, address: str) -> Player:
     player.banned_at, player.ban_reason = None, ""
     session.add(player)
     return player
+
+
+def mail_again(session: Session, address: str) -> str:
+    """Lift the "never" mark off ``address``: the host mails it again. Returns the address."""
+    address = operator_input.address(address, "address")
+    if not lobby.lift_never(session, address):
+        raise ValueError(f"{address} has no never mark: the host mails it already")
+    return address
 
 
 def rebuild_ratings(session: Session) -> standings.Rebuilt:

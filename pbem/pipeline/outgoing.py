@@ -15,10 +15,11 @@ from pbem.engine.contract import Event, GameRules, Outcome, localise_order
 from pbem.i18n import LANGUAGES, Msg, Translator, msg, translator
 from pbem.i18n.translate import ENGLISH
 from pbem.mail.compose import clean_header, compose_bytes, list_id
-from pbem.mail.redact import redact
+from pbem.mail.redact import MARK, redact
 from pbem.pipeline.controllers import is_bot_seat, stands_in
 from pbem.pipeline.deadlines import aware, deadline_of, waiting_label
 from pbem.pipeline.history import MOVE_KINDS
+from pbem.pipeline.lobby_codes import never_code, unsubscribe_link
 from pbem.pipeline.seat_language import Line, footer, render, render_lines, seat_tr
 from pbem.rendering import (
     PublicView,
@@ -103,9 +104,12 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
           html: str | None = None, kind: str, game_id: int | None,
           in_reply_to: str | None = None, references: list[str] | None = None,
           auto_reply: bool = True, secret: str | None = None,
-          tag: str | None = None) -> OutboundMessage:
+          tag: str | None = None, unsubscribe: bool = False) -> OutboundMessage:
     """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
-    sent (pbem.outbox.delivery), so the secret is at rest only while the mail waits.
+    sent (pbem.outbox.delivery), so the secret is at rest only while the mail waits; the
+    subject kept on the row never shows it. ``unsubscribe``: mail to someone who holds no
+    seat carries ``List-Unsubscribe``, whose mail is a proven "never" (its code blanked once
+    sent, as a secret).
     An HTML body's SVG pictures travel as PNG parts (pbem.drawing.pictures). Mail to an
     address that answered "never" (pbem.pipeline.lobby) is dropped by the outbox, never
     sent (pbem.outbox.delivery). A game's mail (``tag``) carries the game's List-Id, the
@@ -119,13 +123,24 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
                         text=text, html=html, in_reply_to=in_reply_to, references=references,
                         auto_reply=auto_reply, message_id_domain=host.message_id_domain,
                         pictures=pictures,
-                        list_id=list_id(tag, host.message_id_domain) if tag else None)
+                        list_id=list_id(tag, host.message_id_domain) if tag else None,
+                        list_unsubscribe=unsubscribe_link(host, to) if unsubscribe else None)
+    hidden = [secret] if secret else []
+    if unsubscribe:
+        hidden.append(never_code(host, to))
     # The subject as its header reads, so listing the outbox never loads the bytes.
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
-                          subject=clean_header(subj, 250), message_id=message_id_of(raw),
-                          raw_once_sent=redact(raw, [secret]) if secret else None)
+                          subject=clean_header(_without(subj, hidden), 250),
+                          message_id=message_id_of(raw),
+                          raw_once_sent=redact(raw, hidden) if hidden else None)
     session.add(row)
     return row
+
+
+def _without(text: str, hidden: Sequence[str]) -> str:
+    for token in hidden:
+        text = text.replace(token, MARK)
+    return text
 
 
 _MESSAGE_ID = re.compile(rb"^Message-ID:[ \t]*(<[^>\r\n]{1,250}>)", re.IGNORECASE | re.MULTILINE)
@@ -346,8 +361,8 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
                  references: list[str] | None = None,
                  secret: str | None = None, seat: Seat | None = None,
                  rules: GameRules | None = None,
-                 tr: Translator | None = None, names: list[str] | None = None
-                 ) -> OutboundMessage | None:
+                 tr: Translator | None = None, names: list[str] | None = None,
+                 unsubscribe: bool = False) -> OutboundMessage | None:
     """A short note. To a ``seat`` it is in the seat's language (``tr`` overrides) and ends
     with the language footer; otherwise English (a stranger's language is unknown). None to
     a bot seat (:func:`unmailed`)."""
@@ -360,12 +375,16 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
                          footer=footer(tr) if seat is not None else None)
     return queue(session, host, to=to, to_name="", subj=subj, text=text, kind=kind,
                  game_id=game.id if game else None, in_reply_to=in_reply_to,
-                 references=references, secret=secret, tag=game.tag if game else None)
+                 references=references, secret=secret, tag=game.tag if game else None,
+                 unsubscribe=unsubscribe)
 
 
 # Answers to mail that proved no seat's secret ("fault": a mail the host failed on; "lobby":
 # a lobby answer to an address that never confirmed a seat; "invite": a player's invitation).
 UNPROVEN = ("stranger", "help", "auth", "fault", "lobby", "invite")
+# Those counted against the host's total an hour: the lobby's answers are bounded per sender
+# and per domain instead (pbem.pipeline.lobby.answer), so strangers cannot spend the total.
+SHARED = tuple(kind for kind in UNPROVEN if kind != "lobby")
 
 
 def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
@@ -379,7 +398,7 @@ def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
     proven secret are never limited.
     """
     hour = timedelta(hours=1)
-    if queries.recent_replies(session, None, UNPROVEN, hour) >= host.replies_per_hour_total:
+    if queries.recent_replies(session, None, SHARED, hour) >= host.replies_per_hour_total:
         return False
     if kind == "stranger":
         sent = queries.recent_replies(session, address, ("stranger",), timedelta(days=1))

@@ -31,7 +31,7 @@ def stranger(ctx: MailContext, status: str, reason: str, lines: list[Line],
         queued.append(mails.queue_notice(
             ctx.session, ctx.host, to=ctx.sender, subj=reply_subject(ctx, game, point),
             lines=ctx.with_asides(lines), kind=kind, game=game, in_reply_to=ctx.mid,
-            references=ctx.refs, tr=ctx.tr))
+            references=ctx.refs, tr=ctx.tr, unsubscribe=kind == "stranger"))
     return finish(ctx.row, status, reason, queued)
 
 

@@ -151,11 +151,23 @@ class Lobby:
     open: str = "anyone"
     # Sender domains allowed to use the lobby at all (empty: every domain).
     domains: tuple[str, ...] = ()
-    confirm_hours: int = 72  # an unconfirmed seat is given back after this long
+    # An unconfirmed seat is given back after this long. It holds no place meanwhile (the
+    # first confirmations take the seats), so hours are enough.
+    confirm_hours: int = 12
     invites_per_day: int = 5  # invitations one player may send in 24 hours
     open_tables_per_address: int = 3  # tables one address has open (not started) at once
     tables_per_address_per_day: int = 5  # tables one address may open in 24 hours
-    tables_per_day: int = 100  # tables opened by everyone together in 24 hours
+    # Tables opened by everyone together in 24 hours that a confirmed seat holds: tables
+    # only held by unconfirmed seats count per sender and per domain instead, so forged
+    # mail cannot spend this.
+    tables_per_day: int = 100
+    # Unconfirmed seats (a new table's first included) that the addresses of one domain
+    # hold at once: what forged From lines of one domain can make the host keep.
+    holds_per_domain: int = 30
+    # Lobby answers per hour to the addresses of one domain that never confirmed a seat
+    # (besides [limits] unverified_replies_per_hour per address); they do not count
+    # against [limits] replies_per_hour_total, so forged lobby mail silences nobody else.
+    replies_per_domain_per_hour: int = 30
     # Lobby answers to an address that confirmed a seat before (forged mail can name it too);
     # answers to any other address count against [limits] unverified_replies_per_hour.
     replies_per_hour: int = 20
@@ -345,7 +357,8 @@ def _lobby(section: dict[str, Any]) -> Lobby:
         raise ConfigError(f"lobby.open must be one of {', '.join(OPENERS)}, not "
                           f"{result.open!r}")
     for name in ("confirm_hours", "invites_per_day", "open_tables_per_address",
-                 "tables_per_address_per_day", "tables_per_day", "replies_per_hour"):
+                 "tables_per_address_per_day", "tables_per_day", "replies_per_hour",
+                 "holds_per_domain", "replies_per_domain_per_hour"):
         if getattr(result, name) < 0 or (name == "confirm_hours" and result.confirm_hours == 0):
             raise ConfigError(f"lobby.{name} must be a positive whole number, not "
                               f"{getattr(result, name)}")

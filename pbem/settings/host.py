@@ -37,6 +37,9 @@ class Host:
     reminder_hours: int = 24
     timeout: str = "default"
     vacation_days: int = 14
+    # This host's own key (pbem.ops.hostkey), from which the lobby derives its codes, so a
+    # code can be mailed again without being kept; None: a key of this process only.
+    key: bytes | None = field(default=None, repr=False)
     # "Now" for deadlines and vacations; tests pass a controllable clock.
     clock: Callable[[], datetime] = field(default_factory=lambda: utcnow)
 

@@ -115,8 +115,9 @@ class LobbyTable(SQLModel, table=True):
 
 class LobbySeat(SQLModel, table=True):
     """A seat taken at a table of the lobby. It counts once its player answered the join mail
-    with its code (``confirmed_at``); until then it expires at ``expires_at``. The code is
-    kept hashed, as seat secrets are."""
+    with its code (``confirmed_at``); until then it expires at ``expires_at``, and holds no
+    place: the first confirmations take the table's seats. The code is kept hashed, as seat
+    secrets are."""
 
     __table_args__ = (UniqueConstraint("table_id", "address"),)
     id: int | None = Field(default=None, primary_key=True)
@@ -129,6 +130,7 @@ class LobbySeat(SQLModel, table=True):
     joined_at: datetime = Field(default_factory=utcnow)
     expires_at: datetime | None = None  # None once confirmed
     confirmed_at: datetime | None = None
+    code_sent_at: datetime | None = None  # the code (derived, pbem.pipeline.lobby_codes) mailed
 
 
 class LobbyInvite(SQLModel, table=True):

@@ -54,7 +54,8 @@ def clock() -> Clock:
 @pytest.fixture
 def host(clock: Clock) -> Host:
     return Host(from_address="games@host.test", from_name="Test Host",
-                lobby=Lobby(enabled=True), clock=clock, operator_address="op@host.test")
+                lobby=Lobby(enabled=True), clock=clock, operator_address="op@host.test",
+                key=bytes(range(32)))
 
 
 def mail(frm: str, body: str, subject: str = "hello", *, name: str = "",
@@ -98,6 +99,13 @@ class Post:
         found = CODE.search(subject)
         assert found, subject
         return found.group(1), subject
+
+    def never(self, frm: str) -> Result:
+        """A proven "never": the host asks first; the address's answer to that mail (its
+        subject kept, as a mail client's List-Unsubscribe sends it) is the proof."""
+        subject, _ = self.answer(self.send(frm, "never"))
+        assert CODE.search(subject), subject
+        return self.send(frm, "", subject=f"Re: {subject}")
 
     def sent_count(self) -> int:
         with self.factory() as s:

@@ -4,6 +4,7 @@ the bound in the test."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -23,20 +24,18 @@ def mails_to(factory: SessionFactory, address: str) -> int:
             OutboundMessage.to_addr == address)).one())
 
 
-def test_forged_seats_never_start_a_table_and_expire(post: Post, clock: Clock,
-                                                     factory: SessionFactory) -> None:
+def test_forged_seats_keep_nobody_out_and_expire(post: Post, clock: Clock,
+                                                  factory: SessionFactory) -> None:
     ann, _ = post.seat(ANN, "new testcards players 3")
     post.send(ANN, f"confirm {ann}")
-    # Someone forges Ben's and Cy's From lines: the seats are taken, the codes go to Ben and
+    # Someone forges Ben's and Cy's From lines: the seats are held, the codes go to Ben and
     # Cy (who never asked), and nobody can confirm them without reading their mail.
     for victim in (BEN, CY):
         assert post.send(victim, "join testcards-t1").status == "applied"
         post.send(victim, "confirm ZZZZ-ZZZZ")  # a guess: refused
     with factory() as s:
-        assert s.exec(select(Game)).all() == []  # full, but never started
-    _, body = post.answer(post.send("dora@players.test", "join testcards-t1"))
-    assert "Table [testcards-t1] has no free seat." in body
-    clock.advance(hours=72, seconds=1)  # the default confirm_hours
+        assert s.exec(select(Game)).all() == []
+    # The held seats keep no one out: the first confirmations take the seats.
     dora, _ = post.seat("dora@players.test", "join testcards-t1")
     eve, _ = post.seat("eve@players.test", "join testcards-t1")
     post.send("dora@players.test", f"confirm {dora}")
@@ -45,6 +44,10 @@ def test_forged_seats_never_start_a_table_and_expire(post: Post, clock: Clock,
         ANN, "dora@players.test", "eve@players.test"]
     with factory() as s:
         assert s.exec(select(Game)).one().tag == "testcards-t1"
+        assert s.exec(select(LobbySeat).where(col(LobbySeat.confirmed_at).is_(None))).all() == []
+    clock.advance(hours=12, seconds=1)  # the default confirm_hours
+    _, body = post.answer(post.send(BEN, "games"))
+    assert "[testcards-t1]" not in body.split("Your games:")[0]
 
 
 @pytest.mark.slow  # a thousand mails, each in its own transaction: about 90 s on 2 cores
@@ -94,7 +97,13 @@ def test_an_invitation_says_who_invites_and_how_to_join_or_refuse(post: Post) ->
     assert ("Ann invites you to play Test Cards by mail at this game host, at table "
             "[testcards-t1] (2 of 3 seats free).") in body
     assert "send a mail to this address with the line: join testcards-t1" in body
-    assert 'answer with the single word "never": it will not write to you again.' in body
+    never = re.search(r'answer with the line "never ([A-Z2-9]{4}-[A-Z2-9]{4})": it will not '
+                      r"write to you again\.", body)
+    assert never is not None, body
+    # A mail client's unsubscribe sends the same proven never (no web endpoint to post to).
+    assert invitation["List-Unsubscribe"] == (
+        f"<mailto:games@host.test?subject=never%20{never.group(1)}>")
+    assert invitation["List-Unsubscribe-Post"] is None
 
 
 def test_invitations_need_a_confirmed_seat(post: Post) -> None:
@@ -109,14 +118,15 @@ def test_invitations_need_a_confirmed_seat(post: Post) -> None:
 
 
 def test_an_address_that_said_never_gets_no_mail(post: Post, factory: SessionFactory) -> None:
-    assert post.send(CY, "never").queued == []
+    assert post.never(CY).queued == []
+    asked = mails_to(factory, CY)
     ann, _ = post.seat(ANN, "new testcards players 3")
     post.send(ANN, f"confirm {ann}")
     answer = post.send(ANN, f"invite testcards-t1 {CY} {ann}")
     assert [to for to, _ in post.answers(answer)] == [ANN]
     for body in ("join testcards-t1", "games", "new testcards", "help", "confirm ABCD-EFGH"):
         post.send(CY, body)
-    assert mails_to(factory, CY) == 0
+    assert mails_to(factory, CY) == asked == 1  # the mail that asked first
     with factory() as s:
         kept = s.exec(select(NeverMail)).one()
         assert CY not in kept.address_hash and "cy" not in kept.address_hash
@@ -135,41 +145,29 @@ def test_a_forged_join_mails_its_victim_within_the_unproven_limits(
     assert set(kinds) == {"lobby"}
 
 
-def test_never_holds_for_every_mail_of_the_host(post: Post, factory: SessionFactory,
-                                               smtp_server: SmtpTestServer) -> None:
-    """Even a game the operator sets up with that address mails it nothing: the outbox keeps
-    its mail as dropped, with the reason, and sends the others."""
+def test_never_drops_the_mail_waiting_but_not_a_game_the_address_plays(
+        post: Post, factory: SessionFactory, smtp_server: SmtpTestServer) -> None:
+    """The answer holds from the moment it is read: mail to that address already waiting in
+    the outbox is dropped, not sent. A game the operator then sets up with that address is
+    mailed: a mark never silences a player of a game still played."""
     from pbem.ops import api
 
-    post.send(CY, "never")
+    post.send(CY, "games")  # its answer waits in the outbox
+    post.never(CY)
+    smtp = SmtpSender(smtp_server.settings)
+    assert deliver_outbox(factory, smtp, post.host).sent == 0
     with factory() as s:
         api.create_game(s, "testcards", [("Ann", ANN), ("Cy", CY)], host=post.host)
         s.commit()
-    done = deliver_outbox(factory, SmtpSender(smtp_server.settings), post.host)
-    assert (done.sent, done.failed) == (1, 0)
-    assert [r.rcpt_tos for r in smtp_server.received] == [[ANN]]
+    done = deliver_outbox(factory, smtp, post.host)
+    assert (done.sent, done.failed) == (2, 0)
+    assert sorted(r.rcpt_tos[0] for r in smtp_server.received) == [ANN, CY]
     with factory() as s:
         rows = s.exec(select(OutboundMessage).order_by(col(OutboundMessage.id))).all()
-        assert [(r.to_addr, r.status) for r in rows] == [(ANN, "sent"), (CY, "dropped")]
-        assert rows[1].last_error == "the address answered never: no mail to it"
-
-
-def test_mail_queued_before_never_is_not_sent_after_it(post: Post, factory: SessionFactory,
-                                                      smtp_server: SmtpTestServer) -> None:
-    """The answer holds from the moment it is read: mail to that address already waiting in
-    the outbox (a game's mail, a retry) is dropped too, not sent once more."""
-    from pbem.ops import api
-
-    with factory() as s:
-        api.create_game(s, "testcards", [("Ann", ANN), ("Cy", CY)], host=post.host)
-        s.commit()
-    post.send(CY, "never")
-    deliver_outbox(factory, SmtpSender(smtp_server.settings), post.host)
-    assert [r.rcpt_tos for r in smtp_server.received] == [[ANN]]
-    with factory() as s:
-        statuses = s.exec(select(OutboundMessage.status).where(
-            OutboundMessage.to_addr == CY)).all()
-        assert statuses == ["dropped"]
+        assert [(r.to_addr, r.kind, r.status) for r in rows] == [
+            (CY, "lobby", "dropped"), (CY, "lobby-never", "dropped"), (ANN, "welcome", "sent"),
+            (CY, "welcome", "sent")]
+        assert rows[0].last_error == "the address answered never: no mail to it"
 
 
 def test_a_forged_leave_start_or_invite_changes_nothing_and_mails_within_the_unproven_limits(

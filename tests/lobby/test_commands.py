@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -44,9 +46,8 @@ def test_new_tells_how_to_confirm_and_how_others_join(post: Post) -> None:
     code = subject.rsplit(" ", 1)[1]
     assert "You opened table [testcards-t1]: Test Cards for 3 players. You take seat 1." in body
     assert f"or send a mail with the line: confirm {code}" in body
-    assert "held for you until 2026-11-31" not in body
-    assert "held for you until 2026-12-01 09:00 UTC" in body  # 72 hours by default
-    assert "1 free" not in body and "2 free." in body
+    assert "held for you until 2026-11-28 21:00 UTC" in body  # 12 hours by default
+    assert "1 waiting for confirmation, 3 free." in body  # held, it keeps nobody out
     assert 'Others join with the line "join testcards-t1"' in body
 
 
@@ -256,6 +257,8 @@ def test_a_sender_has_at_most_three_open_tables(post: Post, factory: SessionFact
 
 
 def test_tables_per_address_per_day_and_per_host(factory: SessionFactory, post: Post) -> None:
+    """The host's cap counts the tables a confirmed seat holds: tables only held unconfirmed
+    (anyone can open those for any From line) do not spend it."""
     host = dataclasses.replace(post.host, lobby=Lobby(
         enabled=True, tables_per_address_per_day=1, tables_per_day=2))
     mine = Post(factory, host)
@@ -263,10 +266,13 @@ def test_tables_per_address_per_day_and_per_host(factory: SessionFactory, post: 
     mine.send(ANN, f"leave testcards-t1 {code}")
     _, body = mine.answer(mine.send(ANN, "new testcards"))
     assert "You opened 1 tables in the last 24 hours, the most this host allows." in body
-    mine.send(BEN, "new testcards")
-    _, body = mine.answer(mine.send(CY, "new testcards"))
+    for who in ("dora@players.test", "eve@players.test"):  # held, never confirmed
+        mine.seat(who, "new testcards")
+    for who in (BEN, CY):
+        confirm(mine, who, mine.seat(who, "new testcards")[0])
+    _, body = mine.answer(mine.send("fay@players.test", "new testcards"))
     assert "This host opened as many tables today as it takes (2)." in body
-    assert len(tables(factory)) == 2
+    assert len(tables(factory)) == 5
 
 
 def test_only_the_operator_opens_tables_when_so_configured(factory: SessionFactory,
@@ -307,25 +313,26 @@ def test_join_refusals(post: Post) -> None:
     confirm(post, ANN, code)
     _, body = post.answer(post.send(ANN, "join testcards-t1"))
     assert "You already hold a confirmed seat at [testcards-t1]." in body
-    post.send(BEN, "join testcards-t1")  # the last seat, unconfirmed
-    result = post.send(CY, "join testcards-t1")
-    assert result.status == "rejected"
-    subject, body = post.answer(result)
-    assert subject == "[testcards-t1] You did not get a seat"
-    assert "Table [testcards-t1] has no free seat." in body
-    assert 'or send "join testcards" for the first free seat of that game.' in body
+    post.send(BEN, "join testcards-t1")  # the last seat, unconfirmed: it keeps nobody out
+    assert post.send(CY, "join testcards-t1").status == "applied"
 
 
-def test_join_again_sends_a_new_code_and_the_old_one_stops_working(post: Post,
-                                                                   factory: SessionFactory
-                                                                   ) -> None:
-    opened(post)
-    old, _ = post.seat(BEN, "join testcards-t1")
-    new, subject = post.seat(BEN, "join testcards-t1")
-    assert new != old and subject.startswith("[testcards-t1] Confirm your seat")
-    _, body = post.answer(post.send(BEN, f"confirm {old}"))
-    assert "No seat of yours waits for this code." in body
-    assert confirm(post, BEN, new)[0] == "[testcards-t1] Your seat is confirmed"
+def test_join_again_mails_the_same_code_at_most_once_a_day(post: Post, clock: Clock) -> None:
+    """A forged join from a waiting player's address must not make the code she has useless:
+    the same code goes again, once a day at most (here holds last two days)."""
+    mine = Post(post.factory, dataclasses.replace(post.host, lobby=Lobby(
+        enabled=True, confirm_hours=48)))
+    confirm(mine, ANN, mine.seat(ANN, "new testcards players 3")[0])
+    first, _ = mine.seat(BEN, "join testcards-t1")
+    subject, body = mine.answer(mine.send(BEN, "join testcards-t1"))
+    assert subject == "[testcards-t1] Your seat waits for confirmation"
+    assert ("Its code was mailed to this address on 2026-11-28 09:00 UTC; the host mails it "
+            "again at most once a day, the same code each time.") in " ".join(body.split())
+    assert first not in body
+    clock.advance(hours=25)
+    again, subject = mine.seat(BEN, "join testcards-t1")
+    assert again == first and subject.startswith("[testcards-t1] Confirm your seat")
+    assert confirm(mine, BEN, first)[0] == "[testcards-t1] Your seat is confirmed"
 
 
 def test_matchmaking_opens_a_table_when_none_has_a_seat(post: Post) -> None:
@@ -508,7 +515,7 @@ def test_games_lists_open_tables_and_ones_own(post: Post) -> None:
     opened(post)
     _, body = post.answer(post.send(BEN, "games"))
     assert "Open tables you can join:" in body
-    assert ("[testcards-t1] Test Cards: 1 of 3 seats taken, 2 free; options: —; opened by Ann "
+    assert ("[testcards-t1] Test Cards: 0 of 3 seats taken, 3 free; options: —; opened by Ann "
             "on 2026-11-28 09:00 UTC") in " ".join(body.split())
     code = opened(post, players=2) if False else None
     del code
@@ -540,8 +547,8 @@ def test_help_without_a_game_lists_the_lobby(post: Post) -> None:
 
 
 def test_never_gets_no_answer_and_no_mail_after(post: Post) -> None:
+    result = post.never(CY)
     before = post.sent_count()
-    result = post.send(CY, "never")
     assert result.status == "applied" and result.queued == []
     for body in ("games", "new testcards", "join testcards", "help"):
         assert post.send(CY, body).queued == []
@@ -581,9 +588,7 @@ def test_seats_expire_and_the_table_reopens_them(post: Post, clock: Clock,
                                                  factory: SessionFactory) -> None:
     opened(post, players=2)
     ben, _ = post.seat(BEN, "join testcards-t1")
-    _, body = post.answer(post.send(CY, "join testcards-t1"))
-    assert "has no free seat" in body
-    clock.advance(hours=73)
+    clock.advance(hours=13)
     _, body = post.answer(post.send(BEN, f"confirm {ben}"))
     assert "No seat of yours waits for this code." in body
     with factory() as s:  # both unconfirmed seats were given back: the table was closed
@@ -651,3 +656,93 @@ def test_a_banned_address_gets_no_answer_from_the_lobby(post: Post,
     before = post.sent_count()
     post.send(BEN, "new testcards players 2")
     assert post.sent_count() == before and tables(factory) == []
+
+
+# --- the front door: holds per domain, never with proof ------------------------------------
+
+
+def test_a_domain_holds_at_most_so_many_waiting_seats(factory: SessionFactory,
+                                                      post: Post) -> None:
+    host = dataclasses.replace(post.host, lobby=Lobby(enabled=True, holds_per_domain=2))
+    mine = Post(factory, host)
+    mine.seat(ANN, "new testcards players 4")
+    mine.seat(BEN, "join testcards-t1")
+    result = mine.send(CY, "join testcards-t1")
+    assert result.status == "rejected"
+    _, body = mine.answer(result)
+    assert ("Addresses at players.test hold 2 seats that wait for confirmation, the most this "
+            "host keeps for one domain. Please try again in a few hours, when seats not "
+            "confirmed in time are given back.") in " ".join(body.split())
+    _, body = mine.answer(mine.send(CY, "new testcards"))
+    assert "Addresses at players.test hold 2 seats" in " ".join(body.split())
+    assert mine.send("dora@elsewhere.test", "join testcards-t1").status == "applied"
+
+
+def test_a_plain_never_asks_once_a_day_and_a_seats_code_proves_it(post: Post) -> None:
+    result = post.send(CY, "never")
+    assert result.status == "ignored"
+    subject, body = post.answer(result)
+    assert subject.startswith("No more mail from this host? code ")
+    flat = " ".join(body.split())
+    assert ("A mail from this address asked this game host never to write to it again. Anyone "
+            "can write any sender, so the host asks first.") in flat
+    assert "If it was not you, do nothing: nothing changes." in flat
+    again = post.send(CY, "never")
+    assert again.queued == [] and again.reason.endswith("no answer: asked already today")
+    # The code of a seat the address holds proves the mail is its own, too.
+    ben, _ = post.seat(BEN, "new testcards")
+    assert post.send(BEN, f"never {ben}").queued == []
+    assert post.send(BEN, "games").queued == []
+
+
+def test_a_confirmed_seats_code_sent_again_is_no_never(post: Post) -> None:
+    """Replying once more to the join mail (its code in the subject) confirms nothing more and
+    marks nothing: only the address's never code, or the word never, asks for that."""
+    ann, subject = post.seat(ANN, "new testcards players 3")
+    confirm(post, ANN, ann)
+    result = post.send(ANN, "yes", subject=f"Re: {subject}")
+    assert result.status == "rejected"
+    assert post.send(ANN, "games").queued != []
+
+
+def test_a_note_to_a_stranger_carries_list_unsubscribe(post: Post) -> None:
+    """Mail to someone who holds no seat can end the host's mail with one click: its
+    List-Unsubscribe mail is a proven never (mailto only: no web endpoint to post to)."""
+    from pbem.ops import api
+
+    with post.factory() as s:
+        game, _ = api.create_game(s, "testcards", [("Ann", ANN), ("Ben", BEN)], host=post.host)
+        s.commit()
+    result = post.send("zed@elsewhere.test", "hello", subject=f"[{game.tag}] hi")
+    ((_, note),) = post.answers(result)
+    found = re.fullmatch(r"<mailto:games@host\.test\?subject=never%20([A-Z2-9]{4}-[A-Z2-9]{4})>",
+                         str(note["List-Unsubscribe"]))
+    assert found is not None and note["List-Unsubscribe-Post"] is None
+    assert post.send("zed@elsewhere.test", "", subject=f"never {found.group(1)}").queued == []
+    assert post.send("zed@elsewhere.test", "games").queued == []
+
+
+def test_a_new_host_key_gives_a_waiting_seat_a_new_code_once(post: Post, clock: Clock) -> None:
+    """A code derived under the host's old key cannot be written again: the seat takes the
+    one derived now, and the old one stops working."""
+    mine = Post(post.factory, dataclasses.replace(post.host, lobby=Lobby(
+        enabled=True, confirm_hours=48)))
+    old, _ = mine.seat(BEN, "new testcards")
+    clock.advance(hours=25)
+    rekeyed = Post(post.factory, dataclasses.replace(mine.host, key=bytes(32)))
+    new, _ = rekeyed.seat(BEN, "join testcards-t1")
+    assert new != old
+    _, body = rekeyed.answer(rekeyed.send(BEN, f"confirm {old}"))
+    assert "No seat of yours waits for this code." in body
+    assert confirm(rekeyed, BEN, new)[0] == "[testcards-t1] Your seat is confirmed"
+
+
+def test_a_pass_over_the_mail_reads_the_host_key_when_the_lobby_is_on(tmp_path: Path) -> None:
+    from pbem.ops import hostkey
+    from pbem.settings.config import from_dict
+
+    on = from_dict({"data_dir": str(tmp_path), "lobby": {"enabled": True}})
+    assert hostkey.mail_host(on).key == hostkey.load(on.host_key_path).secret
+    off = from_dict({"data_dir": str(tmp_path / "off")})
+    assert hostkey.mail_host(off).key is None
+    assert not off.host_key_path.exists()  # no key made for a host without the lobby

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import text
-from sqlmodel import SQLModel, col, select
+from sqlmodel import col, select
 
 from pbem.mail.outbound import MaildirSender, SendError
 from pbem.mail.redact import MARK, redact
@@ -25,17 +25,7 @@ from pbem.pipeline.seat_secrets import check_secret
 from pbem.settings.host import Host
 from pbem.store import InboundMessage, OutboundMessage, Seat, SessionFactory, Snapshot
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail, queued
-
-
-def every_stored_byte(factory: SessionFactory) -> bytes:
-    """Every value of every row of every table, as one blob: what a database copy holds."""
-    out = []
-    with factory() as s:
-        for table in SQLModel.metadata.sorted_tables:  # every one: none can be forgotten
-            for row in s.connection().execute(text(f"SELECT * FROM {table.name}")):
-                for value in row:
-                    out.append(value if isinstance(value, bytes) else str(value).encode())
-    return b"\n".join(out)
+from tests.support.db import every_stored_byte
 
 
 def sent_texts(path: Path) -> list[str]:

@@ -332,3 +332,30 @@ def test_0017_gives_existing_tables_no_bot_seats_and_goes_back(db_url: str) -> N
     assert "bots" not in {c["name"] for c in inspect(engine).get_columns("lobbytable")}
     command.upgrade(cfg, "head")
     engine.dispose()
+
+
+def test_0018_keeps_waiting_seats_with_no_code_sent_time_and_goes_back(db_url: str) -> None:
+    """Seats waiting before 0018 have no time their code was sent: a repeated join takes
+    their joining time instead (pbem.pipeline.lobby.join); the column leaves with it."""
+    from alembic import command
+    from sqlalchemy import create_engine, text
+
+    cfg = alembic_config(db_url)
+    command.upgrade(cfg, "0017")
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO lobbytable (tag, game_type, players, options_json, opener, language, "
+            "status, created, bots, bot_level) VALUES ('x-t1', 'x', 2, '{}', "
+            "'ann@example.org', 'en', 'open', CURRENT_TIMESTAMP, 0, 'normal')"))
+        conn.execute(text(
+            "INSERT INTO lobbyseat (table_id, address, name, language, code_salt, code_hash, "
+            "joined_at) SELECT id, 'ann@example.org', 'Ann', 'en', 'aa', 'hmac-sha256$x', "
+            "CURRENT_TIMESTAMP FROM lobbytable"))
+    command.upgrade(cfg, "0018_lobby_code_sent")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT code_sent_at FROM lobbyseat")).scalar_one() is None
+    command.downgrade(cfg, "0017")
+    assert "code_sent_at" not in {c["name"] for c in inspect(engine).get_columns("lobbyseat")}
+    command.upgrade(cfg, "head")
+    engine.dispose()

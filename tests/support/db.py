@@ -23,6 +23,7 @@ import pytest
 from sqlalchemy import MetaData, create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
+from sqlmodel import SQLModel
 
 from pbem.store import SessionFactory, init, make_engine, session_factory
 
@@ -145,3 +146,14 @@ def factory(db_url: str, request: pytest.FixtureRequest) -> Iterator[SessionFact
     engine = make_engine(db_url)  # at the newest revision already, as init leaves it
     yield session_factory(engine)
     engine.dispose()
+
+
+def every_stored_byte(factory: SessionFactory) -> bytes:
+    """Every value of every row of every table, as one blob: what a database copy holds."""
+    out = []
+    with factory() as s:
+        for table in SQLModel.metadata.sorted_tables:  # every one: none can be forgotten
+            for row in s.connection().execute(text(f"SELECT * FROM {table.name}")):
+                for value in row:
+                    out.append(value if isinstance(value, bytes) else str(value).encode())
+    return b"\n".join(out)

@@ -75,6 +75,10 @@ def handle(ctx: MailContext) -> Result | None:
 
 def run(ctx: Context, read: LobbyMail) -> Reply:
     argument = read.argument[:ARGUMENT_MAX]
+    # A reply to the mail that asks before a "never" carries the address's never code.
+    if read.command == "never" or (read.command == "confirm"
+                                   and never.is_never_code(ctx, read.code)):
+        return never.run(ctx, read.code)
     if read.command == "confirm":
         return confirm.run(ctx, read.code)
     if read.command == "invite":
@@ -83,7 +87,7 @@ def run(ctx: Context, read: LobbyMail) -> Reply:
         return leave.run(ctx, argument, read.code)
     if read.command == "start":
         return start.run(ctx, argument, read.code)
-    commands = {"games": games.run, "new": new.run, "join": join.run, "never": never.run}
+    commands = {"games": games.run, "new": new.run, "join": join.run}
     return commands[read.command](ctx, argument)
 
 

@@ -50,6 +50,7 @@ class Reply:
     # For a command that acts for a seat (leave, start, invite): whether the mail carried
     # the seat's code. Without it the answer counts as one to an unproven sender.
     proved: bool = False
+    kind: str | None = None  # an answer counted apart from the lobby's others (see answer)
 
 
 class Refused(Exception):
@@ -101,6 +102,8 @@ def table_line(ctx: Context, table: LobbyTable) -> Line:
     """One open table as ``games`` lists it: seats taken and free, options, opener, since."""
     seats = store.seats(ctx.session, table.id or 0)
     opener = next((s.name for s in seats if s.address == table.opener), "—")
+    # Taken: confirmed; a seat held unconfirmed keeps nobody out.
+    seats = [s for s in seats if s.confirmed_at is not None]
     if table.bots:
         humans = table.players - table.bots
         return msg("[{tag}] {title}: {taken} of {humans} seats for players taken, {free} free, "

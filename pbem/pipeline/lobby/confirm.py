@@ -14,21 +14,22 @@ from pbem.pipeline.lobby.tables import (
     unconfirmed_seat,
 )
 from pbem.store import lobby as store
-from pbem.store.tables import LobbyTable
 
 SUBJECT = msg("Your seat was not confirmed")
 
 
 def run(ctx: Context, code: str | None) -> Reply:
     seat = unconfirmed_seat(ctx.session, ctx.sender, code) if code else None
-    if seat is None:
+    table = store.lock_table(ctx.session, seat.table_id) if seat is not None else None
+    if table is not None and code:  # once locked: the first confirmations take the seats
+        seat = unconfirmed_seat(ctx.session, ctx.sender, code)
+    if seat is None or table is None or table.status != "open":
         return refused("confirm", SUBJECT, Refused("no seat waits for this code", [
             msg("No seat of yours waits for this code. A seat not confirmed in time is "
-                "given back, and a new join mail replaces the code of the one before."),
+                "given back, and so are the seats still waiting when the first "
+                "confirmations fill a table."),
             msg("Send \"{join}\" to take a seat again (its mail has a new code).",
                 join=f"{ctx.w('join')} TAG")]))
-    table = store.lock_table(ctx.session, seat.table_id)
-    assert isinstance(table, LobbyTable)
     seat.confirmed_at, seat.expires_at = ctx.now, None
     ctx.session.add(seat)
     ctx.session.flush()

@@ -19,6 +19,7 @@ from pbem.pipeline.lobby.base import (
     title,
 )
 from pbem.pipeline.lobby.tables import free_seats, open_by_tag, proves, seat_of
+from pbem.pipeline.lobby_codes import never_code
 from pbem.pipeline.seat_language import Line
 from pbem.store import lobby as store
 from pbem.store import queries
@@ -117,6 +118,7 @@ def _invitation(ctx: Context, table: LobbyTable, inviter: str, address: str
     """In the table's language: the invitee's is not known."""
     tr = translator(table.language)
     join = type(ctx)(ctx.session, ctx.host, address, "", tr, ctx.now)
+    code = never_code(ctx.host, address)  # only mail to the address carries it
     return mails.queue_notice(
         ctx.session, ctx.host, to=address, kind="invite", tr=tr,
         subj=f"[{table.tag}] " + tr(msg("An invitation to play {title}", title=title(table))),
@@ -125,5 +127,7 @@ def _invitation(ctx: Context, table: LobbyTable, inviter: str, address: str
                    title=title(table), tag=table.tag, free=free_seats(ctx.session, table),
                    players=table.players),
                join_hint(join, table.tag),
-               msg("If you do not want mail from this host, answer with the single word "
-                   "\"{never}\": it will not write to you again.", never=join.w("never"))])
+               msg("If you do not want mail from this host, answer with the line "
+                   "\"{line}\": it will not write to you again.",
+                   line=f"{join.w('never')} {code}")],
+        secret=code, unsubscribe=True)

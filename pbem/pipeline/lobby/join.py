@@ -3,24 +3,31 @@ oldest open table of that game with a free seat (of N seats, if given), else a n
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from pbem.i18n import msg
+from pbem.pipeline.deadlines import aware
 from pbem.pipeline.lobby import new
 from pbem.pipeline.lobby.base import Context, Refused, Reply, refused
 from pbem.pipeline.lobby.profile import profile_for
 from pbem.pipeline.lobby.seat_mail import seat_reply
 from pbem.pipeline.lobby.tables import (
+    check_may_hold,
     check_may_open,
     free_seats,
-    new_code,
     open_by_tag,
     open_table,
+    proves,
     seat_name,
     seat_of,
     take_seat,
 )
-from pbem.pipeline.seat_secrets import hash_secret, new_salt
+from pbem.pipeline.lobby_codes import seat_code
+from pbem.pipeline.seat_secrets import hash_secret
 from pbem.store import lobby as store
-from pbem.store.tables import LobbyTable
+from pbem.store.tables import LobbySeat, LobbyTable
+
+RESEND_AFTER = timedelta(days=1)
 
 SUBJECT = msg("You did not get a seat")
 
@@ -49,23 +56,41 @@ def at(ctx: Context, table: LobbyTable, intro: str = "join") -> Reply:
             msg("You already hold a confirmed seat at [{tag}].", tag=table.tag),
             msg("The game starts when the table is full; you will get its first mail then.")],
             tag=table.tag)
-    if mine is not None:  # the join mail may have been lost: a new code replaces the old
-        code, salt = new_code(), new_salt()
-        mine.code_salt, mine.code_hash = salt, hash_secret(code, salt)
-        ctx.session.add(mine)
-        return seat_reply(ctx, "join: code sent again", table, mine, code, [msg(
-            "You already hold a seat at [{tag}]; here is a new code for it (the old one no "
-            "longer works).", tag=table.tag)])
+    if mine is not None:  # the join mail may have been lost
+        return again(ctx, table, mine)
     if free_seats(ctx.session, table) <= 0:
         raise Refused("table full", [
             msg("Table [{tag}] has no free seat.", tag=table.tag),
             msg("Seats not confirmed in time are given back; or send \"{join}\" for the "
                 "first free seat of that game.",
                 join=f"{ctx.w('join')} {table.game_type}")], tag=table.tag)
+    check_may_hold(ctx)
     seat, code = take_seat(ctx, table, seat_name(ctx, profile_for(ctx.session,
                                                                   ctx.sender).name))
     return seat_reply(ctx, f"{intro}: seat taken", table, seat, code, [msg(
         "You took a seat at [{tag}].", tag=table.tag)])
+
+
+def again(ctx: Context, table: LobbyTable, mine: LobbySeat) -> Reply:
+    """The code of the seat the sender holds, mailed again: the same code (a forged join must
+    not make the mail the holder has useless), at most once a day."""
+    sent = aware(mine.code_sent_at or mine.joined_at)
+    if ctx.now - sent < RESEND_AFTER:
+        return Reply("applied", "join: seat held, its code mailed already today",
+                     msg("Your seat waits for confirmation"), [
+                         msg("You already hold a seat at [{tag}]. Its code was mailed to this "
+                             "address on {time}; the host mails it again at most once a day, "
+                             "the same code each time.", tag=table.tag,
+                             time=ctx.tr.datetime(sent, "UTC")),
+                         msg("To confirm the seat, reply to that mail keeping its subject.")],
+                     tag=table.tag)
+    code = seat_code(ctx.host, mine)
+    if not proves(mine, code):  # the host's key changed since: the seat takes today's code
+        mine.code_hash = hash_secret(code, mine.code_salt)
+    mine.code_sent_at = ctx.now
+    ctx.session.add(mine)
+    return seat_reply(ctx, "join: code sent again", table, mine, code, [msg(
+        "You already hold a seat at [{tag}]; here is its code again.", tag=table.tag)])
 
 
 def matched(ctx: Context, parts: list[str]) -> Reply:

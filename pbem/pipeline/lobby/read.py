@@ -1,5 +1,6 @@
 """A lobby mail read: its command (the first line's first word, in any of the host's
-languages) and the rest; a reply to a join mail carries its code in the subject."""
+languages) and the rest; a reply to a join mail carries its code in the subject, and so does
+a reply to the mail that asks before a "never" (or the mail ``List-Unsubscribe`` makes)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import dataclass, field
 
 from pbem.pipeline import command_words as words
 from pbem.pipeline.identify import TAG_RE
-from pbem.pipeline.lobby.tables import CODE_RE
+from pbem.pipeline.lobby_codes import CODE_RE
 
 # Commands that act for a seat: a forged From must not, so they carry the seat's code, on
 # their line or in the subject of a reply to the seat's mail (its [tag] then names the table).
@@ -43,7 +44,7 @@ def read_lobby(subject: str, body: str) -> LobbyMail | None:
         word, _, more = line.partition(" ")
         if words.is_word(word.rstrip(":"), command):
             found.more.append(more.strip())
-    if command == "confirm":
+    if command in ("confirm", "never"):  # never: a code proves who sends it
         code = CODE_RE.search(found.argument) or CODE_RE.search(subject or "")
         found.code = code.group(1) if code else None
     if command in PROVED_BY_CODE:

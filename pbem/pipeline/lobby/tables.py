@@ -5,7 +5,6 @@ that expire, and the start, which creates the game exactly as ``pbem game new`` 
 from __future__ import annotations
 
 import json
-import re
 import secrets as pysecrets
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -22,6 +21,7 @@ from pbem.pipeline import controllers, operator_input, outgoing
 from pbem.pipeline.command_words import word
 from pbem.pipeline.controllers import DEFAULT_LEVEL
 from pbem.pipeline.lobby.base import Context, Refused, Reply, title
+from pbem.pipeline.lobby_codes import seat_code
 from pbem.pipeline.new_game import create_game, default_clocks
 from pbem.pipeline.seat_language import Line
 from pbem.pipeline.seat_secrets import check_secret, hash_secret, new_salt
@@ -36,16 +36,7 @@ from pbem.store.tables import (
     OutboundMessage,
 )
 
-# A code a person can copy from a subject: no 0/O, 1/I; 40 bits, tried only by mail.
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-CODE_RE = re.compile(r"(?<![A-Za-z0-9])([A-HJ-NP-Za-hj-np-z2-9]{4}-[A-HJ-NP-Za-hj-np-z2-9]{4})"
-                     r"(?![A-Za-z0-9])")
 NAME_MAX = 40  # a seat's name, taken from the From line
-
-
-def new_code() -> str:
-    letters = "".join(pysecrets.choice(CODE_ALPHABET) for _ in range(8))
-    return f"{letters[:4]}-{letters[4:]}"
 
 
 def seat_name(ctx: Context, profile_name: str | None) -> str:
@@ -113,10 +104,24 @@ def check_may_open(ctx: Context) -> None:
             "You opened {count} tables in the last 24 hours, the most this host allows. "
             "Please try again tomorrow, or join an open table.",
             count=lobby.tables_per_address_per_day)])
-    if store.opened_since(ctx.session, since) >= lobby.tables_per_day:
+    if store.opened_since(ctx.session, since, confirmed=True) >= lobby.tables_per_day:
         raise Refused("tables per day", [msg(
             "This host opened as many tables today as it takes ({count}). Please try again "
             "tomorrow, or join an open table.", count=lobby.tables_per_day)])
+    check_may_hold(ctx)
+
+
+def check_may_hold(ctx: Context) -> None:
+    """The cap on unconfirmed seats held by the addresses of the sender's domain: anyone can
+    write any From line of a domain, so what they can make the host keep is bounded there
+    (and those seats keep nobody else from a table)."""
+    domain = ctx.sender.rpartition("@")[2]
+    if store.held_in_domain(ctx.session, domain) >= ctx.host.lobby.holds_per_domain:
+        raise Refused("held seats per domain", [msg(
+            "Addresses at {domain} hold {count} seats that wait for confirmation, the most "
+            "this host keeps for one domain. Please try again in a few hours, when seats not "
+            "confirmed in time are given back.", domain=domain[:60],
+            count=ctx.host.lobby.holds_per_domain)])
 
 
 def open_table(ctx: Context, rules: Any, players: int, options: dict[str, Any], bots: int = 0,
@@ -138,16 +143,18 @@ def open_table(ctx: Context, rules: Any, players: int, options: dict[str, Any], 
 
 
 def take_seat(ctx: Context, table: LobbyTable, name: str) -> tuple[LobbySeat, str]:
-    """A seat at ``table`` for the sender, unconfirmed; returns it and its code (kept only
-    hashed)."""
-    code, salt = new_code(), new_salt()
-    others = [s.name for s in store.seats(ctx.session, table.id or 0) if s.address != ctx.sender]
+    """A seat at ``table`` for the sender, unconfirmed; returns it and its code (derived
+    from the row, kept only hashed)."""
+    others = store.seat_names(ctx.session, table.id or 0)
     seat = LobbySeat(table_id=table.id or 0, address=ctx.sender, name=unused_name(name, others),
-                     language=ctx.tr.lang, code_salt=salt, code_hash=hash_secret(code, salt),
-                     joined_at=ctx.now,
+                     language=ctx.tr.lang, code_salt=new_salt(), code_hash="",
+                     joined_at=ctx.now, code_sent_at=ctx.now,
                      expires_at=ctx.now + timedelta(hours=ctx.host.lobby.confirm_hours))
     ctx.session.add(seat)
-    ctx.session.flush()
+    ctx.session.flush()  # its id, which its code is derived from
+    code = seat_code(ctx.host, seat)
+    seat.code_hash = hash_secret(code, seat.code_salt)
+    ctx.session.add(seat)
     return seat, code
 
 
@@ -157,16 +164,19 @@ def human_seats(table: LobbyTable) -> int:
 
 
 def free_seats(session: Session, table: LobbyTable) -> int:
-    return human_seats(table) - len(store.seats(session, table.id or 0))
+    """Seats for people not yet confirmed: a seat held unconfirmed keeps nobody out (anyone
+    can take one for any From line), so it counts as free until the first confirmations
+    fill the table."""
+    return human_seats(table) - store.confirmed_count(session, table.id or 0)
 
 
 def full(session: Session, table: LobbyTable) -> bool:
     """Every seat for a person taken and confirmed: the table starts."""
-    return len(confirmed(store.seats(session, table.id or 0))) >= human_seats(table)
+    return store.confirmed_count(session, table.id or 0) >= human_seats(table)
 
 
 def seat_of(session: Session, table: LobbyTable, address: str) -> LobbySeat | None:
-    return next((s for s in store.seats(session, table.id or 0) if s.address == address), None)
+    return store.seat_at(session, table.id or 0, address)
 
 
 def unconfirmed_seat(session: Session, address: str, code: str) -> LobbySeat | None:
@@ -293,14 +303,14 @@ def close_unplayable(ctx: Context, table: LobbyTable, problems: list[Msg], comma
 def describe(ctx: Context, table: LobbyTable) -> list[Any]:
     """Where a table stands: seats confirmed, waiting, free, its bots, and how it starts."""
     rules = registry.get(table.game_type)
-    seats = store.seats(ctx.session, table.id or 0)
-    done = confirmed(seats)
+    done = store.confirmed_seats(ctx.session, table.id or 0)
+    waiting = store.waiting_count(ctx.session, table.id or 0)
     early = f"{ctx.w('start')} {table.tag} CODE"
     return [msg("[{tag}] {title} for {players} players: {confirmed} seats confirmed ({names}), "
                 "{waiting} waiting for confirmation, {free} free.", tag=table.tag,
                 title=title(table), players=table.players, confirmed=len(done),
                 names=", ".join(s.name for s in done) or "—",
-                waiting=len(seats) - len(done), free=max(free_seats(ctx.session, table), 0)),
+                waiting=waiting, free=max(free_seats(ctx.session, table), 0)),
             msg("Its last {bots} seats are played by the computer ({level}) and need no "
                 "confirmation: it starts when its other {humans} seats are taken and "
                 "confirmed; its opener may start it earlier with \"{start}\" once {least} "
