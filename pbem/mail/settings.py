@@ -35,6 +35,10 @@ class SmtpSettings:
     password: str | None = field(default=None, repr=False)
     security: Security = "starttls"
     timeout: float = 30.0
+    # The name the server's certificate must carry, when pbem reaches it by another name
+    # (Postfix on 127.0.0.1 with a certificate for the mail domain); None: ``host``.
+    tls_name: str | None = None
+    ca_file: str | None = None  # trust this CA (or self-signed certificate) too
 
 
 @dataclass(frozen=True)
