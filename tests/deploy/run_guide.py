@@ -5,8 +5,9 @@
 
 The guide's shell blocks are taken in order: a block tagged ``sh`` always, one tagged
 ``sh <variant>`` when the variant is chosen (sqlite | postgresql, and no-systemd, or systemd
-with ``--podman ... --systemd``; and snakeoil: certbot needs the domain to point here). The one line changed is ``REPO=``: it names a bare clone of
-this checkout's HEAD (commit first: uncommitted changes are not in it).
+with ``--podman ... --systemd``; and snakeoil: certbot needs the domain to point here). The
+one line changed is ``REPO=``: it names a bare clone of this checkout's HEAD (commit first:
+uncommitted changes are not in it).
 
 By default the guide runs as root in a Debian 12 root made by ``debootstrap`` (kept in
 ``--cache`` and copied for each run), chrooted, with no init at all: in namespaces of its own
