@@ -8,7 +8,6 @@ dnspython, at ``[dns] nameserver`` if set; a resolver that does not answer at al
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ import dns.resolver
 import dns.reversename
 
 from pbem.ops.check import Check
-from pbem.settings.config import Config, ConfigError
+from pbem.settings.config import Config
 
 TTL = 3600
 TXT_CHUNK = 250  # a TXT string holds at most 255 bytes: longer values are split
@@ -42,25 +41,13 @@ class Records:
 
 
 def resolver(cfg: Config) -> dns.resolver.Resolver:
-    """The system's resolver, or the one ``[dns] nameserver`` names ("IP" or "IP:PORT")."""
-    res = dns.resolver.Resolver(configure=not cfg.dns.nameserver)
-    if cfg.dns.nameserver:
-        text = cfg.dns.nameserver
-        host, port = (text, "53") if _is_ip(text) else text.rpartition(":")[::2]
-        if not (_is_ip(host.strip("[]")) and port.isdigit()):
-            raise ConfigError(f"dns.nameserver {text!r} is not an IP address or IP:PORT")
-        res.nameservers = [host.strip("[]")]
-        res.port = int(port)
+    """The system's resolver, or the server ``[dns] nameserver`` names."""
+    endpoint = cfg.dns.nameserver_endpoint
+    res = dns.resolver.Resolver(configure=endpoint is None)
+    if endpoint is not None:
+        res.nameservers, res.port = [endpoint[0]], endpoint[1]
     res.lifetime = 5.0
     return res
-
-
-def _is_ip(text: str) -> bool:
-    try:
-        ipaddress.ip_address(text)
-    except ValueError:
-        return False
-    return True
 
 
 def dkim_value(pem: str) -> str:
@@ -145,13 +132,11 @@ def _tags(record: str) -> dict[str, str]:
 
 def checks(cfg: Config) -> list[Check]:
     """One Check per record; a DNS that answers nothing is one FAIL line and no more."""
+    res = resolver(cfg)
     try:
-        res = resolver(cfg)
         r = expected(cfg)
         mx = [_host(v.split()[-1]) for v in _lookup(res, r.domain, "MX")]
         a = _lookup(res, r.mail_host, "A")
-    except ConfigError as exc:
-        return [Check("DNS", False, str(exc), "set [dns] nameserver to an IP or IP:PORT")]
     except DnsUnreachable as exc:
         where = cfg.dns.nameserver or "the system's resolver"
         return [Check("DNS", False, f"no DNS server answered ({where}): {exc}; the records "

@@ -90,6 +90,26 @@ class DnsConfig:
     address: str | None = None  # this host's public IPv4; default: the mail host's A record
     nameserver: str | None = None  # "IP" or "IP:PORT" to ask; default: the system's resolver
 
+    @property
+    def nameserver_endpoint(self) -> tuple[str, int] | None:
+        """``nameserver`` as (IP, port); None for the system's resolver."""
+        if not self.nameserver:
+            return None
+        text = self.nameserver
+        host, port = (text, "53") if _is_ip(text) else text.rpartition(":")[::2]
+        host = host.removeprefix("[").removesuffix("]")
+        if not (_is_ip(host) and port.isdigit() and 0 < int(port) < 65536):
+            raise ConfigError(f"dns.nameserver must be an IP address or IP:PORT, not {text!r}")
+        return host, int(port)
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
 
 @dataclass(frozen=True)
 class InboundConfig:
@@ -360,12 +380,9 @@ def _dns(section: dict[str, Any], base: Path) -> DnsConfig:
     values = {k: str(v) for k, v in _values(DnsConfig, section, "dns").items()}
     key = values.pop("dkim_public_key", None)
     result = DnsConfig(**values, dkim_public_key=base / key if key else None)
-    if result.address is not None:
-        try:
-            ipaddress.IPv4Address(result.address)
-        except ValueError as exc:
-            raise ConfigError(f"dns.address must be an IPv4 address, not {result.address!r}"
-                              ) from exc
+    if result.address is not None and not (_is_ip(result.address) and "." in result.address):
+        raise ConfigError(f"dns.address must be an IPv4 address, not {result.address!r}")
+    result.nameserver_endpoint  # noqa: B018 - refuses a malformed one here, at load time
     return result
 
 
