@@ -22,6 +22,7 @@ import shutil
 import signal
 import smtplib
 import socket
+import ssl
 import subprocess
 import tempfile
 import threading
@@ -331,9 +332,9 @@ class _PortZeroController(Controller):
 
 
 class SmtpTestServer:
-    """aiosmtpd on 127.0.0.1, optionally requiring AUTH (PLAIN/LOGIN, no TLS)."""
+    """aiosmtpd on 127.0.0.1, optionally requiring AUTH (PLAIN/LOGIN) or STARTTLS."""
 
-    def __init__(self, *, auth: bool) -> None:
+    def __init__(self, *, auth: bool, tls_context: ssl.SSLContext | None = None) -> None:
         self.host = "127.0.0.1"
         self.auth = auth
         self.user = SMTP_USER if auth else None
@@ -343,6 +344,8 @@ class SmtpTestServer:
         if auth:
             kwargs = dict(authenticator=self._authenticate, auth_required=True,
                           auth_require_tls=False)
+        if tls_context is not None:  # offers STARTTLS and takes no mail without it
+            kwargs |= dict(tls_context=tls_context, require_starttls=True)
         self.controller = _PortZeroController(self.handler, hostname=self.host, port=0,
                                               ready_timeout=60, **kwargs)
 
