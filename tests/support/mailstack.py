@@ -344,17 +344,9 @@ class MailStack:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.postfix_proc.wait(10)
 
-    def stop(self) -> None:
-        self._stop_postfix()
-        milter = self.opendkim_proc
-        if milter is not None and milter.poll() is None:
-            milter.terminate()
-            try:
-                milter.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(milter.pid, signal.SIGKILL)  # the group this object started
-                milter.wait(5)
-        proc = self.dovecot_proc
+    @staticmethod
+    def _end(proc: subprocess.Popen[bytes] | None) -> None:
+        """SIGTERM to a server this object started; its process group is killed if it lingers."""
         if proc is not None and proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
             try:
@@ -362,6 +354,11 @@ class MailStack:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)  # the group this object started
                 proc.wait(5)
+
+    def stop(self) -> None:
+        self._stop_postfix()
+        self._end(self.opendkim_proc)
+        self._end(self.dovecot_proc)
         shutil.rmtree(self.dir, ignore_errors=True)
         shutil.rmtree(self.dkim_dir, ignore_errors=True)
 
