@@ -8,12 +8,13 @@ dnspython, at ``[dns] nameserver`` if set; a resolver that does not answer at al
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import dns.exception
-import dns.name
 import dns.resolver
 import dns.reversename
 
@@ -21,6 +22,8 @@ from pbem.ops.check import Check
 from pbem.settings.config import Config
 
 TTL = 3600
+# The DER prefix of an Ed25519 SubjectPublicKeyInfo (RFC 8410); the key's 32 bytes follow.
+ED25519_SPKI = bytes.fromhex("302a300506032b6570032100")
 TXT_CHUNK = 250  # a TXT string holds at most 255 bytes: longer values are split
 
 
@@ -51,12 +54,19 @@ def resolver(cfg: Config) -> dns.resolver.Resolver:
 
 
 def dkim_value(pem: str) -> str:
-    """The DKIM TXT value for an RSA public key in PEM (SubjectPublicKeyInfo, as
-    ``openssl pkey -pubout`` writes it): its base64 body is the record's p= tag."""
+    """The DKIM TXT value for a public key in PEM (SubjectPublicKeyInfo, as ``openssl pkey
+    -pubout`` writes it): for RSA the record's p= is that DER itself; for Ed25519 (RFC 8463)
+    the 32 bytes of the key alone."""
     match = re.search(r"-----BEGIN PUBLIC KEY-----(.*?)-----END PUBLIC KEY-----", pem, re.S)
     if match is None:
         raise ValueError("not a PEM public key (-----BEGIN PUBLIC KEY-----)")
-    return f"v=DKIM1; k=rsa; p={''.join(match.group(1).split())}"
+    try:
+        der = base64.b64decode("".join(match.group(1).split()), validate=True)
+    except binascii.Error as exc:
+        raise ValueError(f"the PEM public key is damaged: {exc}") from exc
+    if der.startswith(ED25519_SPKI) and len(der) == len(ED25519_SPKI) + 32:
+        return f"v=DKIM1; k=ed25519; p={base64.b64encode(der[-32:]).decode()}"
+    return f"v=DKIM1; k=rsa; p={base64.b64encode(der).decode()}"
 
 
 def expected(cfg: Config, address: str | None = None) -> Records:
@@ -210,7 +220,7 @@ def _dkim(res: dns.resolver.Resolver, r: Records) -> Check:
         return Check("DNS DKIM", False, f"{r.dkim_name} has no DKIM record", _publish(want))
     if not any(_tags(t).get("p") == _tags(r.dkim)["p"] for t in found):
         return Check("DNS DKIM", False, f"{r.dkim_name} holds another key than "
-                     f"{r.dkim_problem or 'dkim_public_key'}", _publish(want))
+                     "[dns] dkim_public_key", _publish(want))
     return Check("DNS DKIM", True, f"{r.dkim_name} holds the signer's key")
 
 

@@ -4,7 +4,9 @@ then with each record taken away in turn: one FAIL with its fix each time."""
 
 from __future__ import annotations
 
+import base64
 import socket
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -147,3 +149,39 @@ def test_a_wrong_record_is_named_with_what_it_should_be(config: Path) -> None:
     assert "FAIL DNS SPF: games.example.org's SPF record is 'v=spf1 a:elsewhere.test -all', " \
         "not 'v=spf1 mx -all'" in out
     assert out.count("FAIL") == 2
+
+
+def test_a_dkim_record_of_another_key_or_an_unreadable_key_file(config: Path,
+                                                                tmp_path: Path) -> None:
+    printed = records(pbem(config, "dns", code=0))
+    other = make_dkim_key(tmp_path / "other", DOMAIN, "pbem")
+    config.write_text(config.read_text().replace(str(tmp_path / "dkim" / "pbem.pub"),
+                                                 str(other)))
+    server = dnsserver.serve(printed, ZONES)
+    try:
+        out = " ".join(pbem(with_nameserver(config, server.address), "doctor", "--dns",
+                            code=1).split())
+        assert "FAIL DNS DKIM: pbem._domainkey.games.example.org holds another key than " \
+            "[dns] dkim_public_key" in out and out.count("FAIL") == 1
+        other.unlink()
+        out = " ".join(pbem(with_nameserver(config, server.address), "doctor", "--dns",
+                            code=1).split())
+        assert f"FAIL DNS DKIM: dkim_public_key {other}: No such file or directory" in out
+        assert "fix: set [dns] dkim_public_key to the signer's public key (PEM)" in out
+    finally:
+        server.stop()
+
+
+def test_an_ed25519_key_gets_its_own_record_form(tmp_path: Path) -> None:
+    from pbem.ops.dns_records import dkim_value
+
+    key = tmp_path / "ed.pem"
+    subprocess.run(["openssl", "genpkey", "-algorithm", "ed25519", "-out", str(key)],
+                   check=True, capture_output=True)
+    pem = subprocess.run(["openssl", "pkey", "-in", str(key), "-pubout"], check=True,
+                         capture_output=True, text=True).stdout
+    raw = subprocess.run(["openssl", "pkey", "-in", str(key), "-pubout", "-outform", "DER"],
+                         check=True, capture_output=True).stdout
+    assert dkim_value(pem) == f"v=DKIM1; k=ed25519; p={base64.b64encode(raw[-32:]).decode()}"
+    with pytest.raises(ValueError, match="not a PEM public key"):
+        dkim_value("ssh-ed25519 AAAA")
