@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import socket
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,21 +21,32 @@ DOMAIN = "games.example.org"
 ZONES = [DOMAIN, "127.in-addr.arpa"]
 
 
-@pytest.fixture
-def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+@pytest.fixture(scope="module")
+def initialised(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """One key and one initialised host for the module: (folder, config text)."""
     why = dnsserver.missing()
     if why:
         pytest.skip(why)
+    folder = tmp_path_factory.mktemp("host")
+    public = make_dkim_key(folder / "dkim", DOMAIN, "pbem")
+    text = (f'data_dir = "{folder / "data"}"\n'
+            f'[mail]\nfrom_address = "games@{DOMAIN}"\n'
+            f'operator_address = "op@players.test"\n'
+            f'[dns]\ndkim_selector = "pbem"\ndkim_public_key = "{public}"\n'
+            'address = "127.0.0.1"\n')
+    (folder / "config.toml").write_text(text)
+    assert runner.invoke(app, ["--config", str(folder / "config.toml"), "init"]).exit_code == 0
+    return folder, text
+
+
+@pytest.fixture
+def config(initialised: tuple[Path, str], tmp_path: Path,
+           monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This test's own copy of the config (a test may change it)."""
     monkeypatch.delenv("PBEM_CONFIG", raising=False)
-    public = make_dkim_key(tmp_path / "dkim", DOMAIN, "pbem")
     path = tmp_path / "config.toml"
-    path.write_text(f'data_dir = "{tmp_path / "data"}"\n'
-                    f'[mail]\nfrom_address = "games@{DOMAIN}"\n'
-                    f'operator_address = "op@players.test"\n'
-                    f'[dns]\ndkim_selector = "pbem"\ndkim_public_key = "{public}"\n'
-                    'address = "127.0.0.1"\n')
-    assert runner.invoke(app, ["--config", str(path), "init"]).exit_code == 0
-    yield path
+    path.write_text(initialised[1])
+    return path
 
 
 def pbem(config: Path, *args: str, code: int) -> str:
@@ -151,11 +161,11 @@ def test_a_wrong_record_is_named_with_what_it_should_be(config: Path) -> None:
     assert out.count("FAIL") == 2
 
 
-def test_a_dkim_record_of_another_key_or_an_unreadable_key_file(config: Path,
-                                                                tmp_path: Path) -> None:
+def test_a_dkim_record_of_another_key_or_an_unreadable_key_file(
+        config: Path, initialised: tuple[Path, str], tmp_path: Path) -> None:
     printed = records(pbem(config, "dns", code=0))
     other = make_dkim_key(tmp_path / "other", DOMAIN, "pbem")
-    config.write_text(config.read_text().replace(str(tmp_path / "dkim" / "pbem.pub"),
+    config.write_text(config.read_text().replace(str(initialised[0] / "dkim" / "pbem.pub"),
                                                  str(other)))
     server = dnsserver.serve(printed, ZONES)
     try:
