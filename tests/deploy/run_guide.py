@@ -86,7 +86,7 @@ useradd ann
 useradd bob
 postconf -e "mydestination = $(postconf -h mydestination), players.test"
 postfix reload
-TYPE=$($PBEM games | sed -n 's/^\([a-z0-9_]*\): .*(2–[0-9]* players)$/\1/p' | head -1)
+TYPE=$($PBEM games | sed -n 's/^\([a-z0-9_-]*\): .*(2–[0-9]* players)$/\1/p' | head -1)
 test -n "$TYPE"
 $PBEM game new "$TYPE" --seat "Ann <ann@players.test>" --seat "Bob <bob@players.test>" \
   --seed guide
