@@ -89,6 +89,12 @@ def test_dns_prints_every_record(config: Path) -> None:
     assert f"1.0.0.127.in-addr.arpa. 3600 IN PTR {DOMAIN}." in out
     assert f"; PTR: ask your hosting provider to set the reverse DNS of 127.0.0.1 to {DOMAIN}" \
         in out
+    assert "; SPF: mail leaves through" not in out  # the Maildir outbox: this host sends
+    relayed = config.with_name("relayed.toml")
+    relayed.write_text(config.read_text().replace(
+        "[dns]", '[outbound.smtp]\nhost = "smtp.relay.test"\n[dns]'))
+    assert "; SPF: mail leaves through smtp.relay.test: add what its provider publishes for " \
+        "it (e.g. include:...) before -all" in pbem(relayed, "dns", code=0)
     # A 2048-bit key does not fit one TXT string (255 bytes): it is split, never cut.
     dkim = next(ln for ln in lines if "DKIM1" in ln)
     assert all(len(s) <= 255 for s in dkim.split('"')[1::2]) and dkim.count('" "') >= 1
@@ -159,6 +165,18 @@ def test_a_wrong_record_is_named_with_what_it_should_be(config: Path) -> None:
     assert "FAIL DNS SPF: games.example.org's SPF record is 'v=spf1 a:elsewhere.test -all', " \
         "not 'v=spf1 mx -all'" in out
     assert out.count("FAIL") == 2
+
+
+def test_an_spf_record_of_the_operators_own_that_lets_this_host_send(config: Path) -> None:
+    printed = records(pbem(config, "dns", code=0))
+    own = [ln.replace('"v=spf1 mx -all"', '"v=spf1 ip4:127.0.0.1 include:relay.test ~all"')
+           for ln in printed]
+    server = dnsserver.serve(own, ZONES)
+    try:
+        out = pbem(with_nameserver(config, server.address), "doctor", "--dns", code=0)
+    finally:
+        server.stop()
+    assert "ok   DNS SPF: games.example.org: v=spf1 ip4:127.0.0.1 include:relay.test ~all" in out
 
 
 def test_a_dkim_record_of_another_key_or_an_unreadable_key_file(
