@@ -51,11 +51,15 @@ def init() -> None:
 
 
 @app.command()
-def doctor() -> None:
+def doctor(
+    dns: Annotated[bool, typer.Option("--dns", help="Also look up the DNS records the mail "
+                                      "needs (`pbem dns` prints them).")] = False,
+) -> None:
     """Check the config, database, mailboxes and mail servers; say what is wrong and the fix."""
     from pbem.ops import doctor as checks
 
-    results = checks.run_file(state.get("config_path"), debug=bool(state.get("debug")))
+    results = checks.run_file(state.get("config_path"), debug=bool(state.get("debug")),
+                              dns=dns)
     for c in results:
         mark = "[green]ok[/green]  " if c.ok else "[red]FAIL[/red]"
         console.print(f"{mark} {c.name}: {escape(c.message)}", highlight=False)
@@ -63,6 +67,15 @@ def doctor() -> None:
             console.print(f"       fix: {escape(c.fix)}", highlight=False)
     if not all(c.ok for c in results):
         raise typer.Exit(1)
+
+
+@app.command("dns")
+def dns_records() -> None:
+    """Print the DNS records this host's mail needs: MX, A, SPF, DKIM, DMARC and the PTR."""
+    from pbem.ops import dns_records as records
+
+    for line in records.zone_lines(records.expected(load_config())):
+        console.print(escape(line), highlight=False, soft_wrap=True)
 
 
 @app.command("games")

@@ -23,6 +23,7 @@ from aiosmtplib.email import extract_recipients, extract_sender, parse_address
 
 from pbem.mail.compose import seven_bit_head
 from pbem.mail.settings import SmtpSettings
+from pbem.mail.smtp_connect import open_smtp
 
 
 class SendError(Exception):
@@ -277,13 +278,11 @@ class SmtpSender:
             finally:
                 runner.close()
 
-    def _client(self) -> aiosmtplib.SMTP:
+    async def _connect(self) -> aiosmtplib.SMTP:
         s = self.settings
         # start_tls=False (not None) for "none": never upgrade behind the operator's back.
-        return aiosmtplib.SMTP(hostname=s.host, port=s.port, username=s.user,
-                               password=s.password, use_tls=s.security == "tls",
-                               start_tls=s.security == "starttls", timeout=s.timeout,
-                               local_hostname=s.ehlo_name)
+        return await open_smtp(s, username=s.user, password=s.password,
+                               start_tls=s.security == "starttls")
 
     async def _quit(self) -> None:
         smtp, self._smtp = self._smtp, None
@@ -295,8 +294,7 @@ class SmtpSender:
 
     async def _deliver(self, msg: EmailMessage | None, raw: bytes | None) -> None:
         if self._smtp is None or not self._smtp.is_connected:
-            self._smtp = self._client()
-            await self._smtp.connect()
+            self._smtp = await self._connect()
         smtp = self._smtp
         try:
             if raw is not None:

@@ -38,6 +38,10 @@ class SmtpSettings:
     # The name pbem greets the server with (EHLO): the mail domain, not this machine's name,
     # which a container or a cloud host makes up. None: the machine's name (aiosmtplib's).
     ehlo_name: str | None = None
+    # The name the server's certificate must carry, when pbem reaches it by another name
+    # (Postfix on 127.0.0.1 with a certificate for the mail domain); None: ``host``.
+    tls_name: str | None = None
+    ca_file: str | None = None  # trust this CA (or self-signed certificate) too
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ import getpass
 import imaplib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -24,19 +23,14 @@ from sqlalchemy import create_engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from pbem.mail.settings import ImapSettings, SmtpSettings
+from pbem.mail.smtp_connect import open_smtp
+from pbem.ops import dns_records
+from pbem.ops.check import Check
 from pbem.settings.config import Config, ConfigError, PasswordFileError, load
 from pbem.settings.transports import imap_settings, smtp_settings
 from pbem.store.db import MIGRATIONS
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Check:
-    name: str
-    ok: bool
-    message: str
-    fix: str = ""
 
 
 def _head_revision() -> str | None:
@@ -134,10 +128,7 @@ async def _smtp_probe(s: SmtpSettings, sender: str) -> None:
     back (RSET): a server that needs a login, or refuses the From address, says so here
     without anything being sent."""
     where = f"{s.host}:{s.port}"
-    smtp = aiosmtplib.SMTP(hostname=s.host, port=s.port, use_tls=s.security == "tls",
-                           start_tls=False, timeout=s.timeout,
-                           local_hostname=s.ehlo_name)  # greeting as sending does
-    await smtp.connect()
+    smtp = await open_smtp(s, start_tls=False)  # greeting as sending does
     try:
         await smtp.ehlo()
         if s.security == "starttls":
@@ -225,7 +216,7 @@ def _guard(name: str, probe: Callable[[], Check]) -> Check:
                      "looks right")
 
 
-def run_file(path: Path | None, debug: bool = False) -> list[Check]:
+def run_file(path: Path | None, debug: bool = False, dns: bool = False) -> list[Check]:
     """Read the config at ``path`` (None: embedded defaults) and run every check on it; a
     config that cannot be read (unknown keys, bad values) is the one FAIL line."""
     try:
@@ -236,11 +227,13 @@ def run_file(path: Path | None, debug: bool = False) -> list[Check]:
                "PBEM_CONFIG at yours" if path and not path.exists() else
                "edit the config file (config.example.toml lists every setting)")
         return [Check("config", False, f"{exc}{where}", fix)]
-    return run(cfg, path, debug)
+    return run(cfg, path, debug, dns)
 
 
-def run(cfg: Config, path: Path | None = None, debug: bool = False) -> list[Check]:
-    """All checks, in the order a broken setup is best fixed; ``debug`` lets errors raise."""
+def run(cfg: Config, path: Path | None = None, debug: bool = False,
+        dns: bool = False) -> list[Check]:
+    """All checks, in the order a broken setup is best fixed; ``debug`` lets errors raise;
+    ``dns`` adds the DNS records the mail needs (pbem.ops.dns_records)."""
     def guard(name: str, probe: Callable[[], Check]) -> Check:
         return probe() if debug else _guard(name, probe)
 
@@ -260,7 +253,21 @@ def run(cfg: Config, path: Path | None = None, debug: bool = False) -> list[Chec
     else:
         checks.append(guard("outbound SMTP", lambda: check_smtp(_need(smtp_settings(cfg)),
                                                                 cfg.from_address)))
+    if dns:
+        checks += dns_records.checks(cfg) if debug else _guard_all(
+            "DNS", lambda: dns_records.checks(cfg))
     return checks
+
+
+def _guard_all(name: str, probe: Callable[[], list[Check]]) -> list[Check]:
+    """:func:`_guard` for a probe that gives several lines."""
+    found: list[Check] = []
+
+    def run() -> Check:
+        found.extend(probe())
+        return Check(name, True, "")
+    failed = _guard(name, run)
+    return found if failed.ok else [failed]
 
 
 def _text(exc: BaseException) -> str:

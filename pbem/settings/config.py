@@ -8,6 +8,7 @@ read from an environment variable or a file when needed, and never appear in ``r
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
 import re
 import tomllib
@@ -78,6 +79,39 @@ class SmtpConfig:
     password: Secret = field(default_factory=Secret)
     security: str = "tls"  # tls | starttls | none
     ehlo_name: str = ""  # the name pbem greets the server with; "": from_address's domain
+    tls_name: str | None = None  # the name its certificate carries, if not ``host``
+    ca_file: Path | None = None  # a CA (or self-signed certificate) to trust besides the system's
+
+
+@dataclass(frozen=True)
+class DnsConfig:
+    """``[dns]``: what `pbem dns` prints and `pbem doctor --dns` checks."""
+
+    dkim_selector: str = "pbem"  # the selector the DKIM signer uses (opendkim.conf Selector)
+    dkim_public_key: Path | None = None  # the public half of its key (PEM)
+    mail_host: str | None = None  # the MX host; default: the from_address domain
+    address: str | None = None  # this host's public IPv4; default: the mail host's A record
+    nameserver: str | None = None  # "IP" or "IP:PORT" to ask; default: the system's resolver
+
+    @property
+    def nameserver_endpoint(self) -> tuple[str, int] | None:
+        """``nameserver`` as (IP, port); None for the system's resolver."""
+        if not self.nameserver:
+            return None
+        text = self.nameserver
+        host, port = (text, "53") if _is_ip(text) else text.rpartition(":")[::2]
+        host = host.removeprefix("[").removesuffix("]")
+        if not (_is_ip(host) and port.isdigit() and 0 < int(port) < 65536):
+            raise ConfigError(f"dns.nameserver must be an IP address or IP:PORT, not {text!r}")
+        return host, int(port)
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -192,6 +226,7 @@ class Config:
     trusted_authserv_id: str | None = None
     # The key that signs game exports (pbem.ops.hostkey); None: <data_dir>/host.key.
     host_key_file: Path | None = None
+    dns: DnsConfig = field(default_factory=DnsConfig)
 
     @property
     def host_key_path(self) -> Path:
@@ -365,6 +400,16 @@ def _lobby(section: dict[str, Any]) -> Lobby:
     return result
 
 
+def _dns(section: dict[str, Any], base: Path) -> DnsConfig:
+    values = {k: str(v) for k, v in _values(DnsConfig, section, "dns").items()}
+    key = values.pop("dkim_public_key", None)
+    result = DnsConfig(**values, dkim_public_key=base / key if key else None)
+    if result.address is not None and not (_is_ip(result.address) and "." in result.address):
+        raise ConfigError(f"dns.address must be an IPv4 address, not {result.address!r}")
+    result.nameserver_endpoint  # noqa: B018 - refuses a malformed one here, at load time
+    return result
+
+
 def default_data_dir() -> Path:
     return Path(os.environ.get("PBEM_HOME", "./pbem-data"))
 
@@ -416,6 +461,8 @@ def _build(raw: dict[str, Any], base: Path) -> Config:
             port=_port(s, {"tls": 465, "starttls": 587}.get(sec, 25), "outbound.smtp"),
             user=str(s.get("user", "")), password=_secret(s, base), security=sec,
             ehlo_name=_ehlo_name(s.get("ehlo_name", "")),
+            tls_name=str(s["tls_name"]) if "tls_name" in s else None,
+            ca_file=base / str(s["ca_file"]) if "ca_file" in s else None,
         )
     out_maildir = base / str(outbound.get("maildir", {}).get("path", data_dir / "outbox"))
     mail = raw.get("mail", {})
@@ -438,6 +485,7 @@ def _build(raw: dict[str, Any], base: Path) -> Config:
             if "operator_address" in mail else None,
             trusted_authserv_id=str(mail.get("trusted_authserv_id", "")).strip() or None,
             host_key_file=base / str(raw["host_key_file"]) if "host_key_file" in raw else None,
+            dns=_dns(raw.get("dns", {}), base),
         )
     except TypeError as exc:
         raise ConfigError(f"unknown setting: {exc}") from exc

@@ -26,6 +26,8 @@ def smtp_settings(cfg: Config) -> SmtpSettings | None:
     return SmtpSettings(host=smtp.host, port=smtp.port, user=smtp.user or None,
                         password=smtp.password.get(),
                         security=smtp.security,  # type: ignore[arg-type]
+                        tls_name=smtp.tls_name,
+                        ca_file=str(smtp.ca_file) if smtp.ca_file else None,
                         ehlo_name=ehlo_name(cfg))
 
 

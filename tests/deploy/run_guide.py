@@ -5,8 +5,9 @@
 
 The guide's shell blocks are taken in order: a block tagged ``sh`` always, one tagged
 ``sh <variant>`` when the variant is chosen (sqlite | postgresql, and no-systemd, or systemd
-with ``--podman ... --systemd``). The one line changed is ``REPO=``: it names a bare clone of
-this checkout's HEAD (commit first: uncommitted changes are not in it).
+with ``--podman ... --systemd``; and snakeoil: certbot needs the domain to point here). The
+one line changed is ``REPO=``: it names a bare clone of this checkout's HEAD (commit first:
+uncommitted changes are not in it).
 
 By default the guide runs as root in a Debian 12 root made by ``debootstrap`` (kept in
 ``--cache`` and copied for each run), chrooted, with no init at all: in namespaces of its own
@@ -20,7 +21,10 @@ user (the guide's own long-running line); ``sendmail root`` and mail to postmast
 ``/var/mail/root``; the backup must be mode 600; then a game is made with two players on
 ``players.test`` (local users there: the one thing added on top of the guide, standing in for
 the players' providers) and ``guide_player.py`` plays a seated player's order by mail through
-Postfix and Dovecot, and waits for pbem's reply.
+Postfix and Dovecot, and waits for pbem's reply. Then NSD (installed there for the check)
+serves what ``pbem dns`` printed on 127.0.0.1:5353: ``pbem doctor --dns`` must pass against
+it, and ``guide_mailcheck.py`` checks every mail the host sent a player (DKIM, SPF and DMARC
+against that zone, TLS from pbem to Postfix).
 
 Where this cannot run (not root, no debootstrap/unshare/slirp4netns, or no podman when asked)
 it prints one ``SKIP`` line and exits 0. It takes minutes (the first run also debootstraps),
@@ -43,6 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "deploy/README.md"
 PLAYER = Path(__file__).with_name("guide_player.py")
+MAILCHECK = Path(__file__).with_name("guide_mailcheck.py")
 MIRROR = "http://deb.debian.org/debian"
 HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
 
@@ -81,7 +86,7 @@ useradd ann
 useradd bob
 postconf -e "mydestination = $(postconf -h mydestination), players.test"
 postfix reload
-TYPE=$($PBEM games | sed -n 's/^\([a-z0-9_]*\): .*(2–[0-9]* players)$/\1/p' | head -1)
+TYPE=$($PBEM games | sed -n 's/^\([a-z0-9_-]*\): .*(2–[0-9]* players)$/\1/p' | head -1)
 test -n "$TYPE"
 $PBEM game new "$TYPE" --seat "Ann <ann@players.test>" --seat "Bob <bob@players.test>" \
   --seed guide
@@ -90,6 +95,31 @@ test "$(doveadm mailbox status -u games@games.example.org messages INBOX)" = "IN
 doveadm mailbox status -u games@games.example.org messages pbem/processed \
   | grep -E 'messages=[1-9]'
 $PBEM game list
+
+# The records `pbem dns` prints, served by NSD on 127.0.0.1:5353 (the domain's DNS provider,
+# for this check only): `pbem doctor --dns` passes against them, and the mails the players got
+# are signed (DKIM), allowed (SPF), aligned (DMARC) and came from pbem over TLS.
+apt-get install -y nsd
+python3 -m venv /root/mailcheck
+/root/mailcheck/bin/pip install -q dkimpy pyspf dnspython
+sed -i 's|^# address = .*|address = "127.0.0.1"|' /etc/pbem/config.toml
+$PBEM dns | tee /root/records
+install -d /root/nsd
+printf '%s\n' '$TTL 300' '@ IN SOA ns hostmaster 1 3600 600 86400 300' '@ IN NS ns' \
+  'ns IN A 127.0.0.1' > /root/nsd/head
+{ cat /root/nsd/head; grep -v -e '^;' -e 'in-addr.arpa' /root/records; } \
+  > /root/nsd/games.example.org.zone
+{ cat /root/nsd/head; grep -v '^;' /root/records | grep 'in-addr.arpa'; } > /root/nsd/127.zone
+printf '%s\n' 'server:' '  ip-address: 127.0.0.1@5353' '  username: ""' '  chroot: ""' \
+  '  zonesdir: "/root/nsd"' '  pidfile: "/root/nsd/nsd.pid"' '  database: ""' \
+  '  zonelistfile: "/root/nsd/zone.list"' '  xfrdfile: "/root/nsd/xfrd.state"' \
+  'remote-control:' '  control-enable: no' \
+  'zone:' '  name: games.example.org' '  zonefile: games.example.org.zone' \
+  'zone:' '  name: 127.in-addr.arpa' '  zonefile: 127.zone' > /root/nsd/nsd.conf
+nsd -c /root/nsd/nsd.conf
+echo 'nameserver = "127.0.0.1:5353"' >> /etc/pbem/config.toml
+$PBEM doctor --dns
+/root/mailcheck/bin/python /guide/guide_mailcheck.py /var/mail/ann 127.0.0.1:5353
 echo "guide check passed"
 """
 
@@ -159,6 +189,7 @@ def run_chroot(work: Path, cache: Path, variants: set[str]) -> int:
                                                  "/guide/pbem.git"))
     (guide / "after.sh").write_text(AFTER)
     shutil.copy(PLAYER, guide / "guide_player.py")
+    shutil.copy(MAILCHECK, guide / "guide_mailcheck.py")
     (root / "etc/resolv.conf").write_text("nameserver 10.0.2.3\n")  # slirp4netns' DNS
     (root / "etc/hostname").write_text("guide-host\n")
     env = ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root",
@@ -206,6 +237,7 @@ def run_podman(work: Path, podman: list[str], image: str, variants: set[str],
                                                 "/guide/pbem.git"))
     (work / "after.sh").write_text(AFTER)
     shutil.copy(PLAYER, work / "guide_player.py")
+    shutil.copy(MAILCHECK, work / "guide_mailcheck.py")
     work.chmod(0o755)
     name = f"pbem-guide-{work.name[-8:].lower()}"
     run = [*podman, "run", "--name", name, "-v", f"{work}:/guide:ro", *extra]
@@ -236,7 +268,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.systemd and not args.podman:
         parser.error("--systemd needs --podman (a chroot has no init)")
-    variants = {args.database, "systemd" if args.systemd else "no-systemd"}
+    variants = {args.database, "systemd" if args.systemd else "no-systemd", "snakeoil"}
     why = missing_tools(args.podman)
     if why:
         return skip(why)

@@ -1,27 +1,36 @@
 """The shipped mail stack works as the deployment guide sets it up.
 
-deploy/mail-stack/postfix-main.cf, dovecot.conf and pbem-config.toml are applied as they are
-(only paths and ports rendered; see tests/support/mailstack.py) to Debian's Postfix and
-Dovecot on 127.0.0.1. ``pbem doctor`` must pass on them; then ``pbem serve`` hosts a short game
-played by real mail: each player submits through Postfix SMTP and reads the replies from their
-own Dovecot mailbox, and every handled mail ends in the processed folder.
+deploy/mail-stack/postfix-main.cf, opendkim.conf, dovecot.conf and pbem-config.toml are applied
+as they are (only paths and ports rendered; see tests/support/mailstack.py) to Debian's
+Postfix, OpenDKIM and Dovecot on 127.0.0.1. ``pbem doctor`` must pass on them; then ``pbem
+serve`` hosts a short game played by real mail: each player submits through Postfix SMTP and
+reads the replies from their own Dovecot mailbox, and every handled mail ends in the processed
+folder. A status mail is checked on arrival as a receiving provider would check it: DKIM and
+SPF against a real DNS server (NSD) serving what ``pbem dns`` printed, DMARC alignment, and TLS
+on the hop from pbem to Postfix.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import smtplib
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 from typing import TypeVar
 
+import dkim
+import dns.resolver
 import pytest
+import spf
 
+from tests.support import dnsserver
 from tests.support.mailstack import (
     DOMAIN,
     GM,
@@ -60,7 +69,9 @@ def pbem_env(stack: MailStack, tmp_path: Path, db_url: str) -> dict[str, str]:
         subs['url = "sqlite:////var/lib/pbem/pbem.sqlite"'] = f'url = "{db_url}"'
     subs |= {"/var/lib/pbem": str(tmp_path / "pbem"), "port = 143": f"port = {stack.imap_port}",
              "port = 25": f"port = {stack.smtp_port}",
-             "/etc/pbem/imap-password": str(tmp_path / "imap-password")}
+             "/etc/pbem/imap-password": str(tmp_path / "imap-password"),
+             '# ca_file = "/etc/ssl/certs/ssl-cert-snakeoil.pem"': f'ca_file = "{stack.ca}"',
+             "/etc/pbem/dkim-pbem.pub": str(stack.dkim_public)}
     config = render((MAIL_STACK / "pbem-config.toml").read_text(), subs, "pbem-config.toml")
     (tmp_path / "imap-password").write_text(stack.gm_password + "\n")
     path = tmp_path / "config.toml"
@@ -184,3 +195,82 @@ def test_system_mail_and_postmaster_reach_root(stack: MailStack) -> None:
         got = {str(m["Subject"]) for m in stack.messages(ROOT, stack.root_password)}
         return got if want <= got else None
     wait_for("the three mails in root's mailbox", arrived, stack)
+
+
+def status_mail(stack: MailStack, address: str) -> bytes:
+    def probe() -> bytes | None:
+        raws = stack.raw_messages(address, PLAYERS[address])
+        return next((r for r in raws if b"[testcards-1]" in r), None)
+    return wait_for(f"a status mail in {address}'s mailbox", probe, stack)
+
+
+def test_a_status_mail_arrives_signed_over_tls_and_passes_spf_and_dmarc(
+        stack: MailStack, tmp_path: Path, db_url: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    why = dnsserver.missing()
+    if why:
+        pytest.skip(why)
+    env = pbem_env(stack, tmp_path, db_url)
+    config = Path(env["PBEM_CONFIG"])
+    text = config.read_text()
+    config.write_text(render(text, {'# address = "203.0.113.7"': 'address = "127.0.0.1"'},
+                             "pbem-config.toml"))
+    pbem(env, "init")
+    printed = pbem(env, "dns")
+    zone = dnsserver.serve(printed.splitlines(), [DOMAIN, "127.in-addr.arpa"])
+    try:
+        config.write_text(config.read_text() + f'nameserver = "{zone.address}"\n')
+        doctor = pbem(env, "doctor", "--dns")  # exit 0: every check passed
+        for name in ("outbound SMTP", "DNS MX", "DNS SPF", "DNS DKIM", "DNS DMARC", "DNS PTR"):
+            assert f"ok   {name}:" in doctor, doctor
+        pbem(env, "game", "new", "testcards", "--seat", "Ann <ann@players.test>",
+             "--seat", "Bob <bob@players.test>", "--seed", "deliverability")
+        pbem(env, "process")  # sends the welcomes through Postfix
+        raw = status_mail(stack, "ann@players.test")
+        resolver = dns.resolver.Resolver(configure=False)
+        resolver.nameservers, resolver.port = ["127.0.0.1"], zone.port
+        monkeypatch.setattr(dns.resolver, "default_resolver", resolver)  # pyspf asks it
+
+        def txt(name: bytes, timeout: int = 5) -> bytes:
+            answer = resolver.resolve(name.decode().rstrip("."), "TXT")
+            return b"".join(next(iter(answer)).strings)
+
+        msg = message_from_bytes(raw, policy=policy.default)
+        # DKIM: signed by OpenDKIM for the From domain, with the key published in the zone.
+        signature = dkim.util.parse_tag_value(msg["DKIM-Signature"].encode())
+        assert (signature[b"d"], signature[b"s"], signature[b"a"]) == (
+            DOMAIN.encode(), b"pbem", b"rsa-sha256")
+        assert dkim.verify(raw, dnsfunc=txt), "dkim=fail"
+        # TLS: Postfix's Received header for pbem's hop says which protocol carried it.
+        received = str((msg.get_all("Received") or [""])[-1])
+        assert re.search(r"from \S+ \(localhost \[127\.0\.0\.1\]\)", received), received
+        assert re.search(r"\(using TLSv1\.[23] with cipher ", received), received
+        # SPF: the envelope sender's domain allows 127.0.0.1 (its MX) to send.
+        mail_from = str(msg["Return-Path"]).strip("<>")
+        helo = received.split()[1]
+        result, explanation = spf.check2(i="127.0.0.1", s=mail_from, h=helo)
+        assert result == "pass", explanation
+        # DMARC: the From domain publishes a policy, and both passes are aligned with it.
+        from_domain = str(msg["From"].addresses[0].domain)
+        dmarc = txt(f"_dmarc.{from_domain}".encode()).decode()
+        assert dmarc.startswith("v=DMARC1;") and "p=quarantine" in dmarc
+        assert from_domain == signature[b"d"].decode() == mail_from.rpartition("@")[2]
+        # A signature over this mail fails once the mail is changed: the check can fail.
+        assert not dkim.verify(raw.replace(b"Your secret is:", b"Your secret was:"), dnsfunc=txt)
+    finally:
+        zone.stop()
+
+
+def test_pbem_refuses_a_certificate_it_cannot_verify(stack: MailStack, tmp_path: Path,
+                                                      db_url: str) -> None:
+    """Without the CA that issued Postfix's certificate (or with another name to check),
+    pbem does not submit: certificate checks are on."""
+    env = pbem_env(stack, tmp_path, db_url)
+    config = Path(env["PBEM_CONFIG"])
+    config.write_text(re.sub(r"(?m)^ca_file = .*$", "", config.read_text()))
+    pbem(env, "init")
+    done = subprocess.run([sys.executable, "-m", "tests.service.cli_with_testgame", "doctor"],
+                          env=env, capture_output=True, text=True, timeout=WAIT)
+    out = " ".join(done.stdout.split())
+    assert done.returncode == 1 and "FAIL outbound SMTP" in out, out
+    assert "CERTIFICATE_VERIFY_FAILED" in out and "Traceback" not in done.stdout + done.stderr

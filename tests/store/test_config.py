@@ -101,6 +101,14 @@ def test_unknown_limit_is_refused(tmp_path: Path) -> None:
      "lobby.domains must be a list of domains like [\"example.org\"], not 'club.example.org'"),
     ('[lobby]\nconfirm_hours = 0\n', "lobby.confirm_hours must be a positive whole number, not 0"),
     ('[lobby]\ninvite_per_day = 3\n', "unknown setting 'invite_per_day' in [lobby]"),
+    ('[dns]\naddress = "games.example.org"\n',
+     "dns.address must be an IPv4 address, not 'games.example.org'"),
+    ('[dns]\naddress = "2001:db8::1"\n', "dns.address must be an IPv4 address, not '2001:db8::1'"),
+    ('[dns]\nnameserver = "localhost:53"\n',
+     "dns.nameserver must be an IP address or IP:PORT, not 'localhost:53'"),
+    ('[dns]\nnameserver = "127.0.0.1:99999"\n',
+     "dns.nameserver must be an IP address or IP:PORT, not '127.0.0.1:99999'"),
+    ('[dns]\nselector = "pbem"\n', "unknown setting 'selector' in [dns]"),
 ])
 def test_wrong_values_are_named(tmp_path: Path, toml: str, message: str) -> None:
     (tmp_path / "pbem.toml").write_text(toml)
@@ -138,3 +146,18 @@ def test_the_lobby_is_off_unless_turned_on(tmp_path: Path) -> None:
     cfg = config.load(tmp_path / "pbem.toml")
     assert cfg.lobby == config.Lobby(enabled=True, open="players",
                                      domains=("club.example.org",), invites_per_day=2)
+
+
+def test_the_dns_and_tls_settings_reach_the_host(tmp_path: Path) -> None:
+    (tmp_path / "pbem.toml").write_text(
+        '[outbound.smtp]\nhost = "127.0.0.1"\nsecurity = "starttls"\n'
+        'tls_name = "games.example.org"\nca_file = "ca.pem"\n'
+        '[dns]\ndkim_public_key = "dkim.pub"\nnameserver = "[::1]:5353"\n')
+    cfg = config.load(tmp_path / "pbem.toml")
+    assert cfg.outbound.smtp is not None and cfg.outbound.smtp.port == 587
+    assert cfg.outbound.smtp.tls_name == "games.example.org"
+    assert cfg.outbound.smtp.ca_file == tmp_path / "ca.pem"
+    assert cfg.dns.dkim_public_key == tmp_path / "dkim.pub" and cfg.dns.dkim_selector == "pbem"
+    assert cfg.dns.nameserver_endpoint == ("::1", 5353)
+    assert config.DnsConfig(nameserver="192.0.2.53").nameserver_endpoint == ("192.0.2.53", 53)
+    assert config.DnsConfig().nameserver_endpoint is None

@@ -22,6 +22,7 @@ import shutil
 import signal
 import smtplib
 import socket
+import ssl
 import subprocess
 import tempfile
 import threading
@@ -335,16 +336,18 @@ class _PortZeroController(Controller):
 
 
 class SmtpTestServer:
-    """aiosmtpd on 127.0.0.1, optionally requiring AUTH (PLAIN/LOGIN, no TLS), offering
+    """aiosmtpd on 127.0.0.1, optionally requiring AUTH (PLAIN/LOGIN) or STARTTLS, offering
     SMTPUTF8 only when asked to."""
 
-    def __init__(self, *, auth: bool, smtputf8: bool = False) -> None:
+    def __init__(self, *, auth: bool, smtputf8: bool = False,
+                 tls_context: ssl.SSLContext | None = None) -> None:
         self.host = "127.0.0.1"
         self.auth = auth
         self.smtputf8 = smtputf8
         self.user = SMTP_USER if auth else None
         self.password = SMTP_PASSWORD if auth else None
         self.handler = _Handler()
+        self.tls_context = tls_context
         self.controller = _PortZeroController(self.handler, hostname=self.host, port=0,
                                               ready_timeout=60, **self._options())
 
@@ -353,6 +356,8 @@ class SmtpTestServer:
         if self.auth:
             kwargs.update(authenticator=self._authenticate, auth_required=True,
                           auth_require_tls=False)
+        if self.tls_context is not None:  # offers STARTTLS and takes no mail without it
+            kwargs.update(tls_context=self.tls_context, require_starttls=True)
         return kwargs
 
     def _authenticate(self, server: Any, session: Any, envelope: Any, mechanism: str,

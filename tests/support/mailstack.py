@@ -6,6 +6,10 @@ Postfix instance (``postfix -c DIR``) and a private Dovecot (``dovecot -c FILE``
 127.0.0.1 only, in one short temp dir, stopped by the pids this module started. The system's
 own Postfix and Dovecot configuration is never read or changed.
 
+OpenDKIM signs as the shipped ``opendkim.conf`` says, with a 2048-bit key made as the guide
+makes it; Postfix's certificate for the mail domain is issued by a test CA made here
+(``ca_file`` for pbem), where the guide gets one from certbot.
+
 What the test adds on top, and why: the players' domain ``players.test`` gets mailboxes on the
 same Dovecot (so players read their replies over IMAP), and every other domain goes to the
 ``error`` transport: this Postfix delivers nothing off the machine.
@@ -30,6 +34,8 @@ from pathlib import Path
 
 from imapclient import IMAPClient
 
+from tests.support.dkimkey import GENKEY, make_dkim_key
+
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 MAIL_STACK = DEPLOY / "mail-stack"
 POSTFIX = shutil.which("postfix") or ("/usr/sbin/postfix" if Path("/usr/sbin/postfix").exists()
@@ -37,6 +43,8 @@ POSTFIX = shutil.which("postfix") or ("/usr/sbin/postfix" if Path("/usr/sbin/pos
 DOVECOT = shutil.which("dovecot") or ("/usr/sbin/dovecot" if Path("/usr/sbin/dovecot").exists()
                                       else None)
 POSTCONF = shutil.which("postconf") or "/usr/sbin/postconf"
+OPENDKIM = shutil.which("opendkim") or ("/usr/sbin/opendkim" if Path("/usr/sbin/opendkim").exists()
+                                        else None)
 
 DOMAIN = "games.example.org"  # the shipped files' domain, kept as it is
 GM = f"games@{DOMAIN}"
@@ -48,10 +56,10 @@ def missing() -> str | None:
     """Why this machine cannot run the stack, or None."""
     if os.geteuid() != 0:
         return "the mail stack needs root (Postfix and Dovecot start as root)"
-    if POSTFIX is None or DOVECOT is None:
-        return ("Postfix or Dovecot is not installed "
-                "(apt-get install postfix dovecot-imapd dovecot-lmtpd)")
-    for user in ("postfix", "dovecot", "dovenull"):
+    if POSTFIX is None or DOVECOT is None or OPENDKIM is None or GENKEY is None:
+        return ("Postfix, Dovecot or OpenDKIM is not installed (apt-get install postfix "
+                "dovecot-imapd dovecot-lmtpd opendkim opendkim-tools)")
+    for user in ("postfix", "dovecot", "dovenull", "opendkim"):
         try:
             pwd.getpwnam(user)
         except KeyError:
@@ -79,10 +87,10 @@ def render(text: str, subs: dict[str, str], name: str) -> str:
     return text
 
 
-def shipped_postfix_settings() -> list[str]:
+def shipped_postfix_settings(subs: dict[str, str] | None = None) -> list[str]:
     """The lines the guide feeds to ``postconf -e``: all but comments and blank lines."""
-    lines = (MAIL_STACK / "postfix-main.cf").read_text().splitlines()
-    return [ln for ln in lines if ln.strip() and not ln.startswith("#")]
+    text = render((MAIL_STACK / "postfix-main.cf").read_text(), subs or {}, "postfix-main.cf")
+    return [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
 
 
 class MailStack:
@@ -98,8 +106,72 @@ class MailStack:
         self.imap_port = free_port()
         self.postfix_dir = self.dir / "postfix"
         self.spool = self.dir / "spool"
+        self.milter_port = free_port()
         self.dovecot_proc: subprocess.Popen[bytes] | None = None
         self.postfix_proc: subprocess.Popen[bytes] | None = None
+        self.opendkim_proc: subprocess.Popen[bytes] | None = None
+        self.ca = self.dir / "tls" / "ca.pem"  # the test CA that issued Postfix's certificate
+        # OpenDKIM refuses a key or config below a folder others can write (/tmp): its files
+        # live in a folder of their own in /run, writable by root alone.
+        self.dkim_dir = Path(tempfile.mkdtemp(prefix="pbem-dkim-", dir="/run"))
+        self.dkim_public = self.dkim_dir / "keys" / "pbem.pub"
+
+    # ---- the test CA and OpenDKIM --------------------------------------------------------
+    def _make_certificate(self) -> tuple[Path, Path]:
+        """A test CA, and a certificate from it for the mail domain (as certbot's would be)."""
+        tls = self.ca.parent
+        tls.mkdir(mode=0o700)
+
+        def openssl(*args: str) -> None:
+            subprocess.run(["openssl", *args], check=True, capture_output=True, cwd=tls)
+        openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out",
+                "ca.pem", "-days", "2", "-subj", "/CN=pbem test CA", "-addext",
+                "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign")
+        openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "privkey.pem", "-out",
+                "host.csr", "-subj", f"/CN={DOMAIN}")
+        (tls / "ext.cnf").write_text(f"subjectAltName=DNS:{DOMAIN}\nbasicConstraints=CA:FALSE\n"
+                                     "extendedKeyUsage=serverAuth\n")
+        openssl("x509", "-req", "-in", "host.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+                "-CAcreateserial", "-out", "fullchain.pem", "-days", "2", "-extfile", "ext.cnf")
+        return tls / "fullchain.pem", tls / "privkey.pem"
+
+    def _configure_opendkim(self) -> Path:
+        """The shipped opendkim.conf; the key made as the guide makes it, the signer's own."""
+        keys = self.dkim_public.parent
+        make_dkim_key(keys, DOMAIN, "pbem")
+        private = keys / "pbem.private"
+        shutil.chown(keys, "opendkim", "opendkim")
+        shutil.chown(private, "opendkim", "opendkim")
+        keys.chmod(0o700)
+        private.chmod(0o600)
+        self.dkim_dir.chmod(0o755)
+        run = self.dkim_dir / "run"
+        run.mkdir()
+        shutil.chown(run, "opendkim", "opendkim")
+        conf = self.dkim_dir / "opendkim.conf"
+        conf.write_text(render((MAIL_STACK / "opendkim.conf").read_text(), {
+            "/etc/dkimkeys/pbem.private": str(private),
+            "inet:8891@127.0.0.1": f"inet:{self.milter_port}@127.0.0.1",
+            "/run/opendkim/opendkim.pid": str(run / "opendkim.pid"),
+        }, "opendkim.conf"))
+        return conf
+
+    def _start_opendkim(self, conf: Path) -> None:
+        assert OPENDKIM is not None
+        self.opendkim_proc = subprocess.Popen([OPENDKIM, "-f", "-x", str(conf)],
+                                              start_new_session=True,
+                                              stdout=subprocess.DEVNULL,
+                                              stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.opendkim_proc.poll() is not None:
+                err = self.opendkim_proc.stderr.read() if self.opendkim_proc.stderr else b""
+                raise RuntimeError(f"opendkim exited: {err.decode(errors='replace')}")
+            with contextlib.suppress(OSError), socket.create_connection(
+                    ("127.0.0.1", self.milter_port), timeout=2):
+                return
+            time.sleep(0.1)
+        raise RuntimeError("opendkim did not listen")
 
     # ---- Postfix -------------------------------------------------------------------------
     def _postconf(self, *settings: str) -> None:
@@ -136,7 +208,11 @@ class MailStack:
         for extra in Path("/etc/postfix").glob("dynamicmaps.cf*"):
             if extra.is_file():
                 shutil.copy(extra, self.postfix_dir / extra.name)
-        self._postconf(*shipped_postfix_settings())
+        cert, key = self._make_certificate()
+        live = f"/etc/letsencrypt/live/{DOMAIN}"
+        self._postconf(*shipped_postfix_settings({
+            f"{live}/fullchain.pem": str(cert), f"{live}/privkey.pem": str(key),
+            "inet:127.0.0.1:8891": f"inet:127.0.0.1:{self.milter_port}"}))
         domains = self._postconf_get("virtual_mailbox_domains")
         maps = self._postconf_get("virtual_mailbox_maps")
         players = " ".join(f"{a}={a}" for a in self.players)
@@ -231,6 +307,7 @@ class MailStack:
     def start(self) -> MailStack:
         self.dir.chmod(0o755)  # Postfix's daemons (user postfix) read main.cf in here
         try:
+            self._start_opendkim(self._configure_opendkim())
             self._configure_postfix()
             conf = self._configure_dovecot()
             self._start_postfix()  # makes the queue directory where Dovecot's socket goes
@@ -267,9 +344,9 @@ class MailStack:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.postfix_proc.wait(10)
 
-    def stop(self) -> None:
-        self._stop_postfix()
-        proc = self.dovecot_proc
+    @staticmethod
+    def _end(proc: subprocess.Popen[bytes] | None) -> None:
+        """SIGTERM to a server this object started; its process group is killed if it lingers."""
         if proc is not None and proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
             try:
@@ -277,7 +354,13 @@ class MailStack:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)  # the group this object started
                 proc.wait(5)
+
+    def stop(self) -> None:
+        self._stop_postfix()
+        self._end(self.opendkim_proc)
+        self._end(self.dovecot_proc)
         shutil.rmtree(self.dir, ignore_errors=True)
+        shutil.rmtree(self.dkim_dir, ignore_errors=True)
 
     # ---- what players and the test see ---------------------------------------------------
     def imap(self, user: str, password: str) -> IMAPClient:
@@ -286,6 +369,11 @@ class MailStack:
         return client
 
     def messages(self, user: str, password: str, folder: str = "INBOX") -> list[EmailMessage]:
+        return [message_from_bytes(raw, policy=policy.default)
+                for raw in self.raw_messages(user, password, folder)]
+
+    def raw_messages(self, user: str, password: str, folder: str = "INBOX") -> list[bytes]:
+        """The mails as delivered, byte for byte (what a DKIM check must see)."""
         client = self.imap(user, password)
         try:
             if not client.folder_exists(folder):
@@ -293,8 +381,7 @@ class MailStack:
             client.select_folder(folder, readonly=True)
             uids = sorted(client.search(["ALL"]))
             data = client.fetch(uids, ["BODY.PEEK[]"]) if uids else {}
-            return [message_from_bytes(data[u][b"BODY[]"], policy=policy.default)
-                    for u in uids]
+            return [bytes(data[u][b"BODY[]"]) for u in uids]
         finally:
             with contextlib.suppress(Exception):
                 client.logout()
