@@ -1,0 +1,132 @@
+"""What a mail's new text holds besides orders: a greeting above them, a closing (a sign-off,
+a name) under them, a signature. Set aside, and named in the reply, never dropped unsaid.
+
+A line that reads as an order (see ``order_words`` in the game contract) is never set aside,
+wherever it stands: it is read, and refused with its line number if it is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from pbem.i18n.wordforms import fold
+from pbem.pipeline.letter import Letter
+
+GREETING_WORDS = 8  # a longer line is no greeting, whatever its first word
+SIGN_OFF_WORDS = 8
+NAME_WORDS = 4
+NAME_CHARS = 40
+
+# First words of a greeting, folded (accents dropped), in the languages clients write in.
+_GREETINGS = frozenset(fold(w) for w in (
+    "hi", "hello", "hey", "hiya", "dear", "greetings", "morning", "evening", "afternoon",
+    "good", "yo", "howdy",
+    "bonjour", "bonsoir", "salut", "coucou", "cher", "chère", "chers", "chères", "re",
+    "hallo", "liebe", "lieber", "moin", "servus", "grüß", "guten", "sehr",
+    "ciao", "salve", "buongiorno", "buonasera", "caro", "cara", "cari", "gentile",
+    "hoi", "beste", "goedemorgen", "goedemiddag", "goedenavond", "dag", "hey",
+    "hola", "buenos", "buenas", "estimado", "estimada", "querido", "querida",
+    "olá", "ola", "oi", "bom", "boa", "caro", "prezado", "prezada",
+    "cześć", "dzień", "witam", "witajcie", "drogi", "droga",
+    "привет", "здравствуйте", "здравствуй", "добрый", "доброе", "уважаемый", "дорогой",
+    "hej", "hejsa", "god", "kära", "kaere", "kære",
+    "ahoj", "dobrý", "dobry", "milý", "milá", "vážený",
+    "こんにちは", "こんばんは", "おはよう", "你好", "您好", "各位", "大家好"))
+# First words of a sign-off, folded.
+_SIGN_OFFS = frozenset(fold(w) for w in (
+    "thanks", "thank", "thx", "ta", "cheers", "regards", "best", "kind", "warm", "warmest",
+    "yours", "sincerely", "cordially", "love", "bye", "see", "talk", "later", "all", "have",
+    "good", "greetings",
+    "merci", "cordialement", "amitiés", "amicalement", "bises", "bisous", "salutations",
+    "bien", "bonne", "à", "a", "au", "belle",
+    "grüße", "gruß", "grüsse", "gruss", "lg", "vg", "mfg", "viele", "liebe", "herzliche",
+    "beste", "danke", "bis", "tschüss", "tschüs", "schönen",
+    "ciao", "saluti", "grazie", "cordiali", "un", "buona", "alla",
+    "groeten", "groetjes", "groet", "bedankt", "dank", "tot", "vriendelijke", "met", "fijne",
+    "gracias", "saludos", "atentamente", "abrazos", "besos", "hasta", "nos",
+    "obrigado", "obrigada", "abraços", "abraço", "cumprimentos", "atenciosamente", "beijos",
+    "até",
+    "dzięki", "dziękuję", "pozdrawiam", "pozdrowienia", "serdecznie", "do",
+    "спасибо", "с", "всего", "пока", "до", "удачи",
+    "tack", "hälsningar", "mvh", "vänliga", "hälsning", "ha",
+    "tak", "hilsen", "venlig", "kh", "mange",
+    "děkuji", "díky", "s", "zdravím", "hezký",
+    "よろしく", "宜しく", "ありがとう", "谢谢", "謝謝", "此致", "祝好"))
+_WORD = re.compile(r"[^\W\d_]+")
+_NAME_WORD = re.compile(r"[^\W\d_][^\W\d_.'’-]*\.?")
+
+
+# Sign-offs written without spaces, matched at the start of the line.
+_JOINED_SIGN_OFFS = ("よろしく", "宜しく", "ありがとう", "谢谢", "謝謝", "此致", "祝好", "多谢")
+
+
+def _words(line: str) -> list[str]:
+    return [fold(w) for w in _WORD.findall(line)]
+
+
+def _greeting(line: str) -> bool:
+    words = _words(line)
+    if not words or len(words) > GREETING_WORDS:
+        return False
+    return words[0] in _GREETINGS or (line.rstrip().endswith((",", "!")) and len(words) <= 4)
+
+
+def _sign_off(line: str) -> bool:
+    words = _words(line)
+    if not words or len(words) > SIGN_OFF_WORDS:
+        return False
+    return (words[0] in _SIGN_OFFS or words[0].startswith(_JOINED_SIGN_OFFS)
+            or (line.rstrip().endswith((",", "!")) and len(words) <= 5))
+
+
+def _name(line: str) -> bool:
+    """A name as people sign: a few capitalised words, maybe after a dash ("-Alex")."""
+    text = line.strip().lstrip("-–—~ ").strip()
+    parts = text.split()
+    return (0 < len(parts) <= NAME_WORDS and len(text) <= NAME_CHARS
+            and all(_NAME_WORD.fullmatch(p) for p in parts) and text[0].isupper())
+
+
+def _dashed(line: str) -> bool:
+    return line.lstrip().startswith(("-", "–", "—", "~")) and _name(line)
+
+
+def set_aside(letter: Letter, signature: Sequence[tuple[int, str]],
+              reads_as_order: Callable[[str], bool], names: Sequence[str]) -> list[str]:
+    """Take the greeting, the closing and the signature out of ``letter``'s orders and give
+    them back in the mail's order. ``reads_as_order``: whether a line begins with one of the
+    game's order words or is made of them; such a line, or a greeting or closing line with a
+    digit in it, stays an order, and a signature line of the kind joins the orders at its
+    place. ``names``: the sender's, as the mail and the game give them."""
+    known = {fold(w) for name in names for w in _WORD.findall(name)}
+
+    def order_like(line: str) -> bool:  # a digit: a cell, a count, a card
+        return reads_as_order(line) or any(c.isdigit() for c in line)
+
+    aside: list[tuple[int, str]] = []
+    orders = list(letter.orders)
+    for number, text in signature:
+        if reads_as_order(text) and not letter.marked:
+            orders.append((number, text))
+        else:
+            aside.append((number, text))
+    orders.sort()
+    if not letter.marked:
+        start = 0
+        while start < len(orders) and _greeting(orders[start][1]) \
+                and not order_like(orders[start][1]):
+            start += 1
+        end = len(orders)
+        while end > start and (_sign_off(orders[end - 1][1]) or _name(orders[end - 1][1])) \
+                and not order_like(orders[end - 1][1]):
+            end -= 1
+        closing = orders[end:]
+        signed = any(_sign_off(t) for _, t in closing) or all(
+            _dashed(t) or (set(_words(t)) and set(_words(t)) <= known) for _, t in closing)
+        if not signed:
+            end = len(orders)
+        aside += orders[:start] + orders[end:]
+        orders = orders[start:end]
+    letter.orders = orders
+    return [text for _, text in sorted(aside)]
