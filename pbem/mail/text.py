@@ -23,7 +23,7 @@ _QUOTE_CLASSES = frozenset({"gmail_quote", "moz-cite-prefix", "yahoo_quoted", "p
 # Outlook puts the quoted mail after these, not inside them: all that follows is the quote.
 _QUOTE_FROM_HERE = frozenset({"divrplyfwdmsg", "outlookmessageheader", "appendonsend",
                               "mail-editor-reference-message-container"})
-MATCH_DEPTH = 64  # open tags searched for an end tag's match; a stray end tag costs no more
+MATCH_DEPTH = 16  # open tags searched for an end tag's match; a stray end tag costs no more
 
 
 class _TextExtractor(HTMLParser):
@@ -42,32 +42,46 @@ class _TextExtractor(HTMLParser):
         return self._depth + (1 if self._rest_quoted else 0)
 
     def _break(self) -> None:
-        text = " ".join("".join(self._line).split()) if self._has_text else ""
-        if text:
+        """End the line, if it holds text."""
+        if not self._has_text and not self._line:
+            self._line_depth = self._quote_level()
+            return
+        if self._has_text:
+            text = " ".join("".join(self._line).split())
             self.lines.append(f"> {text}" if self._line_depth else text)
-        elif self._line_depth == 0 and self.lines and self.lines[-1]:
-            self.lines.append("")  # one blank line between paragraphs
         self._line, self._has_text = [], False
         self._line_depth = self._quote_level()
 
+    def _blank(self) -> None:
+        """An empty line, as a paragraph's end or ``<div><br></div>`` shows one (one at most,
+        and none in a quote)."""
+        self._break()
+        if self._quote_level() == 0 and self.lines and self.lines[-1]:
+            self.lines.append("")
+
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        named = {(value or "").lower() for key, value in attrs if key in {"id", "name"}}
-        classes = {c.lower() for key, value in attrs if key == "class"
-                   for c in (value or "").split()}
-        if named & _QUOTE_FROM_HERE or classes & _QUOTE_FROM_HERE:
-            self._break()
-            self._rest_quoted = True
-            self._line_depth = self._quote_level()
-        quote = tag == "blockquote" or bool(classes & _QUOTE_CLASSES)
-        hidden = tag in _HIDDEN
-        if tag in _BLOCK or quote:
+        quote = tag == "blockquote"
+        if attrs:
+            named = {(value or "").lower() for key, value in attrs if key in {"id", "name"}}
+            classes = {c.lower() for key, value in attrs if key == "class"
+                       for c in (value or "").split()}
+            if named & _QUOTE_FROM_HERE or classes & _QUOTE_FROM_HERE:
+                self._break()
+                self._rest_quoted = True
+                self._line_depth = self._quote_level()
+            quote = quote or bool(classes & _QUOTE_CLASSES)
+        if tag == "br" and not self._has_text:
+            self._blank()
+        elif tag in _BLOCK or quote:
             self._break()
         if tag in _VOID:
             return
+        hidden = tag in _HIDDEN
         self._open.append((tag, hidden, quote))
-        self._hidden += hidden
-        self._depth += quote
+        if hidden:
+            self._hidden += 1
         if quote:
+            self._depth += 1
             self._line_depth = self._quote_level()
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -76,14 +90,17 @@ class _TextExtractor(HTMLParser):
             self.handle_endtag(tag)
 
     def handle_endtag(self, tag: str) -> None:
-        for back in range(1, min(len(self._open), MATCH_DEPTH) + 1):
-            if self._open[-back][0] == tag:
+        open_tags = self._open
+        for back in range(1, min(len(open_tags), MATCH_DEPTH) + 1):
+            if open_tags[-back][0] == tag:
                 for _ in range(back):
-                    _, hidden, quote = self._open.pop()
+                    _, hidden, quote = open_tags.pop()
                     self._hidden -= hidden
                     self._depth -= quote
                 break
-        if tag in _BLOCK or tag == "blockquote":
+        if tag == "p":
+            self._blank()
+        elif tag in _BLOCK:
             self._break()
 
     def handle_data(self, data: str) -> None:
