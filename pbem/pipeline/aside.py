@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from pbem.i18n.wordforms import fold
+from pbem.pipeline.courtesy import GREETINGS, JOINED_SIGN_OFFS, SIGN_OFFS
 from pbem.pipeline.letter import Letter
 
 GREETING_WORDS = 8  # a longer line is no greeting, whatever its first word
@@ -18,47 +19,8 @@ SIGN_OFF_WORDS = 8
 NAME_WORDS = 4
 NAME_CHARS = 40
 
-# First words of a greeting, folded (accents dropped), in the languages clients write in.
-_GREETINGS = frozenset(fold(w) for w in (
-    "hi", "hello", "hey", "hiya", "dear", "greetings", "morning", "evening", "afternoon",
-    "good", "yo", "howdy",
-    "bonjour", "bonsoir", "salut", "coucou", "cher", "chère", "chers", "chères", "re",
-    "hallo", "liebe", "lieber", "moin", "servus", "grüß", "guten", "sehr",
-    "ciao", "salve", "buongiorno", "buonasera", "caro", "cara", "cari", "gentile",
-    "hoi", "beste", "goedemorgen", "goedemiddag", "goedenavond", "dag", "hey",
-    "hola", "buenos", "buenas", "estimado", "estimada", "querido", "querida",
-    "olá", "ola", "oi", "bom", "boa", "caro", "prezado", "prezada",
-    "cześć", "dzień", "witam", "witajcie", "drogi", "droga",
-    "привет", "здравствуйте", "здравствуй", "добрый", "доброе", "уважаемый", "дорогой",
-    "hej", "hejsa", "god", "kära", "kaere", "kære",
-    "ahoj", "dobrý", "dobry", "milý", "milá", "vážený",
-    "こんにちは", "こんばんは", "おはよう", "你好", "您好", "各位", "大家好"))
-# First words of a sign-off, folded.
-_SIGN_OFFS = frozenset(fold(w) for w in (
-    "thanks", "thank", "thx", "ta", "cheers", "regards", "best", "kind", "warm", "warmest",
-    "yours", "sincerely", "cordially", "love", "bye", "see", "talk", "later", "all", "have",
-    "good", "greetings",
-    "merci", "cordialement", "amitiés", "amicalement", "bises", "bisous", "salutations",
-    "bien", "bonne", "à", "a", "au", "belle",
-    "grüße", "gruß", "grüsse", "gruss", "lg", "vg", "mfg", "viele", "liebe", "herzliche",
-    "beste", "danke", "bis", "tschüss", "tschüs", "schönen",
-    "ciao", "saluti", "grazie", "cordiali", "un", "buona", "alla",
-    "groeten", "groetjes", "groet", "bedankt", "dank", "tot", "vriendelijke", "met", "fijne",
-    "gracias", "saludos", "atentamente", "abrazos", "besos", "hasta", "nos",
-    "obrigado", "obrigada", "abraços", "abraço", "cumprimentos", "atenciosamente", "beijos",
-    "até",
-    "dzięki", "dziękuję", "pozdrawiam", "pozdrowienia", "serdecznie", "do",
-    "спасибо", "с", "всего", "пока", "до", "удачи",
-    "tack", "hälsningar", "mvh", "vänliga", "hälsning", "ha",
-    "tak", "hilsen", "venlig", "kh", "mange",
-    "děkuji", "díky", "s", "zdravím", "hezký",
-    "よろしく", "宜しく", "ありがとう", "谢谢", "謝謝", "此致", "祝好"))
 _WORD = re.compile(r"[^\W\d_]+")
 _NAME_WORD = re.compile(r"[^\W\d_][^\W\d_.'’-]*\.?")
-
-
-# Sign-offs written without spaces, matched at the start of the line.
-_JOINED_SIGN_OFFS = ("よろしく", "宜しく", "ありがとう", "谢谢", "謝謝", "此致", "祝好", "多谢")
 
 
 def _words(line: str) -> list[str]:
@@ -69,14 +31,14 @@ def _greeting(line: str) -> bool:
     words = _words(line)
     if not words or len(words) > GREETING_WORDS:
         return False
-    return words[0] in _GREETINGS or (line.rstrip().endswith((",", "!")) and len(words) <= 4)
+    return words[0] in GREETINGS or (line.rstrip().endswith((",", "!")) and len(words) <= 4)
 
 
 def _sign_off(line: str) -> bool:
     words = _words(line)
     if not words or len(words) > SIGN_OFF_WORDS:
         return False
-    return (words[0] in _SIGN_OFFS or words[0].startswith(_JOINED_SIGN_OFFS)
+    return (words[0] in SIGN_OFFS or words[0].startswith(JOINED_SIGN_OFFS)
             or (line.rstrip().endswith((",", "!")) and len(words) <= 5))
 
 

@@ -4,6 +4,8 @@ with an order word or holds a digit is read, and refused with its line number if
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from sqlmodel import select
 
@@ -11,7 +13,7 @@ from pbem.i18n import msg, nmsg, translator
 from pbem.ops import api
 from pbem.pipeline.aside import set_aside
 from pbem.pipeline.letter import read_letter
-from pbem.pipeline.one_mail import process_raw
+from pbem.pipeline.one_mail import Result, process_raw
 from pbem.settings.host import Host
 from pbem.store import Seat, SessionFactory
 from tests.processor.conftest import ALICE, BOB, mail, queued
@@ -35,6 +37,15 @@ def seated(factory: SessionFactory, language: str) -> tuple[str, str, int]:
     return tag, secrets[0], card
 
 
+def send(factory: SessionFactory, host: Host, language: str, body: Callable[[str, int], str],
+         sender: str = ALICE) -> tuple[Result, str, str, int]:
+    """A mail from Alice at a new table, its body ``body(secret, card)``: the result, the
+    reply's text (white space made single spaces), the table's tag and Alice's card."""
+    tag, secret, card = seated(factory, language)
+    result = process_raw(factory, mail(sender, f"Re: [{tag}]", body(secret, card)), host)
+    return result, reply(factory), tag, card
+
+
 def reply(factory: SessionFactory) -> str:
     [text] = [text for to, text in queued(factory) if to == ALICE]
     return " ".join(text.split())
@@ -49,24 +60,21 @@ def said(language: str, lines: list[str]) -> str:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_greeting_a_closing_and_a_signature_are_set_aside_and_named(
         factory: SessionFactory, host: Host, language: str) -> None:
-    tag, secret, card = seated(factory, language)
-    body = (f"{GREETING[language]}\n\nplay {card}\nsecret {secret}\n\n{SIGN_OFF[language]}\n"
-            "Alice\n-- \nAlice Martin, Wonderland")
-    result = process_raw(factory, mail(f"Alice Martin <{ALICE}>", f"Re: [{tag}]", body), host)
+    result, text, tag, card = send(factory, host, language, lambda secret, card: (
+        f"{GREETING[language]}\n\nplay {card}\nsecret {secret}\n\n{SIGN_OFF[language]}\n"
+        "Alice\n-- \nAlice Martin, Wonderland"), sender=f"Alice Martin <{ALICE}>")
     assert result.status == "applied", result.reason
     assert card not in hand_of(factory, tag)
     assert said(language, [GREETING[language], SIGN_OFF[language], "Alice",
-                           "Alice Martin, Wonderland"]) in reply(factory)
+                           "Alice Martin, Wonderland"]) in text
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_typo_next_to_a_closing_is_read_and_refused_never_set_aside(
         factory: SessionFactory, host: Host, language: str) -> None:
-    tag, secret, card = seated(factory, language)
-    body = f"{GREETING[language]}\nplya {card}\nsecret {secret}\n{SIGN_OFF[language]}\nAlice"
-    result = process_raw(factory, mail(ALICE, f"Re: [{tag}]", body), host)
+    result, text, tag, card = send(factory, host, language, lambda secret, card: (
+        f"{GREETING[language]}\nplya {card}\nsecret {secret}\n{SIGN_OFF[language]}\nAlice"))
     assert result.status == "rejected"
-    text = reply(factory)
     tr = translator(language)
     assert " ".join(tr(msg("Line {number} of your mail (\"{text}\"): {reason}", number=2,
                            text=f"plya {card}", reason="")).split()) in text
@@ -77,11 +85,9 @@ def test_a_typo_next_to_a_closing_is_read_and_refused_never_set_aside(
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_mail_of_greetings_alone_holds_no_orders_and_says_what_it_set_aside(
         factory: SessionFactory, host: Host, language: str) -> None:
-    tag, secret, _ = seated(factory, language)
-    body = f"{GREETING[language]}\nsecret {secret}\n{SIGN_OFF[language]}\nAlice"
-    result = process_raw(factory, mail(ALICE, f"Re: [{tag}]", body), host)
+    result, text, _, _ = send(factory, host, language, lambda secret, _: (
+        f"{GREETING[language]}\nsecret {secret}\n{SIGN_OFF[language]}\nAlice"))
     assert (result.status, result.reason) == ("rejected", "no orders")
-    text = reply(factory)
     tr = translator(language)
     assert " ".join(tr(msg("Your mail held no orders, so nothing was played.")).split()) in text
     assert said(language, [GREETING[language], SIGN_OFF[language], "Alice"]) in text
@@ -89,30 +95,27 @@ def test_a_mail_of_greetings_alone_holds_no_orders_and_says_what_it_set_aside(
 
 def test_a_line_beginning_with_an_order_word_is_read_where_a_closing_would_stand(
         factory: SessionFactory, host: Host) -> None:
-    tag, secret, card = seated(factory, "en")
-    body = f"play {card}\nplay\nCheers,\nAlice\nsecret {secret}"
-    assert process_raw(factory, mail(ALICE, f"Re: [{tag}]", body), host).status == "rejected"
-    text = reply(factory)
+    result, text, _, _ = send(factory, host, "en", lambda secret, card: (
+        f"play {card}\nplay\nCheers,\nAlice\nsecret {secret}"))
+    assert result.status == "rejected"
     assert "Line 2 of your mail (\"play\")" in text
     assert said("en", ["Cheers,", "Alice"]) in text
 
 
 def test_a_signature_line_that_reads_as_an_order_is_read_at_its_place(
         factory: SessionFactory, host: Host) -> None:
-    tag, secret, card = seated(factory, "en")
-    body = f"secret {secret}\n-- \nplay {card}\nAlice Martin"
-    result = process_raw(factory, mail(ALICE, f"Re: [{tag}]", body), host)
+    result, text, _, card = send(factory, host, "en", lambda secret, card: (
+        f"secret {secret}\n-- \nplay {card}\nAlice Martin"))
     assert result.status == "applied", result.reason
-    text = reply(factory)
     assert f"> play {card}" in text and said("en", ["Alice Martin"]) in text
 
 
 def test_a_dashed_name_or_the_senders_own_name_is_a_closing_without_a_sign_off(
         factory: SessionFactory, host: Host) -> None:
-    tag, secret, card = seated(factory, "en")
-    body = f"secret {secret}\nplay {card}\n-Abhishek Kona"
-    assert process_raw(factory, mail(ALICE, f"Re: [{tag}]", body), host).status == "applied"
-    assert said("en", ["-Abhishek Kona"]) in reply(factory)
+    result, text, _, _ = send(factory, host, "en", lambda secret, card: (
+        f"secret {secret}\nplay {card}\n-Abhishek Kona"))
+    assert result.status == "applied", result.reason
+    assert said("en", ["-Abhishek Kona"]) in text
 
 
 def test_a_name_like_line_with_no_sign_off_and_not_the_senders_is_read() -> None:
@@ -126,15 +129,15 @@ def test_a_name_like_line_with_no_sign_off_and_not_the_senders_is_read() -> None
 
 def test_many_lines_set_aside_are_counted_past_the_first_eight(
         factory: SessionFactory, host: Host) -> None:
-    tag, secret, card = seated(factory, "fr")
     signature = [f"ligne {chr(97 + i)}" for i in range(11)]
-    body = f"play {card}\nsecret {secret}\n-- \n" + "\n".join(signature)
-    assert process_raw(factory, mail(ALICE, f"Re: [{tag}]", body), host).status == "applied"
+    result, text, _, _ = send(factory, host, "fr", lambda secret, card: (
+        f"play {card}\nsecret {secret}\n-- \n" + "\n".join(signature)))
+    assert result.status == "applied", result.reason
     quoted = " ".join(f"'{line}'" for line in signature[:8])
     assert " ".join(translator("fr")(nmsg(
         "Not read as orders: {lines} and {count} more line",
         "Not read as orders: {lines} and {count} more lines", 3, lines=quoted,
-        count=3)).split()) in reply(factory)
+        count=3)).split()) in text
 
 
 def hand_of(factory: SessionFactory, tag: str) -> list[int]:
