@@ -50,7 +50,7 @@ _HEADER_KINDS = {
     "sent": ("sent", "date", "datum", "envoyé", "gesendet", "inviato", "data", "verzonden",
              "enviado", "enviada", "fecha", "wysłano", "wysłane", "отправлено", "дата",
              "skickat", "sendt", "odesláno", "送信日時", "日付", "发送时间", "日期", "寄件日期",
-             "envoyé le", "sent on"),
+             "envoyé le", "sent on", "enviada em", "enviado em", "data de envio"),
     "to": ("to", "à", "a", "an", "aan", "para", "do", "кому", "till", "til", "komu", "宛先",
            "收件人", "destinataire", "destinatario"),
     "cc": ("cc", "kopie", "cópia", "copia", "копия", "kopia", "抄送", "副本"),

@@ -20,9 +20,15 @@ _HIDDEN = frozenset({"script", "style", "head", "title", "template"})
 # and Apple's and everyone's blockquote.
 _QUOTE_CLASSES = frozenset({"gmail_quote", "moz-cite-prefix", "yahoo_quoted", "protonmail_quote",
                             "gmail_extra", "zmail_extra", "ymail_android_signature_quoted"})
-# Outlook puts the quoted mail after these, not inside them: all that follows is the quote.
+# Outlook puts the quoted mail after these, not inside them: all that follows is the quote
+# (Hotmail's rule "stopSpelling" too).
 _QUOTE_FROM_HERE = frozenset({"divrplyfwdmsg", "outlookmessageheader", "appendonsend",
-                              "mail-editor-reference-message-container"})
+                              "mail-editor-reference-message-container", "stopspelling"})
+# A signature's container: written under a "-- " line, as a text client would, so the reader
+# sets it aside (and names it) like any signature.
+_SIGNATURES = frozenset({"gmail_signature", "moz-signature", "signature",
+                         "protonmail_signature_block", "ms-outlook-mobile-signature",
+                         "yahoo-signature", "apple-mail-signature"})
 MATCH_DEPTH = 16  # open tags searched for an end tag's match; a stray end tag costs no more
 
 
@@ -37,6 +43,7 @@ class _TextExtractor(HTMLParser):
         self._depth = 0  # quote containers open
         self._rest_quoted = False
         self._has_text = False  # the line so far holds more than white space
+        self._signed = False  # a signature's container was met
 
     def _quote_level(self) -> int:
         return self._depth + (1 if self._rest_quoted else 0)
@@ -70,6 +77,11 @@ class _TextExtractor(HTMLParser):
                 self._rest_quoted = True
                 self._line_depth = self._quote_level()
             quote = quote or bool(classes & _QUOTE_CLASSES)
+            if (classes | named) & _SIGNATURES and not self._signed:
+                self._break()
+                self._signed = True
+                if self._quote_level() == 0:
+                    self.lines.append("-- ")
         if tag == "br" and not self._has_text:
             self._blank()
         elif tag in _BLOCK or quote:

@@ -129,12 +129,23 @@ def test_a_mobile_clients_line_is_set_aside_in_every_language(line: str) -> None
      "play 19"),
     ('<div>play 19</div><blockquote type="cite"><div>On … wrote:</div>play 13</blockquote>'
      '<div>secret s</div>', "play 19\nsecret s"),
+    ('<div>play 19</div><hr id="stopSpelling">Date: Fri, 5 Dec<br>Subject: move<br>play 13',
+     "play 19"),
     ("<p>play 19<br>secret s</p><ul><li>a</li><li>b</li></ul>", "play 19\nsecret s\n\na\nb"),
     ("<div>Hi,</div><div><br></div><div>play 19</div><div><br></div><div><br></div><div>x</div>",
      "Hi,\n\nplay 19\n\nx"),
 ])
 def test_html_quote_containers_are_quotes_and_blocks_are_lines(html: str, text: str) -> None:
     assert new_text(html_to_text(html)).text == text
+
+
+def test_an_html_signature_container_is_a_signature_set_aside() -> None:
+    html = ('<div>play 19</div><div>secret s</div><div class="gmail_signature">Alex Smith<br>'
+            'CEO, Example</div><div class="gmail_quote">On … wrote:<blockquote>play 13'
+            '</blockquote></div>')
+    read = new_text(html_to_text(html))
+    assert read.text == "play 19\nsecret s"
+    assert read.signature == ((4, "Alex Smith"), (5, "CEO, Example"))
 
 
 def test_format_flowed_is_unflowed_with_and_without_delsp() -> None:
