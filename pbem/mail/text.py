@@ -28,7 +28,7 @@ _QUOTE_FROM_HERE = frozenset({"divrplyfwdmsg", "outlookmessageheader", "appendon
 # sets it aside (and names it) like any signature.
 _SIGNATURES = frozenset({"gmail_signature", "moz-signature", "signature",
                          "protonmail_signature_block", "ms-outlook-mobile-signature",
-                         "yahoo-signature", "apple-mail-signature"})
+                         "yahoo-signature", "applemailsignature"})
 MATCH_DEPTH = 16  # open tags searched for an end tag's match; a stray end tag costs no more
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
+from pbem.engine.contract import canonical_order, order_words
 from pbem.i18n.wordforms import fold
 from pbem.pipeline.courtesy import GREETINGS, JOINED_SIGN_OFFS, SIGN_OFFS
 from pbem.pipeline.letter import Letter
@@ -52,6 +54,22 @@ def _name(line: str) -> bool:
 
 def _dashed(line: str) -> bool:
     return line.lstrip().startswith(("-", "–", "—", "~")) and _name(line)
+
+
+def order_reader(rules: Any, state: Any, seat: int, lang: str) -> Callable[[str], bool]:
+    """Whether a line reads as one of the game's orders for ``seat``: it begins with one of
+    the game's order words (see ``order_words`` in the contract), or is made of them, as
+    typed or made English by the game (``canonical_order``)."""
+    words = order_words(rules)
+
+    def reads_as_order(line: str) -> bool:
+        typed = [w.lower() for w in _WORD.findall(line)]
+        english = [w.lower() for w in _WORD.findall(
+            canonical_order(rules, state, seat, line, lang))]
+        return any(found and (found[0] in words or all(w in words for w in found))
+                   for found in (typed, english))
+
+    return reads_as_order
 
 
 def set_aside(letter: Letter, signature: Sequence[tuple[int, str]],

@@ -3,32 +3,19 @@ and named at the end of every reply to it (pbem.pipeline.aside)."""
 
 from __future__ import annotations
 
-import re
-
-from pbem.engine.contract import canonical_order, order_words
 from pbem.i18n import msg, nmsg
-from pbem.pipeline.aside import set_aside
+from pbem.pipeline.aside import order_reader, set_aside
 from pbem.pipeline.context import MailContext, Result
 from pbem.pipeline.echo import clip
 
 NAMED = 8  # set-aside lines quoted in the reply; the rest counted
 ASIDE_CHARS = 80
-_WORD = re.compile(r"[^\W\d_]+")
 
 
 def handle(ctx: MailContext) -> Result | None:
     seat, rules, state = ctx.seat, ctx.known_rules, ctx.state
     assert seat is not None
-    words = order_words(rules)
-    lang = seat.language or "en"
-
-    def reads_as_order(line: str) -> bool:
-        typed = [w.lower() for w in _WORD.findall(line)]
-        english = [w.lower() for w in _WORD.findall(
-            canonical_order(rules, state, seat.index, line, lang))]
-        return any(found and (found[0] in words or all(w in words for w in found))
-                   for found in (typed, english))
-
+    reads_as_order = order_reader(rules, state, seat.index, seat.language or "en")
     aside = set_aside(ctx.letter, ctx.mail.signature, reads_as_order,
                       [ctx.mail.from_name or "", seat.name or ""])
     if aside:
