@@ -266,6 +266,14 @@ class Game(Protocol[S, Ord]):
     # all, say). The host reads and checks such an option as its default's kind or any of
     # these (see :func:`option_alternatives`); ``check_options`` then judges the value.
     #
+    #   def order_words(self) -> Collection[str]
+    # The English words an order line begins with, and the names of the colours (as the
+    # parser reads them, lower case). A line of a mail that begins with one (in the seat's
+    # language, through ``canonical_order``, or in English), is made of them only, or holds a
+    # digit (a cell, a count), is always read as an order, never set aside as a greeting or
+    # a closing: a typo in it is refused with its line number, never dropped. A game without
+    # it has only its digits' lines kept so (see :func:`order_words`).
+    #
     #   def warm_up(self) -> None
     # Build what the game otherwise builds on its first order (a parser, tables): ``pbem
     # serve`` calls it before its first pass (pbem.pipeline.warmup), so no player's order
@@ -282,6 +290,13 @@ def canonical_order(game: Any, state: Any, seat: Seat, text: str, lang: str) -> 
     if hook is None or lang == "en":
         return text
     return str(hook(state, seat, text, lang))
+
+
+def order_words(game: Any) -> frozenset[str]:
+    """The words an order line begins with and the colour names (see ``order_words`` above);
+    none for a game that does not say."""
+    hook = getattr(game, "order_words", None)
+    return frozenset() if hook is None else frozenset(w.lower() for w in hook())
 
 
 def localise_order(game: Any, text: str, lang: str) -> str:

@@ -17,7 +17,8 @@ from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
 from typing import Any
 
-from pbem.mail.text import html_to_text, strip_quotes_and_signature
+from pbem.mail.reply import new_text
+from pbem.mail.text import html_to_text
 
 MAX_DEPTH = 200  # MIME nesting followed when looking for the text
 MAX_PARTS = 10_000  # parts looked at; a mail's text may sit after thousands of attachments
@@ -33,7 +34,12 @@ class IncomingMail:
     date: str
     in_reply_to: str | None
     references: list[str] = field(default_factory=list)
+    # The new text of the mail: its quotes left out, its signature lines blank or cut, so a
+    # line's number is its number in what the sender typed (pbem.mail.reply).
     body_text: str = ""
+    # Signature and mobile-client lines ("Sent from my iPhone") under the new text, each with
+    # its line number there: set aside, never read as orders unmentioned.
+    signature: tuple[tuple[int, str], ...] = ()
     automatic: bool = False
     automatic_reason: str = ""
     too_large: bool = False
@@ -103,15 +109,46 @@ def _part_text(part: Message) -> str:
     payload = part.get_payload(decode=True)
     if not isinstance(payload, bytes):
         return ""
+    text = _decoded_payload(payload, part.get_content_charset() or "utf-8")
+    if str(part.get_param("format") or "").lower() == "flowed":
+        return unflowed(text, delsp=str(part.get_param("delsp") or "").lower() == "yes")
+    return text
+
+
+def _decoded_payload(payload: bytes, declared: str) -> str:
     # The declared charset first; mail clients often lie, so then UTF-8, then Windows-1252
     # (a superset of Latin-1 that decodes nearly any byte), never failing.
-    declared = part.get_content_charset() or "utf-8"
     for charset in (declared, "utf-8", "cp1252"):
         try:
             return payload.decode(charset)
         except (LookupError, UnicodeDecodeError):  # unknown name, or not really that charset
             continue
     return payload.decode("utf-8", errors="replace")
+
+
+def unflowed(text: str, *, delsp: bool) -> str:
+    """A format=flowed text (RFC 3676) as its writer typed it: a line ending in a space
+    goes on in the next line of the same quote depth (the space dropped with delsp=yes);
+    space-stuffing undone."""
+    out: list[str] = []
+    pending: list[str] = []
+    pending_depth = -1
+    for line in text.replace("\r\n", "\n").split("\n"):
+        body = line.lstrip(">")
+        depth = len(line) - len(body)
+        body = body[1:] if body.startswith(" ") else body
+        if pending and depth != pending_depth:
+            out.append(">" * pending_depth + " " * bool(pending_depth) + "".join(pending))
+            pending = []
+        soft = body.endswith(" ") and body != "-- "
+        pending.append(body[:-1] if soft and delsp else body)
+        pending_depth = depth
+        if not soft:
+            out.append(">" * depth + " " * bool(depth) + "".join(pending))
+            pending = []
+    if pending:
+        out.append(">" * pending_depth + " " * bool(pending_depth) + "".join(pending))
+    return "\n".join(out)
 
 
 def _leaves(msg: Message) -> Iterator[Message]:
@@ -222,11 +259,12 @@ def read_message(raw: bytes, *, max_bytes: int = 1_000_000) -> IncomingMail:
         message_id = f"<synthetic-{hashlib.sha256(raw).hexdigest()[:32]}@pbem.invalid>"
     refs = _header(msg, "References").split()
     # NUL bytes never belong in text (and PostgreSQL text columns refuse them).
+    read = None
     try:
-        body = "" if too_large or unreadable else strip_quotes_and_signature(text_safe(_body(msg)))
+        read = None if too_large or unreadable else new_text(text_safe(_body(msg)))
         bounces = _bounces(msg)
     except RecursionError:
-        body, bounces, unreadable = "", (), "its MIME parts are nested too deeply to read"
+        read, bounces, unreadable = None, (), "its MIME parts are nested too deeply to read"
     return IncomingMail(
         message_id=message_id,
         from_addr=addr,
@@ -235,7 +273,8 @@ def read_message(raw: bytes, *, max_bytes: int = 1_000_000) -> IncomingMail:
         date=_header(msg, "Date"),
         in_reply_to=_header(msg, "In-Reply-To") or None,
         references=refs,
-        body_text=body,
+        body_text=read.text if read is not None else "",
+        signature=read.signature if read is not None else (),
         automatic=bool(reason := _automatic(msg, addr)),
         automatic_reason=reason,
         too_large=too_large,

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from pbem.pipeline.context import MailContext, Result
 from pbem.pipeline.handlers import (
+    aside,
     authenticate,
     automatic,
     banned,
@@ -46,6 +47,7 @@ CHAIN: tuple[Handler, ...] = (
     help.handle,          # "help": answered without a secret
     verified.handle,      # the receiving server vouches for the sender (if required)
     authenticate.handle,  # the secret proves the seat; the game's state read
+    aside.handle,         # greeting, closing, signature: set aside, named in the reply
     # play: talk, one command, or orders
     say.handle,           # table talk, delivered whatever becomes of the rest
     status.handle,        # "status"

@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from pbem.i18n.wordforms import fold
 from pbem.pipeline import command_words as words
+from pbem.pipeline.courtesy import GREETINGS, SIGN_OFFS
 
 GAME_LINE_MAX = 100  # what a "game" line may name: a tag is at most 40 (operator_input)
 
@@ -75,15 +77,10 @@ def _orders_end(line: str) -> bool:
         len(parts) == 1 or (len(parts) == 2 and words.is_word(parts[1], "orders")))
 
 
-_GREETINGS = frozenset((
-    "hi", "hello", "hey", "dear", "greetings", "cheers", "thanks", "thank", "regards", "best",
-    "bye", "ciao", "bonjour", "salut", "bonne", "merci", "hallo", "hola"))
-
-
 def looks_like_prose(line: str) -> bool:
     """A greeting, sign-off or sentence rather than an order (orders never end in . ! ? ,)."""
-    words = line.lower().replace(",", " ").replace("!", " ").split()
-    return bool(words) and (line.rstrip()[-1] in ".!?,;" or words[0] in _GREETINGS)
+    words = fold(line).replace(",", " ").replace("!", " ").split()
+    return bool(words) and (line.rstrip()[-1] in ".!?,;" or words[0] in GREETINGS | SIGN_OFFS)
 
 
 # A secret line in any spelling: "secret x", "secret: x", "SECRET:x", "Secret = x" (any case,

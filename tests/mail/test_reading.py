@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pbem.mail.reading import read_message
-from pbem.mail.text import strip_quotes_and_signature
+from pbem.mail.reply import new_text
 from tests.support import corpus
 
 EML = Path(__file__).parent.parent / "fixtures" / "eml"
@@ -81,7 +81,7 @@ def test_garbage_never_raises(raw: bytes) -> None:
 
 def test_outlook_original_message_block_is_cut() -> None:
     text = "take pink\n\n-----Original Message-----\nFrom: pbem\neat 2F4\n"
-    assert strip_quotes_and_signature(text) == "take pink"
+    assert new_text(text).text == "take pink"
 
 
 def test_outlook_reply_in_windows_1252_keeps_only_the_new_text() -> None:

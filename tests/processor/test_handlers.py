@@ -88,7 +88,9 @@ def sent(s: Session) -> list[tuple[str, str]]:
 
 def test_the_chain_lists_every_handler_once_and_ends_with_the_orders() -> None:
     modules = [h.__module__.rsplit(".", 1)[1] for h in chain.CHAIN]
-    assert len(set(modules)) == len(modules) == 17
+    assert len(set(modules)) == len(modules) == 18
+    # what is set aside is known once the seat is proved, and before talk or orders are read
+    assert modules.index("aside") == modules.index("authenticate") + 1 < modules.index("say")
     # a banned sender is never answered: not even a note on an unreadable mail
     assert modules[:4] == ["bounce", "banned", "automatic", "unreadable"]
     assert modules[-1] == "orders"

@@ -26,14 +26,16 @@ def test_only_the_lines_between_orders_and_end_are_read(factory: SessionFactory,
     assert "(3 line(s) outside \"orders\" ... \"end\" were left unread.)" in reply
 
 
-def test_without_markers_a_greeting_is_refused_with_how_to_use_them(
+def test_without_markers_a_note_is_refused_with_how_to_use_them(
         factory: SessionFactory, host: Host, table: Table) -> None:
+    # A greeting above the orders and a closing under them are set aside (test_reply_corpus);
+    # a note that is neither is read, and refused where it stands.
     card = hand(factory, table, 0)[0]
-    body = f"play {card}\nCheers, Alice\nsecret {table.secrets[0]}"
+    body = f"I hope this works.\nplay {card}\nsecret {table.secrets[0]}"
     result = process_raw(factory, mail(ALICE, f"[{table.tag}]", body), host)
     assert result.status == "rejected"
     [(_, text)] = queued(factory)
-    assert "Line 2 of your mail (\"Cheers, Alice\")" in text
+    assert "Line 1 of your mail (\"I hope this works.\")" in text
     assert ("That line reads like a note, not an order. To write greetings or notes around "
             "your orders, put a line \"orders\" before them and a line \"end\" after them: "
             "only the lines between are read.") in text

@@ -137,6 +137,9 @@ class TestCards:
     def default_order(self, state: CardsState, seat: Seat) -> str:
         return f"play {min(state.hands[seat])}"
 
+    def order_words(self) -> frozenset[str]:
+        return frozenset({"play"})
+
     def help_text(self, state: CardsState | None = None, lang: str = "en") -> str:
         # Hands are hidden and help needs no secret: the same example for every game.
         return "play N — play card N from your hand, e.g. \"play 7\"."

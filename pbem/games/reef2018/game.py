@@ -12,7 +12,7 @@ from pbem.engine.contract import Applied, Outcome, Seat, View
 from pbem.games.reef2018 import bot, keywords, rules
 from pbem.games.reef2018.help import help_text
 from pbem.games.reef2018.orders import Order
-from pbem.games.reef2018.parse import parse_order
+from pbem.games.reef2018.parse import ORDER_WORDS, parse_order
 from pbem.games.reef2018.render import template_helpers
 from pbem.games.reef2018.scoring import final_outcome
 from pbem.games.reef2018.state import State
@@ -101,6 +101,9 @@ class Reef:
 
     def localise_order(self, text: str, lang: str) -> str:
         return keywords.localise_order(text, lang)
+
+    def order_words(self) -> frozenset[str]:
+        return ORDER_WORDS
 
     def template_dirs(self) -> Sequence[Path]:
         return []

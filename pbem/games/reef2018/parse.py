@@ -36,6 +36,7 @@ _KEYWORDS = {"take": "take", "draw": "take", "pick": "take", "buy": "take",
              "play": "play", "place": "play", "grow": "play",
              "start": "start", "setup": "start"}
 _COLOURS = {c: c for c in COLOURS} | {c[0]: c for c in COLOURS}
+ORDER_WORDS = frozenset(_KEYWORDS) | frozenset(COLOURS)  # what an order line begins with
 _COMMENT = re.compile(r"(#(?!\d)|//).*$")  # the line is stripped after: no \s* (quadratic)
 _SQUARE = re.compile(r"^([a-z])([0-9]+)$")
 _CARD = re.compile(r"^(?:r|#)?0*([0-9]+)$")

@@ -12,7 +12,7 @@ from pbem.engine.contract import Applied, Outcome, Seat, View
 from pbem.games.reef_encounter import bot, botplay
 from pbem.games.reef_encounter.components import components
 from pbem.games.reef_encounter.help import help_text
-from pbem.games.reef_encounter.keywords import canonical_order, localise_order
+from pbem.games.reef_encounter.keywords import LINE_WORDS, canonical_order, localise_order
 from pbem.games.reef_encounter.orders import Order
 from pbem.games.reef_encounter.parse import parse_order, warm_parser
 from pbem.games.reef_encounter.redeal import redeal
@@ -120,6 +120,9 @@ class ReefEncounter:
     def localise_order(self, text: str, lang: str) -> str:
         """An English order (a bot's, a default) in ``lang``'s order words."""
         return localise_order(text, lang)
+
+    def order_words(self) -> frozenset[str]:
+        return LINE_WORDS
 
     def template_dirs(self) -> Sequence[Path]:
         return []

@@ -62,6 +62,10 @@ _FORM_OF = {"eat": "eat", "larva": "larva", "larvae": "larva", "place": "place",
             "move": "move", "alga": "alga", "pass": "pass", "take": "take",
             "parrotfish": "parrotfish"}
 
+# What an order line begins with, and the colours (a colour list is an order too).
+LINE_WORDS = frozenset(_FORM_OF) | frozenset(
+    ("grey", "orange", "pink", "white", "yellow", "blue", "green", "purple", "red"))
+
 # A cell as players write it (2F3, 2 f 3, 2-F-3), then a word (letters, any script), then any
 # other run of digits, matched whole so that the search goes past it at once: a cell that does
 # not start at a run's first digit starts at none of its digits, and trying each of them would

@@ -12,7 +12,7 @@ from pbem.engine.contract import Applied, Outcome, Seat, View
 from pbem.games.riff import bot
 from pbem.games.riff.components import OptionError, default_options, option_alternatives, resolve
 from pbem.games.riff.help import help_text
-from pbem.games.riff.keywords import canonical_order, localise_order
+from pbem.games.riff.keywords import LINE_WORDS, canonical_order, localise_order
 from pbem.games.riff.orders import Order
 from pbem.games.riff.parse import parse_order
 from pbem.games.riff.render import template_helpers
@@ -81,6 +81,9 @@ class Riff:
     def localise_order(self, text: str, lang: str) -> str:
         """An English order in ``lang``'s words (bots write in their seat's language)."""
         return localise_order(text, lang)
+
+    def order_words(self) -> frozenset[str]:
+        return LINE_WORDS
 
     def apply(self, state: State, seat: Seat, order: Order, chance: Chance) -> Applied[State]:
         new, events = apply_order(state, seat, order, chance)

@@ -58,6 +58,8 @@ KEYWORDS: tuple[Msg, ...] = (
 )
 VERBS = {"prefer": "prefer", "buy": "buy", "take": "buy", "flip": "flip", "boat": "boat",
          "attach": "attach", "shark": "shark", "pass": "pass"}
+# What an order line begins with (a verb, a condition), and the shipped colours.
+LINE_WORDS = frozenset(VERBS) | {"if", "red", "yellow", "blue", "green", "pink", "purple"}
 """Keywords that start a line, and the form (language.FORMS) each starts."""
 
 # A word as the tokenizer of parse.py sees it (it splits at spaces , : . !); comments
