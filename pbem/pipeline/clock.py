@@ -30,6 +30,7 @@ import json
 import logging
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -60,7 +61,7 @@ from pbem.pipeline.deadlines import (
 )
 from pbem.pipeline.history import BOT
 from pbem.pipeline.movelog import record_move
-from pbem.pipeline.seat_language import seat_tr
+from pbem.pipeline.seat_language import Line, seat_tr
 from pbem.settings.host import Host
 from pbem.store import queries
 from pbem.store.db import SessionFactory, commit_unsynced
@@ -403,9 +404,11 @@ def next_clock_event(session: Session, game: Game, looked: Looked | None = None
 
 
 def tell_autoplay(session: Session, host: Host, rules: GameRules, game: Game, result: Autoplay,
-                  now: datetime, skip_seat: int | None = None) -> list[Any]:
+                  now: datetime, skip_seat: int | None = None,
+                  news: Sequence[Line] = ()) -> list[Any]:
     """Mail every seat its new status after the host played for someone (or tell the
-    operator why it could not). ``skip_seat`` is mailed by the caller itself."""
+    operator why it could not). ``skip_seat`` is mailed by the caller itself; ``news``
+    opens every mail (what the caller has to tell, in the same one mail)."""
     queued: list[Any] = []
     if result.failed:
         queued += pause_mails(session, host, rules, game, result.state,
@@ -431,7 +434,7 @@ def tell_autoplay(session: Session, host: Host, rules: GameRules, game: Game, re
                  if seat.index in played_for and not autoplayed(seat) else [])
         update = mails.queue_update(session, host, rules, game, result.state, seat,
                                     mover=", ".join(s.name for s, _ in result.played),
-                                    intro=intro, seats=seats)
+                                    intro=[*news, *intro], seats=seats)
         queued += [update] if update is not None else []
     session.flush()
     return queued

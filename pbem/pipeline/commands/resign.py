@@ -44,11 +44,11 @@ def run(ctx: Context, argument: str) -> Reply:
          else "The game plays the default orders for that seat from now on.") +
         " To give it to a new player: "
         f"pbem seat takeover {game.tag} {seat.index + 1} --name NAME --address ADDRESS"])
-    queued += tell_others(ctx, [msg(
+    news: list[Line] = [msg(
         "{name} has resigned from [{tag}]. From now on a bot plays for them.",
         name=seat.name, tag=game.tag) if by_bot else msg(
         "{name} has resigned from [{tag}]. From now on the game plays its default orders for "
-        "them.", name=seat.name, tag=game.tag)], msg("{name} resigned", name=seat.name))
+        "them.", name=seat.name, tag=game.tag)]
     lines: list[Line] = [
         msg("You have resigned from [{tag}]. A bot plays your seat from now on. You will "
             "still get its news until it ends; if you change your mind, mail \"{back}\" with "
@@ -58,9 +58,13 @@ def run(ctx: Context, argument: str) -> Reply:
         msg("Thank you for playing.")]
     result = clock.settle(ctx.session, ctx.rules, game, ctx.state, ctx.state,
                           ctx.host.clock(), host=ctx.host)
+    # One mail to each seat: the resigner's is the reply; the others read the news in the
+    # status the host's play for the seat makes, or in a notice when it played nothing.
     if result.played or result.failed:
         queued += clock.tell_autoplay(ctx.session, ctx.host, ctx.rules, game, result,
-                                      ctx.host.clock(), skip_seat=None)
+                                      ctx.host.clock(), skip_seat=seat.index, news=news)
+    else:
+        queued += tell_others(ctx, news, msg("{name} resigned", name=seat.name))
     return Reply("applied", "resigned", lines, queued)
 
 
