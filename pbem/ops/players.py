@@ -101,5 +101,5 @@ def unban(session: Session, address: str) -> Player:
     return player
 
 
-def rebuild_ratings(session: Session) -> standings.Rebuilt:
-    return standings.rebuild(session)
+def rebuild_ratings(session: Session, rate_bots: bool = False) -> standings.Rebuilt:
+    return standings.rebuild(session, rate_bots)

@@ -105,7 +105,7 @@ class Autoplay:
 
 
 def play_default(session: Session, rules: GameRules, game: Game, state: Any, seat: Seat,
-                 why: Msg, now: datetime) -> tuple[Any, str]:
+                 why: Msg, now: datetime, rate_bots: bool = False) -> tuple[Any, str]:
     """Play the game's default order for ``seat`` through the same log path as a real order.
 
     ``why`` is told to everyone; the order itself only to the seat (it may reveal a hand).
@@ -119,7 +119,8 @@ def play_default(session: Session, rules: GameRules, game: Game, state: Any, sea
             Event.of("default_order_shown", msg("The order played for you: {order}", order=text),
                      {seat.index})]
     record_move(session, rules, game, index=index, kind=TIMEOUT_KIND, seat=seat.index,
-                text=text, record=record, state=applied.state, told=told, created=now)
+                text=text, record=record, state=applied.state, told=told, created=now,
+                rate_bots=rate_bots)
     return applied.state, text
 
 
@@ -142,7 +143,8 @@ def play_bot(session: Session, rules: GameRules, game: Game, state: Any, seat: S
                                             order=text), {seat.index})] \
         if stands_in(seat) else []
     record_move(session, rules, game, index=index, kind=BOT, seat=seat.index, text=text,
-                record=record, state=applied.state, told=told, created=now)
+                record=record, state=applied.state, told=told, created=now,
+                rate_bots=host.bot_games_rated)
     return applied.state, text
 
 
@@ -201,7 +203,8 @@ def settle(session: Session, rules: GameRules, game: Game, before: Any, after: A
                msg("{name} sent no orders by the deadline; the game played its default order "
                    "for them.", name=seat.name))
         try:
-            new, text = play_default(session, rules, game, result.state, seat, why, now)
+            new, text = play_default(session, rules, game, result.state, seat, why, now,
+                                     host.bot_games_rated)
         except (OrderSyntaxError, IllegalOrder, ValueError) as exc:
             log.exception("default order failed in game %s", game.tag)
             result.failed.append((seat, msg("the game's default order failed: {error}",

@@ -133,6 +133,9 @@ class Bots:
     # bots never holds a pass (and the other games' mail) up for long.
     moves_per_pass: int = 12
     stand_in_level: str = "normal"  # the level of a bot standing in for a player
+    # Games with a bot seat count in the standings: each bot level is then a player of its
+    # own, and beating it lifts a person's rating no higher than that level's rating.
+    rated: bool = False
 OPENERS = ("anyone", "players", "operator")
 
 

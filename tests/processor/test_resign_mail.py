@@ -5,53 +5,25 @@ and its player's updates say in their subject that a bot plays for them."""
 
 from __future__ import annotations
 
-import email
+import dataclasses
 from collections import Counter
-from email import policy
-from email.message import EmailMessage
 from typing import Any
 
-from pbem.mail.inbound import ImapInbox
-from pbem.mail.outbound import SmtpSender
 from pbem.ops import api
 from pbem.ops.api import ClockSettings
-from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from tests.processor.clocked import OPERATOR, FakeClock, clocked_host
-from tests.processor.conftest import ALICE, BOB, hand, mail
+from tests.processor.conftest import ALICE, BOB, Table, hand, mail
+from tests.support.wire import Wire
 
 CY = "cy@players.test"
-
-
-def parsed(raw: bytes) -> EmailMessage:
-    msg = email.message_from_bytes(raw, policy=policy.default)
-    assert isinstance(msg, EmailMessage)
-    return msg
-
-
-class Wire:
-    """The host between a real IMAP inbox and a real SMTP server: what each pass sent."""
-
-    def __init__(self, factory: SessionFactory, host: Host, imap: Any, smtp: Any) -> None:
-        self.factory, self.host, self.imap, self.smtp = factory, host, imap, smtp
-        self.seen = 0
-
-    def run(self, *mails: bytes) -> list[tuple[str, str]]:
-        """Deliver ``mails`` to the inbox, run one pass; (recipient, subject) of what it sent."""
-        for raw in mails:
-            self.imap.deliver(raw)
-        api.process_inbox(self.factory, ImapInbox(self.imap.settings),
-                          SmtpSender(self.smtp.settings), self.host)
-        new = self.smtp.received[self.seen:]
-        self.seen = len(self.smtp.received)
-        return [(to, str(parsed(r.raw)["Subject"])) for r in new for to in r.rcpt_tos]
 
 
 def test_a_resign_mails_its_sender_once_and_no_later_pass_says_your_move(
         factory: SessionFactory, imap_server: Any, smtp_server: Any) -> None:
     clock = FakeClock()
     # One bot move per game and pass: the stand-in's later moves come in later passes.
-    host = Host(**{**clocked_host(clock).__dict__, "bot_moves_per_pass": 1})
+    host = dataclasses.replace(clocked_host(clock), bot_moves_per_pass=1)
     with factory() as s:
         game, secrets = api.create_game(
             s, "testcards", [("Alice", ALICE), ("Bob", BOB), ("Cy", CY)], seed="resign",
@@ -61,7 +33,6 @@ def test_a_resign_mails_its_sender_once_and_no_later_pass_says_your_move(
         tag, game_id = game.tag, game.id
     wire = Wire(factory, host, imap_server, smtp_server)
     wire.run()  # the welcomes
-    from tests.processor.conftest import Table
     table = Table(game_id or 0, tag, secrets)
     alice_card = hand(factory, table, 0)[0]
     wire.run(mail(ALICE, f"Re: [{tag}]", f"play {alice_card}\nsecret {secrets[0]}"))
