@@ -51,8 +51,7 @@ def test_bots_share_one_budget_per_pass_in_turn_and_a_players_order_is_answered_
                        if x.index == 0]
             hana.status = "resigned"
             stand_in.take_over(s, registry.get("testcards"), game, api.current_state(s, game),
-                               hana, "strong", msg("{name} resigned; a bot plays for them from now on.",
-                                                      name="Hana"))
+                               hana, "strong", msg("{name} resigned.", name="Hana"))
             tables.append(game.id or 0)
         game, secrets = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)],
                                         seed="people", host=host, now=clock())
