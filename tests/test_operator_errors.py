@@ -39,7 +39,14 @@ def told(*args: str, code: int = 1) -> str:
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     if code:
         assert len(result.output.splitlines()) <= 2, result.output
+        assert_error_and_fix(result.output)
     return " ".join(result.output.split())
+
+
+def assert_error_and_fix(output: str) -> None:
+    """An operator fault: one ``error:`` line, then one ``fix:`` line, in our own words."""
+    lines = [x for x in output.splitlines() if x.strip()]
+    assert [x.split(":", 1)[0] for x in lines] == ["error", "fix"], output
 
 
 def closed_port() -> int:

@@ -1,7 +1,8 @@
 """One mail in, at most one mail out per recipient, through real mail (orders by IMAP from
 pymap, answers read back from aiosmtpd), on each database: a ``resign`` is answered once to
 its sender and tells every other seat once; a seat a bot plays is never told "your move",
-and its player's updates say in their subject that a bot plays for them."""
+its player's updates say in their subject that a bot plays for them, and the game's archive
+labels those moves as a bot's standing in for a player who resigned."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import dataclasses
 from collections import Counter
 from typing import Any
 
-from pbem.ops import api
+from pbem.ops import api, archive
 from pbem.ops.api import ClockSettings
 from pbem.store import SessionFactory
 from tests.processor.clocked import OPERATOR, FakeClock, clocked_host
@@ -60,4 +61,9 @@ def test_a_resign_mails_its_sender_once_and_no_later_pass_says_your_move(
     assert bob and not [subj for subj in bob if "your move" in subj], bob
     assert all("a bot plays for you" in subj for subj in bob if "Game over" not in subj), bob
     with factory() as s:
-        assert api.get_game(s, game_id or 0).status == "finished"
+        finished = api.get_game(s, game_id or 0)
+        assert finished.status == "finished"
+        page = archive.render_page(archive.build(s, finished))
+    # The archive says who played Bob's seat after he resigned, not that he missed deadlines.
+    assert "Bob (resigned: played by a bot standing in)" in page
+    assert "Bob (deadline passed" not in page and "Bob (played by a bot)" not in page

@@ -10,6 +10,7 @@ from pbem.pipeline import outgoing as mails
 from pbem.pipeline.commands.base import Context, Reply, status_word, tell_others
 from pbem.pipeline.movelog import log_admin
 from pbem.pipeline.seat_language import Line
+from pbem.pipeline.stand_in import RESIGNED
 from pbem.store.tables import OutboundMessage
 
 
@@ -29,11 +30,11 @@ def run(ctx: Context, argument: str) -> Reply:
         stand_in.take_over(ctx.session, ctx.rules, game, ctx.state, seat,
                            ctx.host.bot_stand_in_level, msg(
                                "{name} resigned; a bot plays for them from now on.",
-                               name=seat.name))
+                               name=seat.name), kind=RESIGNED)
     else:
         log_admin(ctx.session, ctx.rules, game, ctx.state,
                   f"resign seat {seat.index + 1}: {seat.name}",
-                  [Event.of("seat_resigned", msg(
+                  [Event.of(RESIGNED, msg(
                       "{name} resigned; the game plays their default orders from now on.",
                       name=seat.name))], seat=seat.index)
     # The operator's notes stay English: the host's operator reads the host's language.
