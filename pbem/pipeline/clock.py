@@ -371,6 +371,9 @@ def tick(session: Session, host: Host, game_id: int, now: datetime,
     if late or gone or taken:
         result = settle(session, rules, game, state, state, now, late, seats=seats, host=host,
                         budget=budget)
+        if not (started or late or taken or result.played or result.failed):
+            # Only seats the pass's spent bot budget left for the next pass: nothing changed.
+            return Ticked(acted=False, looked=Looked(state, seats))
         result.taken_over = taken
         report.bot_moves += sum(1 for s, _ in result.played if bot_level(s) is not None)
         report.timeouts += sum(1 for s, _ in result.played if bot_level(s) is None)
