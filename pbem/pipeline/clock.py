@@ -465,7 +465,8 @@ def tell_autoplay(session: Session, host: Host, rules: GameRules, game: Game, re
                               [s for s, _ in result.failed], now,
                               reason=result.failed[0][1] if len(result.failed) == 1 else
                               msg("{first}; {second}", first=result.failed[0][1],
-                                  second=result.failed[1][1]))
+                                  second=result.failed[1][1]), skip_seat=skip_seat,
+                              news=news)
         return queued
     if not result.played and not result.taken_over:
         return queued
@@ -532,8 +533,10 @@ def pause_for_timeout(session: Session, host: Host, rules: GameRules, game: Game
 
 
 def pause_mails(session: Session, host: Host, rules: GameRules, game: Game, state: Any,
-                late: list[Seat], now: datetime, reason: Msg) -> list[Any]:
-    """The game is paused: tell the operator (if one is configured) and every seat."""
+                late: list[Seat], now: datetime, reason: Msg,
+                skip_seat: int | None = None, news: Sequence[Line] = ()) -> list[Any]:
+    """The game is paused: tell the operator (if one is configured) and every seat
+    (``skip_seat``: but the one the caller answers itself; ``news``: first in their mail)."""
     queued: list[Any] = []
     names = ", ".join(s.name for s in late)
     if host.operator_address:
@@ -550,9 +553,12 @@ def pause_mails(session: Session, host: Host, rules: GameRules, game: Game, stat
         log.warning("game %s paused (%s); no operator_address configured to tell", game.tag,
                     reason)
     for seat in queries.seats(session, game.id or 0):
+        if seat.index == skip_seat:
+            continue
         queued.append(mails.queue_notice(
             session, host, to=seat.address, kind="notice", game=game, seat=seat, rules=rules,
             subj=mails.subject(game, rules.title), lines=[
+                *news,
                 msg("Game [{tag}] is paused: {reason}.", tag=game.tag, reason=reason),
                 msg("The game's host has been told. You will get a new status mail when it "
                     "goes on."),

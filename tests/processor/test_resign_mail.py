@@ -10,12 +10,15 @@ import dataclasses
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from pbem.ops import api, archive
 from pbem.ops.api import ClockSettings
 from pbem.store import SessionFactory
-from tests.processor.clocked import OPERATOR, FakeClock, clocked_host
+from tests.processor.clocked import OPERATOR, FakeClock, clocked_host, flat
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail
-from tests.support.wire import Wire
+from tests.support.testgame import GAME
+from tests.support.wire import Wire, parsed
 
 CY = "cy@players.test"
 
@@ -67,3 +70,26 @@ def test_a_resign_mails_its_sender_once_and_no_later_pass_says_your_move(
     # The archive says who played Bob's seat after he resigned, not that he missed deadlines.
     assert "Bob (resigned: played by a bot standing in)" in page
     assert "Bob (deadline passed" not in page and "Bob (played by a bot)" not in page
+
+
+def test_a_resign_whose_default_order_fails_still_mails_each_seat_once(
+        factory: SessionFactory, imap_server: Any, smtp_server: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = FakeClock()
+    host = clocked_host(clock)
+    with factory() as s:
+        game, secrets = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)],
+                                        seed="pause", host=host, now=clock())
+        s.commit()
+        tag = game.tag
+    wire = Wire(factory, host, imap_server, smtp_server)
+    wire.run()
+    monkeypatch.setattr(GAME, "default_order", lambda state, seat: "play 99")  # illegal
+    sent = wire.run(mail(BOB, f"Re: [{tag}]", f"resign\nsecret {secrets[1]}"))
+    per = Counter(to for to, _ in sent)
+    assert (per[BOB], per[ALICE]) == (1, 1), sent
+    bodies = {r.rcpt_tos[0]: parsed(r.raw) for r in smtp_server.received[-len(sent):]}
+    alice = flat(str(bodies[ALICE].get_body(("plain",)).get_content()))  # type: ignore[union-attr]
+    bob = flat(str(bodies[BOB].get_body(("plain",)).get_content()))  # type: ignore[union-attr]
+    assert f"Bob has resigned from [{tag}]" in alice and f"Game [{tag}] is paused" in alice
+    assert f"Game [{tag}] is paused" in bob and f"You have resigned from [{tag}]" in bob
