@@ -3,16 +3,15 @@ checks the pair for every failing command), and the help and listings say what t
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.engine import registry
-from pbem.ops import exchange
-from tests.test_operator_errors import home, told
+from tests.test_operator_errors import edited_export, home, told
 
 __all__ = ["home"]
 
@@ -59,16 +58,10 @@ def test_pbem_home_naming_a_file_says_so(tmp_path: Path, monkeypatch: pytest.Mon
 
 
 def test_an_import_refusal_is_in_our_words_not_pythons(home: Path, tmp_path: Path) -> None:
-    told("init", code=0)
-    told("game", "new", "testcards", "--seat", "Ann <ann@players.test>", "--seat",
-         "Bob <bob@players.test>", "--seed", "words", code=0)
-    export = tmp_path / "game.json"
-    told("game", "export", "testcards-1", "-o", str(export), code=0)
-    data = json.loads(export.read_text())
-    data["log"][0]["created"] = "yesterday"
-    data["host"] = "0123456789abcdef"
-    data["checksum"] = exchange._checksum(exchange._body(data))
-    export.write_text(json.dumps(data))
+    def garbled(data: dict[str, Any]) -> None:
+        data["log"][0]["created"] = "yesterday"
+
+    export = edited_export(tmp_path, "words", garbled)
     out = told("game", "import", str(export), "--tag", "moved", "--trust-foreign")
     assert "error: import refused: log entry 0: 'yesterday' is not a timestamp" in out
     assert "ValueError" not in out and "isoformat" not in out
