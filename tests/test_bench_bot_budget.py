@@ -22,4 +22,4 @@ def test_both_modes_print_the_pass_time_and_the_players_reply_latency() -> None:
     assert lines[0].startswith("machine: CPython"), lines
     figures = r"pass [\d.]+ s \([\d.]+ s CPU\), \d+ bot moves; the player's reply after [\d.]+ s"
     assert re.fullmatch(rf"no pass budget \(before\): {figures}", lines[2]), lines
-    assert re.fullmatch(rf"pass budget 0.6 s: {figures}", lines[4]), lines
+    assert re.fullmatch(rf"pass budget 0.6 s: {figures}", lines[3]), lines
