@@ -64,11 +64,11 @@ def run(ctx: Context, argument: str) -> Reply:
     if result.played or result.failed:
         queued += clock.tell_autoplay(ctx.session, ctx.host, ctx.rules, game, result,
                                       ctx.host.clock(), skip_seat=seat.index, news=news)
+    else:
+        queued += tell_others(ctx, news, msg("{name} resigned", name=seat.name))
     if result.failed:  # the others' pause notice, in the reply
         lines.insert(0, msg("Game [{tag}] is paused: {reason}.", tag=game.tag,
                             reason=result.failed[0][1]))
-    else:
-        queued += tell_others(ctx, news, msg("{name} resigned", name=seat.name))
     return Reply("applied", "resigned", lines, queued)
 
 
