@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from email import message_from_bytes, policy
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -39,7 +40,14 @@ def told(*args: str, code: int = 1) -> str:
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     if code:
         assert len(result.output.splitlines()) <= 2, result.output
+        assert_error_and_fix(result.output)
     return " ".join(result.output.split())
+
+
+def assert_error_and_fix(output: str) -> None:
+    """An operator fault: one ``error:`` line, then one ``fix:`` line, in our own words."""
+    lines = [x for x in output.splitlines() if x.strip()]
+    assert [x.split(":", 1)[0] for x in lines] == ["error", "fix"], output
 
 
 def closed_port() -> int:
@@ -93,18 +101,27 @@ def test_a_database_server_that_is_not_running(home: Path, tmp_path: Path) -> No
     assert "fix: start the database server, or check [database] url" in out
 
 
-def test_an_import_whose_timestamps_have_no_timezone(home: Path, tmp_path: Path) -> None:
+def edited_export(tmp_path: Path, seed: str, edit: Callable[[dict[str, Any]], None]) -> Path:
+    """A new game's export, edited by ``edit`` and passed off as another host's (trusted)."""
     told("init", code=0)
     told("game", "new", "testcards", "--seat", "Ann <ann@players.test>", "--seat",
-         "Bob <bob@players.test>", "--seed", "tz", code=0)
+         "Bob <bob@players.test>", "--seed", seed, code=0)
     export = tmp_path / "game.json"
     told("game", "export", "testcards-1", "-o", str(export), code=0)
     data = json.loads(export.read_text())
-    for entry in data["log"]:
-        entry["created"] = entry["created"].removesuffix("+00:00")
-    data["host"] = "0123456789abcdef"  # edited here: passed off as another host's, trusted
+    edit(data)
+    data["host"] = "0123456789abcdef"
     data["checksum"] = exchange._checksum(exchange._body(data))
     export.write_text(json.dumps(data))
+    return export
+
+
+def test_an_import_whose_timestamps_have_no_timezone(home: Path, tmp_path: Path) -> None:
+    def naive(data: dict[str, Any]) -> None:
+        for entry in data["log"]:
+            entry["created"] = entry["created"].removesuffix("+00:00")
+
+    export = edited_export(tmp_path, "tz", naive)
     out = told("game", "import", str(export), "--tag", "moved", "--trust-foreign")
     assert "import refused" in out and "has no timezone; nothing was imported" in out
     assert "moved" not in told("game", "list", code=0)

@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 from sqlmodel import Session
 
-from pbem.cli.context import console, fail, load_config, session_factory
+from pbem.cli.context import GAME_FIX, console, fail, load_config, session_factory
 from pbem.cli.game import app as game_app
 from pbem.cli.seat import HELP as SEAT_HELP
 from pbem.cli.seat import app as seat_app
@@ -36,6 +36,10 @@ SENDING = "mails are queued — run `pbem process` to send them."
 
 
 IMPORT_FIX = "give the JSON file `pbem game export GAME -o FILE` wrote, as it wrote it"
+ADMIN_FIX = ("`pbem game show GAME` shows the game, its seats and whom it waits for; "
+             "change what the error names and run the command again")
+REPLAY_FIX = ("nothing was changed; restore the game from a backup or from its export "
+              "(`pbem game import`), and report the log as a bug")
 
 
 def _run(game: str, action: Callable[[Session, Host, Game], str]) -> None:
@@ -44,8 +48,10 @@ def _run(game: str, action: Callable[[Session, Host, Game], str]) -> None:
     with session_factory(cfg)() as session:
         try:
             message = action(session, Host.from_config(cfg), api.get_game(session, game))
-        except (LookupError, admin.AdminError, ReplayMismatch, BadAdminEntry) as exc:
-            raise fail(str(exc)) from exc
+        except (LookupError, admin.AdminError) as exc:
+            raise fail(str(exc), fix=ADMIN_FIX) from exc
+        except (ReplayMismatch, BadAdminEntry) as exc:
+            raise fail(f"the game's log does not replay: {exc}", fix=REPLAY_FIX) from exc
         session.commit()
     console.print(message, highlight=False, soft_wrap=True)
 
@@ -149,9 +155,11 @@ def game_export(
 ) -> None:
     """The game's full log (setup, every entry, draws, hashes) as JSON, a transcript or HTML."""
     if fmt not in ("json", "text", "html"):
-        raise fail(f"--format must be json, text or html, not {fmt!r}")
+        raise fail(f"--format must be json, text or html, not {fmt!r}",
+                   fix="write --format json, --format text or --format html")
     if fmt != "html" and (as_seat is not None or addresses or lang is not None):
-        raise fail("--as, --addresses and --lang go with --format html")
+        raise fail("--as, --addresses and --lang go with --format html",
+                   fix="add --format html, or leave out --as, --addresses and --lang")
     if fmt == "html":
         from pbem.cli.site import export_html
 
@@ -163,7 +171,7 @@ def game_export(
         try:
             row = api.get_game(session, game)
         except LookupError as exc:
-            raise fail(str(exc)) from exc
+            raise fail(str(exc), fix=GAME_FIX) from exc
         text = (json.dumps(exchange.export_json(session, row, key=_host_key(cfg)), indent=1,
                            ensure_ascii=False) + "\n"
                 if fmt == "json" else exchange.export_text(session, row))
@@ -202,7 +210,7 @@ def game_import(
             row, _ = exchange.import_game(session, data, key=key, trust_foreign=trust_foreign,
                                           tag=tag, host=Host.from_config(cfg))
         except exchange.ImportRefused as exc:
-            raise fail(f"import refused: {exc}") from exc
+            raise fail(f"import refused: {exc}", fix=IMPORT_FIX) from exc
         session.commit()
         n = len(api.game_log(session, row))
         origin = ("signed by this host" if data.get("host") == key.id else

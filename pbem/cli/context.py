@@ -49,10 +49,15 @@ def session_factory(cfg: Config, create: bool = False) -> SessionFactory:
         cfg.data_dir.mkdir(parents=True, exist_ok=True)
     elif cfg.database_url.startswith("sqlite:///"):
         file = Path(cfg.database_url.removeprefix("sqlite:///"))
+        folder = file.parent
+        if folder.exists() and not folder.is_dir():
+            raise fail(f"the data folder {folder.absolute()} ({where_from()}) is a file, not "
+                       "a folder", fix="point PBEM_HOME (or data_dir in the config) at a "
+                       "folder: your data folder, or a new one for `pbem init`")
         if not file.exists():
-            raise fail(f"no pbem database at {file.absolute()} ({where_from()}); run "
-                       "`pbem init` to make one there, or point PBEM_HOME or --config at "
-                       "your data folder")
+            raise fail(f"no pbem database at {file.absolute()} ({where_from()})",
+                       fix="run `pbem init` to make one there, or point PBEM_HOME or "
+                       "--config at your data folder")
     return api.connect(cfg.database_url)
 
 
@@ -65,11 +70,15 @@ def where_from() -> str:
     return "the default ./pbem-data in the current folder"
 
 
-def tell(message: str, fix: str | None = None) -> None:
-    """An operator's error on stderr: its ``error:`` line, then what to do."""
+# What to do when a command names what is not there: each lists where to look.
+GAME_FIX = "`pbem game list` shows the games; `pbem game show GAME` shows a game's seats"
+
+
+def tell(message: str, fix: str) -> None:
+    """An operator's error on stderr: its ``error:`` line, then its ``fix:`` line (every
+    error has one: the operator reads what to do, not only what went wrong)."""
     err.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
-    if fix is not None:
-        err.print(f"fix: {escape(fix)}", highlight=False, soft_wrap=True)
+    err.print(f"fix: {escape(fix)}", highlight=False, soft_wrap=True)
 
 
 def sending_note(cfg: Config) -> str:
@@ -82,7 +91,7 @@ def sending_note(cfg: Config) -> str:
     return "run `pbem process` to send them (or keep `pbem serve` running)."
 
 
-def fail(message: str, code: int = 1, fix: str | None = None) -> typer.Exit:
+def fail(message: str, code: int = 1, *, fix: str) -> typer.Exit:
     """Tell the error; the command raises what this returns."""
     tell(message, fix)
     return typer.Exit(code)

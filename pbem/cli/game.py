@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from pbem.cli.context import (
+    GAME_FIX,
     console,
     err,
     fail,
@@ -32,6 +33,10 @@ from pbem.pipeline.history import BadAdminEntry, revoked
 from pbem.pipeline.new_game import default_clocks
 from pbem.settings.config import Config
 from pbem.settings.host import Host
+
+# A game's seats, options or clocks the command could not take.
+NEW_FIX = ("`pbem game new --help` shows how seats, options and clocks are written; "
+           "`pbem games` lists each game's options")
 
 app = typer.Typer(help="Create, inspect and verify games.", no_args_is_help=True)
 
@@ -85,7 +90,7 @@ def game_new(
                 bots[i] = level
                 seats.append((controllers.bot_name(i, level), ""))
     except (operator_input.InputError, ValueError) as exc:
-        raise fail(str(exc)) from exc
+        raise fail(str(exc), fix=NEW_FIX) from exc
     languages = [own for _, own in split]
     from pbem.pipeline import game_options
 
@@ -96,7 +101,7 @@ def game_new(
     except registry.UnknownGame:
         raise  # told with its fix (pbem.ops.operator_errors)
     except (KeyError, ValueError) as exc:
-        raise fail(str(exc).strip('"')) from exc
+        raise fail(str(exc).strip('"'), fix=NEW_FIX) from exc
     factory = session_factory(cfg)
     with factory() as session:
         try:
@@ -110,7 +115,7 @@ def game_new(
                                             hidden_for_good=bool(host_options.get(
                                                 "hidden_for_good", False)))
         except (KeyError, ValueError) as exc:
-            raise fail(str(exc).strip('"')) from exc
+            raise fail(str(exc).strip('"'), fix=NEW_FIX) from exc
         session.commit()
         console.print(f"game [bold]{game.tag}[/bold] created ({rules.name}); welcome "
                       f"emails are queued — {sending_note(cfg)}")
@@ -169,7 +174,7 @@ def game_show(
             shown = None if as_seat is None else seat_index(session, row, as_seat)
             text, html_part = api.show_game(session, row, shown)
         except LookupError as exc:
-            raise fail(str(exc)) from exc
+            raise fail(str(exc), fix=GAME_FIX) from exc
         bouncing = api.bouncing_seats(session, row)
     print(html_part if html else text)
     for seat in bouncing:
@@ -186,7 +191,7 @@ def game_log(game: Annotated[str, typer.Argument(help="Game id or tag.")]) -> No
         try:
             row = api.get_game(session, game)
         except LookupError as exc:
-            raise fail(str(exc)) from exc
+            raise fail(str(exc), fix=GAME_FIX) from exc
         table = Table("#", "kind", "seat", "order", "draws", "hash")
         entries = api.game_log(session, row)
         undone = revoked(entries)
@@ -210,7 +215,9 @@ def game_replay(game: Annotated[str, typer.Argument(help="Game id or tag.")]) ->
             report = api.replay_game(
                 session, row, lambda i, n: bar.update(task, completed=i, total=n))
         except LookupError as exc:
-            raise fail(str(exc)) from exc
+            raise fail(str(exc), fix=GAME_FIX) from exc
         except (ReplayMismatch, BadAdminEntry) as exc:
-            raise fail(f"replay FAILED at {exc}") from exc
+            raise fail(f"replay FAILED at {exc}", fix="nothing was changed; restore the game "
+                       "from a backup or from its export (`pbem game import`), and report "
+                       "the log as a bug") from exc
     console.print(f"replay ok: {report.entries} entries, final hash {report.final_hash[:16]}")

@@ -82,7 +82,7 @@ def dns_records() -> None:
 def games() -> None:
     """List the game types this host can run."""
     for name, rules in sorted(registry.games().items()):
-        console.print(f"{name}: {rules.title} ({rules.min_players}–{rules.max_players} players)",
+        console.print(f"{name}: {rules.title} ({registry.player_range(rules)} players)",
                       highlight=False)
         if getattr(rules, "about", ""):
             console.print(f"    {rules.about}", highlight=False, soft_wrap=True)
@@ -94,7 +94,7 @@ def _player_ranges() -> str:
         known = registry.games()
     except Exception:  # a broken game package must not take every command down with it
         return "see `pbem games`"
-    return "; ".join(f"{name} {rules.min_players}–{rules.max_players}"
+    return "; ".join(f"{name} {registry.player_range(rules)}"
                      for name, rules in sorted(known.items()))
 
 
@@ -126,7 +126,8 @@ def demo(
     where = folder or (load_config().data_dir / "demo" if configured else Path("pbem-demo"))
     known = sorted(registry.games())
     if not known:
-        raise fail("no game is installed")
+        raise fail("no game is installed", fix="reinstall pbem (`pip install --force-reinstall "
+                   "pbem`): its games come with it")
     # An unknown or shared name is told with its fix (pbem.ops.operator_errors).
     rules = registry.get(game) if game else registry.showcase()
     game_type = rules.name
@@ -135,7 +136,8 @@ def demo(
     try:
         earlier = prepare_folder(where, fresh)
     except DemoFolderError as exc:
-        raise fail(str(exc)) from exc
+        raise fail(str(exc), fix="name another folder with --folder, or add --fresh to start "
+                   "that one afresh") from exc
     if earlier:
         console.print(f"{where} holds an earlier demo: this game is added beside its "
                       f"{earlier} game(s) (--fresh starts afresh).", highlight=False,
@@ -148,7 +150,8 @@ def demo(
             report = run_demo(where, game_type, players, seed,
                               lambda n: bar.update(task, completed=n), bots=bots)
         except (KeyError, ValueError) as exc:
-            raise fail(str(exc).strip('"')) from exc
+            raise fail(str(exc).strip('"'), fix="`pbem demo --help` lists the game names, "
+                       "player counts and bot levels it takes") from exc
     console.print(f"[bold]{report.tag}[/bold]: {report.turns} turns played by email, "
                   f"{report.mails} emails sent; replay verified ({report.replay_entries} "
                   "log entries).", highlight=False, soft_wrap=True)
@@ -204,9 +207,9 @@ def process(site: Annotated[Path | None, typer.Option(
     if any(r.status == "quarantined" for r in result.results):  # kept; the pass went on
         console.print("quarantined mail is kept: see `pbem quarantine list`")
     if result.fault:
-        err.print(f"[yellow]database or disk fault:[/yellow] {escape(result.fault)}\n"
-                  "The mail it hit stays in the inbox and is tried again by the next pass.")
-        raise typer.Exit(EX_TEMPFAIL)
+        raise fail(f"database or disk fault: {result.fault}", EX_TEMPFAIL,
+                   fix="nothing to change if it passes: the mail it hit stays in the inbox and "
+                   "the next pass tries it again; `pbem doctor` checks the database")
 
 
 @app.command()
@@ -239,7 +242,7 @@ def _metrics(factory: SessionFactory, where: str) -> Metrics:
     try:
         listen = listen_address(where)
     except BadAddress as exc:
-        raise fail(str(exc)) from exc
+        raise fail(str(exc), fix="give it as HOST:PORT, e.g. --metrics 127.0.0.1:9464") from exc
     watch = Metrics(factory)
     try:
         watch.listen(listen)

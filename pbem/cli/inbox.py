@@ -10,6 +10,9 @@ from rich.markup import escape
 from pbem.cli.context import console, fail, folding_table, load_config, session_factory, short_time
 from pbem.ops import api, overview
 
+# Where the ids an error names are.
+LIST_FIX = "`pbem inbox list` shows the messages and their ids"
+
 app = typer.Typer(help="Mail the host received.", no_args_is_help=True)
 
 
@@ -37,7 +40,7 @@ def inbox_show(inbound_id: Annotated[int, typer.Argument(help="The message's id.
         try:
             m = api.inbound_show(session, inbound_id)
         except LookupError as exc:
-            raise fail(str(exc)) from exc
+            raise fail(str(exc), fix=LIST_FIX) from exc
         console.print(f"status: {m.status}\nreason: {m.reason}\n", highlight=False,
                       markup=False)
         print(m.raw.decode("utf-8", errors="replace"))

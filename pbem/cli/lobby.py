@@ -11,7 +11,8 @@ from pbem.cli.context import console, fail, load_config, session_factory, short_
 from pbem.ops import lobby
 from pbem.settings.host import Host
 
-app = typer.Typer(help="Tables opened by mail ([lobby] in the config).", no_args_is_help=True)
+# Help texts are rich markup: "\\[" keeps the config's section name from being read as a tag.
+app = typer.Typer(help="Tables opened by mail (\\[lobby] in the config).", no_args_is_help=True)
 
 
 @app.command("list")
@@ -34,7 +35,7 @@ def lobby_list(every: Annotated[bool, typer.Option(
                 highlight=False)
         if not cfg.lobby.enabled:
             console.print("the lobby is off: set enabled = true under [lobby] in the config "
-                          "to let players open tables by mail")
+                          "to let players open tables by mail", markup=False)
 
 
 @app.command("close")

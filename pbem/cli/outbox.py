@@ -10,6 +10,9 @@ from rich.markup import escape
 from pbem.cli.context import console, fail, folding_table, load_config, session_factory
 from pbem.ops import api, overview
 
+# Where the ids an error names are.
+LIST_FIX = "`pbem outbox list` shows the emails, their ids and statuses"
+
 app = typer.Typer(help="The queue of outgoing emails.", no_args_is_help=True)
 
 IdArg = Annotated[int, typer.Argument(help="The email's id (see `pbem outbox list`).")]
@@ -45,7 +48,7 @@ def _set_status(outbound_id: int, status: str, done: str) -> None:
         try:
             overview.set_outbox_status(session, outbound_id, status)
         except overview.OutboxError as exc:
-            raise fail(str(exc)) from exc
+            raise fail(str(exc), fix=LIST_FIX) from exc
         session.commit()
     console.print(f"email {outbound_id} {done}", highlight=False)
 

@@ -122,7 +122,7 @@ def ratings_rebuild() -> None:
     """Compute every rating again from the finished games (the same numbers as stored)."""
     cfg = load_config()
     with session_factory(cfg)() as session:
-        report = players.rebuild_ratings(session)
+        report = players.rebuild_ratings(session, cfg.bots.rated)
         session.commit()
     for game_type, count in sorted(report.results.items()):
         console.print(f"{game_type}: {count} rated game{'' if count == 1 else 's'}",

@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
-from pbem.cli.context import console, err, fail, load_config, session_factory
+from pbem.cli.context import console, fail, load_config, session_factory
 from pbem.ops import api
 from pbem.ops.operator_errors import EX_TEMPFAIL
+
+# Where the ids an error names are.
+LIST_FIX = "`pbem quarantine list` shows the kept messages and their ids"
 
 app = typer.Typer(help="Messages that could not be processed.", no_args_is_help=True)
 
@@ -34,7 +36,7 @@ def quarantine_show(inbound_id: Annotated[int, typer.Argument(help="The message'
         try:
             m = api.inbound_show(session, inbound_id)
         except LookupError as exc:
-            raise fail(str(exc)) from exc
+            raise fail(str(exc), fix=LIST_FIX) from exc
         # The kept copy has any secret blanked; the digest is of the mail as it came in.
         console.print(f"status: {m.status}\nreason: {m.reason}\n"
                       f"sha256 as received: {m.raw_sha256 or '(not recorded)'}\n",
@@ -53,11 +55,10 @@ def quarantine_reprocess(inbound_id: Annotated[int, typer.Argument(help="The mes
     try:
         result = api.quarantine_reprocess(session_factory(cfg), inbound_id, mail_host(cfg))
     except TransientFault as exc:
-        err.print(f"[yellow]database or disk fault, nothing changed:[/yellow] {escape(str(exc))}"
-                  "\nTry again when the database is back.")
-        raise typer.Exit(EX_TEMPFAIL) from exc
+        raise fail(f"database or disk fault, nothing changed: {exc}", EX_TEMPFAIL,
+                   fix="try again when the database is back (`pbem doctor` checks it)") from exc
     except (LookupError, ValueError) as exc:
-        raise fail(str(exc)) from exc
+        raise fail(str(exc), fix=LIST_FIX) from exc
     console.print(f"{result.status}: {result.reason}")
     if result.status == "quarantined":
         raise typer.Exit(3)

@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 from sqlmodel import Session
 
-from pbem.cli.context import console, fail, load_config, session_factory
+from pbem.cli.context import GAME_FIX, console, fail, load_config, session_factory
 from pbem.ops import api
 from pbem.store import queries
 from pbem.store.tables import Game
@@ -48,6 +48,6 @@ def seat_secret(game: Annotated[str, typer.Argument(help="Game id or tag.")],
             row = api.get_game(session, game)
             secret = api.reissue_secret(session, row, index(session, row, seat))
         except LookupError as exc:
-            raise fail(str(exc)) from exc
+            raise fail(str(exc), fix=GAME_FIX) from exc
         session.commit()
     console.print(f"new secret for seat {seat}: {secret}")

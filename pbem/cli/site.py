@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from pbem.cli.context import console, err, fail, load_config, session_factory
+from pbem.cli.context import GAME_FIX, console, err, fail, load_config, session_factory
 from pbem.cli.seat import index as seat_index
 from pbem.ops import api, archive, site
 from pbem.settings.config import Config
@@ -56,5 +56,5 @@ def export_html(game: str, as_seat: int | None, addresses: bool,
             page = archive.render_page(archive.build(
                 session, row, archive.Viewer(seat=seat, addresses=addresses), lang))
         except LookupError as exc:
-            raise fail(str(exc)) from exc
+            raise fail(str(exc), fix=GAME_FIX) from exc
         return page, row.tag

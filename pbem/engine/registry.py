@@ -99,6 +99,12 @@ def _names(game: GameRules) -> set[str]:
     return {_key(w) for w in words}
 
 
+def player_range(game: GameRules) -> str:
+    """How many players ``game`` takes, as the operator reads it: ``2``, ``2–4``."""
+    low, high = game.min_players, game.max_players
+    return str(low) if low == high else f"{low}–{high}"
+
+
 def get(name: str) -> GameRules:
     """The game called ``name`` (its id, a former id or an alias no other game claims).
 

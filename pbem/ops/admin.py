@@ -261,7 +261,8 @@ def force(session: Session, host: Host, game: Game, seat_index: int, text: str) 
             Event.of("forced_orders_shown", msg("The orders entered for you: {order}",
                                                 order=text), {seat.index})]
     record_move(session, rules, game, index=index, kind=history.FORCED, seat=seat.index,
-                text=text, record=record, state=applied.state, told=told)
+                text=text, record=record, state=applied.state, told=told,
+                rate_bots=host.bot_games_rated)
     after = _settle(session, host, rules, game, state, applied.state)
     _status_all(session, host, rules, game, after, [])
     return index

@@ -164,7 +164,8 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
                   limit: int = 100,
                   after_commit: Callable[[Result], None] | None = None) -> Pass:
     """One pass: fetch, process each mail in its own transaction, then send the queue (and
-    during a long pass, every :data:`SEND_EVERY` seconds).
+    during a long pass, every :data:`SEND_EVERY` seconds). The answers go out before the
+    clock pass plays anyone's bots, so a player never waits for the bots' CPU.
 
     The inbox mark comes after the commit, so a crash in between refetches a message whose
     Message-ID is already recorded: it is then a duplicate and changes nothing. An inbox that
@@ -211,6 +212,8 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
     finally:
         claims.release()
     clocks = ClockReport()
+    if sender is not None and results:  # the pass's answers before its bots' moves
+        _send_now(factory, sender, host, delivery)
     try:
         clocks = run_clocks(factory, host)  # reminders and timeouts go out in this same pass
         send_digests(factory, host)  # "mail digest" seats: a summary a day

@@ -37,6 +37,7 @@ from pbem.ops.archive_boards import Boards
 from pbem.pipeline import history
 from pbem.pipeline.commands.base import status_word
 from pbem.pipeline.seat_language import render, render_lines
+from pbem.pipeline.stand_in import BACK, RESIGNED
 from pbem.rendering import environment, language_context
 from pbem.store import queries
 from pbem.store.tables import Game, LogEntry, Seat
@@ -198,7 +199,14 @@ def _collect_steps(archive: Archive, rules: GameRules, replayed: list[tuple[LogE
     (and so holdings) each step shows too, revealed with every draw."""
     revealed = bool(others)
     shown: int | None = None  # the viewer's board last drawn
+    resigned: set[int] = set()  # seats whose player resigned: the host plays them
     for e, after in replayed:
+        if e.kind == history.ADMIN and e.seat is not None:
+            kinds = {ev.kind for ev in queries.entry_events(e)}
+            if RESIGNED in kinds:
+                resigned.add(e.seat)
+            elif BACK in kinds or history.admin_action(e) == "takeover":
+                resigned.discard(e.seat)
         # Events keep their audience even once revealed: one for a seat speaks to it ("You
         # drew ..."), and the boards and draws show what it held.
         seen = [ev for ev in queries.entry_events(e) if ev.visible(viewer.seat)]
@@ -214,7 +222,7 @@ def _collect_steps(archive: Archive, rules: GameRules, replayed: list[tuple[LogE
             boards = [shown] + [archive.boards.add(board(after, seat), shown) for seat in others]
         archive.steps.append(Step(
             number=e.index, kind=e.kind,
-            who=_who(e, names, tr), order=_order_text(e, viewer),
+            who=_who(e, names, tr, e.seat in resigned), order=_order_text(e, viewer),
             events=[_scrub(ev.render(tr, names), viewer, tr) for ev in seen],
             draws=_draws(rules, e, len(names), viewer, revealed), state_hash=e.state_hash,
             when=f"{e.created:%Y-%m-%d %H:%M} UTC", boards=boards,
@@ -241,7 +249,9 @@ def _board_renderer(rules: GameRules, game: Game, names: list[str], tr: Translat
     return render
 
 
-def _who(entry: LogEntry, names: list[str], tr: Translator) -> str:
+def _who(entry: LogEntry, names: list[str], tr: Translator, resigned: bool = False) -> str:
+    """Who played ``entry``; ``resigned``: its seat's player had resigned, so the host
+    played it (a bot standing in, or the game's default orders)."""
     if entry.kind == "setup":
         return tr(msg("setup"))
     if entry.kind == history.ADMIN:  # the operator's command, as typed at the CLI
@@ -252,9 +262,11 @@ def _who(entry: LogEntry, names: list[str], tr: Translator) -> str:
     if entry.kind == history.FORCED:
         return tr(msg("{name} (orders entered by the host)", name=name))
     if entry.kind == "timeout":
-        return tr(msg("{name} (deadline passed: default orders)", name=name))
+        return tr(msg("{name} (resigned: the game's default orders)", name=name) if resigned
+                  else msg("{name} (deadline passed: default orders)", name=name))
     if entry.kind == history.BOT:
-        return tr(msg("{name} (played by a bot)", name=name))
+        return tr(msg("{name} (resigned: played by a bot standing in)", name=name) if resigned
+                  else msg("{name} (played by a bot)", name=name))
     return name
 
 

@@ -87,7 +87,7 @@ def run_demo(folder: Path, game_type: str, players: int, seed: str | None = None
         raise ValueError(f"--bots must be one of {', '.join(BOT_KINDS)}, not {bots!r}")
     rules = registry.get(game_type)
     if not rules.min_players <= players <= rules.max_players:
-        raise ValueError(f"{rules.title} takes {rules.min_players}–{rules.max_players} players, "
+        raise ValueError(f"{rules.title} takes {registry.player_range(rules)} players, "
                          f"not {players}")
     cfg = from_dict({"data_dir": str(folder), "mail": {"from_address": "host@example.org",
                                                        "from_name": "pbem demo"}})

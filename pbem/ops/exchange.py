@@ -121,9 +121,14 @@ def _entries(data: dict[str, Any]) -> list[LogEntry]:
 
 def _aware(text: Any, where: str) -> datetime:
     """A timestamp with its timezone: the database keeps every time in UTC."""
-    when = datetime.fromisoformat(str(text))
+    try:
+        when = datetime.fromisoformat(str(text))
+    except ValueError:
+        raise ImportRefused(f"{where}: {str(text)[:40]!r} is not a timestamp; nothing was "
+                            "imported") from None
     if when.tzinfo is None:
-        raise ValueError(f"{where}: timestamp {text!r} has no timezone")
+        raise ImportRefused(f"{where}: timestamp {text!r} has no timezone; nothing was "
+                            "imported")
     return when
 
 
@@ -195,8 +200,10 @@ def verify(data: Any, *, key: HostKey, trust_foreign: bool = False
     except ImportRefused:
         raise
     except (KeyError, TypeError, ValueError) as exc:  # game errors are ValueErrors too
-        raise ImportRefused(f"the export cannot be replayed: {type(exc).__name__}: {exc}; "
-                            "nothing was imported") from exc
+        what = (f"it has no field {exc}" if isinstance(exc, KeyError) else
+                f"a value has the wrong type ({exc})" if isinstance(exc, TypeError) else str(exc))
+        raise ImportRefused(f"the export cannot be replayed: {what}; nothing was imported"
+                            ) from exc
     got = state_hash(rules.to_json(final))
     if got != data.get("final_state_hash"):
         raise ImportRefused(f"the export's final state hash does not match its replay "
@@ -285,7 +292,8 @@ def import_game(session: Session, data: Any, *, key: HostKey, trust_foreign: boo
     session.flush()
     if game.status in standings.RATED_STATUSES and rules.outcome(final) is not None:
         # Rated as a rebuild rates it: dated by the entry of its last snapshot.
-        standings.game_finished(session, rules, game, final, entries[-1].created)
+        standings.game_finished(session, rules, game, final, entries[-1].created,
+                                host is not None and host.bot_games_rated)
     if host is not None:
         for seat, secret in zip(queries.seats(session, game.id), secrets, strict=True):
             if not secret:

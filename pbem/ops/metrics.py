@@ -48,8 +48,7 @@ def listen_address(text: str) -> Listen:
     host, colon, port = text.strip().rpartition(":")
     host = host.strip("[]")
     if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise BadAddress(f"--metrics {text!r}: give the address to listen on as HOST:PORT, "
-                         "e.g. 127.0.0.1:9464")
+        raise BadAddress(f"--metrics {text!r} is not an address to listen on")
     return Listen(host, int(port))
 
 

@@ -118,5 +118,5 @@ def mail_again(session: Session, address: str) -> str:
     return address
 
 
-def rebuild_ratings(session: Session) -> standings.Rebuilt:
-    return standings.rebuild(session)
+def rebuild_ratings(session: Session, rate_bots: bool = False) -> standings.Rebuilt:
+    return standings.rebuild(session, rate_bots)

@@ -22,6 +22,10 @@ The rules:
 - A bot seat (or a seat a bot stands in for) plays as soon as it is to move, in the same
   pass, at most ``Host.bot_moves_per_pass`` moves per game and pass: the rest wait for the
   next pass, so a table of bots never holds other games' mail up for long.
+- All games' bots share one budget of CPU per clock pass (``Host.bot_seconds_per_pass``):
+  once it is spent the pass starts no bot move, and a game that played takes its turn again
+  after every game that waited longer (round robin over passes), so a hundred tables of bots
+  make each pass short and a player's mail is answered in the next one.
 """
 
 from __future__ import annotations
@@ -30,13 +34,14 @@ import json
 import logging
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm.attributes import flag_modified
 from sqlmodel import Session, col, select
-from sqlmodel.sql.expression import SelectOfScalar
+from sqlmodel.sql.expression import Select
 
 from pbem.engine import registry
 from pbem.engine.contract import Event, GameRules, bot_order, localise_order
@@ -60,7 +65,7 @@ from pbem.pipeline.deadlines import (
 )
 from pbem.pipeline.history import BOT
 from pbem.pipeline.movelog import record_move
-from pbem.pipeline.seat_language import seat_tr
+from pbem.pipeline.seat_language import Line, seat_tr
 from pbem.settings.host import Host
 from pbem.store import queries
 from pbem.store.db import SessionFactory, commit_unsynced
@@ -93,6 +98,20 @@ MAX_AUTOPLAYS = 1000  # a game whose default orders never end it must not spin f
 
 
 @dataclass
+class BotBudget:
+    """The CPU seconds the bots of all games may still take in this pass."""
+
+    left: float
+
+    def spend(self, seconds: float) -> None:
+        self.left -= seconds
+
+    @property
+    def spent(self) -> bool:
+        return self.left <= 0
+
+
+@dataclass
 class Autoplay:
     """The entries the host played, and the state after them."""
 
@@ -104,7 +123,7 @@ class Autoplay:
 
 
 def play_default(session: Session, rules: GameRules, game: Game, state: Any, seat: Seat,
-                 why: Msg, now: datetime) -> tuple[Any, str]:
+                 why: Msg, now: datetime, rate_bots: bool = False) -> tuple[Any, str]:
     """Play the game's default order for ``seat`` through the same log path as a real order.
 
     ``why`` is told to everyone; the order itself only to the seat (it may reveal a hand).
@@ -118,12 +137,13 @@ def play_default(session: Session, rules: GameRules, game: Game, state: Any, sea
             Event.of("default_order_shown", msg("The order played for you: {order}", order=text),
                      {seat.index})]
     record_move(session, rules, game, index=index, kind=TIMEOUT_KIND, seat=seat.index,
-                text=text, record=record, state=applied.state, told=told, created=now)
+                text=text, record=record, state=applied.state, told=told, created=now,
+                rate_bots=rate_bots)
     return applied.state, text
 
 
 def play_bot(session: Session, rules: GameRules, game: Game, state: Any, seat: Seat, level: str,
-             host: Host, now: datetime) -> tuple[Any, str]:
+             host: Host, now: datetime, budget: BotBudget | None = None) -> tuple[Any, str]:
     """Play the bot's order for ``seat`` (a log entry of kind ``bot``, replayed from its
     text and draws like any order). The bot chooses through the engine's ``bot_order`` only,
     from what the seat may see, within the host's budget per move. Its randomness is seeded
@@ -134,6 +154,8 @@ def play_bot(session: Session, rules: GameRules, game: Game, state: Any, seat: S
     text = bot_order(rules, state, seat.index, rng, level, host.bot_seconds_per_move)
     took = time.process_time() - started
     tally.add(tally.BOT_CPU_SECONDS, took)
+    if budget is not None:
+        budget.spend(took)
     if took > 2 * host.bot_seconds_per_move:  # the game's strategy overran its budget
         log.warning("the %s bot of %s took %.1f s of CPU for one move (budget %.1f s)",
                     rules.name, game.tag, took, host.bot_seconds_per_move)
@@ -142,13 +164,15 @@ def play_bot(session: Session, rules: GameRules, game: Game, state: Any, seat: S
                                             order=text), {seat.index})] \
         if stands_in(seat) else []
     record_move(session, rules, game, index=index, kind=BOT, seat=seat.index, text=text,
-                record=record, state=applied.state, told=told, created=now)
+                record=record, state=applied.state, told=told, created=now,
+                rate_bots=host.bot_games_rated)
     return applied.state, text
 
 
 def settle(session: Session, rules: GameRules, game: Game, before: Any, after: Any,
            now: datetime, late: frozenset[int] = frozenset(),
-           seats: list[Seat] | None = None, host: Host | None = None) -> Autoplay:
+           seats: list[Seat] | None = None, host: Host | None = None,
+           budget: BotBudget | None = None) -> Autoplay:
     """After an entry moved ``before`` to ``after``: restart the clock if a new wait began,
     then play for resigned seats, bot seats (and the ``late`` ones) whose turn it is,
     repeatedly: bots at most ``host.bot_moves_per_pass`` times (the rest next pass).
@@ -157,7 +181,8 @@ def settle(session: Session, rules: GameRules, game: Game, before: Any, after: A
     pauses the game (see :attr:`Autoplay.failed`) rather than losing the entry; a bot's
     order the game rejects is a bug in its bot, logged, and the default order plays
     instead. ``seats``: the game's seats, if the caller read them in this transaction (the
-    plays change none).
+    plays change none). ``budget``: the clock pass's CPU for all games' bots; spent, no bot
+    move starts (the rest next pass).
     """
     host = host or Host()
     bot_moves = 0
@@ -176,13 +201,14 @@ def settle(session: Session, rules: GameRules, game: Game, before: Any, after: A
             break
         seat = due[0]
         level = bot_level(seat)
-        if level is not None and bot_moves >= host.bot_moves_per_pass:
+        if level is not None and (bot_moves >= host.bot_moves_per_pass
+                                  or (budget is not None and budget.spent)):
             break  # the next pass goes on: a bot seat to move makes the clock look at once
         pending.discard(seat.index)
         if level is not None:
             try:
                 new, text = play_bot(session, rules, game, result.state, seat, level, host,
-                                     now)
+                                     now, budget)
             except (OrderSyntaxError, IllegalOrder, ValueError):
                 log.exception("the bot's order failed in game %s; its default order plays",
                               game.tag)
@@ -201,7 +227,8 @@ def settle(session: Session, rules: GameRules, game: Game, before: Any, after: A
                msg("{name} sent no orders by the deadline; the game played its default order "
                    "for them.", name=seat.name))
         try:
-            new, text = play_default(session, rules, game, result.state, seat, why, now)
+            new, text = play_default(session, rules, game, result.state, seat, why, now,
+                                     host.bot_games_rated)
         except (OrderSyntaxError, IllegalOrder, ValueError) as exc:
             log.exception("default order failed in game %s", game.tag)
             result.failed.append((seat, msg("the game's default order failed: {error}",
@@ -244,10 +271,12 @@ class ClockReport:
         return ", ".join(parts)
 
 
-def due_games(now: datetime) -> SelectOfScalar[int] | SelectOfScalar[None]:
-    """The active games whose clock needs a look: a range of the clock_due_at index. (No
-    ORDER BY: with one, SQLite walks the whole table in id order instead.)"""
-    return select(Game.id).where(col(Game.clock_due_at) <= now, Game.status == "active")
+def due_games(now: datetime) -> Select[int | None, datetime | None]:
+    """The active games whose clock needs a look, and since when: a range of the
+    clock_due_at index. (No ORDER BY: with one, SQLite walks the whole table in id order
+    instead; the caller sorts the few it gets.)"""
+    return select(Game.id, Game.clock_due_at).where(col(Game.clock_due_at) <= now,
+                                                    Game.status == "active")
 
 
 def run_clocks(factory: SessionFactory, host: Host, now: datetime | None = None
@@ -256,18 +285,26 @@ def run_clocks(factory: SessionFactory, host: Host, now: datetime | None = None
 
     Each game is handled in its own transaction with the game row locked, like an order, so a
     pass never races the mail pipeline. Called once per ``pbem process`` pass (and so every
-    pass of ``pbem serve``).
+    pass of ``pbem serve``). The games due longest go first, and all their bots share
+    ``host.bot_seconds_per_pass``: a game whose bots played and have more to play is due
+    again at ``now``, after the games still waiting from before (round robin over passes).
     """
     now = now or host.clock()
     report = ClockReport()
+    budget = BotBudget(host.bot_seconds_per_pass)
     with factory() as session:  # only games with something due: an indexed range
-        ids = sorted(i for i in session.exec(due_games(now)) if i is not None)
-    for game_id in ids:
+        due = [(aware(at), i) for i, at in session.exec(due_games(now))
+               if i is not None and at is not None]
+    for since, game_id in sorted(due):
         try:
             with factory() as session:
-                ticked = tick(session, host, game_id, now, report)
-                # A tick that only looked changed nothing: what it read still holds.
-                schedule(session, game_id, ticked.looked)
+                moves = report.bot_moves
+                ticked = tick(session, host, game_id, now, report, budget)
+                # A tick that only looked changed nothing: what it read still holds. A game
+                # the budget left out keeps its place in the queue.
+                schedule(session, game_id, ticked.looked,
+                         served=now if report.bot_moves > moves else
+                         since if budget.spent else None)
                 if not ticked.acted:
                     # It only looked: all it writes is when to look next, which a power
                     # failure may take back (the game is then looked at again), so that
@@ -300,8 +337,8 @@ class Ticked:
 
 
 def tick(session: Session, host: Host, game_id: int, now: datetime,
-         report: ClockReport) -> Ticked:
-    """One game's clock, inside the caller's transaction."""
+         report: ClockReport, budget: BotBudget | None = None) -> Ticked:
+    """One game's clock, inside the caller's transaction (``budget``: the pass's bot CPU)."""
     game = queries.lock_game(session, game_id)
     if game is None or game.status != "active":
         return Ticked(acted=False)
@@ -333,7 +370,11 @@ def tick(session: Session, host: Host, game_id: int, now: datetime,
                                    name=seat.name))
         late = frozenset()
     if late or gone or taken:
-        result = settle(session, rules, game, state, state, now, late, seats=seats, host=host)
+        result = settle(session, rules, game, state, state, now, late, seats=seats, host=host,
+                        budget=budget)
+        if not (started or late or taken or result.played or result.failed):
+            # Only seats the pass's spent bot budget left for the next pass: nothing changed.
+            return Ticked(acted=False, looked=Looked(state, seats))
         result.taken_over = taken
         report.bot_moves += sum(1 for s, _ in result.played if bot_level(s) is not None)
         report.timeouts += sum(1 for s, _ in result.played if bot_level(s) is None)
@@ -348,13 +389,23 @@ def tick(session: Session, host: Host, game_id: int, now: datetime,
     return Ticked(acted=False, looked=Looked(state, seats))
 
 
-def schedule(session: Session, game_id: int, looked: Looked | None = None) -> None:
+def schedule(session: Session, game_id: int, looked: Looked | None = None,
+             served: datetime | None = None) -> None:
     """Record when the game's clock next needs a look (after :func:`tick`, same transaction).
-    ``looked``: what a tick that changed nothing read, not to be read again."""
+    ``looked``: what a tick that changed nothing read, not to be read again; ``served``:
+    when its bots last played in a pass, which a game with more to play waits from (behind
+    the games that waited longer)."""
     game = session.get(Game, game_id)
     if game is None:
         return
-    game.clock_due_at = next_clock_event(session, game, looked)
+    due = next_clock_event(session, game, looked)
+    if served is not None and due == CLOCK_CHECK_NOW:
+        game.clock_due_at = served
+        # Written even when unchanged: else the flush of the tick's changes would take the
+        # game for one nobody looked at and write CHECK_NOW (pbem.store.clockdue).
+        flag_modified(game, "clock_due_at")
+    else:
+        game.clock_due_at = due
     session.add(game)
 
 
@@ -404,16 +455,19 @@ def next_clock_event(session: Session, game: Game, looked: Looked | None = None
 
 
 def tell_autoplay(session: Session, host: Host, rules: GameRules, game: Game, result: Autoplay,
-                  now: datetime, skip_seat: int | None = None) -> list[Any]:
+                  now: datetime, skip_seat: int | None = None,
+                  news: Sequence[Line] = ()) -> list[Any]:
     """Mail every seat its new status after the host played for someone (or tell the
-    operator why it could not). ``skip_seat`` is mailed by the caller itself."""
+    operator why it could not). ``skip_seat`` is mailed by the caller itself; ``news``
+    opens every mail (what the caller has to tell, in the same one mail)."""
     queued: list[Any] = []
     if result.failed:
         queued += pause_mails(session, host, rules, game, result.state,
                               [s for s, _ in result.failed], now,
                               reason=result.failed[0][1] if len(result.failed) == 1 else
                               msg("{first}; {second}", first=result.failed[0][1],
-                                  second=result.failed[1][1]))
+                                  second=result.failed[1][1]), skip_seat=skip_seat,
+                              news=news)
         return queued
     if not result.played and not result.taken_over:
         return queued
@@ -432,7 +486,7 @@ def tell_autoplay(session: Session, host: Host, rules: GameRules, game: Game, re
                  if seat.index in played_for and not autoplayed(seat) else [])
         update = mails.queue_update(session, host, rules, game, result.state, seat,
                                     mover=", ".join(s.name for s, _ in result.played),
-                                    intro=intro, seats=seats)
+                                    intro=[*news, *intro], seats=seats)
         queued += [update] if update is not None else []
     session.flush()
     return queued
@@ -480,8 +534,10 @@ def pause_for_timeout(session: Session, host: Host, rules: GameRules, game: Game
 
 
 def pause_mails(session: Session, host: Host, rules: GameRules, game: Game, state: Any,
-                late: list[Seat], now: datetime, reason: Msg) -> list[Any]:
-    """The game is paused: tell the operator (if one is configured) and every seat."""
+                late: list[Seat], now: datetime, reason: Msg,
+                skip_seat: int | None = None, news: Sequence[Line] = ()) -> list[Any]:
+    """The game is paused: tell the operator (if one is configured) and every seat
+    (``skip_seat``: but the one the caller answers itself; ``news``: first in their mail)."""
     queued: list[Any] = []
     names = ", ".join(s.name for s in late)
     if host.operator_address:
@@ -498,9 +554,12 @@ def pause_mails(session: Session, host: Host, rules: GameRules, game: Game, stat
         log.warning("game %s paused (%s); no operator_address configured to tell", game.tag,
                     reason)
     for seat in queries.seats(session, game.id or 0):
+        if seat.index == skip_seat:
+            continue
         queued.append(mails.queue_notice(
             session, host, to=seat.address, kind="notice", game=game, seat=seat, rules=rules,
             subj=mails.subject(game, rules.title), lines=[
+                *news,
                 msg("Game [{tag}] is paused: {reason}.", tag=game.tag, reason=reason),
                 msg("The game's host has been told. You will get a new status mail when it "
                     "goes on."),

@@ -23,11 +23,13 @@ from pbem.store.tables import Game, LogEntry, Snapshot, utcnow
 
 def record_move(session: Session, rules: GameRules, game: Game, *, index: int, kind: str, seat: int,
                 text: str, record: OrderRecord, state: Any, told: list[Event] | None = None,
-                source_message_id: int | None = None, created: datetime | None = None) -> None:
+                source_message_id: int | None = None, created: datetime | None = None,
+                rate_bots: bool = False) -> None:
     """Log entry ``index`` for ``record`` (``told`` goes before the game's own events), the
     snapshot of ``state`` after it, and ``finished`` (and rated) once the game has an
-    outcome. Added to the session, not flushed: the next query (or the commit) writes them
-    with whatever the move changes next (its clock), in one flush."""
+    outcome (``rate_bots``: the host's ``bot_games_rated``). Added to the session, not
+    flushed: the next query (or the commit) writes them with whatever the move changes next
+    (its clock), in one flush."""
     events = [*(told or []), *record.events]
     created = created or utcnow()
     session.add(LogEntry(
@@ -41,7 +43,7 @@ def record_move(session: Session, rules: GameRules, game: Game, *, index: int, k
     if rules.outcome(state) is not None:
         game.status = "finished"
         # Rated in this same transaction, dated as its last entry (what a rebuild reads).
-        standings.game_finished(session, rules, game, state, created)
+        standings.game_finished(session, rules, game, state, created, rate_bots)
     session.add(game)
 
 

@@ -17,7 +17,7 @@ from pbem.i18n.translate import ENGLISH
 from pbem.mail.compose import clean_header, compose_bytes, list_id
 from pbem.mail.redact import MARK, redact
 from pbem.pipeline.controllers import is_bot_seat, stands_in
-from pbem.pipeline.deadlines import aware, deadline_of, waiting_label
+from pbem.pipeline.deadlines import autoplayed, aware, deadline_of, waiting_label
 from pbem.pipeline.history import MOVE_KINDS
 from pbem.pipeline.lobby_codes import never_code, unsubscribe_link
 from pbem.pipeline.seat_language import Line, footer, render, render_lines, seat_tr
@@ -55,15 +55,37 @@ def winners(outcome: Outcome, seats: list[Seat]) -> Msg:
     return msg("no winner")
 
 
+def played_for(seat: Seat) -> bool:
+    """A player's seat whose orders the host plays (a bot stands in, or its player resigned
+    or was dropped): the player still reads the game, but it is never their move."""
+    return autoplayed(seat) and not is_bot_seat(seat)
+
+
+def played_by(seat: Seat) -> Msg | None:
+    """What a subject adds for a seat the host plays for: who plays it."""
+    if not played_for(seat):
+        return None
+    return (msg("a bot plays for you") if stands_in(seat) else
+            msg("the game plays its default orders for you"))
+
+
+def with_played(line: Msg, played: Msg | None) -> Msg:
+    """A subject's news, and who plays the reader's seat when the host does."""
+    return line if played is None else msg("{now} — {who}", now=line, who=played)
+
+
 def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str, mover: str | None,
                    point: Line | None, due: datetime | None, outcome: Outcome | None,
-                   seats: list[Seat], tr: Translator = ENGLISH) -> str:
+                   seats: list[Seat], tr: Translator = ENGLISH,
+                   played: Msg | None = None) -> str:
     """What this status is for, readable in a phone's inbox list.
 
     ``turn`` is the turn the mail's body shows (:func:`shown_turn`), now to be played:
     ``Turn 9 — your move (due Thu 26 Nov 18:00 UTC)``, ``Turn 9 — Bob moved``,
     ``Orders accepted``, ``Game over — Alice wins``. A ``point`` (``Orders accepted``) gives
     way to ``your move`` when the seat must move again: one subject, one message.
+    ``played``: who plays the reader's seat when the host does (:func:`played_by`), added
+    after it.
     """
     now: Msg
     if outcome is not None:
@@ -80,6 +102,7 @@ def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str, mover:
                   names=", ".join(mail.waiting_names))
     else:
         now = msg("Turn {turn} — waiting for nobody", turn=turn)
+    now = with_played(now, played)
     if point:  # one thing: the move still owed matters more than what the body confirms
         return subject(game, now if mail.your_turn else point, tr)
     lead = {"welcome": msg("Welcome to {title}", title=mail.title),
@@ -217,15 +240,15 @@ def status_mail(session: Session, rules: GameRules, game: Game, state: Any, seat
         waiting=[waiting_label(game, s, tr, seat.timezone) for s in all_seats
                  if s.index in waiting],
         waiting_names=[s.name for s in all_seats if s.index in waiting],
-        your_turn=seat.index in waiting,
+        your_turn=seat.index in waiting and not played_for(seat),
         deadline=tr.datetime(due, seat.timezone) if seat.index in waiting
-        and (due := deadline_of(game, seat)) else None,
+        and not played_for(seat) and (due := deadline_of(game, seat)) else None,
         outcome=ranking_lines(outcome, all_seats) if outcome is not None else [],
         explanation=render_lines(outcome.explanation, tr, names) if outcome is not None
         else [],
         secret=secret, names=names, mail_mode=seat.mail_mode,
         example_order=_example_order(rules, state, seat.index, tr.lang)
-        if seat.index in waiting and outcome is None else None,
+        if seat.index in waiting and not played_for(seat) and outcome is None else None,
         lang=tr.lang, timezone=seat.timezone or "UTC", footer=footer(tr),
         public=public_view(rules, state) if public is None else public,
         bots=bot_labels(all_seats, tr),
@@ -290,7 +313,7 @@ def queue_status(session: Session, host: Host, rules: GameRules, game: Game, sta
         game, mail, turn=shown_turn(mail.view, moves), kind=kind,
         mover=mover, point=point,
         due=deadline_of(game, seat) if mail.your_turn else None, outcome=rules.outcome(state),
-        seats=seats, tr=seat_tr(seat, rules))
+        seats=seats, tr=seat_tr(seat, rules), played=played_by(seat))
     return queue(session, host, to=seat.address, to_name=seat.name,
                  subj=subj, text=text, html=html, kind=kind,
                  game_id=game.id, in_reply_to=in_reply_to, references=references,
@@ -330,7 +353,8 @@ def queue_update(session: Session, host: Host, rules: GameRules, game: Game, sta
     if unmailed(seat):
         return None
     waiting = rules.waiting_for(state)
-    if (seat.mail_mode == "every" or seat.index in waiting or rules.outcome(state) is not None
+    to_move = seat.index in waiting and not played_for(seat)
+    if (seat.mail_mode == "every" or to_move or rules.outcome(state) is not None
             or intro):  # an intro says something to this seat (e.g. its default was played)
         return queue_status(session, host, rules, game, state, seat, mover=mover,
                             intro=[*(intro or []), *talk], seats=seats, moves=moves,
@@ -346,7 +370,8 @@ def queue_update(session: Session, host: Host, rules: GameRules, game: Game, sta
     return queue_notice(
         session, host, to=seat.address, kind="status", game=game, seat=seat, rules=rules,
         names=[s.name for s in seats],
-        subj=subject(game, msg("Turn {turn} — {mover} moved", turn=turn, mover=who), tr),
+        subj=subject(game, with_played(msg("Turn {turn} — {mover} moved", turn=turn,
+                                           mover=who), played_by(seat)), tr),
         lines=[msg("Turn {turn}: {mover} moved. Waiting for: {names}.", turn=turn, mover=who,
                    names=names),
                "",

@@ -170,6 +170,12 @@ class Bots:
     # bots never holds a pass (and the other games' mail) up for long.
     moves_per_pass: int = 12
     stand_in_level: str = "normal"  # the level of a bot standing in for a player
+    # CPU all games' bots share in one clock pass; the games that waited longest go first, so
+    # a hundred tables of bots keep each pass (and a player's wait for a reply) short.
+    seconds_per_pass: float = 30.0
+    # Games with a bot seat count in the standings: each bot level is then a player of its
+    # own, and beating it lifts a person's rating no higher than that level's rating.
+    rated: bool = False
 OPENERS = ("anyone", "players", "operator")
 
 
@@ -370,7 +376,13 @@ def _bots(section: dict[str, Any]) -> Bots:
             0 < seconds <= 600):
         raise ConfigError(f"bots.seconds_per_move must be a number of seconds above 0 (at "
                           f"most 600), not {seconds!r}")
-    result = Bots(**{**values, "seconds_per_move": float(seconds)})
+    per_pass = values.get("seconds_per_pass", Bots.seconds_per_pass)
+    if isinstance(per_pass, bool) or not isinstance(per_pass, int | float) or not (
+            0 < per_pass <= 3600):
+        raise ConfigError(f"bots.seconds_per_pass must be a number of seconds above 0 (at "
+                          f"most 3600), not {per_pass!r}")
+    result = Bots(**{**values, "seconds_per_move": float(seconds),
+                     "seconds_per_pass": float(per_pass)})
     if not 1 <= result.moves_per_pass <= 1000:  # the host's bound on moves played in a row
         raise ConfigError(f"bots.moves_per_pass must be 1 to 1000, not {result.moves_per_pass}")
     if result.stand_in_level not in BOT_LEVELS:

@@ -28,7 +28,9 @@ class Host:
     talk_mails_per_day: int = 30
     bot_seconds_per_move: float = 1.0  # a bot decision's budget ([bots] in the config)
     bot_moves_per_pass: int = 12  # bot moves one game makes in one pass
+    bot_seconds_per_pass: float = 30.0  # CPU all games' bots share in one clock pass
     bot_stand_in_level: str = "normal"  # a bot standing in for an absent player
+    bot_games_rated: bool = False  # games with a bot seat count in the standings
     operator_address: str | None = None  # told when a game pauses on a timeout
     trusted_authserv_id: str | None = None  # require its Authentication-Results verdict
     lobby: Lobby = field(default_factory=Lobby)  # tables opened by mail ([lobby])
@@ -66,7 +68,9 @@ class Host:
             talk_mails_per_day=cfg.limits.talk_mails_per_day,
             bot_seconds_per_move=cfg.bots.seconds_per_move,
             bot_moves_per_pass=cfg.bots.moves_per_pass,
+            bot_seconds_per_pass=cfg.bots.seconds_per_pass,
             bot_stand_in_level=cfg.bots.stand_in_level,
+            bot_games_rated=cfg.bots.rated,
             operator_address=cfg.operator_address,
             trusted_authserv_id=cfg.trusted_authserv_id,
             lobby=cfg.lobby,

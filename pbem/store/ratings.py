@@ -9,6 +9,7 @@ operations in the same order, so their numbers are equal to the last bit."""
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -46,9 +47,44 @@ class _Live:
     last_game_id: int
 
 
-def _step(live: dict[int, _Live], result: GameResult) -> list[int]:
+# A bot level's player: no mail address can be written so (no "@"), so no person is it.
+BOT_PREFIX = "bot:"
+
+
+def bot_address(level: str) -> str:
+    return f"{BOT_PREFIX}{level}"
+
+
+def is_bot_address(address: str) -> bool:
+    return address.startswith(BOT_PREFIX)
+
+
+def bot_player(session: Session, address: str) -> Player:
+    """The player one bot level is in the standings (``Bot (strong)``), made if new."""
+    player = session.exec(select(Player).where(Player.address == address)).first()
+    if player is None:
+        player = Player(address=address, name=f"Bot ({address.removeprefix(BOT_PREFIX)})")
+        session.add(player)
+        session.flush()
+    return player
+
+
+def bot_ids(session: Session) -> set[int]:
+    """The players that are bot levels (:func:`bot_player`)."""
+    return {i for i in session.exec(select(Player.id).where(
+        col(Player.address).startswith(BOT_PREFIX))) if i is not None}
+
+
+def _ordinal(mu: float, sigma: float) -> float:
+    return mu - 3 * sigma
+
+
+def _step(live: dict[int, _Live], result: GameResult, bots: Collection[int] = ()
+          ) -> list[int]:
     """Apply ``result`` to ``live`` (players missing start at the model's prior); the ids of
-    the players it rated."""
+    the players it rated. ``bots``: the bot levels' players; beating one lifts a person's
+    rating no higher than the best bot's rating in that game (a result that would keeps the
+    person's rating as it was), so playing a weak bot again and again farms nothing."""
     ranking = ranking_of(result)
     ids = [p for group in ranking for p in group]
     ranks: list[float] = [place for place, group in enumerate(ranking, start=1) for _ in group]
@@ -56,10 +92,17 @@ def _step(live: dict[int, _Live], result: GameResult) -> list[int]:
     teams = [[MODEL.rating() if r is None else MODEL.rating(mu=r.mu, sigma=r.sigma)]
              for r in before]
     after = MODEL.rate(teams, ranks=ranks)
-    for player_id, row, (new,), rank in zip(ids, before, after, ranks, strict=True):
+    in_game = [(t.mu, t.sigma) for p, (t,) in zip(ids, teams, strict=True) if p in bots]
+    cap = max((_ordinal(mu, sigma) for mu, sigma in in_game), default=None)
+    for player_id, row, (new,), rank, (old,) in zip(ids, before, after, ranks, teams,
+                                                    strict=True):
         if row is None:
             row = live[player_id] = _Live(0.0, 0.0, 0, 0, result.finished_at, result.game_id)
-        row.mu, row.sigma = float(new.mu), float(new.sigma)
+        mu, sigma = float(new.mu), float(new.sigma)
+        if (cap is not None and player_id not in bots and _ordinal(mu, sigma) > cap
+                and _ordinal(mu, sigma) > _ordinal(float(old.mu), float(old.sigma))):
+            mu, sigma = float(old.mu), float(old.sigma)
+        row.mu, row.sigma = mu, sigma
         row.games += 1
         row.wins += rank == 1
         row.last_finished_at, row.last_game_id = result.finished_at, result.game_id
@@ -84,7 +127,7 @@ def apply(session: Session, result: GameResult) -> None:
         return
     live = {p: _Live(r.mu, r.sigma, r.games, r.wins, r.last_finished_at, r.last_game_id)
             for p, r in rows.items()}
-    for player_id in _step(live, result):
+    for player_id in _step(live, result, bot_ids(session)):
         row = rows.get(player_id) or Rating(
             player_id=player_id, game_type=result.game_type, mu=0.0, sigma=0.0,
             last_finished_at=result.finished_at, last_game_id=result.game_id)
@@ -98,8 +141,9 @@ def rebuild_type(session: Session, game_type: str) -> int:
     results = sorted(session.exec(select(GameResult).where(
         GameResult.game_type == game_type)), key=_key)
     live: dict[int, _Live] = {}
+    bots = bot_ids(session)
     for result in results:
-        _step(live, result)
+        _step(live, result, bots)
     session.add_all([_write(Rating(player_id=p, game_type=game_type, mu=0.0, sigma=0.0,
                                    last_finished_at=r.last_finished_at,
                                    last_game_id=r.last_game_id), r)

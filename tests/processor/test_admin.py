@@ -234,7 +234,7 @@ def test_export_import_round_trip_and_tampering(factory: SessionFactory, host: H
             "this host and edited since")
     # Passed off as another host's and trusted, an edited log still fails its replay.
     edited["host"] = "0123456789abcdef"
-    refused(rechecksummed(edited), "cannot be replayed: IllegalOrder: you have no card 999",
+    refused(rechecksummed(edited), "cannot be replayed: you have no card 999",
             trust_foreign=True)
     edited = json.loads(json.dumps(data))
     edited["log"][1]["state_hash"] = "0" * 64

@@ -299,9 +299,9 @@ def test_a_pass_looks_only_at_games_whose_clock_is_due_and_any_change_brings_it_
     ticked: list[int] = []
     real_tick = clock_module.tick
 
-    def counting(session, host_, game_id, now, report):  # type: ignore[no-untyped-def]
+    def counting(session, host_, game_id, now, report, budget=None):  # type: ignore[no-untyped-def]
         ticked.append(game_id)
-        return real_tick(session, host_, game_id, now, report)
+        return real_tick(session, host_, game_id, now, report, budget)
 
     clock_module.tick = counting
     try:

@@ -171,8 +171,9 @@ def test_a_running_serve_is_scraped_over_http(
 def test_a_wrong_metrics_address_is_one_error_and_its_form(home: Path) -> None:
     out = CliRunner().invoke(app, ["serve", "--metrics", "9464"])
     assert out.exit_code == 1
-    assert "--metrics '9464': give the address to listen on as HOST:PORT, e.g. " \
-           "127.0.0.1:9464" in " ".join(out.output.split())
+    said = " ".join(out.output.split())
+    assert "error: --metrics '9464' is not an address to listen on" in said
+    assert "fix: give it as HOST:PORT, e.g. --metrics 127.0.0.1:9464" in said
     assert "Traceback" not in out.output
 
 

@@ -57,11 +57,13 @@ def test_the_bots_settings_reach_the_host(tmp_path: Path) -> None:
 
     (tmp_path / "pbem.toml").write_text(
         '[bots]\nseconds_per_move = 2\nmoves_per_pass = 5\nstand_in_level = "strong"\n'
-        '[deadlines]\ntimeout = "bot"\n')
+        'seconds_per_pass = 45\nrated = true\n[deadlines]\ntimeout = "bot"\n')
     cfg = config.load(tmp_path / "pbem.toml")
     host = Host.from_config(cfg)
     assert (host.bot_seconds_per_move, host.bot_moves_per_pass, host.bot_stand_in_level) == (
         2.0, 5, "strong")
+    assert (host.bot_seconds_per_pass, host.bot_games_rated) == (45.0, True)
+    assert (Host().bot_seconds_per_pass, Host().bot_games_rated) == (30.0, False)
     assert cfg.deadlines.timeout == "bot"
     assert config.from_dict({}).bots == config.Bots(1.0, 12, "normal")
 
@@ -90,6 +92,9 @@ def test_unknown_limit_is_refused(tmp_path: Path) -> None:
      "bots.seconds_per_move must be a number of seconds above 0 (at most 600), not 'lots'"),
     ('[bots]\nseconds_per_move = 0\n', "bots.seconds_per_move must be a number of seconds"),
     ('[bots]\nmoves_per_pass = 0\n', "bots.moves_per_pass must be 1 to 1000, not 0"),
+    ('[bots]\nseconds_per_pass = 0\n',
+     "bots.seconds_per_pass must be a number of seconds above 0 (at most 3600), not 0"),
+    ('[bots]\nrated = "yes"\n', "bots.rated must be true or false, not 'yes'"),
     ('[bots]\nstand_in_level = "genius"\n',
      "bots.stand_in_level must be one of random, normal, strong, not 'genius'"),
     ('[deadlines]\ntimeout = "robot"\n',

@@ -10,6 +10,7 @@ from pbem.pipeline import outgoing as mails
 from pbem.pipeline.commands.base import Context, Reply, status_word, tell_others
 from pbem.pipeline.movelog import log_admin
 from pbem.pipeline.seat_language import Line
+from pbem.pipeline.stand_in import RESIGNED
 from pbem.store.tables import OutboundMessage
 
 
@@ -29,11 +30,11 @@ def run(ctx: Context, argument: str) -> Reply:
         stand_in.take_over(ctx.session, ctx.rules, game, ctx.state, seat,
                            ctx.host.bot_stand_in_level, msg(
                                "{name} resigned; a bot plays for them from now on.",
-                               name=seat.name))
+                               name=seat.name), kind=RESIGNED)
     else:
         log_admin(ctx.session, ctx.rules, game, ctx.state,
                   f"resign seat {seat.index + 1}: {seat.name}",
-                  [Event.of("seat_resigned", msg(
+                  [Event.of(RESIGNED, msg(
                       "{name} resigned; the game plays their default orders from now on.",
                       name=seat.name))], seat=seat.index)
     # The operator's notes stay English: the host's operator reads the host's language.
@@ -44,11 +45,11 @@ def run(ctx: Context, argument: str) -> Reply:
          else "The game plays the default orders for that seat from now on.") +
         " To give it to a new player: "
         f"pbem seat takeover {game.tag} {seat.index + 1} --name NAME --address ADDRESS"])
-    queued += tell_others(ctx, [msg(
+    news: list[Line] = [msg(
         "{name} has resigned from [{tag}]. From now on a bot plays for them.",
         name=seat.name, tag=game.tag) if by_bot else msg(
         "{name} has resigned from [{tag}]. From now on the game plays its default orders for "
-        "them.", name=seat.name, tag=game.tag)], msg("{name} resigned", name=seat.name))
+        "them.", name=seat.name, tag=game.tag)]
     lines: list[Line] = [
         msg("You have resigned from [{tag}]. A bot plays your seat from now on. You will "
             "still get its news until it ends; if you change your mind, mail \"{back}\" with "
@@ -58,9 +59,16 @@ def run(ctx: Context, argument: str) -> Reply:
         msg("Thank you for playing.")]
     result = clock.settle(ctx.session, ctx.rules, game, ctx.state, ctx.state,
                           ctx.host.clock(), host=ctx.host)
+    # One mail to each seat: the resigner's is the reply; the others read the news in the
+    # status the host's play for the seat makes, or in a notice when it played nothing.
     if result.played or result.failed:
         queued += clock.tell_autoplay(ctx.session, ctx.host, ctx.rules, game, result,
-                                      ctx.host.clock(), skip_seat=None)
+                                      ctx.host.clock(), skip_seat=seat.index, news=news)
+    else:
+        queued += tell_others(ctx, news, msg("{name} resigned", name=seat.name))
+    if result.failed:  # the others' pause notice, in the reply
+        lines.insert(0, msg("Game [{tag}] is paused: {reason}.", tag=game.tag,
+                            reason=result.failed[0][1]))
     return Reply("applied", "resigned", lines, queued)
 
 
