@@ -48,6 +48,14 @@ def _thread_headers(in_reply_to: str | None, references: list[str] | None,
     return headers
 
 
+_TAG = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*")
+
+
+def _language(tag: str) -> str:
+    """A language tag as a header may carry it (``fr``, ``pt-BR``); anything else is ``en``."""
+    return tag if _TAG.fullmatch(tag) else "en"
+
+
 def game_subject(title: str, tag: str) -> str:
     """The stable subject of a game's thread, e.g. ``[reef-12] Reef Encounter``."""
     return clean_header(f"[{tag}] {title}")
@@ -67,11 +75,14 @@ def compose(
     auto_reply: bool = False,
     message_id_domain: str = "pbem.invalid",
     pictures: Sequence[Picture] = (),
+    language: str | None = None,
 ) -> EmailMessage:
     """A plain-text email (with an HTML alternative if given).
 
     Every email pbem sends is machine-made, so it always carries Auto-Submitted: replies to a
     player's email are ``auto-replied``, everything else ``auto-generated`` (RFC 3834).
+    ``language``: the reader's language tag, as Content-Language (RFC 3282), which screen
+    readers and translating clients go by.
     """
     msg = EmailMessage()
     msg["From"] = _address(from_name, from_addr)
@@ -81,6 +92,8 @@ def compose(
     msg["Message-ID"] = make_msgid(domain=clean_header(message_id_domain))
     for name, value in _thread_headers(in_reply_to, references, auto_reply):
         msg[name] = value
+    if language:
+        msg["Content-Language"] = _language(language)
     msg.set_content(text)
     if html is not None:
         msg.add_alternative(html, subtype="html")
@@ -249,6 +262,7 @@ def compose_bytes(
     message_id_domain: str = "pbem.invalid",
     pictures: Sequence[Picture] = (),
     keep_lines: bool = False,
+    language: str | None = None,
 ) -> bytes:
     """The mail :func:`compose` makes, as the bytes :func:`mail_bytes` would give (the same
     headers, parts and contents; fresh boundaries, Message-ID and Date; text parts written
@@ -263,7 +277,8 @@ def compose_bytes(
         return mail_bytes(compose(
             from_addr=from_addr, to_addr=to_addr, subject=subject, text=text, to_name=to_name,
             from_name=from_name, html=html, in_reply_to=in_reply_to, references=references,
-            auto_reply=auto_reply, message_id_domain=message_id_domain, pictures=pictures))
+            auto_reply=auto_reply, message_id_domain=message_id_domain, pictures=pictures,
+            language=language))
     head = [_address_header("From", from_name, from_addr),
             _address_header("To", to_name, to_addr),
             _header("Subject", clean_header(subject, 250)),
@@ -271,6 +286,8 @@ def compose_bytes(
             _header("Message-ID", make_msgid(domain=clean_header(message_id_domain)))]
     head += [_header(name, value)
              for name, value in _thread_headers(in_reply_to, references, auto_reply)]
+    if language:
+        head.append(_header("Content-Language", _language(language)))
     part = _text_part("plain", text, keep_lines)
     if html is not None:
         shown = _text_part("html", html, keep_lines)

@@ -101,7 +101,8 @@ def bot_labels(seats: Sequence[Seat], tr: Translator = ENGLISH) -> list[str]:
 def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, text: str,
           html: str | None = None, kind: str, game_id: int | None,
           in_reply_to: str | None = None, references: list[str] | None = None,
-          auto_reply: bool = True, secret: str | None = None) -> OutboundMessage:
+          auto_reply: bool = True, secret: str | None = None,
+          language: str | None = None) -> OutboundMessage:
     """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
     sent (pbem.outbox.delivery), so the secret is at rest only while the mail waits.
     An HTML body's SVG pictures travel as PNG parts (pbem.drawing.pictures). Mail to an
@@ -115,7 +116,7 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
                         to_name=to_name, subject=subj,
                         text=text, html=html, in_reply_to=in_reply_to, references=references,
                         auto_reply=auto_reply, message_id_domain=host.message_id_domain,
-                        pictures=pictures)
+                        pictures=pictures, language=language)
     # The subject as its header reads, so listing the outbox never loads the bytes.
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
                           subject=clean_header(subj, 250), message_id=message_id_of(raw),
@@ -275,7 +276,7 @@ def queue_status(session: Session, host: Host, rules: GameRules, game: Game, sta
     return queue(session, host, to=seat.address, to_name=seat.name,
                  subj=subj, text=text, html=html, kind=kind,
                  game_id=game.id, in_reply_to=in_reply_to, references=references,
-                 auto_reply=in_reply_to is not None, secret=secret)
+                 auto_reply=in_reply_to is not None, secret=secret, language=mail.lang)
 
 
 def shown_turn(view: Any, moves: int) -> int:
@@ -356,7 +357,7 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
                          footer=footer(tr) if seat is not None else None)
     return queue(session, host, to=to, to_name="", subj=subj, text=text, kind=kind,
                  game_id=game.id if game else None, in_reply_to=in_reply_to,
-                 references=references, secret=secret)
+                 references=references, secret=secret, language=tr.lang)
 
 
 # Answers to mail that proved no seat's secret ("fault": a mail the host failed on; "lobby":
