@@ -62,6 +62,13 @@ def text_width(words: str, size: float, bold: bool = False) -> float:
     return float(_font(size, bold).getlength(words))
 
 
+def ink_box(words: str, size: float, bold: bool = False) -> tuple[float, float, float, float]:
+    """Where ``words``' glyphs fall (left, top, right, bottom) about the point they are written
+    at, their baseline's start: what a picture shows of them."""
+    left, top, right, bottom = _font(size, bold).getbbox(words, anchor="ls")
+    return float(left), float(top), float(right), float(bottom)
+
+
 def wrap(words: str, room: float, size: float, bold: bool = False) -> list[str]:
     """``words`` as lines no wider than ``room`` where breaking between words allows (a word
     wider than ``room`` stands alone on its line)."""
