@@ -181,7 +181,7 @@ def reef_svg(view: Mapping[str, Any], names: list[str] | None = None,
 
 def card_svg(card: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
     """A card's pattern as a little picture: coloured squares, heights written in them."""
-    size = 22
+    size = 28  # room for the widest label, "G2+"
     high = card.get("highest")
     if high:
         cells = [[{"top": high["centre"], "label": str(high["centre"])[0].upper() + "▲"},
@@ -202,7 +202,7 @@ def card_svg(card: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
             parts.append(f'<rect x="{1 + c * size}" y="{1 + r * size}" width="{size}" '
                          f'height="{size}" fill="{FILL.get(top, "#fff")}" stroke="#333"/>')
             if cell["label"]:
-                parts.append(f'<text x="{1 + c * size + size / 2:.0f}" y="{r * size + 16}" '
+                parts.append(f'<text x="{1 + c * size + size / 2:.0f}" y="{r * size + 19}" '
                              f'font-size="11" text-anchor="middle" '
                              f'fill="{ink_on(FILL.get(top, "#fff"))}">'
                              f'{escape(cell["label"])}</text>')

@@ -216,7 +216,7 @@ def _board_rows_svg(tr: Translator, board: Mapping[str, Any], ox: int, oy: int,
             cells[r].append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
                             f'fill="{fill}" {CRISP}/>')
             # A polyp sits low and left of the middle: its letter clear of a shrimp's token.
-            cx, cy = x + CELL / 2 - 2, y + CELL / 2 + 2
+            cx, cy = x + CELL / 2 - 3, y + CELL / 2 + 2
             if cell.get("polyp"):
                 pieces[r].append(_polyp(tr, cx, cy, str(cell["polyp"])))
             elif cell.get("extra_growth") and not cell.get("sand"):
@@ -341,7 +341,7 @@ def _tiles_svg(tr: Translator, tiles: list[Mapping[str, Any]], oy: int) -> list[
         alga = str(t.get("large_alga"))
         large = tr(msg("large alga {colour}", colour=cmsg("colour", alga)))
         out.append(f'<rect x="{x + 4}" y="{y + 51}" width="{TILE_W - 8}" height="12" '
-                   f'fill="{FILL.get(alga, "#000")}" stroke="#333"><title>'
+                   f'fill="{FILL.get(alga, "#000")}" {CRISP}><title>'
                    f'{escape(large)}</title></rect>'
                    + _letter(x + TILE_W / 2, y + 57, alga, FILL.get(alga, "#000")))
         if t.get("cylinder"):  # a bar at the tile's right edge, beside its polyps
