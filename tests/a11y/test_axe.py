@@ -99,19 +99,10 @@ def _status_and_refusal(factory: SessionFactory, game: str, lang: str
     return mails, table
 
 
-@pytest.mark.parametrize(("game", "lang"), QUICK, ids=[f"{g}-{lang}" for g, lang in QUICK])
+@pytest.mark.parametrize(("game", "lang"), [
+    *QUICK, *(pytest.param(game, lang, marks=pytest.mark.slow) for game, lang in EVERY)],
+    ids=[f"{g}-{lang}" for g, lang in QUICK + EVERY])
 def test_status_mails_have_no_serious_violation(
-        factory: SessionFactory, browser: Any, tmp_path: Path,  # noqa: F811
-        game: str, lang: str) -> None:
-    axe_source()
-    mails, _ = _status_and_refusal(factory, game, lang)
-    found = _audit(browser, mails, tmp_path, lang)
-    assert not found, "\n".join(found)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(("game", "lang"), EVERY, ids=[f"{g}-{lang}" for g, lang in EVERY])
-def test_status_mails_in_every_language_have_no_serious_violation(
         factory: SessionFactory, browser: Any, tmp_path: Path,  # noqa: F811
         game: str, lang: str) -> None:
     axe_source()
