@@ -26,11 +26,12 @@ from pbem.engine.contract import localise_order
 from pbem.i18n.translate import LANGUAGES
 from pbem.ops import api
 from pbem.ops.archive import Viewer, build, render_page
+from pbem.ops.site import build_site
 from pbem.pipeline.one_mail import Result
 from pbem.settings.config import Lobby
 from pbem.settings.host import Host
 from pbem.store import SessionFactory
-from pbem.store.tables import Game, OutboundMessage
+from pbem.store.tables import OutboundMessage
 from tests.lobby.conftest import Post
 from tests.support.axe import axe_source, violations
 from tests.support.browser import browser  # noqa: F401  (fixture)
@@ -134,17 +135,20 @@ def test_a_lobby_welcome_mail_has_no_serious_violation(
     assert not blocking, "\n".join(blocking)
 
 
-def test_an_archive_page_has_no_serious_violation(
+def test_an_archive_page_and_the_site_index_have_no_serious_violation(
         factory: SessionFactory, browser: Any, tmp_path: Path) -> None:  # noqa: F811
     axe_source()
     game = GAMES[-1]
     _, table = _status_and_refusal(factory, game, "de")
     with factory() as s:
-        page = render_page(build(s, api.get_game(s, table.game_id), Viewer()))
-        assert s.exec(select(Game)).first() is not None
+        page = render_page(build(s, api.get_game(s, table.game_id), Viewer(seat=0)))
+        build_site(s, tmp_path / "site")
     path = tmp_path / "archive.html"
     path.write_text(page, encoding="utf-8")
+    assert '<html lang="de">' in page
     browser.get(path.as_uri())
     archive_ready(browser)
     found = violations(browser, "archive")
+    browser.get((tmp_path / "site" / "index.html").as_uri())
+    found += violations(browser, "site index")
     assert not found, "\n".join(found)
