@@ -92,8 +92,6 @@ def compose(
     msg["Message-ID"] = make_msgid(domain=clean_header(message_id_domain))
     for name, value in _thread_headers(in_reply_to, references, auto_reply):
         msg[name] = value
-    if language:
-        msg["Content-Language"] = _language(language)
     msg.set_content(text)
     if html is not None:
         msg.add_alternative(html, subtype="html")
@@ -110,6 +108,8 @@ def compose(
                 image = related[-1]
                 assert isinstance(image, EmailMessage)
                 image.set_payload(base64_lines(pic.png, msg.policy.max_line_length or 78))
+    if language:  # after the content: setting it drops a Content-Language set before
+        msg["Content-Language"] = _language(language)
     return msg
 
 
@@ -286,6 +286,7 @@ def compose_bytes(
             _header("Message-ID", make_msgid(domain=clean_header(message_id_domain)))]
     head += [_header(name, value)
              for name, value in _thread_headers(in_reply_to, references, auto_reply)]
+    head.append("MIME-Version: 1.0\n")
     if language:
         head.append(_header("Content-Language", _language(language)))
     part = _text_part("plain", text, keep_lines)
@@ -300,4 +301,4 @@ def compose_bytes(
             shown = _multipart("related", [shown, *images])
         part = _multipart("alternative", [part, shown])
     part_head, body = part
-    return "".join([*head, "MIME-Version: 1.0\n", part_head, "\n"]).encode("utf-8") + body
+    return "".join([*head, part_head, "\n"]).encode("utf-8") + body
