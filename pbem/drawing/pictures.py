@@ -139,10 +139,11 @@ def band(width: int, top: int, bottom: int, label: str, body: list[str]) -> str:
     and ``bottom`` fall on a whole PNG pixel (even numbers at SCALE 1.5), stacked bands show
     exactly the picture drawn whole. Only the first band is named (``label``)."""
     height = bottom - top
+    # The bands after the first are the rest of the same picture: a reader hears its name once.
+    named = f'role="img" aria-label="{escape(label)}"' if label else 'aria-hidden="true"'
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 {top} {width} {height}" font-family="sans-serif" role="img" '
-            f'aria-label="{escape(label)}" data-band="" style="display:block">\n' + "\n".join(body)
-            + "\n</svg>")
+            f'viewBox="0 {top} {width} {height}" font-family="sans-serif" {named} '
+            f'data-band="" style="display:block">\n' + "\n".join(body) + "\n</svg>")
 
 
 def grid_bands(width: int, height: int, label: str, header: list[str], rows: list[list[str]],

@@ -68,6 +68,14 @@ def list_id(tag: str, domain: str) -> str:
     return f"{label} <{label}.{host or 'pbem.invalid'}>"
 
 
+_TAG = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*")
+
+
+def _language(tag: str) -> str:
+    """A language tag as a header may carry it (``fr``, ``pt-BR``); anything else is ``en``."""
+    return tag if _TAG.fullmatch(tag) else "en"
+
+
 def game_subject(title: str, tag: str) -> str:
     """The stable subject of a game's thread, e.g. ``[reef-12] Reef Encounter``."""
     return clean_header(f"[{tag}] {title}")
@@ -89,11 +97,14 @@ def compose(
     pictures: Sequence[Picture] = (),
     list_id: str | None = None,
     list_unsubscribe: str | None = None,
+    language: str | None = None,
 ) -> EmailMessage:
     """A plain-text email (with an HTML alternative if given).
 
     Every email pbem sends is machine-made, so it always carries Auto-Submitted: replies to a
     player's email are ``auto-replied``, everything else ``auto-generated`` (RFC 3834).
+    ``language``: the reader's language tag, as Content-Language (RFC 3282), which screen
+    readers and translating clients go by.
     """
     msg = EmailMessage()
     msg["From"] = _address(from_name, from_addr)
@@ -120,6 +131,8 @@ def compose(
                 image = related[-1]
                 assert isinstance(image, EmailMessage)
                 image.set_payload(base64_lines(pic.png, msg.policy.max_line_length or 78))
+    if language:  # after the content: setting it drops a Content-Language set before
+        msg["Content-Language"] = _language(language)
     return msg
 
 
@@ -307,6 +320,7 @@ def compose_bytes(
     keep_lines: bool = False,
     list_id: str | None = None,
     list_unsubscribe: str | None = None,
+    language: str | None = None,
 ) -> bytes:
     """The mail :func:`compose` makes, as the bytes :func:`mail_bytes` would give (the same
     headers, parts and contents; fresh boundaries, Message-ID and Date; text parts written
@@ -322,7 +336,7 @@ def compose_bytes(
             from_addr=from_addr, to_addr=to_addr, subject=subject, text=text, to_name=to_name,
             from_name=from_name, html=html, in_reply_to=in_reply_to, references=references,
             auto_reply=auto_reply, message_id_domain=message_id_domain, pictures=pictures,
-            list_id=list_id, list_unsubscribe=list_unsubscribe))
+            list_id=list_id, list_unsubscribe=list_unsubscribe, language=language))
     head = [_address_header("From", from_name, from_addr),
             _address_header("To", to_name, to_addr),
             _header("Subject", clean_header(subject, 250)),
@@ -331,6 +345,9 @@ def compose_bytes(
     head += [_header(name, value)
              for name, value in _thread_headers(in_reply_to, references, auto_reply, list_id,
                                                 list_unsubscribe)]
+    head.append("MIME-Version: 1.0\n")
+    if language:
+        head.append(_header("Content-Language", _language(language)))
     part = _text_part("plain", text, keep_lines)
     if html is not None:
         shown = _text_part("html", html, keep_lines)
@@ -343,4 +360,4 @@ def compose_bytes(
             shown = _multipart("related", [shown, *images])
         part = _multipart("alternative", [part, shown])
     part_head, body = part
-    return "".join([*head, "MIME-Version: 1.0\n", part_head, "\n"]).encode("utf-8") + body
+    return "".join([*head, part_head, "\n"]).encode("utf-8") + body

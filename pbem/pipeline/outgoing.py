@@ -127,7 +127,8 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
           html: str | None = None, kind: str, game_id: int | None,
           in_reply_to: str | None = None, references: list[str] | None = None,
           auto_reply: bool = True, secret: str | None = None,
-          tag: str | None = None, unsubscribe: bool = False) -> OutboundMessage:
+          tag: str | None = None, unsubscribe: bool = False,
+          language: str | None = None) -> OutboundMessage:
     """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
     sent (pbem.outbox.delivery), so the secret is at rest only while the mail waits; the
     subject kept on the row never shows it. ``unsubscribe``: mail to someone who holds no
@@ -147,7 +148,8 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
                         auto_reply=auto_reply, message_id_domain=host.message_id_domain,
                         pictures=pictures,
                         list_id=list_id(tag, host.message_id_domain) if tag else None,
-                        list_unsubscribe=unsubscribe_link(host, to) if unsubscribe else None)
+                        list_unsubscribe=unsubscribe_link(host, to) if unsubscribe else None,
+                        language=language)
     hidden = [secret] if secret else []
     if unsubscribe:
         hidden.append(never_code(host, to))
@@ -317,7 +319,8 @@ def queue_status(session: Session, host: Host, rules: GameRules, game: Game, sta
     return queue(session, host, to=seat.address, to_name=seat.name,
                  subj=subj, text=text, html=html, kind=kind,
                  game_id=game.id, in_reply_to=in_reply_to, references=references,
-                 auto_reply=in_reply_to is not None, secret=secret, tag=game.tag)
+                 auto_reply=in_reply_to is not None, secret=secret, tag=game.tag,
+                 language=mail.lang)
 
 
 def shown_turn(view: Any, moves: int) -> int:
@@ -401,7 +404,7 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
     return queue(session, host, to=to, to_name="", subj=subj, text=text, kind=kind,
                  game_id=game.id if game else None, in_reply_to=in_reply_to,
                  references=references, secret=secret, tag=game.tag if game else None,
-                 unsubscribe=unsubscribe)
+                 unsubscribe=unsubscribe, language=tr.lang)
 
 
 # Answers to mail that proved no seat's secret ("fault": a mail the host failed on; "lobby":

@@ -36,7 +36,21 @@ CASES: list[dict[str, Any]] = [
     {"text": "=3D and = and --===============0000000000000000000==\n", "html": "<p>=</p>"},
     {"text": "", "html": ""},
     {"text": "日本語のテキスト " * 20, "html": "<p>" + "日本語 " * 40 + "</p>"},
+    {"text": "x", "html": "<p>x</p>", "language": "fr"},
+    {"text": "x", "language": "de\nBcc: v@example.org"},
 ]
+
+
+@pytest.mark.parametrize(("language", "header"), [
+    ("nl", "nl"), ("pt-BR", "pt-BR"), ("de\nBcc: v@example.org", "en"), ("", None)])
+def test_the_readers_language_is_the_content_language(language: str, header: str | None
+                                                      ) -> None:
+    for raw in (compose_bytes(from_addr="games@host.test", to_addr="ann@players.test",
+                              subject="s", text="x", language=language),
+                mail_bytes(compose(from_addr="games@host.test", to_addr="ann@players.test",
+                                   subject="s", text="x", language=language))):
+        msg = message_from_bytes(raw, policy=policy.default)
+        assert msg["Content-Language"] == header and msg["Bcc"] is None
 
 
 def both(case: dict[str, Any], pictures: int) -> tuple[EmailMessage, EmailMessage]:

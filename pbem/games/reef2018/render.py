@@ -21,6 +21,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
+from pbem.drawing.legibility import ink_on
 from pbem.drawing.pictures import grid_bands
 from pbem.games.reef2018.keywords import localise_order
 from pbem.i18n.msg import Msg, cmsg, msg
@@ -29,7 +30,6 @@ from pbem.i18n.translate import ENGLISH, Translator
 COLUMNS = "ABCD"
 FILL = {"red": "#d33030", "yellow": "#f2d21b", "green": "#2e9e44", "purple": "#8a3fb8",
         "any": "#ffffff"}
-INK = {"yellow": "#000", "any": "#000"}
 CELL = 34
 
 
@@ -57,6 +57,20 @@ def reef_grid(player: Mapping[str, Any]) -> str:
     for r, row in enumerate(player.get("reef", []), start=1):
         lines.append(f"  {r}   " + " ".join(f"{cell_text(c):<3}" for c in row).rstrip())
     return "\n".join(lines)
+
+
+def reef_squares(player: Mapping[str, Any], tr: Translator = ENGLISH) -> list[str]:
+    """The reef's picture read square by square, row by row: "A1 red, height 3", "B1 empty"
+    (the text equivalent of its picture, for a reader who cannot see it)."""
+    out = []
+    for r, row in enumerate(player.get("reef", []), start=1):
+        for c, cell in enumerate(row):
+            square = f"{COLUMNS[c]}{r}"
+            top = cell.get("top")
+            out.append(tr(msg("{square} {colour}, height {height}", square=square,
+                              colour=cmsg("colour", str(top)), height=cell.get("height", 0)))
+                       if top else f"{square} {tr(msg('empty'))}")
+    return out
 
 
 def corals(card: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
@@ -107,16 +121,15 @@ def grid_path(ox: int, oy: int, cols: int, rows: int, cell: int, colour: str) ->
 
 def _square(x: float, y: float, cell: Mapping[str, Any], size: int,
             tr: Translator) -> tuple[str, str]:
-    """A square coloured by its top piece, and its stack height (empty if none) to draw
-    over the grid."""
+    """A square coloured by its top piece, and its top's letter and stack height ("R3", as the
+    text grid writes it; empty if none) to draw over the grid: the colour is never alone."""
     top = cell.get("top")
-    height = int(cell.get("height", 0))
     fill = FILL.get(str(top), "#e8f4f8") if top else "#e8f4f8"
     square = (f'<rect x="{x:.0f}" y="{y:.0f}" width="{size}" height="{size}" fill="{fill}" '
               f'{CRISP}><title>{escape(_stack_words(cell, tr))}</title></rect>')
     label = (f'<text x="{x + size / 2:.0f}" y="{y + size / 2 + 5:.0f}" '
              f'font-size="15" font-weight="bold" text-anchor="middle" '
-             f'fill="{INK.get(str(top), "#fff")}">{height}</text>') if top else ""
+             f'fill="{ink_on(fill)}">{cell_text(cell)}</text>') if top else ""
     return square, label
 
 
@@ -152,18 +165,9 @@ def _reef_bands(player: Mapping[str, Any], who: str, label: str, tr: Translator)
 
 
 def reef_words(player: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
-    """A reef in words, square by square as orders name them: ``row 1: A1 red, 2 high; B1
-    empty; ...``: the picture's text for a reader who cannot see it (or whose client hides
-    pictures), so the mail need not draw the reef twice."""
-    rows = []
-    for r, row in enumerate(player.get("reef", []), start=1):
-        squares = [tr(msg("{square} {colour}, {height} high", square=f"{COLUMNS[c]}{r}",
-                          colour=tr(cmsg("colour", str(cell["top"]))),
-                          height=cell.get("height", 0)))
-                   if cell.get("top") else tr(msg("{square} empty", square=f"{COLUMNS[c]}{r}"))
-                   for c, cell in enumerate(row)]
-        rows.append(tr(msg("row {row}: {squares}", row=r, squares="; ".join(squares))))
-    return ". ".join(rows)
+    """A reef in words, square by square as orders name them (:func:`reef_squares`): the
+    picture's text for a client that hides pictures."""
+    return "; ".join(reef_squares(player, tr))
 
 
 def reef_svg(view: Mapping[str, Any], names: list[str] | None = None,
@@ -190,12 +194,13 @@ def reef_svg(view: Mapping[str, Any], names: list[str] | None = None,
 
 def card_svg(card: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
     """A card's pattern as a little picture: coloured squares, heights written in them."""
-    size = 22
+    size = 28  # room for the widest label, "G2+"
     high = card.get("highest")
     if high:
-        cells = [[{"top": high["centre"], "label": "▲"}, {"top": high["scored"], "label": "+"}]]
-    else:
-        cells = [[{"top": _colour(label), "label": label[1:]} if label else {}
+        cells = [[{"top": high["centre"], "label": str(high["centre"])[0].upper() + "▲"},
+                  {"top": high["scored"], "label": str(high["scored"])[0].upper() + "+"}]]
+    else:  # each square with its whole label, its colour's letter first
+        cells = [[{"top": _colour(label), "label": label} if label else {}
                   for label in row] for row in card.get("pattern", [])]
     width = max((len(r) for r in cells), default=1) * size + 2
     height = len(cells) * size + 2
@@ -210,9 +215,10 @@ def card_svg(card: Mapping[str, Any], tr: Translator = ENGLISH) -> Markup:
             parts.append(f'<rect x="{1 + c * size}" y="{1 + r * size}" width="{size}" '
                          f'height="{size}" fill="{FILL.get(top, "#fff")}" stroke="#333"/>')
             if cell["label"]:
-                parts.append(f'<text x="{1 + c * size + size / 2:.0f}" y="{r * size + 16}" '
+                parts.append(f'<text x="{1 + c * size + size / 2:.0f}" y="{r * size + 19}" '
                              f'font-size="11" text-anchor="middle" '
-                             f'fill="{INK.get(top, "#fff")}">{escape(cell["label"])}</text>')
+                             f'fill="{ink_on(FILL.get(top, "#fff"))}">'
+                             f'{escape(cell["label"])}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))
 
@@ -256,7 +262,7 @@ def template_helpers() -> dict[str, Callable[..., Any]]:
         "card_block": card_block, "card_svg": card_svg, "reef_svg": reef_svg,
         "seat_label": seat_label, "corals": corals, "pattern_lines": pattern_lines,
         "card_text": card_text, "said": said, "supply_words": supply_words,
-        "order_words": order_words}
+        "order_words": order_words, "reef_squares": reef_squares}
     plain: dict[str, Callable[..., Any]] = {"reef_grid": reef_grid, "strong": strong,
                                             "code": code}
     return plain | {name: _in_language(f) for name, f in words.items()}

@@ -32,6 +32,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
+from pbem.drawing.legibility import ink_on
 from pbem.drawing.pictures import band, grid_bands
 from pbem.games.reef_encounter.keywords import localise_order
 from pbem.i18n.msg import Msg, cmsg, msg
@@ -47,6 +48,7 @@ FILL = {
 SAND, ROCK, SEA = "#ecdcae", "#dcd6c8", "#cfe8f3"  # light rock: grey polyps stand out
 CELL = 26
 GRID = "#8f8979"  # a whole-pixel line of this is as light as the old half-pixel #7a7466
+GROWTH = "#9e2a1e"  # an extra-growth space's star: 4.5:1 and more on sand and on rock
 
 
 def _tr(ctx: Context) -> Translator:
@@ -77,8 +79,9 @@ def order_words(text: str, tr: Translator = ENGLISH) -> str:
 
 
 def colour_letter(colour: str | None) -> str:
-    """A coral colour's letter (G O P W Y), or '?' for anything else."""
-    return LETTER.get(colour or "", "?")
+    """A colour's letter: a coral's (G O P W Y), else the colour's initial (a player's, a
+    larva cube's), or '?' for none."""
+    return LETTER.get(colour or "", (colour or "?")[0].upper())
 
 
 def cell_symbol(cell: Mapping[str, Any]) -> str:
@@ -103,6 +106,25 @@ def board_grid(board: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
     for r, row in enumerate(board.get("rows", []), start=1):
         lines.append(f"  {r}  " + " ".join(cell_symbol(c) for c in row).rstrip())
     return "\n".join(lines)
+
+
+def board_cells(board: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
+    """A board's picture read cell by cell, row by row: "Board 2: A1 sand; B2 grey polyp,
+    shrimp of player 2; …" (the text equivalent of its picture, for a reader who cannot see
+    it)."""
+    out = []
+    for r, row in enumerate(board.get("rows", []), start=1):
+        for c, cell in enumerate(row):
+            polyp = cell.get("polyp")
+            what = [tr(msg("{colour} polyp", colour=cmsg("colour", str(polyp)))) if polyp
+                    else tr(msg("sand")) if cell.get("sand")
+                    else tr(msg("extra-growth space")) if cell.get("extra_growth")
+                    else tr(msg("bare rock"))]
+            if cell.get("shrimp") is not None:
+                what.append(tr(msg("shrimp of player {n}", n=int(cell["shrimp"]) + 1)))
+            out.append(f"{COLUMNS[c]}{r} " + ", ".join(what))
+    title = tr(msg("Board {number}", number=str(board.get("number", "?"))))
+    return f"{title}: " + "; ".join(out)
 
 
 def counts(colours: Iterable[str] | Mapping[str, int] | None, tr: Translator = ENGLISH) -> str:
@@ -135,9 +157,18 @@ def seat_label(seat: int | None, tr: Translator = ENGLISH) -> str:
     return tr(msg("nobody")) if seat is None else tr(msg("player {n}", n=int(seat) + 1))
 
 
+def _letter(x: float, y: float, colour: str, fill: str) -> str:
+    """A colour's letter centred on (``x``, ``y``), in the ink that reads best on ``fill``:
+    no piece tells its colour by its colour alone."""
+    return (f'<text x="{x:.0f}" y="{y + 4:.0f}" font-size="11" font-weight="bold" '
+            f'text-anchor="middle" fill="{ink_on(fill)}">{colour_letter(colour)}</text>')
+
+
 def _polyp(tr: Translator, x: float, y: float, colour: str, r: float = 9) -> str:
-    return (f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{r:.0f}" fill="{FILL.get(colour, "#000")}" '
-            f'stroke="#333" stroke-width="1"><title>{escape(_word(tr, colour))}</title></circle>')
+    fill = FILL.get(colour, "#000")
+    return (f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{r:.0f}" fill="{fill}" '
+            f'stroke="#333" stroke-width="1"><title>{escape(_word(tr, colour))}</title></circle>'
+            + _letter(x, y, colour, fill))
 
 
 # Axis-aligned cells drawn without anti-aliasing: the same look (their edges fall on whole
@@ -184,12 +215,13 @@ def _board_rows_svg(tr: Translator, board: Mapping[str, Any], ox: int, oy: int,
             fill = SAND if cell.get("sand") else ROCK
             cells[r].append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
                             f'fill="{fill}" {CRISP}/>')
-            cx, cy = x + CELL / 2, y + CELL / 2
+            # A polyp sits low and left of the middle: its letter clear of a shrimp's token.
+            cx, cy = x + CELL / 2 - 3, y + CELL / 2 + 2
             if cell.get("polyp"):
                 pieces[r].append(_polyp(tr, cx, cy, str(cell["polyp"])))
             elif cell.get("extra_growth") and not cell.get("sand"):
                 pieces[r].append(f'<text x="{cx:.0f}" y="{cy + 5:.0f}" font-size="15" '
-                                 'fill="#c0392b" text-anchor="middle">✶</text>')
+                                 f'fill="{GROWTH}" text-anchor="middle">✶</text>')
             if cell.get("shrimp") is not None:
                 n = int(cell["shrimp"]) + 1
                 fill = (shrimp_fill or {}).get(n - 1, "#222")
@@ -197,8 +229,8 @@ def _board_rows_svg(tr: Translator, board: Mapping[str, Any], ox: int, oy: int,
                 pieces[r].append(
                     f'<circle cx="{x + CELL - 6}" cy="{y + 6.5}" r="6" fill="{fill}" '
                     f'stroke="#000" stroke-width="0.8"><title>{label}</title></circle>'
-                    f'<text x="{x + CELL - 6}" y="{y + 10.5}" font-size="11" fill="#000" '
-                    f'text-anchor="middle">{n}</text>')
+                    f'<text x="{x + CELL - 6}" y="{y + 10.5}" font-size="11" '
+                    f'fill="{ink_on(fill)}" text-anchor="middle">{n}</text>')
     return [cells[r] + [grid] + pieces[r] for r in range(len(rows))]
 
 
@@ -246,7 +278,8 @@ def _sea_svg(tr: Translator, sea: list[Mapping[str, Any]], oy: int, row: int) ->
             label = escape(tr(msg("larva cube {colour}", colour=cmsg("colour", colour))))
             out.append(f'<rect x="{x + 8}" y="{y + 26}" width="14" height="14" '
                        f'fill="{FILL.get(colour, "#000")}" stroke="#333"><title>{label}'
-                       '</title></rect>')
+                       '</title></rect>' + _letter(x + 15, y + 33, colour,
+                                                   FILL.get(colour, "#000")))
         for j, polyp in enumerate(space.get("polyps", [])):
             out.append(_polyp(tr, x + 36 + j * 20, y + 33, str(polyp), r=8))
     return out
@@ -263,6 +296,8 @@ def _sea_extras_svg(tr: Translator, view: Mapping[str, Any], oy: int) -> list[st
            f'<rect x="{SEA_W - 26}" y="{oy + 3}" width="16" height="16" rx="3" '
            f'fill="{FILL.get(str(alga), SEA) if alga else SEA}" stroke="#333">'
            f'<title>{escape(what)}</title></rect>']
+    if alga:
+        out.append(_letter(SEA_W - 18, oy + 11, str(alga), FILL.get(str(alga), SEA)))
     shrimps = tr(msg("Shrimps on the open sea:"))
     out.append(f'<text x="8" y="{oy + 40}" font-size="12">{escape(shrimps)}</text>')
     x = SEA_W - 18
@@ -271,10 +306,10 @@ def _sea_extras_svg(tr: Translator, view: Mapping[str, Any], oy: int) -> list[st
             n = int(p.get("seat", 0)) + 1
             label = tr(msg("{colour} (player {n})", colour=cmsg("colour", str(p.get("colour"))),
                            n=n))
-            out.append(f'<circle cx="{x}" cy="{oy + 35}" r="8" '
-                       f'fill="{FILL.get(str(p.get("colour")), "#222")}" stroke="#000">'
+            fill = FILL.get(str(p.get("colour")), "#222")
+            out.append(f'<circle cx="{x}" cy="{oy + 35}" r="8" fill="{fill}" stroke="#000">'
                        f'<title>{escape(label)}</title></circle>'
-                       f'<text x="{x}" y="{oy + 39}" font-size="11" '
+                       f'<text x="{x}" y="{oy + 39}" font-size="11" fill="{ink_on(fill)}" '
                        f'text-anchor="middle">{n}</text>')
             x -= 22
     return out
@@ -300,19 +335,22 @@ def _tiles_svg(tr: Translator, tiles: list[Mapping[str, Any]], oy: int) -> list[
                    f'fill="#fdf8ec" stroke="#7a7466"><title>{escape(label)}</title></rect>')
         out.append(f'<text x="{x + 4}" y="{y + 13}" font-size="11">'
                    f'{escape(str(t.get("number", "")))}</text>')
-        out.append(_polyp(tr, x + 24, y + 22, strong, r=7))
-        out.append(_polyp(tr, x + 42, y + 22, strong, r=7))
-        out.append(_polyp(tr, x + 33, y + 40, weak, r=6))
-        large = tr(msg("large alga {colour}", colour=cmsg("colour", str(t.get("large_alga")))))
-        out.append(f'<rect x="{x + 4}" y="{y + 52}" width="{TILE_W - 8}" height="8" '
-                   f'fill="{FILL.get(str(t.get("large_alga")), "#000")}"><title>'
-                   f'{escape(large)}</title></rect>')
-        if t.get("cylinder"):
-            locked = tr(msg("locked by a {colour} alga",
-                            colour=cmsg("colour", str(t["cylinder"]))))
-            out.append(f'<rect x="{x + 26}" y="{y + 4}" width="14" height="{TILE_H - 8}" '
-                       f'rx="6" fill="{FILL.get(str(t["cylinder"]), "#000")}" stroke="#000" '
-                       f'opacity="0.9"><title>{escape(locked)}</title></rect>')
+        out.append(_polyp(tr, x + 22, y + 23, strong, r=8))
+        out.append(_polyp(tr, x + 40, y + 23, strong, r=8))
+        out.append(_polyp(tr, x + 31, y + 41, weak, r=8))
+        alga = str(t.get("large_alga"))
+        large = tr(msg("large alga {colour}", colour=cmsg("colour", alga)))
+        out.append(f'<rect x="{x + 4}" y="{y + 51}" width="{TILE_W - 8}" height="12" '
+                   f'fill="{FILL.get(alga, "#000")}" {CRISP}><title>'
+                   f'{escape(large)}</title></rect>'
+                   + _letter(x + TILE_W / 2, y + 57, alga, FILL.get(alga, "#000")))
+        if t.get("cylinder"):  # a bar at the tile's right edge, beside its polyps
+            cylinder = str(t["cylinder"])
+            locked = tr(msg("locked by a {colour} alga", colour=cmsg("colour", cylinder)))
+            out.append(f'<rect x="{x + TILE_W - 13}" y="{y + 4}" width="12" height="44" '
+                       f'rx="5" fill="{FILL.get(cylinder, "#000")}" stroke="#000">'
+                       f'<title>{escape(locked)}</title></rect>'
+                       + _letter(x + TILE_W - 7, y + 26, cylinder, FILL.get(cylinder, "#000")))
     return out
 
 
@@ -450,6 +488,6 @@ def template_helpers() -> dict[str, Callable[..., Any]]:
         "board_grid": board_grid, "colour_name": colour_name, "counts": counts,
         "message": message, "order_words": order_words, "seat_label": seat_label,
         "reef_svg": reef_svg, "player_label": player_label, "score_terms": score_terms,
-        "tie_lines": tie_lines, "tiles_legend": tiles_legend}
+        "tie_lines": tie_lines, "tiles_legend": tiles_legend, "board_cells": board_cells}
     return {"colour_letter": colour_letter, "total": total,
             **{name: _in_language(f) for name, f in worded.items()}}

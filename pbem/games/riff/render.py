@@ -15,6 +15,7 @@ import jinja2
 import jinja2.runtime
 from markupsafe import Markup, escape
 
+from pbem.drawing.legibility import ink_on, wrap
 from pbem.drawing.pictures import band
 
 WIDTH = 6  # characters per column of the grid
@@ -68,6 +69,20 @@ def area_grid(view: Mapping[str, Any], pgettext: PGettext = _english) -> str:
     lines.append(_boats(players[me]["boats"], pgettext("grid", "P%(n)s boats", n=me + 1),
                         label, boat))
     return "\n".join(lines)
+
+
+def area_rows(view: Mapping[str, Any], pgettext: PGettext = _english) -> list[str]:
+    """The fishing area's picture read place by place, row by row from the far row: "far (3):
+    1 red male fish, 2 face down, 3 water, …" (the text equivalent of the picture, for a
+    reader who cannot see it)."""
+    out = []
+    for row in view["rows"]:
+        places = [f"{c} " + (str(pgettext("grid", "empty")) if cell is None
+                             else str(pgettext("grid", "face down")) if not cell.get("up")
+                             else card_text(cell, pgettext))
+                  for c, cell in enumerate(row["cells"], start=1)]
+        out.append(f"{pgettext('row', row['name'])} ({row['cost']}): " + ", ".join(places))
+    return out
 
 
 def _boats(count: int, name: str, label: int, boat: str) -> str:
@@ -139,7 +154,6 @@ def coral_text(coral: Mapping[str, Any], pgettext: PGettext = _english) -> str:
 # up, stay readable.
 FILL = {"red": "#d33030", "yellow": "#f2d21b", "blue": "#2f6fd0", "green": "#2e9e44",
         "pink": "#f08cb8", "purple": "#8a3fb8"}
-INK = {"yellow": "#000", "pink": "#000"}
 WATER, DOWN, EMPTY, CARD = "#cfe8f5", "#7d8b96", "#ffffff", "#f3ead2"
 CELL_W, CELL_H, LEFT = 36, 44, 60  # a place of the area; the row names' column
 AREA_W = LEFT + 8 * CELL_W  # 348: room for an archive page's margins too
@@ -164,17 +178,18 @@ def _place(x: int, y: int, cell: Mapping[str, Any] | None, pgettext: PGettext) -
     face-down card, water, a coral, pearl or shark card, or a gap."""
     words = cell_text(cell, pgettext)
     if cell is None:
-        fill, ink, lines, title = EMPTY, "#777", ["."], str(pgettext("grid", "empty"))
+        fill, lines, title = EMPTY, ["."], str(pgettext("grid", "empty"))
     elif not cell.get("up"):
-        fill, ink, lines, title = DOWN, "#fff", ["?"], str(pgettext("grid", "face down"))
+        fill, lines, title = DOWN, ["?"], str(pgettext("grid", "face down"))
     elif cell["kind"] == "fish":
-        colour = cell["colour"]
-        fill, ink = FILL.get(colour, CARD), INK.get(colour, "#fff")
-        lines, title = [abbreviation(colour, pgettext), words[-1]], card_text(cell, pgettext)
+        fill = FILL.get(cell["colour"], CARD)
+        lines, title = [abbreviation(cell["colour"], pgettext), words[-1]], card_text(cell,
+                                                                                      pgettext)
     elif cell["kind"] == "water":
-        fill, ink, lines, title = WATER, "#246", ["~"], card_text(cell, pgettext)
+        fill, lines, title = WATER, ["~"], card_text(cell, pgettext)
     else:
-        fill, ink, lines, title = CARD, "#000", [words], card_text(cell, pgettext)
+        fill, lines, title = CARD, [words], card_text(cell, pgettext)
+    ink = ink_on(fill)
     out = [f'<rect x="{x}" y="{y}" width="{CELL_W}" height="{CELL_H}" fill="{fill}" {CRISP}>'
            f'<title>{escape(title)}</title></rect>']
     first = y + CELL_H / 2 + 4 - 7 * (len(lines) - 1)
@@ -237,9 +252,11 @@ def area_svg(view: Mapping[str, Any], names: Sequence[str] = (),
                                                  who(1 - me)))]
     for r, row in enumerate(rows):
         y = oy + r * CELL_H
-        body = [_text(4, y + 19, _short(str(pgettext("row", row["name"])), 10), 11, "#000",
-                      "start"),
-                _text(4, y + 34, f"({row['cost']})", 11, "#333", "start")]
+        # The row's name, wrapped to the room left of the places (never cut), then its cost.
+        words = [*wrap(str(pgettext("row", row["name"])), LEFT - 6, 11), f"({row['cost']})"]
+        first = y + CELL_H / 2 + 4 - 6 * (len(words) - 1)
+        body = [_text(4, first + 12 * n, line, 11, "#000" if n < len(words) - 1 else "#333",
+                      "start") for n, line in enumerate(words)]
         for c, cell in enumerate(row["cells"]):
             body += _place(LEFT + c * CELL_W, y, cell, pgettext)
         body.append(grid)
@@ -264,7 +281,7 @@ def _fish_box(x: int, y: int, colour: str | None, sex: str,
     label = f"{abbreviation(colour, pgettext)} {pgettext('sex abbreviation', code)}"
     return [f'<rect x="{x}" y="{y}" width="50" height="28" fill="{FILL.get(colour, CARD)}" '
             f'{CRISP}><title>{escape(fish_name(colour, sex, pgettext))}</title></rect>',
-            _text(x + 25, y + 18, label, 11, INK.get(colour, "#fff"))]
+            _text(x + 25, y + 18, label, 11, ink_on(FILL.get(colour, CARD)))]
 
 
 def _pairs(label: str, pairs: Sequence[tuple[str, str | None, str | None, bool]],
@@ -305,12 +322,12 @@ def corals_svg(player: Mapping[str, Any], pgettext: PGettext = _english) -> Mark
     return _pairs(str(pgettext("picture", "Corals")), pairs, pgettext) if pairs else Markup("")
 
 
-def _in_language(helper: Callable[..., str]) -> Callable[..., str]:
+def _in_language(helper: Callable[..., Any]) -> Callable[..., Any]:
     """``helper`` with the rendering template's ``pgettext`` (the seat's language, however the
     host installed it for this render); English when the template has none."""
 
     @jinja2.pass_context
-    def wrapped(context: jinja2.runtime.Context, *args: Any) -> str:
+    def wrapped(context: jinja2.runtime.Context, *args: Any) -> Any:
         found = context.resolve_or_missing("pgettext")
         if found is jinja2.runtime.missing:
             return helper(*args)
@@ -324,9 +341,10 @@ def _in_language(helper: Callable[..., str]) -> Callable[..., str]:
 
 
 def template_helpers() -> dict[str, Any]:
-    helpers: dict[str, Callable[..., str]] = {
+    helpers: dict[str, Callable[..., Any]] = {
         "area_grid": area_grid, "cell_text": cell_text, "counts": counts,
         "fish_list": fish_list, "coral_text": coral_text, "cross_text": cross_text,
         "fish_name": fish_name, "card_text": card_text, "discard_text": discard_text,
-        "area_svg": area_svg, "crosses_svg": crosses_svg, "corals_svg": corals_svg}
+        "area_svg": area_svg, "area_rows": area_rows, "crosses_svg": crosses_svg,
+        "corals_svg": corals_svg}
     return {name: _in_language(helper) for name, helper in helpers.items()}
