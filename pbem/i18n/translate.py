@@ -65,6 +65,12 @@ class Translator:
         return self._translations.ngettext(s, p, n)
 
     def pgettext(self, ctx: str, s: str) -> str:
+        """A word in context as it is written to players: a catalogue's word may list the
+        forms a player may type ("tout|chaque"), the first being the written one."""
+        return self.alternatives(ctx, s).split("|", 1)[0]
+
+    def alternatives(self, ctx: str, s: str) -> str:
+        """The catalogue's text itself, every "|"-separated form a player may type."""
         return self._translations.pgettext(ctx, s)
 
     def npgettext(self, ctx: str, s: str, p: str, n: int) -> str:

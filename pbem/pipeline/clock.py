@@ -115,7 +115,8 @@ def play_default(session: Session, rules: GameRules, game: Game, state: Any, sea
     text = rules.default_order(state, seat.index)
     applied, record = play(rules, state, seat.index, text, f"{game.seed}/{index}")
     told = [Event.of("default_played", why),
-            Event.of("default_order_shown", msg("The order played for you: {order}", order=text),
+            Event.of("default_order_shown", msg("The order played for you: {order}",
+                                                order=localise_order(rules, text, seat.language)),
                      {seat.index})]
     record_move(session, rules, game, index=index, kind=TIMEOUT_KIND, seat=seat.index,
                 text=text, record=record, state=applied.state, told=told, created=now)
@@ -137,9 +138,10 @@ def play_bot(session: Session, rules: GameRules, game: Game, state: Any, seat: S
         log.warning("the %s bot of %s took %.1f s of CPU for one move (budget %.1f s)",
                     rules.name, game.tag, took, host.bot_seconds_per_move)
     applied, record = play(rules, state, seat.index, text, f"{game.seed}/{index}")
+    # The seat reads the order in its own words, as it would have written it.
     told = [Event.of("bot_order_shown", msg("The bot standing in for you played: {order}",
-                                            order=text), {seat.index})] \
-        if stands_in(seat) else []
+                                            order=localise_order(rules, text, seat.language)),
+                     {seat.index})] if stands_in(seat) else []
     record_move(session, rules, game, index=index, kind=BOT, seat=seat.index, text=text,
                 record=record, state=applied.state, told=told, created=now)
     return applied.state, text

@@ -98,7 +98,7 @@ def test_an_unknown_language_gets_the_list_of_available_ones(factory: SessionFac
     result, reply = table.send(0, "taal xx")
     assert result.status == "rejected"
     assert "\"taal xx\" is geen taal die deze spelleider spreekt. Schrijf een van deze:" in reply
-    assert "  taal fr  français" in reply and "Uw taal blijft: Nederlands." in reply
+    assert "  taal fr  français" in reply and "Je taal blijft: Nederlands." in reply
 
 
 def test_language_names_are_understood_in_every_language(factory: SessionFactory) -> None:
@@ -150,7 +150,7 @@ def test_every_mail_to_a_seat_ends_with_its_language_footer(factory: SessionFact
     assert "Your language: English." in ann_html
     _, ben = table.send(1, "protokoll")  # "log", in German
     assert ben.rstrip().splitlines()[-1] == (
-        "Ihre Sprache: Deutsch. Andere: \"sprache en\" (English), \"sprache fr\" (français), "
+        "Deine Sprache: Deutsch. Andere: \"sprache en\" (English), \"sprache fr\" (français), "
         "\"sprache it\" (italiano) und \"sprache nl\" (Nederlands).")
     assert "Die letzten 1 von 1 Zügen in" in ben
 
@@ -196,7 +196,7 @@ def test_orders_in_the_seats_words_are_logged_canonical(factory: SessionFactory)
     result, reply = table.send(1, "language de")
     result, reply = table.send(1, "spielen 99")
     assert result.status == "rejected"
-    assert "Zeile 1 Ihrer E-Mail („spielen 99“): you have no card 99" in reply
+    assert "Zeile 1 deiner E-Mail („spielen 99“): you have no card 99" in reply
     assert "Ein gültiger Befehl wäre jetzt zum Beispiel: spielen " in reply
 
 
@@ -290,7 +290,7 @@ def test_game_new_sets_the_game_language_and_each_seats_own(
     assert ann_subject.startswith("[testcards-1] Bienvenue dans Test Cards")
     assert "Bienvenue dans Test Cards ! Votre secret est : " in ann
     assert ben_subject.startswith("[testcards-1] Willkommen bei Test Cards")
-    assert "Willkommen bei Test Cards! Ihr Geheimnis ist: " in ben
+    assert "Willkommen bei Test Cards! Dein Geheimnis ist: " in ben
     for bad, said in ((["--lang", "xx"], "unknown language 'xx'; the host speaks en, fr, it, "
                                           "nl, de"),
                       (["--seat", "Cy <cy@players.test> lang=klingon"],
