@@ -101,6 +101,7 @@ class Autoplay:
     failed: list[tuple[Seat, Msg]] = field(default_factory=list)  # (seat, why) → game paused
     # Seats a bot took over at their deadline in this pass (the "bot" timeout policy).
     taken_over: list[Seat] = field(default_factory=list)
+    start: Any = None  # the state before the first entry the host played
 
 
 def play_default(session: Session, rules: GameRules, game: Game, state: Any, seat: Seat,
@@ -162,7 +163,7 @@ def settle(session: Session, rules: GameRules, game: Game, before: Any, after: A
     """
     host = host or Host()
     bot_moves = 0
-    result = Autoplay(after)
+    result = Autoplay(after, start=after)
     note_wait(game, rules.waiting_for(before), rules.waiting_for(after), now)
     everyone = seats if seats is not None else queries.seats(session, game.id or 0)
     by_index = {s.index: s for s in everyone}
@@ -432,7 +433,8 @@ def tell_autoplay(session: Session, host: Host, rules: GameRules, game: Game, re
                       order=localise_order(rules, played_for[seat.index], seat.language))]
                  if seat.index in played_for and not autoplayed(seat) else [])
         update = mails.queue_update(session, host, rules, game, result.state, seat,
-                                    mover=", ".join(s.name for s, _ in result.played),
+                                    mover=mails.movers([s.name for s, _ in result.played],
+                                                       result.start),
                                     intro=intro, seats=seats)
         queued += [update] if update is not None else []
     session.flush()

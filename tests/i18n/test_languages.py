@@ -129,7 +129,7 @@ def test_the_timezone_command_and_dates_in_the_seats_zone(factory: SessionFactor
     assert seat.timezone == "Europe/Paris" and due is not None
     _, status = table.send(0, "statut")
     shown = translator("fr").datetime(due, "Europe/Paris")
-    assert re.fullmatch(r"\d+ \w+ 20\d\d, \d\d:\d\d CE(S)?T", shown), shown
+    assert re.fullmatch(r"\d+ \w+ 20\d\d à \d\d:\d\d CE(S)?T", shown), shown
     assert f"C'est votre tour. Vos ordres sont attendus avant le {shown}." in status
     # Errors: not a zone, or no zone at all; the setting stays.
     for typed in ("Mars/Olympus", "CET+9", ""):
@@ -350,7 +350,7 @@ def test_reminders_and_the_hosts_notices_in_the_seats_language(
     [(subject, text)] = _mails_to(factory, "ann@players.test", start)
     assert subject.startswith(f"[{table.tag}] Promemoria: Turno 1 — tocca a te (entro ")
     when = translator("it").datetime(due, "Europe/Rome")
-    assert (f"Promemoria: i tuoi ordini per [{table.tag}] sono attesi entro {when} (tra circa "
+    assert (f"Promemoria: i tuoi ordini per [{table.tag}] sono attesi entro il {when} (tra circa "
             "11 ore).") in text
     assert "Se non arriva nessun ordine entro allora, la partita gioca per te il suo ordine " \
         "predefinito." in text

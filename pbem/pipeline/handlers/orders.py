@@ -109,7 +109,9 @@ def handle(ctx: MailContext) -> Result | None:
                 moves=moves, public=public, log=since))
         elif not shared:
             update = mails.queue_update(ctx.session, ctx.host, rules, game, applied.state,
-                                        other, mover=seat.name, seats=seats,
+                                        other, seats=seats,
+                                        mover=mails.movers([seat.name, *(
+                                            s.name for s, _ in settled.played)], state),
                                         moves=moves, public=public, log=since,
                                         talk=ctx.said.note(other, game)
                                         if ctx.said.owed(other) else ())
