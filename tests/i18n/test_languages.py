@@ -69,8 +69,8 @@ def test_the_language_command_turns_every_later_mail_french(factory: SessionFact
     assert result.status == "applied" and result.reason == "language fr"
     # The reply already speaks the language chosen, footer included.
     assert f"Vos courriels dans [{table.tag}] sont désormais en français." in reply
-    assert "Votre langue : français. Autres : \"langue en\" (English), \"langue it\" " \
-        "(italiano), \"langue nl\" (Nederlands) et \"langue de\" (Deutsch)." in reply
+    assert "Votre langue : français. Autres : « langue en » (English), « langue it » " \
+        "(italiano), « langue nl » (Nederlands) et « langue de » (Deutsch)." in reply
     assert seat_of(table, 0).language == "fr" and seat_of(table, 1).language == "en"
     result, status = table.send(0, "statut")  # the French word for "status"
     assert result.reason == "status"
@@ -150,9 +150,9 @@ def test_every_mail_to_a_seat_ends_with_its_language_footer(factory: SessionFact
     assert "Your language: English." in ann_html
     _, ben = table.send(1, "protokoll")  # "log", in German
     assert ben.rstrip().splitlines()[-1] == (
-        "Deine Sprache: Deutsch. Andere: \"sprache en\" (English), \"sprache fr\" (français), "
-        "\"sprache it\" (italiano) und \"sprache nl\" (Nederlands).")
-    assert "Die letzten 1 von 1 Zügen in" in ben
+        "Deine Sprache: Deutsch. Andere: „sprache en“ (English), „sprache fr“ (français), "
+        "„sprache it“ (italiano) und „sprache nl“ (Nederlands).")
+    assert "Die jüngsten Züge in " in ben and " (1 von 1), wie du sie sehen darfst:" in ben
 
 
 def test_host_commands_and_error_replies_in_the_seats_language(
