@@ -3,19 +3,16 @@ order words, and one counted subject for several moves in a row instead of a lis
 
 from __future__ import annotations
 
-import email
-from email import policy
-from email.message import EmailMessage
-
 from pbem.engine import registry
 from pbem.ops import api
 from pbem.ops.api import ClockSettings
 from pbem.pipeline import controllers
 from pbem.pipeline.one_mail import Result, process_raw
 from pbem.settings.host import Host
-from pbem.store import OutboundMessage, SessionFactory
+from pbem.store import SessionFactory
 from tests.processor.clocked import flat
 from tests.processor.conftest import ALICE, BOB, mail
+from tests.processor.test_subjects import sent
 from tests.support.english_left import english_words
 
 HOST = Host(from_address="games@host.test", from_name="Test Host")
@@ -39,15 +36,10 @@ def _send(factory: SessionFactory, tag: str, frm: str, secret: str, body: str) -
 def _mails(factory: SessionFactory, result: Result) -> dict[str, tuple[str, str]]:
     """(subject, flattened text) of each mail a result queued, by recipient."""
     out = {}
-    with factory() as s:
-        for q in result.queued:
-            row = s.get(OutboundMessage, q)
-            assert row is not None
-            parsed = email.message_from_bytes(row.raw, policy=policy.default)
-            assert isinstance(parsed, EmailMessage)
-            body = parsed.get_body(("plain",))
-            assert body is not None
-            out[row.to_addr] = (str(parsed["Subject"]), flat(str(body.get_content())))
+    for to, parsed in sent(factory, result).items():
+        body = parsed.get_body(("plain",))
+        assert body is not None
+        out[to] = (str(parsed["Subject"]), flat(str(body.get_content())))
     return out
 
 
