@@ -363,7 +363,7 @@ def test_reminders_and_the_hosts_notices_in_the_seats_language(
     # The operator's reason is quoted as written; the sentence around it is Italian.
     assert f"Il gestore ha messo in pausa [{table.tag}]: server move." in note
     assert "Gli ordini inviati nel frattempo non vengono giocati." in note
-    assert note.rstrip().endswith("\"lingua nl\" (Nederlands) e \"lingua de\" (Deutsch).")
+    assert note.rstrip().endswith("«lingua nl» (Nederlands) e «lingua de» (Deutsch).")
     assert english_left(note, "it") == []
 
 
