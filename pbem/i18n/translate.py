@@ -65,6 +65,12 @@ class Translator:
         return self._translations.ngettext(s, p, n)
 
     def pgettext(self, ctx: str, s: str) -> str:
+        """A word in context as it is written to players: a catalogue's word may list the
+        forms a player may type ("tout|chaque"), the first being the written one."""
+        return self.alternatives(ctx, s).split("|", 1)[0]
+
+    def alternatives(self, ctx: str, s: str) -> str:
+        """The catalogue's text itself, every "|"-separated form a player may type."""
         return self._translations.pgettext(ctx, s)
 
     def npgettext(self, ctx: str, s: str, p: str, n: int) -> str:
@@ -169,7 +175,7 @@ class Translator:
             return f"{local:%Y-%m-%d %H:%M} {abbrev}"
         day = format_date(local, "long", locale=self.locale)
         clock = format_time(local, "HH:mm", locale=self.locale)
-        pattern = self.locale.datetime_formats.get("long") or "{1} {0}"
+        pattern = _AT.get(self.lang) or self.locale.datetime_formats.get("long") or "{1} {0}"
         return f"{pattern.format(clock, day)} {abbrev}"
 
 
@@ -179,7 +185,14 @@ class Translator:
         abbrev = local.strftime("%Z") or (tz or "UTC")
         if self.lang == "en":
             return f"{local:%a} {local.day} {local:%b %H:%M} {abbrev}"
-        return f"{format_datetime(local, 'EEE d MMM HH:mm', locale=self.locale)} {abbrev}"
+        pattern = _SHORT.get(self.lang, "EEE d MMM HH:mm")
+        return f"{format_datetime(local, pattern, locale=self.locale)} {abbrev}"
+
+
+# A day and its hour as each language joins them ("5. Dezember 2026 um 18:00"), and a short
+# moment as it is written there ("Sa., 5. Dez., 18:00"): CLDR's own patterns join with a comma.
+_AT = {"fr": "{1} à {0}", "de": "{1} um {0}", "it": "{1} alle {0}", "nl": "{1} om {0}"}
+_SHORT = {"de": "EEE, d. MMM, HH:mm"}
 
 
 def _typed(value: Any) -> Any:

@@ -24,4 +24,5 @@ def fold(word: str) -> str:
 def forms(tr: Translator, context: str, english: str) -> list[str]:
     """The words ``tr``'s language has for ``english`` in ``context``, the written one first
     (``english`` itself where the catalogue gives none)."""
-    return [w.strip() for w in tr.pgettext(context, english).split("|") if w.strip()] or [english]
+    typed = tr.alternatives(context, english).split("|")
+    return [w.strip() for w in typed if w.strip()] or [english]

@@ -120,6 +120,7 @@ class Autoplay:
     failed: list[tuple[Seat, Msg]] = field(default_factory=list)  # (seat, why) → game paused
     # Seats a bot took over at their deadline in this pass (the "bot" timeout policy).
     taken_over: list[Seat] = field(default_factory=list)
+    start: Any = None  # the state before the first entry the host played
 
 
 def play_default(session: Session, rules: GameRules, game: Game, state: Any, seat: Seat,
@@ -134,7 +135,8 @@ def play_default(session: Session, rules: GameRules, game: Game, state: Any, sea
     text = rules.default_order(state, seat.index)
     applied, record = play(rules, state, seat.index, text, f"{game.seed}/{index}")
     told = [Event.of("default_played", why),
-            Event.of("default_order_shown", msg("The order played for you: {order}", order=text),
+            Event.of("default_order_shown", msg("The order played for you: {order}",
+                                                order=localise_order(rules, text, seat.language)),
                      {seat.index})]
     record_move(session, rules, game, index=index, kind=TIMEOUT_KIND, seat=seat.index,
                 text=text, record=record, state=applied.state, told=told, created=now,
@@ -160,9 +162,10 @@ def play_bot(session: Session, rules: GameRules, game: Game, state: Any, seat: S
         log.warning("the %s bot of %s took %.1f s of CPU for one move (budget %.1f s)",
                     rules.name, game.tag, took, host.bot_seconds_per_move)
     applied, record = play(rules, state, seat.index, text, f"{game.seed}/{index}")
+    # The seat reads the order in its own words, as it would have written it.
     told = [Event.of("bot_order_shown", msg("The bot standing in for you played: {order}",
-                                            order=text), {seat.index})] \
-        if stands_in(seat) else []
+                                            order=localise_order(rules, text, seat.language)),
+                     {seat.index})] if stands_in(seat) else []
     record_move(session, rules, game, index=index, kind=BOT, seat=seat.index, text=text,
                 record=record, state=applied.state, told=told, created=now,
                 rate_bots=host.bot_games_rated)
@@ -186,7 +189,7 @@ def settle(session: Session, rules: GameRules, game: Game, before: Any, after: A
     """
     host = host or Host()
     bot_moves = 0
-    result = Autoplay(after)
+    result = Autoplay(after, start=after)
     note_wait(game, rules.waiting_for(before), rules.waiting_for(after), now)
     everyone = seats if seats is not None else queries.seats(session, game.id or 0)
     by_index = {s.index: s for s in everyone}
@@ -485,7 +488,8 @@ def tell_autoplay(session: Session, host: Host, rules: GameRules, game: Game, re
                       order=localise_order(rules, played_for[seat.index], seat.language))]
                  if seat.index in played_for and not autoplayed(seat) else [])
         update = mails.queue_update(session, host, rules, game, result.state, seat,
-                                    mover=", ".join(s.name for s, _ in result.played),
+                                    mover=mails.movers([s.name for s, _ in result.played],
+                                                       result.start),
                                     intro=[*news, *intro], seats=seats)
         queued += [update] if update is not None else []
     session.flush()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -12,7 +13,7 @@ from sqlmodel import Session
 
 from pbem.drawing.pictures import Picture, inline_pictures
 from pbem.engine.contract import Event, GameRules, Outcome, localise_order
-from pbem.i18n import LANGUAGES, Msg, Translator, msg, translator
+from pbem.i18n import LANGUAGES, Msg, Translator, msg, nmsg, translator
 from pbem.i18n.translate import ENGLISH
 from pbem.mail.compose import clean_header, compose_bytes, list_id
 from pbem.mail.redact import MARK, redact
@@ -74,10 +75,43 @@ def with_played(line: Msg, played: Msg | None) -> Msg:
     return line if played is None else msg("{now} — {who}", now=line, who=played)
 
 
-def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str, mover: str | None,
+@dataclass(frozen=True)
+class Moves:
+    """Several moves the host played in a row (bots, deadlines, resigned seats), told as a
+    count: a subject naming each mover would repeat names and outgrow a phone's line."""
+
+    names: tuple[str, ...]  # who moved, in order, one name per move
+    start: Any  # the game's state before the first of them
+
+    def first_turn(self, rules: GameRules, seat: int, moves: int) -> int:
+        """The turn the first of them was played in, as ``seat``'s mails name turns."""
+        return shown_turn(rules.view(self.start, seat), moves - len(self.names))
+
+
+def moved(turn: int, mover: str | Moves, first: int | None = None) -> Msg:
+    """What a subject says of the moves since the seat's last mail."""
+    if isinstance(mover, str):
+        return msg("Turn {turn} — {mover} moved", turn=turn, mover=mover)
+    n = len(mover.names)
+    if first is None or first == turn:
+        return nmsg("Turn {turn} — {n} move played", "Turn {turn} — {n} moves played", n,
+                    turn=turn)
+    return nmsg("Turn {turn} — {n} move played since turn {first}",
+                "Turn {turn} — {n} moves played since turn {first}", n, first=first, turn=turn)
+
+
+def movers(played: Sequence[str], start: Any) -> str | Moves | None:
+    """Who moved: one name, or several moves counted (:class:`Moves`)."""
+    if not played:
+        return None
+    return played[0] if len(played) == 1 else Moves(tuple(played), start)
+
+
+def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str,
+                   mover: str | Moves | None,
                    point: Line | None, due: datetime | None, outcome: Outcome | None,
                    seats: list[Seat], tr: Translator = ENGLISH,
-                   played: Msg | None = None) -> str:
+                   first_turn: int | None = None, played: Msg | None = None) -> str:
     """What this status is for, readable in a phone's inbox list.
 
     ``turn`` is the turn the mail's body shows (:func:`shown_turn`), now to be played:
@@ -96,7 +130,7 @@ def status_subject(game: Game, mail: StatusMail, *, turn: int, kind: str, mover:
     elif mail.your_turn:
         now = msg("Turn {turn} — your move", turn=turn)
     elif mover:
-        now = msg("Turn {turn} — {mover} moved", turn=turn, mover=mover)
+        now = moved(turn, mover, first_turn)
     elif mail.waiting_names:
         now = msg("Turn {turn} — waiting for {names}", turn=turn,
                   names=", ".join(mail.waiting_names))
@@ -294,7 +328,7 @@ def _example_order(rules: GameRules, state: Any, seat: int, lang: str = "en") ->
 def queue_status(session: Session, host: Host, rules: GameRules, game: Game, state: Any, seat: Seat,
                  *, intro: Sequence[Line] | None = None, secret: str | None = None,
                  in_reply_to: str | None = None, references: list[str] | None = None,
-                 kind: str = "status", mover: str | None = None,
+                 kind: str = "status", mover: str | Moves | None = None,
                  point: Line | None = None, seats: list[Seat] | None = None,
                  moves: int | None = None, public: dict[str, Any] | None = None,
                  log: list[LogEntry] | None = None) -> OutboundMessage | None:
@@ -315,7 +349,9 @@ def queue_status(session: Session, host: Host, rules: GameRules, game: Game, sta
         game, mail, turn=shown_turn(mail.view, moves), kind=kind,
         mover=mover, point=point,
         due=deadline_of(game, seat) if mail.your_turn else None, outcome=rules.outcome(state),
-        seats=seats, tr=seat_tr(seat, rules), played=played_by(seat))
+        seats=seats, tr=seat_tr(seat, rules), played=played_by(seat),
+        first_turn=mover.first_turn(rules, seat.index, moves)
+        if isinstance(mover, Moves) else None)
     return queue(session, host, to=seat.address, to_name=seat.name,
                  subj=subj, text=text, html=html, kind=kind,
                  game_id=game.id, in_reply_to=in_reply_to, references=references,
@@ -341,7 +377,7 @@ MAIL_MODES = {
 
 
 def queue_update(session: Session, host: Host, rules: GameRules, game: Game, state: Any, seat: Seat,
-                 *, mover: str | None = None, intro: Sequence[Line] | None = None,
+                 *, mover: str | Moves | None = None, intro: Sequence[Line] | None = None,
                  seats: list[Seat] | None = None, moves: int | None = None,
                  public: dict[str, Any] | None = None,
                  log: list[LogEntry] | None = None,
@@ -368,15 +404,22 @@ def queue_update(session: Session, host: Host, rules: GameRules, game: Game, sta
     made = moves if moves is not None else queries.moves_made(session, game.id or 0, MOVE_KINDS)
     turn = shown_turn(rules.view(state, seat.index), made)
     tr = seat_tr(seat, rules)
-    who = mover or tr(msg("The game"))
     names = ", ".join(s.name for s in seats if s.index in waiting) or tr(msg("nobody"))
+    if isinstance(mover, Moves):
+        first = mover.first_turn(rules, seat.index, made)
+        what = moved(turn, mover, first)
+        said = msg("{what}, by {movers}. Waiting for: {names}.", what=what,
+                   movers=", ".join(dict.fromkeys(mover.names)), names=names)
+    else:
+        who = mover or tr(msg("The game"))
+        what = moved(turn, who)
+        said = msg("Turn {turn}: {mover} moved. Waiting for: {names}.", turn=turn, mover=who,
+                   names=names)
     return queue_notice(
         session, host, to=seat.address, kind="status", game=game, seat=seat, rules=rules,
         names=[s.name for s in seats],
-        subj=subject(game, with_played(msg("Turn {turn} — {mover} moved", turn=turn,
-                                           mover=who), played_by(seat)), tr),
-        lines=[msg("Turn {turn}: {mover} moved. Waiting for: {names}.", turn=turn, mover=who,
-                   names=names),
+        subj=subject(game, with_played(what, played_by(seat)), tr),
+        lines=[said,
                "",
                msg("Your mail setting is \"mail turn\": full status mails come when it is your "
                    "move. Send \"status\" for the board now, or \"mail every\" for a full "

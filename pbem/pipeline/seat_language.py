@@ -47,8 +47,8 @@ def footer(tr: Translator) -> str:
     """The line every seat's mail ends with: its language and how to change it. Made once per
     translator: it names every language, each looked up in babel's locale data."""
     command = tr.pgettext("host command", "language")
-    others = [f"\"{command} {code}\" ({language_name(code)})" for code in LANGUAGES
-              if code != tr.lang]
+    others = [msg("\"{command}\" ({language})", command=f"{command} {code}",
+                  language=language_name(code)) for code in LANGUAGES if code != tr.lang]
     return tr(msg("Your language: {language}. Others: {others}.",
                   language=language_name(tr.lang), others=others))
 

@@ -69,8 +69,8 @@ def test_the_language_command_turns_every_later_mail_french(factory: SessionFact
     assert result.status == "applied" and result.reason == "language fr"
     # The reply already speaks the language chosen, footer included.
     assert f"Vos courriels dans [{table.tag}] sont désormais en français." in reply
-    assert "Votre langue : français. Autres : \"langue en\" (English), \"langue it\" " \
-        "(italiano), \"langue nl\" (Nederlands) et \"langue de\" (Deutsch)." in reply
+    assert "Votre langue : français. Autres : « langue en » (English), « langue it » " \
+        "(italiano), « langue nl » (Nederlands) et « langue de » (Deutsch)." in reply
     assert seat_of(table, 0).language == "fr" and seat_of(table, 1).language == "en"
     result, status = table.send(0, "statut")  # the French word for "status"
     assert result.reason == "status"
@@ -98,7 +98,7 @@ def test_an_unknown_language_gets_the_list_of_available_ones(factory: SessionFac
     result, reply = table.send(0, "taal xx")
     assert result.status == "rejected"
     assert "\"taal xx\" is geen taal die deze spelleider spreekt. Schrijf een van deze:" in reply
-    assert "  taal fr  français" in reply and "Uw taal blijft: Nederlands." in reply
+    assert "  taal fr  français" in reply and "Je taal blijft: Nederlands." in reply
 
 
 def test_language_names_are_understood_in_every_language(factory: SessionFactory) -> None:
@@ -129,7 +129,7 @@ def test_the_timezone_command_and_dates_in_the_seats_zone(factory: SessionFactor
     assert seat.timezone == "Europe/Paris" and due is not None
     _, status = table.send(0, "statut")
     shown = translator("fr").datetime(due, "Europe/Paris")
-    assert re.fullmatch(r"\d+ \w+ 20\d\d, \d\d:\d\d CE(S)?T", shown), shown
+    assert re.fullmatch(r"\d+ \w+ 20\d\d à \d\d:\d\d CE(S)?T", shown), shown
     assert f"C'est votre tour. Vos ordres sont attendus avant le {shown}." in status
     # Errors: not a zone, or no zone at all; the setting stays.
     for typed in ("Mars/Olympus", "CET+9", ""):
@@ -150,9 +150,9 @@ def test_every_mail_to_a_seat_ends_with_its_language_footer(factory: SessionFact
     assert "Your language: English." in ann_html
     _, ben = table.send(1, "protokoll")  # "log", in German
     assert ben.rstrip().splitlines()[-1] == (
-        "Ihre Sprache: Deutsch. Andere: \"sprache en\" (English), \"sprache fr\" (français), "
-        "\"sprache it\" (italiano) und \"sprache nl\" (Nederlands).")
-    assert "Die letzten 1 von 1 Zügen in" in ben
+        "Deine Sprache: Deutsch. Andere: „sprache en“ (English), „sprache fr“ (français), "
+        "„sprache it“ (italiano) und „sprache nl“ (Nederlands).")
+    assert "Die jüngsten Züge in " in ben and " (1 von 1), wie du sie sehen darfst:" in ben
 
 
 def test_host_commands_and_error_replies_in_the_seats_language(
@@ -196,7 +196,7 @@ def test_orders_in_the_seats_words_are_logged_canonical(factory: SessionFactory)
     result, reply = table.send(1, "language de")
     result, reply = table.send(1, "spielen 99")
     assert result.status == "rejected"
-    assert "Zeile 1 Ihrer E-Mail („spielen 99“): you have no card 99" in reply
+    assert "Zeile 1 deiner E-Mail („spielen 99“): you have no card 99" in reply
     assert "Ein gültiger Befehl wäre jetzt zum Beispiel: spielen " in reply
 
 
@@ -290,7 +290,7 @@ def test_game_new_sets_the_game_language_and_each_seats_own(
     assert ann_subject.startswith("[testcards-1] Bienvenue dans Test Cards")
     assert "Bienvenue dans Test Cards ! Votre secret est : " in ann
     assert ben_subject.startswith("[testcards-1] Willkommen bei Test Cards")
-    assert "Willkommen bei Test Cards! Ihr Geheimnis ist: " in ben
+    assert "Willkommen bei Test Cards! Dein Geheimnis ist: " in ben
     for bad, said in ((["--lang", "xx"], "unknown language 'xx'; the host speaks en, fr, it, "
                                           "nl, de"),
                       (["--seat", "Cy <cy@players.test> lang=klingon"],
@@ -350,7 +350,7 @@ def test_reminders_and_the_hosts_notices_in_the_seats_language(
     [(subject, text)] = _mails_to(factory, "ann@players.test", start)
     assert subject.startswith(f"[{table.tag}] Promemoria: Turno 1 — tocca a te (entro ")
     when = translator("it").datetime(due, "Europe/Rome")
-    assert (f"Promemoria: i tuoi ordini per [{table.tag}] sono attesi entro {when} (tra circa "
+    assert (f"Promemoria: i tuoi ordini per [{table.tag}] sono attesi entro il {when} (tra circa "
             "11 ore).") in text
     assert "Se non arriva nessun ordine entro allora, la partita gioca per te il suo ordine " \
         "predefinito." in text
@@ -363,7 +363,7 @@ def test_reminders_and_the_hosts_notices_in_the_seats_language(
     # The operator's reason is quoted as written; the sentence around it is Italian.
     assert f"Il gestore ha messo in pausa [{table.tag}]: server move." in note
     assert "Gli ordini inviati nel frattempo non vengono giocati." in note
-    assert note.rstrip().endswith("\"lingua nl\" (Nederlands) e \"lingua de\" (Deutsch).")
+    assert note.rstrip().endswith("«lingua nl» (Nederlands) e «lingua de» (Deutsch).")
     assert english_left(note, "it") == []
 
 

@@ -59,7 +59,10 @@ def test_errors_take_messages_and_stay_english_as_text() -> None:
 def test_dates_in_the_seats_language_and_time_zone() -> None:
     moment = datetime(2026, 11, 23, 16, 5, tzinfo=UTC)
     assert translator("en").datetime(moment, "UTC") == "2026-11-23 16:05 UTC"
-    assert translator("fr").datetime(moment, "Europe/Paris") == "23 novembre 2026, 17:05 CET"
+    assert translator("fr").datetime(moment, "Europe/Paris") == "23 novembre 2026 à 17:05 CET"
+    assert translator("de").datetime(moment, "UTC") == "23. November 2026 um 16:05 UTC"
+    assert translator("it").datetime(moment, "UTC") == "23 novembre 2026 alle 16:05 UTC"
+    assert translator("de").short_datetime(moment, "UTC") == "Mo., 23. Nov., 16:05 UTC"
     assert translator("de").date(moment, "Europe/Berlin") == "23. November 2026"
     assert translator("nl").datetime(moment, "Europe/Amsterdam").startswith("23 november 2026")
 

@@ -89,7 +89,7 @@ def option_cards() -> None:
 
 
 NOT_OPENED = {"en": "Your new table was not opened",
-              "de": "Ihr neuer Tisch wurde nicht eröffnet",
+              "de": "Dein neuer Tisch wurde nicht eröffnet",
               "fr": "Votre nouvelle table n'a pas été ouverte",
               "it": "Il tuo nuovo tavolo non è stato aperto",
               "nl": "Je nieuwe tafel is niet geopend"}
@@ -581,7 +581,7 @@ def test_replies_are_in_the_senders_language(post: Post) -> None:
     assert "Vous avez ouvert la table [testcards-t1]" in body
     assert "confirmer " in body
     _, body = post.answer(post.send(BEN, "spiele", lang="de"))
-    assert "Offene Tische, denen Sie beitreten können:" in body
+    assert "Offene Tische, denen du beitreten kannst:" in body
 
 
 def test_seats_expire_and_the_table_reopens_them(post: Post, clock: Clock,

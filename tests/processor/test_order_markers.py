@@ -23,7 +23,7 @@ def test_only_the_lines_between_orders_and_end_are_read(factory: SessionFactory,
     assert card not in hand(factory, table, 0)
     reply = queued(factory)[0][1]
     assert f"Done. Your orders were played:\n> play {card}\n" in reply
-    assert "(3 line(s) outside \"orders\" ... \"end\" were left unread.)" in reply
+    assert "(3 lines outside \"orders\" ... \"end\" were left unread.)" in reply
 
 
 def test_without_markers_a_note_is_refused_with_how_to_use_them(

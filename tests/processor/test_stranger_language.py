@@ -45,9 +45,9 @@ def test_a_stranger_writing_to_a_french_game_is_answered_in_french(
 
 
 @pytest.mark.parametrize(("declared", "expected"), [
-    ("de-DE", "Wir konnten nicht erkennen, für welches Spiel Ihre E-Mail ist."),
+    ("de-DE", "Wir konnten nicht erkennen, für welches Spiel deine E-Mail ist."),
     ("it", "Non siamo riusciti a capire per quale partita è la tua email."),
-    ("nl-BE, en", "We konden niet zien voor welk spel uw e-mail is."),
+    ("nl-BE, en", "We konden niet zien voor welk spel je e-mail is."),
     ("ja", "We could not tell which game your mail is for."),  # a language the host lacks
     (None, "We could not tell which game your mail is for."),
 ])
@@ -59,7 +59,7 @@ def test_a_mail_naming_no_game_is_answered_in_the_language_its_client_declares(
     [(subject, text)] = sent(factory)
     assert expected in text
     if declared == "de-DE":
-        assert subject == "Welches Spiel? Ihre E-Mail wurde nicht verwendet"
+        assert subject == "Welches Spiel? Deine E-Mail wurde nicht verwendet"
         assert "„spiel name-12“" in text.lower()  # the host's own word for "game"
     if declared is None:
         assert subject == "Which game? Your mail was not used"

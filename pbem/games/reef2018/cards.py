@@ -81,8 +81,9 @@ class Card:
         if self.highest:
             centre, scored = self.cells[0].colour, self.cells[1].colour
             return msg("{points} per {scored} top next to your highest {centre} stack "
-                       "(8 neighbours)", points=self.points, scored=cmsg("colour", scored),
-                       centre=cmsg("colour", centre))
+                       "(8 neighbours)", points=self.points,
+                       scored=cmsg("colour of a top", scored),
+                       centre=cmsg("colour of a stack", centre))
         if len(self.cells) == 1:
             return msg("{points} per {piece}", points=self.points,
                        piece=_words(self.cells[0], top=True))
@@ -102,7 +103,7 @@ def _words(cell: PatternCell, top: bool = False) -> Msg:
     if cell.colour == ANY:
         colour = msg("top of any colour") if top else msg("any colour")
     else:
-        colour = (msg("{colour} top", colour=cmsg("colour", cell.colour)) if top
+        colour = (msg("{colour} top", colour=cmsg("colour of a top", cell.colour)) if top
                   else cmsg("colour", cell.colour))
     if cell.height is None:
         return colour

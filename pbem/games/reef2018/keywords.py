@@ -32,8 +32,15 @@ KEYWORDS: tuple[Msg, ...] = (
 )
 ENGLISH = frozenset(k.id for k in KEYWORDS)
 # The colours as words in sentences (``cmsg("colour", name)`` in the rules), for the extractor.
-COLOUR_WORDS: tuple[Msg, ...] = (cmsg("colour", "red"), cmsg("colour", "yellow"),
-                                 cmsg("colour", "green"), cmsg("colour", "purple"))
+# A colour next to its noun takes the noun's gender and case where a language inflects it
+# ("sommet rouge", "pile verte"; "rote Spitze", "grünen Stapel"): one context per noun.
+COLOUR_WORDS: tuple[Msg, ...] = (
+    cmsg("colour", "red"), cmsg("colour", "yellow"),
+    cmsg("colour", "green"), cmsg("colour", "purple"),
+    cmsg("colour of a top", "red"), cmsg("colour of a top", "yellow"),
+    cmsg("colour of a top", "green"), cmsg("colour of a top", "purple"),
+    cmsg("colour of a stack", "red"), cmsg("colour of a stack", "yellow"),
+    cmsg("colour of a stack", "green"), cmsg("colour of a stack", "purple"))
 
 # A word: letters only, not glued to digits (squares like B2 and cards like R17 stay whole)
 # nor inside a {placeholder} (the catalogue's order examples carry some).

@@ -12,7 +12,7 @@ from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.games.riff import terms as w
 from pbem.games.riff.state import COLUMNS, ROWS, Slot, State
-from pbem.i18n.msg import msg
+from pbem.i18n.msg import msg, nmsg
 
 RESHUFFLE_AT = 7  # a discard of 7 or more cards goes back into the pile
 
@@ -189,12 +189,14 @@ def _face_down_left(card: str, row: int) -> Event:
 
 
 def _area_refilled(n: int) -> Event:
-    return Event.of("area_refilled", msg(
-        "{n} card(s) from the pile refilled the fishing area.", n=n))
+    return Event.of("area_refilled", nmsg(
+        "{n} card from the pile refilled the fishing area.",
+        "{n} cards from the pile refilled the fishing area.", n))
 
 
 def _pile_empty(n: int) -> Event:
-    return Event.of("pile_empty", msg("The pile is empty: {n} place(s) stay empty.", n=n))
+    return Event.of("pile_empty", nmsg("The pile is empty: {n} place stays empty.",
+                                       "The pile is empty: {n} places stay empty.", n))
 
 
 def _merge_discard(state: State, chance: Chance) -> None:

@@ -98,8 +98,10 @@ def counts(worms: Mapping[str, int], pgettext: PGettext = _english) -> str:
 def fish_name(colour: str, sex: str, pgettext: PGettext = _english) -> str:
     """ "red male" in the template's language."""
     if sex == "m":
-        return str(pgettext("fish", "%(colour)s male", colour=pgettext("colour", colour)))
-    return str(pgettext("fish", "%(colour)s female", colour=pgettext("colour", colour)))
+        return str(pgettext("fish", "%(colour)s male",
+                            colour=pgettext("colour of a male or a fish", colour)))
+    return str(pgettext("fish", "%(colour)s female",
+                        colour=pgettext("colour of a female", colour)))
 
 
 def fish_list(fish: Sequence[str], pgettext: PGettext = _english) -> str:
@@ -117,7 +119,7 @@ def card_text(card: Mapping[str, Any], pgettext: PGettext = _english) -> str:
     kind, colour_name = card["kind"], card["colour"]
     if kind != "fish":
         return str(pgettext("card", kind))
-    colour = pgettext("colour", colour_name)
+    colour = pgettext("colour of a male or a fish", colour_name)
     if card["sex"] == "m":
         return str(pgettext("fish", "%(colour)s male fish", colour=colour))
     return str(pgettext("fish", "%(colour)s female fish", colour=colour))

@@ -427,8 +427,9 @@ def do_attach(state: State, turn: Turn, step: Attach, chance: Chance) -> None:
                                 fish=w.fish(colour, sex)))
         fish.remove(f"{colour}:{sex}")
         if (male if sex == "m" else female) is not None:
-            raise RuleError(msg("coral {number} already has a {sex}", number=step.coral + 1,
-                                sex=w.sex(sex)))
+            raise RuleError(msg("coral {number} already has a male", number=step.coral + 1)
+                            if sex == "m" else
+                            msg("coral {number} already has a female", number=step.coral + 1))
         if sex == "m":
             male = colour
         else:

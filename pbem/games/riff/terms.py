@@ -42,11 +42,18 @@ def sex(code: str) -> Msg:
     return cmsg("sex", word)
 
 
+# A colour next to a fish agrees with it where a language inflects colours: with "female"
+# ("femelle violette", "femmina rossa"), or with "male" and "fish" ("mâle violet", "gelbes
+# Männchen", "gelbes Fischweibchen"). An option's own colour names stay as they are.
+OF_A_FEMALE = "colour of a female"
+OF_A_FISH = "colour of a male or a fish"
+
+
 def fish(colour_name: str, code: str) -> Msg:
     """A fish without the word fish: "red male"."""
     if code == "m":
-        return msg("{colour} male", colour=colour(colour_name))
-    return msg("{colour} female", colour=colour(colour_name))
+        return msg("{colour} male", colour=cmsg(OF_A_FISH, colour_name))
+    return msg("{colour} female", colour=cmsg(OF_A_FEMALE, colour_name))
 
 
 def card(card_id: str) -> Msg:
@@ -54,8 +61,8 @@ def card(card_id: str) -> Msg:
     if card_id.startswith("fish:"):
         _, colour_name, code = card_id.split(":")
         if code == "m":
-            return msg("{colour} male fish", colour=colour(colour_name))
-        return msg("{colour} female fish", colour=colour(colour_name))
+            return msg("{colour} male fish", colour=cmsg(OF_A_FISH, colour_name))
+        return msg("{colour} female fish", colour=cmsg(OF_A_FISH, colour_name))
     return cmsg("card", card_id)
 
 
@@ -86,6 +93,12 @@ def joined(items: Sequence[Msg]) -> Msg:
 VOCABULARY: tuple[Msg, ...] = (
     cmsg("colour", "red"), cmsg("colour", "yellow"), cmsg("colour", "blue"),
     cmsg("colour", "green"), cmsg("colour", "pink"), cmsg("colour", "purple"),
+    cmsg("colour of a female", "red"), cmsg("colour of a female", "yellow"),
+    cmsg("colour of a female", "blue"), cmsg("colour of a female", "green"),
+    cmsg("colour of a female", "pink"), cmsg("colour of a female", "purple"),
+    cmsg("colour of a male or a fish", "red"), cmsg("colour of a male or a fish", "yellow"),
+    cmsg("colour of a male or a fish", "blue"), cmsg("colour of a male or a fish", "green"),
+    cmsg("colour of a male or a fish", "pink"), cmsg("colour of a male or a fish", "purple"),
     cmsg("colour abbreviation", "red"), cmsg("colour abbreviation", "yellow"),
     cmsg("colour abbreviation", "blue"), cmsg("colour abbreviation", "green"),
     cmsg("colour abbreviation", "pink"), cmsg("colour abbreviation", "purple"),

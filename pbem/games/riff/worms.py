@@ -176,19 +176,24 @@ def pay(state: State, seat: int, cost: int, colour: str | None,
         tokens = choose_tokens(state, seat, cost, colour, pearls)
         if tokens is None:
             if colour:
-                raise CannotPay(msg(
-                    "{what} costs {cost} {colour} worm(s) (a pearl replaces any worm); you "
-                    "have {have} {colour} and {pearls} pearl(s) to play", what=what(), cost=cost,
+                raise CannotPay(nmsg(
+                    "{what} costs {n} {colour} worm (a pearl replaces any worm); you have "
+                    "{have} {colour}, and pearls to play: {pearls}",
+                    "{what} costs {n} {colour} worms (a pearl replaces any worm); you have "
+                    "{have} {colour}, and pearls to play: {pearls}", cost, what=what(),
                     colour=w.colour(colour), have=player.worms.get(colour, 0), pearls=pearls))
-            raise CannotPay(msg(
-                "{what} costs {cost} worm(s) (a pearl replaces any worm); you have {have} and "
-                "{pearls} pearl(s) to play", what=what(), cost=cost,
+            raise CannotPay(nmsg(
+                "{what} costs {n} worm (a pearl replaces any worm); you have {have}, and "
+                "pearls to play: {pearls}",
+                "{what} costs {n} worms (a pearl replaces any worm); you have {have}, and "
+                "pearls to play: {pearls}", cost, what=what(),
                 have=sum(player.worms.values()), pearls=pearls))
     else:
         tokens = list(paying)
         if len(tokens) != cost:
-            raise CannotPay(msg("{what} costs {cost} worm(s), but you named {n}", what=what(),
-                                cost=cost, n=len(tokens)))
+            raise CannotPay(nmsg("{what} costs {n} worm, but you named {named}",
+                                 "{what} costs {n} worms, but you named {named}", cost,
+                                 what=what(), named=len(tokens)))
         wrong = [t for t in tokens if colour and t not in (colour, "pearl")]
         if wrong and colour:
             raise CannotPay(msg("{what} must be paid in {colour} worms (or pearls), not {wrong}",
@@ -203,8 +208,9 @@ def pay(state: State, seat: int, cost: int, colour: str | None,
                                      "{what}: you named {n} pearls but have {have}", n,
                                      what=what(), have=have))
             if have < n:
-                raise CannotPay(msg("{what}: you named {n} {colour} worm(s) but have {have}",
-                                    what=what(), n=n, colour=w.colour(t), have=have))
+                raise CannotPay(nmsg("{what}: you named {n} {colour} worm but have {have}",
+                                     "{what}: you named {n} {colour} worms but have {have}", n,
+                                     what=what(), colour=w.colour(t), have=have))
     pay_tokens(state, seat, tokens)
     return tokens
 

@@ -11,7 +11,7 @@ from pbem.engine.contract import canonical_order
 from pbem.engine.errors import IllegalOrder, IllegalOrders, OrderSyntaxError
 from pbem.engine.every_error import every_syntax_error
 from pbem.engine.replay import play
-from pbem.i18n import msg
+from pbem.i18n import msg, nmsg
 from pbem.pipeline import clock
 from pbem.pipeline import command_words as words
 from pbem.pipeline import outgoing as mails
@@ -99,17 +99,19 @@ def handle(ctx: MailContext) -> Result | None:
             queued.append(mails.queue_status(
                 ctx.session, ctx.host, rules, game, applied.state, other, kind="reply",
                 intro=[msg("Done. Your orders were played:"), *echo, *(
-                    [msg("({count} line(s) outside \"{orders}\" ... \"{end}\" were left "
-                         "unread.)", count=letter.ignored,
-                         orders=words.word("orders", tr.lang),
-                         end=words.word("end", tr.lang))]
+                    [nmsg("({n} line outside \"{orders}\" ... \"{end}\" was left unread.)",
+                          "({n} lines outside \"{orders}\" ... \"{end}\" were left unread.)",
+                          letter.ignored, orders=words.word("orders", tr.lang),
+                          end=words.word("end", tr.lang))]
                     if letter.ignored else []), *ctx.asides],
                 in_reply_to=ctx.mid,
                 references=ctx.refs, point=msg("Orders accepted"), seats=seats,
                 moves=moves, public=public, log=since))
         elif not shared:
             update = mails.queue_update(ctx.session, ctx.host, rules, game, applied.state,
-                                        other, mover=seat.name, seats=seats,
+                                        other, seats=seats,
+                                        mover=mails.movers([seat.name, *(
+                                            s.name for s, _ in settled.played)], state),
                                         moves=moves, public=public, log=since,
                                         talk=ctx.said.note(other, game)
                                         if ctx.said.owed(other) else ())

@@ -70,19 +70,19 @@ CASES = [suite.ErrorCase(*case) for case in [
     ("water", "buy 3 near", line(1, "buy 3 near", "3 near: a water card shows nothing to "
                                                   "fish.")),
     ("cannot pay a fish in its colour", "buy 1 near\nbuy 1 far",
-     line(2, "buy 1 far", "the pink male fish on 1 far costs 3 pink worm(s) (a pearl "
-                          "replaces any worm); you have 0 pink and 0 pearl(s) to play.")),
+     line(2, "buy 1 far", "the pink male fish on 1 far costs 3 pink worms (a pearl "
+                          "replaces any worm); you have 0 pink, and pearls to play: 0.")),
     ("cannot pay at all", "buy 1 near\nboat",
-     line(2, "boat", "a boat costs 3 worm(s) (a pearl replaces any worm); you have 2 and 0 "
-                     "pearl(s) to play.")),
+     line(2, "boat", "a boat costs 3 worms (a pearl replaces any worm); you have 2, and "
+                     "pearls to play: 0.")),
     ("naming more worms than the cost", "buy 4 near paying red blue",
-     line(1, "buy 4 near paying red blue", "the pearl on 4 near costs 1 worm(s), but you "
+     line(1, "buy 4 near paying red blue", "the pearl on 4 near costs 1 worm, but you "
                                            "named 2.")),
     ("paying a fish in another colour", "buy 1 near paying blue",
      line(1, "buy 1 near paying blue", "the red female fish on 1 near must be paid in red "
                                        "worms (or pearls), not blue.")),
     ("naming worms one does not hold", "buy 4 near paying pink",
-     line(1, "buy 4 near paying pink", "the pearl on 4 near: you named 1 pink worm(s) but "
+     line(1, "buy 4 near paying pink", "the pearl on 4 near: you named 1 pink worm but "
                                        "have 0.")),
     ("flipping a near card", "flip 1 near",
      line(1, "flip 1 near", "1 near: only cards of the two middle rows are face down.")),

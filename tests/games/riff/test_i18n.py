@@ -168,7 +168,7 @@ def test_events_render_in_french_with_the_players_names() -> None:
     said = [_french(e.msg) for e in applied.events if e.msg is not None]
     assert len(said) == len(applied.events) and applied.events[0].kind
     assert f"{['Ann', 'Ben'][seat]} a acheté un bateau, sous la colonne 2." in said
-    assert any(s.startswith("Dés pour le tour de ") for s in said), said
+    assert any(s.startswith("Dés du tour à venir (") for s in said), said
     assert not any("Player" in s or "Joueur" in s for s in said), said
 
 

@@ -86,7 +86,7 @@ def test_after_a_turned_card_lines_are_skipped_and_the_reply_says_why(table: Tab
     assert "  - Ann turned 1 middle: a " in reply  # events name the players (issue 16)
     assert "  - Ann's line 2 could not be played after the turned card, so it was " \
            "skipped." in reply
-    assert "  - Why: the red female fish on 1 near costs 1 red worm(s)" in reply
+    assert "  - Why: the red female fish on 1 near costs 1 red worm (a pearl" in reply
 
 
 def test_check_turns_no_real_card(table: Table) -> None:

@@ -213,7 +213,7 @@ def test_pearls_and_sharks_are_kept_to_play_on_a_later_turn() -> None:
     state = build(picture, players=[{"worms": {"blue": 2}, "boats": 4}, {}])
     new, _ = play(state, 0, "buy 1 near\nbuy 2 near")
     assert new.players[0].pearls == 1 and new.players[0].sharks == 1
-    with pytest.raises(IllegalOrder, match=r"you have 0 red and 0 pearl\(s\) to play"):
+    with pytest.raises(IllegalOrder, match=r"you have 0 red, and pearls to play: 0"):
         play(state, 0, "buy 1 near\nbuy 2 near\nbuy 4 near")
     with pytest.raises(IllegalOrder, match="a shark bought this turn is played on a later "
                                            "turn"):
