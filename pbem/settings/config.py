@@ -159,6 +159,23 @@ class Lobby:
 
 
 @dataclass(frozen=True)
+class Retention:
+    """``[retention]``: how long stored mail keeps its bytes (pbem.ops.retention)."""
+
+    sent_mail_days: int = 30  # after delivery; then its headers, size and digest
+    received_mail_days: int = 30  # after its game ends; then its headers and digest
+
+
+def _retention(section: dict[str, Any]) -> Retention:
+    result = Retention(**_values(Retention, section, "retention"))
+    for name in ("sent_mail_days", "received_mail_days"):
+        if getattr(result, name) < 0:
+            raise ConfigError(f"retention.{name} must be 0 or more days, not "
+                              f"{getattr(result, name)}")
+    return result
+
+
+@dataclass(frozen=True)
 class Config:
     data_dir: Path
     database_url: str
@@ -170,6 +187,7 @@ class Config:
     deadlines: Deadlines
     bots: Bots = field(default_factory=Bots)
     lobby: Lobby = field(default_factory=Lobby)
+    retention: Retention = field(default_factory=Retention)
     operator_address: str | None = None  # gets the mail when a game pauses on a timeout
     # When set, a player's mail counts only if the topmost Authentication-Results header,
     # from this authserv-id (our own receiving server), shows DKIM, SPF or DMARC passing
@@ -409,6 +427,7 @@ def _build(raw: dict[str, Any], base: Path) -> Config:
             deadlines=_deadlines(deadlines),
             bots=_bots(raw.get("bots", {})),
             lobby=_lobby(raw.get("lobby", {})),
+            retention=_retention(raw.get("retention", {})),
             operator_address=_address(mail["operator_address"], "mail.operator_address")
             if "operator_address" in mail else None,
             trusted_authserv_id=str(mail.get("trusted_authserv_id", "")).strip() or None,

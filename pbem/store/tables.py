@@ -222,6 +222,10 @@ class InboundMessage(SQLModel, table=True):
     seat: int | None = None
     received_at: datetime = Field(default_factory=utcnow)
     processed_at: datetime | None = None
+    # When retention (pbem.ops.retention) left only the mail's headers (None: kept whole),
+    # and the size of what it dropped them from.
+    pruned_at: datetime | None = None
+    raw_size: int | None = None
 
     def __init__(self, *, raw: bytes | None = None, **fields: Any) -> None:
         super().__init__(**fields)
@@ -300,6 +304,11 @@ class OutboundMessage(SQLModel, table=True):
     game_id: int | None = Field(default=None, foreign_key="game.id")
     created: datetime = Field(default_factory=utcnow)
     sent_at: datetime | None = None
+    # When retention (pbem.ops.retention) left only the mail's headers (None: kept whole),
+    # with the size and SHA-256 of the bytes it dropped them from.
+    pruned_at: datetime | None = None
+    raw_size: int | None = None
+    raw_sha256: str | None = None
 
     def __init__(self, *, raw: bytes | None = None, raw_once_sent: bytes | None = None,
                  **fields: Any) -> None:

@@ -1,0 +1,30 @@
+"""retention: when a stored mail was cut to its headers, and the size (and digest) it had
+
+Revision ID: 0018_retention
+Revises: 0017
+"""
+import sqlalchemy as sa
+from alembic import op
+
+revision = '0018_retention'
+down_revision = '0017'
+branch_labels = None
+depends_on = None
+
+# Plain ADD/DROP COLUMN (as 0017): nullable columns, nothing to fill; every mail stored
+# before them is whole.
+
+
+def upgrade() -> None:
+    for table in ('inboundmessage', 'outboundmessage'):
+        op.add_column(table, sa.Column('pruned_at', sa.DateTime(timezone=True), nullable=True))
+        op.add_column(table, sa.Column('raw_size', sa.Integer(), nullable=True))
+    op.add_column('outboundmessage', sa.Column('raw_sha256', sa.String(), nullable=True))
+
+
+def downgrade() -> None:
+    op.drop_column('outboundmessage', 'raw_sha256')
+    op.drop_column('outboundmessage', 'raw_size')
+    op.drop_column('outboundmessage', 'pruned_at')
+    op.drop_column('inboundmessage', 'raw_size')
+    op.drop_column('inboundmessage', 'pruned_at')
