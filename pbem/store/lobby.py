@@ -108,3 +108,9 @@ def said_never_of(session: Session, addresses: set[str]) -> set[str]:
 
 def day_ago(now: datetime) -> datetime:
     return now - timedelta(days=1)
+
+
+def mark_never(session: Session, address: str, now: datetime) -> None:
+    """Mark ``address`` as one the host mails no more (the outbox drops what is queued)."""
+    if not said_never(session, address):
+        session.add(NeverMail(address_hash=address_hash(address), created=now))
