@@ -77,7 +77,8 @@ def export(session: Session, address: str) -> dict[str, Any]:
     lobby_seats = session.execute(select(LobbySeat, LobbyTable)
                                .join(LobbyTable, col(LobbyTable.id) == col(LobbySeat.table_id))
                                .where(LobbySeat.address == address)).all()
-    opened = session.execute(select(col(LobbyTable.tag)).where(LobbyTable.opener == address)).all()
+    opened = session.execute(select(col(LobbyTable.tag)).where(LobbyTable.opener == address)
+                             ).scalars().all()
     return {
         "format": FORMAT, "address": address, "exported": utcnow().isoformat(),
         "profile": None if player is None else {

@@ -5,7 +5,6 @@ still verifies it, and its export imports (replayed again) on every database."""
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
@@ -14,15 +13,13 @@ from sqlmodel import col, select
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.engine.contract import localise_order
 from pbem.mail.outbound import MaildirSender
-from pbem.ops import api
 from pbem.ops.retention import headers_of
 from pbem.outbox.delivery import deliver_outbox
 from pbem.store import SessionFactory
 from pbem.store.tables import InboundMessage, OutboundMessage, Snapshot
 from tests.games.suite.games import every_game, games
-from tests.support.seated import HOST, PLAYERS, Table
+from tests.support.seated import HOST, play_moves
 
 MOVES = 6
 
@@ -31,27 +28,6 @@ def _cli(config: Path, *args: str) -> str:
     result = CliRunner().invoke(app, ["--config", str(config), *args])
     assert result.exit_code == 0, result.output
     return result.output
-
-
-def play_moves(factory: SessionFactory, name: str, rules: Any, moves: int) -> tuple[Table, int]:
-    """A new game of ``rules`` (welcome mails queued) and up to ``moves`` orders by mail
-    (fewer if it ends first); returns it and how many were played."""
-    with factory() as s:
-        game, secrets = api.create_game(s, name, PLAYERS[:rules.min_players], seed="pruned",
-                                        host=HOST)
-        s.commit()
-        assert game.id is not None
-        table = Table(factory, name, game.id, game.tag, secrets)
-    rng = random.Random(name)
-    for played in range(moves):
-        state = table.state()
-        waiting = sorted(rules.waiting_for(state))
-        if not waiting:
-            return table, played
-        order = localise_order(rules, rules.random_order(state, waiting[0], rng), "en")
-        result, _ = table.send(waiting[0], order)
-        assert result.status == "applied", result.reason
-    return table, moves
 
 
 @pytest.mark.parametrize(("name", "rules", "hooks"), every_game(), ids=list(games()))
