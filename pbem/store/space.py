@@ -68,7 +68,11 @@ def reclaim(engine: Engine, tables: tuple[str, ...]) -> Reclaimed:
         page = int(conn.exec_driver_sql("PRAGMA page_size").scalar_one())
         if mode == INCREMENTAL:
             how = "incremental vacuum"
-            conn.exec_driver_sql("PRAGMA incremental_vacuum").fetchall()
+            # Each step of the statement frees one page, and the driver's execute() steps
+            # once when no row comes back; executescript runs it to its end.
+            driver = conn.connection.dbapi_connection
+            assert driver is not None
+            driver.executescript("PRAGMA incremental_vacuum;")
         elif free * page >= max(VACUUM_MIN_BYTES, VACUUM_MIN_SHARE * before):
             how = "vacuum (the file frees space incrementally from now on)"
             conn.exec_driver_sql(f"PRAGMA auto_vacuum={INCREMENTAL}")
