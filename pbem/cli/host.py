@@ -218,6 +218,14 @@ def _daily_prune(cfg: Config, factory: SessionFactory) -> None:
     daily = retention.Daily(cfg.data_dir / "last-prune.json")
     now = retention.utcnow()
     if daily.due(now):
+        if cfg.retention.forget_by_mail == "after_games":
+            from pbem.ops import player_data
+
+            with factory() as session:
+                for gone in player_data.forget_after_games(session):
+                    console.print(f"forgot {gone.address}, as they asked by mail",
+                                  highlight=False)
+                session.commit()
         done = retention.prune(factory, sent_days=cfg.retention.sent_mail_days,
                                received_days=cfg.retention.received_mail_days, now=now)
         daily.done(now)

@@ -51,7 +51,9 @@ def player_show(address: Address) -> None:
             f"time zone: {p.timezone or '(not set)'}\n"
             f"mail:      {p.mail_mode or '(not set)'}\n"
             f"since:     {p.created:%Y-%m-%d}\n"
-            f"banned:    {banned}",
+            f"banned:    {banned}"
+            + (f"\nasked by mail to be forgotten: {p.forget_asked_at:%Y-%m-%d %H:%M} UTC "
+               f"(`pbem player forget {p.address}` does it)" if p.forget_asked_at else ""),
             highlight=False)
         seats = folding_table("game", "game status", "seat", "name", "status", title="seats")
         for s in card.seats:

@@ -6,8 +6,8 @@ reads it), and the seats, the profile and its ratings stay, under a pseudonym: t
 "a former player" and an address of its own at a reserved domain, which the host marks, like
 the real one, as never to be mailed. Every stored mail from or to the address, and every
 sent or received mail of a game the address played (they name the player), loses its bytes
-and its subject; so does any other stored mail that holds the address. Mail still queued
-for other players goes out as it is, to be pruned with the rest.
+and its subject; so does any other stored mail that holds the address. Mail not yet sent to
+other players goes out as it is and loses its bytes as it is sent.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from pbem.store.tables import (
     LogEntry,
     OutboundBytes,
     OutboundMessage,
+    Player,
     Rating,
     Seat,
     utcnow,
@@ -42,6 +43,7 @@ FORMER_NAME = "a former player"
 # RFC 2606 reserves .example: no mail to a pseudonym can ever reach anyone.
 FORMER_DOMAIN = "forgotten.example"
 SCAN_BATCH = 200  # stored mails read at a time when looking for the address
+UNSENT = ("queued", "failed", "held")
 
 
 def _when(moment: datetime | None) -> str | None:
@@ -181,14 +183,20 @@ def forget(session: Session, address: str) -> Forgotten:
                         .values(subject="", reason="", pruned_at=now))
     session.execute(update(InboundMessage).where(col(InboundMessage.from_addr) == address)
                     .values(from_addr=pseudonym))
-    # Queued mail to others goes out as it is; the forgotten address's own is dropped.
     outbound = (set(session.execute(select(col(OutboundMessage.id)).where(or_(
         col(OutboundMessage.to_addr) == address, col(OutboundMessage.game_id).in_(games))))
         .scalars()) | _scan(session, OutboundBytes,
                             (OutboundBytes.raw, OutboundBytes.raw_once_sent), needle))
-    outbound -= set(session.execute(select(col(OutboundMessage.id)).where(
-        col(OutboundMessage.status) == "queued", col(OutboundMessage.to_addr) != address))
-        .scalars())
+    # Mail not yet sent to others still goes out, and is blanked as it is sent (the outbox
+    # keeps ``raw_once_sent`` in its place); the forgotten address's own is dropped.
+    unsent = set(session.execute(select(col(OutboundMessage.id)).where(
+        col(OutboundMessage.status).in_(UNSENT), col(OutboundMessage.to_addr) != address))
+        .scalars()) & outbound
+    outbound -= unsent
+    for start in range(0, len(unsent), 500):
+        ids = sorted(unsent)[start:start + 500]
+        session.execute(update(OutboundBytes).where(col(OutboundBytes.id).in_(ids))
+                        .values(raw_once_sent=b""))
     for start in range(0, len(outbound), 500):
         ids = sorted(outbound)[start:start + 500]
         session.execute(update(OutboundBytes).where(col(OutboundBytes.id).in_(ids))
@@ -204,3 +212,23 @@ def forget(session: Session, address: str) -> Forgotten:
     lobby.mark_never(session, pseudonym, now)
     session.flush()
     return Forgotten(address, pseudonym, len(seats), len(inbound), len(outbound))
+
+
+def asked(session: Session) -> list[Player]:
+    """The players who asked by mail to be forgotten and are not yet."""
+    return list(session.execute(select(Player).where(col(Player.forget_asked_at).is_not(None),
+                                                     col(Player.name) != FORMER_NAME)
+                                .order_by(col(Player.id))).scalars())
+
+
+def forget_after_games(session: Session) -> list[Forgotten]:
+    """Forget every player who asked by mail and whose games have all ended (``[retention]
+    forget_by_mail = "after_games"``); the caller commits."""
+    done = []
+    for player in asked(session):
+        running = session.execute(select(col(Seat.id)).join(Game, col(Game.id) == col(
+            Seat.game_id)).where(Seat.address == player.address,
+                                 col(Game.status).in_(("active", "paused")))).first()
+        if running is None:
+            done.append(forget(session, player.address))
+    return done

@@ -164,10 +164,20 @@ class Retention:
 
     sent_mail_days: int = 30  # after delivery; then its headers, size and digest
     received_mail_days: int = 30  # after its game ends; then its headers and digest
+    # A player who asks by mail (with a seat's secret) to be forgotten: "operator" (the
+    # operator is told and runs `pbem player forget`) or "after_games" (the host forgets them
+    # by itself once their games have ended; the operator is told too).
+    forget_by_mail: str = "operator"
+
+
+FORGET_BY_MAIL = ("operator", "after_games")
 
 
 def _retention(section: dict[str, Any]) -> Retention:
     result = Retention(**_values(Retention, section, "retention"))
+    if result.forget_by_mail not in FORGET_BY_MAIL:
+        raise ConfigError(f"retention.forget_by_mail must be one of "
+                          f"{', '.join(FORGET_BY_MAIL)}, not {result.forget_by_mail!r}")
     for name in ("sent_mail_days", "received_mail_days"):
         if getattr(result, name) < 0:
             raise ConfigError(f"retention.{name} must be 0 or more days, not "

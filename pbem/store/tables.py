@@ -164,6 +164,8 @@ class Player(SQLModel, table=True):
     banned_at: datetime | None = None
     ban_reason: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
     created: datetime = Field(default_factory=utcnow)
+    # When the player asked by mail, with a seat's secret, to be forgotten (pbem.ops.player_data).
+    forget_asked_at: datetime | None = None
 
 
 class GameResult(SQLModel, table=True):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,11 +17,21 @@ from typer.testing import CliRunner
 from pbem.cli import app
 from pbem.engine import registry
 from pbem.mail.outbound import MaildirSender
-from pbem.ops import api, player_data
+from pbem.ops import admin, api, player_data
+from pbem.ops.bots import Mail
 from pbem.outbox.delivery import deliver_outbox
 from pbem.pipeline.one_mail import process_raw
-from pbem.store import SessionFactory, lobby
-from pbem.store.tables import LobbyInvite, LobbySeat, LobbyTable, OutboundMessage, Player, Rating
+from pbem.settings.host import Host
+from pbem.store import SessionFactory, lobby, players
+from pbem.store.tables import (
+    LobbyInvite,
+    LobbySeat,
+    LobbyTable,
+    OutboundMessage,
+    Player,
+    Rating,
+    Seat,
+)
 from tests.processor.conftest import mail
 from tests.processor.test_secrets_at_rest import every_stored_byte
 from tests.support.seated import HOST, play_moves
@@ -146,3 +157,86 @@ def test_forget_leaves_no_trace_and_the_games_still_verify(
                    for f in (tmp_path / "out2").rglob("*") if f.is_file()), sent
     again = _cli(config, "player", "forget", "someone.else@players.test", "--yes", code=1)
     assert "error: this host holds nothing about someone.else@players.test" in again
+
+
+OPERATOR = "ops@host.test"
+
+
+def _ask(factory: SessionFactory, host: Host, tag: str, secret: str) -> tuple[str, str]:
+    """Zelda mails "forget" with ``secret``: the inbound status, and the text of every mail
+    it queued, by recipient."""
+    done = process_raw(factory, mail(ZELDA, f"Re: [{tag}]", f"forget\nsecret {secret}"), host)
+    texts = {}
+    with factory() as s:
+        for q in done.queued:
+            row = s.get(OutboundMessage, q)
+            assert row is not None
+            texts[row.to_addr] = Mail("", row.raw).text
+    return done.status, json.dumps(texts)
+
+
+def _zelda_at_a_table(factory: SessionFactory, host: Host) -> tuple[str, list[str]]:
+    with factory() as s:
+        game, secrets = api.create_game(s, GAME.name, [("Zelda Quintero", ZELDA),
+                                                       ("Bob Marsh", BOB)], host=host)
+        s.commit()
+        return game.tag, secrets
+
+
+def _asked_at(factory: SessionFactory) -> object:
+    with factory() as s:
+        player = players.find(s, ZELDA)
+        return None if player is None else player.forget_asked_at
+
+
+def test_a_player_asks_by_mail_and_the_operator_confirms(factory: SessionFactory) -> None:
+    host = replace(HOST, operator_address=OPERATOR)
+    tag, secrets = _zelda_at_a_table(factory, host)
+    status, _ = _ask(factory, host, tag, "not-her-secret")
+    assert status != "applied" and _asked_at(factory) is None  # no proof, no request
+
+    status, texts = _ask(factory, host, tag, secrets[0])
+    assert status == "applied" and _asked_at(factory) is not None
+    told = json.loads(texts)
+    assert ("Your request to be forgotten is noted, and the host's operator told. Once they "
+            "confirm it, the host removes your address and name") in told[ZELDA.lower()]
+    assert (f"zelda.quintero@players.test (seat 1 of [{tag}]) asked by mail, with the seat's "
+            "secret, to be forgotten") in told[OPERATOR]
+    assert "To confirm: pbem player forget zelda.quintero@players.test" in told[OPERATOR]
+    with factory() as s:  # the operator's word is still to come, even once the game is over
+        admin.archive(s, host, api.get_game(s, tag), abandon=True)
+        s.commit()
+        assert player_data.asked(s)[0].address == ZELDA.lower()
+        assert s.exec(select(Seat.address).where(Seat.index == 0)).one() == ZELDA.lower()
+    status, texts = _ask(factory, host, tag, secrets[0])
+    assert OPERATOR not in json.loads(texts)  # asked twice: the operator is told once
+
+
+def test_with_after_games_the_host_forgets_them_once_their_games_end(
+        factory: SessionFactory, tmp_path: Path) -> None:
+    host = replace(HOST, operator_address=OPERATOR, forget_by_mail="after_games")
+    tag, secrets = _zelda_at_a_table(factory, host)
+    status, texts = _ask(factory, host, tag, secrets[0])
+    assert status == "applied"
+    told = json.loads(texts)
+    assert "Once your games have ended, the host removes your address and name" in \
+        told[ZELDA.lower()]
+    assert "forgets them by itself once all their games have ended" in told[OPERATOR]
+    with factory() as s:
+        assert player_data.forget_after_games(s) == []  # her game goes on
+        admin.archive(s, host, api.get_game(s, tag), abandon=True)
+        s.commit()
+    with factory() as s:
+        gone = player_data.forget_after_games(s)
+        s.commit()
+    assert [g.address for g in gone] == [ZELDA.lower()]
+    # Bob's welcome and the abandon notice name her: still unsent, they go out as they are
+    # and lose their bytes as they are sent.
+    assert any(t in every_stored_byte(factory).lower() for t in TRACES)
+    assert deliver_outbox(factory, MaildirSender(tmp_path / "out"), host).sent >= 2
+    assert any(b"zelda" in f.read_bytes().lower() for f in (tmp_path / "out").rglob("*")
+               if f.is_file())
+    assert not any(t in every_stored_byte(factory).lower() for t in TRACES)
+    with factory() as s:
+        assert player_data.forget_after_games(s) == [] and player_data.asked(s) == []
+        assert api.replay_game(s, api.get_game(s, tag)).entries >= 1  # its abandon

@@ -1,4 +1,5 @@
-"""retention: when a stored mail was cut to its headers, and the size (and digest) it had
+"""retention: when a stored mail was cut to its headers, and the size (and digest) it had;
+when a player asked by mail to be forgotten
 
 Revision ID: 0018_retention
 Revises: 0017
@@ -20,9 +21,12 @@ def upgrade() -> None:
         op.add_column(table, sa.Column('pruned_at', sa.DateTime(timezone=True), nullable=True))
         op.add_column(table, sa.Column('raw_size', sa.Integer(), nullable=True))
     op.add_column('outboundmessage', sa.Column('raw_sha256', sa.String(), nullable=True))
+    op.add_column('player', sa.Column('forget_asked_at', sa.DateTime(timezone=True),
+                                      nullable=True))
 
 
 def downgrade() -> None:
+    op.drop_column('player', 'forget_asked_at')
     op.drop_column('outboundmessage', 'raw_sha256')
     op.drop_column('outboundmessage', 'raw_size')
     op.drop_column('outboundmessage', 'pruned_at')
