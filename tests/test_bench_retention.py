@@ -4,7 +4,6 @@ not checked: growth is the bench's to report."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -12,21 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.db import PG_ENV
+from tests.support.db import bench_databases
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "retention.py"
 
 
-def _databases() -> list[object]:
-    found: list[object] = [None]
-    if os.environ.get(PG_ENV):
-        found.append(pytest.param(os.environ[PG_ENV], marks=pytest.mark.postgres))
-    return found
-
-
 @pytest.mark.slow
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("db", _databases())
+@pytest.mark.parametrize("db", bench_databases())
 def test_a_short_year_prints_every_figure(db: str | None) -> None:
     args = [sys.executable, str(BENCH), "--games", "1", "--checkpoints", "2,4",
             "--sent-days", "1", "--received-days", "1"] + (["--db", db] if db else [])
