@@ -199,3 +199,20 @@ def test_serve_prunes_once_a_day(tmp_path: Path) -> None:
     assert daily.due(now + timedelta(hours=24))
     (tmp_path / "last-prune.json").write_text("garbage", "utf-8")
     assert daily.due(now)  # a damaged mark prunes (again) rather than never
+
+
+def test_serve_prunes_on_its_first_pass_then_waits_a_day(
+        factory: SessionFactory, db_url: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from pbem.cli.host import _daily_prune
+
+    cfg = config.from_dict({"data_dir": str(tmp_path), "database": {"url": db_url}})
+    _sent_mails(factory, 2, utcnow() - timedelta(days=40))
+    _daily_prune(cfg, factory)
+    assert "retention: sent mails cut to their headers: 2 (" in capsys.readouterr().out
+    _sent_mails(factory, 2, utcnow() - timedelta(days=40))
+    _daily_prune(cfg, factory)  # the same day: nothing
+    assert capsys.readouterr().out == ""
+    with factory() as s:
+        assert [m.pruned_at is None for m in s.exec(select(OutboundMessage).order_by(
+            col(OutboundMessage.id)))] == [False, False, True, True]
