@@ -4,7 +4,6 @@ someone makes by hand. Its figures are not checked: speed is the bench's to repo
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -12,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.db import PG_ENV
+from tests.support.db import bench_databases
 from tests.support.mailservers import DOVECOT
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "pipeline.py"
@@ -23,17 +22,10 @@ GOALS = ("overhead vs peer", "clock pass, 1,000 vs 10 timed games",
          "status after 1,000 vs 10 default orders (deadline seats)")
 
 
-def _databases() -> list[object]:
-    found: list[object] = [None]
-    if os.environ.get(PG_ENV):
-        found.append(pytest.param(os.environ[PG_ENV], marks=pytest.mark.postgres))
-    return found
-
-
 # A whole bench run: a long run (CI runs it in its slow step), minutes on a busy machine.
 @pytest.mark.slow
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("db", _databases())
+@pytest.mark.parametrize("db", bench_databases())
 def test_the_goal_run_prints_every_figure(db: str | None) -> None:
     args = [sys.executable, str(BENCH), "--reef-games", "1", "--reef-rounds", "2",
             "--clock-passes", "2", "--flat-mails", "2", "--burst-games", "2",

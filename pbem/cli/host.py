@@ -213,6 +213,45 @@ def process(site: Annotated[Path | None, typer.Option(
 
 
 @app.command()
+def prune(dry_run: Annotated[bool, typer.Option(
+              "--dry-run", help="Only say what would go; change nothing.")] = False,
+          days: Annotated[int | None, typer.Option(
+              min=0, help="Keep mail bytes this many days (sent and received) for this run, "
+              "instead of [retention]'s settings.")] = None) -> None:
+    """Apply the retention now: cut stored mail past its time to its headers, say what went."""
+    from pbem.ops import retention
+
+    cfg = load_config()
+    done = retention.prune(
+        session_factory(cfg), dry_run=dry_run,
+        sent_days=cfg.retention.sent_mail_days if days is None else days,
+        received_days=cfg.retention.received_mail_days if days is None else days)
+    for line in done.lines():
+        console.print(line, highlight=False)
+
+
+def _daily_prune(cfg: Config, factory: SessionFactory) -> None:
+    """serve's once-a-day retention, between passes (so never while one holds the database)."""
+    from pbem.ops import retention
+
+    daily = retention.Daily(cfg.data_dir / "last-prune.json")
+    now = retention.utcnow()
+    if daily.due(now):
+        if cfg.retention.forget_by_mail == "after_games":
+            from pbem.ops import player_data
+
+            with factory() as session:
+                for gone in player_data.forget_after_games(session):
+                    console.print(f"forgot {gone.address}, as they asked by mail",
+                                  highlight=False)
+                session.commit()
+        done = retention.prune(factory, sent_days=cfg.retention.sent_mail_days,
+                               received_days=cfg.retention.received_mail_days, now=now)
+        daily.done(now)
+        console.print("retention: " + "; ".join(done.lines()), highlight=False)
+
+
+@app.command()
 def serve(interval: Annotated[float, typer.Option(help="Seconds between passes without IDLE.")]
           = 60.0,
           metrics: Annotated[str | None, typer.Option(
@@ -273,6 +312,7 @@ def _serve(cfg: Config, factory: SessionFactory, interval: float,
                 time.sleep(min(interval * 2 ** (faults - 1), 900.0))
                 continue
             faults = 0
+            _daily_prune(cfg, factory)
             inbox = open_inbox(cfg)
             try:
                 inbox.wait(interval)

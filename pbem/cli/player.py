@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from pbem.cli.context import console, fail, folding_table, load_config, session_factory
-from pbem.ops import players
+from pbem.ops import player_data, players
 from pbem.pipeline.operator_input import InputError
 
 app = typer.Typer(help="Players across games: profiles, bans, ratings.", no_args_is_help=True)
@@ -51,7 +53,9 @@ def player_show(address: Address) -> None:
             f"mail:      {p.mail_mode or '(not set)'}\n"
             f"since:     {p.created:%Y-%m-%d}\n"
             f"banned:    {banned}\n"
-            f"never:     {_never(card.never)}",
+            f"never:     {_never(card.never)}"
+            + (f"\nasked by mail to be forgotten: {p.forget_asked_at:%Y-%m-%d %H:%M} UTC "
+               f"(`pbem player forget {p.address}` does it)" if p.forget_asked_at else ""),
             highlight=False)
         seats = folding_table("game", "game status", "seat", "name", "status", title="seats")
         for s in card.seats:
@@ -115,6 +119,53 @@ def player_mail_again(address: Address) -> None:
             raise fail(str(exc), fix=f"`pbem player show {address}` shows the mark") from exc
         session.commit()
         console.print(f"{lifted} gets mail again", highlight=False)
+
+
+@app.command("export")
+def player_export(address: Address,
+                  output: Annotated[Path | None, typer.Option(
+                      "--output", "-o", help="Write to this file instead of standard output.")]
+                  = None) -> None:
+    """Everything this host holds about an address (profile, seats, its mails, its log
+    entries, ratings), as one JSON file: what to send a player who asks."""
+    cfg = load_config()
+    with session_factory(cfg)() as session:
+        try:
+            data = player_data.export(session, address)
+        except InputError as exc:
+            raise fail(str(exc), fix="give the address alone, e.g. ann@example.org") from exc
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    if output is None:
+        print(text, end="")
+        return
+    output.write_text(text, encoding="utf-8")
+    console.print(f"what this host holds about {data['address']} is in {output}",
+                  highlight=False, soft_wrap=True)
+
+
+@app.command("forget")
+def player_forget(address: Address,
+                  yes: Annotated[bool, typer.Option(
+                      "--yes", help="Do not ask to confirm (for scripts).")] = False) -> None:
+    """Forget an address: its address and name leave every table and stored mail; its games
+    stay playable and verifiable under "a former player"; the host never mails it again."""
+    if not yes and not typer.confirm(
+            f"Forget {address} for good? Its mails lose their bytes, its seats and ratings "
+            f"go to \"{player_data.FORMER_NAME}\"; this cannot be undone"):
+        raise fail("nothing was forgotten", fix="answer y, or pass --yes")
+    cfg = load_config()
+    with session_factory(cfg)() as session:
+        try:
+            done = player_data.forget(session, address)
+        except InputError as exc:
+            raise fail(str(exc), fix="give the address alone, e.g. ann@example.org") from exc
+        except LookupError as exc:
+            raise fail(str(exc), fix="`pbem player list` lists the players") from exc
+        session.commit()
+    console.print(f"forgot {done.address}: {done.seats} seat(s) and its ratings now belong to "
+                  f"\"{player_data.FORMER_NAME}\" ({done.pseudonym}); {done.mails_in} mail(s) "
+                  f"received and {done.mails_out} sent lost their bytes; the host will not "
+                  "mail the address again", highlight=False, soft_wrap=True)
 
 
 @ratings_app.command("rebuild")

@@ -27,6 +27,7 @@ WORDS = [
     cmsg("host command", "off"),
     cmsg("host command", "resign"),
     cmsg("host command", "back"),
+    cmsg("host command", "forget"),
     cmsg("host command", "secret"),
     cmsg("host command", "new"),
     cmsg("host command", "mail"),

@@ -111,7 +111,8 @@ def _host_line(letter: Letter, line: str) -> bool:
             line.lower() == "preview" or words.is_word(line, "check")):
         letter.command = "check"
     elif free and not rest.strip() and (
-            command := next((c for c in ("help", "status", "waiting", "resign", "back", "log")
+            command := next((c for c in ("help", "status", "waiting", "resign", "back", "log",
+                                         "forget")
                              if words.is_word(line, c)), None)):
         letter.command = command
     elif free and (command := next((c for c in ("vacation", "log", "mail", "language",

@@ -214,6 +214,33 @@ class Lobby:
 
 
 @dataclass(frozen=True)
+class Retention:
+    """``[retention]``: how long stored mail keeps its bytes (pbem.ops.retention)."""
+
+    sent_mail_days: int = 30  # after delivery; then its headers, size and digest
+    received_mail_days: int = 30  # after its game ends; then its headers and digest
+    # A player who asks by mail (with a seat's secret) to be forgotten: "operator" (the
+    # operator is told and runs `pbem player forget`) or "after_games" (the host forgets them
+    # by itself once their games have ended; the operator is told too).
+    forget_by_mail: str = "operator"
+
+
+FORGET_BY_MAIL = ("operator", "after_games")
+
+
+def _retention(section: dict[str, Any]) -> Retention:
+    result = Retention(**_values(Retention, section, "retention"))
+    if result.forget_by_mail not in FORGET_BY_MAIL:
+        raise ConfigError(f"retention.forget_by_mail must be one of "
+                          f"{', '.join(FORGET_BY_MAIL)}, not {result.forget_by_mail!r}")
+    for name in ("sent_mail_days", "received_mail_days"):
+        if getattr(result, name) < 0:
+            raise ConfigError(f"retention.{name} must be 0 or more days, not "
+                              f"{getattr(result, name)}")
+    return result
+
+
+@dataclass(frozen=True)
 class Config:
     data_dir: Path
     database_url: str
@@ -225,6 +252,7 @@ class Config:
     deadlines: Deadlines
     bots: Bots = field(default_factory=Bots)
     lobby: Lobby = field(default_factory=Lobby)
+    retention: Retention = field(default_factory=Retention)
     operator_address: str | None = None  # gets the mail when a game pauses on a timeout
     # When set, a player's mail counts only if the topmost Authentication-Results header,
     # from this authserv-id (our own receiving server), shows DKIM, SPF or DMARC passing
@@ -493,6 +521,7 @@ def _build(raw: dict[str, Any], base: Path) -> Config:
             deadlines=_deadlines(deadlines),
             bots=_bots(raw.get("bots", {})),
             lobby=_lobby(raw.get("lobby", {})),
+            retention=_retention(raw.get("retention", {})),
             operator_address=_address(mail["operator_address"], "mail.operator_address")
             if "operator_address" in mail else None,
             trusted_authserv_id=str(mail.get("trusted_authserv_id", "")).strip() or None,

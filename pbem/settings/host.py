@@ -34,6 +34,7 @@ class Host:
     operator_address: str | None = None  # told when a game pauses on a timeout
     trusted_authserv_id: str | None = None  # require its Authentication-Results verdict
     lobby: Lobby = field(default_factory=Lobby)  # tables opened by mail ([lobby])
+    forget_by_mail: str = "operator"  # [retention]: who carries out a "forget" by mail
     # Deadlines of games the lobby starts (the config's [deadlines], as `pbem game new`).
     turn_hours: int = 72
     reminder_hours: int = 24
@@ -74,6 +75,7 @@ class Host:
             operator_address=cfg.operator_address,
             trusted_authserv_id=cfg.trusted_authserv_id,
             lobby=cfg.lobby,
+            forget_by_mail=cfg.retention.forget_by_mail,
             turn_hours=cfg.deadlines.turn_hours,
             reminder_hours=cfg.deadlines.reminder_hours,
             timeout=cfg.deadlines.timeout,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
@@ -122,7 +123,7 @@ def migrate(url: str) -> None:
     an empty database would otherwise both create the tables, and one would fail.
     """
     if url.startswith("sqlite:///"):
-        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        _new_sqlite_file(Path(url.removeprefix("sqlite:///")))
     cfg = AlembicConfig()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
@@ -143,6 +144,21 @@ def migrate(url: str) -> None:
                 conn.commit()
     finally:
         engine.dispose()
+
+
+def _new_sqlite_file(path: Path) -> None:
+    """A new SQLite file starts with incremental auto-vacuum, so the space a prune frees can
+    go back to the disk without rewriting the file (pbem.store.space); the mode can only be
+    chosen before the first table (an older file gets it from one VACUUM)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if str(path).startswith(":memory:") or path.exists():
+        return
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
+        conn.execute("VACUUM")  # writes the header, and with it the mode
+    finally:
+        conn.close()
 
 
 def session_factory(engine: Engine) -> SessionFactory:

@@ -198,3 +198,9 @@ def lift_never(session: Session, address: str) -> bool:
 
 def day_ago(now: datetime) -> datetime:
     return now - timedelta(days=1)
+
+
+def mark_never(session: Session, address: str, now: datetime) -> None:
+    """Mark ``address`` as one the host mails no more (the outbox drops what is queued)."""
+    if not said_never(session, address):
+        session.add(NeverMail(address_hash=address_hash(address), created=now))

@@ -166,6 +166,8 @@ class Player(SQLModel, table=True):
     banned_at: datetime | None = None
     ban_reason: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
     created: datetime = Field(default_factory=utcnow)
+    # When the player asked by mail, with a seat's secret, to be forgotten (pbem.ops.player_data).
+    forget_asked_at: datetime | None = None
 
 
 class GameResult(SQLModel, table=True):
@@ -224,6 +226,10 @@ class InboundMessage(SQLModel, table=True):
     seat: int | None = None
     received_at: datetime = Field(default_factory=utcnow)
     processed_at: datetime | None = None
+    # When retention (pbem.ops.retention) left only the mail's headers (None: kept whole),
+    # and the size of what it dropped them from.
+    pruned_at: datetime | None = None
+    raw_size: int | None = None
 
     def __init__(self, *, raw: bytes | None = None, **fields: Any) -> None:
         super().__init__(**fields)
@@ -302,6 +308,11 @@ class OutboundMessage(SQLModel, table=True):
     game_id: int | None = Field(default=None, foreign_key="game.id")
     created: datetime = Field(default_factory=utcnow)
     sent_at: datetime | None = None
+    # When retention (pbem.ops.retention) left only the mail's headers (None: kept whole),
+    # with the size and SHA-256 of the bytes it dropped them from.
+    pruned_at: datetime | None = None
+    raw_size: int | None = None
+    raw_sha256: str | None = None
 
     def __init__(self, *, raw: bytes | None = None, raw_once_sent: bytes | None = None,
                  **fields: Any) -> None:

@@ -37,6 +37,14 @@ def _backends() -> list[object]:
     return params
 
 
+def bench_databases() -> list[object]:
+    """What a bench's smoke test runs on: its default (SQLite, None) and PostgreSQL when set."""
+    found: list[object] = [None]
+    if os.environ.get(PG_ENV):
+        found.append(pytest.param(os.environ[PG_ENV], marks=pytest.mark.postgres))
+    return found
+
+
 def _as_admin(*statements: str) -> None:
     """Run ``statements`` on the server's own database (CREATE and DROP DATABASE)."""
     admin = create_engine(make_url(os.environ[PG_ENV]), isolation_level="AUTOCOMMIT")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import email
 import json
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email import policy
@@ -19,6 +20,7 @@ from typing import Any
 from sqlmodel import col, select
 
 from pbem.engine import registry
+from pbem.engine.contract import localise_order
 from pbem.engine.hashing import canonical_json
 from pbem.ops import api
 from pbem.pipeline.one_mail import Result, process_raw
@@ -58,10 +60,12 @@ class Table:
     def state_json(self) -> str:
         return json.dumps(self.rules.to_json(self.state()), sort_keys=True)
 
-    def send(self, seat: int, body: str, *, secret: str | None = None) -> tuple[Result, str]:
-        """One email from ``seat`` (orders then its secret); the result and the reply's text."""
+    def send(self, seat: int, body: str, *, secret: str | None = None,
+             sender: str | None = None) -> tuple[Result, str]:
+        """One email from ``seat`` (orders then its secret; from ``sender``, else the seat's
+        player of PLAYERS); the result and the reply's text."""
         msg = EmailMessage()
-        msg["From"] = PLAYERS[seat][1]
+        msg["From"] = sender or PLAYERS[seat][1]
         msg["To"] = HOST.from_address
         msg["Subject"] = f"Re: [{self.tag}] {self.rules.title}"
         msg["Message-ID"] = make_msgid(domain="players.test")
@@ -115,3 +119,27 @@ def seat_table(factory: SessionFactory, game_name: str, position: Callable[[], A
     if position is not None:
         table.put(position())
     return table
+
+
+def play_moves(factory: SessionFactory, name: str, rules: Any, moves: int,
+               players: Sequence[tuple[str, str]] = ()) -> tuple[Table, int]:
+    """A new game of ``rules`` (welcome mails queued) between ``players`` (default: as few
+    of Ann, Ben... as it takes) and up to ``moves`` orders by mail, each the game's random
+    order of the first seat it waits for (fewer if it ends first); returns the table and
+    how many were played."""
+    seated = list(players) or PLAYERS[:rules.min_players]
+    with factory() as s:
+        game, secrets = api.create_game(s, name, seated, seed="played", host=HOST)
+        s.commit()
+        assert game.id is not None
+        table = Table(factory, name, game.id, game.tag, secrets)
+    rng = random.Random(name)
+    for played in range(moves):
+        state = table.state()
+        waiting = sorted(rules.waiting_for(state))
+        if not waiting:
+            return table, played
+        order = localise_order(rules, rules.random_order(state, waiting[0], rng), "en")
+        result, _ = table.send(waiting[0], order, sender=seated[waiting[0]][1])
+        assert result.status == "applied", result.reason
+    return table, moves

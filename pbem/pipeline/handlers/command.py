@@ -9,6 +9,7 @@ from pbem.pipeline import outgoing as mails
 from pbem.pipeline.command_words import word
 from pbem.pipeline.commands import (
     back,
+    forget,
     language,
     log,
     mail_setting,
@@ -33,6 +34,7 @@ COMMANDS: dict[str, Command] = {
     "vacation": vacation.run,
     "resign": resign.run,
     "back": back.run,
+    "forget": forget.run,
     "secret": secret.run,  # "secret new"
     "mail": mail_setting.run,
     "language": language.run,
@@ -62,6 +64,7 @@ ANSWERED: dict[str, Line] = {
     "language": msg("Language changed"),
     "timezone": msg("Time zone changed"),
     "back": msg("You play your seat again"),
+    "forget": msg("Your request to be forgotten"),
     "name": msg("Your profile"),
     "standings": msg("Standings"),
 }

@@ -70,6 +70,8 @@ def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
                                    "default orders, or a bot)"), tr),
         _help_row(w("back"), msg("play your seat yourself again after a bot took it over (a "
                                  "missed deadline, or resign)"), tr),
+        _help_row(w("forget"), msg("ask the host to forget your address and name (done once "
+                                   "the operator confirms, or your games have ended)"), tr),
         _help_row(f"{w('secret')} {w('new')}", msg(
             "a new secret, mailed to your registered address; the old one stops working (do "
             "it if a mail of yours may have been seen)"), tr),
