@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -16,13 +15,12 @@ from rich.markup import escape
 
 from pbem.cli.context import console, err, fail, load_config, progress, session_factory, state
 from pbem.engine import registry
-from pbem.ops import api
-from pbem.ops.operator_errors import EX_CONFIG, EX_TEMPFAIL, explain
-from pbem.settings.config import Config
+from pbem.ops.operator_errors import EX_TEMPFAIL
 from pbem.store.db import SessionFactory
 
 if TYPE_CHECKING:
     from pbem.ops.metrics import Metrics
+    from pbem.ops.runner import Notice
 
 app = typer.Typer()
 
@@ -166,34 +164,16 @@ def demo(
                   highlight=False, soft_wrap=True)
 
 
-def _one_pass(cfg: Config, factory: SessionFactory) -> api.Pass:
-    from pbem.ops import hostkey
-    from pbem.ops.alerts import FaultWatch
-    from pbem.settings.transports import open_inbox, open_sender
-
-    host = hostkey.mail_host(cfg)
-    inbox = open_inbox(cfg)
-    sender = open_sender(cfg)
-    try:
-        done = api.process_inbox(factory, inbox, sender, host)
-    finally:
-        inbox.close()
-    watch = FaultWatch(cfg.data_dir / "faults.json", host)
-    if done.fault:
-        watch.failed(done.fault, sender)
-    else:
-        watch.clean()
-    return done
-
-
 @app.command()
 def process(site: Annotated[Path | None, typer.Option(
         help="Then rebuild the static web archive in this folder (see `pbem site build`).")]
         = None) -> None:
     """One pass: fetch new mail, apply the orders, send the queued emails."""
-    cfg = load_config()
-    result = _one_pass(cfg, session_factory(cfg))
     from pbem.ops.overview import summary
+    from pbem.ops.runner import one_pass
+
+    cfg = load_config()
+    result = one_pass(cfg, session_factory(cfg))
 
     d = result.delivery
     console.print(f"processed: {summary(result.results)}; clocks: {result.clocks.summary()}; "
@@ -230,27 +210,6 @@ def prune(dry_run: Annotated[bool, typer.Option(
         console.print(line, highlight=False)
 
 
-def _daily_prune(cfg: Config, factory: SessionFactory) -> None:
-    """serve's once-a-day retention, between passes (so never while one holds the database)."""
-    from pbem.ops import retention
-
-    daily = retention.Daily(cfg.data_dir / "last-prune.json")
-    now = retention.utcnow()
-    if daily.due(now):
-        if cfg.retention.forget_by_mail == "after_games":
-            from pbem.ops import player_data
-
-            with factory() as session:
-                for gone in player_data.forget_after_games(session):
-                    console.print(f"forgot {gone.address}, as they asked by mail",
-                                  highlight=False)
-                session.commit()
-        done = retention.prune(factory, sent_days=cfg.retention.sent_mail_days,
-                               received_days=cfg.retention.received_mail_days, now=now)
-        daily.done(now)
-        console.print("retention: " + "; ".join(done.lines()), highlight=False)
-
-
 @app.command()
 def serve(interval: Annotated[float, typer.Option(help="Seconds between passes without IDLE.")]
           = 60.0,
@@ -259,20 +218,16 @@ def serve(interval: Annotated[float, typer.Option(help="Seconds between passes w
               "passes, mails in and out, quarantine, outbox backlog, bounces, bot CPU.")]
           = None) -> None:
     """Run continuously: process, then wait for new mail (IMAP IDLE where available)."""
-    from pbem.ops import heartbeat
-    from pbem.pipeline.warmup import warm_up
+    from pbem.ops.runner import Runner
 
     cfg = load_config()
     factory = session_factory(cfg)
     watch = _metrics(factory, metrics) if metrics else None
     signal.signal(signal.SIGTERM, _stop)
-    warm_up()  # the first player's mail should not pay for loading catalogues and templates
+    runner = Runner(cfg, factory, interval, _tell, metrics=watch)
+    runner.warm_up()
     console.print("serving; Ctrl-C stops")
-    heartbeat.beat(cfg.data_dir, interval)
-    try:
-        _serve(cfg, factory, interval, watch)
-    finally:
-        heartbeat.stopped(cfg.data_dir)
+    runner.serve()
 
 
 def _metrics(factory: SessionFactory, where: str) -> Metrics:
@@ -292,42 +247,15 @@ def _metrics(factory: SessionFactory, where: str) -> Metrics:
     return watch
 
 
-def _serve(cfg: Config, factory: SessionFactory, interval: float,
-           watch: Metrics | None) -> None:
-    from pbem.ops import heartbeat
-    from pbem.settings.transports import open_inbox
-
-    faults = 0
-    while True:
-        try:
-            started = time.monotonic()
-            done = _one_pass(cfg, factory)
-            if watch is not None:
-                watch.passed(done, time.monotonic() - started)
-            heartbeat.beat(cfg.data_dir, interval)
-            if done.fault:  # back off: the database needs a moment, not a hammering
-                faults += 1
-                err.print(f"[yellow]database or disk fault, mail left in the inbox:"
-                          f"[/yellow] {escape(done.fault)}")
-                time.sleep(min(interval * 2 ** (faults - 1), 900.0))
-                continue
-            faults = 0
-            _daily_prune(cfg, factory)
-            inbox = open_inbox(cfg)
-            try:
-                inbox.wait(interval)
-            finally:
-                inbox.close()
-        except KeyboardInterrupt:
-            return
-        except Exception as exc:  # an outage must not end the service; retry after a pause
-            told = explain(exc)
-            if told is not None and told.code == EX_CONFIG:
-                raise  # no pause fixes a wrong setting: stop with its error and fix lines
-            if watch is not None:
-                watch.failed()
-            err.print(f"[yellow]pass failed, retrying:[/yellow] {exc}")
-            time.sleep(min(interval, 30.0))
+def _tell(notice: Notice) -> None:
+    """What serve has to say: plain lines to stdout, warnings to stderr."""
+    if notice.kind == "fault":
+        err.print(f"[yellow]database or disk fault, mail left in the inbox:[/yellow] "
+                  f"{escape(notice.text)}")
+    elif notice.kind == "failed":
+        err.print(f"[yellow]pass failed, retrying:[/yellow] {escape(notice.text)}")
+    else:
+        console.print(notice.text, highlight=False)
 
 
 def _stop(signum: int, frame: object) -> None:

@@ -20,7 +20,7 @@ from pbem.engine.contract import Event, GameRules
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 from pbem.engine.replay import play
 from pbem.i18n import msg
-from pbem.pipeline import clock, history, operator_input, standings
+from pbem.pipeline import autoplay, clock, history, operator_input, standings
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.controllers import HUMAN, STAND_IN, controller
 from pbem.pipeline.movelog import log_admin, record_move
@@ -75,7 +75,7 @@ def _notice_all(session: Session, host: Host, rules: GameRules, game: Game,
 def _settle(session: Session, host: Host, rules: GameRules, game: Game, before: Any,
             after: Any) -> Any:
     """Restart the clock if a new wait began and play for dropped/resigned seats now due."""
-    result = clock.settle(session, rules, game, before, after, host.clock(), host=host)
+    result = autoplay.settle(session, rules, game, before, after, host.clock(), host=host)
     clock.tell_autoplay(session, host, rules, game, result, host.clock())
     return result.state
 

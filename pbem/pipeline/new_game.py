@@ -19,7 +19,8 @@ from pbem.engine.replay import draws_to_json, start
 from pbem.i18n import LANGUAGES, Msg, msg
 from pbem.pipeline import controllers, game_options, operator_input
 from pbem.pipeline import outgoing as mails
-from pbem.pipeline.clock import POLICIES, settle, tell_autoplay
+from pbem.pipeline.autoplay import settle
+from pbem.pipeline.clock import POLICIES, tell_autoplay
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.host import Host
 from pbem.store import players, queries

@@ -204,14 +204,17 @@ def test_serve_prunes_once_a_day(tmp_path: Path) -> None:
 def test_serve_prunes_on_its_first_pass_then_waits_a_day(
         factory: SessionFactory, db_url: str, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    from pbem.cli.host import _daily_prune
+    from pbem.ops.runner import Notice, daily_prune
+
+    def tell(notice: Notice) -> None:
+        print(notice.text)
 
     cfg = config.from_dict({"data_dir": str(tmp_path), "database": {"url": db_url}})
     _sent_mails(factory, 2, utcnow() - timedelta(days=40))
-    _daily_prune(cfg, factory)
+    daily_prune(cfg, factory, tell)
     assert "retention: sent mails cut to their headers: 2 (" in capsys.readouterr().out
     _sent_mails(factory, 2, utcnow() - timedelta(days=40))
-    _daily_prune(cfg, factory)  # the same day: nothing
+    daily_prune(cfg, factory, tell)  # the same day: nothing
     assert capsys.readouterr().out == ""
     with factory() as s:
         assert [m.pruned_at is None for m in s.exec(select(OutboundMessage).order_by(

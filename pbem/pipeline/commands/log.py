@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.i18n import msg
-from pbem.pipeline import clock
+from pbem.pipeline import autoplay
 from pbem.pipeline.commands.base import Context, Reply
 from pbem.pipeline.history import BOT, TALK, revoked
 from pbem.pipeline.seat_language import Line
@@ -43,7 +43,7 @@ def run(ctx: Context, argument: str) -> Reply:
         when = tr.datetime(e.created, tz)
         if e.kind == "order":
             head = msg("#{index} {who} ({when})", index=e.index, who=who, when=when)
-        elif e.kind == clock.TIMEOUT_KIND:
+        elif e.kind == autoplay.TIMEOUT_KIND:
             head = msg("#{index} {who}, played by the host ({when})", index=e.index, who=who,
                        when=when)
         elif e.kind == BOT:

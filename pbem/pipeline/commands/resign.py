@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pbem.engine.contract import Event
 from pbem.i18n import msg
-from pbem.pipeline import clock, stand_in
+from pbem.pipeline import autoplay, clock, stand_in
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.commands.base import Context, Reply, status_word, tell_others
 from pbem.pipeline.movelog import log_admin
@@ -57,8 +57,8 @@ def run(ctx: Context, argument: str) -> Reply:
         msg("You have resigned from [{tag}]. The game plays its default orders for your seat "
             "from now on. You will still get its news until it ends.", tag=game.tag),
         msg("Thank you for playing.")]
-    result = clock.settle(ctx.session, ctx.rules, game, ctx.state, ctx.state,
-                          ctx.host.clock(), host=ctx.host)
+    result = autoplay.settle(ctx.session, ctx.rules, game, ctx.state, ctx.state,
+                             ctx.host.clock(), host=ctx.host)
     # One mail to each seat: the resigner's is the reply; the others read the news in the
     # status the host's play for the seat makes, or in a notice when it played nothing.
     if result.played or result.failed:

@@ -12,7 +12,7 @@ from pbem.engine.errors import IllegalOrder, IllegalOrders, OrderSyntaxError
 from pbem.engine.every_error import every_syntax_error
 from pbem.engine.replay import play
 from pbem.i18n import msg, nmsg
-from pbem.pipeline import clock
+from pbem.pipeline import autoplay, clock
 from pbem.pipeline import command_words as words
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.context import MailContext, Result, finish
@@ -74,8 +74,8 @@ def handle(ctx: MailContext) -> Result | None:
                 source_message_id=ctx.row.id, rate_bots=ctx.host.bot_games_rated)
     # The clock restarts for a new wait; resigned and bot seats whose turn came are played
     # for (the mails below show the state after them).
-    settled = clock.settle(ctx.session, rules, game, state, applied.state, ctx.host.clock(),
-                           seats=seats, host=ctx.host)
+    settled = autoplay.settle(ctx.session, rules, game, state, applied.state, ctx.host.clock(),
+                              seats=seats, host=ctx.host)
     applied.state = settled.state
     # An answer to a step other seats still owe answers to, within one turn of the game's own
     # count (a setup choice): only its sender is mailed. The others' mail would name the same
@@ -119,7 +119,7 @@ def handle(ctx: MailContext) -> Result | None:
                 queued.append(update)
                 ctx.told.add(other.index)
     queued += clock.tell_autoplay(ctx.session, ctx.host, rules, game,
-                                  clock.Autoplay(settled.state, failed=settled.failed),
+                                  autoplay.Autoplay(settled.state, failed=settled.failed),
                                   ctx.host.clock())
     return finish(ctx.row, "applied", f"log entry {index}", queued)
 

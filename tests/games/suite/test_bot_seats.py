@@ -1,4 +1,4 @@
-"""Every game played to its end by the host's bot seats alone (pbem.pipeline.clock: the bots
+"""Every game played to its end by the host's bot seats alone (pbem.pipeline.autoplay: the bots
 move pass after pass, a bounded number each), through the engine's ``bot_order`` at every
 level: every order a bot chose was legal (none fell back to the default order), and the log
 replays with every hash checked."""
