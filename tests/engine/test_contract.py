@@ -9,9 +9,12 @@ from typing import Any
 from pbem.engine import registry
 from pbem.engine.contract import option_problems, takes_orders
 from pbem.i18n import Msg, msg
+from tests.support.testgame import TestCards
 
 
-class TurnOnly:
+class TurnOnly(TestCards):
+    """The test game with only the turns of these tests, and no hook of its own."""
+
     def waiting_for(self, state: Any) -> frozenset[int]:
         return frozenset({state["to_move"]})
 
