@@ -65,12 +65,13 @@ def admit(game: object) -> GameRules:
     A game derives from :class:`~pbem.engine.contract.Game`, whose defaults fill every hook it
     leaves out, so this is the only place its members are looked at.
     """
+    where = f"{type(game).__module__}.{type(game).__qualname__}"
     if not isinstance(game, Game):
-        raise InvalidGame(f"{game!r} is not a pbem game",
+        raise InvalidGame(f"{where} is not a pbem game",
                           "derive its class from pbem.engine.contract.Game and implement "
                           "the members that contract leaves as `...`")
     if not game.name or not game.title:
-        raise InvalidGame(f"{game!r} has no name or title", "set both class attributes")
+        raise InvalidGame(f"{where} has no name or title", "set both class attributes")
     if not 1 <= game.min_players <= game.max_players:
         raise InvalidGame(f"{game.name}: players {game.min_players}–{game.max_players}",
                           "set 1 <= min_players <= max_players")
