@@ -1,9 +1,31 @@
 """The game contract: what the host needs from every game, and nothing more.
 
-Shaped after boardgame.io (one object per game, pure moves, a per-player view) and OpenSpiel
-(rules vs. state, explicit recorded chance). The host never looks inside a state: it stores
-``to_json``, hashes it, and hands templates only ``view`` output, so a seat's email can hold
-nothing that seat may not see.
+This file is the manual for adding a game. Shaped after boardgame.io (one object per game,
+pure moves, a per-player view, defaults filled once) and OpenSpiel (rules vs. state, explicit
+recorded chance). The host never looks inside a state: it stores ``to_json``, hashes it, and
+hands templates only ``view`` output, so a seat's email can hold nothing that seat may not see.
+
+Adding a game is adding its package, ``pbem/games/<pkg>/``; no other file of the host changes:
+
+1. ``game.py`` holds a class deriving from :class:`Game` (``class Nim(Game[NimState,
+   NimOrder])``) that implements every required member (those whose body below is ``...``;
+   mypy refuses a game missing one) and overrides the optional hooks whose default does not
+   fit; ``__init__.py`` exposes an instance as ``GAME``. The registry
+   (:mod:`pbem.engine.registry`) finds it by that name and admits nothing else.
+2. Orders the rules refuse raise :mod:`pbem.engine.errors`' ``OrderSyntaxError`` (cannot be
+   read) or ``IllegalOrder`` (breaks a rule), with the line and a hint the player can act on.
+   What happened is told as :class:`Event` s (``Event.of(kind, msg(...))``) in the
+   :class:`Applied` result; the end as an :class:`Outcome`.
+3. Every random outcome comes from the :class:`~pbem.engine.chance.Chance` given to
+   ``setup`` and ``apply``, so a game replays from its log alone (:mod:`pbem.engine.replay`).
+4. Words players read go through the game's catalogue, ``locale/`` (``pbem.i18n.translator(
+   lang, self.name)``; ``python -m pbem.catalogues.manage update``); mail templates sit in
+   ``templates/<name>/status.txt.j2`` and ``status.html.j2``.
+5. The file names of each role (state, orders, parse, keywords, view, render, bot, help) are
+   the same in every game (``tests/games/test_skeleton.py``), and ``tests/games/suite`` runs
+   every game through the same checks; ``tests/games/<pkg>/suite.py`` tells it what only that
+   game knows. The smallest complete example is the host's test game,
+   ``tests/support/testgame.py``.
 """
 
 from __future__ import annotations
@@ -144,29 +166,19 @@ class Outcome:
 
 @runtime_checkable
 class Game(Protocol[S, Ord]):
-    """Everything the host asks of a game, in one place: the manual for adding one.
-
-    A game is a package ``pbem/games/<name>/`` (or one installed with a ``pbem.games`` entry
-    point) whose ``__init__`` exposes ``GAME``, an instance of a class that derives from this
-    one: ``class Nim(Game[NimState, NimOrder])``. The registry admits nothing else
-    (:func:`pbem.engine.registry.register`), so the host calls every member below directly.
+    """Everything the host asks of a game, in one place (see this module's docstring for
+    where a game's files go).
 
     Two kinds of member:
 
-    - **Required** (their body here is ``...``): the rules. mypy refuses to make a game that
-      lacks one. All are pure: they never change their inputs.
-    - **Optional hooks** (their body here is their default): override one when the default
-      does not fit the game. Each default is declared here only, once; the host never asks
-      whether a game has a hook.
+    - **Required** (their body here is ``...``): the rules. All are pure: they never change
+      their inputs.
+    - **Optional hooks** (their body or value here is their default): override one when the
+      default does not fit the game. Each default is declared here only, once; the host calls
+      every member directly and never asks whether a game has one.
 
-    The state ``S`` and order ``Ord`` are the game's own types: the host never looks inside
-    them. It stores :meth:`to_json`, hashes it, and hands templates only :meth:`view` output,
-    so a seat's email can hold nothing that seat may not see. Every random outcome is drawn
-    through the :class:`~pbem.engine.chance.Chance` given, so any game replays from its log
-    (:mod:`pbem.engine.replay`). Words players read come from the game's own catalogue
-    (``pbem/games/<name>/locale``) through ``pbem.i18n.translator(lang, self.name)``; mail
-    templates sit in ``templates/<name>/`` of its package (``status.txt.j2``,
-    ``status.html.j2``). ``tests/games/suite`` runs every game through the same checks.
+    ``S`` and ``Ord`` are the game's own state and order types: the host never looks inside
+    them.
     """
 
     # --- Who the game is (required) ---------------------------------------------------------

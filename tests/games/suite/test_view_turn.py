@@ -37,5 +37,6 @@ def test_a_view_s_turn_is_the_same_for_every_reader_and_never_goes_back(name: st
         seat = min(waiting)
         state = replay.play(game, state, seat, game.random_order(state, seat, rng),
                             f"turns/{n}")[0].state
-    if seen[0] is not None:
-        assert seen[0] == 0 and seen[-1] > 0, f"turns seen: {seen}"
+    first, last = seen[0], seen[-1]
+    if first is not None:
+        assert first == 0 and last is not None and last > 0, f"turns seen: {seen}"
