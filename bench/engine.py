@@ -34,6 +34,7 @@ from machine import describe  # noqa: E402  (bench/machine.py, beside this file)
 
 from pbem.engine import registry  # noqa: E402
 from pbem.engine.chance import Chance  # noqa: E402
+from pbem.engine.contract import GameRules  # noqa: E402
 
 MAX_ORDERS = 1000
 
@@ -48,14 +49,14 @@ class Totals:
     rules_seconds: float = 0.0  # parse + apply + outcome only
 
 
-def variants(game: Any) -> list[dict[str, Any]]:
+def variants(game: GameRules) -> list[dict[str, Any]]:
     """The default options and, if the game has on/off options, all of them switched."""
     default = dict(game.default_options())
     switched = {k: not v if isinstance(v, bool) else v for k, v in default.items()}
     return [default, switched] if switched != default else [default]
 
 
-def play_one(game: Any, players: int, options: dict[str, Any], seed: str,
+def play_one(game: GameRules, players: int, options: dict[str, Any], seed: str,
              totals: Totals) -> None:
     """One complete random game; adds its counts and times to ``totals``."""
     rng = random.Random(seed)
@@ -87,7 +88,7 @@ def play_one(game: Any, players: int, options: dict[str, Any], seed: str,
     totals.orders += orders
 
 
-def run(game: Any, games: int, players: int) -> Totals:
+def run(game: GameRules, games: int, players: int) -> Totals:
     totals = Totals()
     options = variants(game)
     for i in range(games):
@@ -95,7 +96,7 @@ def run(game: Any, games: int, players: int) -> Totals:
     return totals
 
 
-def report(game: Any, totals: Totals, players: int) -> None:
+def report(game: GameRules, totals: Totals, players: int) -> None:
     def rate(n: int, s: float) -> str:
         return f"{n / s:,.0f}/s" if s else "-"
 

@@ -82,6 +82,7 @@ from sqlalchemy.engine import make_url  # noqa: E402
 
 from pbem.drawing.pictures import picture_spans  # noqa: E402
 from pbem.engine import registry  # noqa: E402
+from pbem.engine.contract import GameRules  # noqa: E402
 from pbem.engine.hashing import canonical_json  # noqa: E402
 from pbem.mail.inbound import ImapInbox, Inbox, MaildirInbox  # noqa: E402
 from pbem.mail.outbound import (  # noqa: E402
@@ -156,7 +157,7 @@ def order_mail(address: str, tag: str, secret: str, order: str,
 
 
 def wave(factory: SessionFactory, tables: list[Table], rng: random.Random,
-         rules: Any = GAME) -> list[bytes]:
+         rules: GameRules = GAME) -> list[bytes]:
     """One order (written by ``rules``'s bot) from every seat the games are waiting for."""
     raws = []
     with factory() as s:

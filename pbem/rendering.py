@@ -36,6 +36,7 @@ from markupsafe import Markup, escape
 import pbem
 from pbem.drawing.pictures import swap_pictures
 from pbem.engine import registry
+from pbem.engine.contract import GameRules
 from pbem.i18n import jinja as i18n_jinja
 from pbem.i18n.translate import ENGLISH, Translator, translator
 
@@ -59,7 +60,7 @@ def _packaged_templates() -> Path:
 _environments: dict[tuple[str, int], jinja2.Environment] = {}
 
 
-def environment(game: Any | None = None) -> jinja2.Environment:
+def environment(game: GameRules | None = None) -> jinja2.Environment:
     """One environment per template folder and game, kept: compiling templates per email
     cost more than the rest of the pipeline (bench/pipeline.py)."""
     key = (str(templates_dir()), id(game))
@@ -69,7 +70,7 @@ def environment(game: Any | None = None) -> jinja2.Environment:
     return env
 
 
-def _new_environment(game: Any | None) -> jinja2.Environment:
+def _new_environment(game: GameRules | None) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=_loader(game),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2"),
@@ -87,7 +88,7 @@ def _new_environment(game: Any | None) -> jinja2.Environment:
     return env
 
 
-def _loader(game: Any | None) -> jinja2.BaseLoader:
+def _loader(game: GameRules | None) -> jinja2.BaseLoader:
     """The host's folder first (an operator's PBEM_TEMPLATES may replace a game's template
     as ``<game>/<file>``), then the game's extra folders, then its package's own templates
     under the game's name."""
@@ -212,7 +213,7 @@ def kept(ctx: Context, name: str) -> str:
     return Markup(done) if ctx.eval_ctx.autoescape else done
 
 
-def render_status(game: Any, mail: StatusMail) -> tuple[str, str]:
+def render_status(game: GameRules, mail: StatusMail) -> tuple[str, str]:
     """The plain-text and HTML bodies of one seat's status email, in the seat's language."""
     env = environment(game)
     speech = language_context(translator(mail.lang, game.name))
@@ -286,7 +287,7 @@ def _public_templates(env: jinja2.Environment, game_name: str
         return None
 
 
-def has_public_part(game: Any) -> bool:
+def has_public_part(game: GameRules) -> bool:
     """Whether ``game``'s status has a public part (so its mails want the spectator's view)."""
     return _public_templates(environment(game), game.name) is not None
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pbem
 import pbem.games
 from pbem.engine import registry
+from pbem.engine.contract import GameRules
 from pbem.i18n.translate import GAME_CATALOGUE, HOST_DOMAIN, host_locale_dir
 
 
@@ -35,7 +35,7 @@ class Domain:
         return self.locale_dir / lang / "LC_MESSAGES" / f"{self.catalogue}.po"
 
 
-def game_package_dir(game: Any) -> Path | None:
+def game_package_dir(game: GameRules) -> Path | None:
     """The folder of the package a game lives in (see :func:`pbem.engine.registry.package_dir`)."""
     return registry.package_dir(game)
 
@@ -55,7 +55,7 @@ def host_domain() -> Domain:
     return Domain(HOST_DOMAIN, HOST_DOMAIN, host_locale_dir(), python, templates)
 
 
-def game_domain(game: Any) -> Domain | None:
+def game_domain(game: GameRules) -> Domain | None:
     folder = game_package_dir(game)
     if folder is None:
         return None

@@ -82,7 +82,7 @@ def games() -> None:
     for name, rules in sorted(registry.games().items()):
         console.print(f"{name}: {rules.title} ({registry.player_range(rules)} players)",
                       highlight=False)
-        if getattr(rules, "about", ""):
+        if rules.about:
             console.print(f"    {rules.about}", highlight=False, soft_wrap=True)
 
 

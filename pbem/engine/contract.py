@@ -1,16 +1,37 @@
 """The game contract: what the host needs from every game, and nothing more.
 
-Shaped after boardgame.io (one object per game, pure moves, a per-player view) and OpenSpiel
-(rules vs. state, explicit recorded chance). The host never looks inside a state: it stores
-``to_json``, hashes it, and hands templates only ``view`` output, so a seat's email can hold
-nothing that seat may not see.
+This file is the manual for adding a game. Shaped after boardgame.io (one object per game,
+pure moves, a per-player view, defaults filled once) and OpenSpiel (rules vs. state, explicit
+recorded chance). The host never looks inside a state: it stores ``to_json``, hashes it, and
+hands templates only ``view`` output, so a seat's email can hold nothing that seat may not see.
+
+Adding a game is adding its package, ``pbem/games/<pkg>/``; no other file of the host changes:
+
+1. ``game.py`` holds a class deriving from :class:`Game` (``class Nim(Game[NimState,
+   NimOrder])``) that implements every required member (those whose body below is ``...``;
+   mypy refuses a game missing one) and overrides the optional hooks whose default does not
+   fit; ``__init__.py`` exposes an instance as ``GAME``. The registry
+   (:mod:`pbem.engine.registry`) finds it by that name and admits nothing else.
+2. Orders the rules refuse raise :mod:`pbem.engine.errors`' ``OrderSyntaxError`` (cannot be
+   read) or ``IllegalOrder`` (breaks a rule), with the line and a hint the player can act on.
+   What happened is told as :class:`Event` s (``Event.of(kind, msg(...))``) in the
+   :class:`Applied` result; the end as an :class:`Outcome`.
+3. Every random outcome comes from the :class:`~pbem.engine.chance.Chance` given to
+   ``setup`` and ``apply``, so a game replays from its log alone (:mod:`pbem.engine.replay`).
+4. Words players read go through the game's catalogue, ``locale/`` (``pbem.i18n.translator(
+   lang, self.name)``; ``python -m pbem.catalogues.manage update``); mail templates sit in
+   ``templates/<name>/status.txt.j2`` and ``status.html.j2``.
+5. The file names of each role (state, orders, parse, keywords, view, render, bot, help) are
+   the same in every game (``tests/games/test_skeleton.py``), and ``tests/games/suite`` runs
+   every game through the same checks; ``tests/games/<pkg>/suite.py`` tells it what only that
+   game knows. The smallest complete example is the host's test game,
+   ``tests/support/testgame.py``.
 """
 
 from __future__ import annotations
 
-import inspect
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
@@ -145,15 +166,49 @@ class Outcome:
 
 @runtime_checkable
 class Game(Protocol[S, Ord]):
-    """What every game implements. All methods are pure: they never change their inputs."""
+    """Everything the host asks of a game, in one place (see this module's docstring for
+    where a game's files go).
 
-    name: ClassVar[str]  # short id used in subject tags and the CLI, e.g. "nim"
-    title: ClassVar[str]  # for people, e.g. "Reef Encounter"
-    # One or two sentences for people about this edition and its data's provenance (e.g. "the
-    # card list is a public transcription"); shown by `pbem games`, in help and welcome mails.
+    Two kinds of member:
+
+    - **Required** (their body here is ``...``): the rules. All are pure: they never change
+      their inputs.
+    - **Optional hooks** (their body or value here is their default): override one when the
+      default does not fit the game. Each default is declared here only, once; the host calls
+      every member directly and never asks whether a game has one.
+
+    ``S`` and ``Ord`` are the game's own state and order types: the host never looks inside
+    them.
+    """
+
+    # --- Who the game is (required) ---------------------------------------------------------
+
+    name: ClassVar[str]
+    """Short id used in subject tags, the CLI and the database, e.g. ``"nim"``."""
+    title: ClassVar[str]
+    """For people, e.g. ``"Reef Encounter"``."""
     about: ClassVar[str]
+    """One or two sentences for people about this edition and its data's provenance (e.g.
+    "the card list is a public transcription"); shown by ``pbem games``, in help and welcome
+    mails, translated in the game's catalogue. May be empty."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+
+    # --- How people find it (optional) -----------------------------------------------------
+
+    former_ids: ClassVar[tuple[str, ...]] = ()
+    """Ids it was stored and exported under before; data carrying one still finds the game,
+    and a person typing one does too unless another game claims it."""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    """Other names people know it by (e.g. the box's short title). A name several games
+    claim is refused with every choice named; names match whatever their case and
+    punctuation."""
+    tag_prefix: ClassVar[str] = ""
+    """How its games' tags begin (``<prefix>-<number>``); empty: its :attr:`name`."""
+    showcase: ClassVar[bool] = False
+    """True for the game ``pbem demo`` plays when none is named."""
+
+    # --- The rules (required) --------------------------------------------------------------
 
     def default_options(self) -> dict[str, Any]:
         """The options a new game gets unless the operator says otherwise."""
@@ -187,7 +242,13 @@ class Game(Protocol[S, Ord]):
         ...
 
     def view(self, state: S, seat: Seat | None) -> View:
-        """What ``seat`` may see (None: a spectator). The only data templates receive."""
+        """What ``seat`` may see (None: a spectator). The only data templates receive.
+
+        JSON-serialisable. The host reads one key of it, which a game may give: ``"turn"``,
+        an int counting the game's own turns from 0, as its status names them (a move that
+        does not advance it is not a new turn; see :func:`view_turn`). Without it every move
+        counts as a turn.
+        """
         ...
 
     def outcome(self, state: S) -> Outcome | None:
@@ -233,124 +294,170 @@ class Game(Protocol[S, Ord]):
         """Functions templates may call (e.g. drawing a board from a view). They see only views."""
         ...
 
-    # Optional (looked up by :func:`takes_orders`, so games without it need not define it):
-    #   def takes_orders_out_of_turn(self, state: S, seat: Seat) -> bool
-    # Whether ``seat``, though not in ``waiting_for``, may send orders now: standing orders
-    # that hold up no one (e.g. a preference the rules read later). ``apply`` then decides
-    # which of its orders such a seat may give, and the host logs and mails it as any order.
-    #
-    #   def canonical_order(self, state: S, seat: Seat, text: str, lang: str) -> str
-    # Orders in the seat's language: the same lines (line for line, so the line numbers of
-    # errors stay right) with that language's words (colours, keywords, commands) replaced by
-    # the English canonical ones; English words are always accepted too. The host calls it
-    # (see :func:`canonical_order`) before ``parse`` when the seat's language is not English,
-    # and logs the canonical text, so history and replay read the same in every language.
-    # Localized keywords come from the game's catalogue with context "order keyword"
-    # (``pgettext("order keyword", "take")``); a msgstr may list alternatives with "|", and
-    # accents are optional when matching.
-    #
-    #   def localise_order(self, text: str, lang: str) -> str
-    # The inverse: a canonical (English) order written in ``lang``'s words, so bots and help
-    # examples can "write in the seat's language" (see :func:`localise_order`).
-    #
-    #   def check_options(self, options: Mapping[str, Any]) -> list[Msg]
-    # Why the rules cannot play with ``options`` (every option, the defaults included, each
-    # of its default's type: the host checked names and types), as messages of the game's
-    # catalogue; empty when they can. The host asks (see :func:`option_problems`) before it
-    # opens a table, so a player hears it then and not when the table starts; ``setup`` must
-    # refuse the same options.
-    #
-    #   def option_alternatives(self) -> Mapping[str, Sequence[Any]]
-    # Options that take a value of another kind beside their default's: each name with an
-    # example value of every other kind it takes (a table per colour beside one number for
-    # all, say). The host reads and checks such an option as its default's kind or any of
-    # these (see :func:`option_alternatives`); ``check_options`` then judges the value.
-    #
-    #   def order_words(self) -> Collection[str]
-    # The English words an order line begins with, and the names of the colours (as the
-    # parser reads them, lower case). A line of a mail that begins with one (in the seat's
-    # language, through ``canonical_order``, or in English), is made of them only, or holds a
-    # digit (a cell, a count), is always read as an order, never set aside as a greeting or
-    # a closing: a typo in it is refused with its line number, never dropped. A game without
-    # it has only its digits' lines kept so (see :func:`order_words`).
-    #
-    #   def warm_up(self) -> None
-    # Build what the game otherwise builds on its first order (a parser, tables): ``pbem
-    # serve`` calls it before its first pass (pbem.pipeline.warmup), so no player's order
-    # pays for it.
+    # --- Options (optional) ----------------------------------------------------------------
+
+    def check_options(self, options: Mapping[str, Any]) -> Sequence[Msg]:
+        """Why the rules cannot play with ``options``, as messages of the game's catalogue;
+        empty when they can (the default: every option the host accepts is playable).
+
+        ``options`` holds every option, the defaults included, each of its default's type
+        (the host checked names and types). The host asks (see :func:`option_problems`)
+        before it opens a table, so a player hears it then and not when the table starts;
+        ``setup`` must refuse the same options.
+        """
+        return []
+
+    def option_alternatives(self) -> Mapping[str, Sequence[Any]]:
+        """Options that take a value of another kind beside their default's (default: none).
+
+        Each name with an example value of every other kind it takes (a table per colour
+        beside one number for all, say). The host reads and checks such an option as its
+        default's kind or any of these (see :func:`option_alternatives`);
+        :meth:`check_options` then judges the value.
+        """
+        return {}
+
+    # --- Orders (optional) -----------------------------------------------------------------
+
+    def takes_orders_out_of_turn(self, state: S, seat: Seat) -> bool:
+        """Whether ``seat``, though not in :meth:`waiting_for`, may send orders now (default:
+        never): standing orders that hold up no one (e.g. a preference the rules read later).
+        :meth:`apply` then decides which of its orders such a seat may give, and the host logs
+        and mails it as any order (see :func:`takes_orders`)."""
+        return False
+
+    def example_order(self, state: S, seat: Seat) -> str:
+        """An order to copy, shown at the top of the mover's mail (only its first line).
+        Default: :meth:`default_order`; override it where the safe order does nothing and a
+        turn that does something teaches more."""
+        return self.default_order(state, seat)
+
+    # --- Languages (optional) --------------------------------------------------------------
+
+    def canonical_order(self, state: S, seat: Seat, text: str, lang: str) -> str:
+        """Orders in the seat's language made canonical (English); default: unchanged.
+
+        The same lines (line for line, so the line numbers of errors stay right) with
+        ``lang``'s words (colours, keywords, commands) replaced by the English ones; English
+        words are always accepted too. The host calls it (see :func:`canonical_order`) before
+        :meth:`parse` when the seat's language is not English, and logs the canonical text,
+        so history and replay read the same in every language. Localised keywords come from
+        the game's catalogue with context "order keyword" (``pgettext("order keyword",
+        "take")``); a msgstr may list alternatives with "|", and accents are optional when
+        matching.
+        """
+        return text
+
+    def localise_order(self, text: str, lang: str) -> str:
+        """The inverse of :meth:`canonical_order`: a canonical (English) order written in
+        ``lang``'s words, so bots and help examples "write in the seat's language" (see
+        :func:`localise_order`); default: unchanged."""
+        return text
+
+    def order_words(self) -> Collection[str]:
+        """The English words an order line begins with, and the names of the colours (as the
+        parser reads them, lower case); default: none.
+
+        A line of a mail that begins with one (in the seat's language, through
+        :meth:`canonical_order`, or in English), is made of them only, or holds a digit (a
+        cell, a count), is always read as an order, never set aside as a greeting or a
+        closing: a typo in it is refused with its line number, never dropped. A game without
+        them has only its digits' lines kept so (see :func:`order_words`).
+        """
+        return ()
+
+    # --- Computer players (optional) -------------------------------------------------------
+
+    def redeal(self, state: S, seat: Seat, rng: random.Random) -> S:
+        """A state ``seat`` cannot tell from ``state``: all it may see kept (the public board,
+        its own holdings, what it has seen leave the deck), every other hidden part (other
+        seats' hidden holdings, the order of bags and decks) drawn afresh from what it cannot
+        see. Two states that differ only in what ``seat`` cannot see give the same answer
+        for the same ``rng``.
+
+        The host hands a bot only this answer, never the real state (see :func:`bot_order`),
+        so a bot is fair by construction. The default, ``state`` itself, is right only for a
+        game without hidden information: a game that hides anything must override it.
+        """
+        return state
+
+    def bot_order(self, state: S, seat: Seat, rng: random.Random, level: str,
+                  budget: float) -> str:
+        """A whole legal order for ``seat`` as a player would type it (English), chosen at
+        ``level`` (see :data:`BOT_LEVELS`, never ``random``), within ``budget`` seconds of
+        CPU. ``state`` is a :meth:`redeal`: any further determinisation redeals it again.
+
+        The default plays :meth:`random_order` at every level: a game without a strategy
+        still fills a seat."""
+        return self.random_order(state, seat, rng)
+
+    # --- The archive (optional) ------------------------------------------------------------
+
+    def draw_audience(self, draw: Draw, seats: int) -> frozenset[Seat] | None:
+        """Who may read a recorded chance draw's outcome in the game archive (``pbem game
+        export --format html``, ``pbem site build``), which shows every draw's label.
+
+        None: everyone (it lands on the table); else these seats (e.g. a card dealt to one
+        hand). ``seats`` is the game's player count. The default, nobody, is safe for any
+        game: a draw may have dealt a hidden holding.
+        """
+        return frozenset()
+
+    # --- Start-up (optional) ---------------------------------------------------------------
+
+    def warm_up(self) -> None:
+        """Build what the game otherwise builds on its first order (a parser, tables); ``pbem
+        serve`` calls it before its first pass (pbem.pipeline.warmup), so no player's order
+        pays for it. Default: nothing to build."""
+        return None
 
 
 GameRules = Game[Any, Any]
 """Any game's rules, as the host holds them: the host never looks inside a state or an order."""
 
 
-def canonical_order(game: Any, state: Any, seat: Seat, text: str, lang: str) -> str:
-    """``text`` with the seat's-language words made English, if the game knows how."""
-    hook = getattr(game, "canonical_order", None)
-    if hook is None or lang == "en":
-        return text
-    return str(hook(state, seat, text, lang))
+def canonical_order(game: GameRules, state: Any, seat: Seat, text: str, lang: str) -> str:
+    """``text`` with the seat's-language words made English (English text is left alone)."""
+    return text if lang == "en" else str(game.canonical_order(state, seat, text, lang))
 
 
-def order_words(game: Any) -> frozenset[str]:
-    """The words an order line begins with and the colour names (see ``order_words`` above);
-    none for a game that does not say."""
-    hook = getattr(game, "order_words", None)
-    return frozenset() if hook is None else frozenset(w.lower() for w in hook())
+def order_words(game: GameRules) -> frozenset[str]:
+    """The words an order line begins with and the colour names (see
+    :meth:`Game.order_words`), lower case."""
+    return frozenset(w.lower() for w in game.order_words())
 
 
-def localise_order(game: Any, text: str, lang: str) -> str:
-    """A canonical order in ``lang``'s words, if the game knows how; else unchanged."""
-    hook = getattr(game, "localise_order", None)
-    if hook is None or lang == "en":
-        return text
-    return str(hook(text, lang))
+def localise_order(game: GameRules, text: str, lang: str) -> str:
+    """A canonical order in ``lang``'s words (English text is left alone)."""
+    return text if lang == "en" else str(game.localise_order(text, lang))
 
 
-def help_text(game: Any, state: Any = None, lang: str = "en") -> str:
-    """A game's help in ``lang``, whichever of the contract's help signatures it has (games
-    written before ``state`` and ``lang`` existed take no arguments)."""
-    params = _help_params(type(game))
-    kwargs: dict[str, Any] = {}
-    if "state" in params:
-        kwargs["state"] = state
-    if "lang" in params:
-        kwargs["lang"] = lang
-    return str(game.help_text(**kwargs))
+def help_text(game: GameRules, state: Any = None, lang: str = "en") -> str:
+    """A game's help in ``lang`` (see :meth:`Game.help_text`)."""
+    return str(game.help_text(state, lang))
 
 
-_help_signatures: dict[Any, frozenset[str]] = {}
+def option_problems(game: GameRules, options: Mapping[str, Any]) -> list[Msg]:
+    """What the game's own check finds wrong with ``options`` (see
+    :meth:`Game.check_options`)."""
+    return list(game.check_options(options))
 
 
-def _help_params(cls: Any) -> frozenset[str]:
-    found = _help_signatures.get(cls)
-    if found is None:
-        sig = inspect.signature(cls.help_text)
-        found = _help_signatures[cls] = frozenset(sig.parameters) - {"self"}
-    return found
+def option_alternatives(game: GameRules) -> Mapping[str, Sequence[Any]]:
+    """The other kinds of value each option takes (see :meth:`Game.option_alternatives`)."""
+    return dict(game.option_alternatives())
 
 
-def option_problems(game: Any, options: Mapping[str, Any]) -> list[Msg]:
-    """What the game's own check finds wrong with ``options`` (see ``check_options`` above);
-    nothing when the game has no check."""
-    hook = getattr(game, "check_options", None)
-    return [] if hook is None else list(hook(options))
-
-
-def option_alternatives(game: Any) -> Mapping[str, Sequence[Any]]:
-    """The other kinds of value each option takes (see ``option_alternatives`` above); none
-    when the game declares none."""
-    hook = getattr(game, "option_alternatives", None)
-    return {} if hook is None else dict(hook())
-
-
-def takes_orders(game: Any, state: Any, seat: Seat) -> bool:
+def takes_orders(game: GameRules, state: Any, seat: Seat) -> bool:
     """Whether the host should hand ``seat``'s orders to ``game`` now: its turn, or a game
-    that reads standing orders out of turn (see ``takes_orders_out_of_turn`` above)."""
-    if seat in game.waiting_for(state):
-        return True
-    out_of_turn = getattr(game, "takes_orders_out_of_turn", None)
-    return bool(out_of_turn is not None and out_of_turn(state, seat))
+    that reads standing orders out of turn (see :meth:`Game.takes_orders_out_of_turn`)."""
+    return seat in game.waiting_for(state) or bool(game.takes_orders_out_of_turn(state, seat))
+
+
+def view_turn(view: Mapping[str, Any] | None) -> int | None:
+    """The game's own turn count a view gives (see :meth:`Game.view`), else None."""
+    turn = view.get("turn") if isinstance(view, Mapping) else None
+    return turn if isinstance(turn, int) and not isinstance(turn, bool) else None
 
 
 BOT_LEVELS = ("random", "normal", "strong")
@@ -359,63 +466,19 @@ BOT_LEVELS = ("random", "normal", "strong")
 the thinking)."""
 
 
-class Strategy(Protocol[S]):
-    """An optional part of the contract: a computer player worth playing against.
-
-    Fair by construction: the host never hands the strategy the real state, only
-    :meth:`redeal`'s answer, so nothing the seat may not see can steer its choice.
-    """
-
-    def redeal(self, state: S, seat: Seat, rng: random.Random) -> S:
-        """A state ``seat`` cannot tell from ``state``: all it may see kept (the public board,
-        its own holdings, what it has seen leave the deck), every other hidden part (other
-        seats' hidden holdings, the order of bags and decks) drawn afresh from what it cannot
-        see. Two states that differ only in what ``seat`` cannot see give the same answer
-        for the same ``rng``."""
-        ...
-
-    def bot_order(self, state: S, seat: Seat, rng: random.Random, level: str,
-                  budget: float) -> str:
-        """A whole legal order for ``seat`` as a player would type it (English), chosen at
-        ``level`` (see :data:`BOT_LEVELS`, never ``random``), within ``budget`` seconds of
-        CPU. ``state`` is a :meth:`redeal`: any further determinisation redeals it again."""
-        ...
-
-
-def bot_order(game: Any, state: Any, seat: Seat, rng: random.Random, level: str = "normal",
-              budget: float = 1.0) -> str:
-    """``seat``'s order chosen by a computer at ``level``, from what the seat may see only.
-
-    A game without a :class:`Strategy` plays its random bot at every level.
-    """
+def bot_order(game: GameRules, state: Any, seat: Seat, rng: random.Random,
+              level: str = "normal", budget: float = 1.0) -> str:
+    """``seat``'s order chosen by a computer at ``level``, from what the seat may see only
+    (the game's :meth:`Game.redeal` of ``state``)."""
     if level not in BOT_LEVELS:
         raise ValueError(f"unknown bot level {level!r}; known: {', '.join(BOT_LEVELS)}")
-    redeal = getattr(game, "redeal", None)
-    seen = state if redeal is None else redeal(state, seat, rng)
-    strategy = getattr(game, "bot_order", None)
-    if level == "random" or strategy is None:
+    seen = game.redeal(state, seat, rng)
+    if level == "random":
         return str(game.random_order(seen, seat, rng))
-    return str(strategy(seen, seat, rng, level, budget))
+    return str(game.bot_order(seen, seat, rng, level, budget))
 
 
-class DrawAudience(Protocol):
-    """An optional part of the contract: who may read each recorded chance draw.
-
-    The game archive (``pbem game export --format html``, ``pbem site build``) shows every
-    draw's label; its outcome only to the seats this returns. A game without it keeps every
-    outcome hidden (see :func:`draw_audience`), which is safe for any game.
-    """
-
-    def draw_audience(self, draw: Draw, seats: int) -> frozenset[Seat] | None:
-        """None: everyone sees ``draw``'s outcome (it lands on the table); else these seats
-        (e.g. a card dealt to one hand). ``seats`` is the game's player count."""
-        ...
-
-
-def draw_audience(game: Any, draw: Draw, seats: int) -> frozenset[Seat] | None:
-    """The game's answer if it has one, else nobody: a draw may have dealt a hidden holding."""
-    hook = getattr(game, "draw_audience", None)
-    if hook is None:
-        return frozenset()
-    audience = hook(draw, seats)
+def draw_audience(game: GameRules, draw: Draw, seats: int) -> frozenset[Seat] | None:
+    """Who may read ``draw``'s outcome (see :meth:`Game.draw_audience`)."""
+    audience = game.draw_audience(draw, seats)
     return None if audience is None else frozenset(audience)

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.engine.contract import canonical_order
+from pbem.engine.contract import GameRules, canonical_order
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError, OrderSyntaxErrors
 from pbem.i18n.msg import Msg, msg
 
@@ -23,7 +23,7 @@ MAX_ERRORS = 12  # a 500-line mail of prose gets a readable answer, not 500 reas
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
 
 
-def every_syntax_error(game: Any, state: Any, seat: int, text: str,
+def every_syntax_error(game: GameRules, state: Any, seat: int, text: str,
                        first: OrderSyntaxError) -> list[OrderSyntaxError]:
     """``first`` and every further line ``game`` cannot read, each with its line number in
     ``text``. Lines are dropped one by one, so later errors are found as if the bad lines
@@ -64,7 +64,7 @@ class Reader:
     """The game a seat's line is read by, in the seat's language: a suggested word must be
     one it reads where the player's word stood."""
 
-    game: Any
+    game: GameRules
     state: Any
     seat: int
     lang: str

@@ -2,17 +2,13 @@
 
 Discovery keeps the host free of game names: adding a game is adding a package.
 
-A game is known by its ``name`` (the id operators type and the database stores). It may also
-declare, as optional class attributes:
-
-- ``former_ids``: ids it was stored and exported under before; data carrying one still finds
-  the game (:func:`stored`), and a person typing one does too unless another game claims it;
-- ``aliases``: other names people know it by (e.g. the box's short title);
-- ``tag_prefix``: how its games' tags begin (``<prefix>-<number>``); the ``name`` by default;
-- ``showcase``: True for the game ``pbem demo`` plays when none is named.
-
-Names match whatever their case and punctuation (``Tic_Tac_Toe`` = ``tictactoe`` =
-``tic-tac-toe``). A name several games claim is refused with every choice named.
+A game is an instance of a :class:`~pbem.engine.contract.Game` subclass: that class declares
+every member the host calls, each optional one with its default, so a game is complete once it
+is admitted here (:func:`admit`) and the host never asks what it has. Its ``name`` is the id
+operators type and the database stores; ``former_ids``, ``aliases``, ``tag_prefix`` and
+``showcase`` say how else it is found (see the contract). Names match whatever their case and
+punctuation (``Tic_Tac_Toe`` = ``tictactoe`` = ``tic-tac-toe``). A name several games claim is
+refused with every choice named.
 
 The games sit above the engine (they implement its contract), so the registry finds their
 package by name, as it finds entry points, and imports nothing of theirs statically. It also
@@ -30,7 +26,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
 
-from pbem.engine.contract import GameRules
+from pbem.engine.contract import Game, GameRules
 from pbem.i18n import translate
 
 GAMES_PACKAGE = "pbem.games"
@@ -54,9 +50,37 @@ class UnknownGame(KeyError):
         return self.message
 
 
+class InvalidGame(TypeError):
+    """Something offered as a game that does not keep the contract: what and how to fix it."""
+
+    def __init__(self, message: str, fix: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fix = fix
+
+
+def admit(game: object) -> GameRules:
+    """``game`` as the host holds it, or :class:`InvalidGame`: the one check made of a game.
+
+    A game derives from :class:`~pbem.engine.contract.Game`, whose defaults fill every hook it
+    leaves out, so this is the only place its members are looked at.
+    """
+    where = f"{type(game).__module__}.{type(game).__qualname__}"
+    if not isinstance(game, Game):
+        raise InvalidGame(f"{where} is not a pbem game",
+                          "derive its class from pbem.engine.contract.Game and implement "
+                          "the members that contract leaves as `...`")
+    if not game.name or not game.title:
+        raise InvalidGame(f"{where} has no name or title", "set both class attributes")
+    if not 1 <= game.min_players <= game.max_players:
+        raise InvalidGame(f"{game.name}: players {game.min_players}–{game.max_players}",
+                          "set 1 <= min_players <= max_players")
+    return game
+
+
 def register(game: GameRules) -> None:
     """Make ``game`` available by its ``name`` (tests register their own small games)."""
-    _registered[game.name] = game
+    _registered[game.name] = admit(game)
 
 
 def unregister(name: str) -> None:
@@ -69,11 +93,12 @@ def _discover() -> dict[str, GameRules]:
         if not mod.ispkg:
             continue
         module = importlib.import_module(f"{GAMES_PACKAGE}.{mod.name}")
-        game = getattr(module, "GAME", None)
-        if game is not None:
+        offered = getattr(module, "GAME", None)  # a package without one is not a game
+        if offered is not None:
+            game = admit(offered)
             found[game.name] = game
     for ep in entry_points(group="pbem.games"):
-        game = ep.load()
+        game = admit(ep.load())
         found[game.name] = game
     return found
 
@@ -95,7 +120,7 @@ def _key(name: str) -> str:
 
 def _names(game: GameRules) -> set[str]:
     """Every key a person may type for ``game``."""
-    words = [game.name, *getattr(game, "former_ids", ()), *getattr(game, "aliases", ())]
+    words = [game.name, *game.former_ids, *game.aliases]
     return {_key(w) for w in words}
 
 
@@ -136,7 +161,7 @@ def stored(name: str) -> GameRules:
     if name in known:
         return known[name]
     for _, game in sorted(known.items()):
-        if name in getattr(game, "former_ids", ()):
+        if name in game.former_ids:
             return game
     return get(name)
 
@@ -147,13 +172,13 @@ def showcase() -> GameRules:
     known = sorted(games().items())
     if not known:
         raise UnknownGame("no game is installed", "install a game package (see `pbem games`)")
-    marked = [g for _, g in known if getattr(g, "showcase", False)]
+    marked = [g for _, g in known if g.showcase]
     return (marked or [known[0][1]])[0]
 
 
 def tag_prefix(game: GameRules) -> str:
     """How the tags of ``game``'s games begin (``<prefix>-<number>``)."""
-    return str(getattr(game, "tag_prefix", game.name))
+    return game.tag_prefix or game.name
 
 
 def package_dir(game: GameRules) -> Path | None:

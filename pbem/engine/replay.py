@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pbem.engine.chance import Chance, Draw
-from pbem.engine.contract import Applied, Event, Seat
+from pbem.engine.contract import Applied, Event, Game, Seat
 from pbem.engine.hashing import state_hash
+
+S = TypeVar("S")
 
 
 @dataclass
@@ -45,7 +47,8 @@ class ReplayMismatch(RuntimeError):
         self.got = got
 
 
-def start(game: Any, seats: int, options: Mapping[str, Any], seed: str) -> tuple[Any, SetupRecord]:
+def start(game: Game[S, Any], seats: int, options: Mapping[str, Any],
+          seed: str) -> tuple[S, SetupRecord]:
     """Set up a new game and record how."""
     chance = Chance(f"{seed}/setup")
     state = game.setup(seats, options, chance)
@@ -53,18 +56,18 @@ def start(game: Any, seats: int, options: Mapping[str, Any], seed: str) -> tuple
 
 
 def play(
-    game: Any, state: Any, seat: Seat, text: str, seed: str
-) -> tuple[Applied[Any], OrderRecord]:
+    game: Game[S, Any], state: S, seat: Seat, text: str, seed: str
+) -> tuple[Applied[S], OrderRecord]:
     """Parse and apply one order live; raises the game's errors untouched."""
     order = game.parse(state, seat, text)
     chance = Chance(seed)
-    applied: Applied[Any] = game.apply(state, seat, order, chance)
+    applied = game.apply(state, seat, order, chance)
     record = OrderRecord(seat, text, chance.draws, state_hash(game.to_json(applied.state)),
                          applied.events)
     return applied, record
 
 
-def replay(game: Any, setup: SetupRecord, entries: Iterable[OrderRecord]) -> Any:
+def replay(game: Game[S, Any], setup: SetupRecord, entries: Iterable[OrderRecord]) -> S:
     """Re-run a history, checking every hash; returns the final state."""
     chance = Chance.replaying(setup.draws)
     state = game.setup(setup.seats, setup.options, chance)
@@ -77,7 +80,7 @@ def replay(game: Any, setup: SetupRecord, entries: Iterable[OrderRecord]) -> Any
     return state
 
 
-def replay_one(game: Any, state: Any, entry: OrderRecord, index: int) -> Any:
+def replay_one(game: Game[S, Any], state: S, entry: OrderRecord, index: int) -> S:
     """Apply one recorded order with its recorded draws and check the resulting hash."""
     if entry.seat is None:
         raise ValueError(f"entry {index}: admin entries are replayed by the host, not the engine")

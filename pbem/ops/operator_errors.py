@@ -21,7 +21,7 @@ import aiosmtplib
 from alembic.util.exc import CommandError
 from sqlalchemy import exc as sa
 
-from pbem.engine.registry import UnknownGame
+from pbem.engine.registry import InvalidGame, UnknownGame
 from pbem.mail.inbound import InboxError
 from pbem.ops.hostkey import HostKeyError
 from pbem.settings.config import ConfigError
@@ -63,7 +63,7 @@ def _database(exc: sa.SQLAlchemyError) -> Explained:
 
 def explain(exc: BaseException) -> Explained | None:
     """What the operator should read for ``exc``, or None if it is a bug (keep the trace)."""
-    if isinstance(exc, UnknownGame):
+    if isinstance(exc, UnknownGame | InvalidGame):
         return Explained(exc.message, exc.fix)
     if isinstance(exc, ConfigError):
         return Explained(f"config error: {exc}",

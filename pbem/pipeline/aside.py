@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pbem.engine.contract import canonical_order, order_words
+from pbem.engine.contract import GameRules, canonical_order, order_words
 from pbem.i18n.wordforms import fold
 from pbem.pipeline.courtesy import GREETINGS, JOINED_SIGN_OFFS, SIGN_OFFS
 from pbem.pipeline.letter import Letter
@@ -56,7 +56,7 @@ def _dashed(line: str) -> bool:
     return line.lstrip().startswith(("-", "–", "—", "~")) and _name(line)
 
 
-def order_reader(rules: Any, state: Any, seat: int, lang: str) -> Callable[[str], bool]:
+def order_reader(rules: GameRules, state: Any, seat: int, lang: str) -> Callable[[str], bool]:
     """Whether a line reads as one of the game's orders for ``seat``: it begins with one of
     the game's order words (see ``order_words`` in the contract), or is made of them, as
     typed or made English by the game (``canonical_order``)."""

@@ -157,8 +157,7 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
                                           title=rules.title, secret=secret),
                                       msg("Keep it private: put it in every mail you send."),
                                       # a game translates its about text in its catalogue
-                                      *([Msg(rules.about)] if getattr(rules, "about", "")
-                                        else [])],
+                                      *([Msg(rules.about)] if rules.about else [])],
                                kind="welcome")
     return game, secrets
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -12,7 +12,7 @@ from typing import Any
 from sqlmodel import Session
 
 from pbem.drawing.pictures import Picture, inline_pictures
-from pbem.engine.contract import Event, GameRules, Outcome, localise_order
+from pbem.engine.contract import Event, GameRules, Outcome, localise_order, view_turn
 from pbem.i18n import LANGUAGES, Msg, Translator, msg, nmsg, translator
 from pbem.i18n.translate import ENGLISH
 from pbem.mail.compose import clean_header, compose_bytes, list_id
@@ -318,9 +318,9 @@ def _example_order(rules: GameRules, state: Any, seat: int, lang: str = "en") ->
     """An order to copy (in the seat's words), shown at the top of the mover's mail: the
     game's ``example_order`` where it has one (a turn that does something), else its safe
     default order. Only its first line: the mail shows it inline."""
-    example = getattr(rules, "example_order", rules.default_order)
     try:
-        return localise_order(rules, str(example(state, seat)).strip().splitlines()[0], lang)
+        return localise_order(rules, rules.example_order(state, seat).strip().splitlines()[0],
+                              lang)
     except Exception:  # a courtesy line must never stop a status mail
         return None
 
@@ -363,10 +363,8 @@ def shown_turn(view: Any, moves: int) -> int:
     """The turn a mail names, now to be played: the game's own count where its view gives one
     (``turn``, from 0), as its status shows it; else the moves made so far plus one (setup
     answers are moves in the log, not turns on the board, so the game's count comes first)."""
-    turn = view.get("turn") if isinstance(view, Mapping) else None
-    if isinstance(turn, int) and not isinstance(turn, bool):
-        return turn + 1
-    return moves + 1
+    turn = view_turn(view)
+    return moves + 1 if turn is None else turn + 1
 
 
 MAIL_MODES = {

@@ -35,9 +35,7 @@ def warm_up() -> None:
     for rules in games:
         _compile(environment(rules), rules)
         has_public_part(rules)
-        game_warm_up = getattr(rules, "warm_up", None)  # optional (pbem.engine.contract)
-        if game_warm_up is not None:
-            game_warm_up()
+        rules.warm_up()
     gc.collect()  # what the loading left behind goes first: frozen objects are never freed
     gc.freeze()
 

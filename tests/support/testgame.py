@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from pbem.engine.chance import Chance, Draw
-from pbem.engine.contract import Applied, Event, Outcome, Seat, View
+from pbem.engine.contract import Applied, Event, Game, Outcome, Seat, View
 from pbem.engine.errors import IllegalOrder, OrderSyntaxError
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -31,7 +31,7 @@ class CardsState:
     rounds: int = 2
 
 
-class TestCards:
+class TestCards(Game[CardsState, int]):
     """The test game; registered under ``testcards`` by the test fixtures."""
 
     __test__ = False  # not a pytest class

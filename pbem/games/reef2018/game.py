@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from pbem.engine.chance import Chance
-from pbem.engine.contract import Applied, Outcome, Seat, View
+from pbem.engine.contract import Applied, Game, Outcome, Seat, View
 from pbem.games.reef2018 import bot, keywords, rules
 from pbem.games.reef2018.help import help_text
 from pbem.games.reef2018.orders import Order
@@ -22,7 +22,7 @@ from pbem.i18n.msg import N_, Msg, msg
 _ONLY = tuple(frozenset({seat}) for seat in range(4))  # whose turn it is: asked before each order
 
 
-class Reef:
+class Reef(Game[State, Order]):
     """Emerson Matsuuchi's Reef (Next Move Games, 2018) for 2-4 players, by email."""
 
     name: ClassVar[str] = "reef-2018"

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from pbem.engine.chance import Chance, Draw
-from pbem.engine.contract import Applied, Outcome, Seat, View
+from pbem.engine.contract import Applied, Game, Outcome, Seat, View
 from pbem.games.reef_encounter import bot, botplay
 from pbem.games.reef_encounter.components import components
 from pbem.games.reef_encounter.help import help_text
@@ -25,7 +25,7 @@ from pbem.games.reef_encounter.view import view
 from pbem.i18n.msg import N_, Msg, msg
 
 
-class ReefEncounter:
+class ReefEncounter(Game[State, Order]):
     """Richard Breese's Reef Encounter for 2-4 players, by email."""
 
     name: ClassVar[str] = "reef-encounter"

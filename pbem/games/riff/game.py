@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from pbem.engine.chance import Chance, Draw
-from pbem.engine.contract import Applied, Outcome, Seat, View
+from pbem.engine.contract import Applied, Game, Outcome, Seat, View
 from pbem.games.riff import bot
 from pbem.games.riff.components import OptionError, default_options, option_alternatives, resolve
 from pbem.games.riff.help import help_text
@@ -25,7 +25,7 @@ from pbem.i18n.msg import N_, Msg, SeatRef, msg
 PUBLIC_DRAWS = frozenset({"die 1", "die 2", "start player"})
 
 
-class Riff:
+class Riff(Game[State, Order]):
     """Christine & Wolfgang Lehmann's Das Riff for 2 players, by email."""
 
     name: ClassVar[str] = "das-riff"

@@ -27,7 +27,7 @@ def handle(ctx: MailContext) -> Result | None:
     assert game is not None
     return stranger(ctx, "ignored", "help", [
         msg("Help for {title} [{tag}]", title=rules.title, tag=game.tag),
-        *([msg(rules.about)] if getattr(rules, "about", "") else []), "",
+        *([msg(rules.about)] if rules.about else []), "",
         help_for(ctx, rules, game, tr.lang), "",
         msg("Write your orders one per line, with a line \"{secret}\".",
             secret=f"{words.word('secret', tr.lang)} " + tr(msg("<your secret>"))),

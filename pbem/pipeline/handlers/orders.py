@@ -4,10 +4,9 @@ snapshot, the clock restarted, every seat's mail of the move; a refusal explaine
 from __future__ import annotations
 
 import secrets as pysecrets
-from collections.abc import Mapping
 from typing import Any
 
-from pbem.engine.contract import canonical_order
+from pbem.engine.contract import GameRules, canonical_order, view_turn
 from pbem.engine.errors import IllegalOrder, IllegalOrders, OrderSyntaxError
 from pbem.engine.every_error import every_syntax_error
 from pbem.engine.replay import play
@@ -125,9 +124,8 @@ def handle(ctx: MailContext) -> Result | None:
 
 
 
-def same_turn(rules: Any, before: Any, after: Any) -> bool:
+def same_turn(rules: GameRules, before: Any, after: Any) -> bool:
     """Whether the game counts its own turns (its view's ``turn``, as mails name them) and
     this move did not advance it. A game that does not count them makes each move a turn."""
-    turns = [view.get("turn") if isinstance(view := rules.view(s, None), Mapping) else None
-             for s in (before, after)]
-    return isinstance(turns[0], int) and turns[0] == turns[1]
+    turn = view_turn(rules.view(before, None))
+    return turn is not None and turn == view_turn(rules.view(after, None))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.engine import registry
-from pbem.engine.contract import BOT_LEVELS, option_alternatives, option_problems
+from pbem.engine.contract import BOT_LEVELS, GameRules, option_alternatives, option_problems
 from pbem.i18n import msg, translator
 from pbem.pipeline import command_words as words
 from pbem.pipeline import game_options
@@ -55,7 +55,7 @@ def games_line() -> Line:
 class Wish:
     """What a ``new`` (or a matchmaking ``join``) line asks for."""
 
-    rules: Any
+    rules: GameRules
     players: int  # every seat, bot seats included
     options: dict[str, Any]
     bots: int = 0  # the last seats, played by the host's bots
@@ -144,7 +144,7 @@ def _open_brackets(text: str) -> int:
     return depth
 
 
-def _bots(ctx: Context, rules: Any, rest: list[str]) -> tuple[int, str | None]:
+def _bots(ctx: Context, rules: GameRules, rest: list[str]) -> tuple[int, str | None]:
     """``bots N [level]``: how many bot seats and how well they play (None: not said), taken
     from ``rest``."""
     number = rest.pop(0) if rest else ""

@@ -14,7 +14,7 @@ from sqlalchemy import delete
 from sqlmodel import Session, col, select
 
 from pbem.engine import registry
-from pbem.engine.contract import option_problems
+from pbem.engine.contract import GameRules, option_problems
 from pbem.engine.hashing import canonical_json
 from pbem.i18n import Msg, msg, translator
 from pbem.pipeline import controllers, operator_input, outgoing
@@ -124,7 +124,7 @@ def check_may_hold(ctx: Context) -> None:
             count=ctx.host.lobby.holds_per_domain)])
 
 
-def open_table(ctx: Context, rules: Any, players: int, options: dict[str, Any], bots: int = 0,
+def open_table(ctx: Context, rules: GameRules, players: int, options: dict[str, Any], bots: int = 0,
                level: str = DEFAULT_LEVEL) -> LobbyTable:
     """A new open table (its seats for people to be taken by the caller; its last ``bots``
     seats the host's bots')."""

@@ -1,8 +1,8 @@
-"""A computer seat decides from what its seat may see only, in every game with a Strategy
-(pbem.engine.contract): at many positions of random games, a redeal looks the same to its seat,
-round-trips through JSON and plays on; and twin states that differ only in what the seat
-cannot see (the game's ``bot_twin`` hook) give the same redeal and the same bot orders, at
-levels random and normal, for the same generator."""
+"""A computer seat decides from what its seat may see only, in every game with its own
+``redeal`` (pbem.engine.contract.Game): at many positions of random games, a redeal looks the
+same to its seat, round-trips through JSON and plays on; and twin states that differ only in
+what the seat cannot see (the game's ``bot_twin`` hook) give the same redeal and the same bot
+orders, at levels random and normal, for the same generator."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from pbem.engine.chance import Chance
-from pbem.engine.contract import bot_order
+from pbem.engine.contract import Game, bot_order
 from tests.games.suite.games import every_game
 from tests.games.suite.hooks import Hooks, configs
 
 WITH_STRATEGY = [pytest.param(name, game, hooks, id=name) for name, game, hooks in every_game()
-                 if getattr(game, "redeal", None) is not None and hooks.bot_twin is not None]
+                 if type(game).redeal is not Game.redeal and hooks.bot_twin is not None]
 GAMES = 3
 EVERY = 3  # orders between two positions looked at
 
