@@ -219,13 +219,14 @@ def serve(interval: Annotated[float, typer.Option(help="Seconds between passes w
           = None) -> None:
     """Run continuously: process, then wait for new mail (IMAP IDLE where available)."""
     from pbem.ops.runner import Runner
+    from pbem.pipeline.warmup import warm_up
 
     cfg = load_config()
     factory = session_factory(cfg)
     watch = _metrics(factory, metrics) if metrics else None
     signal.signal(signal.SIGTERM, _stop)
     runner = Runner(cfg, factory, interval, _tell, metrics=watch)
-    runner.warm_up()
+    warm_up()  # the first player's mail should not pay for loading catalogues and templates
     console.print("serving; Ctrl-C stops")
     runner.serve()
 

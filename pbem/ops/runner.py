@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Literal
 from pbem.ops import api, heartbeat, hostkey, player_data, retention
 from pbem.ops.alerts import FaultWatch
 from pbem.ops.operator_errors import EX_CONFIG, explain
-from pbem.pipeline.warmup import warm_up
 from pbem.settings.config import Config
 from pbem.settings.transports import open_inbox, open_sender
 from pbem.store.db import SessionFactory
@@ -112,11 +111,6 @@ class Runner:
         self.metrics = metrics
         self.sleep = sleep
         self.wait = wait if wait is not None else self._wait_for_mail
-
-    def warm_up(self) -> None:
-        """Load what every pass uses, so the first player's mail does not pay for loading
-        catalogues and templates (and freeze it: pbem.pipeline.warmup)."""
-        warm_up()
 
     def serve(self) -> None:
         """Pass after pass until Ctrl-C; serve's heartbeat says it runs meanwhile. A wrong
