@@ -1,5 +1,5 @@
 """Per-order cost in a game whose log holds 10 and then 1,000 entries (must not grow with
-history), and the full-log read status mails once made, for comparison."""
+history), and, for comparison, with status mails that read the whole log."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The first goal: Reef Encounter, 4 players, over real IMAP and SMTP, beside the fair peer
-(bench/pipeline/peer.py) round by round: ``overhead vs peer`` (goal <= 1.5x)."""
+"""Reef Encounter, 4 players, over real IMAP and SMTP, beside the fair peer (``peer``) round
+by round: where an order's time goes, and ``overhead vs peer`` (goal <= 1.5x)."""
 
 from __future__ import annotations
 

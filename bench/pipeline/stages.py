@@ -83,20 +83,17 @@ class Stages:
         original_fetch = ImapInbox.fetch
         ImapInbox.fetch = self.timed_iter("fetch", original_fetch)  # type: ignore[method-assign,assignment]
         self._undo.append(lambda: setattr(ImapInbox, "fetch", original_fetch))
-        self.patch(ImapInbox, "mark_processed", "fetch")
-        self.patch(ImapInbox, "mark_all_processed", "fetch")
-        self.patch(pipeline, "read_message", "parse")
-        self.patch(rules, "parse", "parse")
-        self.patch(rules, "apply", "rules")
-        self.patch(mails, "render_status", "render")
-        self.patch(mails, "render_notice", "render")
-        self.patch(mails, "inline_pictures", "pictures")
-        self.patch(mails, "compose", "compose")
-        self.patch(mails, "mail_bytes", "compose")
-        self.patch(mails, "compose_bytes", "compose")
-        self.patch(outbox, "as_email", "compose")
-        for module in (mails, outbox, stored):
-            self.patch(module, "redact", "redact")
+        timed: list[tuple[object, str, str]] = [
+            (ImapInbox, "mark_processed", "fetch"), (ImapInbox, "mark_all_processed", "fetch"),
+            (pipeline, "read_message", "parse"), (rules, "parse", "parse"),
+            (rules, "apply", "rules"),
+            (mails, "render_status", "render"), (mails, "render_notice", "render"),
+            (mails, "inline_pictures", "pictures"),
+            (mails, "compose", "compose"), (mails, "mail_bytes", "compose"),
+            (mails, "compose_bytes", "compose"), (outbox, "as_email", "compose"),
+            *((module, "redact", "redact") for module in (mails, outbox, stored))]
+        for owner, name, stage in timed:
+            self.patch(owner, name, stage)
 
     def uninstall(self) -> None:
         for undo in reversed(self._undo):
