@@ -29,7 +29,6 @@ import random
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -37,7 +36,7 @@ from typing import Any
 import time_machine
 from sqlalchemy import Engine, text
 
-from bench.common import fresh_db, order_mail
+from bench.common import HOST, Table, fresh_db, order_mail
 from bench.machine import describe
 from pbem.engine import registry
 from pbem.engine.contract import localise_order
@@ -45,30 +44,21 @@ from pbem.mail.inbound import MaildirInbox
 from pbem.mail.outbound import MaildirSender
 from pbem.ops import api, retention
 from pbem.settings.config import Retention
-from pbem.settings.host import Host
 from pbem.store import space
 from pbem.store.db import SessionFactory
 
-HOST = Host(from_address="games@bench.test")
 START = datetime(2027, 1, 4, 8, 0, tzinfo=UTC)
 MB = 1 << 20
 
 
-@dataclass
-class Seated:
-    tag: str
-    addresses: list[str]
-    secrets: list[str]
-
-
-def new_game(factory: SessionFactory, rules: Any, players: int, serial: int) -> Seated:
+def new_game(factory: SessionFactory, rules: Any, players: int, serial: int) -> Table:
     addresses = [f"p{serial}-{i}@players.test" for i in range(players)]
     with factory() as s:
         game, secrets = api.create_game(s, rules.name, [(f"P{i + 1}", a)
                                                         for i, a in enumerate(addresses)],
                                         seed=f"growth-{serial}", host=HOST)
         s.commit()
-        return Seated(game.tag, addresses, secrets)
+        return Table(game.tag, addresses, secrets)
 
 
 def engine_of(factory: SessionFactory) -> Engine:
