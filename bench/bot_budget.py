@@ -142,7 +142,8 @@ def run(db: str | None, tables: int, per_move: float, per_pass: float) -> Figure
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.bot_budget",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seconds-per-move", type=float, default=0.02)
     parser.add_argument("--db", default=None, help="PostgreSQL URL (default: SQLite)")

@@ -143,7 +143,8 @@ def lines_for(name: str) -> list[Line]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.bots",
+                                     description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--game", choices=sorted(registry.games()),
                         help="only this game (default: every registered game)")
     parser.add_argument("--games", type=int, default=200, help="most games per line")

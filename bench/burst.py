@@ -156,7 +156,8 @@ def _prepare(url: str, games: int) -> tuple[list[bytes], int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.burst",
+                                     description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--db", help="a PostgreSQL URL (default: SQLite, one worker)")
     parser.add_argument("--games", type=int, default=GAMES, help="4 orders each")
     args = parser.parse_args()

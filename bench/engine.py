@@ -111,7 +111,8 @@ def report(game: Any, totals: Totals, players: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.engine",
+                                     description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--game", choices=sorted(registry.games()),
                         help="only this game (default: every registered game)")
     parser.add_argument("--games", type=int, default=200)

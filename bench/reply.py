@@ -83,7 +83,8 @@ def html_parser_only(body: str) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.reply",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="readings of each input")
     rounds = parser.parse_args().rounds
     print(describe())

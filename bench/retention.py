@@ -146,7 +146,8 @@ def year(args: argparse.Namespace, db: str | None, keep: Retention | None,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.retention",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="active games (default 100)")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--game", help="a game of `pbem games` (default: the showcase game)")

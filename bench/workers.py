@@ -139,7 +139,8 @@ def main() -> None:
         registry.register(GAME)
         child(url, int(port), user, password, int(smtp_port))
         return
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.workers",
+                                     description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--db", required=True, help="a PostgreSQL URL")
     parser.add_argument("--games", type=int, default=40, help="4 orders each")
     parser.add_argument("--rounds", type=int, default=3,

@@ -71,7 +71,8 @@ from pbem_testkit.testgame import GAME
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.pipeline",
+                                     description=(__doc__ or "").splitlines()[0])
     parser.add_argument("part", nargs="?", default="goals",
                         choices=["goals", "reef", "clocks", "flat", "all", "servers", "maildir",
                                  "history", "backlog", "backlog-child", "workers", "burst"])
