@@ -2,9 +2,9 @@
 strong bots and a resigned player a strong bot stands in for, with and without the shared
 budget per pass (``[bots] seconds_per_pass``), in the same run.
 
-    python bench/bot_budget.py                      # 100 tables, 0.02 s per bot move (~2 min)
-    python bench/bot_budget.py --tables 20 --seconds-per-move 0.05
-    python bench/bot_budget.py --db postgresql+psycopg://postgres@127.0.0.1:5432/test
+    python -m bench.bot_budget                      # 100 tables, 0.02 s per bot move (~2 min)
+    python -m bench.bot_budget --tables 20 --seconds-per-move 0.05
+    python -m bench.bot_budget --db postgresql+psycopg://postgres@127.0.0.1:5432/test
 
 A player at a table of people mails an order just as a pass turns to the clocks (after its
 inbox fetch), so it waits for that pass; the next pass answers it. Mail in and out are
@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import random
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -31,21 +30,17 @@ from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from machine import describe  # noqa: E402  (bench/machine.py, beside this file)
-from pipeline import fresh_db  # noqa: E402  (bench/pipeline.py, beside this file)
-
-from pbem.engine import registry  # noqa: E402
-from pbem.i18n import msg  # noqa: E402
-from pbem.mail.inbound import Claim, FetchedMail, MaildirInbox  # noqa: E402
-from pbem.mail.outbound import MaildirSender  # noqa: E402
-from pbem.ops import api  # noqa: E402
-from pbem.pipeline import controllers, stand_in  # noqa: E402
-from pbem.settings.host import Host  # noqa: E402
-from pbem.store import queries  # noqa: E402
-from pbem.store.db import SessionFactory  # noqa: E402
+from bench.common import fresh_db
+from bench.machine import describe
+from pbem.engine import registry
+from pbem.i18n import msg
+from pbem.mail.inbound import Claim, FetchedMail, MaildirInbox
+from pbem.mail.outbound import MaildirSender
+from pbem.ops import api
+from pbem.pipeline import controllers, stand_in
+from pbem.settings.host import Host
+from pbem.store import queries
+from pbem.store.db import SessionFactory
 
 GAME = "reef-encounter"
 DEFAULT_PASS_BUDGET = Host().bot_seconds_per_pass  # at the default 1 s per move
@@ -147,7 +142,8 @@ def run(db: str | None, tables: int, per_move: float, per_pass: float) -> Figure
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.bot_budget",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seconds-per-move", type=float, default=0.02)
     parser.add_argument("--db", default=None, help="PostgreSQL URL (default: SQLite)")

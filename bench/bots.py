@@ -1,8 +1,8 @@
 """How well each game's computer player plays: whole games against random seats, and against
 itself with more thinking time.
 
-    python bench/bots.py                          # every game, every player count (~9 minutes)
-    python bench/bots.py --game reef-2018 --minutes 2 --games 100
+    python -m bench.bots                          # every game, every player count (~9 minutes)
+    python -m bench.bots --game reef-2018 --minutes 2 --games 100
 
 Prints one line per game and player count:
 
@@ -27,20 +27,14 @@ import math
 import os
 import random
 import statistics
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from machine import describe  # noqa: E402  (bench/machine.py, beside this file)
-
-from pbem.engine import registry  # noqa: E402
-from pbem.engine.chance import Chance  # noqa: E402
-from pbem.engine.contract import bot_order  # noqa: E402
+from bench.machine import describe
+from pbem.engine import registry
+from pbem.engine.chance import Chance
+from pbem.engine.contract import bot_order
 
 MAX_ORDERS = 2000
 WIN_GOAL_2P = 0.80  # the bot's wins against one random seat
@@ -149,7 +143,8 @@ def lines_for(name: str) -> list[Line]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.bots",
+                                     description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--game", choices=sorted(registry.games()),
                         help="only this game (default: every registered game)")
     parser.add_argument("--games", type=int, default=200, help="most games per line")

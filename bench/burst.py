@@ -1,9 +1,9 @@
 """Latency under a burst: 400 orders across 100 games of Reef Encounter arrive at once at
 ``pbem serve`` workers idling on IMAP IDLE.
 
-    python bench/burst.py                                          # SQLite, 1 worker
-    python bench/burst.py --db postgresql+psycopg://postgres@127.0.0.1:5432/test   # 1 and 2
-    (also run by ``python bench/pipeline.py burst [--db ...]`` and by its default goals)
+    python -m bench.burst                                          # SQLite, 1 worker
+    python -m bench.burst --db postgresql+psycopg://postgres@127.0.0.1:5432/test   # 1 and 2
+    (also run by ``python -m bench.pipeline burst [--db ...]`` and by its default goals)
 
 The games wait for their setup answers, one from each of the four seats, in any order, so the
 burst is 400 orders all playable at once. The workers are the real command (``pbem serve``
@@ -26,22 +26,16 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from email import policy
 from email.parser import BytesHeaderParser
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from sqlalchemy import create_engine, text  # noqa: E402
-from sqlalchemy.engine import make_url  # noqa: E402
-from sqlmodel import select  # noqa: E402
-
-from pbem.engine import registry  # noqa: E402
-from pbem.ops import api  # noqa: E402
-from pbem.store.tables import OutboundMessage  # noqa: E402
+from bench.common import ROOT, exactly_once, reef_tables, wave, welcomes_set_aside
+from pbem.engine import registry
+from pbem.ops import api
+from pbem_testkit.databases import scratch_database
+from pbem_testkit.dovecot import DOVECOT, DovecotServer
+from pbem_testkit.smtp import SmtpTestServer
 
 GAMES = 100
 
@@ -51,15 +45,15 @@ def _header(raw: bytes, name: str) -> str:
     return str(BytesHeaderParser(policy=policy.default).parsebytes(raw)[name] or "")
 
 
-def _config(folder: Path, url: str, imap: object, smtp: object) -> Path:
+def _config(folder: Path, url: str, imap: DovecotServer, smtp: SmtpTestServer) -> Path:
     config = folder / "pbem.toml"
     config.write_text(f'data_dir = "{folder / "data"}"\n'
                       f'[database]\nurl = "{url}"\n'
                       f'[mail]\nfrom_address = "games@bench.test"\n'
-                      f'[inbound.imap]\nhost = "127.0.0.1"\nport = {imap.port}\n'  # type: ignore[attr-defined]
-                      f'user = "{imap.user}"\npassword_env = "BENCH_IMAP_PASSWORD"\n'  # type: ignore[attr-defined]
+                      f'[inbound.imap]\nhost = "127.0.0.1"\nport = {imap.port}\n'
+                      f'user = "{imap.user}"\npassword_env = "BENCH_IMAP_PASSWORD"\n'
                       f'security = "none"\n'
-                      f'[outbound.smtp]\nhost = "127.0.0.1"\nport = {smtp.port}\n'  # type: ignore[attr-defined]
+                      f'[outbound.smtp]\nhost = "127.0.0.1"\nport = {smtp.port}\n'
                       f'security = "none"\n', encoding="utf-8")
     return config
 
@@ -75,8 +69,6 @@ def _serve(config: Path, password: str, log: Path) -> subprocess.Popen[str]:
 def burst(url: str, orders: list[bytes], welcomes: int, workers: int, games: int
           ) -> tuple[float, float]:
     """One burst into fresh servers; prints its line and returns (p95, drain) in seconds."""
-    from tests.support.mailservers import DovecotServer, SmtpTestServer
-
     imap, smtp = DovecotServer().start(), SmtpTestServer(auth=False).start()
     procs: list[subprocess.Popen[str]] = []
     try:
@@ -111,7 +103,7 @@ def burst(url: str, orders: list[bytes], welcomes: int, workers: int, games: int
             for p in procs:
                 p.send_signal(signal.SIGTERM)
                 p.wait(30)
-            _check(url, orders, welcomes, imap, smtp)
+            exactly_once(url, orders, welcomes, imap, smtp)
     finally:
         for p in procs:
             if p.poll() is None:
@@ -136,68 +128,36 @@ def burst(url: str, orders: list[bytes], welcomes: int, workers: int, games: int
     return p95, drain
 
 
-def _check(url: str, orders: list[bytes], welcomes: int, imap: object, smtp: object) -> None:
-    from workers import _exactly_once  # bench/workers.py, beside this script
-
-    _exactly_once(url, orders, welcomes, imap, smtp)
-
-
 def run(url: str | None, games: int = GAMES) -> None:
-    import pipeline  # bench/pipeline.py, beside this script
-
-    from tests.support.mailservers import DOVECOT
-
     if DOVECOT is None:
         print("[burst] skipped: Dovecot is not installed (apt-get install dovecot-imapd "
               "dovecot-lmtpd)")
         return
-    rules = registry.get("reef-encounter")
     if url is None:  # SQLite: one worker, on a copy of one prepared file per run
         with tempfile.TemporaryDirectory(prefix="pbem-burst-db-") as d:
             path = Path(d) / "pbem.sqlite"
-            orders, welcomes = _prepare(f"sqlite:///{path}", pipeline, rules, games)
+            orders, welcomes = _prepare(f"sqlite:///{path}", games)
             burst(f"sqlite:///{path}", orders, welcomes, 1, games)
         return
-    base = make_url(url)
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    template = f"pbem_burst_tpl_{uuid.uuid4().hex[:8]}"
-    made = [template]
-    try:
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{template}"'))
-        orders, welcomes = _prepare(base.set(database=template).render_as_string(
-            hide_password=False), pipeline, rules, games)
+    with scratch_database(url, "pbem_burst_tpl") as template:
+        orders, welcomes = _prepare(template, games)
         for workers in (1, 2):
-            name = f"pbem_burst_{uuid.uuid4().hex[:8]}"
-            with admin.connect() as conn:
-                conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
-            made.append(name)
-            burst(base.set(database=name).render_as_string(hide_password=False), orders,
-                  welcomes, workers, games)
-    finally:
-        with admin.connect() as conn:
-            for name in made:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+            with scratch_database(url, "pbem_burst", template=template) as copy:
+                burst(copy, orders, welcomes, workers, games)
 
 
-def _prepare(url: str, pipeline: object, rules: object, games: int
-             ) -> tuple[list[bytes], int]:
+def _prepare(url: str, games: int) -> tuple[list[bytes], int]:
     """The games, waiting for every seat's setup answer, and those answers as mails."""
     factory = api.connect(url)
-    tables = pipeline.reef_tables(factory, games)  # type: ignore[attr-defined]
-    orders: list[bytes] = pipeline.wave(factory, tables, random.Random(11), rules)  # type: ignore[attr-defined]
+    tables = reef_tables(factory, games)
+    orders = wave(factory, tables, random.Random(11), registry.get("reef-encounter"))
     random.Random(12).shuffle(orders)  # a burst comes in no game's order
-    with factory() as s:  # the welcome mails are set aside: not part of the burst
-        welcomes = len(s.exec(select(OutboundMessage.id)).all())
-        s.exec(text("UPDATE outboundmessage SET status = 'sent'"))  # type: ignore[call-overload]
-        s.commit()
-        s.get_bind().dispose()  # type: ignore[union-attr]
-    return orders, welcomes
+    return orders, welcomes_set_aside(factory)  # the welcome mails: not part of the burst
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.burst",
+                                     description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--db", help="a PostgreSQL URL (default: SQLite, one worker)")
     parser.add_argument("--games", type=int, default=GAMES, help="4 orders each")
     args = parser.parse_args()

@@ -1,8 +1,8 @@
 """Rules-engine benchmark: complete random games of every registered game, one core, no host.
 
-    python bench/engine.py                      # 200 games of each game, at its most players
-    python bench/engine.py --game NAME --games 500 --players 3
-    python bench/engine.py --profile            # cProfile of the same runs: top functions
+    python -m bench.engine                      # 200 games of each game, at its most players
+    python -m bench.engine --game NAME --games 500 --players 3
+    python -m bench.engine --profile            # cProfile of the same runs: top functions
 
 For each game, every game is set up, then every order is written by the game's own random bot
 (``random_order``), parsed and applied until the game is over, and scored. Half the games use
@@ -21,20 +21,14 @@ import argparse
 import cProfile
 import pstats
 import random
-import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from machine import describe  # noqa: E402  (bench/machine.py, beside this file)
-
-from pbem.engine import registry  # noqa: E402
-from pbem.engine.chance import Chance  # noqa: E402
-from pbem.engine.contract import GameRules  # noqa: E402
+from bench.machine import describe
+from pbem.engine import registry
+from pbem.engine.chance import Chance
+from pbem.engine.contract import GameRules
 
 MAX_ORDERS = 1000
 
@@ -118,7 +112,8 @@ def report(game: GameRules, totals: Totals, players: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.engine",
+                                     description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--game", choices=sorted(registry.games()),
                         help="only this game (default: every registered game)")
     parser.add_argument("--games", type=int, default=200)

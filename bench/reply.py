@@ -1,8 +1,8 @@
 """Reading a reply's new text: the CPU one mail of a megabyte costs, for the shapes that
 would make a careless reader slow, beside what reading the same mail's MIME costs.
 
-    python bench/reply.py               # the least of 5 readings of each
-    python bench/reply.py --rounds 1    # one reading of each (the bench's own test)
+    python -m bench.reply               # the least of 5 readings of each
+    python -m bench.reply --rounds 1    # one reading of each (the bench's own test)
 
 For each input (a mail of about 1 MB: adversarial quotes, 10,000 nested blockquotes, tag
 soup, one megabyte-long line, and an ordinary reply for scale), prints the least CPU time of
@@ -16,20 +16,14 @@ from __future__ import annotations
 
 import argparse
 import email
-import sys
 import time
 from collections.abc import Callable
 from email import policy
 from functools import partial
 from html.parser import HTMLParser
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from machine import describe  # noqa: E402  (bench/machine.py, beside this file)
-
-from pbem.mail.reading import read_message  # noqa: E402
+from bench.machine import describe
+from pbem.mail.reading import read_message
 
 MEGABYTE = 1_000_000
 
@@ -89,7 +83,8 @@ def html_parser_only(body: str) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.reply",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="readings of each input")
     rounds = parser.parse_args().rounds
     print(describe())

@@ -1,9 +1,9 @@
 """Growth bench: a year of a busy host, compressed into minutes, through the real pipeline.
 
-    python bench/retention.py                          # 100 games, 365 days (long: ~2 h)
-    python bench/retention.py --games 10               # the same per game, ~10x faster
-    python bench/retention.py --games 4 --days 60 --checkpoints 10,30,60
-    python bench/retention.py --db postgresql+psycopg://postgres@127.0.0.1:5432/test
+    python -m bench.retention                          # 100 games, 365 days (long: ~2 h)
+    python -m bench.retention --games 10               # the same per game, ~10x faster
+    python -m bench.retention --games 4 --days 60 --checkpoints 10,30,60
+    python -m bench.retention --db postgresql+psycopg://postgres@127.0.0.1:5432/test
 
 Always ``--games`` active 4-player games of the showcase game (``--game`` another), each
 making one move a day: the order is mailed into a Maildir inbox, one ``pbem process``-like
@@ -27,52 +27,38 @@ import argparse
 import mailbox
 import random
 import shutil
-import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import time_machine
+from sqlalchemy import Engine, text
 
-import time_machine  # noqa: E402
-from machine import describe  # noqa: E402  (bench/machine.py, beside this file)
-from pipeline import fresh_db, order_mail  # noqa: E402
-from sqlalchemy import Engine, text  # noqa: E402
+from bench.common import HOST, Table, fresh_db, order_mail
+from bench.machine import describe
+from pbem.engine import registry
+from pbem.engine.contract import localise_order
+from pbem.mail.inbound import MaildirInbox
+from pbem.mail.outbound import MaildirSender
+from pbem.ops import api, retention
+from pbem.settings.config import Retention
+from pbem.store import space
+from pbem.store.db import SessionFactory
 
-from pbem.engine import registry  # noqa: E402
-from pbem.engine.contract import localise_order  # noqa: E402
-from pbem.mail.inbound import MaildirInbox  # noqa: E402
-from pbem.mail.outbound import MaildirSender  # noqa: E402
-from pbem.ops import api, retention  # noqa: E402
-from pbem.settings.config import Retention  # noqa: E402
-from pbem.settings.host import Host  # noqa: E402
-from pbem.store import space  # noqa: E402
-from pbem.store.db import SessionFactory  # noqa: E402
-
-HOST = Host(from_address="games@bench.test")
 START = datetime(2027, 1, 4, 8, 0, tzinfo=UTC)
 MB = 1 << 20
 
 
-@dataclass
-class Seated:
-    tag: str
-    addresses: list[str]
-    secrets: list[str]
-
-
-def new_game(factory: SessionFactory, rules: Any, players: int, serial: int) -> Seated:
+def new_game(factory: SessionFactory, rules: Any, players: int, serial: int) -> Table:
     addresses = [f"p{serial}-{i}@players.test" for i in range(players)]
     with factory() as s:
         game, secrets = api.create_game(s, rules.name, [(f"P{i + 1}", a)
                                                         for i, a in enumerate(addresses)],
                                         seed=f"growth-{serial}", host=HOST)
         s.commit()
-        return Seated(game.tag, addresses, secrets)
+        return Table(game.tag, addresses, secrets)
 
 
 def engine_of(factory: SessionFactory) -> Engine:
@@ -160,7 +146,8 @@ def year(args: argparse.Namespace, db: str | None, keep: Retention | None,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.retention",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="active games (default 100)")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--game", help="a game of `pbem games` (default: the showcase game)")

@@ -1,5 +1,5 @@
-"""bench/bot_budget.py at its smallest size prints every figure it promises (its figures are
-the bench's to report, not checked here), so the bench cannot rot between runs by hand."""
+"""`python -m bench.bot_budget` at its smallest size prints every figure it promises (its figures
+are the bench's to report, not checked here), so the bench cannot rot between runs by hand."""
 
 from __future__ import annotations
 
@@ -10,14 +10,15 @@ from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "bot_budget.py"
+ROOT = Path(__file__).resolve().parents[1]  # where `python -m bench.…` runs
+BENCH = [sys.executable, "-m", "bench.bot_budget"]
 
 pytestmark = pytest.mark.slow
 
 
 def test_both_modes_print_the_pass_time_and_the_players_reply_latency() -> None:
-    done = subprocess.run([sys.executable, str(BENCH), "--tables", "2"], check=True,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run([*BENCH, "--tables", "2"], check=True,
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
     lines = [x for x in done.stdout.splitlines() if not x.startswith("  (set up")]
     assert lines[0].startswith("machine: CPython"), lines
     figures = r"pass [\d.]+ s \([\d.]+ s CPU\), \d+ bot moves; the player's reply after [\d.]+ s"

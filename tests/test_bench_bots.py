@@ -1,5 +1,5 @@
-"""bench/bots.py plays every game's bot against random seats and against itself, and prints a
-line per game and player count with the goals it meets or misses."""
+"""`python -m bench.bots` plays every game's bot against random seats and against itself, and
+prints a line per game and player count with the goals it meets or misses."""
 
 from __future__ import annotations
 
@@ -10,15 +10,15 @@ from pathlib import Path
 
 from pbem.engine import registry
 
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "bots.py"
+ROOT = Path(__file__).resolve().parents[1]  # where `python -m bench.…` runs
+BENCH = [sys.executable, "-m", "bench.bots"]
 
 
 def test_a_line_per_game_and_player_count_with_its_goal() -> None:
     name = next(n for n, g in sorted(registry.games().items()) if g.max_players >= 4)
     game = registry.get(name)
-    done = subprocess.run([sys.executable, str(BENCH), "--game", name, "--games", "2",
-                           "--minutes", "0.5"], check=True, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run([*BENCH, "--game", name, "--games", "2", "--minutes", "0.5"],
+                          check=True, capture_output=True, text=True, cwd=ROOT, timeout=300)
     out = done.stdout.splitlines()
     assert out[0].startswith("machine: CPython"), out[0]
     lines = out[2:]

@@ -1,4 +1,5 @@
-"""bench/engine.py runs every registered game (or one, with --game) and reports per game."""
+"""`python -m bench.engine` runs every registered game (or one, with --game) and reports per
+game."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from pathlib import Path
 
 from pbem.engine import registry
 
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "engine.py"
+ROOT = Path(__file__).resolve().parents[1]  # where `python -m bench.…` runs
+BENCH = [sys.executable, "-m", "bench.engine"]
 
 
 def bench(*args: str) -> str:
-    done = subprocess.run([sys.executable, str(BENCH), "--games", "4", *args], check=True,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run([*BENCH, "--games", "4", *args], check=True,
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
     return done.stdout
 
 

@@ -1,4 +1,5 @@
-"""bench/reply.py reads each adversarial reply and prints its figures beside the references."""
+"""`python -m bench.reply` reads each adversarial reply and prints its figures beside the
+references."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "reply.py"
+ROOT = Path(__file__).resolve().parents[1]  # where `python -m bench.…` runs
+BENCH = [sys.executable, "-m", "bench.reply"]
 
 
 @pytest.mark.slow  # about 25 s: a megabyte of each kind, read three ways
 def test_the_reply_bench_prints_a_figure_for_every_input() -> None:
-    done = subprocess.run([sys.executable, str(BENCH), "--rounds", "1"], check=True,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run([*BENCH, "--rounds", "1"], check=True,
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
     lines = done.stdout.splitlines()
     assert lines[0].startswith("machine: CPython")
     rows = [line for line in lines[2:] if re.search(r"\d\.\d{3}s", line)]

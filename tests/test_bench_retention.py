@@ -1,6 +1,6 @@
-"""bench/retention.py at its smallest: every figure it promises is printed, on each database
-under test, so the bench cannot rot between the runs someone makes by hand. Its figures are
-not checked: growth is the bench's to report."""
+"""`python -m bench.retention` at its smallest: every figure it promises is printed, on each
+database under test, so the bench cannot rot between the runs someone makes by hand. Its figures
+are not checked: growth is the bench's to report."""
 
 from __future__ import annotations
 
@@ -13,16 +13,17 @@ import pytest
 
 from tests.support.db import bench_databases
 
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "retention.py"
+ROOT = Path(__file__).resolve().parents[1]  # where `python -m bench.…` runs
+BENCH = [sys.executable, "-m", "bench.retention"]
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("db", bench_databases())
 def test_a_short_year_prints_every_figure(db: str | None) -> None:
-    args = [sys.executable, str(BENCH), "--games", "1", "--checkpoints", "2,4",
+    args = [*BENCH, "--games", "1", "--checkpoints", "2,4",
             "--sent-days", "1", "--received-days", "1"] + (["--db", db] if db else [])
-    done = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     out = done.stdout
     assert re.search(r"^machine: CPython", out, re.M), out

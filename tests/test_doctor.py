@@ -214,7 +214,7 @@ def test_imap_login_that_cannot_open_its_mailbox(home: Path, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Dovecot lets a user in whose uid it will not serve mail for (Debian's system user
     `games` is uid 5): LIST fails after login. That is a FAIL line, not a traceback."""
-    from tests.support import mailservers
+    from pbem_testkit import dovecot as mailservers
     from tests.support.mailservers import IMAP_USER
 
     if mailservers.DOVECOT is None:

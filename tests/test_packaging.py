@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ("pyproject.toml", "MANIFEST.in", "README.md", "pbem", "templates")
+SOURCES = ("pyproject.toml", "MANIFEST.in", "README.md", "pbem", "templates", "pbem_testkit")
 
 
 @pytest.mark.slow
@@ -34,6 +34,8 @@ def test_the_wheel_ships_every_template_and_renders_from_them(tmp_path: Path) ->
     templates = sorted(p.relative_to(ROOT / "templates").as_posix()
                        for p in (ROOT / "templates").rglob("*.j2"))
     assert templates and {f"pbem/templates/{t}" for t in templates} <= shipped
+    # The test kit (test servers, the test game) is for development: not in the wheel.
+    assert not [n for n in shipped if n.startswith("pbem_testkit")], sorted(shipped)[:5]
     # Each game's templates ship inside its package.
     games = {p.relative_to(ROOT).as_posix()
              for p in (ROOT / "pbem" / "games").glob("*/templates/*.j2")}

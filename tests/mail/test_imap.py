@@ -12,7 +12,7 @@ import pytest
 from imapclient import IMAPClient
 
 from pbem.mail.inbound import CLAIM_AHEAD, ImapInbox, InboxError
-from pbem.mail.reading import read_message
+from pbem_testkit.imap import message_ids as ids
 from tests.support.mailservers import DovecotServer, PymapServer
 
 
@@ -24,10 +24,6 @@ def order_mail(n: int, body: str = "take pink") -> bytes:
     msg["Message-ID"] = f"<order-{n}@players.test>"
     msg.set_content(body)
     return bytes(msg)
-
-
-def ids(raws: list[bytes]) -> list[str]:
-    return [read_message(r).message_id for r in raws]
 
 
 @pytest.fixture

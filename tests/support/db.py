@@ -26,6 +26,7 @@ from sqlalchemy.pool import NullPool
 from sqlmodel import SQLModel
 
 from pbem.store import SessionFactory, init, make_engine, session_factory
+from pbem_testkit.databases import database_url, run_as_admin, scratch_database
 
 PG_ENV = "PBEM_TEST_POSTGRES_URL"
 
@@ -47,18 +48,11 @@ def bench_databases() -> list[object]:
 
 def _as_admin(*statements: str) -> None:
     """Run ``statements`` on the server's own database (CREATE and DROP DATABASE)."""
-    admin = create_engine(make_url(os.environ[PG_ENV]), isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            for statement in statements:
-                conn.execute(text(statement))
-    finally:
-        admin.dispose()
+    run_as_admin(os.environ[PG_ENV], *statements)
 
 
 def _url_of(database: str) -> str:
-    return make_url(os.environ[PG_ENV]).set(database=database).render_as_string(
-        hide_password=False)
+    return database_url(os.environ[PG_ENV], database)
 
 
 class _Reused:
@@ -136,12 +130,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     if "factory" in request.fixturenames:
         yield request.getfixturevalue("_reused_postgres").emptied()
         return
-    name = f"pbem_test_{uuid.uuid4().hex[:12]}"
-    _as_admin(f'CREATE DATABASE "{name}"')
-    try:
-        yield _url_of(name)
-    finally:
-        _as_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with scratch_database(os.environ[PG_ENV], "pbem_test") as url:
+        yield url
 
 
 @pytest.fixture
