@@ -209,7 +209,8 @@ def check_final(final: str, players: int, outcome: Outcome) -> None:
     assert "The game is over." in final and "Scores are completed crosses." in final
     for seat, score in outcome.scores.items():
         name = PLAYERS[seat][0]
-        assert re.search(rf"Player {seat + 1} \({name}\)( — you)?: {score} cross\(es\) "
+        crosses = "cross" if score == 1 else "crosses"
+        assert re.search(rf"Player {seat + 1} \({name}\)( — you)?: {score} {crosses} "
                          "completed", final), final
 
 
