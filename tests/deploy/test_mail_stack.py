@@ -113,10 +113,10 @@ class Player:
             return next((b for b in reversed(bodies) if text in b), None)
         return wait_for(f"{text!r} in {self.address}'s mailbox", probe, self.stack)
 
-    def newer_than(self, seen: int) -> str | None:
-        """The text of the mails after the first ``seen``, once there are any."""
-        mails = self.inbox()[seen:]
-        return "\n".join(plain_text(m) for m in mails) if mails else None
+    def newer_than(self, seen: int, saying: str = "") -> str | None:
+        """The text of the mails after the first ``seen``, once one of them says ``saying``."""
+        text = "\n".join(plain_text(m) for m in self.inbox()[seen:])
+        return text if text and saying in text else None
 
     def send(self, text: str) -> None:
         """Through Postfix, as the player's mail program would."""
@@ -156,9 +156,12 @@ def test_a_game_by_real_mail_on_the_shipped_stack(stack: MailStack, tmp_path: Pa
                 before = len(p.inbox())
                 start = time.monotonic()
                 p.send(f"secret {p.secret}\nplay {card}\n")
-                reply = wait_for("the reply", lambda: p.newer_than(before), stack)  # noqa: B023
+                # The other player's move may still be mailing this one its status: wait for
+                # the mail that answers this order, not for any newer mail.
+                wait_for(f"the reply to play {card}",
+                         lambda: p.newer_than(before, f"You played {card}."),  # noqa: B023
+                         stack)
                 replies.append(time.monotonic() - start)
-                assert f"You played {card}." in reply, reply
         for p in players:
             assert "Highest score wins." in p.mail_with("Highest score wins.")
         assert serve.poll() is None, serve.stdout.read() if serve.stdout else ""
