@@ -13,6 +13,9 @@ from pbem.cli.context import console, fail, folding_table, load_config, session_
 from pbem.ops import player_data, players
 from pbem.pipeline.operator_input import InputError
 
+# What to do when an address given on the command line is not one address alone.
+ADDRESS_FIX = "give the address alone, e.g. ann@example.org"
+
 app = typer.Typer(help="Players across games: profiles, bans, ratings.", no_args_is_help=True)
 ratings_app = typer.Typer(help="The players' ratings per game.", no_args_is_help=True)
 app.add_typer(ratings_app, name="ratings")
@@ -79,7 +82,7 @@ def player_ban(address: Address,
         try:
             player = players.ban(session, address, reason)
         except InputError as exc:
-            raise fail(str(exc), fix="give the address alone, e.g. ann@example.org") from exc
+            raise fail(str(exc), fix=ADDRESS_FIX) from exc
         except ValueError as exc:
             raise fail(str(exc), fix=f"`pbem player show {address}` shows the player") from exc
         session.commit()
@@ -114,7 +117,7 @@ def player_mail_again(address: Address) -> None:
         try:
             lifted = players.mail_again(session, address)
         except InputError as exc:
-            raise fail(str(exc), fix="give the address alone, e.g. ann@example.org") from exc
+            raise fail(str(exc), fix=ADDRESS_FIX) from exc
         except ValueError as exc:
             raise fail(str(exc), fix=f"`pbem player show {address}` shows the mark") from exc
         session.commit()
@@ -133,7 +136,7 @@ def player_export(address: Address,
         try:
             data = player_data.export(session, address)
         except InputError as exc:
-            raise fail(str(exc), fix="give the address alone, e.g. ann@example.org") from exc
+            raise fail(str(exc), fix=ADDRESS_FIX) from exc
     text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     if output is None:
         print(text, end="")
@@ -158,7 +161,7 @@ def player_forget(address: Address,
         try:
             done = player_data.forget(session, address)
         except InputError as exc:
-            raise fail(str(exc), fix="give the address alone, e.g. ann@example.org") from exc
+            raise fail(str(exc), fix=ADDRESS_FIX) from exc
         except LookupError as exc:
             raise fail(str(exc), fix="`pbem player list` lists the players") from exc
         session.commit()
