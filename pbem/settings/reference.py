@@ -88,7 +88,7 @@ def settings_of(cls: type[Any], *, rename: dict[str, str] | None = None,
                 skip: frozenset[str] = frozenset(), defaults: dict[str, str] | None = None
                 ) -> tuple[Setting, ...]:
     """``cls``'s fields as settings (``password`` as ``password_env``/``password_file``)."""
-    notes, out = field_notes(cls), []
+    notes, out = field_notes(cls), list[Setting]()
     for f in dataclasses.fields(cls):
         if f.name in skip:
             continue
