@@ -37,3 +37,16 @@ def test_the_guide_has_an_example_of_every_form() -> None:
 @pytest.mark.parametrize("order", examples())
 def test_every_example_in_the_guide_parses(order: str) -> None:
     parse_order(order)
+
+
+def test_every_example_on_the_guide_pages_reads_in_its_language(tmp_path: Path) -> None:
+    from pbem.games.reef2018 import GAME
+    from pbem.games.reef2018.help import EXAMPLES
+    from pbem.games.reef2018.keywords import canonical_order
+    from tests.support.guide_pages import game_help_on_pages
+
+    for lang, text in game_help_on_pages(tmp_path, GAME.name).items():
+        for english in EXAMPLES:
+            local = GAME.localise_order(english, lang)
+            assert local in text, (lang, local)
+            assert parse_order(canonical_order(local, lang)) == parse_order(english)

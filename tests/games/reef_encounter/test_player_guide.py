@@ -37,3 +37,19 @@ def test_the_guide_has_examples() -> None:
 @pytest.mark.parametrize("order", examples())
 def test_every_example_in_the_guide_parses(order: str) -> None:
     assert parse_order(order).steps
+
+
+GUIDE_EXAMPLE = re.compile(r"^(?:  \d{1,2} {1,2}|  |     )(?=\S)(.+?)(?:\s{3,}.*)?$")
+
+
+def test_every_example_on_the_guide_pages_reads_in_its_language(tmp_path: Path) -> None:
+    from pbem.games.reef_encounter import GAME
+    from pbem.games.reef_encounter.keywords import canonical_order
+    from tests.support.guide_pages import game_help_on_pages
+
+    for lang, text in game_help_on_pages(tmp_path, GAME.name).items():
+        shown = [m[1] for ln in text.splitlines() if (m := GUIDE_EXAMPLE.match(ln))]
+        assert len(shown) > 20, lang
+        for example in shown:
+            for part in example.split(" / "):
+                assert parse_order(canonical_order(part, lang)).steps, (lang, part)

@@ -39,3 +39,20 @@ def test_the_guide_has_an_example_of_every_order() -> None:
 @pytest.mark.parametrize("order", examples())
 def test_every_example_in_the_guide_parses(order: str) -> None:
     assert parse_order(order, default_options()["colour_names"]).steps
+
+
+def test_every_example_on_the_guide_pages_reads_in_its_language(tmp_path: Path) -> None:
+    from pbem.engine.chance import Chance
+    from pbem.games.riff import GAME
+    from pbem.games.riff.keywords import fold, words
+    from tests.support.guide_pages import game_help_on_pages
+
+    state = GAME.setup(2, GAME.default_options(), Chance("guide"))
+    for lang, text in game_help_on_pages(tmp_path, GAME.name).items():
+        verbs = {fold(w) for english in VERBS for w in words(lang)[english]} | set(VERBS)
+        shown = [m.group(1) for line in text.splitlines()
+                 if (m := re.match(r"^  (\S.*?)(?:\s{2,}|$)", line))
+                 and fold(m.group(1).split()[0]) in verbs]
+        assert len(shown) >= 15, (lang, shown)
+        for example in shown:
+            assert GAME.parse(state, 0, GAME.canonical_order(state, 0, example, lang)), example
