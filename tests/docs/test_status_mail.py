@@ -71,3 +71,14 @@ def test_the_guide_shows_a_french_status_mail(tmp_path: Path) -> None:
     assert current == f"\n{shown}\n", ("the guide's French status mail is stale: run "
                                       "PBEM_UPDATE_GOLDEN=1 pytest tests/docs/test_status_mail.py")
     assert "    C'est votre tour." in shown or "    En attente de" in shown
+
+
+def test_the_readme_and_the_home_page_show_a_picture_of_a_status_mail() -> None:
+    from PIL import Image
+
+    picture = ROOT / "docs" / "images" / "status-mail.png"
+    with Image.open(picture) as image:  # made by python -m tests.docs.status_picture
+        assert image.format == "PNG" and image.width == 390 and image.height > 600
+    assert 'src="docs/images/status-mail.png"' in (ROOT / "README.md").read_text("utf-8")
+    assert "](images/status-mail.png)" in (ROOT / "docs" / "index.md").read_text("utf-8")
+    assert len((ROOT / "README.md").read_text("utf-8").splitlines()) <= 300
