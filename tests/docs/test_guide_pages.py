@@ -129,3 +129,18 @@ def test_the_site_address_is_checked() -> None:
         assert "site.url must be the site's address" in str(exc)
     else:
         raise AssertionError("a site address without its scheme was taken")
+
+
+def test_a_player_taking_over_a_seat_gets_the_link_too(factory: SessionFactory) -> None:
+    from pbem.ops.admin import takeover
+
+    game_type = sorted(registry.games())[0]
+    host = Host(from_address="games@host.test", site_url=SITE)
+    with factory() as s:
+        game, _ = api.create_game(s, game_type, [("Ann", ANN), ("Ben", BEN)], host=host)
+        s.commit()
+        first = max(m.id or 0 for m in s.exec(select(OutboundMessage)).all())
+        takeover(s, host, game, 1, "Cy", "cy@players.test")
+        s.commit()
+        ids = [m.id or 0 for m in s.exec(select(OutboundMessage)).all() if (m.id or 0) > first]
+    assert f"{SITE}guide/{game_type}/en.html" in _queued(factory, ids)["cy@players.test"]
