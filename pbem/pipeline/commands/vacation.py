@@ -95,7 +95,7 @@ def _vacation_off(ctx: Context, now: datetime, today: date) -> Reply:
     if due is not None and seat.index in ctx.rules.waiting_for(ctx.state):
         lines.append(msg("Your orders are due by {when}.",
                          when=ctx.tr.datetime(due, seat.timezone)))
-    return Reply("applied", "vacation off", lines, queued, point=msg("Back from vacation"))
+    return Reply("applied", "vacation off", lines, queued, subject=msg("Back from vacation"))
 
 
 def _day(typed: str, lang: str) -> date | None:

@@ -7,7 +7,8 @@ import json
 
 from pbem.engine import registry
 from pbem.i18n import msg
-from pbem.pipeline.lobby.base import Context, Reply, table_line
+from pbem.pipeline.commands.base import Context, Reply
+from pbem.pipeline.lobby.base import table_line
 from pbem.pipeline.lobby.tables import describe
 from pbem.pipeline.seat_language import Line
 from pbem.store import lobby as store
@@ -47,6 +48,6 @@ def run(ctx: Context, argument: str) -> Reply:
             lines.append(msg("[{tag}] {title}: waiting for {names}", tag=game.tag,
                              title=rules.title, names=", ".join(
                                  s.name for s in seats if s.index in waited) or "—"))
-    return Reply("ignored", "games", msg("Open tables and your games"), lines)
+    return Reply("ignored", "games", lines)
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 from pbem.i18n import msg
+from pbem.pipeline.commands.base import Context, Reply
 from pbem.pipeline.deadlines import aware
 from pbem.pipeline.lobby import new
-from pbem.pipeline.lobby.base import Context, Refused, Reply, refused
+from pbem.pipeline.lobby.base import Refused, refused
 from pbem.pipeline.lobby.profile import profile_for
 from pbem.pipeline.lobby.seat_mail import seat_reply
 from pbem.pipeline.lobby.tables import (
@@ -76,14 +77,13 @@ def again(ctx: Context, table: LobbyTable, mine: LobbySeat) -> Reply:
     not make the mail the holder has useless), at most once a day."""
     sent = aware(mine.code_sent_at or mine.joined_at)
     if ctx.now - sent < RESEND_AFTER:
-        return Reply("applied", "join: seat held, its code mailed already today",
-                     msg("Your seat waits for confirmation"), [
+        return Reply("applied", "join: seat held, its code mailed already today", [
                          msg("You already hold a seat at [{tag}]. Its code was mailed to this "
                              "address on {time}; the host mails it again at most once a day, "
                              "the same code each time.", tag=table.tag,
                              time=ctx.tr.datetime(sent, "UTC")),
                          msg("To confirm the seat, reply to that mail keeping its subject.")],
-                     tag=table.tag)
+                     subject=msg("Your seat waits for confirmation"), tag=table.tag)
     code = seat_code(ctx.host, mine)
     if not proves(mine, code):  # the host's key changed since: the seat takes today's code
         mine.code_hash = hash_secret(code, mine.code_salt)

@@ -4,7 +4,8 @@ table to the next seat; a table left empty is closed."""
 from __future__ import annotations
 
 from pbem.i18n import msg
-from pbem.pipeline.lobby.base import Context, Refused, Reply, code_needed, refused
+from pbem.pipeline.commands.base import Context, Reply
+from pbem.pipeline.lobby.base import Refused, code_needed, refused
 from pbem.pipeline.lobby.tables import open_by_tag, proves, seat_of
 from pbem.pipeline.seat_language import Line
 from pbem.store import lobby as store
@@ -12,7 +13,7 @@ from pbem.store import lobby as store
 SUBJECT = msg("You did not leave the table")
 
 
-def run(ctx: Context, argument: str, code: str | None = None) -> Reply:
+def run(ctx: Context, argument: str) -> Reply:
     try:
         if not argument.split():
             raise Refused("no table named", [msg("Name the table: {line}",
@@ -22,7 +23,7 @@ def run(ctx: Context, argument: str, code: str | None = None) -> Reply:
         if seat is None:
             raise Refused("no seat", [msg("You hold no seat at [{tag}].", tag=table.tag)],
                           tag=table.tag)
-        if not proves(seat, code):
+        if not proves(seat, ctx.code):
             raise code_needed(ctx, table.tag, f"{ctx.w('leave')} {table.tag}")
     except Refused as exc:
         return refused("leave", SUBJECT, exc)
@@ -36,5 +37,5 @@ def run(ctx: Context, argument: str, code: str | None = None) -> Reply:
     elif table.opener == ctx.sender:
         table.opener = (next((s for s in rest if s.confirmed_at is not None), rest[0])).address
     ctx.session.add(table)
-    return Reply("applied", "leave: seat given back", msg("You left the table"), lines,
+    return Reply("applied", "leave: seat given back", lines, subject=msg("You left the table"),
                  tag=table.tag, proved=True)

@@ -10,8 +10,9 @@ from pbem.engine.contract import BOT_LEVELS, GameRules, option_alternatives, opt
 from pbem.i18n import msg, translator
 from pbem.pipeline import command_words as words
 from pbem.pipeline import game_options
+from pbem.pipeline.commands.base import Context, Reply
 from pbem.pipeline.controllers import DEFAULT_LEVEL
-from pbem.pipeline.lobby.base import Context, Refused, Reply, refused
+from pbem.pipeline.lobby.base import Refused, refused
 from pbem.pipeline.lobby.profile import profile_for
 from pbem.pipeline.lobby.seat_mail import seat_reply
 from pbem.pipeline.lobby.tables import check_may_open, open_table, seat_name, take_seat

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from pbem.i18n import msg
-from pbem.pipeline.commands.base import Reply
-from pbem.pipeline.profile.base import ProfileContext
+from pbem.pipeline.commands.base import Context, Reply
 from pbem.store.players import NAME_MAX, usable_name
 
 
-def run(ctx: ProfileContext, argument: str) -> Reply:
+def run(ctx: Context, argument: str) -> Reply:
     typed = " ".join(argument.split())
     name = usable_name(typed) if len(typed) <= NAME_MAX else None
     command = ctx.w("name")
