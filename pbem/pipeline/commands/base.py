@@ -9,18 +9,20 @@ the one registry, ``pbem.pipeline.command_registry``, build the context and mail
 
 How to add a command
 --------------------
-1. Its word, in ``pbem.pipeline.command_words.WORDS`` (``cmsg("host command", "watch")``);
-   ``python -m pbem.catalogues.manage update``, then its translations in the .po files: the
-   catalogue is how players write it in every language.
-2. One module, beside its kind (``commands/`` a seat's, ``profile/``, ``lobby/``), with
-   ``run(ctx: Context, argument: str) -> Reply``: ``argument`` is the rest of its line, cut
-   to a reply's length (a seat's or a profile's longer than :data:`ARGUMENT_MAX` is refused
-   before ``run`` sees it). Refuse with ``Reply("rejected", reason, lines)``; answer with
-   ``"ignored"`` (nothing changed) or ``"applied"``; queue notices to others in ``queued``.
-3. One line in ``command_registry.COMMANDS``:
-   ``Command("watch", Scope.SEAT, msg("You watch the game"), watch.run)``, with
-   ``form="alone"`` for a word alone on its line. The letter reader then hears it, the chain
-   runs it, and the reply goes out with that subject (or the reply's own ``subject``).
+1. Its word in ``pbem.pipeline.command_words.WORDS`` (``cmsg("host command", "watch")``),
+   then ``python -m pbem.catalogues.manage update`` and its translations in the .po files:
+   the catalogue says how players write it in every language.
+2. One module beside its kind (``commands/`` a seat's, ``profile/``, ``lobby/``) with
+   ``run(ctx: Context, argument: str) -> Reply`` (``argument``: the rest of its line, cut to
+   a reply's length; a seat's or a profile's longer than :data:`ARGUMENT_MAX` is refused
+   before ``run`` sees it) and ``usage(tr) -> list[str]``, its rows in ``help``
+   (:func:`help_row`). Refuse with ``Reply("rejected", reason, lines)``; answer with
+   ``"ignored"`` (nothing changed) or ``"applied"``; notices to others go in ``queued``.
+3. One line in ``command_registry.COMMANDS``, where ``help`` should list it:
+   ``Command("watch", Scope.SEAT, msg("You watch the game"), watch.run, usage=watch.usage)``
+   (``form="alone"`` for a word alone on its line). The letter reader then hears it, the
+   chain runs it, ``help`` lists it, and its reply goes out under that subject (or the
+   reply's own ``subject``).
 """
 
 from __future__ import annotations
@@ -154,6 +156,19 @@ class Context:
 Handler = Callable[[Context, str], Reply]
 """A command's handler: the rest of its line in, the reply out."""
 
+Usage = Callable[[Translator], list[str]]
+"""A command's rows in ``help``, in ``tr``'s language (:func:`help_row` writes one)."""
+
+
+def help_row(usage: str, what: Line, tr: Translator) -> str:
+    """One row of ``help``: how a command is written, then what it does."""
+    return f"  {usage:<23} {tr(what) if not isinstance(what, str) else what}"
+
+
+def words_of(tr: Translator) -> Callable[[str], str]:
+    """The host command words as a player of ``tr``'s language is told to write them."""
+    return lambda english: word(english, tr.lang)
+
 Form = Literal["argument", "alone", "secret line"]
 """How a seat's or a profile's command is written: its word and the rest of its line
 (``vacation until 2026-12-24``; the word alone too), its word alone on its line
@@ -170,6 +185,7 @@ class Command:
     subject: Line | None  # None: each of its replies says what it is (``Reply.subject``)
     run: Handler
     form: Form = "argument"
+    usage: Usage | None = None  # its rows in ``help`` (None: help lists it apart, or not)
 
     def written(self, lang: str) -> str:
         """The word as a player of ``lang`` is told to write it."""

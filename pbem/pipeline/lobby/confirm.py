@@ -3,8 +3,8 @@ from now on; the table starts when all its seats are confirmed."""
 
 from __future__ import annotations
 
-from pbem.i18n import msg
-from pbem.pipeline.commands.base import Context, Reply
+from pbem.i18n import Translator, msg
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.pipeline.lobby import never
 from pbem.pipeline.lobby.base import Refused, refused
 from pbem.pipeline.lobby.tables import (
@@ -18,6 +18,11 @@ from pbem.pipeline.lobby.tables import (
 from pbem.store import lobby as store
 
 SUBJECT = msg("Your seat was not confirmed")
+
+
+def usage(tr: Translator) -> list[str]:
+    return [help_row(f"{words_of(tr)('confirm')} CODE", msg(
+        "confirm your seat (or just reply to the join mail)"), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pbem.i18n import msg, translator
+from pbem.i18n import Translator, msg, translator
 from pbem.mail.addresses import deliverable
 from pbem.pipeline import outgoing as mails
-from pbem.pipeline.commands.base import Context, Reply
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.pipeline.lobby.base import (
     Refused,
     code_needed,
@@ -26,6 +26,11 @@ from pbem.store.tables import LobbyInvite, LobbySeat, LobbyTable, OutboundMessag
 
 SUBJECT = msg("No invitation was sent")
 LISTED = 10  # addresses named in the answer; more are counted
+
+
+def usage(tr: Translator) -> list[str]:
+    return [help_row(f"{words_of(tr)('invite')} TAG ADDRESS CODE", msg(
+        "mail someone an invitation to your table"), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:

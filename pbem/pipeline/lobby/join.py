@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pbem.i18n import msg
-from pbem.pipeline.commands.base import Context, Reply
+from pbem.i18n import Translator, msg
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.pipeline.deadlines import aware
 from pbem.pipeline.lobby import new
 from pbem.pipeline.lobby.base import Refused, refused
@@ -31,6 +31,13 @@ from pbem.store.tables import LobbySeat, LobbyTable
 RESEND_AFTER = timedelta(days=1)
 
 SUBJECT = msg("You did not get a seat")
+
+
+def usage(tr: Translator) -> list[str]:
+    w = words_of(tr)
+    return [help_row(f"{w('join')} TAG", msg("take a free seat at that table"), tr),
+            help_row(f"{w('join')} GAME", msg("the first free seat of that game (or a new "
+                                              "table)"), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:

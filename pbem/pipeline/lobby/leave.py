@@ -3,14 +3,19 @@ table to the next seat; a table left empty is closed."""
 
 from __future__ import annotations
 
-from pbem.i18n import msg
-from pbem.pipeline.commands.base import Context, Reply
+from pbem.i18n import Translator, msg
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.pipeline.lobby.base import Refused, code_needed, refused
 from pbem.pipeline.lobby.tables import open_by_tag, proves, seat_of
 from pbem.pipeline.seat_language import Line
 from pbem.store import lobby as store
 
 SUBJECT = msg("You did not leave the table")
+
+
+def usage(tr: Translator) -> list[str]:
+    return [help_row(f"{words_of(tr)('leave')} TAG CODE", msg(
+        "give your seat back before the game starts"), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hmac
 
-from pbem.i18n import msg
-from pbem.pipeline.commands.base import Context, Reply
+from pbem.i18n import Translator, msg
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.pipeline.lobby.tables import proves
 from pbem.pipeline.lobby_codes import never_code
 from pbem.store import lobby as store
@@ -29,6 +29,10 @@ def proven(ctx: Context, code: str | None) -> bool:
     of its lobby seats."""
     return is_never_code(ctx, code) or (code is not None and any(
         proves(seat, code) for seat in store.seats_of(ctx.session, ctx.sender)))
+
+
+def usage(tr: Translator) -> list[str]:
+    return [help_row(words_of(tr)("never"), msg("no more mail from this host, ever"), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import dataclasses
 
 from pbem.engine import registry
-from pbem.i18n import msg
-from pbem.pipeline.commands.base import Context, Reply
+from pbem.i18n import Translator, msg
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.pipeline.lobby.base import Refused, code_needed, refused
 from pbem.pipeline.lobby.tables import (
     Unplayable,
@@ -22,6 +22,11 @@ from pbem.pipeline.lobby.tables import (
 from pbem.store import lobby as store
 
 SUBJECT = msg("The table did not start")
+
+
+def usage(tr: Translator) -> list[str]:
+    return [help_row(f"{words_of(tr)('start')} TAG CODE", msg(
+        "the opener starts the game before the table is full"), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from pbem.i18n import msg
-from pbem.pipeline.commands.base import Context, Reply
+from pbem.i18n import Translator, msg
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.store.players import NAME_MAX, usable_name
+
+
+def usage(tr: Translator) -> list[str]:
+    return [help_row(f"{words_of(tr)('name')} Ann Example", msg(
+        "the name the standings and the game pages show you by (never your address)"), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:

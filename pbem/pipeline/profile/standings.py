@@ -6,8 +6,8 @@ from babel.numbers import format_decimal
 
 from pbem.engine import registry
 from pbem.engine.contract import GameRules
-from pbem.i18n import msg, nmsg
-from pbem.pipeline.commands.base import Context, Reply
+from pbem.i18n import Translator, msg, nmsg
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.pipeline.seat_language import Line
 from pbem.store.ratings import standings
 
@@ -22,6 +22,11 @@ def game_of(typed: str) -> GameRules | None:
         return registry.get(typed.strip().lower())
     except KeyError:
         return None
+
+
+def usage(tr: Translator) -> list[str]:
+    return [help_row(f"{words_of(tr)('standings')} GAME", msg(
+        "the top of that game's standings and your place (no secret needed)"), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:
