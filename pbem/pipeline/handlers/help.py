@@ -16,6 +16,7 @@ from pbem.pipeline.commands.base import Scope, help_row
 from pbem.pipeline.context import MailContext, Result
 from pbem.pipeline.guide_link import guide_line
 from pbem.pipeline.replies import stranger
+from pbem.pipeline.seat_language import Line
 from pbem.settings.host import Host
 from pbem.store import queries
 from pbem.store.tables import Game
