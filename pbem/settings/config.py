@@ -61,23 +61,23 @@ class Secret:
 
 @dataclass(frozen=True)
 class ImapConfig:
-    host: str
-    port: int = 993
-    user: str = ""
+    host: str  # the IMAP server
+    port: int = 993  # 993 with tls, else 143
+    user: str = ""  # the login
     password: Secret = field(default_factory=Secret)
-    security: str = "tls"  # tls | starttls | none
-    folder: str = "INBOX"
-    processed: str = PROCESSED_FOLDER
-    failed: str = FAILED_FOLDER
+    security: str = "tls"  # tls | starttls | none (none: a server on this machine only)
+    folder: str = "INBOX"  # the folder pbem reads every mail of
+    processed: str = PROCESSED_FOLDER  # where handled mail moves
+    failed: str = FAILED_FOLDER  # where quarantined mail moves
 
 
 @dataclass(frozen=True)
 class SmtpConfig:
-    host: str
-    port: int = 465
-    user: str = ""
+    host: str  # the SMTP server
+    port: int = 465  # 465 with tls, 587 with starttls, else 25
+    user: str = ""  # the login
     password: Secret = field(default_factory=Secret)
-    security: str = "tls"  # tls | starttls | none
+    security: str = "tls"  # tls | starttls | none (none: a server on this machine only)
     ehlo_name: str = ""  # the name pbem greets the server with; "": from_address's domain
     tls_name: str | None = None  # the name its certificate carries, if not ``host``
     ca_file: Path | None = None  # a CA (or self-signed certificate) to trust besides the system's
@@ -128,14 +128,14 @@ class OutboundConfig:
 
 @dataclass(frozen=True)
 class Limits:
-    max_message_bytes: int = 1_000_000
+    max_message_bytes: int = 1_000_000  # a larger mail is not read; its sender is told once
     stranger_replies_per_day: int = 1  # replies to one unknown sender / wrong secret per 24 h
     send_attempts: int = 8  # then an outbound mail is marked failed
     retry_base_seconds: int = 60  # backoff: base * 2**attempts
     # Answers to mail that proved no seat's secret (help, no or wrong secret): per address and
     # per hour, and for all addresses together, so forged mail cannot aim the host at anyone.
     unverified_replies_per_hour: int = 3
-    replies_per_hour_total: int = 100
+    replies_per_hour_total: int = 100  # all addresses together, per hour
     send_lease_seconds: int = 300  # a claimed mail is not taken by another worker this long
     transient_retries: int = 3  # a mail hit by a database/disk fault is tried again this often
     transient_backoff_ms: int = 500  # ... after base * 2**attempt milliseconds
@@ -143,7 +143,7 @@ class Limits:
     # Table talk: what one mail may say (more is cut, the sender told), and how many mails
     # with talk one seat may send in 24 hours (each reaches every listener as one mail).
     talk_chars_per_mail: int = 4000
-    talk_mails_per_day: int = 30
+    talk_mails_per_day: int = 30  # mails with talk one seat may send in 24 hours
 
 
 @dataclass(frozen=True)
@@ -241,11 +241,22 @@ def _retention(section: dict[str, Any]) -> Retention:
 
 
 @dataclass(frozen=True)
+class Site:
+    """``[site]``: where the host's web pages (`pbem site build`) are published."""
+
+    # The address the site's folder is served at, e.g. "https://games.example.org/pbem/":
+    # the welcome and `help` mails then link to the players' guide in the reader's language.
+    url: str = ""
+
+
+@dataclass(frozen=True)
 class Config:
+    # Where the SQLite file and the local mail folders live; default ./pbem-data or $PBEM_HOME.
     data_dir: Path
+    # [database] url: an SQLAlchemy URL; default a SQLite file in data_dir.
     database_url: str
-    from_address: str
-    from_name: str
+    from_address: str  # [mail] the address pbem reads and answers from
+    from_name: str  # [mail] the name on its mail
     inbound: InboundConfig
     outbound: OutboundConfig
     limits: Limits
@@ -261,6 +272,7 @@ class Config:
     # The key that signs game exports (pbem.ops.hostkey); None: <data_dir>/host.key.
     host_key_file: Path | None = None
     dns: DnsConfig = field(default_factory=DnsConfig)
+    site: Site = field(default_factory=Site)
 
     @property
     def host_key_path(self) -> Path:
@@ -450,6 +462,14 @@ def _dns(section: dict[str, Any], base: Path) -> DnsConfig:
     return result
 
 
+def _site(section: dict[str, Any]) -> Site:
+    result = Site(**_values(Site, section, "site"))
+    if result.url and not re.match(r"https?://[^/\s]+", result.url):
+        raise ConfigError(f"site.url must be the site's address, like "
+                          f"\"https://games.example.org/\", not {result.url!r}")
+    return result
+
+
 def default_data_dir() -> Path:
     return Path(os.environ.get("PBEM_HOME", "./pbem-data"))
 
@@ -527,6 +547,7 @@ def _build(raw: dict[str, Any], base: Path) -> Config:
             trusted_authserv_id=str(mail.get("trusted_authserv_id", "")).strip() or None,
             host_key_file=base / str(raw["host_key_file"]) if "host_key_file" in raw else None,
             dns=_dns(raw.get("dns", {}), base),
+            site=_site(raw.get("site", {})),
         )
     except TypeError as exc:
         raise ConfigError(f"unknown setting: {exc}") from exc

@@ -35,6 +35,7 @@ class Host:
     trusted_authserv_id: str | None = None  # require its Authentication-Results verdict
     lobby: Lobby = field(default_factory=Lobby)  # tables opened by mail ([lobby])
     forget_by_mail: str = "operator"  # [retention]: who carries out a "forget" by mail
+    site_url: str = ""  # [site] url: the welcome and help mails link to the players' guide
     # Deadlines of games the lobby starts (the config's [deadlines], as `pbem game new`).
     turn_hours: int = 72
     reminder_hours: int = 24
@@ -76,6 +77,7 @@ class Host:
             trusted_authserv_id=cfg.trusted_authserv_id,
             lobby=cfg.lobby,
             forget_by_mail=cfg.retention.forget_by_mail,
+            site_url=cfg.site.url,
             turn_hours=cfg.deadlines.turn_hours,
             reminder_hours=cfg.deadlines.reminder_hours,
             timeout=cfg.deadlines.timeout,

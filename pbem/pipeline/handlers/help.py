@@ -14,7 +14,9 @@ from pbem.pipeline import command_words as words
 from pbem.pipeline.command_words import word
 from pbem.pipeline.commands.base import Scope, help_row
 from pbem.pipeline.context import MailContext, Result
+from pbem.pipeline.guide_link import guide_line
 from pbem.pipeline.replies import stranger
+from pbem.pipeline.seat_language import Line
 from pbem.settings.host import Host
 from pbem.store import queries
 from pbem.store.tables import Game
@@ -25,16 +27,25 @@ def handle(ctx: MailContext) -> Result | None:
         return None
     game, rules, tr = ctx.game, ctx.known_rules, ctx.tr
     assert game is not None
+    link: list[Line] = list(guide_line(ctx.host.site_url, rules.name, tr.lang))
     return stranger(ctx, "ignored", "help", [
         msg("Help for {title} [{tag}]", title=rules.title, tag=game.tag),
         *([msg(rules.about)] if rules.about else []), "",
         help_for(ctx, rules, game, tr.lang), "",
+        *how_to_reply(tr), "", *help_lines(tr, ctx.host),
+        *(["", *link] if link else []),
+    ], game, msg("Help for {title}", title=rules.title), kind="help")
+
+
+def how_to_reply(tr: Translator) -> list[Line]:
+    """The secret line and ``check``, in ``tr``'s words: the help's lines between the game's
+    orders and the host's commands (the players' guide page shows the same)."""
+    return [
         msg("Write your orders one per line, with a line \"{secret}\".",
             secret=f"{words.word('secret', tr.lang)} " + tr(msg("<your secret>"))),
         msg("Start the mail with \"{check}\" to see what would happen without "
             "playing.", check=words.word("check", tr.lang)),
-        "", *help_lines(tr, ctx.host),
-    ], game, msg("Help for {title}", title=rules.title), kind="help")
+    ]
 
 
 def help_for(ctx: MailContext, rules: GameRules, game: Game, lang: str = "en") -> str:
