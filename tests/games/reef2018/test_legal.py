@@ -1,4 +1,4 @@
-"""The legal orders the rules produce (rules.legal_orders and its steps): each is accepted by
+"""The legal orders the rules produce (legal.legal_orders and its steps): each is accepted by
 ``apply``, no two have the same outcome, and every order ``apply`` accepts, however written
 (colours left out, pieces in another order, a single cheapest card's token not named), has the
 outcome of one of them. Checked over positions of seeded random games, both variants, 2-4
@@ -14,8 +14,9 @@ from pbem.engine.chance import Chance
 from pbem.engine.errors import IllegalOrder
 from pbem.games.reef2018 import GAME
 from pbem.games.reef2018.cards import COLOURS, SQUARES
+from pbem.games.reef2018.legal import legal_orders, piece_steps, start_steps
 from pbem.games.reef2018.orders import Order, Play, Start, TakeDeck, TakeMarket
-from pbem.games.reef2018.rules import apply_order, legal_orders, piece_steps, start_steps
+from pbem.games.reef2018.rules import apply_order
 from pbem.games.reef2018.state import State
 from tests.games.reef2018.positions import build
 
@@ -64,7 +65,7 @@ def produced(state: State, seat: int) -> dict[str, Order]:
 
 def random_orders(state: State, seat: int, rng: random.Random) -> Iterator[Order]:
     """Orders of every form, mostly illegal: any card, colours named or not, in any order."""
-    hand = state.seats[seat].hand
+    hand = state.players[seat].hand
     for _ in range(40):
         card = rng.choice(hand) if hand and rng.random() < 0.8 else rng.randint(1, 60)
         pieces = tuple((rng.choice([*COLOURS, None]), rng.randrange(SQUARES))
@@ -99,7 +100,7 @@ def test_the_setup_steps_are_the_legal_starting_corals() -> None:
         starts = set(legal_orders(state, 1))
         assert len(starts) == (32760 if advanced else 24)
         for order in rng.sample(sorted(starts, key=repr), min(50, len(starts))):
-            assert apply_order(state, 1, order)[0].seats[1].answered_setup
+            assert apply_order(state, 1, order)[0].players[1].answered_setup
         for _ in range(300):
             squares = rng.sample(range(SQUARES), 4) if rng.random() < 0.5 else [
                 rng.randrange(SQUARES) for _ in COLOURS]
