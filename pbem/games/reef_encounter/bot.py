@@ -1,4 +1,4 @@
-"""Computer players: a random whole turn, the safe default turn, and (botplay.py) a strategy.
+"""Computer players: a random whole turn and the safe default turn (the strategy: strategy.py).
 
 Every bot chooses among the legal steps the rules produce (legal.py: a turn built step by step,
 each step checked by the rules themselves), so no rule is written twice. The random bot leans

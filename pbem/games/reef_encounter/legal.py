@@ -35,8 +35,9 @@ from pbem.games.reef_encounter.orders import (
     Take,
 )
 from pbem.games.reef_encounter.parse import format_order
-from pbem.games.reef_encounter.rules import check_finish, check_step, do_step, finish_turn
+from pbem.games.reef_encounter.rules import check_finish, finish_turn
 from pbem.games.reef_encounter.state import State
+from pbem.games.reef_encounter.steps import check_step, do_step
 
 K = TypeVar("K")
 KINDS: tuple[type, ...] = (Eat, Larva, Place, NewShrimp, MoveShrimp, ConsumedForLarva, Alga,

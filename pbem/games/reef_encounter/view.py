@@ -13,7 +13,7 @@ from typing import Any
 from pbem.games.reef_encounter import bot, scoring
 from pbem.games.reef_encounter.board import tile_side
 from pbem.games.reef_encounter.components import COLUMNS, ROWS, components
-from pbem.games.reef_encounter.rules import end_message
+from pbem.games.reef_encounter.ending import end_message
 from pbem.games.reef_encounter.state import State
 
 

@@ -1,4 +1,4 @@
-"""The redeal (redeal.py) and the computer player (botplay.py) on Reef Encounter positions."""
+"""The redeal (redeal.py) and the computer player (strategy.py) on Reef Encounter positions."""
 
 from __future__ import annotations
 
