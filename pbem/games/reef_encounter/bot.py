@@ -178,7 +178,7 @@ def default_order(state: State, seat: int) -> str:
     commonest larva cubes in the supply. In a final turn: pass.
     """
     if state.phase == "setup":
-        screen, supply = state.seats[seat].screen, state.larva_supply
+        screen, supply = state.players[seat].screen, state.larva_supply
         return setup_text(max(legal_setup_answers(state, seat), key=lambda a: (
             screen[a.parrotfish], supply[a.larvae[0]], a.larvae[0] != a.larvae[1],
             supply[a.larvae[1]])))

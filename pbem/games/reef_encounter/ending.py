@@ -24,7 +24,7 @@ def end_early(state: State, turn: Turn, reason: Msg) -> None:
     """End condition 1 or 2: the game ends at once; the others get a final turn each."""
     turn.ended = True
     state.end_reason = str(reason)
-    n = state.players
+    n = len(state.players)
     state.final_turns = [(turn.seat + i) % n for i in range(1, n)]
     turn.say("game_ends", msg("The game ends: {reason}. Every other player has one final turn, "
                               "in which the only action is action 1 (the parrotfish eats).",
@@ -52,7 +52,7 @@ def end_message(state: State) -> Msg | None:
     for reason in (ALL_COVERED, ROCK_FULL, SEA_EMPTY):
         if state.end_reason == str(reason):
             return reason
-    for seat in range(len(state.seats)):
+    for seat in range(len(state.players)):
         if state.end_reason == str(all_shrimps_eaten(state, seat)):
             return all_shrimps_eaten(state, seat)
     return msg(state.end_reason)  # an older English text: shown as stored

@@ -53,13 +53,11 @@ class ReefEncounter(Game[State, Order]):
         problems = self.check_options(options)
         if problems:
             raise ValueError(str(problems[0]))
-        state = setup(seats, chance)
-        state.advanced = bool(options.get("advanced", False))
-        return state
+        return setup(seats, options, chance)
 
     def waiting_for(self, state: State) -> frozenset[Seat]:
         if state.phase == "setup":
-            return frozenset(i for i, s in enumerate(state.seats) if not s.answered_setup)
+            return frozenset(i for i, s in enumerate(state.players) if not s.answered_setup)
         if state.phase == "over":
             return frozenset()
         return frozenset({state.to_move})

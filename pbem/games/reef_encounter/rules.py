@@ -228,7 +228,7 @@ def _setup_answer(state: State, seat: int, order: Order) -> tuple[State, list[Ev
     if new.phase == "play":
         cubes = [msg("{player}: {cubes}", player=who(new, i), seat=seat_ref(i),
                      cubes=colours([c for c, n in sorted(s.larva.items()) for _ in range(n)]))
-                 for i, s in enumerate(new.seats)]
+                 for i, s in enumerate(new.players)]
         events.append(Event.of("setup_done", msg("Everyone has answered. Larva cubes taken — "
                                                  "{cubes}.", cubes=_semicolons(cubes))))
         events.append(Event.of("game_begins", msg("The game begins: {player} plays first.",
@@ -260,7 +260,7 @@ def _finish(state: State, turn: Turn, chance: Chance) -> None:
     if turn.ended:
         for k in shrimps_on_bare_rock(state, turn.seat):  # stranded shrimps go home
             del state.shrimps[k]
-            state.seats[turn.seat].shrimps_in_hand += 1
+            state.players[turn.seat].shrimps_in_hand += 1
     state.turn += 1
     if turn.final:
         state.final_turns.pop(0)
@@ -277,7 +277,7 @@ def _finish(state: State, turn: Turn, chance: Chance) -> None:
     if not take(state, turn, turn.take, chance):
         game_over(state, turn, SEA_EMPTY)
         return
-    state.to_move = (turn.seat + 1) % state.players
+    state.to_move = (turn.seat + 1) % len(state.players)
 
 
 def finish_turn(state: State, turn: Turn, chance: Chance) -> None:

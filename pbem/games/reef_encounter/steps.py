@@ -139,7 +139,7 @@ def _check_larva(state: State, turn: Turn, step: Larva) -> int:
         raise Refused(msg("you have already played two larva cubes this turn (actions 2 "
                           "and 3)"))
     _may_act(turn, action)
-    seat = state.seats[turn.seat]
+    seat = state.players[turn.seat]
     if seat.larva.get(step.colour, 0) < 1:
         raise Refused(_no_larva(seat.larva, step.colour))
     return action
@@ -148,7 +148,7 @@ def _check_larva(state: State, turn: Turn, step: Larva) -> int:
 def _larva(state: State, turn: Turn, step: Larva, action: int) -> None:
     _begin(turn, action)
     colour = step.colour
-    remove(state.seats[turn.seat].larva, colour)
+    remove(state.players[turn.seat].larva, colour)
     add(state.larva_supply, colour)
     turn.larva_action, turn.larva_colour = action, colour
     turn.from_screen = turn.placed = 0
@@ -169,7 +169,7 @@ def _new_shrimp(state: State, turn: Turn, step: NewShrimp, checked: None) -> Non
 def _check_consumed_for_larva(state: State, turn: Turn, step: ConsumedForLarva) -> None:
     larva_closed(turn)
     _may_act(turn, 6)
-    if state.seats[turn.seat].consumed.get(step.colour, 0) < 1:
+    if state.players[turn.seat].consumed.get(step.colour, 0) < 1:
         raise Refused(msg("you have no consumed {colour} polyp in front of your screen",
                           colour=hue(step.colour)))
     if state.larva_supply.get(step.colour, 0) < 1:
@@ -180,7 +180,7 @@ def _check_consumed_for_larva(state: State, turn: Turn, step: ConsumedForLarva) 
 def _consumed_for_larva(state: State, turn: Turn, step: ConsumedForLarva, checked: None
                         ) -> None:
     _begin(turn, 6)
-    seat = state.seats[turn.seat]
+    seat = state.players[turn.seat]
     remove(seat.consumed, step.colour)
     to_bag(state, step.colour)
     remove(state.larva_supply, step.colour)
@@ -209,15 +209,15 @@ def _alga(state: State, turn: Turn, step: Alga, checked: None) -> None:
 def _check_larva_for_polyp(state: State, turn: Turn, step: LarvaForPolyp) -> None:
     larva_closed(turn)
     _may_act(turn, 8)
-    if state.seats[turn.seat].larva.get(step.colour, 0) < 1:
-        raise Refused(_no_larva(state.seats[turn.seat].larva, step.colour))
+    if state.players[turn.seat].larva.get(step.colour, 0) < 1:
+        raise Refused(_no_larva(state.players[turn.seat].larva, step.colour))
     if state.bag.get(step.colour, 0) < 1 and state.bonus.get(step.colour, 0) < 1:
         raise Refused(msg("no {colour} polyp is left in the bag", colour=hue(step.colour)))
 
 
 def _larva_for_polyp(state: State, turn: Turn, step: LarvaForPolyp, checked: None) -> None:
     _begin(turn, 8)
-    seat = state.seats[turn.seat]
+    seat = state.players[turn.seat]
     if state.bag.get(step.colour, 0) > 0:
         take_from_bag(state, step.colour)
     else:
@@ -278,7 +278,7 @@ def _check_place(state: State, turn: Turn, step: Place) -> str | None:
         raise OutOfPlace(msg("play a larva cube first, e.g. \"{example}\"",
                              example=cmsg("order example", "larva white: 2F3")))
     colour = turn.larva_colour
-    seat = state.seats[turn.seat]
+    seat = state.players[turn.seat]
     if step.consumed:
         if seat.consumed.get(colour, 0) < 1:
             raise Refused(msg("you have no consumed {colour} polyp in front of your screen",
@@ -298,7 +298,7 @@ def _place(state: State, turn: Turn, step: Place, target: str | None) -> None:
     """The polyp, its growth and attack, the source, the counts, the end."""
     colour = turn.larva_colour
     put_polyp(state, turn, step.cell.key, colour, target)
-    seat = state.seats[turn.seat]
+    seat = state.players[turn.seat]
     if step.consumed:
         remove(seat.consumed, colour)
     else:
