@@ -67,7 +67,7 @@ class Reef(Game[State, Order]):
         return parse_order(text)
 
     def apply(self, state: State, seat: Seat, order: Order, chance: Chance) -> Applied[State]:
-        new, events = rules.apply_order(state, seat, order)
+        new, events = rules.apply_order(state, seat, order, chance)
         return Applied(new, events)
 
     def view(self, state: State, seat: Seat | None) -> View:

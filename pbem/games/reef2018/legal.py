@@ -1,4 +1,4 @@
-"""The legal orders of a Reef turn, as the rules decide them.
+"""The legal orders of a Reef turn, as the rules decide them, whole or step by step.
 
 Every step the order language can write (a starting coral of each colour on each square, a
 market card, the deck's top card with the token on each market card, a card of the hand, a
@@ -7,13 +7,19 @@ accepts it (rules.py: :func:`~rules.check_turn` for the phase and the turn, then
 that kind of step). No rule is written here: bots choose among these, and
 tests/games/reef2018/test_legal.py checks that apply accepts each order and that every order
 apply accepts has the outcome of one of them.
+
+Step by step, as every game's legal.py offers it (:func:`start`, :func:`next_steps`,
+:func:`play`): an order is written one step at a time, first its action (the starting
+corals, a take, a card to play) and then each coral it places.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from functools import partial
 
+from pbem.engine.chance import Chance
 from pbem.engine.errors import IllegalOrder
 from pbem.games.reef2018.cards import COLOURS, SQUARES
 from pbem.games.reef2018.orders import Order, Play, Start, TakeDeck, TakeMarket
@@ -31,6 +37,56 @@ from pbem.games.reef2018.rules import (
 from pbem.games.reef2018.state import State
 
 _NO_PIECES: tuple[Step, ...] = ()
+Written = Order | Step
+"""A step of an order being written: its action (with no coral yet), or one coral."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    """An order being written: the action chosen so far (None: none yet), with the corals it
+    places so far. Made by :func:`start`, advanced by :func:`play`."""
+
+    state: State
+    seat: int
+    order: Order | None = None
+
+
+def start(state: State, seat: int) -> Progress:
+    """``seat``'s order before its first step."""
+    return Progress(state, seat)
+
+
+def next_steps(progress: Progress) -> list[Written]:
+    """The legal next steps of the order: its action (the setup step's starting corals, each
+    legal take, each playable card), then each next coral; none once the order is whole."""
+    state, seat, order = progress.state, progress.seat, progress.order
+    if order is None:
+        if state.phase == "setup":
+            return [Start(_NO_PIECES)] if start_steps(state, seat, ()) else []
+        return [*legal_takes(state, seat), *(Play(card, ()) for card in playable(state, seat))]
+    if isinstance(order, Start):
+        return list(start_steps(state, seat, order.pieces))
+    if isinstance(order, Play):
+        return list(piece_steps(state, seat, order.card, _placed(order)))
+    return []  # a take is whole
+
+
+def play(progress: Progress, step: Written, chance: Chance) -> Progress:
+    """The order with ``step`` (a legal next step) written; nothing is drawn, nor applied: a
+    Reef turn is applied whole, by the rules."""
+    order = progress.order
+    if isinstance(order, Start) and isinstance(step, tuple):
+        return Progress(progress.state, progress.seat, Start((*order.pieces, step)))
+    if isinstance(order, Play) and isinstance(step, tuple):
+        return Progress(progress.state, progress.seat,
+                        Play(order.card, (*_placed(order), step)))
+    assert order is None and not isinstance(step, tuple), (order, step)
+    return Progress(progress.state, progress.seat, step)
+
+
+def _placed(order: Play) -> tuple[Step, ...]:
+    """A play's corals written so far (each named: a written step names its colour)."""
+    return tuple((colour, square) for colour, square in order.pieces if colour is not None)
 
 
 def _accepted(check: Callable[[], object]) -> bool:

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder
 from pbem.games.reef2018 import terms
@@ -33,7 +34,11 @@ HAND_LIMIT = 4
 Step = tuple[str, int]  # one coral placed: (colour, square)
 
 
-def apply_order(state: State, seat: int, order: Order) -> tuple[State, list[Event]]:
+def apply_order(state: State, seat: int, order: Order, chance: Chance
+                ) -> tuple[State, list[Event]]:
+    """The state after ``seat``'s order, and what happened; raises IllegalOrder, never
+    half-done. ``chance`` draws nothing here: the deck was shuffled at the setup, and a turn
+    takes its cards from the top."""
     check_turn(state, seat, order)
     if isinstance(order, Start):
         return _start(state, seat, order)

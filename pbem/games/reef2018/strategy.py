@@ -19,6 +19,7 @@ import random
 import time
 from collections.abc import Sequence
 
+from pbem.engine.chance import Chance
 from pbem.games.reef2018.bot import walk
 from pbem.games.reef2018.cards import cards, checks
 from pbem.games.reef2018.legal import legal_orders, start_steps
@@ -33,6 +34,7 @@ HELD = 0.7  # a held card's worth, against points scored now: it may be spoilt o
 HALF_BUILT = 0.35  # the credit for the best half-built occurrence of a held card's pattern
 LOOK = {"normal": 0, "strong": 3}  # the best orders looked at one own turn further
 REDEALS = 2  # fresh redeals each looked-at order's next turn is weighed on
+LOOKING = Chance("strategy")  # a turn draws nothing: the orders weighed need no chance
 SETUP_SAMPLE = 60  # starting placements weighed in the advanced variant (there are 32,760)
 
 
@@ -51,7 +53,7 @@ def bot_order(state: State, seat: int, rng: random.Random, level: str, budget: f
         for _ in range(REDEALS):
             if time.process_time() > deadline:
                 return format_order(ranked[0][1])
-            after = apply_order(redeal(state, seat, rng), seat, order)[0]
+            after = apply_order(redeal(state, seat, rng), seat, order, LOOKING)[0]
             later += _next_turn(after, seat, rng, deadline)
         looked.append((later, -n, order))
     best = max(looked, key=lambda entry: entry[:2])[2] if looked else ranked[0][1]
@@ -71,7 +73,7 @@ def _ranked(state: State, seat: int, rng: random.Random,
     for n, order in enumerate(orders):
         if weighed and time.process_time() > deadline:
             break
-        weighed.append((worth(apply_order(state, seat, order)[0], seat), -n, order))
+        weighed.append((worth(apply_order(state, seat, order, LOOKING)[0], seat), -n, order))
     weighed.sort(key=lambda entry: entry[:2], reverse=True)
     return [(value, order) for value, _, order in weighed]
 

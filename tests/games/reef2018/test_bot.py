@@ -47,7 +47,7 @@ def test_a_redeal_keeps_what_the_seat_sees_and_deals_the_rest_afresh() -> None:
 def test_the_setup_steps_hidden_starts_are_placed_afresh() -> None:
     state = GAME.setup(3, {"advanced": True}, Chance("hidden starts"))
     state = apply_order(state, 1, GAME.parse(state, 1, "start: red A1, yellow A1, green D4, "
-                                                       "purple B1"))[0]
+                                                       "purple B1"), Chance("start"))[0]
     starts = {tuple(map(tuple, redeal(state, 0, random.Random(n)).players[1].reef))
               for n in range(10)}
     assert len(starts) > 5
@@ -60,7 +60,7 @@ def test_the_bot_plays_a_card_whose_pattern_is_there() -> None:
     for level in ("normal", "strong"):
         text = bot_order(GAME, state, 0, random.Random(1), level, 5.0)
         assert text.startswith("play 8:"), text
-        after = apply_order(state, 0, GAME.parse(state, 0, text))[0]
+        after = apply_order(state, 0, GAME.parse(state, 0, text), Chance(text))[0]
         assert after.players[0].score == state.players[0].score + 6
 
 
@@ -69,7 +69,7 @@ def test_bot_orders_are_legal_and_the_same_for_the_same_rng(level: str) -> None:
     every = 7 if level == "normal" else 28  # strong thinks about 4 times longer
     for n, (state, seat) in enumerate(positions(2, f"bot-{level}", every)):
         text = bot_order(GAME, state, seat, random.Random(n), level, 30.0)
-        apply_order(state, seat, GAME.parse(state, seat, text))  # legal, or this raises
+        apply_order(state, seat, GAME.parse(state, seat, text), Chance(text))  # legal, or raises
         assert bot_order(GAME, state, seat, random.Random(n), level, 30.0) == text
 
 
@@ -80,7 +80,7 @@ def test_a_spent_budget_still_gives_a_legal_order_and_is_not_exceeded() -> None:
         started = time.process_time()
         text = GAME.bot_order(state, 0, random.Random(1), "strong", budget)
         assert time.process_time() - started <= budget + 0.01
-        apply_order(state, 0, GAME.parse(state, 0, text))
+        apply_order(state, 0, GAME.parse(state, 0, text), Chance(text))
 
 
 def test_a_seat_with_no_order_to_give_is_told_so() -> None:
