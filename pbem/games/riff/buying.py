@@ -125,7 +125,7 @@ def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> str | None:
 
 def take_card(state: State, turn: Turn, place: Place, card: str, colour: str | None) -> None:
     """The mover takes the (paid) ``card`` from ``place``; ``colour``: a fish's colour."""
-    state.area[ROW_OF[turn.seat][place.distance]][place.column] = None
+    state.clear_slot(turn.seat, place)
     player = state.players[turn.seat]
     if colour is not None:
         player.fish.append(card[5:])  # "fish:red:m" -> "red:m"

@@ -40,7 +40,7 @@ from pbem.games.riff.orders import (
     SharkOwn,
     Step,
 )
-from pbem.games.riff.state import COLUMNS, ROW_OF, Coral, State
+from pbem.games.riff.state import COLUMNS, Coral, State
 from pbem.games.riff.worms import CannotPay
 from pbem.i18n.msg import Msg, msg, nmsg
 
@@ -229,8 +229,7 @@ def do_shark_area(state: State, turn: Turn, step: SharkArea, chance: Chance) -> 
     if not slot["up"]:
         raise RuleError(msg("{place}: a shark chases only face-up cards",
                             place=w.place(step.place)))
-    row = ROW_OF[turn.seat][step.place.distance]
-    state.area[row][step.place.column] = None
+    state.clear_slot(turn.seat, step.place)
     state.discard += [slot["card"], "shark"]
     player.sharks -= 1
     if turn.loud:

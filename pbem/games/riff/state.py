@@ -127,6 +127,11 @@ class State:
         from that seat: near, middle, far middle, far); None where no card lies."""
         return self.area[ROW_OF[seat][place.distance]][place.column]
 
+    def clear_slot(self, seat: int, place: Place) -> None:
+        """The card on a place (seen from ``seat``'s side) gone from the area: bought, or
+        chased by a shark."""
+        self.area[ROW_OF[seat][place.distance]][place.column] = None
+
     def copy_for(self, seat: int) -> State:
         """A copy for changes to ``seat``'s holdings and the table only (the mover's steps):
         the other player is shared, not copied."""
