@@ -116,9 +116,12 @@ def _host_line(letter: Letter, line: str) -> bool:
                              if words.is_word(line, c)), None)):
         letter.command = command
     elif free and (command := next((c for c in ("vacation", "log", "mail", "language",
-                                                "timezone", "name", "standings")
+                                                "timezone", "name", "standings", "history")
                                     if words.is_word(word, c)), None)):
         letter.command, letter.argument = command, rest.strip()
+        if command == "history" and letter.argument and letter.game_tag is None:
+            # "history TAG" names its game as a "game" line does (a subject's tag first).
+            letter.game_tag = letter.argument[:GAME_LINE_MAX]
     else:
         return False
     return True

@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from pbem.engine.contract import GameRules
 from pbem.i18n import Translator, msg
+from pbem.mail.compose import Attachment
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.command_words import word
 from pbem.pipeline.seat_language import Line, seat_tr
@@ -32,6 +33,7 @@ class Reply:
     queued: list[OutboundMessage] = field(default_factory=list)
     secret: str | None = None  # a new secret the reply carries (blanked once it is sent)
     point: Line | None = None  # what the reply is, for its subject (else the command's own)
+    attachment: Attachment | None = None  # a page the reply carries (the game's history)
 
 
 @dataclass

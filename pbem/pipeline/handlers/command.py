@@ -10,6 +10,7 @@ from pbem.pipeline.command_words import word
 from pbem.pipeline.commands import (
     back,
     forget,
+    history,
     language,
     log,
     mail_setting,
@@ -30,6 +31,7 @@ from pbem.store import players
 
 COMMANDS: dict[str, Command] = {
     "log": log.run,
+    "history": history.run,
     "waiting": waiting.run,
     "vacation": vacation.run,
     "resign": resign.run,
@@ -56,6 +58,7 @@ def _profile(ctx: Context) -> ProfileContext:
 # What a command's reply is, in its subject: it answered (information) or it changed something.
 ANSWERED: dict[str, Line] = {
     "log": msg("Game log"),
+    "history": msg("The game so far"),
     "waiting": msg("Who the game waits for"),
     "vacation": msg("Vacation noted"),
     "resign": msg("You resigned"),
@@ -98,7 +101,8 @@ def handle(ctx: MailContext) -> Result | None:
     q = mails.queue_notice(ctx.session, ctx.host, to=seat.address,
                            subj=reply_subject(ctx, game, point), lines=lines, kind="reply",
                            game=game, in_reply_to=ctx.mid, references=ctx.refs,
-                           secret=reply.secret, seat=seat, rules=ctx.rules)
+                           secret=reply.secret, seat=seat, rules=ctx.rules,
+                           attachment=reply.attachment)
     return finish(ctx.row, reply.status, reply.reason, [q, *reply.queued])
 
 

@@ -62,6 +62,8 @@ def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
         _help_row(w("status"), msg("your current status, sent again"), tr),
         _help_row(f"{w('log')} [N]", msg("the last N moves (default {count}), as you may see "
                                          "them", count=LOG_DEFAULT), tr),
+        _help_row(w("history"), msg("the game so far as your seat saw it, attached as one "
+                                    "page"), tr),
         _help_row(w("waiting"), msg("who the game is waiting for, and until when"), tr),
         f"  {w('vacation')} {w('until')} YYYY-MM-DD   " + tr(msg(
             "pause your clock until that day ({off}: back early)",
@@ -104,6 +106,7 @@ def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
                "of your mails a day. A secret typed in talk is blanked.",
                chars=talk.talk_chars_per_mail, mails=talk.talk_mails_per_day)),
         *lobby_lines(tr),
+        *watch_lines(tr),
         tr(msg("Notes around your orders: put your orders between a line \"{orders}\" and a "
                "line \"{end}\"; only those lines are read, greetings and signatures around "
                "them are left alone.", orders=w("orders"), end=w("end"))),
@@ -140,6 +143,20 @@ def lobby_lines(tr: Translator) -> list[str]:
                "game starts once the seats for people are confirmed.",
                line=f"{w('new')} GAME {w('players')} N {w('bots')} N {w('strong')}",
                levels=", ".join(w(level) for level in BOT_LEVELS), normal=w("normal"))),
+    ]
+
+
+def watch_lines(tr: Translator) -> list[str]:
+    """Watching a game, each in a mail of its own (no secret)."""
+    def w(english: str) -> str:
+        return word(english, tr.lang)
+
+    return [
+        tr(msg("Watching a game, each in a mail of its own (no secret):")),
+        _help_row(f"{w('watch')} TAG [{w('every')}|{w('turn')}|{w('digest')}]", msg(
+            "follow that game as its spectators see it (confirmed by a reply to the mail it "
+            "asks with)"), tr),
+        _help_row(f"{w('unwatch')} TAG", msg("stop watching it"), tr),
     ]
 
 

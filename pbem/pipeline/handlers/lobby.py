@@ -7,7 +7,7 @@ from __future__ import annotations
 from pbem.i18n import LANGUAGES, msg, translator
 from pbem.mail.redact import blank
 from pbem.pipeline.context import MailContext, Result, finish
-from pbem.pipeline.handlers.help import lobby_lines
+from pbem.pipeline.handlers.help import lobby_lines, watch_lines
 from pbem.pipeline.identify import TAG_RE
 from pbem.pipeline.lobby import (
     confirm,
@@ -38,7 +38,8 @@ def handle(ctx: MailContext) -> Result | None:
     if (read is None and letter.command != "help") or _names_a_game(ctx):
         return None
     lobby = ctx.host.lobby
-    if not lobby.enabled:
+    # "never" works with the lobby off too: a watch's mail carries its link.
+    if not lobby.enabled and not _never(ctx, read):
         if read is None:
             return None  # help with no game: answered as before
         return _answer(ctx, _context(ctx), Reply(
@@ -58,7 +59,7 @@ def handle(ctx: MailContext) -> Result | None:
     proven = known(ctx.session, ctx.sender)
     if read is None:  # help
         reply = Reply("ignored", "lobby: help", msg("How to find a game here"),
-                      [*lobby_lines(lctx.tr), "", new.games_line()])
+                      [*lobby_lines(lctx.tr), *watch_lines(lctx.tr), "", new.games_line()])
     else:
         if read.code:  # blanked in the mail as stored, like a secret
             ctx.secret = read.code
@@ -89,6 +90,11 @@ def run(ctx: Context, read: LobbyMail) -> Reply:
         return start.run(ctx, argument, read.code)
     commands = {"games": games.run, "new": new.run, "join": join.run}
     return commands[read.command](ctx, argument)
+
+
+def _never(ctx: MailContext, read: LobbyMail | None) -> bool:
+    return read is not None and (read.command == "never" or (
+        read.command == "confirm" and never.is_never_code(_context(ctx), read.code)))
 
 
 def _names_a_game(ctx: MailContext) -> bool:
