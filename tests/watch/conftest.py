@@ -23,7 +23,7 @@ from tests.support.seated import Table, seat_table
 from tests.support.testgame import GAME
 
 ZOE = "zoe@watchers.test"
-WATCH_CODE = re.compile(r"code ((?:[A-Z2-9]{5}-){3}[A-Z2-9]{5})")
+WATCH_CODE = re.compile(r"((?:[A-Z2-9]{5}-){3}[A-Z2-9]{5})")
 
 
 @pytest.fixture(autouse=True)

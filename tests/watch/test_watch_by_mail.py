@@ -26,7 +26,7 @@ def watches(factory: SessionFactory) -> list[tuple[str, str]]:
 def test_a_stranger_watches_once_they_answer_the_confirmation(
         post: Post, table: Table, factory: SessionFactory) -> None:
     subject, body = post.answer(post.send(ZOE, f"watch {table.tag}"))
-    assert re.fullmatch(rf"\[{table.tag}\] Watch this game\? code {WATCH_CODE.pattern[5:]}",
+    assert re.fullmatch(rf"\[{table.tag}\] Watch this game\? code {WATCH_CODE.pattern}",
                         subject), subject
     assert f"A mail from this address asked to watch [{table.tag}] (Test Cards)" in body
     assert "If it was you, reply to this mail keeping its subject" in body
