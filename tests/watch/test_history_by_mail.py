@@ -74,3 +74,10 @@ def test_another_games_tag_and_no_secret(post: Post, table: Table) -> None:
     assert list(reply.iter_attachments()) == []
     assert "The secret in your mail does not match your seat, so nothing was played." in \
         text(reply)
+
+
+def test_an_unknown_tag_is_answered_as_any_mail_of_no_game(post: Post, table: Table) -> None:
+    host = dataclasses.replace(post.host, archive_page=seat_page)
+    reply = send(post, table, host, "history nosuch-9", subject="the game so far?")
+    assert str(reply["Subject"]) == "Which game? Your mail was not used"
+    assert "We could not tell which game your mail is for." in text(reply)
