@@ -123,10 +123,11 @@ def _watch(table: Table) -> None:
         s.commit()
 
 
-def _watcher_mail(table: Table) -> list[tuple[str, str]]:
+def _watcher_mail(table: Table) -> list[tuple[str, ...]]:
     """The watcher's mail that the watchers' pass queues now (plain text, HTML)."""
     with table.factory() as s:
-        before = max(s.exec(select(OutboundMessage.id)).all(), default=0) or 0
+        before = max((i for i in s.exec(select(OutboundMessage.id)).all() if i is not None),
+                     default=0)
     send_watch_mail(table.factory, WATCHED_HOST)
     with table.factory() as s:
         rows = s.exec(select(OutboundMessage).where(
@@ -136,9 +137,9 @@ def _watcher_mail(table: Table) -> list[tuple[str, str]]:
         for row in rows:
             mail = email.message_from_bytes(row.raw, policy=policy.default)
             assert isinstance(mail, EmailMessage)
-            found.append(tuple("" if p is None else str(p.get_content())  # type: ignore[misc]
+            found.append(tuple("" if p is None else str(p.get_content())
                                for p in (mail.get_body(("plain",)), mail.get_body(("html",)))))
-        return found  # type: ignore[return-value]
+        return found
 
 
 @pytest.mark.parametrize(("name", "twins", "script"), SCRIPTS)
