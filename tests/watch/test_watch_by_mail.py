@@ -172,3 +172,8 @@ def test_the_end_of_the_game_is_told_and_ends_the_watch(post: Post, table: Table
     assert "List-Unsubscribe" not in mails[0]
     assert watches(factory) == []
     assert BEN not in {to for to, _ in post.new_mail()}
+
+
+def test_a_subject_that_says_watch_starts_nothing(post: Post, table: Table) -> None:
+    result = post.send(ZOE, "hello there", subject=f"Watch {table.tag} for me")
+    assert not result.reason.startswith("watch")

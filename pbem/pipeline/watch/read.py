@@ -1,6 +1,6 @@
 """A watch mail read: ``watch TAG [every|turn|digest]`` or ``unwatch TAG`` on its first line
-(or in its subject, as ``List-Unsubscribe`` writes it), or a reply to a watch mail, which
-carries a watch code in its subject."""
+(``unwatch`` also in its subject, as ``List-Unsubscribe`` writes it), or a reply to a watch
+mail, which carries a watch code in its subject."""
 
 from __future__ import annotations
 
@@ -30,7 +30,11 @@ def read_watch(subject: str, body: str) -> WatchMail | None:
     """The watch command of a mail, or None when it has none."""
     stripped = body.lstrip()
     first = stripped.splitlines()[0].strip() if stripped else ""
-    found = _command(first) or _command(REPLY_PREFIX.sub("", subject))
+    found = _command(first)
+    if found is None:  # a List-Unsubscribe mail: its subject alone ("watch" is not read there,
+        # so a subject such as "Watch out" starts nothing)
+        found = _command(REPLY_PREFIX.sub("", subject))
+        found = found if found is not None and found.command == "unwatch" else None
     in_subject = WATCH_CODE_RE.search(subject)
     if found is None:
         if in_subject is None:
