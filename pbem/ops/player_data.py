@@ -21,7 +21,7 @@ from sqlalchemy import delete, or_, update
 from sqlmodel import Session, col, select
 
 from pbem.pipeline import operator_input
-from pbem.store import lobby, mailparts, players
+from pbem.store import lobby, mailparts, players, watchers
 from pbem.store.tables import (
     Game,
     InboundBytes,
@@ -166,6 +166,7 @@ def forget(session: Session, address: str) -> Forgotten:
         seat.bounced_at, seat.bounce_reason = None, ""
         session.add(seat)
     session.execute(delete(LobbySeat).where(col(LobbySeat.address) == address))
+    watchers.end_all_of(session, address)  # a pseudonym watches nothing
     session.execute(update(LobbyTable).where(col(LobbyTable.opener) == address)
                     .values(opener=pseudonym))
     session.execute(update(LobbyInvite).where(col(LobbyInvite.inviter) == address)

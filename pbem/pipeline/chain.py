@@ -27,6 +27,7 @@ from pbem.pipeline.handlers import (
     tagless,
     unreadable,
     verified,
+    watch,
 )
 from pbem.pipeline.replies import close
 
@@ -40,6 +41,7 @@ CHAIN: tuple[Handler, ...] = (
     unreadable.handle,    # too large, or its structure unreadable: a note
     # identify and authenticate
     body.handle,          # the body read: game line, secret, command, talk, orders
+    watch.handle,         # watch, unwatch, a reply to a watch mail (any game, any sender)
     lobby.handle,         # no game named: games, new, join, leave, start, invite, confirm
     tagless.handle,       # no game named: the sender's profile, a game's standings
     game.handle,          # the game it names (subject tag, else "game" line), locked

@@ -9,6 +9,7 @@ from pbem.i18n import Translator, msg
 from pbem.pipeline.commands import (
     back,
     forget,
+    history,
     language,
     log,
     mail_setting,
@@ -31,6 +32,7 @@ COMMANDS: tuple[Command, ...] = (
     # A seat's, in its game's mail (``help`` lists them in this order); a subject says whether
     # it answered or changed something.
     Command("log", SEAT, msg("Game log"), log.run, usage=log.usage),
+    Command("history", SEAT, msg("The game so far"), history.run, usage=history.usage),
     Command("waiting", SEAT, msg("Who the game waits for"), waiting.run, form="alone",
             usage=waiting.usage),
     Command("vacation", SEAT, msg("Vacation noted"), vacation.run, usage=vacation.usage),

@@ -123,6 +123,9 @@ def _host_line(letter: Letter, line: str) -> bool:
     elif free and (command := next((c for c in WITH_ARGUMENT if words.is_word(word, c)),
                                    None)):
         letter.command, letter.argument = command, rest.strip()
+        if command == "history" and letter.argument and letter.game_tag is None:
+            # "history TAG" names its game as a "game" line does (a subject's tag first).
+            letter.game_tag = letter.argument[:GAME_LINE_MAX]
     else:
         return False
     return True

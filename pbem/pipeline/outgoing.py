@@ -15,7 +15,7 @@ from pbem.drawing.pictures import Picture, inline_pictures
 from pbem.engine.contract import Event, GameRules, Outcome, localise_order, view_turn
 from pbem.i18n import LANGUAGES, Msg, Translator, msg, nmsg, translator
 from pbem.i18n.translate import ENGLISH
-from pbem.mail.compose import clean_header, compose_bytes, list_id
+from pbem.mail.compose import Attachment, clean_header, compose_bytes, list_id
 from pbem.mail.redact import MARK, redact
 from pbem.pipeline.controllers import is_bot_seat, stands_in
 from pbem.pipeline.deadlines import autoplayed, aware, deadline_of, waiting_label
@@ -161,8 +161,9 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
           html: str | None = None, kind: str, game_id: int | None,
           in_reply_to: str | None = None, references: list[str] | None = None,
           auto_reply: bool = True, secret: str | None = None,
-          tag: str | None = None, unsubscribe: bool = False,
-          language: str | None = None) -> OutboundMessage:
+          tag: str | None = None, unsubscribe: bool | str = False,
+          language: str | None = None, codes: Sequence[str] = (),
+          attachment: Attachment | None = None) -> OutboundMessage:
     """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
     sent (pbem.outbox.delivery), so the secret is at rest only while the mail waits; the
     subject kept on the row never shows it. ``unsubscribe``: mail to someone who holds no
@@ -171,7 +172,8 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
     An HTML body's SVG pictures travel as PNG parts (pbem.drawing.pictures). Mail to an
     address that answered "never" (pbem.pipeline.lobby) is dropped by the outbox, never
     sent (pbem.outbox.delivery). A game's mail (``tag``) carries the game's List-Id, the
-    same in every one of its mails, for players' filters."""
+    same in every one of its mails, for players' filters. ``unsubscribe`` may be the header's
+    own value (a watcher's ``unwatch``) and ``codes`` what it carries, blanked likewise."""
     pictures: list[Picture] = []
     if html is not None:
         html, pictures = inline_pictures(html, host.message_id_domain)
@@ -182,10 +184,11 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
                         auto_reply=auto_reply, message_id_domain=host.message_id_domain,
                         pictures=pictures,
                         list_id=list_id(tag, host.message_id_domain) if tag else None,
-                        list_unsubscribe=unsubscribe_link(host, to) if unsubscribe else None,
-                        language=language)
-    hidden = [secret] if secret else []
-    if unsubscribe:
+                        list_unsubscribe=unsubscribe if isinstance(unsubscribe, str) else
+                        unsubscribe_link(host, to) if unsubscribe else None,
+                        language=language, attachment=attachment)
+    hidden = [*([secret] if secret else []), *codes]
+    if unsubscribe is True:
         hidden.append(never_code(host, to))
     # The subject as its header reads, so listing the outbox never loads the bytes.
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
@@ -431,7 +434,8 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
                  secret: str | None = None, seat: Seat | None = None,
                  rules: GameRules | None = None,
                  tr: Translator | None = None, names: list[str] | None = None,
-                 unsubscribe: bool = False) -> OutboundMessage | None:
+                 unsubscribe: bool = False,
+                 attachment: Attachment | None = None) -> OutboundMessage | None:
     """A short note. To a ``seat`` it is in the seat's language (``tr`` overrides) and ends
     with the language footer; otherwise English (a stranger's language is unknown). None to
     a bot seat (:func:`unmailed`)."""
@@ -445,7 +449,7 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
     return queue(session, host, to=to, to_name="", subj=subj, text=text, kind=kind,
                  game_id=game.id if game else None, in_reply_to=in_reply_to,
                  references=references, secret=secret, tag=game.tag if game else None,
-                 unsubscribe=unsubscribe, language=tr.lang)
+                 unsubscribe=unsubscribe, language=tr.lang, attachment=attachment)
 
 
 # Answers to mail that proved no seat's secret ("fault": a mail the host failed on; "lobby":

@@ -214,6 +214,20 @@ class Lobby:
 
 
 @dataclass(frozen=True)
+class Watch:
+    """``[watch]``: addresses that watch a game by mail (pbem.pipeline.watch)."""
+
+    # Who may watch: "anyone"; "players" (an address that plays or played on this host);
+    # "off" (nobody). A watch starts only once its address answered the confirmation.
+    open: str = "players"
+    max_per_game: int = 50  # watchers of one game
+    max_per_address: int = 20  # games one address watches
+
+
+WATCH_OPEN = ("anyone", "players", "off")
+
+
+@dataclass(frozen=True)
 class Retention:
     """``[retention]``: how long stored mail keeps its bytes (pbem.ops.retention)."""
 
@@ -264,6 +278,7 @@ class Config:
     bots: Bots = field(default_factory=Bots)
     lobby: Lobby = field(default_factory=Lobby)
     retention: Retention = field(default_factory=Retention)
+    watch: Watch = field(default_factory=Watch)
     operator_address: str | None = None  # gets the mail when a game pauses on a timeout
     # When set, a player's mail counts only if the topmost Authentication-Results header,
     # from this authserv-id (our own receiving server), shows DKIM, SPF or DMARC passing
@@ -452,6 +467,18 @@ def _lobby(section: dict[str, Any]) -> Lobby:
     return result
 
 
+def _watch(section: dict[str, Any]) -> Watch:
+    result = Watch(**_values(Watch, section, "watch"))
+    if result.open not in WATCH_OPEN:
+        raise ConfigError(f"watch.open must be one of {', '.join(WATCH_OPEN)}, not "
+                          f"{result.open!r}")
+    for name in ("max_per_game", "max_per_address"):
+        if getattr(result, name) < 1:
+            raise ConfigError(f"watch.{name} must be a positive whole number, not "
+                              f"{getattr(result, name)}")
+    return result
+
+
 def _dns(section: dict[str, Any], base: Path) -> DnsConfig:
     values = {k: str(v) for k, v in _values(DnsConfig, section, "dns").items()}
     key = values.pop("dkim_public_key", None)
@@ -541,6 +568,7 @@ def _build(raw: dict[str, Any], base: Path) -> Config:
             deadlines=_deadlines(deadlines),
             bots=_bots(raw.get("bots", {})),
             lobby=_lobby(raw.get("lobby", {})),
+            watch=_watch(raw.get("watch", {})),
             retention=_retention(raw.get("retention", {})),
             operator_address=_address(mail["operator_address"], "mail.operator_address")
             if "operator_address" in mail else None,

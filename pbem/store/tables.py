@@ -163,6 +163,25 @@ class NeverMail(SQLModel, table=True):
     created: datetime = Field(default_factory=utcnow)
 
 
+class Watch(SQLModel, table=True):
+    """An address that watches a game: it gets the spectators' view (never a seat's) as
+    ``mode`` says. Made only once the address answered the confirmation mailed to it; ended
+    by ``unwatch``, ``never``, ``player forget`` or the game's end."""
+
+    __table_args__ = (UniqueConstraint("game_id", "address"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    address: str = Field(index=True)  # lower-cased
+    mode: str = "every"  # every | turn | digest, as a seat's mail setting
+    language: str = "en"  # of its mails: the watcher's, when the watch was confirmed
+    created: datetime = Field(default_factory=utcnow)
+    # The last log entry its mail told (-1: none yet), the turn it showed, and when it was
+    # last mailed (a digest goes once a day).
+    told_index: int = -1
+    told_turn: int = -1
+    mailed_at: datetime | None = None
+
+
 class Player(SQLModel, table=True):
     """One person across games: their address (lower-cased), the profile their new seats
     start from, and whether the host bans them. Each field of the profile left None falls

@@ -89,7 +89,7 @@ def sent(s: Session) -> list[tuple[str, str]]:
 
 def test_the_chain_lists_every_handler_once_and_ends_with_the_orders() -> None:
     modules = [h.__module__.rsplit(".", 1)[1] for h in chain.CHAIN]
-    assert len(set(modules)) == len(modules) == 18
+    assert len(set(modules)) == len(modules) == 19
     # what is set aside is known once the seat is proved, and before talk or orders are read
     assert modules.index("aside") == modules.index("authenticate") + 1 < modules.index("say")
     # a banned sender is never answered: not even a note on an unreadable mail
@@ -223,7 +223,7 @@ def test_command_runs_each_command_the_letter_reads(session: Session, host: Host
     read = {read_letter(line).command for line in (
         "help", "check", "status", "log", "waiting", "resign", "back", "vacation off",
         "mail turn", "language fr", "timezone UTC", "secret new", "name Ann", "standings x",
-        "forget")}
+        "forget", "history")}
     assert read == {"help", "check", "status"} | {
         c.word for c in command_registry.in_scope(Scope.SEAT)}
     result = command.handle(after(context(session, host, order(table, 0, "timezone UTC")),

@@ -4,7 +4,6 @@ the settings; serve's daily turn."""
 from __future__ import annotations
 
 import random
-
 from datetime import timedelta
 from pathlib import Path
 

@@ -37,6 +37,7 @@ from sqlmodel import Session
 
 from pbem.engine.contract import GameRules
 from pbem.i18n import Translator, msg, translator
+from pbem.mail.compose import Attachment
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.command_words import is_word, word
 from pbem.pipeline.echo import clip
@@ -72,6 +73,7 @@ class Reply:
     # carried the seat's code. Without it the answer counts as one to an unproven sender.
     proved: bool = False
     kind: str | None = None  # a lobby answer counted apart from the lobby's others
+    attachment: Attachment | None = None  # a page the reply carries (the game's history)
 
 
 @dataclass

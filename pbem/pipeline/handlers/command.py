@@ -34,7 +34,8 @@ def handle(ctx: MailContext) -> Result | None:
     q = mails.queue_notice(ctx.session, ctx.host, to=seat.address,
                            subj=reply_subject(ctx, game, point), lines=lines, kind="reply",
                            game=game, in_reply_to=ctx.mid, references=ctx.refs,
-                           secret=reply.secret, seat=seat, rules=ctx.rules)
+                           secret=reply.secret, seat=seat, rules=ctx.rules,
+                           attachment=reply.attachment)
     return finish(ctx.row, reply.status, reply.reason, [q, *reply.queued])
 
 

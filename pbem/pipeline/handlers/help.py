@@ -83,6 +83,7 @@ def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
                "of your mails a day. A secret typed in talk is blanked.",
                chars=talk.talk_chars_per_mail, mails=talk.talk_mails_per_day)),
         *lobby_lines(tr),
+        *watch_lines(tr),
         tr(msg("Notes around your orders: put your orders between a line \"{orders}\" and a "
                "line \"{end}\"; only those lines are read, greetings and signatures around "
                "them are left alone.", orders=w("orders"), end=w("end"))),
@@ -105,6 +106,20 @@ def lobby_lines(tr: Translator) -> list[str]:
                "game starts once the seats for people are confirmed.",
                line=f"{w('new')} GAME {w('players')} N {w('bots')} N {w('strong')}",
                levels=", ".join(w(level) for level in BOT_LEVELS), normal=w("normal"))),
+    ]
+
+
+def watch_lines(tr: Translator) -> list[str]:
+    """Watching a game, each in a mail of its own (no secret)."""
+    def w(english: str) -> str:
+        return word(english, tr.lang)
+
+    return [
+        tr(msg("Watching a game, each in a mail of its own (no secret):")),
+        help_row(f"{w('watch')} TAG [{w('every')}|{w('turn')}|{w('digest')}]", msg(
+            "follow that game as its spectators see it (confirmed by a reply to the mail it "
+            "asks with)"), tr),
+        help_row(f"{w('unwatch')} TAG", msg("stop watching it"), tr),
     ]
 
 

@@ -11,8 +11,8 @@ from pbem.mail.redact import blank
 from pbem.pipeline import command_registry
 from pbem.pipeline.commands.base import Context, Reply, Scope
 from pbem.pipeline.context import MailContext, Result, finish
-from pbem.pipeline.handlers.help import lobby_lines
-from pbem.pipeline.lobby import new
+from pbem.pipeline.handlers.help import lobby_lines, watch_lines
+from pbem.pipeline.lobby import never, new
 from pbem.pipeline.lobby.answer import answer
 from pbem.pipeline.lobby.profile import profile_for
 from pbem.pipeline.lobby.read import PROVED_BY_CODE, LobbyMail, read_lobby
@@ -33,7 +33,8 @@ def handle(ctx: MailContext) -> Result | None:
     if (read is None and letter.command != "help") or _names_a_game(ctx):
         return None
     lobby = ctx.host.lobby
-    if not lobby.enabled:
+    # "never" works with the lobby off too: a watch's mail carries its link.
+    if not lobby.enabled and not _never(ctx, read):
         if read is None:
             return None  # help with no game: answered as before
         return _answer(ctx, _context(ctx), Reply(
@@ -53,7 +54,8 @@ def handle(ctx: MailContext) -> Result | None:
     # Decided as the mail comes: leaving a table must not make its answer an unproven one.
     proven = known(ctx.session, ctx.sender)
     if read is None:  # help
-        reply = Reply("ignored", "lobby: help", [*lobby_lines(lctx.tr), "", new.games_line()],
+        reply = Reply("ignored", "lobby: help",
+                      [*lobby_lines(lctx.tr), *watch_lines(lctx.tr), "", new.games_line()],
                       subject=msg("How to find a game here"))
     else:
         if read.code:  # blanked in the mail as stored, like a secret
@@ -76,6 +78,11 @@ def run(ctx: Context, read: LobbyMail) -> Reply:
     reply = command.run(ctx, read.argument[:ARGUMENT_MAX])
     return reply if reply.subject is not None else dataclasses.replace(
         reply, subject=command.subject)
+
+
+def _never(ctx: MailContext, read: LobbyMail | None) -> bool:
+    return read is not None and (read.command == "never" or (
+        read.command == "confirm" and never.is_never_code(_context(ctx), read.code)))
 
 
 def _names_a_game(ctx: MailContext) -> bool:

@@ -14,6 +14,7 @@ from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.pipeline.lobby.tables import proves
 from pbem.pipeline.lobby_codes import never_code
 from pbem.store import lobby as store
+from pbem.store import watchers
 from pbem.store.tables import NeverMail
 
 ASK_KIND = "lobby-never"  # the mail that asks first: one a day to an address
@@ -62,6 +63,7 @@ def run(ctx: Context, argument: str) -> Reply:
         if not store.said_never(ctx.session, ctx.sender):
             ctx.session.add(NeverMail(address_hash=store.address_hash(ctx.sender),
                                       created=ctx.now))
+        watchers.end_all_of(ctx.session, ctx.sender)  # its watches would only be dropped
         return Reply("applied", "never: proven, this address gets no more mail", [],
                      subject="never", send=False)
     mine = never_code(ctx.host, ctx.sender)
