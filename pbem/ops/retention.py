@@ -8,9 +8,9 @@ no game: after it was handled), then only its headers and the digest it was rece
 (the log holds every order and draw). A picture sent mails share is kept once
 (pbem.store.mailparts) and goes when no mail kept whole shows it. Quarantined mail, mail
 still to process, and sent mail that failed or is held wait for the operator: never pruned.
-The snapshots between a game's setup and its latest state go at the received-mail horizon (nothing reads them: processing
-starts from the latest, replay from the log). Nothing a game needs to replay, verify,
-export or import is touched.
+The snapshots between a game's setup and its latest state go at the received-mail horizon
+(nothing reads them: processing starts from the latest, replay from the log). Nothing a
+game needs to replay, verify, export or import is touched.
 """
 
 from __future__ import annotations
