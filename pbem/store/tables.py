@@ -51,7 +51,7 @@ class Game(SQLModel, table=True):
     seed: str
     status: str = "active"  # active | paused | finished | archived
     created: datetime = Field(default_factory=utcnow)
-    # Clocks (issue 5): hours per turn (None: no deadline), reminder lead time, what a timeout
+    # Clocks: hours per turn (None: no deadline), reminder lead time, what a timeout
     # does ("default": play the game's safe default order; "pause": pause and tell the operator).
     deadline_hours: int | None = None
     reminder_hours: int | None = None

@@ -89,7 +89,7 @@ def test_action_1_may_only_be_the_first_action_of_a_turn() -> None:
     assert str(err) == ("step 1 (eat 2A2): action 1 (the parrotfish eats) may only be the first "
                         "action of a turn")
     err = refused(state, 0, "move shrimp 2A2 to 2B2\neat 2A2\ntake white")
-    assert (err.line, err.step) == (2, 1)  # steps count within their line (issue 13)
+    assert (err.line, err.step) == (2, 1)  # steps count within their line
 
 
 def test_the_advanced_game_returns_five_polyps_to_the_bag() -> None:

@@ -109,7 +109,7 @@ def test_a_larva_cube_must_be_followed_by_at_least_one_placement() -> None:
     assert str(err) == ("step 1 (take white): the grey larva cube of action 2 must be followed "
                         "by at least one polyp placement before any other action")
     err = refused(state, 0, "larva grey\nlarva white: 2F5\ntake white")
-    assert (err.line, err.step) == (2, 1)  # steps count within their line (issue 13)
+    assert (err.line, err.step) == (2, 1)  # steps count within their line
 
 
 def test_a_placement_needs_a_larva_cube_first() -> None:

@@ -1,4 +1,4 @@
-"""A rule test for every sentence of the rules (seed 003, as summed up in issue 12).
+"""A rule test for every sentence of the rules (seed 003).
 
 Positions are drawn as seat 0 sees the area (far row first); see positions.py.
 """
