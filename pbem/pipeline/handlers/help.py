@@ -102,7 +102,7 @@ def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
         tr(msg("All the talk of one mail reaches each player as one mail, up to {chars} "
                "characters (more is cut, and you are told); talk goes out in at most {mails} "
                "of your mails a day. A secret typed in talk is blanked.",
-               chars=talk.talk_chars_per_mail, mails=talk.talk_mails_per_day)),
+               chars=talk.limits.talk_chars_per_mail, mails=talk.limits.talk_mails_per_day)),
         *lobby_lines(tr),
         tr(msg("Notes around your orders: put your orders between a line \"{orders}\" and a "
                "line \"{end}\"; only those lines are read, greetings and signatures around "

@@ -33,7 +33,7 @@ def proven(ctx: Context, code: str | None) -> bool:
 
 def run(ctx: Context, code: str | None) -> Reply:
     never = ctx.w("never")
-    if ctx.sender == (ctx.host.operator_address or "").lower():
+    if ctx.sender == (ctx.host.mail.operator_address or "").lower():
         return Reply("rejected", "never: the operator's address is not silenced",
                      msg("This address still gets the host's mail"), [
                          msg("This address is this host's operator address: the host keeps "
