@@ -37,6 +37,7 @@ from pbem.i18n import msg
 from pbem.mail.inbound import Claim, FetchedMail, MaildirInbox
 from pbem.mail.outbound import MaildirSender
 from pbem.ops import api
+from pbem.ops.services import start
 from pbem.pipeline import controllers, stand_in
 from pbem.settings.config import Bots, MailConfig
 from pbem.settings.host import Host
@@ -144,6 +145,7 @@ def run(db: str | None, tables: int, per_move: float, per_pass: float) -> Figure
 
 
 def main() -> None:
+    start()  # the services `pbem` sets up before any command
     parser = argparse.ArgumentParser(prog="python -m bench.bot_budget",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=100)

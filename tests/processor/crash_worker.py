@@ -36,6 +36,7 @@ from pbem.mail.inbound import Claim, FetchedMail, Inbox, MaildirInbox
 from pbem.mail.outbound import MaildirSender, Sender, SmtpSender
 from pbem.mail.settings import SmtpSettings
 from pbem.ops import api
+from pbem.ops.services import start
 from pbem.pipeline.one_mail import Result
 from pbem.settings.config import Limits, MailConfig
 from pbem.settings.host import Host
@@ -105,6 +106,7 @@ def stall(result: Result) -> None:
 
 def main(argv: list[str]) -> None:
     url, inbox_path, outbox = argv[:3]
+    start()  # the services `pbem` sets up before any command
     registry.register(GAME)
     crash = Crash(os.environ.get("PBEM_CRASH_AT", ""))
     opened = session_factory(init(url))
