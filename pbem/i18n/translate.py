@@ -28,7 +28,7 @@ import pbem
 from pbem.i18n.msg import ENGLISH, Translator
 from pbem.i18n.zones import ZONE_NAME_MAX, valid_zone, zone
 
-# Where these have always been imported from (the translator and time zones live beside it).
+# Importable from here too: the translator (msg.py) and time zones (zones.py) belong with it.
 __all__ = [
     "ENGLISH",
     "GAME_CATALOGUE",

@@ -19,6 +19,8 @@ from pbem.store.tables import utcnow
 
 @dataclass(frozen=True)
 class Host:
+    """The sections of the config the pipeline reads, plus this host's key and clock."""
+
     mail: MailConfig = field(default_factory=MailConfig)  # [mail]: the host's address, operator
     limits: Limits = field(default_factory=Limits)  # [limits]
     bots: Bots = field(default_factory=Bots)  # [bots]: how the host's bots play
