@@ -21,7 +21,7 @@ from sqlalchemy import delete, or_, update
 from sqlmodel import Session, col, select
 
 from pbem.pipeline import operator_input
-from pbem.store import lobby, players
+from pbem.store import lobby, mailparts, players
 from pbem.store.tables import (
     Game,
     InboundBytes,
@@ -203,6 +203,8 @@ def forget(session: Session, address: str) -> Forgotten:
                         .values(raw=b"", raw_once_sent=None))
         session.execute(update(OutboundMessage).where(col(OutboundMessage.id).in_(ids))
                         .values(subject="", last_error="", pruned_at=now))
+        mailparts.release(session, ids)
+    mailparts.sweep(session, used_before=now)  # the pictures only those mails showed
     session.execute(update(OutboundMessage).where(col(OutboundMessage.to_addr) == address,
                                                   col(OutboundMessage.status) == "queued")
                     .values(status="dropped"))

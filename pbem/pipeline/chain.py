@@ -1,7 +1,7 @@
 """The mail pipeline, top to bottom: each handler either decides what becomes of the mail
 (and the chain stops) or notes what it found and hands the mail on. One module each, in
-``pbem.pipeline.handlers``; the mail commands in ``pbem.pipeline.commands``, the lobby's in
-``pbem.pipeline.lobby``."""
+``pbem.pipeline.handlers``; the mail commands (a seat's, a profile's, the lobby's), one shape
+(``pbem.pipeline.commands.base``), in one registry (``pbem.pipeline.command_registry``)."""
 
 from __future__ import annotations
 

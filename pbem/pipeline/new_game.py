@@ -21,6 +21,7 @@ from pbem.pipeline import controllers, game_options, operator_input
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.autoplay import settle
 from pbem.pipeline.clock import tell_autoplay
+from pbem.pipeline.guide_link import guide_line
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.config import TIMEOUT_POLICIES, Deadlines
 from pbem.settings.host import Host
@@ -158,7 +159,8 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
                                           title=rules.title, secret=secret),
                                       msg("Keep it private: put it in every mail you send."),
                                       # a game translates its about text in its catalogue
-                                      *([Msg(rules.about)] if rules.about else [])],
+                                      *([Msg(rules.about)] if rules.about else []),
+                                      *guide_line(host.site.url, rules.name, seat.language)],
                                kind="welcome")
     return game, secrets
 

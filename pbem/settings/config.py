@@ -33,6 +33,7 @@ from pbem.settings.sections import (
     MailConfig,
     OutboundConfig,
     Retention,
+    Site,
     SmtpConfig,
 )
 
@@ -55,6 +56,7 @@ __all__ = [
     "PasswordFileError",
     "Retention",
     "Secret",
+    "Site",
     "SmtpConfig",
     "default_data_dir",
     "from_dict",
@@ -64,7 +66,9 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Config:
+    # Where the SQLite file and the local mail folders live; default ./pbem-data or $PBEM_HOME.
     data_dir: Path
+    # [database] url: an SQLAlchemy URL; default a SQLite file in data_dir.
     database_url: str
     inbound: InboundConfig
     outbound: OutboundConfig
@@ -77,6 +81,7 @@ class Config:
     # The key that signs game exports (pbem.ops.hostkey); None: <data_dir>/host.key.
     host_key_file: Path | None = None
     dns: DnsConfig = field(default_factory=DnsConfig)
+    site: Site = field(default_factory=Site)
 
     @property
     def host_key_path(self) -> Path:
@@ -127,6 +132,7 @@ def _build(raw: dict[str, Any], base: Path) -> Config:
             retention=reader.retention(raw.get("retention", {})),
             host_key_file=base / str(raw["host_key_file"]) if "host_key_file" in raw else None,
             dns=reader.dns(raw.get("dns", {}), base),
+            site=reader.site(raw.get("site", {})),
         )
     except TypeError as exc:
         raise ConfigError(f"unknown setting: {exc}") from exc

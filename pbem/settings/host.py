@@ -13,7 +13,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from pbem.settings.config import Config
-from pbem.settings.sections import Bots, Deadlines, Limits, Lobby, MailConfig, Retention
+from pbem.settings.sections import (
+    Bots,
+    Deadlines,
+    Limits,
+    Lobby,
+    MailConfig,
+    Retention,
+    Site,
+)
 from pbem.store.tables import utcnow
 
 
@@ -28,6 +36,7 @@ class Host:
     retention: Retention = field(default_factory=Retention)  # [retention]: "forget" by mail
     # [deadlines]: those of the games the lobby starts, as `pbem game new` gives its games.
     deadlines: Deadlines = field(default_factory=Deadlines)
+    site: Site = field(default_factory=Site)  # [site]: the mails link to the players' guide
     # This host's own key (pbem.ops.hostkey), from which the lobby derives its codes, so a
     # code can be mailed again without being kept; None: a key of this process only.
     key: bytes | None = field(default=None, repr=False)
@@ -37,4 +46,4 @@ class Host:
     @classmethod
     def from_config(cls, cfg: Config) -> Host:
         return cls(mail=cfg.mail, limits=cfg.limits, bots=cfg.bots, lobby=cfg.lobby,
-                   retention=cfg.retention, deadlines=cfg.deadlines)
+                   retention=cfg.retention, deadlines=cfg.deadlines, site=cfg.site)

@@ -29,6 +29,7 @@ from pbem.settings.sections import (
     Lobby,
     MailConfig,
     Retention,
+    Site,
     SmtpConfig,
     is_ip,
 )
@@ -71,7 +72,7 @@ class Table(dict[str, Any]):
     def unknown(self) -> list[str]:
         """One line per key nobody asked for, with the keys that are valid in its table."""
         lines = []
-        valid = ", ".join(sorted(k for k in self.asked if k not in _REFUSED))
+        valid = ", ".join(sorted(k for k in self.asked if k not in REFUSED))
         for key in self:
             if key not in self.asked:
                 where = f"in [{self.where}]" if self.where else "at the top level"
@@ -82,7 +83,7 @@ class Table(dict[str, Any]):
 
 
 # Keys the reader looks for only to refuse them with a better message.
-_REFUSED = frozenset({"password"})
+REFUSED = frozenset({"password"})
 
 
 def _values(cls: type[Any], section: dict[str, Any], where: str) -> dict[str, Any]:
@@ -269,3 +270,10 @@ def dns(section: dict[str, Any], base: Path) -> DnsConfig:
     result.nameserver_endpoint  # noqa: B018 - refuses a malformed one here, at load time
     return result
 
+
+def site(section: dict[str, Any]) -> Site:
+    result = Site(**_values(Site, section, "site"))
+    if result.url and not re.match(r"https?://[^/\s]+", result.url):
+        raise ConfigError(f"site.url must be the site's address, like "
+                          f"\"https://games.example.org/\", not {result.url!r}")
+    return result

@@ -20,8 +20,8 @@ from pbem.settings.secret import Secret
 class MailConfig:
     """``[mail]``: who the host's mail comes from, who hears of trouble, whom it trusts."""
 
-    from_address: str = "pbem@localhost"
-    from_name: str = "PBEM host"
+    from_address: str = "pbem@localhost"  # the address pbem reads and answers from
+    from_name: str = "PBEM host"  # the name on its mail
     operator_address: str | None = None  # gets the mail when a game pauses on a timeout
     # When set, a player's mail counts only if the topmost Authentication-Results header,
     # from this authserv-id (our own receiving server), shows DKIM, SPF or DMARC passing
@@ -35,23 +35,23 @@ class MailConfig:
 
 @dataclass(frozen=True)
 class ImapConfig:
-    host: str
-    port: int = 993
-    user: str = ""
+    host: str  # the IMAP server
+    port: int = 993  # 993 with tls, else 143
+    user: str = ""  # the login
     password: Secret = field(default_factory=Secret)
-    security: str = "tls"  # tls | starttls | none
-    folder: str = "INBOX"
-    processed: str = PROCESSED_FOLDER
-    failed: str = FAILED_FOLDER
+    security: str = "tls"  # tls | starttls | none (none: a server on this machine only)
+    folder: str = "INBOX"  # the folder pbem reads every mail of
+    processed: str = PROCESSED_FOLDER  # where handled mail moves
+    failed: str = FAILED_FOLDER  # where quarantined mail moves
 
 
 @dataclass(frozen=True)
 class SmtpConfig:
-    host: str
-    port: int = 465
-    user: str = ""
+    host: str  # the SMTP server
+    port: int = 465  # 465 with tls, 587 with starttls, else 25
+    user: str = ""  # the login
     password: Secret = field(default_factory=Secret)
-    security: str = "tls"  # tls | starttls | none
+    security: str = "tls"  # tls | starttls | none (none: a server on this machine only)
     ehlo_name: str = ""  # the name pbem greets the server with; "": from_address's domain
     tls_name: str | None = None  # the name its certificate carries, if not ``host``
     ca_file: Path | None = None  # a CA (or self-signed certificate) to trust besides the system's
@@ -102,14 +102,14 @@ class OutboundConfig:
 
 @dataclass(frozen=True)
 class Limits:
-    max_message_bytes: int = 1_000_000
+    max_message_bytes: int = 1_000_000  # a larger mail is not read; its sender is told once
     stranger_replies_per_day: int = 1  # replies to one unknown sender / wrong secret per 24 h
     send_attempts: int = 8  # then an outbound mail is marked failed
     retry_base_seconds: int = 60  # backoff: base * 2**attempts
     # Answers to mail that proved no seat's secret (help, no or wrong secret): per address and
     # per hour, and for all addresses together, so forged mail cannot aim the host at anyone.
     unverified_replies_per_hour: int = 3
-    replies_per_hour_total: int = 100
+    replies_per_hour_total: int = 100  # all addresses together, per hour
     send_lease_seconds: int = 300  # a claimed mail is not taken by another worker this long
     transient_retries: int = 3  # a mail hit by a database/disk fault is tried again this often
     transient_backoff_ms: int = 500  # ... after base * 2**attempt milliseconds
@@ -117,7 +117,7 @@ class Limits:
     # Table talk: what one mail may say (more is cut, the sender told), and how many mails
     # with talk one seat may send in 24 hours (each reaches every listener as one mail).
     talk_chars_per_mail: int = 4000
-    talk_mails_per_day: int = 30
+    talk_mails_per_day: int = 30  # mails with talk one seat may send in 24 hours
 
     @property
     def transient_backoff_seconds(self) -> float:
@@ -206,3 +206,12 @@ class Retention:
 
 
 FORGET_BY_MAIL = ("operator", "after_games")
+
+
+@dataclass(frozen=True)
+class Site:
+    """``[site]``: where the host's web pages (`pbem site build`) are published."""
+
+    # The address the site's folder is served at, e.g. "https://games.example.org/pbem/":
+    # the welcome and `help` mails then link to the players' guide in the reader's language.
+    url: str = ""

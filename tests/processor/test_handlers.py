@@ -13,7 +13,8 @@ import pytest
 from sqlmodel import Session, col, select
 
 from pbem.mail.reading import read_message
-from pbem.pipeline import chain
+from pbem.pipeline import chain, command_registry
+from pbem.pipeline.commands.base import Scope
 from pbem.pipeline.context import MailContext, Result
 from pbem.pipeline.handlers import (
     authenticate,
@@ -226,7 +227,8 @@ def test_command_runs_each_command_the_letter_reads(session: Session, host: Host
         "help", "check", "status", "log", "waiting", "resign", "back", "vacation off",
         "mail turn", "language fr", "timezone UTC", "secret new", "name Ann", "standings x",
         "forget")}
-    assert read == {"help", "check", "status"} | set(command.COMMANDS)
+    assert read == {"help", "check", "status"} | {
+        c.word for c in command_registry.in_scope(Scope.SEAT)}
     result = command.handle(after(context(session, host, order(table, 0, "timezone UTC")),
                                   *BEFORE_PLAY))
     assert result is not None and (result.status, result.reason) == ("applied", "timezone UTC")
