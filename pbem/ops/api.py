@@ -146,13 +146,13 @@ class Pass:
 
 def _handle_fetched(factory: SessionFactory, raw: bytes, host: Host) -> Result:
     """``process_raw`` tried again (backing off) while the database has a passing fault."""
-    for attempt in range(host.transient_retries + 1):
+    for attempt in range(host.limits.transient_retries + 1):
         try:
             return process_raw(factory, raw, host)
         except TransientFault:
-            if attempt == host.transient_retries:
+            if attempt == host.limits.transient_retries:
                 raise
-            time.sleep(host.transient_backoff_seconds * 2 ** attempt)
+            time.sleep(host.limits.transient_backoff_seconds * 2 ** attempt)
     raise AssertionError("unreachable")
 
 
@@ -184,7 +184,7 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
     move_all = getattr(inbox, "mark_all_processed", None)
     handled: list[str] = []
     # Held until the moves below are done: no other worker takes (or moves) these mails.
-    claims = MailClaims(factory, retries=host.transient_retries)
+    claims = MailClaims(factory, retries=host.limits.transient_retries)
     try:
         try:
             for fetched in inbox.fetch(limit, claim=claims.take):

@@ -74,7 +74,7 @@ def dkim_value(pem: str) -> str:
 
 
 def expected(cfg: Config, address: str | None = None) -> Records:
-    domain = cfg.message_id_domain
+    domain = cfg.mail.message_id_domain
     dkim, problem = None, ""
     if cfg.dns.dkim_public_key is None:
         problem = "[dns] dkim_public_key is not set"
@@ -84,7 +84,7 @@ def expected(cfg: Config, address: str | None = None) -> Records:
         except (OSError, ValueError) as exc:
             why = getattr(exc, "strerror", None) or exc
             problem = f"dkim_public_key {cfg.dns.dkim_public_key}: {why}"
-    reports = cfg.operator_address or f"postmaster@{domain}"
+    reports = cfg.mail.operator_address or f"postmaster@{domain}"
     return Records(domain=domain, mail_host=cfg.dns.mail_host or domain,
                    address=cfg.dns.address or address, spf="v=spf1 mx -all",
                    dkim_name=f"{cfg.dns.dkim_selector}._domainkey.{domain}", dkim=dkim,

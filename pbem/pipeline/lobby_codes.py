@@ -47,7 +47,7 @@ def unsubscribe_link(host: Host, address: str) -> str:
     """The ``List-Unsubscribe`` value for mail to ``address``: a mail client sends its mail
     as it is (subject only), and that mail is a proven ``never``. No
     ``List-Unsubscribe-Post``: the host has no web endpoint to take it."""
-    return (f"<mailto:{host.from_address}?subject="
+    return (f"<mailto:{host.mail.from_address}?subject="
             f"{quote('never ' + never_code(host, address))}>")
 
 

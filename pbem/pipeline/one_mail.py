@@ -139,7 +139,7 @@ def _already_handled(session: Session, row: InboundMessage, raw: bytes) -> str |
 
 def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | None) -> Result:
     """The pipeline proper, inside the caller's transaction."""
-    mail = read_message(raw, max_bytes=host.max_message_bytes)
+    mail = read_message(raw, max_bytes=host.limits.max_message_bytes)
     mid = mail.message_id or synthetic_message_id(raw)
     if existing is None:
         key = message_key(mid)
@@ -162,7 +162,7 @@ def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | 
         session.flush()
         if conflict:
             assert seen is not None
-            seal(row, raw, None, None, limit=host.max_message_bytes, parsed=mail.parsed)
+            seal(row, raw, None, None, limit=host.limits.max_message_bytes, parsed=mail.parsed)
             return finish(row, "quarantined", f"conflicting duplicate: message {seen.id} "
                            "has this Message-ID with a different body", [])
     else:
@@ -173,7 +173,7 @@ def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | 
     result = chain.run(ctx)
     # In this same transaction: the secret as written is never committed. The mail as
     # parsed above is blanked, not parsed again.
-    seal(row, raw, ctx.verified, ctx.secret, limit=host.max_message_bytes,
+    seal(row, raw, ctx.verified, ctx.secret, limit=host.limits.max_message_bytes,
          also=ctx.said.secrets, parsed=mail.parsed)
     # The mail's outcome and the mail it queued go in one flush.
     session.flush()

@@ -176,14 +176,15 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
     own value (a watcher's ``unwatch``) and ``codes`` what it carries, blanked likewise."""
     pictures: list[Picture] = []
     if html is not None:
-        html, pictures = inline_pictures(html, host.message_id_domain)
+        html, pictures = inline_pictures(html, host.mail.message_id_domain)
     raw = compose_bytes(keep_lines=secret is None,  # no secret: its lines may be kept
-                        from_addr=host.from_address, from_name=host.from_name, to_addr=to,
+                        from_addr=host.mail.from_address, from_name=host.mail.from_name,
+                        to_addr=to,
                         to_name=to_name, subject=subj,
                         text=text, html=html, in_reply_to=in_reply_to, references=references,
-                        auto_reply=auto_reply, message_id_domain=host.message_id_domain,
+                        auto_reply=auto_reply, message_id_domain=host.mail.message_id_domain,
                         pictures=pictures,
-                        list_id=list_id(tag, host.message_id_domain) if tag else None,
+                        list_id=list_id(tag, host.mail.message_id_domain) if tag else None,
                         list_unsubscribe=unsubscribe if isinstance(unsubscribe, str) else
                         unsubscribe_link(host, to) if unsubscribe else None,
                         language=language, attachment=attachment)
@@ -471,15 +472,15 @@ def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
     proven secret are never limited.
     """
     hour = timedelta(hours=1)
-    if queries.recent_replies(session, None, SHARED, hour) >= host.replies_per_hour_total:
+    if queries.recent_replies(session, None, SHARED, hour) >= host.limits.replies_per_hour_total:
         return False
     if kind == "stranger":
         sent = queries.recent_replies(session, address, ("stranger",), timedelta(days=1))
-        return sent < host.stranger_replies_per_day
+        return sent < host.limits.stranger_replies_per_day
     if kind == "fault":  # counted apart: a host's fault must not use up a player's help
         return queries.recent_replies(session, address, ("fault",), hour) \
-            < host.unverified_replies_per_hour
+            < host.limits.unverified_replies_per_hour
     if kind == "invite":  # per address by the lobby (pbem.pipeline.lobby.invite)
         return True
     sent = queries.recent_replies(session, address, ("help", "auth", "lobby"), hour)
-    return sent < host.unverified_replies_per_hour
+    return sent < host.limits.unverified_replies_per_hour

@@ -47,7 +47,7 @@ def quarantine(factory: SessionFactory, raw: bytes, reason: str,
     bytes is tried. Raises :class:`TransientFault` when the database itself is failing.
     """
     reason = safe_reason(reason)
-    limit = (host or Host()).max_message_bytes
+    limit = (host or Host()).limits.max_message_bytes
     try:
         return _quarantine(factory, raw, reason, inbound_id, limit)
     except Exception as exc:
@@ -161,7 +161,7 @@ def answer_fault(factory: SessionFactory, raw: bytes, host: Host) -> None:
     of the sender's seat (else the game's, else their client's), with a fixed subject, limited
     like every answer to unproven mail. A robot is never answered; a failure here is logged."""
     try:
-        mail = read_message(raw, max_bytes=host.max_message_bytes)
+        mail = read_message(raw, max_bytes=host.limits.max_message_bytes)
         sender = (mail.from_addr or "").lower()
         if mail.bounces or mail.automatic or not deliverable(sender):
             return

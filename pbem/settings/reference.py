@@ -118,12 +118,7 @@ def tables() -> tuple[Table, ...]:
         Table("database", "The database.", (
             Setting("url", '"sqlite:///<data_dir>/pbem.sqlite"',
                     top["database_url"].removeprefix("[database] url: ")),)),
-        Table("mail", "The host's own address, and whom it tells.", (
-            Setting("from_address", '"pbem@localhost"', top["from_address"].removeprefix(
-                "[mail] ")),
-            Setting("from_name", '"PBEM host"', top["from_name"].removeprefix("[mail] ")),
-            Setting("operator_address", "", top["operator_address"]),
-            Setting("trusted_authserv_id", "", top["trusted_authserv_id"]))),
+        Table("mail", "The host's own address, and whom it tells.", settings_of(c.MailConfig)),
         Table("inbound.imap", "Read players' mail from an IMAP mailbox (without this table: "
               "the Maildir below).", settings_of(
                   c.ImapConfig, defaults={"host": "(required)",

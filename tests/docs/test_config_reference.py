@@ -9,19 +9,19 @@ from typing import Any
 
 import pytest
 
-from pbem.settings import config, reference
+from pbem.settings import config, reader, reference
 
 EXAMPLE = Path(__file__).parents[2] / "config.example.toml"
 
 
 def _asked(raw: dict[str, Any]) -> set[str]:
     """Every key the reader looks for, as ``table.key``, with ``raw`` as the file."""
-    table = config._Table(raw, "")
+    table = reader.Table(raw, "")
     config._build(table, Path("."))
 
-    def walk(t: config._Table) -> set[str]:
+    def walk(t: reader.Table) -> set[str]:
         keys = {f"{t.where}.{k}" if t.where else k for k in t.asked
-                if k not in config._REFUSED and not isinstance(t.get(k), dict)}
+                if k not in reader.REFUSED and not isinstance(t.get(k), dict)}
         for sub in t.tables.values():
             keys |= walk(sub)
         return keys

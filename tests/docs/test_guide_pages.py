@@ -22,7 +22,7 @@ from pbem.ops.guide import write_guides
 from pbem.ops.site import _write
 from pbem.pipeline.handlers.help import help_lines
 from pbem.pipeline.one_mail import process_raw
-from pbem.settings.config import ConfigError, from_dict
+from pbem.settings.config import ConfigError, MailConfig, Site, from_dict
 from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from pbem.store.tables import OutboundMessage
@@ -84,7 +84,7 @@ def _queued(factory: SessionFactory, ids: list[int] | None = None) -> dict[str, 
 
 def _help(factory: SessionFactory, host: Host, tag: str, sender: str) -> str:
     mail = EmailMessage()
-    mail["From"], mail["To"] = sender, host.from_address
+    mail["From"], mail["To"] = sender, host.mail.from_address
     mail["Subject"], mail["Message-ID"] = f"Re: [{tag}]", make_msgid(domain="players.test")
     mail.set_content("help\n")
     result = process_raw(factory, bytes(mail), host)
@@ -94,7 +94,7 @@ def _help(factory: SessionFactory, host: Host, tag: str, sender: str) -> str:
 def test_welcome_and_help_link_to_the_guide_in_the_players_language(
         factory: SessionFactory) -> None:
     game_type = sorted(registry.games())[0]
-    host = Host(from_address="games@host.test", site_url=SITE)
+    host = Host(mail=MailConfig(from_address="games@host.test"), site=Site(url=SITE))
     with factory() as s:
         game, _ = api.create_game(s, game_type, [("Ann", ANN), ("Ben", BEN)], host=host,
                                   languages=[None, "fr"])
@@ -112,7 +112,7 @@ def test_welcome_and_help_link_to_the_guide_in_the_players_language(
 
 def test_without_a_site_address_no_mail_links_to_a_guide(factory: SessionFactory) -> None:
     game_type = sorted(registry.games())[0]
-    host = Host(from_address="games@host.test")
+    host = Host(mail=MailConfig(from_address="games@host.test"))
     with factory() as s:
         game, _ = api.create_game(s, game_type, [("Ann", ANN), ("Ben", BEN)], host=host)
         s.commit()
@@ -135,7 +135,7 @@ def test_a_player_taking_over_a_seat_gets_the_link_too(factory: SessionFactory) 
     from pbem.ops.admin import takeover
 
     game_type = sorted(registry.games())[0]
-    host = Host(from_address="games@host.test", site_url=SITE)
+    host = Host(mail=MailConfig(from_address="games@host.test"), site=Site(url=SITE))
     with factory() as s:
         game, _ = api.create_game(s, game_type, [("Ann", ANN), ("Ben", BEN)], host=host)
         s.commit()

@@ -247,7 +247,8 @@ def test_an_unknown_game_lists_the_hosts_games(post: Post) -> None:
 def test_a_sender_has_at_most_three_open_tables(post: Post, factory: SessionFactory) -> None:
     for _ in range(3):
         post.send(BEN, "new testcards")
-    host = dataclasses.replace(post.host, unverified_replies_per_hour=10)
+    limits = dataclasses.replace(post.host.limits, unverified_replies_per_hour=10)
+    host = dataclasses.replace(post.host, limits=limits)
     again = Post(factory, host).send(BEN, "new testcards")
     assert again.status == "rejected"
     _, body = Post(factory, host).answer(again)
@@ -404,7 +405,8 @@ def test_leave(post: Post, factory: SessionFactory) -> None:
 
 
 def test_leave_start_and_invite_need_the_seats_code(post: Post, factory: SessionFactory) -> None:
-    post = Post(factory, dataclasses.replace(post.host, unverified_replies_per_hour=50))
+    limits = dataclasses.replace(post.host.limits, unverified_replies_per_hour=50)
+    post = Post(factory, dataclasses.replace(post.host, limits=limits))
     ann = opened(post)
     confirm(post, ANN, ann)
     ben, _ = post.seat(BEN, "join testcards-t1")
@@ -526,7 +528,8 @@ def test_games_shows_ones_games_with_whose_turn(post: Post) -> None:
     ben, _ = post.seat(BEN, "join testcards-t1", name="Ben")
     confirm(post, ANN, code)
     post.send(BEN, f"confirm {ben}")
-    host = dataclasses.replace(post.host, unverified_replies_per_hour=50)
+    limits = dataclasses.replace(post.host.limits, unverified_replies_per_hour=50)
+    host = dataclasses.replace(post.host, limits=limits)
     mine = Post(post.factory, host)
     _, body = mine.answer(mine.send(BEN, "games"))
     assert "Your games:" in body

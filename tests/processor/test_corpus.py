@@ -175,8 +175,8 @@ def test_corpus(name: str, seeded: SessionFactory, host: Host, tmp_path: Path) -
     assert row is not None
     if "too large" in result.reason:
         assert len(row.raw) < len(raw)
-        assert row.raw == redact(kept_bytes(raw, host.max_message_bytes))
-        assert len(row.raw) <= 2 * host.max_message_bytes
+        assert row.raw == redact(kept_bytes(raw, host.limits.max_message_bytes))
+        assert len(row.raw) <= 2 * host.limits.max_message_bytes
     elif result.status != "duplicate":
         assert row.raw == redact(raw)
     if result.status != "duplicate":

@@ -34,6 +34,7 @@ from pbem.pipeline.handlers import (
 )
 from pbem.pipeline.letter import read_letter
 from pbem.pipeline.one_mail import process_raw
+from pbem.settings.config import Limits, MailConfig
 from pbem.settings.host import Host
 from pbem.store import InboundMessage, OutboundMessage, Seat, SessionFactory
 from pbem.store.tables import LogEntry
@@ -55,7 +56,7 @@ def session(factory: SessionFactory) -> Iterator[Session]:
 
 
 def context(s: Session, host: Host, raw: bytes) -> MailContext:
-    read = read_message(raw, max_bytes=host.max_message_bytes)
+    read = read_message(raw, max_bytes=host.limits.max_message_bytes)
     row = InboundMessage(message_id=read.message_id, from_addr=read.from_addr)
     s.add(row)
     s.flush()
@@ -115,7 +116,8 @@ def test_automatic_mail_is_kept_and_never_answered(session: Session, host: Host)
 
 
 def test_unreadable_answers_a_mail_too_large(session: Session, table: Table) -> None:
-    small = Host(from_address="games@host.test", max_message_bytes=2000)
+    small = Host(mail=MailConfig(from_address="games@host.test"),
+                 limits=Limits(max_message_bytes=2000))
     result = unreadable.handle(context(session, small, order(table, 0, "x" * 3000)))
     assert result is not None and (result.status, result.reason) == ("rejected", "too large")
     ((to, text),) = sent(session)
@@ -171,12 +173,13 @@ def test_help_is_answered_without_a_secret(session: Session, host: Host, table: 
 
 def test_verified_refuses_a_sender_the_trusted_server_does_not_vouch_for(
         session: Session, table: Table) -> None:
-    strict = Host(from_address="games@host.test", trusted_authserv_id="mx.host.test")
+    strict = Host(mail=MailConfig(from_address="games@host.test",
+                                  trusted_authserv_id="mx.host.test"))
     result = verified.handle(after(context(session, strict, order(table, 0, "play 1")),
                                    *BEFORE_AUTH))
     assert result is not None and result.status == "rejected"
     assert result.reason.startswith("sender not verified: ")
-    lax = Host(from_address="games@host.test")
+    lax = Host(mail=MailConfig(from_address="games@host.test"))
     assert verified.handle(after(context(session, lax, order(table, 0, "play 1")),
                                  *BEFORE_AUTH)) is None
 

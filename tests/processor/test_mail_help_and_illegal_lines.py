@@ -19,6 +19,7 @@ from pbem.games.riff.state import area_row
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
 from pbem.ops import api
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from tests.games.test_help_examples import examples
@@ -27,7 +28,7 @@ from tests.processor.test_end_to_end import as_message, servers, text_of
 
 pytestmark = pytest.mark.slow
 
-HOST = Host(from_address="games@host.test")
+HOST = Host(mail=MailConfig(from_address="games@host.test"))
 PLAYERS = [("Ann", "ann@players.test"), ("Ben", "ben@players.test"),
            ("Cy", "cy@players.test")]
 

@@ -16,7 +16,7 @@ from sqlmodel import col, select
 from pbem.engine import registry
 from pbem.pipeline.one_mail import Result, process_raw
 from pbem.pipeline.watch.mail import send_watch_mail
-from pbem.settings.config import Watch
+from pbem.settings.config import MailConfig, Watch
 from pbem.settings.host import Host
 from pbem.store import OutboundMessage, SessionFactory
 from tests.support.seated import Table, seat_table
@@ -35,9 +35,9 @@ def testcards() -> Iterator[None]:
 
 @pytest.fixture
 def host() -> Host:
-    return Host(from_address="games@host.test", from_name="Test Host",
-                operator_address="op@host.test", key=bytes(range(32)),
-                watch=Watch(open="anyone"))
+    return Host(mail=MailConfig(from_address="games@host.test", from_name="Test Host",
+                                operator_address="op@host.test"),
+                key=bytes(range(32)), watch=Watch(open="anyone"))
 
 
 @pytest.fixture
@@ -67,7 +67,7 @@ class Post:
     def send(self, frm: str, body: str, subject: str = "hello", lang: str = "") -> Result:
         msg = EmailMessage()
         msg["From"] = frm
-        msg["To"] = self.host.from_address
+        msg["To"] = self.host.mail.from_address
         msg["Subject"] = subject
         msg["Message-ID"] = make_msgid(domain="players.test")
         msg.set_content(body + "\n")

@@ -10,6 +10,7 @@ from email.utils import make_msgid
 
 from pbem.ops.archive import seat_page
 from pbem.pipeline.one_mail import process_raw
+from pbem.settings.config import Limits
 from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from pbem.store.tables import Game
@@ -21,7 +22,7 @@ def history_mail(table: Table, host: Host, body: str, subject: str | None = None
                  secret: str | None = None, frm: str = ANN) -> EmailMessage:
     msg = EmailMessage()
     msg["From"] = frm
-    msg["To"] = host.from_address
+    msg["To"] = host.mail.from_address
     msg["Subject"] = subject if subject is not None else f"Re: [{table.tag}] Test Cards"
     msg["Message-ID"] = make_msgid(domain="players.test")
     msg.set_content(f"{body}\nsecret {secret or table.secrets[0]}\n")
@@ -53,7 +54,8 @@ def test_a_seat_gets_its_own_page_attached(post: Post, table: Table,
 
 
 def test_a_page_too_large_says_how_to_get_it(post: Post, table: Table) -> None:
-    host = dataclasses.replace(post.host, archive_page=seat_page, max_message_bytes=20_000)
+    host = dataclasses.replace(post.host, archive_page=seat_page,
+                               limits=Limits(max_message_bytes=20_000))
     reply = send(post, table, host, "history")
     body = text(reply)
     assert str(reply["Subject"]) == f"[{table.tag}] Your \"history\" was not done"

@@ -38,7 +38,7 @@ STRANGER = "stranger@elsewhere.test"
 def stranger_writes(room: ServerMailroom, body: str, subject: str) -> None:
     msg = EmailMessage()
     msg["From"] = f"Sam <{STRANGER}>"
-    msg["To"] = HOST.from_address
+    msg["To"] = HOST.mail.from_address
     msg["Subject"] = subject
     msg["Message-ID"] = make_msgid(domain="elsewhere.test")
     msg.set_content(body + "\n")

@@ -30,9 +30,9 @@ def run(ctx: Context, argument: str) -> Reply:
             history=ctx.w("history"))])
     make = ctx.host.archive_page
     page = make(ctx.session, ctx.game, ctx.seat.index).encode() if make is not None else None
-    limit = ctx.host.max_message_bytes
+    limit = ctx.host.limits.max_message_bytes
     if page is None or len(page) * 4 // 3 + ROOM > limit:
-        operator = ctx.host.operator_address or ctx.tr(msg("the operator"))
+        operator = ctx.host.mail.operator_address or ctx.tr(msg("the operator"))
         return Reply("rejected", "history: page too large to mail" if page is not None
                      else "history: no pages on this host", [
                          msg("The history of [{tag}] is too large to mail here ({size} kB; "

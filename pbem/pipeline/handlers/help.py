@@ -27,7 +27,7 @@ def handle(ctx: MailContext) -> Result | None:
         return None
     game, rules, tr = ctx.game, ctx.known_rules, ctx.tr
     assert game is not None
-    link: list[Line] = list(guide_line(ctx.host.site_url, rules.name, tr.lang))
+    link: list[Line] = list(guide_line(ctx.host.site.url, rules.name, tr.lang))
     return stranger(ctx, "ignored", "help", [
         msg("Help for {title} [{tag}]", title=rules.title, tag=game.tag),
         *([msg(rules.about)] if rules.about else []), "",
@@ -81,7 +81,7 @@ def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
         tr(msg("All the talk of one mail reaches each player as one mail, up to {chars} "
                "characters (more is cut, and you are told); talk goes out in at most {mails} "
                "of your mails a day. A secret typed in talk is blanked.",
-               chars=talk.talk_chars_per_mail, mails=talk.talk_mails_per_day)),
+               chars=talk.limits.talk_chars_per_mail, mails=talk.limits.talk_mails_per_day)),
         *lobby_lines(tr),
         *watch_lines(tr),
         tr(msg("Notes around your orders: put your orders between a line \"{orders}\" and a "

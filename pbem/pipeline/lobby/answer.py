@@ -40,7 +40,7 @@ def why_not(session: Session, ctx: Context, proven: bool, kind: str | None = Non
         return None if sent < ctx.host.lobby.replies_per_hour else "lobby reply limit reached"
     sent = queries.recent_replies(session, ctx.sender, ("help", "auth", UNPROVEN_KIND, ASK_KIND),
                                   HOUR)
-    if sent >= ctx.host.unverified_replies_per_hour:
+    if sent >= ctx.host.limits.unverified_replies_per_hour:
         return "reply limit reached"
     domain = ctx.sender.rpartition("@")[2]
     if store.replies_to_domain(session, domain, (UNPROVEN_KIND, ASK_KIND), utcnow() - HOUR) \

@@ -113,7 +113,7 @@ def _may_invite(ctx: Context, table: LobbyTable, address: str) -> bool:
     return (not store.said_never(ctx.session, address)
             and not store.invited(ctx.session, table.id or 0, address)
             and queries.recent_replies(ctx.session, address, ("invite",), timedelta(days=1))
-            < ctx.host.stranger_replies_per_day
+            < ctx.host.limits.stranger_replies_per_day
             and mails.may_answer(ctx.session, ctx.host, address, "invite"))
 
 

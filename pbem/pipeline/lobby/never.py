@@ -40,7 +40,7 @@ def run(ctx: Context, argument: str) -> Reply:
     del argument  # the code is read off the line or the subject (ctx.code)
     code = ctx.code
     never = ctx.w("never")
-    if ctx.sender == (ctx.host.operator_address or "").lower():
+    if ctx.sender == (ctx.host.mail.operator_address or "").lower():
         return Reply("rejected", "never: the operator's address is not silenced", [
                          msg("This address is this host's operator address: the host keeps "
                              "writing to it whatever mail comes from it, since anyone can "

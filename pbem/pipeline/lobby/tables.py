@@ -84,7 +84,7 @@ def known(session: Session, address: str) -> bool:
 def check_may_open(ctx: Context) -> None:
     """The [lobby] rule on who opens tables, and the caps on tables opened."""
     lobby = ctx.host.lobby
-    operator = ctx.sender == (ctx.host.operator_address or "").lower()
+    operator = ctx.sender == (ctx.host.mail.operator_address or "").lower()
     if lobby.open == "operator" and not operator:
         raise Refused("only the operator opens tables", [msg(
             "On this host only its operator opens tables. You can join an open table: send "
@@ -243,8 +243,9 @@ def start(session: Session, host: Host, table: LobbyTable) -> tuple[Game, list[O
     if waiting:
         session.exec(delete(LobbySeat).where(
             col(LobbySeat.id).in_(waiting)))
-    clocks = default_clocks(host.turn_hours, host.reminder_hours, host.timeout,
-                            host.vacation_days)
+    deadlines = host.deadlines
+    clocks = default_clocks(deadlines.turn_hours, deadlines.reminder_hours, deadlines.timeout,
+                            deadlines.vacation_days)
     # The bots take the seats after the people's, named as `pbem game new --seat bot` names
     # them; they speak the table's language.
     bots = {len(players) + i: table.bot_level for i in range(table.bots)}

@@ -172,7 +172,7 @@ def _queue(session: Session, host: Host, game: Game, watch: Watch, subj: str, te
     # Its List-Unsubscribe mail is a proven "unwatch": only mail to the watcher carries the
     # code. None once the game ended: there is nothing left to stop.
     code = watch_code(host, "unwatch", game.id or 0, watch.address)
-    link = (f"<mailto:{host.from_address}?subject="
+    link = (f"<mailto:{host.mail.from_address}?subject="
             f"{quote(f'unwatch {game.tag} {code}')}>")
     mails.queue(session, host, to=watch.address, to_name="", subj=subj, text=text, html=html,
                 kind=WATCH_KIND, game_id=game.id, tag=game.tag, language=lang,

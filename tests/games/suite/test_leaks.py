@@ -18,6 +18,7 @@ import pytest
 from sqlmodel import col, select
 
 from pbem.pipeline.watch.mail import send_watch_mail
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import SessionFactory, init, queries, session_factory
 from pbem.store.tables import OutboundMessage, Watch
@@ -25,7 +26,7 @@ from tests.games.suite.games import every_game
 from tests.games.suite.hooks import Script, Twins
 from tests.support.seated import PLAYERS, Table, seat_table
 
-WATCHED_HOST = Host(from_address="games@host.test", key=bytes(range(32)))
+WATCHED_HOST = Host(mail=MailConfig(from_address="games@host.test"), key=bytes(range(32)))
 WITH_TWINS = [(name, hooks.twins) for name, _, hooks in every_game() if hooks.twins is not None]
 SCRIPTS = [pytest.param(name, twins, script, id=f"{name}-{script}")
            for name, twins in WITH_TWINS for script in twins.scripts]
