@@ -20,7 +20,7 @@ class Letter:
     game_tag: str | None = None
     secret: str | None = None
     # check | help | status | log | waiting | vacation | resign | back | secret (new) | mail |
-    # language | timezone | name | standings
+    # language | timezone | calendar | name | standings
     command: str | None = None
     argument: str = ""  # the rest of a command's line ("until 2026-12-24" for vacation)
     orders: list[tuple[int, str]] = field(default_factory=list)  # (line number in body, text)
@@ -116,7 +116,7 @@ def _host_line(letter: Letter, line: str) -> bool:
                              if words.is_word(line, c)), None)):
         letter.command = command
     elif free and (command := next((c for c in ("vacation", "log", "mail", "language",
-                                                "timezone", "name", "standings")
+                                                "timezone", "calendar", "name", "standings")
                                     if words.is_word(word, c)), None)):
         letter.command, letter.argument = command, rest.strip()
     else:

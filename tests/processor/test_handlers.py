@@ -222,7 +222,7 @@ def test_command_runs_each_command_the_letter_reads(session: Session, host: Host
     read = {read_letter(line).command for line in (
         "help", "check", "status", "log", "waiting", "resign", "back", "vacation off",
         "mail turn", "language fr", "timezone UTC", "secret new", "name Ann", "standings x",
-        "forget")}
+        "forget", "calendar off")}
     assert read == {"help", "check", "status"} | set(command.COMMANDS)
     result = command.handle(after(context(session, host, order(table, 0, "timezone UTC")),
                                   *BEFORE_PLAY))

@@ -1,5 +1,6 @@
 """A mail command (``log``, ``waiting``, ``vacation``, ``resign``, ``back``, ``secret new``,
-``mail``, ``language``, ``timezone``; the profile's ``name`` and the ``standings``) run for the
+``mail``, ``language``, ``timezone``; the profile's ``name`` and ``calendar`` and the
+``standings``) run for the
 proved seat, its reply threaded to the seat's registered address."""
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pbem.pipeline.commands import (
 from pbem.pipeline.commands.base import Command, Context, Reply, too_long
 from pbem.pipeline.context import MailContext, Result, finish
 from pbem.pipeline.echo import clip
-from pbem.pipeline.profile import name, standings
+from pbem.pipeline.profile import calendar, name, standings
 from pbem.pipeline.profile.base import ProfileContext
 from pbem.pipeline.replies import reply_subject
 from pbem.pipeline.seat_language import Line
@@ -40,6 +41,7 @@ COMMANDS: dict[str, Command] = {
     "language": language.run,
     "timezone": timezone.run,
     "name": lambda ctx, argument: name.run(_profile(ctx), argument),
+    "calendar": lambda ctx, argument: calendar.run(_profile(ctx), argument),
     # this game's standings unless the line names another game
     "standings": lambda ctx, argument: standings.run(_profile(ctx),
                                                      argument or ctx.game.game_type),
@@ -66,6 +68,7 @@ ANSWERED: dict[str, Line] = {
     "back": msg("You play your seat again"),
     "forget": msg("Your request to be forgotten"),
     "name": msg("Your profile"),
+    "calendar": msg("Calendar setting changed"),
     "standings": msg("Standings"),
 }
 

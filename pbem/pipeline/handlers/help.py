@@ -13,6 +13,7 @@ from pbem.pipeline import command_words as words
 from pbem.pipeline.command_words import word
 from pbem.pipeline.commands.log import LOG_DEFAULT
 from pbem.pipeline.context import MailContext, Result
+from pbem.pipeline.profile.calendar import switch_word
 from pbem.pipeline.replies import stranger
 from pbem.pipeline.seat_language import Line
 from pbem.settings.host import Host
@@ -85,6 +86,9 @@ def help_lines(tr: Translator, host: Host | None = None) -> list[str]:
                                              codes=", ".join(LANGUAGES)), tr),
         _help_row(f"{w('timezone')} Europe/Paris", msg(
             "the time zone of the dates in your mails (an IANA name; UTC by default)"), tr),
+        _help_row(f"{w('calendar')} {switch_word('off', tr.lang)}", msg(
+            "no calendar event for your deadlines in your mails (\"{on}\": again)",
+            on=f"{w('calendar')} {switch_word('on', tr.lang)}"), tr),
         _help_row(f"{w('name')} Ann Example", msg(
             "the name the standings and the game pages show you by (never your address)"), tr),
         _help_row(f"{w('standings')} GAME", msg(

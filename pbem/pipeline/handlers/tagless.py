@@ -1,5 +1,5 @@
 """Commands to the host itself, in a mail that names no game: a player's profile (``name``,
-``language``, ``timezone``, ``mail``) and a game's ``standings``.
+``language``, ``timezone``, ``mail``, ``calendar``) and a game's ``standings``.
 
 The standings are public, so anyone may ask (answered as help is: a limited note). A profile
 changes only for a mail carrying the secret of one of the sender's seats, in any game: a
@@ -19,7 +19,7 @@ from pbem.pipeline.commands.base import Reply, too_long
 from pbem.pipeline.context import MailContext, Result, finish
 from pbem.pipeline.echo import clip
 from pbem.pipeline.identify import identify_game, secret_seat
-from pbem.pipeline.profile import language, mail, name, standings, timezone
+from pbem.pipeline.profile import calendar, language, mail, name, standings, timezone
 from pbem.pipeline.profile.base import ProfileCommand, ProfileContext
 from pbem.pipeline.replies import stranger
 from pbem.pipeline.seat_language import Line
@@ -32,6 +32,7 @@ PROFILE: dict[str, ProfileCommand] = {
     "language": language.run,
     "timezone": timezone.run,
     "mail": mail.run,
+    "calendar": calendar.run,
 }
 PUBLIC: dict[str, ProfileCommand] = {"standings": standings.run}
 # The seats whose secrets a profile command is checked against: the address's newest.

@@ -1,4 +1,4 @@
 """The commands a player sends to the host itself, in a mail that names no game: their
 profile across games (``name``, ``language``, ``timezone``, ``mail``: the defaults of every
-seat they take from then on) and a game's ``standings``. One module each, each a
-:data:`base.ProfileCommand`, run by ``handlers.tagless``."""
+seat they take from then on; ``calendar``, for all their seats) and a game's ``standings``.
+One module each, each a :data:`base.ProfileCommand`, run by ``handlers.tagless``."""
