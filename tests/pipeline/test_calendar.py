@@ -3,7 +3,9 @@ read back from the outbox after real mails, by icalendar and by vobject (another
 
 from __future__ import annotations
 
+import email
 from datetime import datetime, timedelta
+from email import policy
 from email.message import EmailMessage
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -261,3 +263,27 @@ def test_help_lists_the_calendar_setting_in_every_language() -> None:
     assert "calendar off" in said["en"] and "(\"calendar on\": again)" in said["en"]
     assert "calendrier non" in said["fr"] and "kalender aus" in said["de"]
     assert "calendario no" in said["it"] and "agenda uit" in said["nl"]
+
+
+def test_the_welcome_keeps_its_event_once_its_secret_is_blanked(factory: SessionFactory) -> None:
+    from pbem.ops.api import ClockSettings
+    from pbem.store import OutboundMessage
+
+    host = clocked_host(FakeClock())
+    with factory() as s:
+        game, secrets = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)],
+                                        host=host, clocks=ClockSettings(deadline_hours=48,
+                                                             reminder_hours=12),
+                                        now=host.clock())
+        s.commit()
+        rows = list(s.exec(select(OutboundMessage).where(OutboundMessage.game_id == game.id)))
+    assert [r.kind for r in rows] == ["welcome", "welcome"]
+    for row, secret in zip(rows, secrets, strict=True):
+        assert secret.encode() in row.raw and row.raw_once_sent is not None
+        assert secret.encode() not in row.raw_once_sent
+        for raw in (row.raw, row.raw_once_sent):
+            sent = Sent(row.to_addr, row.kind, "", email.message_from_bytes(
+                raw, policy=policy.default))
+            [event] = events(sent)
+            assert event.start == START + timedelta(hours=48)
+            assert event.walk("VALARM")[0]["TRIGGER"].dt == -timedelta(hours=12)
