@@ -15,8 +15,10 @@ from pbem.drawing.pictures import Picture, inline_pictures
 from pbem.engine.contract import Event, GameRules, Outcome, localise_order, view_turn
 from pbem.i18n import LANGUAGES, Msg, Translator, msg, nmsg, translator
 from pbem.i18n.translate import ENGLISH
+from pbem.mail.calendar_part import Part, with_calendar
 from pbem.mail.compose import Attachment, clean_header, compose_bytes, list_id
 from pbem.mail.redact import MARK, redact
+from pbem.pipeline.calendar import deadline_calendar
 from pbem.pipeline.controllers import is_bot_seat, stands_in
 from pbem.pipeline.deadlines import autoplayed, aware, deadline_of, waiting_label
 from pbem.pipeline.history import MOVE_KINDS
@@ -163,7 +165,8 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
           auto_reply: bool = True, secret: str | None = None,
           tag: str | None = None, unsubscribe: bool | str = False,
           language: str | None = None, codes: Sequence[str] = (),
-          attachment: Attachment | None = None) -> OutboundMessage:
+          attachment: Attachment | None = None,
+          calendar: Part | None = None) -> OutboundMessage:
     """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
     sent (pbem.outbox.delivery), so the secret is at rest only while the mail waits; the
     subject kept on the row never shows it. ``unsubscribe``: mail to someone who holds no
@@ -173,7 +176,9 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
     address that answered "never" (pbem.pipeline.lobby) is dropped by the outbox, never
     sent (pbem.outbox.delivery). A game's mail (``tag``) carries the game's List-Id, the
     same in every one of its mails, for players' filters. ``unsubscribe`` may be the header's
-    own value (a watcher's ``unwatch``) and ``codes`` what it carries, blanked likewise."""
+    own value (a watcher's ``unwatch``) and ``codes`` what it carries, blanked likewise; a
+    ``calendar`` part (a deadline's event, pbem.pipeline.calendar) is attached after the
+    mail's own body."""
     pictures: list[Picture] = []
     if html is not None:
         html, pictures = inline_pictures(html, host.mail.message_id_domain)
@@ -188,6 +193,8 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
                         list_unsubscribe=unsubscribe if isinstance(unsubscribe, str) else
                         unsubscribe_link(host, to) if unsubscribe else None,
                         language=language, attachment=attachment)
+    if calendar is not None:
+        raw = with_calendar(raw, calendar)
     hidden = [*([secret] if secret else []), *codes]
     if unsubscribe is True:
         hidden.append(never_code(host, to))
@@ -349,10 +356,10 @@ def queue_status(session: Session, host: Host, rules: GameRules, game: Game, sta
     seats = seats if seats is not None else queries.seats(session, game.id or 0)
     mail = status_mail(session, rules, game, state, seat, intro, secret, seats, public, log)
     text, html = render_status(rules, mail)
+    turn, due = shown_turn(mail.view, moves), deadline_of(game, seat) if mail.your_turn else None
     subj = status_subject(
-        game, mail, turn=shown_turn(mail.view, moves), kind=kind,
-        mover=mover, point=point,
-        due=deadline_of(game, seat) if mail.your_turn else None, outcome=rules.outcome(state),
+        game, mail, turn=turn, kind=kind, mover=mover, point=point,
+        due=due, outcome=rules.outcome(state),
         seats=seats, tr=seat_tr(seat, rules), played=played_by(seat),
         first_turn=mover.first_turn(rules, seat.index, moves)
         if isinstance(mover, Moves) else None)
@@ -360,7 +367,9 @@ def queue_status(session: Session, host: Host, rules: GameRules, game: Game, sta
                  subj=subj, text=text, html=html, kind=kind,
                  game_id=game.id, in_reply_to=in_reply_to, references=references,
                  auto_reply=in_reply_to is not None, secret=secret, tag=game.tag,
-                 language=mail.lang)
+                 language=mail.lang,
+                 calendar=deadline_calendar(session, host, game, seat, title=rules.title,
+                                            turn=turn, due=due, tr=seat_tr(seat, rules)))
 
 
 def shown_turn(view: Any, moves: int) -> int:

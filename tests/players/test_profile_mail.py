@@ -13,9 +13,9 @@ from pbem.pipeline.one_mail import Result, process_raw
 from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from pbem.store.tables import Player, Seat
+from tests.pipeline.clocked import Sent, flat, last_id, outbound
 from tests.players.support import ANN, BEN, CY, finish, host, testcards
-from tests.processor.clocked import Sent, flat, last_id, outbound
-from tests.processor.conftest import mail
+from tests.support.playermail import mail
 
 __all__ = ["testcards"]
 
