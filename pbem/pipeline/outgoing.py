@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -15,7 +14,7 @@ from pbem.drawing.pictures import Picture, inline_pictures
 from pbem.engine.contract import Event, GameRules, Outcome, localise_order, view_turn
 from pbem.i18n import LANGUAGES, Msg, Translator, msg, nmsg, translator
 from pbem.i18n.translate import ENGLISH
-from pbem.mail.compose import clean_header, compose_bytes, list_id
+from pbem.mail.compose import ascii_domain, clean_header, compose, list_id
 from pbem.mail.redact import MARK, redact
 from pbem.pipeline.controllers import is_bot_seat, stands_in
 from pbem.pipeline.deadlines import autoplayed, aware, deadline_of, waiting_label
@@ -173,25 +172,25 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
     sent (pbem.outbox.delivery). A game's mail (``tag``) carries the game's List-Id, the
     same in every one of its mails, for players' filters."""
     pictures: list[Picture] = []
-    if html is not None:
-        html, pictures = inline_pictures(html, host.message_id_domain)
-    raw = compose_bytes(keep_lines=secret is None,  # no secret: its lines may be kept
-                        from_addr=host.from_address, from_name=host.from_name, to_addr=to,
-                        to_name=to_name, subject=subj,
-                        text=text, html=html, in_reply_to=in_reply_to, references=references,
-                        auto_reply=auto_reply, message_id_domain=host.message_id_domain,
-                        pictures=pictures,
-                        list_id=list_id(tag, host.message_id_domain) if tag else None,
-                        list_unsubscribe=unsubscribe_link(host, to) if unsubscribe else None,
-                        language=language)
+    if html is not None:  # the pictures' Content-IDs are ids as the Message-ID is
+        html, pictures = inline_pictures(html, ascii_domain(host.message_id_domain))
+    mail = compose(keep_lines=secret is None,  # no secret: its lines may be kept
+                   from_addr=host.from_address, from_name=host.from_name, to_addr=to,
+                   to_name=to_name, subject=subj,
+                   text=text, html=html, in_reply_to=in_reply_to, references=references,
+                   auto_reply=auto_reply, message_id_domain=host.message_id_domain,
+                   pictures=pictures,
+                   list_id=list_id(tag, host.message_id_domain) if tag else None,
+                   list_unsubscribe=unsubscribe_link(host, to) if unsubscribe else None,
+                   language=language)
     hidden = [secret] if secret else []
     if unsubscribe:
         hidden.append(never_code(host, to))
     # The subject as its header reads, so listing the outbox never loads the bytes.
-    row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
+    row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=mail.raw, game_id=game_id,
                           subject=clean_header(_without(subj, hidden), 250),
-                          message_id=message_id_of(raw),
-                          raw_once_sent=redact(raw, hidden) if hidden else None)
+                          message_id=mail.message_id,
+                          raw_once_sent=redact(mail.raw, hidden) if hidden else None)
     session.add(row)
     return row
 
@@ -200,16 +199,6 @@ def _without(text: str, hidden: Sequence[str]) -> str:
     for token in hidden:
         text = text.replace(token, MARK)
     return text
-
-
-_MESSAGE_ID = re.compile(rb"^Message-ID:[ \t]*(<[^>\r\n]{1,250}>)", re.IGNORECASE | re.MULTILINE)
-
-
-def message_id_of(raw: bytes) -> str | None:
-    """The Message-ID a composed mail carries (in its headers, before the first blank line)."""
-    head = raw.split(b"\n\n", 1)[0]
-    found = _MESSAGE_ID.search(head)
-    return found.group(1).decode("ascii", "replace") if found else None
 
 
 def ranking_lines(outcome: Outcome, seats: list[Seat]) -> list[str]:
