@@ -138,6 +138,8 @@ class StatusMail:
     public: dict[str, Any] | None = None
     # The seats a bot plays (a bot seat's name, or a player's with a bot standing in).
     bots: list[str] = field(default_factory=list)
+    # A watcher's mail: the spectators' view, with no word on replying with orders.
+    watcher: bool = False
 
 
 # A reader's words in a part drawn for every seat: mark, seat number, words, end. Private-use

@@ -31,6 +31,7 @@ from pbem.pipeline.new_game import ClockSettings as ClockSettings
 from pbem.pipeline.new_game import create_game as create_game
 from pbem.pipeline.one_mail import Result, process_raw, reprocess
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
+from pbem.pipeline.watch.mail import send_watch_mail
 from pbem.rendering import render_status
 from pbem.settings.host import Host
 from pbem.store import queries
@@ -217,6 +218,7 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
     try:
         clocks = run_clocks(factory, host)  # reminders and timeouts go out in this same pass
         send_digests(factory, host)  # "mail digest" seats: a summary a day
+        send_watch_mail(factory, host)  # watchers: the spectators' view, as each asked
         if sender is not None:
             _add(delivery, deliver_outbox(factory, sender, host))
     except Exception as exc:

@@ -226,7 +226,7 @@ def _dkim(res: dns.resolver.Resolver, r: Records) -> Check:
     if r.dkim is None:
         return Check("DNS DKIM", False, r.dkim_problem,
                      "set [dns] dkim_public_key to the signer's public key (PEM), made as in "
-                     "deploy/README.md")
+                     "docs/operators/deploy.md")
     want = f"{r.dkim_name}. IN TXT {_txt(r.dkim)}"
     found = [t for t in _lookup(res, r.dkim_name, "TXT") if "p=" in t]
     if not found:

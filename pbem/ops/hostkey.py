@@ -16,6 +16,7 @@ import secrets
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from pbem.ops.archive import seat_page
 from pbem.settings.config import Config
 from pbem.settings.host import Host
 
@@ -102,7 +103,9 @@ def load(path: Path) -> HostKey:
 
 
 def mail_host(cfg: Config) -> Host:
-    """The settings a pass over the mail needs; with the lobby on, this host's key too, from
-    which the lobby derives its codes (pbem.pipeline.lobby_codes)."""
-    host = Host.from_config(cfg)
-    return replace(host, key=load(cfg.host_key_path).secret) if cfg.lobby.enabled else host
+    """The settings a pass over the mail needs, the seats' history pages (``history``)
+    among them; with the lobby or watching on, this host's key too, from which their codes
+    derive (pbem.pipeline.lobby_codes)."""
+    host = replace(Host.from_config(cfg), archive_page=seat_page)
+    coded = cfg.lobby.enabled or cfg.watch.open != "off"
+    return replace(host, key=load(cfg.host_key_path).secret) if coded else host

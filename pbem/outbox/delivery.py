@@ -49,7 +49,7 @@ from sqlmodel import Session, col, select
 from pbem.mail.outbound import Sender, SendError, one_connection, send_bytes
 from pbem.mail.redact import redact
 from pbem.settings.host import Host
-from pbem.store import lobby
+from pbem.store import lobby, mailparts
 from pbem.store.db import SessionFactory, begin_unsynced, commit_unsynced
 from pbem.store.faults import describe, is_transient
 from pbem.store.tables import OUTBOUND_WITHOUT_BYTES, OutboundBytes, OutboundMessage, utcnow
@@ -175,7 +175,9 @@ def _bytes_of(session: Session, ids: list[int]) -> dict[int, tuple[bytes, bytes 
     rows = session.execute(select(col(OutboundBytes.id), col(OutboundBytes.raw),
                                   col(OutboundBytes.raw_once_sent))
                            .where(col(OutboundBytes.id).in_(ids))).all()
-    return {r.id: (r.raw, r.raw_once_sent) for r in rows}
+    return {r.id: (mailparts.whole(session, r.raw),
+                   None if r.raw_once_sent is None else mailparts.whole(session, r.raw_once_sent))
+            for r in rows}
 
 
 # A sent mail's mark, built once: a statement built per mail cost more than running it.

@@ -20,6 +20,7 @@ from pbem.i18n import LANGUAGES, Msg, msg
 from pbem.pipeline import controllers, game_options, operator_input
 from pbem.pipeline.autoplay import settle
 from pbem.pipeline.clock import POLICIES, tell_autoplay
+from pbem.pipeline.guide_link import guide_line
 from pbem.pipeline.move_mails import MoveMails
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.host import Host
@@ -159,7 +160,8 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
                     secret=secret),
                 msg("Keep it private: put it in every mail you send."),
                 # a game translates its about text in its catalogue
-                *([Msg(rules.about)] if rules.about else [])])
+                *([Msg(rules.about)] if rules.about else []),
+                *guide_line(host.site_url, rules.name, seat.language)])
     return game, secrets
 
 

@@ -178,7 +178,7 @@ def handle(session: Session, arrived: Arrived, host: Host,
     # parsed above is blanked, not parsed again.
     seal(row, raw, ctx.verified, ctx.secret, limit=host.max_message_bytes,
          also=ctx.said.secrets, parsed=mail.parsed)
-    # The mail's outcome and the mail it queued go in one flush (it was one each).
+    # The mail's outcome and the mail it queued go in one flush.
     session.flush()
     result.queued = [q.id for q in result.rows if q.id is not None]
     result.rows = []  # a pass keeps its results: not the ~70 kB of each mail

@@ -151,8 +151,9 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
           html: str | None = None, kind: str, game_id: int | None,
           in_reply_to: str | None = None, references: list[str] | None = None,
           auto_reply: bool = True, secret: str | None = None,
-          tag: str | None = None, unsubscribe: bool = False,
-          language: str | None = None, extra_headers: Sequence[tuple[str, str]] = (),
+          tag: str | None = None, unsubscribe: bool | str = False,
+          language: str | None = None, codes: Sequence[str] = (),
+          extra_headers: Sequence[tuple[str, str]] = (),
           attachments: Sequence[Attachment] = ()) -> OutboundMessage:
     """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
     sent (pbem.outbox.delivery), so the secret is at rest only while the mail waits; the
@@ -162,8 +163,10 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
     An HTML body's SVG pictures travel as PNG parts (pbem.drawing.pictures). Mail to an
     address that answered "never" (pbem.pipeline.lobby) is dropped by the outbox, never
     sent (pbem.outbox.delivery). A game's mail (``tag``) carries the game's List-Id, the
-    same in every one of its mails, for players' filters. ``extra_headers`` and
-    ``attachments`` go to the writer as they are (pbem.mail.compose.compose says where)."""
+    same in every one of its mails, for players' filters. ``unsubscribe`` may be the header's
+    own value (a watcher's ``unwatch``) and ``codes`` what it carries, blanked likewise.
+    ``extra_headers`` and ``attachments`` go to the writer as they are
+    (pbem.mail.compose.compose says where)."""
     pictures: list[Picture] = []
     if html is not None:  # the pictures' Content-IDs are ids as the Message-ID is
         html, pictures = inline_pictures(html, ascii_domain(host.message_id_domain))
@@ -174,10 +177,11 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
                    auto_reply=auto_reply, message_id_domain=host.message_id_domain,
                    pictures=pictures,
                    list_id=list_id(tag, host.message_id_domain) if tag else None,
-                   list_unsubscribe=unsubscribe_link(host, to) if unsubscribe else None,
+                   list_unsubscribe=unsubscribe if isinstance(unsubscribe, str) else
+                   unsubscribe_link(host, to) if unsubscribe else None,
                    language=language, extra_headers=extra_headers, attachments=attachments)
-    hidden = [secret] if secret else []
-    if unsubscribe:
+    hidden = [*([secret] if secret else []), *codes]
+    if unsubscribe is True:
         hidden.append(never_code(host, to))
     # The subject as its header reads, so listing the outbox never loads the bytes.
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=mail.raw, game_id=game_id,
@@ -249,7 +253,8 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
                  secret: str | None = None, seat: Seat | None = None,
                  rules: GameRules | None = None,
                  tr: Translator | None = None, names: list[str] | None = None,
-                 unsubscribe: bool = False) -> OutboundMessage | None:
+                 unsubscribe: bool = False,
+                 attachment: Attachment | None = None) -> OutboundMessage | None:
     """A short note. To a ``seat`` it is in the seat's language (``tr`` overrides) and ends
     with the language footer; otherwise English (a stranger's language is unknown). None to
     a bot seat (:func:`unmailed`)."""
@@ -263,7 +268,8 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
     return queue(session, host, to=to, to_name="", subj=subj, text=text, kind=kind,
                  game_id=game.id if game else None, in_reply_to=in_reply_to,
                  references=references, secret=secret, tag=game.tag if game else None,
-                 unsubscribe=unsubscribe, language=tr.lang)
+                 unsubscribe=unsubscribe, language=tr.lang,
+                 attachments=[attachment] if attachment is not None else [])
 
 
 # Answers to mail that proved no seat's secret ("fault": a mail the host failed on; "lobby":

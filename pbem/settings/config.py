@@ -61,23 +61,23 @@ class Secret:
 
 @dataclass(frozen=True)
 class ImapConfig:
-    host: str
-    port: int = 993
-    user: str = ""
+    host: str  # the IMAP server
+    port: int = 993  # 993 with tls, else 143
+    user: str = ""  # the login
     password: Secret = field(default_factory=Secret)
-    security: str = "tls"  # tls | starttls | none
-    folder: str = "INBOX"
-    processed: str = PROCESSED_FOLDER
-    failed: str = FAILED_FOLDER
+    security: str = "tls"  # tls | starttls | none (none: a server on this machine only)
+    folder: str = "INBOX"  # the folder pbem reads every mail of
+    processed: str = PROCESSED_FOLDER  # where handled mail moves
+    failed: str = FAILED_FOLDER  # where quarantined mail moves
 
 
 @dataclass(frozen=True)
 class SmtpConfig:
-    host: str
-    port: int = 465
-    user: str = ""
+    host: str  # the SMTP server
+    port: int = 465  # 465 with tls, 587 with starttls, else 25
+    user: str = ""  # the login
     password: Secret = field(default_factory=Secret)
-    security: str = "tls"  # tls | starttls | none
+    security: str = "tls"  # tls | starttls | none (none: a server on this machine only)
     ehlo_name: str = ""  # the name pbem greets the server with; "": from_address's domain
     tls_name: str | None = None  # the name its certificate carries, if not ``host``
     ca_file: Path | None = None  # a CA (or self-signed certificate) to trust besides the system's
@@ -128,14 +128,14 @@ class OutboundConfig:
 
 @dataclass(frozen=True)
 class Limits:
-    max_message_bytes: int = 1_000_000
+    max_message_bytes: int = 1_000_000  # a larger mail is not read; its sender is told once
     stranger_replies_per_day: int = 1  # replies to one unknown sender / wrong secret per 24 h
     send_attempts: int = 8  # then an outbound mail is marked failed
     retry_base_seconds: int = 60  # backoff: base * 2**attempts
     # Answers to mail that proved no seat's secret (help, no or wrong secret): per address and
     # per hour, and for all addresses together, so forged mail cannot aim the host at anyone.
     unverified_replies_per_hour: int = 3
-    replies_per_hour_total: int = 100
+    replies_per_hour_total: int = 100  # all addresses together, per hour
     send_lease_seconds: int = 300  # a claimed mail is not taken by another worker this long
     transient_retries: int = 3  # a mail hit by a database/disk fault is tried again this often
     transient_backoff_ms: int = 500  # ... after base * 2**attempt milliseconds
@@ -143,7 +143,7 @@ class Limits:
     # Table talk: what one mail may say (more is cut, the sender told), and how many mails
     # with talk one seat may send in 24 hours (each reaches every listener as one mail).
     talk_chars_per_mail: int = 4000
-    talk_mails_per_day: int = 30
+    talk_mails_per_day: int = 30  # mails with talk one seat may send in 24 hours
 
 
 @dataclass(frozen=True)
@@ -214,6 +214,20 @@ class Lobby:
 
 
 @dataclass(frozen=True)
+class Watch:
+    """``[watch]``: addresses that watch a game by mail (pbem.pipeline.watch)."""
+
+    # Who may watch: "anyone"; "players" (an address that plays or played on this host);
+    # "off" (nobody). A watch starts only once its address answered the confirmation.
+    open: str = "players"
+    max_per_game: int = 50  # watchers of one game
+    max_per_address: int = 20  # games one address watches
+
+
+WATCH_OPEN = ("anyone", "players", "off")
+
+
+@dataclass(frozen=True)
 class Retention:
     """``[retention]``: how long stored mail keeps its bytes (pbem.ops.retention)."""
 
@@ -241,11 +255,22 @@ def _retention(section: dict[str, Any]) -> Retention:
 
 
 @dataclass(frozen=True)
+class Site:
+    """``[site]``: where the host's web pages (`pbem site build`) are published."""
+
+    # The address the site's folder is served at, e.g. "https://games.example.org/pbem/":
+    # the welcome and `help` mails then link to the players' guide in the reader's language.
+    url: str = ""
+
+
+@dataclass(frozen=True)
 class Config:
+    # Where the SQLite file and the local mail folders live; default ./pbem-data or $PBEM_HOME.
     data_dir: Path
+    # [database] url: an SQLAlchemy URL; default a SQLite file in data_dir.
     database_url: str
-    from_address: str
-    from_name: str
+    from_address: str  # [mail] the address pbem reads and answers from
+    from_name: str  # [mail] the name on its mail
     inbound: InboundConfig
     outbound: OutboundConfig
     limits: Limits
@@ -253,6 +278,7 @@ class Config:
     bots: Bots = field(default_factory=Bots)
     lobby: Lobby = field(default_factory=Lobby)
     retention: Retention = field(default_factory=Retention)
+    watch: Watch = field(default_factory=Watch)
     operator_address: str | None = None  # gets the mail when a game pauses on a timeout
     # When set, a player's mail counts only if the topmost Authentication-Results header,
     # from this authserv-id (our own receiving server), shows DKIM, SPF or DMARC passing
@@ -261,6 +287,7 @@ class Config:
     # The key that signs game exports (pbem.ops.hostkey); None: <data_dir>/host.key.
     host_key_file: Path | None = None
     dns: DnsConfig = field(default_factory=DnsConfig)
+    site: Site = field(default_factory=Site)
 
     @property
     def host_key_path(self) -> Path:
@@ -440,6 +467,18 @@ def _lobby(section: dict[str, Any]) -> Lobby:
     return result
 
 
+def _watch(section: dict[str, Any]) -> Watch:
+    result = Watch(**_values(Watch, section, "watch"))
+    if result.open not in WATCH_OPEN:
+        raise ConfigError(f"watch.open must be one of {', '.join(WATCH_OPEN)}, not "
+                          f"{result.open!r}")
+    for name in ("max_per_game", "max_per_address"):
+        if getattr(result, name) < 1:
+            raise ConfigError(f"watch.{name} must be a positive whole number, not "
+                              f"{getattr(result, name)}")
+    return result
+
+
 def _dns(section: dict[str, Any], base: Path) -> DnsConfig:
     values = {k: str(v) for k, v in _values(DnsConfig, section, "dns").items()}
     key = values.pop("dkim_public_key", None)
@@ -447,6 +486,14 @@ def _dns(section: dict[str, Any], base: Path) -> DnsConfig:
     if result.address is not None and not (_is_ip(result.address) and "." in result.address):
         raise ConfigError(f"dns.address must be an IPv4 address, not {result.address!r}")
     result.nameserver_endpoint  # noqa: B018 - refuses a malformed one here, at load time
+    return result
+
+
+def _site(section: dict[str, Any]) -> Site:
+    result = Site(**_values(Site, section, "site"))
+    if result.url and not re.match(r"https?://[^/\s]+", result.url):
+        raise ConfigError(f"site.url must be the site's address, like "
+                          f"\"https://games.example.org/\", not {result.url!r}")
     return result
 
 
@@ -521,12 +568,14 @@ def _build(raw: dict[str, Any], base: Path) -> Config:
             deadlines=_deadlines(deadlines),
             bots=_bots(raw.get("bots", {})),
             lobby=_lobby(raw.get("lobby", {})),
+            watch=_watch(raw.get("watch", {})),
             retention=_retention(raw.get("retention", {})),
             operator_address=_address(mail["operator_address"], "mail.operator_address")
             if "operator_address" in mail else None,
             trusted_authserv_id=str(mail.get("trusted_authserv_id", "")).strip() or None,
             host_key_file=base / str(raw["host_key_file"]) if "host_key_file" in raw else None,
             dns=_dns(raw.get("dns", {}), base),
+            site=_site(raw.get("site", {})),
         )
     except TypeError as exc:
         raise ConfigError(f"unknown setting: {exc}") from exc

@@ -6,8 +6,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pbem.settings.config import Config, Lobby
-from pbem.store.tables import utcnow
+from sqlmodel import Session
+
+from pbem.settings.config import Config, Lobby, Watch
+from pbem.store.tables import Game, utcnow
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,9 @@ class Host:
     operator_address: str | None = None  # told when a game pauses on a timeout
     trusted_authserv_id: str | None = None  # require its Authentication-Results verdict
     lobby: Lobby = field(default_factory=Lobby)  # tables opened by mail ([lobby])
+    watch: Watch = field(default_factory=Watch)  # games watched by mail ([watch])
     forget_by_mail: str = "operator"  # [retention]: who carries out a "forget" by mail
+    site_url: str = ""  # [site] url: the welcome and help mails link to the players' guide
     # Deadlines of games the lobby starts (the config's [deadlines], as `pbem game new`).
     turn_hours: int = 72
     reminder_hours: int = 24
@@ -43,6 +47,9 @@ class Host:
     # This host's own key (pbem.ops.hostkey), from which the lobby derives its codes, so a
     # code can be mailed again without being kept; None: a key of this process only.
     key: bytes | None = field(default=None, repr=False)
+    # A game's history page for one seat, as `pbem game export --format html --as` writes
+    # it (pbem.ops.archive, above the pipeline, puts it here); None: not mailed on request.
+    archive_page: Callable[[Session, Game, int], str] | None = field(default=None, repr=False)
     # "Now" for deadlines and vacations; tests pass a controllable clock.
     clock: Callable[[], datetime] = field(default_factory=lambda: utcnow)
 
@@ -75,7 +82,9 @@ class Host:
             operator_address=cfg.operator_address,
             trusted_authserv_id=cfg.trusted_authserv_id,
             lobby=cfg.lobby,
+            watch=cfg.watch,
             forget_by_mail=cfg.retention.forget_by_mail,
+            site_url=cfg.site.url,
             turn_hours=cfg.deadlines.turn_hours,
             reminder_hours=cfg.deadlines.reminder_hours,
             timeout=cfg.deadlines.timeout,

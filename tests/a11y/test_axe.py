@@ -152,3 +152,18 @@ def test_an_archive_page_and_the_site_index_have_no_serious_violation(
     browser.get((tmp_path / "site" / "index.html").as_uri())
     found += violations(browser, "site index")
     assert not found, "\n".join(found)
+
+
+def test_the_players_guide_pages_have_no_serious_violation(
+        browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    axe_source()
+    from pbem.ops.guide import write_guides
+    from pbem.ops.site import _write
+
+    _, pages = write_guides(tmp_path, _write)
+    assert len(pages) == len(GAMES) * len(LANGUAGES)
+    found = []
+    for page in pages:
+        browser.get(page.as_uri())
+        found += violations(browser, page.relative_to(tmp_path).as_posix())
+    assert not found, "\n".join(found)

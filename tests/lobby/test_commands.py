@@ -743,6 +743,10 @@ def test_a_pass_over_the_mail_reads_the_host_key_when_the_lobby_is_on(tmp_path: 
 
     on = from_dict({"data_dir": str(tmp_path), "lobby": {"enabled": True}})
     assert hostkey.mail_host(on).key == hostkey.load(on.host_key_path).secret
-    off = from_dict({"data_dir": str(tmp_path / "off")})
+    # Watching (on by default, for players) derives its codes from the key too.
+    watching = from_dict({"data_dir": str(tmp_path / "watching")})
+    watching.host_key_path.parent.mkdir(parents=True)
+    assert hostkey.mail_host(watching).key == hostkey.load(watching.host_key_path).secret
+    off = from_dict({"data_dir": str(tmp_path / "off"), "watch": {"open": "off"}})
     assert hostkey.mail_host(off).key is None
     assert not off.host_key_path.exists()  # no key made for a host without the lobby

@@ -97,7 +97,7 @@ EXPECTED: dict[str, Expect] = {
     "multipart-missing-boundary.eml": Expect("rejected", "no secret", 1,
                                              "had no \"secret\" line"),
     "huge-body.eml": Expect("rejected", "too large", 1, "larger than 1000000 bytes"),
-    # hostile mail (issue 10): each gets a clear outcome, none stops the host
+    # hostile mail: each gets a clear outcome, none stops the host
     "huge-28mb.eml": Expect("rejected", "too large", 1, "larger than 1000000 bytes"),
     "long-local-part-from.eml": Expect(
         "rejected", "unknown sender; no answer: the sender's address is not deliverable", 0),

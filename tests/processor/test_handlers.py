@@ -13,7 +13,8 @@ import pytest
 from sqlmodel import Session, col, select
 
 from pbem.mail.reading import read_message
-from pbem.pipeline import chain
+from pbem.pipeline import chain, command_registry
+from pbem.pipeline.commands.base import Scope
 from pbem.pipeline.context import MailContext, Result
 from pbem.pipeline.handlers import (
     authenticate,
@@ -88,7 +89,7 @@ def sent(s: Session) -> list[tuple[str, str]]:
 
 def test_the_chain_lists_every_handler_once_and_ends_with_the_orders() -> None:
     modules = [h.__module__.rsplit(".", 1)[1] for h in chain.CHAIN]
-    assert len(set(modules)) == len(modules) == 18
+    assert len(set(modules)) == len(modules) == 19
     # what is set aside is known once the seat is proved, and before talk or orders are read
     assert modules.index("aside") == modules.index("authenticate") + 1 < modules.index("say")
     # a banned sender is never answered: not even a note on an unreadable mail
@@ -222,8 +223,9 @@ def test_command_runs_each_command_the_letter_reads(session: Session, host: Host
     read = {read_letter(line).command for line in (
         "help", "check", "status", "log", "waiting", "resign", "back", "vacation off",
         "mail turn", "language fr", "timezone UTC", "secret new", "name Ann", "standings x",
-        "forget")}
-    assert read == {"help", "check", "status"} | set(command.COMMANDS)
+        "forget", "history")}
+    assert read == {"help", "check", "status"} | {
+        c.word for c in command_registry.in_scope(Scope.SEAT)}
     result = command.handle(after(context(session, host, order(table, 0, "timezone UTC")),
                                   *BEFORE_PLAY))
     assert result is not None and (result.status, result.reason) == ("applied", "timezone UTC")

@@ -1,4 +1,4 @@
-"""Issue 10, finding by finding: one hostile mail never stops the host, and no valid order is
+"""Hostile mail, case by case: one hostile mail never stops the host, and no valid order is
 lost to a fault. Each test reproduces a finding through the real pipeline (real SMTP server,
 real database on each backend)."""
 

@@ -143,7 +143,7 @@ def test_three_bad_lines_answered_once_with_steps_in_their_line_and_nearest_cell
                 if f"{board}:{c}{r}" not in rock_cells()[board])
     empty = next(k for k in rock_cells()[board] if k not in state.polyps
                  and k not in state.shrimps).replace(":", "")
-    colour = sorted(c for c, n in state.seats[seat].larva.items() if n)[0]
+    colour = sorted(c for c, n in state.players[seat].larva.items() if n)[0]
     take = rules.default_order(state, seat).strip().splitlines()[-1]
     body = ("Hello all, my move!\n\norders\n"
             f"shrimp new {missing}D5\n"                # line 4: a board not in this game
@@ -177,7 +177,7 @@ def test_the_step_counts_within_the_line_the_player_wrote(reef3: Served) -> None
     reef3.past_setup()
     state = reef3.state()
     seat = state.to_move
-    colour = sorted(c for c, n in state.seats[seat].larva.items() if n)[0]
+    colour = sorted(c for c, n in state.players[seat].larva.items() if n)[0]
     rules = reef3.rules
     take = rules.default_order(state, seat).strip().splitlines()[-1]
     growth = next(k.replace(":", "") for b in state.boards for k in rock_cells()[b]

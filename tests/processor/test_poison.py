@@ -1,4 +1,4 @@
-"""Poison mail: each hostile mail of issue 10 in front of valid mail, over real IMAP (pymap,
+"""Poison mail: each hostile mail of test_hostile in front of valid mail, over real IMAP (pymap,
 and Debian's Dovecot) and SMTP (aiosmtpd), through the real ``pbem process`` command, on each
 database backend.
 

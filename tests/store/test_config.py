@@ -114,6 +114,10 @@ def test_unknown_limit_is_refused(tmp_path: Path) -> None:
     ('[dns]\nnameserver = "127.0.0.1:99999"\n',
      "dns.nameserver must be an IP address or IP:PORT, not '127.0.0.1:99999'"),
     ('[dns]\nselector = "pbem"\n', "unknown setting 'selector' in [dns]"),
+    ('[site]\nurl = "games.example.org"\n',
+     "site.url must be the site's address, like \"https://games.example.org/\", not "
+     "'games.example.org'"),
+    ('[site]\naddress = "https://games.example.org/"\n', "unknown setting 'address' in [site]"),
 ])
 def test_wrong_values_are_named(tmp_path: Path, toml: str, message: str) -> None:
     (tmp_path / "pbem.toml").write_text(toml)

@@ -6,14 +6,20 @@ request is proof of the address, not yet the end of its games."""
 
 from __future__ import annotations
 
-from pbem.i18n import msg
+from pbem.i18n import Translator, msg
 from pbem.pipeline import clock
 from pbem.pipeline import outgoing as mails
-from pbem.pipeline.commands.base import Context, Reply
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.store import players
 from pbem.store.tables import OutboundMessage
 
 AFTER_GAMES = "after_games"
+
+
+def usage(tr: Translator) -> list[str]:
+    return [help_row(words_of(tr)("forget"), msg(
+        "ask the host to forget your address and name (done once the operator confirms, or "
+        "your games have ended)"), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:

@@ -4,14 +4,19 @@
 from __future__ import annotations
 
 from pbem.engine.contract import Event
-from pbem.i18n import msg
+from pbem.i18n import Translator, msg
 from pbem.pipeline import autoplay, clock, stand_in
 from pbem.pipeline import outgoing as mails
-from pbem.pipeline.commands.base import Context, Reply, status_word, tell_others
+from pbem.pipeline.commands.base import Context, Reply, help_row, status_word, tell_others, words_of
 from pbem.pipeline.movelog import log_admin
 from pbem.pipeline.seat_language import Line
 from pbem.pipeline.stand_in import RESIGNED
 from pbem.store.tables import OutboundMessage
+
+
+def usage(tr: Translator) -> list[str]:
+    return [help_row(words_of(tr)("resign"), msg(
+        "leave the game; from then on it plays for you (its default orders, or a bot)"), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:

@@ -19,8 +19,9 @@ from pbem.engine.hashing import canonical_json
 from pbem.i18n import Msg, msg, translator
 from pbem.pipeline import controllers, operator_input, outgoing
 from pbem.pipeline.command_words import word
+from pbem.pipeline.commands.base import Context, Reply
 from pbem.pipeline.controllers import DEFAULT_LEVEL
-from pbem.pipeline.lobby.base import Context, Refused, Reply, title
+from pbem.pipeline.lobby.base import Refused, title
 from pbem.pipeline.lobby_codes import seat_code
 from pbem.pipeline.new_game import create_game, default_clocks
 from pbem.pipeline.seat_language import Line
@@ -297,7 +298,8 @@ def close_unplayable(ctx: Context, table: LobbyTable, problems: list[Msg], comma
 
     told = close(ctx.session, ctx.host, table, ctx.now, why, sparing=ctx.sender)
     return Reply("applied", f"{command}: table closed, its game refuses its options",
-                 msg("The table was closed"), why(ctx.tr.lang), tag=table.tag, queued=told)
+                 why(ctx.tr.lang), subject=msg("The table was closed"), tag=table.tag,
+                 queued=told)
 
 
 def describe(ctx: Context, table: LobbyTable) -> list[Any]:
