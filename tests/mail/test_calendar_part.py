@@ -13,7 +13,7 @@ import icalendar
 import vobject
 
 from pbem.mail.calendar_part import DeadlineEvent, calendar_part, with_calendar
-from pbem.mail.compose import compose_bytes
+from pbem.mail.compose import compose
 
 DUE = datetime(2026, 7, 1, 16, 0, tzinfo=UTC)
 
@@ -58,10 +58,10 @@ def test_a_cancelled_event_has_no_alarm() -> None:
 
 
 def test_attaching_keeps_the_mail_and_its_headers() -> None:
-    raw = compose_bytes(from_addr="games@host.test", to_addr="ann@players.test",
-                        subject="[reef-1] Turn 3 — your move", text="Your move.\n",
-                        html="<p>Your move.</p>", language="fr",
-                        in_reply_to="<a@players.test>", list_id="reef-1 <reef-1.host.test>")
+    raw = compose(from_addr="games@host.test", to_addr="ann@players.test",
+                  subject="[reef-1] Turn 3 — your move", text="Your move.\n",
+                  html="<p>Your move.</p>", language="fr",
+                  in_reply_to="<a@players.test>", list_id="reef-1 <reef-1.host.test>").raw
     before = parsed(raw)
     after = parsed(with_calendar(raw, calendar_part([event()])))
     for name in ("From", "To", "Subject", "Date", "Message-ID", "In-Reply-To", "References",
@@ -77,8 +77,8 @@ def test_attaching_keeps_the_mail_and_its_headers() -> None:
 
 
 def test_attaching_to_a_single_text_part() -> None:
-    raw = compose_bytes(from_addr="games@host.test", to_addr="ann@players.test",
-                        subject="note", text="Ça va.\n")
+    raw = compose(from_addr="games@host.test", to_addr="ann@players.test",
+                  subject="note", text="Ça va.\n").raw
     after = parsed(with_calendar(raw, calendar_part([event()])))
     first, _ = after.iter_parts()
     assert first.get_content_type() == "text/plain"

@@ -79,8 +79,9 @@ def test_a_mail_the_sender_cannot_send_fails_alone_and_the_queue_goes_on(
         make_smtp_server: Callable[..., SmtpTestServer]) -> None:
     smtp = make_smtp_server(auth=False)
     with factory() as s:  # a note queued before addresses were checked, then two welcomes
-        s.add(OutboundMessage(to_addr=LONG_LOCAL, kind="stranger", raw=bytes(compose(
-            from_addr=host.mail.from_address, to_addr=LONG_LOCAL, subject="note", text="hello"))))
+        s.add(OutboundMessage(to_addr=LONG_LOCAL, kind="stranger", raw=compose(
+            from_addr=host.mail.from_address, to_addr=LONG_LOCAL, subject="note",
+            text="hello").raw))
         api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)], host=host)
         s.commit()
     done = deliver_outbox(factory, SmtpSender(smtp.settings), host)
@@ -185,8 +186,8 @@ def test_no_database_lock_is_held_while_smtp_sends(
     with factory() as s:
         game = api.get_game(s, table.game_id)
         api.reissue_secret(s, game, 1)  # nothing to do with sending: just a queued mail below
-        s.add(OutboundMessage(to_addr=BOB, kind="status", raw=bytes(compose(
-            from_addr=host.mail.from_address, to_addr=BOB, subject="s", text="t"))))
+        s.add(OutboundMessage(to_addr=BOB, kind="status", raw=compose(
+            from_addr=host.mail.from_address, to_addr=BOB, subject="s", text="t").raw))
         s.commit()
     card = hand(factory, table, 0)[0]
     during: list[tuple[str, float]] = []

@@ -52,7 +52,7 @@ def test_the_shared_part_is_kept_by_its_view_and_language() -> None:
 
 
 def test_a_view_whose_key_is_written_once_draws_and_keeps_the_same_part() -> None:
-    """mails.public_view hands the renders of a move a PublicView: its JSON written once, the
+    """MoveMails.public hands the renders of a move a PublicView: its JSON written once, the
     same key as the plain view's, the same mail drawn from it."""
     for state in states():
         plain = mail(state, 0, "fr", shared=True)
