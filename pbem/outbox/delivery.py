@@ -175,8 +175,9 @@ def _bytes_of(session: Session, ids: list[int]) -> dict[int, tuple[bytes, bytes 
     rows = session.execute(select(col(OutboundBytes.id), col(OutboundBytes.raw),
                                   col(OutboundBytes.raw_once_sent))
                            .where(col(OutboundBytes.id).in_(ids))).all()
-    return {r.id: (mailparts.whole(session, r.raw),
-                   None if r.raw_once_sent is None else mailparts.whole(session, r.raw_once_sent))
+    composed = iter(mailparts.wholes(session, [b for r in rows for b in (r.raw, r.raw_once_sent)
+                                               if b is not None]))
+    return {r.id: (next(composed), None if r.raw_once_sent is None else next(composed))
             for r in rows}
 
 

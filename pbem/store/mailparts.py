@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col
 
-from pbem.store.packing import join, marks, split
+from pbem.store.packing import join, marks, pack_run, split, unpack_run
 from pbem.store.tables import MailPart, MailPartUse, OutboundBytes, utcnow
 
 _PENDING = "pbem_mail_parts"  # session.info: the mails of this flush, with their whole bytes
@@ -31,13 +31,20 @@ def whole(session: Session, stored: bytes) -> bytes:
     return join(stored, _bodies(session, marks(stored)))
 
 
+def wholes(session: Session, stored: Iterable[bytes]) -> list[bytes]:
+    """:func:`whole` of many mails, their parts read in one query."""
+    kept = list(stored)
+    bodies = _bodies(session, set().union(*(marks(s) for s in kept)))
+    return [join(s, bodies) for s in kept]
+
+
 def _bodies(session: Session, digests: set[str]) -> dict[str, bytes]:
     if not digests:
         return {}
     rows = session.connection().execute(
         select(col(MailPart.digest), col(MailPart.body))
         .where(col(MailPart.digest).in_(sorted(digests))))
-    return {digest: body for digest, body in rows}
+    return {digest: unpack_run(bytes(body)) for digest, body in rows}
 
 
 def release(session: Session, outbound_ids: Iterable[int]) -> None:
@@ -71,7 +78,7 @@ def _mark_used(session: Session, runs: dict[str, bytes], now: datetime) -> None:
         return
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
     insert = dialect.insert(MailPart).values(
-        [{"digest": d, "body": runs[d], "last_used": now} for d in missing])
+        [{"digest": d, "body": pack_run(runs[d]), "last_used": now} for d in missing])
     conn.execute(insert.on_conflict_do_update(index_elements=["digest"],
                                               set_={"last_used": insert.excluded.last_used}))
 

@@ -332,7 +332,7 @@ class MailPart(SQLModel, table=True):
     ``last_used`` is when a mail last took it: the sweep leaves a part so used lately."""
 
     digest: str = Field(primary_key=True)
-    body: bytes = Field(sa_column=Column(Deflated, nullable=False))
+    body: bytes = Field(sa_column=Column(LargeBinary, nullable=False))  # packing.pack_run
     last_used: datetime = Field(default_factory=utcnow, index=True)
 
 

@@ -182,3 +182,33 @@ def test_a_failed_flush_stores_the_mail_whole_when_tried_again(factory: SessionF
     with factory() as s:
         again = s.get(OutboundMessage, row.id)
         assert again is not None and again.raw == raw
+
+
+def test_going_back_before_0022_puts_every_mail_back_whole(db_url: str) -> None:
+    from alembic import command
+    from sqlalchemy import create_engine, inspect, text
+
+    from pbem.store.db import init, make_engine, session_factory
+    from tests.store.test_migrations import alembic_config
+
+    engine = init(db_url)
+    factory = session_factory(engine)
+    board = picture(1)
+    mails = [status_mail("ann@players.test", board, picture(2)),
+             status_mail("bob@players.test", board)]
+    queue(factory, *[(m.split(b"\n")[1][4:].decode(), m) for m in mails])
+    engine.dispose()
+    cfg = alembic_config(db_url)
+    command.downgrade(cfg, "0021_calendar")
+    plain = create_engine(db_url)
+    with plain.connect() as conn:
+        assert [bytes(r[0]) for r in conn.execute(text(
+            "SELECT raw FROM outboundbytes ORDER BY id"))] == mails
+        assert "mailpart" not in inspect(plain).get_table_names()
+    plain.dispose()
+    command.upgrade(cfg, "head")
+    again = make_engine(db_url)
+    with session_factory(again)() as s:
+        rows = s.execute(select(OutboundMessage).order_by(col(OutboundMessage.id))).scalars()
+        assert [r.raw for r in rows] == mails
+    again.dispose()

@@ -3,6 +3,7 @@
 Revision ID: 0022_mail_parts
 Revises: 0021_calendar
 """
+import base64
 import re
 import zlib
 
@@ -43,6 +44,7 @@ def upgrade() -> None:
 # pbem.store.packing's format as of this revision, frozen here: a downgrade puts every mail
 # back as composed, uncompressed, as the revisions before read them.
 _DEFLATED = b"\x00deflate\x00"
+_DECODED = b"\x00base64\x00"
 _MARK = re.compile(rb"\x00part:([0-9a-f]{64})\x00")
 
 
@@ -61,7 +63,9 @@ def downgrade() -> None:
         if digest not in parts:
             stored = conn.execute(sa.text("SELECT body FROM mailpart WHERE digest = :d"),
                                   {"d": digest}).scalar_one()
-            parts[digest] = _inflate(stored) or b""
+            body = bytes(stored)
+            parts[digest] = (base64.encodebytes(body[len(_DECODED):])
+                             if body.startswith(_DECODED) else _inflate(body) or b"")
         return parts[digest]
 
     def whole(value: bytes | None) -> bytes | None:
