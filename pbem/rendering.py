@@ -138,6 +138,9 @@ class StatusMail:
     public: dict[str, Any] | None = None
     # The seats a bot plays (a bot seat's name, or a player's with a bot standing in).
     bots: list[str] = field(default_factory=list)
+    # One-tap orders: (the order in the seat's words, a mailto: link that opens a reply to
+    # the seat's reply address with it written in), in this seat's mail only.
+    one_tap: list[tuple[str, str]] = field(default_factory=list)
 
 
 # A reader's words in a part drawn for every seat: mark, seat number, words, end. Private-use

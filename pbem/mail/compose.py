@@ -361,3 +361,16 @@ def compose_bytes(
         part = _multipart("alternative", [part, shown])
     part_head, body = part
     return "".join([*head, part_head, "\n"]).encode("utf-8") + body
+
+
+# -- the reply address, added to a mail already written ------------------------------------
+
+
+def with_reply_to(raw: bytes, address: str) -> bytes:
+    """``raw`` with a ``Reply-To: address`` header (first, before the others), the rest byte
+    for byte: the seat's reply address (pbem.pipeline.reply_tokens), added after the mail is
+    written, whichever writer wrote it."""
+    line = _address_header("Reply-To", "", address)
+    if raw.partition(b"\n")[0].endswith(b"\r"):  # a mail written with CRLF line ends
+        line = line.replace("\n", "\r\n")
+    return line.encode("ascii") + raw

@@ -102,7 +102,7 @@ def load(path: Path) -> HostKey:
 
 
 def mail_host(cfg: Config) -> Host:
-    """The settings a pass over the mail needs; with the lobby on, this host's key too, from
-    which the lobby derives its codes (pbem.pipeline.lobby_codes)."""
-    host = Host.from_config(cfg)
-    return replace(host, key=load(cfg.host_key_path).secret) if cfg.lobby.enabled else host
+    """The settings a pass over the mail (or a command that mails seats) needs, with this
+    host's key: every seat's reply address is derived from it (pbem.pipeline.reply_tokens),
+    and the lobby's codes (pbem.pipeline.lobby_codes)."""
+    return replace(Host.from_config(cfg), key=load(cfg.host_key_path).secret)

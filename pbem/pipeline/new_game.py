@@ -21,6 +21,7 @@ from pbem.pipeline import controllers, game_options, operator_input
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.autoplay import settle
 from pbem.pipeline.clock import POLICIES, tell_autoplay
+from pbem.pipeline.reply_tokens import REPLY_NEEDS_NO_SECRET
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.host import Host
 from pbem.store import players, queries
@@ -156,6 +157,7 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
                                intro=[msg("Welcome to {title}! Your secret is: {secret}",
                                           title=rules.title, secret=secret),
                                       msg("Keep it private: put it in every mail you send."),
+                                      REPLY_NEEDS_NO_SECRET,
                                       # a game translates its about text in its catalogue
                                       *([Msg(rules.about)] if rules.about else [])],
                                kind="welcome")

@@ -15,12 +15,14 @@ from pbem.drawing.pictures import Picture, inline_pictures
 from pbem.engine.contract import Event, GameRules, Outcome, localise_order, view_turn
 from pbem.i18n import LANGUAGES, Msg, Translator, msg, nmsg, translator
 from pbem.i18n.translate import ENGLISH
-from pbem.mail.compose import clean_header, compose_bytes, list_id
-from pbem.mail.redact import MARK, redact
+from pbem.mail.compose import clean_header, compose_bytes, list_id, with_reply_to
+from pbem.mail.redact import MARK
 from pbem.pipeline.controllers import is_bot_seat, stands_in
 from pbem.pipeline.deadlines import autoplayed, aware, deadline_of, waiting_label
 from pbem.pipeline.history import MOVE_KINDS
 from pbem.pipeline.lobby_codes import never_code, unsubscribe_link
+from pbem.pipeline.one_tap import one_tap_links
+from pbem.pipeline.reply_tokens import ReplyAddress, reply_address, sent_copy
 from pbem.pipeline.seat_language import Line, footer, render, render_lines, seat_tr
 from pbem.rendering import (
     PublicView,
@@ -162,7 +164,7 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
           in_reply_to: str | None = None, references: list[str] | None = None,
           auto_reply: bool = True, secret: str | None = None,
           tag: str | None = None, unsubscribe: bool = False,
-          language: str | None = None) -> OutboundMessage:
+          language: str | None = None, reply_to: ReplyAddress | None = None) -> OutboundMessage:
     """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
     sent (pbem.outbox.delivery), so the secret is at rest only while the mail waits; the
     subject kept on the row never shows it. ``unsubscribe``: mail to someone who holds no
@@ -171,11 +173,16 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
     An HTML body's SVG pictures travel as PNG parts (pbem.drawing.pictures). Mail to an
     address that answered "never" (pbem.pipeline.lobby) is dropped by the outbox, never
     sent (pbem.outbox.delivery). A game's mail (``tag``) carries the game's List-Id, the
-    same in every one of its mails, for players' filters."""
+    same in every one of its mails, for players' filters. ``reply_to``: a seat's reply
+    address (pbem.pipeline.reply_tokens), its token blanked once sent, as a secret."""
     pictures: list[Picture] = []
     if html is not None:
         html, pictures = inline_pictures(html, host.message_id_domain)
-    raw = compose_bytes(keep_lines=secret is None,  # no secret: its lines may be kept
+    # The reply address's token in its text (one-tap orders' links), not only in Reply-To.
+    token_shown = reply_to is not None and (reply_to.token in text or (
+        html is not None and reply_to.token in html))
+    # No secret nor token in its text: its lines may be kept.
+    raw = compose_bytes(keep_lines=secret is None and not token_shown,
                         from_addr=host.from_address, from_name=host.from_name, to_addr=to,
                         to_name=to_name, subject=subj,
                         text=text, html=html, in_reply_to=in_reply_to, references=references,
@@ -185,13 +192,16 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
                         list_unsubscribe=unsubscribe_link(host, to) if unsubscribe else None,
                         language=language)
     hidden = [secret] if secret else []
+    if reply_to is not None:
+        raw = with_reply_to(raw, reply_to.address)
+        hidden.append(reply_to.token)
     if unsubscribe:
         hidden.append(never_code(host, to))
     # The subject as its header reads, so listing the outbox never loads the bytes.
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
                           subject=clean_header(_without(subj, hidden), 250),
                           message_id=message_id_of(raw),
-                          raw_once_sent=redact(raw, hidden) if hidden else None)
+                          raw_once_sent=sent_copy(raw, hidden, None if token_shown else reply_to))
     session.add(row)
     return row
 
@@ -344,7 +354,6 @@ def queue_status(session: Session, host: Host, rules: GameRules, game: Game, sta
         moves = queries.moves_made(session, game.id or 0, MOVE_KINDS)
     seats = seats if seats is not None else queries.seats(session, game.id or 0)
     mail = status_mail(session, rules, game, state, seat, intro, secret, seats, public, log)
-    text, html = render_status(rules, mail)
     subj = status_subject(
         game, mail, turn=shown_turn(mail.view, moves), kind=kind,
         mover=mover, point=point,
@@ -352,11 +361,15 @@ def queue_status(session: Session, host: Host, rules: GameRules, game: Game, sta
         seats=seats, tr=seat_tr(seat, rules), played=played_by(seat),
         first_turn=mover.first_turn(rules, seat.index, moves)
         if isinstance(mover, Moves) else None)
+    reply_to = reply_address(host, game, seat)
+    if mail.your_turn:
+        mail.one_tap = one_tap_links(rules, state, seat, mail.lang, reply_to, subj)
+    text, html = render_status(rules, mail)
     return queue(session, host, to=seat.address, to_name=seat.name,
                  subj=subj, text=text, html=html, kind=kind,
                  game_id=game.id, in_reply_to=in_reply_to, references=references,
                  auto_reply=in_reply_to is not None, secret=secret, tag=game.tag,
-                 language=mail.lang)
+                 language=mail.lang, reply_to=reply_to)
 
 
 def shown_turn(view: Any, moves: int) -> int:
@@ -445,7 +458,9 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
     return queue(session, host, to=to, to_name="", subj=subj, text=text, kind=kind,
                  game_id=game.id if game else None, in_reply_to=in_reply_to,
                  references=references, secret=secret, tag=game.tag if game else None,
-                 unsubscribe=unsubscribe, language=tr.lang)
+                 unsubscribe=unsubscribe, language=tr.lang,
+                 reply_to=reply_address(host, game, seat)
+                 if game is not None and seat is not None and to == seat.address else None)
 
 
 # Answers to mail that proved no seat's secret ("fault": a mail the host failed on; "lobby":

@@ -15,9 +15,11 @@ from pbem.mail.addresses import deliverable
 from pbem.mail.reading import IncomingMail, read_message, text_safe
 from pbem.mail.redact import blank
 from pbem.pipeline import outgoing as mails
+from pbem.pipeline import reply_tokens
 from pbem.pipeline.context import Result
 from pbem.pipeline.identify import identify_game, secret_seat
 from pbem.pipeline.letter import Letter, read_letter
+from pbem.pipeline.reply_tokens import found_in
 from pbem.pipeline.stored import (
     conflict_key,
     kept_bytes,
@@ -47,9 +49,9 @@ def quarantine(factory: SessionFactory, raw: bytes, reason: str,
     bytes is tried. Raises :class:`TransientFault` when the database itself is failing.
     """
     reason = safe_reason(reason)
-    limit = (host or Host()).max_message_bytes
+    host = host or Host()
     try:
-        return _quarantine(factory, raw, reason, inbound_id, limit)
+        return _quarantine(factory, raw, reason, inbound_id, host)
     except Exception as exc:
         if is_transient(exc):
             raise TransientFault(describe(exc)) from exc
@@ -60,7 +62,7 @@ def quarantine(factory: SessionFactory, raw: bytes, reason: str,
             key = synthetic_message_id(raw)
             row = session.exec(select(InboundMessage).where(
                 InboundMessage.message_id == key)).first()
-            row = row or InboundMessage(message_id=key, raw=kept_bytes(raw, limit))
+            row = row or InboundMessage(message_id=key, raw=kept_bytes(raw, host.max_message_bytes))
             row.status, row.processed_at = "quarantined", utcnow()
             row.reason = safe_reason(f"{reason} (recorded after: {first})")
             session.add(row)
@@ -75,7 +77,8 @@ def quarantine(factory: SessionFactory, raw: bytes, reason: str,
 
 
 def _quarantine(factory: SessionFactory, raw: bytes, reason: str, inbound_id: int | None,
-                limit: int) -> Result:
+                host: Host) -> Result:
+    limit = host.max_message_bytes
     with factory() as session:
         row = session.get(InboundMessage, inbound_id) if inbound_id is not None else None
         if row is None:
@@ -87,10 +90,12 @@ def _quarantine(factory: SessionFactory, raw: bytes, reason: str, inbound_id: in
                 row = session.exec(
                     select(InboundMessage).where(InboundMessage.message_id == key)).first()
             if row is None:
-                seen = _verdict(session, raw)
+                tokens = found_in(host, raw).tokens  # its reply address's: never kept
+                seen = _verdict(session, raw, host, tokens)
                 row = InboundMessage(message_id=key, from_addr=seen.sender,
                                      subject=seen.subject, game_id=seen.game_id)
-                seal(row, raw, seen.seat, seen.secret, limit=limit)  # its bytes, blanked
+                seal(row, raw, seen.seat, seen.secret, limit=limit,  # its bytes, blanked
+                     also=tokens)
         if row.id is not None and row.status != "quarantined":
             return Result("duplicate", f"already {row.status}", row.id)
         row.status = "quarantined"
@@ -112,9 +117,10 @@ class _Verdict:
     game_id: int | None = None
 
 
-def _verdict(session: Session, raw: bytes) -> _Verdict:
-    """Who sent a mail quarantined before it was read, what it is about, whose secret it
-    carries: the quarantine row names its sender and subject, never just bytes."""
+def _verdict(session: Session, raw: bytes, host: Host, tokens: tuple[str, ...]) -> _Verdict:
+    """Who sent a mail quarantined before it was read, what it is about, whose secret (or
+    reply address: ``tokens``) it carries: the quarantine row names its sender and subject,
+    never just bytes."""
     found = _Verdict()
     try:
         mail = read_message(raw)
@@ -132,8 +138,9 @@ def _verdict(session: Session, raw: bytes) -> _Verdict:
         if game is None:
             return found
         found.game_id = game.id
-        seat = secret_seat(queries.seat_by_address(session, game.id or 0, mail.from_addr),
-                           letter.secret)
+        held = queries.seat_by_address(session, game.id or 0, mail.from_addr)
+        seat = secret_seat(held, letter.secret) or (
+            reply_tokens.check(host, game, held, tokens).seat if tokens else None)
         found.seat = seat.index if seat is not None else None
     except Exception:  # a courtesy for a later reprocess; quarantining must go on
         log.debug("no verdict for a quarantined mail", exc_info=True)

@@ -228,6 +228,25 @@ class Retention:
 FORGET_BY_MAIL = ("operator", "after_games")
 
 
+@dataclass(frozen=True)
+class Secrets:
+    """``[secrets]``: how a seat's mail is proved besides its secret."""
+
+    # Days the reply address of a seat's mail proves the seat (a reply to it needs no secret
+    # line); at least the longest deadline, so a reply on the deadline's last hour plays.
+    reply_days: int = 30
+
+
+def _secrets(section: dict[str, Any], deadlines: Deadlines) -> Secrets:
+    result = Secrets(**_values(Secrets, section, "secrets"))
+    if result.reply_days * 24 < max(deadlines.turn_hours, 24):
+        raise ConfigError(f"secrets.reply_days must be at least the turn deadline "
+                          f"([deadlines] turn_hours = {deadlines.turn_hours}: "
+                          f"{-(-deadlines.turn_hours // 24)} days) and 1, not "
+                          f"{result.reply_days}")
+    return result
+
+
 def _retention(section: dict[str, Any]) -> Retention:
     result = Retention(**_values(Retention, section, "retention"))
     if result.forget_by_mail not in FORGET_BY_MAIL:
@@ -253,6 +272,7 @@ class Config:
     bots: Bots = field(default_factory=Bots)
     lobby: Lobby = field(default_factory=Lobby)
     retention: Retention = field(default_factory=Retention)
+    secrets: Secrets = field(default_factory=Secrets)
     operator_address: str | None = None  # gets the mail when a game pauses on a timeout
     # When set, a player's mail counts only if the topmost Authentication-Results header,
     # from this authserv-id (our own receiving server), shows DKIM, SPF or DMARC passing
@@ -518,7 +538,8 @@ def _build(raw: dict[str, Any], base: Path) -> Config:
             inbound=InboundConfig(imap=imap, maildir=in_maildir),
             outbound=OutboundConfig(smtp=smtp, maildir=out_maildir),
             limits=Limits(**_values(Limits, limits, "limits")),
-            deadlines=_deadlines(deadlines),
+            deadlines=(clocks := _deadlines(deadlines)),
+            secrets=_secrets(raw.get("secrets", {}), clocks),
             bots=_bots(raw.get("bots", {})),
             lobby=_lobby(raw.get("lobby", {})),
             retention=_retention(raw.get("retention", {})),

@@ -40,6 +40,8 @@ class Host:
     reminder_hours: int = 24
     timeout: str = "default"
     vacation_days: int = 14
+    # Days a reply address proves its seat ([secrets] reply_days; pbem.pipeline.reply_tokens).
+    reply_days: int = 30
     # This host's own key (pbem.ops.hostkey), from which the lobby derives its codes, so a
     # code can be mailed again without being kept; None: a key of this process only.
     key: bytes | None = field(default=None, repr=False)
@@ -80,4 +82,5 @@ class Host:
             reminder_hours=cfg.deadlines.reminder_hours,
             timeout=cfg.deadlines.timeout,
             vacation_days=cfg.deadlines.vacation_days,
+            reply_days=cfg.secrets.reply_days,
         )

@@ -737,12 +737,16 @@ def test_a_new_host_key_gives_a_waiting_seat_a_new_code_once(post: Post, clock: 
     assert confirm(rekeyed, BEN, new)[0] == "[testcards-t1] Your seat is confirmed"
 
 
-def test_a_pass_over_the_mail_reads_the_host_key_when_the_lobby_is_on(tmp_path: Path) -> None:
+def test_a_pass_over_the_mail_reads_the_host_key_lobby_or_not(tmp_path: Path) -> None:
+    """The lobby's codes come from the host's key, and so does every seat's reply address
+    (pbem.pipeline.reply_tokens): a host without the lobby reads it too."""
     from pbem.ops import hostkey
     from pbem.settings.config import from_dict
 
     on = from_dict({"data_dir": str(tmp_path), "lobby": {"enabled": True}})
     assert hostkey.mail_host(on).key == hostkey.load(on.host_key_path).secret
+    (tmp_path / "off").mkdir()
     off = from_dict({"data_dir": str(tmp_path / "off")})
-    assert hostkey.mail_host(off).key is None
-    assert not off.host_key_path.exists()  # no key made for a host without the lobby
+    key = hostkey.mail_host(off).key
+    assert key is not None and key == hostkey.load(off.host_key_path).secret
+    assert key != hostkey.mail_host(on).key  # each host its own

@@ -14,6 +14,7 @@ from pbem.pipeline.command_words import word
 from pbem.pipeline.commands.log import LOG_DEFAULT
 from pbem.pipeline.context import MailContext, Result
 from pbem.pipeline.replies import stranger
+from pbem.pipeline.reply_tokens import REPLY_NEEDS_NO_SECRET
 from pbem.pipeline.seat_language import Line
 from pbem.settings.host import Host
 from pbem.store import queries
@@ -31,6 +32,7 @@ def handle(ctx: MailContext) -> Result | None:
         help_for(ctx, rules, game, tr.lang), "",
         msg("Write your orders one per line, with a line \"{secret}\".",
             secret=f"{words.word('secret', tr.lang)} " + tr(msg("<your secret>"))),
+        REPLY_NEEDS_NO_SECRET,
         msg("Start the mail with \"{check}\" to see what would happen without "
             "playing.", check=words.word("check", tr.lang)),
         "", *help_lines(tr, ctx.host),
