@@ -37,13 +37,15 @@ from pbem.i18n import msg
 from pbem.mail.inbound import Claim, FetchedMail, MaildirInbox
 from pbem.mail.outbound import MaildirSender
 from pbem.ops import api
+from pbem.ops.services import start
 from pbem.pipeline import controllers, stand_in
+from pbem.settings.config import Bots, MailConfig
 from pbem.settings.host import Host
 from pbem.store import queries
 from pbem.store.db import SessionFactory
 
 GAME = "reef-encounter"
-DEFAULT_PASS_BUDGET = Host().bot_seconds_per_pass  # at the default 1 s per move
+DEFAULT_PASS_BUDGET = Host().bots.seconds_per_pass  # at the default 1 s per move
 ALICE, BOB = "alice@players.test", "bob@players.test"
 
 
@@ -118,8 +120,8 @@ class Figures:
 
 
 def run(db: str | None, tables: int, per_move: float, per_pass: float) -> Figures:
-    host = Host(from_address="games@bench.test", bot_seconds_per_move=per_move,
-                bot_seconds_per_pass=per_pass)
+    host = Host(mail=MailConfig(from_address="games@bench.test"),
+                bots=Bots(seconds_per_move=per_move, seconds_per_pass=per_pass))
     with fresh_db(db) as factory, tempfile.TemporaryDirectory(prefix="pbem-bench-") as d:
         t0 = time.perf_counter()
         tag, secret = make_tables(factory, host, tables)
@@ -127,8 +129,9 @@ def run(db: str | None, tables: int, per_move: float, per_pass: float) -> Figure
         inbox_dir, outbox = Path(d) / "in", Stamped(Path(d) / "out")
         for sub in ("new", "cur", "tmp"):
             (inbox_dir / sub).mkdir(parents=True)
-        api.process_inbox(factory, MaildirInbox(inbox_dir), outbox, dataclasses.replace(
-            host, bot_seconds_per_pass=1e-9))  # the welcomes out, no bot plays yet
+        starved = dataclasses.replace(host.bots, seconds_per_pass=1e-9)  # no bot plays yet
+        api.process_inbox(factory, MaildirInbox(inbox_dir), outbox,
+                          dataclasses.replace(host, bots=starved))  # the welcomes out
         outbox.answered = None
         inbox = ArrivesDuringThePass(MaildirInbox(inbox_dir), inbox_dir,
                                      order_mail(factory, tag, secret))
@@ -142,6 +145,7 @@ def run(db: str | None, tables: int, per_move: float, per_pass: float) -> Figure
 
 
 def main() -> None:
+    start()  # the services `pbem` sets up before any command
     parser = argparse.ArgumentParser(prog="python -m bench.bot_budget",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=100)

@@ -35,6 +35,7 @@ from bench.machine import describe
 from pbem.engine import registry
 from pbem.engine.chance import Chance
 from pbem.engine.contract import bot_order
+from pbem.ops.services import start
 
 MAX_ORDERS = 2000
 WIN_GOAL_2P = 0.80  # the bot's wins against one random seat
@@ -143,6 +144,7 @@ def lines_for(name: str) -> list[Line]:
 
 
 def main() -> None:
+    start()  # the services `pbem` sets up before any command
     parser = argparse.ArgumentParser(prog="python -m bench.bots",
                                      description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--game", choices=sorted(registry.games()),

@@ -33,6 +33,7 @@ from pathlib import Path
 from bench.common import ROOT, exactly_once, reef_tables, wave, welcomes_set_aside
 from pbem.engine import registry
 from pbem.ops import api
+from pbem.ops.services import start
 from pbem_testkit.databases import scratch_database
 from pbem_testkit.dovecot import DOVECOT, DovecotServer
 from pbem_testkit.smtp import SmtpTestServer
@@ -156,6 +157,7 @@ def _prepare(url: str, games: int) -> tuple[list[bytes], int]:
 
 
 def main() -> None:
+    start()  # the services `pbem` sets up before any command
     parser = argparse.ArgumentParser(prog="python -m bench.burst",
                                      description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--db", help="a PostgreSQL URL (default: SQLite, one worker)")

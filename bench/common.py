@@ -22,6 +22,7 @@ from pbem.engine.contract import GameRules
 from pbem.engine.hashing import canonical_json
 from pbem.mail.outbound import Sender, one_connection, send_bytes
 from pbem.ops import api
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import queries
 from pbem.store.db import SessionFactory
@@ -33,7 +34,7 @@ from pbem_testkit.smtp import SmtpTestServer
 from pbem_testkit.testgame import GAME
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout: where `python -m bench.…` runs
-HOST = Host(from_address="games@bench.test")
+HOST = Host(mail=MailConfig(from_address="games@bench.test"))
 
 
 @contextlib.contextmanager

@@ -29,6 +29,7 @@ from bench.machine import describe
 from pbem.engine import registry
 from pbem.engine.chance import Chance
 from pbem.engine.contract import GameRules
+from pbem.ops.services import start
 
 MAX_ORDERS = 1000
 
@@ -112,6 +113,7 @@ def report(game: GameRules, totals: Totals, players: int) -> None:
 
 
 def main() -> None:
+    start()  # the services `pbem` sets up before any command
     parser = argparse.ArgumentParser(prog="python -m bench.engine",
                                      description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--game", choices=sorted(registry.games()),

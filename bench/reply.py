@@ -24,6 +24,7 @@ from html.parser import HTMLParser
 
 from bench.machine import describe
 from pbem.mail.reading import read_message
+from pbem.ops.services import start
 
 MEGABYTE = 1_000_000
 
@@ -83,6 +84,7 @@ def html_parser_only(body: str) -> None:
 
 
 def main() -> None:
+    start()  # the services `pbem` sets up before any command
     parser = argparse.ArgumentParser(prog="python -m bench.reply",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="readings of each input")

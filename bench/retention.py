@@ -43,6 +43,7 @@ from pbem.engine.contract import localise_order
 from pbem.mail.inbound import MaildirInbox
 from pbem.mail.outbound import MaildirSender
 from pbem.ops import api, retention
+from pbem.ops.services import start
 from pbem.settings.config import Retention
 from pbem.store import space
 from pbem.store.db import SessionFactory
@@ -146,6 +147,7 @@ def year(args: argparse.Namespace, db: str | None, keep: Retention | None,
 
 
 def main() -> None:
+    start()  # the services `pbem` sets up before any command
     parser = argparse.ArgumentParser(prog="python -m bench.retention",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="active games (default 100)")

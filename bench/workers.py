@@ -32,6 +32,7 @@ from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
 from pbem.mail.settings import ImapSettings, SmtpSettings
 from pbem.ops import api
+from pbem.ops.services import start
 from pbem.pipeline.warmup import warm_up
 from pbem_testkit.databases import scratch_database
 from pbem_testkit.dovecot import DOVECOT, DovecotServer
@@ -134,6 +135,7 @@ def _drain(url: str, orders: list[bytes], welcomes: int, workers: int) -> float:
 
 
 def main() -> None:
+    start()  # the services `pbem` sets up before any command
     if sys.argv[1:2] == ["child"]:
         url, port, user, password, smtp_port = sys.argv[2:7]
         registry.register(GAME)

@@ -57,17 +57,40 @@ def _packaged_templates() -> Path:
     return installed if installed.is_dir() else Path(pbem.__file__).parent.parent / "templates"
 
 
-_environments: dict[tuple[str, int], jinja2.Environment] = {}
+_KEPT_MAX = 512  # parts kept (a game, a language, a mail setting each); then started again
+_PUBLIC_KEPT = 16  # distinct public parts kept: a few moves' worth, in every language
+
+
+class MailTemplates:
+    """What rendering mail keeps between mails: one jinja environment per template folder and
+    game (compiling templates per email cost more than the rest of the pipeline,
+    bench/pipeline.py), and the parts its renders keep (:func:`kept`, :func:`public_parts`).
+
+    Everything is keyed by the game and the environment themselves, never by their ``id()``:
+    an id is reused once its object is gone, and would then find another game's templates.
+    """
+
+    def __init__(self) -> None:
+        self.environments: dict[tuple[str, GameRules | None], jinja2.Environment] = {}
+        self.kept: dict[tuple[Any, ...], str] = {}
+        self.public: OrderedDict[tuple[jinja2.Environment, str, tuple[str, ...], str],
+                                 dict[str, Any]] = OrderedDict()
+        self.public_lock = threading.Lock()
+
+    def environment(self, game: GameRules | None = None) -> jinja2.Environment:
+        key = (str(templates_dir()), game)
+        env = self.environments.get(key)
+        if env is None:
+            env = self.environments[key] = _new_environment(game)
+        return env
+
+
+TEMPLATES = MailTemplates()  # this process's; tests look into it
 
 
 def environment(game: GameRules | None = None) -> jinja2.Environment:
-    """One environment per template folder and game, kept: compiling templates per email
-    cost more than the rest of the pipeline (bench/pipeline.py)."""
-    key = (str(templates_dir()), id(game))
-    env = _environments.get(key)
-    if env is None:
-        env = _environments[key] = _new_environment(game)
-    return env
+    """The environment of ``game``'s mail (the host's alone for None), made once."""
+    return TEMPLATES.environment(game)
 
 
 def _new_environment(game: GameRules | None) -> jinja2.Environment:
@@ -138,6 +161,8 @@ class StatusMail:
     public: dict[str, Any] | None = None
     # The seats a bot plays (a bot seat's name, or a player's with a bot standing in).
     bots: list[str] = field(default_factory=list)
+    # A watcher's mail: the spectators' view, with no word on replying with orders.
+    watcher: bool = False
     # One-tap orders: (the order in the seat's words, a mailto: link that opens a reply to
     # the seat's reply address with it written in), in this seat's mail only.
     one_tap: list[tuple[str, str]] = field(default_factory=list)
@@ -173,8 +198,6 @@ def for_seat(part: str, seat: int | None) -> str:
                        else "", part)
 
 
-_KEPT_MAX = 512  # parts kept (a game, a language, a mail setting each); then started again
-_kept: dict[tuple[Any, ...], str] = {}
 _MISSING = object()
 
 
@@ -200,19 +223,19 @@ def kept(ctx: Context, name: str) -> str:
     key: tuple[Any, ...] | None = None
     reads = _reads(env, name)
     if values.get("secret") is None and reads is not None:
-        key = (id(env), name, ctx.eval_ctx.autoescape,
+        key = (env, name, ctx.eval_ctx.autoescape,
                *(values.get(n, _MISSING) for n in reads))
         try:
-            found = _kept.get(key)
+            found = TEMPLATES.kept.get(key)
         except TypeError:  # a list, a dict: drawn each time
             found, key = None, None
         if found is not None:
             return Markup(found) if ctx.eval_ctx.autoescape else found
     done = env.get_template(name).render(values)
     if key is not None:
-        if len(_kept) >= _KEPT_MAX:
-            _kept.clear()
-        _kept[key] = done
+        if len(TEMPLATES.kept) >= _KEPT_MAX:
+            TEMPLATES.kept.clear()
+        TEMPLATES.kept[key] = done
     return Markup(done) if ctx.eval_ctx.autoescape else done
 
 
@@ -276,11 +299,6 @@ def _inline(html: str, style: str | None) -> str:
     return _INLINER.inline(html) if style is None else _INLINER.inline_fragment(html, style)
 
 
-_PUBLIC_KEPT = 16  # distinct public parts kept: a few moves' worth, in every language
-_public: OrderedDict[tuple[int, str, tuple[str, ...], str], dict[str, Any]] = OrderedDict()
-_public_lock = threading.Lock()
-
-
 def _public_templates(env: jinja2.Environment, game_name: str
                       ) -> tuple[jinja2.Template, jinja2.Template] | None:
     try:
@@ -326,22 +344,23 @@ def public_parts(env: jinja2.Environment, game_name: str, public: dict[str, Any]
     if templates is None:
         return {}
     seen = public._json_key if isinstance(public, PublicView) else _as_key(public)
-    key = (id(env), str(speech["lang"]), tuple(names), seen or "")
+    key = (env, str(speech["lang"]), tuple(names), seen or "")
+    drawn = TEMPLATES.public
     if seen is not None:
-        with _public_lock:
-            found = _public.get(key)
+        with TEMPLATES.public_lock:
+            found = drawn.get(key)
             if found is not None:
-                _public.move_to_end(key)
+                drawn.move_to_end(key)
                 return found
     ctx = {"view": public, "names": names, "game_name": game_name, **speech}
     text, html = (t.render(ctx) for t in templates)
     # public_parts: the HTML part with its styles inlined, by style sheet (render_status)
     parts = {"public_txt": text, "public_html": Markup(html), "public_parts": {}}
     if seen is not None:
-        with _public_lock:
-            _public[key] = parts
-            while len(_public) > _PUBLIC_KEPT:
-                _public.popitem(last=False)
+        with TEMPLATES.public_lock:
+            drawn[key] = parts
+            while len(drawn) > _PUBLIC_KEPT:
+                drawn.popitem(last=False)
     return parts
 
 

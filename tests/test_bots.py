@@ -16,13 +16,14 @@ from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import MaildirSender, SmtpSender
 from pbem.ops import api
 from pbem.ops.bots import BotGameError, maildir_table, play_out
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from pbem.store.tables import InboundMessage
 from tests.support.botmail import ServerMailroom
 from tests.support.testgame import GAME, TestCards
 
-HOST = Host(from_address="games@host.test")
+HOST = Host(mail=MailConfig(from_address="games@host.test"))
 SEATS = [("Ann", "ann@players.test"), ("Ben", "ben@players.test"), ("Cy", "cy@players.test")]
 
 

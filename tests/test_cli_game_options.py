@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 import pytest
 
 from pbem.engine import registry
+from pbem.i18n import translator
 from pbem.pipeline import game_options
 from tests.support.testgame import GAME, TestCards
 from tests.test_cli import home, pbem  # noqa: F401  (home is a fixture)
@@ -134,24 +135,24 @@ def test_a_refusal_is_english_as_text_and_translatable_as_its_message() -> None:
     """The command line shows ``str(exc)``; a lobby reply renders ``exc.message`` in the
     player's language, with the option names and the values to type as written."""
     plain = refusal(lambda: game_options.from_text("Plain", {}, ["advanced=yes"]))
-    assert plain.message.render("de") == "Plain hat keine Optionen, also ist 'advanced' keine"
+    assert translator("de")(plain.message) == "Plain hat keine Optionen, also ist 'advanced' keine"
     empty = refusal(lambda: game_options.from_text(
         "Option Cards", {"variant": "", "rounds": 2}, ["colour=red"]))
     assert str(empty) == ("Option Cards has no option 'colour'; its options: rounds (a whole "
                           "number, default 2), variant (text, default (empty))")
-    assert empty.message.render("nl") == (
+    assert translator("nl")(empty.message) == (
         "Option Cards heeft geen optie 'colour'; de opties: rounds (een geheel getal, "
         "standaard 2) en variant (tekst, standaard (leeg))")
     twice = refusal(lambda: game_options.from_text(
         "Option Cards", {"rounds": 2}, ["rounds=3", "rounds=4"]))
-    assert twice.message.render("it") == "l'opzione rounds è indicata due volte"
+    assert translator("it")(twice.message) == "l'opzione rounds è indicata due volte"
     valued = refusal(lambda: game_options.check(
         "Option Cards", {"advanced": False}, {"advanced": "yes"}))
     assert str(valued) == "option advanced is yes/no, not 'yes'"
-    assert valued.message.render("fr") == "l'option advanced attend oui/non, pas 'yes'"
+    assert translator("fr")(valued.message) == "l'option advanced attend oui/non, pas 'yes'"
     bare = refusal(lambda: game_options.from_text(
         "Option Cards", {"advanced": False}, ["advanced"]))
-    assert bare.message.render("de") == (
+    assert translator("de")(bare.message) == (
         "Die Option advanced braucht einen Wert: -o advanced=VALUE (ja/nein, Vorgabe no)")
 
 
@@ -170,7 +171,7 @@ def test_an_option_with_an_alternative_takes_either_kind_and_names_both() -> Non
                                                   others))
     assert str(text) == ('option fish is a whole number or JSON dict (like {"red": 3, "blue": '
                          '3}), not \'lots\'')
-    assert text.message.render("de") == (
+    assert translator("de")(text.message) == (
         'Die Option fish verlangt eine ganze Zahl oder JSON dict (wie {"red": 3, "blue": 3}), '
         "nicht 'lots'")
     value = refusal(lambda: game_options.check("Option Cards", defaults, {"fish": [3]}, others))

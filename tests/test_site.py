@@ -12,6 +12,7 @@ import pytest
 from sqlmodel import col, select
 
 from pbem.engine import registry
+from pbem.i18n import LANGUAGES
 from pbem.store.tables import Player
 from tests.archive_support import Played, parse_strict, play, table_rows, text_of
 from tests.support.browser import browser  # noqa: F401  (fixture)
@@ -67,12 +68,15 @@ def check_site(folder: Path) -> dict[Path, str]:
 def test_site_build_writes_a_valid_self_contained_site_of_every_game(
         host: Played, tmp_path: Path) -> None:
     out = host.pbem("site", "build", str(tmp_path / "site"))
-    assert (f"site written to {tmp_path / 'site'}: 5 pages, 3 game page(s) rebuilt"
-            in " ".join(out.split()))
+    # besides the games' pages: the players' guide of every installed game in every language
+    guides = [f"guide/{game}/{lang}.html" for game in registry.games() for lang in LANGUAGES]
+    assert (f"site written to {tmp_path / 'site'}: {5 + len(guides)} pages, 3 game page(s) "
+            "rebuilt" in " ".join(out.split()))
     texts = check_site(tmp_path / "site")
-    assert sorted(p.relative_to(tmp_path / "site").as_posix() for p in texts) == [
+    assert sorted(p.relative_to(tmp_path / "site").as_posix() for p in texts) == sorted([
         "games/testcards-1.html", "games/testcards-2.html", "games/testcards-3.html",
-        "index.html", "standings/testcards.html"]  # the one finished game rated its two
+        "index.html", "standings/testcards.html",  # the one finished game rated its two
+        *guides])
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert index.count('<a href="games/testcards-') == 3  # checked by check_site above
     rows = table_rows(index, "games")

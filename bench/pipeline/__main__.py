@@ -67,10 +67,12 @@ from bench.pipeline.history import bench_history
 from bench.pipeline.reef import bench_reef
 from bench.pipeline.transports import bench_maildir, bench_servers
 from pbem.engine import registry
+from pbem.ops.services import start
 from pbem_testkit.testgame import GAME
 
 
 def main() -> None:
+    start()  # the services `pbem` sets up before any command
     parser = argparse.ArgumentParser(prog="python -m bench.pipeline",
                                      description=(__doc__ or "").splitlines()[0])
     parser.add_argument("part", nargs="?", default="goals",

@@ -23,6 +23,7 @@ from typer.core import TyperGroup
 from pbem.cli import admin, game, host, inbox, lobby, outbox, player, quarantine, seat, site
 from pbem.cli.context import console, state, tell
 from pbem.ops.operator_errors import explain
+from pbem.ops.services import start
 
 # admin has no group of its own: importing it adds its commands to the game and seat groups.
 __all__ = ["admin", "app", "console", "main"]
@@ -116,6 +117,7 @@ def _main(config: ConfigOpt = None,
     path = config or (Path(os.environ["PBEM_CONFIG"]) if os.environ.get("PBEM_CONFIG") else None)
     state["config_path"] = path
     state["debug"] = debug
+    state["services"] = start()
 
 
 def main() -> None:

@@ -15,6 +15,7 @@ from pbem.cli.context import GAME_FIX, console, err, fail, load_config, session_
 from pbem.cli.seat import index as seat_index
 from pbem.ops import api, archive, site
 from pbem.settings.config import Config
+from pbem.settings.host import Host
 
 app = typer.Typer(help="The static web archive of every game.", no_args_is_help=True)
 
@@ -27,7 +28,8 @@ def site_build(
     folder: Annotated[Path, typer.Argument(help="Where to write the site (created if needed).")],
     addresses: AddressesOpt = False,
 ) -> None:
-    """Write an index of all games and one page per game (public view) for any web server."""
+    """Write an index of all games, one page per game (public view) and the players' guide of
+    every game in every language, for any web server."""
     report = build(load_config(), folder, addresses)
     console.print(f"site written to {folder}: {len(report.pages)} pages, "
                   f"{len(report.rebuilt)} game page(s) rebuilt (open {folder / 'index.html'})",
@@ -37,7 +39,8 @@ def site_build(
 def build(cfg: Config, folder: Path, addresses: bool = False) -> site.SiteReport:
     """Build the site; warns about games whose replay failed (their pages say so too)."""
     with session_factory(cfg)() as session:
-        report = site.build_site(session, folder, addresses=addresses)
+        report = site.build_site(session, folder, addresses=addresses,
+                                 host=Host.from_config(cfg))
     if report.unverified:
         err.print(f"[yellow]warning:[/yellow] replay failed for {', '.join(report.unverified)}"
                   " (see `pbem game replay`)", highlight=False)

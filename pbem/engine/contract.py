@@ -21,11 +21,17 @@ Adding a game is adding its package, ``pbem/games/<pkg>/``; no other file of the
 4. Words players read go through the game's catalogue, ``locale/`` (``pbem.i18n.translator(
    lang, self.name)``; ``python -m pbem.catalogues.manage update``); mail templates sit in
    ``templates/<name>/status.txt.j2`` and ``status.html.j2``.
-5. The file names of each role (state, orders, parse, keywords, view, render, bot, help) are
-   the same in every game (``tests/games/test_skeleton.py``), and ``tests/games/suite`` runs
-   every game through the same checks; ``tests/games/<pkg>/suite.py`` tells it what only that
-   game knows. The smallest complete example is the host's test game,
-   ``tests/support/testgame.py``.
+5. A shipped game's modules carry the same names, functions and parameters in every game:
+   ``state``, ``setup`` (``setup(seats, options, chance)``), ``rules`` (``apply_order(state,
+   seat, order, chance)``), ``legal`` (``start``, ``next_steps``, ``play``: the legal steps,
+   kept from candidates by the rules' own checks), ``scoring`` (``final_outcome(state)``),
+   ``orders``, ``parse``, ``keywords``, ``terms``, ``view``, ``render``, ``bot``
+   (``random_order``, ``default_order``), ``help`` (``help_text(state, lang)``), and
+   ``strategy`` / ``redeal`` exactly when the game overrides :meth:`Game.bot_order` /
+   :meth:`Game.redeal`; ``State.players`` lists each seat's holdings, a seat is its index
+   (``tests/games/test_skeleton.py``). ``tests/games/suite`` runs every game through the same
+   checks; ``tests/games/<pkg>/suite.py`` tells it what only that game knows. The smallest
+   complete example is the host's test game, ``pbem_testkit/testgame.py``.
 """
 
 from __future__ import annotations

@@ -11,9 +11,9 @@ punctuation (``Tic_Tac_Toe`` = ``tictactoe`` = ``tic-tac-toe``). A name several 
 refused with every choice named.
 
 The games sit above the engine (they implement its contract), so the registry finds their
-package by name, as it finds entry points, and imports nothing of theirs statically. It also
-tells :mod:`pbem.i18n` where each game's catalogues are: i18n sits below the games and cannot
-look them up itself.
+package by name, as it finds entry points, and imports nothing of theirs statically. Where
+each game's catalogues are (:func:`locale_dir`) is handed to :mod:`pbem.i18n` at start-up
+(:func:`pbem.ops.services.start`): i18n sits below the games and cannot look them up itself.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from pathlib import Path
 from types import ModuleType
 
 from pbem.engine.contract import Game, GameRules
-from pbem.i18n import translate
 
 GAMES_PACKAGE = "pbem.games"
 
@@ -219,5 +218,3 @@ def locale_dir(name: str) -> Path | None:
     folder = package_dir(game)
     return None if folder is None else folder / "locale"
 
-
-translate.find_game_locales(locale_dir)

@@ -7,6 +7,7 @@ import random
 import re
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from email import policy
 from email.headerregistry import Address
 from email.message import EmailMessage
@@ -81,6 +82,14 @@ def game_subject(title: str, tag: str) -> str:
     return clean_header(f"[{tag}] {title}")
 
 
+@dataclass(frozen=True)
+class Attachment:
+    """A page a mail carries beside its text (an HTML file: a game's history)."""
+
+    filename: str  # ASCII letters, digits, "-", "_" and "." only: it goes in a header as is
+    data: bytes
+
+
 def compose(
     *,
     from_addr: str,
@@ -98,6 +107,7 @@ def compose(
     list_id: str | None = None,
     list_unsubscribe: str | None = None,
     language: str | None = None,
+    attachment: Attachment | None = None,
 ) -> EmailMessage:
     """A plain-text email (with an HTML alternative if given).
 
@@ -131,6 +141,9 @@ def compose(
                 image = related[-1]
                 assert isinstance(image, EmailMessage)
                 image.set_payload(base64_lines(pic.png, msg.policy.max_line_length or 78))
+    if attachment is not None:
+        msg.add_attachment(attachment.data, maintype="text", subtype="html",
+                           filename=attachment.filename)
     if language:  # after the content: setting it drops a Content-Language set before
         msg["Content-Language"] = _language(language)
     return msg
@@ -321,6 +334,7 @@ def compose_bytes(
     list_id: str | None = None,
     list_unsubscribe: str | None = None,
     language: str | None = None,
+    attachment: Attachment | None = None,
 ) -> bytes:
     """The mail :func:`compose` makes, as the bytes :func:`mail_bytes` would give (the same
     headers, parts and contents; fresh boundaries, Message-ID and Date; text parts written
@@ -336,7 +350,8 @@ def compose_bytes(
             from_addr=from_addr, to_addr=to_addr, subject=subject, text=text, to_name=to_name,
             from_name=from_name, html=html, in_reply_to=in_reply_to, references=references,
             auto_reply=auto_reply, message_id_domain=message_id_domain, pictures=pictures,
-            list_id=list_id, list_unsubscribe=list_unsubscribe, language=language))
+            list_id=list_id, list_unsubscribe=list_unsubscribe, language=language,
+            attachment=attachment))
     head = [_address_header("From", from_name, from_addr),
             _address_header("To", to_name, to_addr),
             _header("Subject", clean_header(subject, 250)),
@@ -359,6 +374,11 @@ def compose_bytes(
                       for n, pic in enumerate(pictures, start=1)]
             shown = _multipart("related", [shown, *images])
         part = _multipart("alternative", [part, shown])
+    if attachment is not None:  # multipart/mixed: the text, then the file beside it
+        part = _multipart("mixed", [part, (
+            f'Content-Type: text/html; charset="utf-8"\nContent-Transfer-Encoding: base64\n'
+            f'Content-Disposition: attachment; filename="{attachment.filename}"\n',
+            base64_lines(attachment.data, _LINE).encode("ascii"))])
     part_head, body = part
     return "".join([*head, part_head, "\n"]).encode("utf-8") + body
 

@@ -23,6 +23,7 @@ from pbem.i18n import msg
 from pbem.pipeline import autoplay, clock, history, operator_input, standings
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.controllers import HUMAN, STAND_IN, controller
+from pbem.pipeline.guide_link import guide_line
 from pbem.pipeline.movelog import log_admin, record_move
 from pbem.pipeline.reply_tokens import REPLY_NEEDS_NO_SECRET
 from pbem.pipeline.seat_language import Line, seat_tr
@@ -130,6 +131,7 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
                                   old_name=old_name),
                               msg("Your secret is: {secret}", secret=secret),
                               msg("Keep it private: put it in every mail you send."),
+                              *guide_line(host.site.url, rules.name, seat.language),
                               REPLY_NEEDS_NO_SECRET])
     if old_address and old_address != address:  # a bot seat had no address to tell
         # The seat's language, as its old player chose it.
@@ -155,7 +157,7 @@ def drop(session: Session, host: Host, game: Game, seat_index: int) -> None:
     seat.status = "dropped"
     by_bot = game.timeout_policy == "bot"
     if by_bot:
-        seat.controller = controller(STAND_IN, host.bot_stand_in_level)
+        seat.controller = controller(STAND_IN, host.bots.stand_in_level)
     session.add(seat)
     state = _state(session, rules, game)
     log_admin(session, rules, game, state, f"drop seat {seat.index + 1}: {seat.name}",
@@ -264,7 +266,7 @@ def force(session: Session, host: Host, game: Game, seat_index: int, text: str) 
                                                 order=text), {seat.index})]
     record_move(session, rules, game, index=index, kind=history.FORCED, seat=seat.index,
                 text=text, record=record, state=applied.state, told=told,
-                rate_bots=host.bot_games_rated)
+                rate_bots=host.bots.rated)
     after = _settle(session, host, rules, game, state, applied.state)
     _status_all(session, host, rules, game, after, [])
     return index

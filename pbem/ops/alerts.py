@@ -46,7 +46,7 @@ class FaultWatch:
         count = int(str(data.get("count", 0))) + 1
         since = str(data.get("since", utcnow().isoformat(timespec="seconds")))
         alerted = bool(data.get("alerted", False))
-        if count >= self.host.fault_alert_after and not alerted:
+        if count >= self.host.limits.fault_alert_after and not alerted:
             alerted = self._alert(fault, count, since, sender)
         with contextlib.suppress(OSError):  # a full disk may be the fault itself
             self.path.write_text(json.dumps({"count": count, "since": since, "last": fault,
@@ -55,17 +55,17 @@ class FaultWatch:
 
     def _alert(self, fault: str, count: int, since: str, sender: Sender | None) -> bool:
         log.error("%d passes in a row failed since %s: %s", count, since, fault)
-        if sender is None or not self.host.operator_address:
+        if sender is None or not self.host.mail.operator_address:
             return False
         msg = compose(
-            from_addr=self.host.from_address, from_name=self.host.from_name,
-            to_addr=self.host.operator_address,
+            from_addr=self.host.mail.from_address, from_name=self.host.mail.from_name,
+            to_addr=self.host.mail.operator_address,
             subject="pbem: the database or disk keeps failing",
             text=(f"{count} passes in a row, since {since} (UTC), stopped on a database or disk "
                   f"fault. The last one:\n\n  {fault}\n\nNo mail is lost: what could not be "
                   "handled waits in the inbox and is taken as soon as a pass goes through. "
                   "Check the database server, the disk space and the logs.\n"),
-            message_id_domain=self.host.message_id_domain)
+            message_id_domain=self.host.mail.message_id_domain)
         try:
             sender.send(msg)
         except SendError as exc:

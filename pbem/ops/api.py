@@ -31,6 +31,7 @@ from pbem.pipeline.new_game import ClockSettings as ClockSettings
 from pbem.pipeline.new_game import create_game as create_game
 from pbem.pipeline.one_mail import Result, process_raw, reprocess
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
+from pbem.pipeline.watch.mail import send_watch_mail
 from pbem.rendering import render_status
 from pbem.settings.host import Host
 from pbem.store import queries
@@ -145,13 +146,13 @@ class Pass:
 
 def _handle_fetched(factory: SessionFactory, raw: bytes, host: Host) -> Result:
     """``process_raw`` tried again (backing off) while the database has a passing fault."""
-    for attempt in range(host.transient_retries + 1):
+    for attempt in range(host.limits.transient_retries + 1):
         try:
             return process_raw(factory, raw, host)
         except TransientFault:
-            if attempt == host.transient_retries:
+            if attempt == host.limits.transient_retries:
                 raise
-            time.sleep(host.transient_backoff_seconds * 2 ** attempt)
+            time.sleep(host.limits.transient_backoff_seconds * 2 ** attempt)
     raise AssertionError("unreachable")
 
 
@@ -183,7 +184,7 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
     move_all = getattr(inbox, "mark_all_processed", None)
     handled: list[str] = []
     # Held until the moves below are done: no other worker takes (or moves) these mails.
-    claims = MailClaims(factory, retries=host.transient_retries)
+    claims = MailClaims(factory, retries=host.limits.transient_retries)
     try:
         try:
             for fetched in inbox.fetch(limit, claim=claims.take):
@@ -217,6 +218,7 @@ def process_inbox(factory: SessionFactory, inbox: Inbox, sender: Sender | None, 
     try:
         clocks = run_clocks(factory, host)  # reminders and timeouts go out in this same pass
         send_digests(factory, host)  # "mail digest" seats: a summary a day
+        send_watch_mail(factory, host)  # watchers: the spectators' view, as each asked
         if sender is not None:
             _add(delivery, deliver_outbox(factory, sender, host))
     except Exception as exc:

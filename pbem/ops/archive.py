@@ -294,3 +294,9 @@ def render_page(archive: Archive, index_href: str | None = None) -> str:
     page = environment().get_template("archive.html.j2").render(
         a=archive, index_href=index_href, **language_context(translator(archive.lang)))
     return str(page)
+
+
+def seat_page(session: Session, game: Game, seat: int) -> str:
+    """The page of ``game`` as seat ``seat`` (from 0) saw it, in the seat's language: what
+    ``pbem game export --format html --as`` writes, and the ``history`` command mails."""
+    return render_page(build(session, game, Viewer(seat=seat)))

@@ -243,7 +243,7 @@ def play_out(factory: SessionFactory, tag: str, inbox: Inbox, sender: Sender,
             if not bot.unanswered:
                 continue  # its reply is in flight (or the host plays the seat itself)
             chosen = rules.random_order(state, index, bot.rng) if level == "random" else \
-                bot_order(rules, state, index, bot.rng, level, host.bot_seconds_per_move)
+                bot_order(rules, state, index, bot.rng, level, host.bots.seconds_per_move)
             # Written as a player of the seat's language would (the host reads it back).
             order = localise_order(rules, chosen, bot.lang)
             if showcase and not labels:

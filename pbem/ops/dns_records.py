@@ -74,7 +74,7 @@ def dkim_value(pem: str) -> str:
 
 
 def expected(cfg: Config, address: str | None = None) -> Records:
-    domain = cfg.message_id_domain
+    domain = cfg.mail.message_id_domain
     dkim, problem = None, ""
     if cfg.dns.dkim_public_key is None:
         problem = "[dns] dkim_public_key is not set"
@@ -84,7 +84,7 @@ def expected(cfg: Config, address: str | None = None) -> Records:
         except (OSError, ValueError) as exc:
             why = getattr(exc, "strerror", None) or exc
             problem = f"dkim_public_key {cfg.dns.dkim_public_key}: {why}"
-    reports = cfg.operator_address or f"postmaster@{domain}"
+    reports = cfg.mail.operator_address or f"postmaster@{domain}"
     return Records(domain=domain, mail_host=cfg.dns.mail_host or domain,
                    address=cfg.dns.address or address, spf="v=spf1 mx -all",
                    dkim_name=f"{cfg.dns.dkim_selector}._domainkey.{domain}", dkim=dkim,
@@ -226,7 +226,7 @@ def _dkim(res: dns.resolver.Resolver, r: Records) -> Check:
     if r.dkim is None:
         return Check("DNS DKIM", False, r.dkim_problem,
                      "set [dns] dkim_public_key to the signer's public key (PEM), made as in "
-                     "deploy/README.md")
+                     "docs/operators/deploy.md")
     want = f"{r.dkim_name}. IN TXT {_txt(r.dkim)}"
     found = [t for t in _lookup(res, r.dkim_name, "TXT") if "p=" in t]
     if not found:

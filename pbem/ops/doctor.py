@@ -238,7 +238,7 @@ def run(cfg: Config, path: Path | None = None, debug: bool = False,
         return probe() if debug else _guard(name, probe)
 
     where = f"{path}" if path else "embedded defaults"
-    checks = [Check("config", True, f"{where}; from address {cfg.from_address}")]
+    checks = [Check("config", True, f"{where}; from address {cfg.mail.from_address}")]
     if cfg.database_url.startswith("sqlite:///"):
         checks.append(guard("data folder", lambda: check_data_dir(cfg.data_dir)))
     checks.append(guard("database", lambda: check_database(cfg.database_url)))
@@ -252,7 +252,7 @@ def run(cfg: Config, path: Path | None = None, debug: bool = False,
                             lambda: check_maildir("outbound Maildir", cfg.outbound.maildir)))
     else:
         checks.append(guard("outbound SMTP", lambda: check_smtp(_need(smtp_settings(cfg)),
-                                                                cfg.from_address)))
+                                                                cfg.mail.from_address)))
     if dns:
         checks += dns_records.checks(cfg) if debug else _guard_all(
             "DNS", lambda: dns_records.checks(cfg))

@@ -294,7 +294,7 @@ def import_game(session: Session, data: Any, *, key: HostKey, trust_foreign: boo
     if game.status in standings.RATED_STATUSES and rules.outcome(final) is not None:
         # Rated as a rebuild rates it: dated by the entry of its last snapshot.
         standings.game_finished(session, rules, game, final, entries[-1].created,
-                                host is not None and host.bot_games_rated)
+                                host is not None and host.bots.rated)
     if host is not None:
         for seat, secret in zip(queries.seats(session, game.id), secrets, strict=True):
             if not secret:

@@ -16,6 +16,7 @@ import secrets
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from pbem.ops.archive import seat_page
 from pbem.settings.config import Config
 from pbem.settings.host import Host
 
@@ -102,7 +103,9 @@ def load(path: Path) -> HostKey:
 
 
 def mail_host(cfg: Config) -> Host:
-    """The settings a pass over the mail (or a command that mails seats) needs, with this
-    host's key: every seat's reply address is derived from it (pbem.pipeline.reply_tokens),
-    and the lobby's codes (pbem.pipeline.lobby_codes)."""
-    return replace(Host.from_config(cfg), key=load(cfg.host_key_path).secret)
+    """The settings a pass over the mail (or a command that mails seats) needs, the seats'
+    history pages (``history``) among them, and this host's key: every seat's reply address
+    derives from it (pbem.pipeline.reply_tokens), and the lobby's and watchers' codes
+    (pbem.pipeline.lobby_codes)."""
+    host = replace(Host.from_config(cfg), archive_page=seat_page)
+    return replace(host, key=load(cfg.host_key_path).secret)

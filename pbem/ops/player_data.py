@@ -21,7 +21,7 @@ from sqlalchemy import delete, or_, update
 from sqlmodel import Session, col, select
 
 from pbem.pipeline import operator_input
-from pbem.store import lobby, players
+from pbem.store import lobby, mailparts, players, watchers
 from pbem.store.tables import (
     Game,
     InboundBytes,
@@ -166,6 +166,7 @@ def forget(session: Session, address: str) -> Forgotten:
         seat.bounced_at, seat.bounce_reason = None, ""
         session.add(seat)
     session.execute(delete(LobbySeat).where(col(LobbySeat.address) == address))
+    watchers.end_all_of(session, address)  # a pseudonym watches nothing
     session.execute(update(LobbyTable).where(col(LobbyTable.opener) == address)
                     .values(opener=pseudonym))
     session.execute(update(LobbyInvite).where(col(LobbyInvite.inviter) == address)
@@ -203,6 +204,8 @@ def forget(session: Session, address: str) -> Forgotten:
                         .values(raw=b"", raw_once_sent=None))
         session.execute(update(OutboundMessage).where(col(OutboundMessage.id).in_(ids))
                         .values(subject="", last_error="", pruned_at=now))
+        mailparts.release(session, ids)
+    mailparts.sweep(session, used_before=now)  # the pictures only those mails showed
     session.execute(update(OutboundMessage).where(col(OutboundMessage.to_addr) == address,
                                                   col(OutboundMessage.status) == "queued")
                     .values(status="dropped"))

@@ -5,11 +5,12 @@ A sent mail keeps its bytes ``sent_mail_days`` after it went out (a dropped one 
 queued), then only its headers, with the size and SHA-256 of what it was. A received mail
 keeps its bytes while its game runs and ``received_mail_days`` after the game ends (mail of
 no game: after it was handled), then only its headers and the digest it was received with
-(the log holds every order and draw). Quarantined mail, mail still to process, and sent mail
-that failed or is held wait for the operator: never pruned. The snapshots between a game's
-setup and its latest state go at the received-mail horizon (nothing reads them: processing
-starts from the latest, replay from the log). Nothing a game needs to replay, verify,
-export or import is touched.
+(the log holds every order and draw). A picture sent mails share is kept once
+(pbem.store.mailparts) and goes when no mail kept whole shows it. Quarantined mail, mail
+still to process, and sent mail that failed or is held wait for the operator: never pruned.
+The snapshots between a game's setup and its latest state go at the received-mail horizon
+(nothing reads them: processing starts from the latest, replay from the log). Nothing a
+game needs to replay, verify, export or import is touched.
 """
 
 from __future__ import annotations
@@ -22,18 +23,20 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy import Engine, delete, exists, func, select, update
 from sqlalchemy.sql import ColumnElement
 from sqlmodel import Session, col
 
 from pbem.pipeline.deadlines import aware
-from pbem.store import space
+from pbem.store import mailparts, space
 from pbem.store.db import SessionFactory
 from pbem.store.tables import (
     Game,
     InboundBytes,
     InboundMessage,
     LogEntry,
+    MailPart,
+    MailPartUse,
     OutboundBytes,
     OutboundMessage,
     Snapshot,
@@ -47,7 +50,7 @@ BATCH = 200  # mails cut per transaction: a pass waits for one batch at most
 HEADERS_MAX = 64 * 1024  # a "header" without its blank line is cut here
 DAY = timedelta(days=1)
 # The tables a prune rewrites, for the space to come back (pbem.store.space).
-TABLES = ("inboundbytes", "outboundbytes", "snapshot")
+TABLES = ("inboundbytes", "outboundbytes", "mailpart", "mailpartuse", "snapshot")
 
 
 @dataclass
@@ -63,6 +66,7 @@ class Pruned:
     sent: Swept = field(default_factory=Swept)
     received: Swept = field(default_factory=Swept)
     snapshots: Swept = field(default_factory=Swept)
+    parts: Swept = field(default_factory=Swept)
     space: space.Reclaimed | None = None
     dry_run: bool = False
 
@@ -72,6 +76,8 @@ class Pruned:
                f"({size(self.sent.bytes)} {verb})",
                f"received mails cut to their headers: {self.received.count} "
                f"({size(self.received.bytes)} {verb})",
+               f"pictures no kept mail shows: {self.parts.count} "
+               f"({size(self.parts.bytes)} {verb})",
                f"snapshots between setup and latest state: {self.snapshots.count} "
                f"({size(self.snapshots.bytes)} {verb})"]
         if self.space is not None:
@@ -135,7 +141,8 @@ def _measure(session: Session, ids: Any, length: Any, key: Any) -> Swept:
 
 def _cut(factory: SessionFactory, due: ColumnElement[bool], row: Any, stored: Any,
          stamp: Callable[[bytes], dict[str, Any]], now: datetime) -> Swept:
-    """Cut every mail ``due`` selects to its headers, a batch per transaction."""
+    """Cut every mail ``due`` selects to its headers, a batch per transaction. ``bytes``
+    counts what the database held of them (pictures apart: see ``_sweep``)."""
     swept = Swept()
     while True:
         with factory() as session:
@@ -143,20 +150,45 @@ def _cut(factory: SessionFactory, due: ColumnElement[bool], row: Any, stored: An
                                        .limit(BATCH)).scalars())
             if not ids:
                 return swept
-            for mail_id, raw in session.execute(select(stored.id, stored.raw)
-                                                .where(col(stored.id).in_(ids))).all():
+            for mail_id, kept, held in session.execute(
+                    select(stored.id, stored.raw, func.length(stored.raw))
+                    .where(col(stored.id).in_(ids))).all():
+                raw = mailparts.whole(session, kept)
                 session.execute(update(stored).where(stored.id == mail_id)
                                 .values(raw=headers_of(raw)))
                 session.execute(update(row).where(row.id == mail_id)
                                 .values(pruned_at=now, **stamp(raw)))
                 swept.count += 1
-                swept.bytes += len(raw)
+                swept.bytes += int(held)
+            if stored is OutboundBytes:
+                mailparts.release(session, ids)
             # A mail whose bytes row is missing is marked all the same: nothing to cut.
             missing = set(ids) - set(session.execute(select(stored.id).where(
                 col(stored.id).in_(ids))).scalars())
             if missing:
                 session.execute(update(row).where(row.id.in_(missing)).values(pruned_at=now))
             session.commit()
+
+
+def _parts_freed(session: Session, leaving: Any) -> Swept:
+    """The pictures that only the mails ``leaving`` use: what a sweep after them frees."""
+    staying = select(col(MailPartUse.digest)).where(col(MailPartUse.outbound_id).not_in(leaving))
+    going = select(col(MailPartUse.digest)).where(col(MailPartUse.outbound_id).in_(leaving))
+    return _measure(session, select(col(MailPart.digest)).where(
+        col(MailPart.digest).in_(going), col(MailPart.digest).not_in(staying)),
+        func.length(MailPart.body), col(MailPart.digest))
+
+
+def _sweep(factory: SessionFactory, now: datetime) -> Swept:
+    """Drop the pictures no stored mail uses any more (and none took within a day)."""
+    with factory() as session:
+        unused = ~exists().where(col(MailPartUse.digest) == col(MailPart.digest))
+        idle = select(col(MailPart.digest)).where(col(MailPart.last_used) < now - DAY, unused)
+        swept = _measure(session, idle, func.length(MailPart.body), col(MailPart.digest))
+        if swept.count:
+            mailparts.sweep(session, now - DAY)
+            session.commit()
+        return swept
 
 
 def prune(factory: SessionFactory, *, sent_days: int, received_days: int,
@@ -173,6 +205,7 @@ def prune(factory: SessionFactory, *, sent_days: int, received_days: int,
         with factory() as session:
             done.sent = _measure(session, sent_ids, func.length(OutboundBytes.raw),
                                  col(OutboundBytes.id))
+            done.parts = _parts_freed(session, sent_ids)
             done.received = _measure(session, received_ids, func.length(InboundBytes.raw),
                                      col(InboundBytes.id))
             done.snapshots = _measure(session, snapshot_ids, func.length(Snapshot.state_json),
@@ -183,6 +216,7 @@ def prune(factory: SessionFactory, *, sent_days: int, received_days: int,
                                   "raw_sha256": hashlib.sha256(raw).hexdigest()}, now)
     done.received = _cut(factory, _received_due(received_cutoff), InboundMessage,
                          InboundBytes, lambda raw: {"raw_size": len(raw)}, now)
+    done.parts = _sweep(factory, now)
     with factory() as session:
         done.snapshots = _measure(session, snapshot_ids, func.length(Snapshot.state_json),
                                   col(Snapshot.id))
@@ -192,7 +226,8 @@ def prune(factory: SessionFactory, *, sent_days: int, received_days: int,
         session.commit()
         engine = session.get_bind()
     if reclaim and isinstance(engine, Engine) and (
-            done.sent.count or done.received.count or done.snapshots.count):
+            done.sent.count or done.received.count or done.parts.count
+            or done.snapshots.count):
         done.space = space.reclaim(engine, TABLES)
     return done
 

@@ -1,5 +1,6 @@
-"""A static site of every game: an index, one archive page per game, public view only, and
-one standings page per game with rated players.
+"""A static site of every game: an index, one archive page per game, public view only, one
+standings page per game with rated players, and the players' guide of every game in every
+language (pbem.ops.guide).
 
 Any web server can serve the folder as it is; the operator rebuilds it after each pass
 (``pbem process --site DIR``) or from a timer (``pbem site build DIR``). Each file is written
@@ -24,8 +25,9 @@ from sqlmodel import Session
 
 import pbem
 from pbem.engine import registry
-from pbem.ops import api, archive
+from pbem.ops import api, archive, guide
 from pbem.rendering import environment, templates_dir
+from pbem.settings.host import Host
 from pbem.store import queries, ratings
 from pbem.store.tables import Game, utcnow
 
@@ -72,8 +74,9 @@ def page_name(tag: str, taken: set[str]) -> str:
 
 
 def build_site(session: Session, folder: Path, *, addresses: bool = False,
-               now: datetime | None = None) -> SiteReport:
-    """Write ``folder/index.html`` and ``folder/games/<tag>.html`` for every game."""
+               now: datetime | None = None, host: Host | None = None) -> SiteReport:
+    """Write ``folder/index.html``, ``folder/games/<tag>.html`` for every game and the players'
+    guide, ``folder/guide/<game-id>/<lang>.html`` (with ``host``'s limits on table talk)."""
     viewer = archive.Viewer(seat=None, addresses=addresses)
     (folder / GAMES).mkdir(parents=True, exist_ok=True)
     report = SiteReport(folder)
@@ -106,8 +109,10 @@ def build_site(session: Session, folder: Path, *, addresses: bool = False,
         rows.append(row)
     built = f"{now or utcnow():%Y-%m-%d %H:%M} UTC"
     boards = _standings_pages(session, folder, report, built)
+    guides, written = guide.write_guides(folder, _write, host)
+    report.pages.extend(written)
     index = environment().get_template("site-index.html.j2").render(
-        rows=rows, standings=boards, built=built)
+        rows=rows, standings=boards, guides=guides, built=built)
     report.pages.insert(0, _write(folder / "index.html", index))
     _write(folder / CACHE, json.dumps(fresh, indent=1, sort_keys=True))
     return report

@@ -49,7 +49,7 @@ from sqlmodel import Session, col, select
 from pbem.mail.outbound import Sender, SendError, one_connection, send_bytes
 from pbem.mail.redact import redact
 from pbem.settings.host import Host
-from pbem.store import lobby
+from pbem.store import lobby, mailparts
 from pbem.store.db import SessionFactory, begin_unsynced, commit_unsynced
 from pbem.store.faults import describe, is_transient
 from pbem.store.tables import OUTBOUND_WITHOUT_BYTES, OutboundBytes, OutboundMessage, utcnow
@@ -86,7 +86,7 @@ def as_email(raw: bytes) -> EmailMessage:
 
 def retry_transient(op: Callable[[], T], host: Host, retries: int | None = None) -> T:
     """Run a short database step again after a transient fault (a few times, backing off)."""
-    retries = host.transient_retries if retries is None else retries
+    retries = host.limits.transient_retries if retries is None else retries
     for attempt in range(retries + 1):
         try:
             return op()
@@ -94,7 +94,7 @@ def retry_transient(op: Callable[[], T], host: Host, retries: int | None = None)
             if attempt == retries or not is_transient(exc):
                 raise
             log.warning("transient database fault (%s); trying again", describe(exc))
-            time.sleep(min(host.transient_backoff_seconds * 2 ** attempt, 30.0))
+            time.sleep(min(host.limits.transient_backoff_seconds * 2 ** attempt, 30.0))
     raise AssertionError("unreachable")
 
 
@@ -175,7 +175,9 @@ def _bytes_of(session: Session, ids: list[int]) -> dict[int, tuple[bytes, bytes 
     rows = session.execute(select(col(OutboundBytes.id), col(OutboundBytes.raw),
                                   col(OutboundBytes.raw_once_sent))
                            .where(col(OutboundBytes.id).in_(ids))).all()
-    return {r.id: (r.raw, r.raw_once_sent) for r in rows}
+    return {r.id: (mailparts.whole(session, r.raw),
+                   None if r.raw_once_sent is None else mailparts.whole(session, r.raw_once_sent))
+            for r in rows}
 
 
 # A sent mail's mark, built once: a statement built per mail cost more than running it.
@@ -264,8 +266,8 @@ def _failed(session: Session, host: Host, claimed: _Claimed, error: SendError) -
     assert row is not None
     row.attempts += 1
     row.last_error = error.args[0] if error.args else type(error).__name__
-    if error.transient and row.attempts < host.send_attempts:
-        delay = host.retry_base_seconds * 2 ** (row.attempts - 1)
+    if error.transient and row.attempts < host.limits.send_attempts:
+        delay = host.limits.retry_base_seconds * 2 ** (row.attempts - 1)
         row.next_attempt_at = utcnow() + timedelta(seconds=delay)
         outcome = "retrying"
     else:
@@ -297,7 +299,7 @@ def deliver_outbox(factory: SessionFactory, sender: Sender, host: Host | None = 
     host = host or Host()
     done = Delivery()
     skipped: set[int] = set()
-    lease = timedelta(seconds=host.send_lease_seconds)
+    lease = timedelta(seconds=host.limits.send_lease_seconds)
     marks = _Marks(factory)
     try:
         with one_connection(sender):
@@ -337,7 +339,7 @@ def _deliver(factory: SessionFactory, sender: Sender, host: Host, now: datetime 
             mark = (partial(marks.sent, claimed) if error is None else
                     partial(_mark_failure, factory, host, claimed, error))
             outcome = retry_transient(mark, host,
-                                      retries=max(host.transient_retries, MARK_RETRIES))
+                                      retries=max(host.limits.transient_retries, MARK_RETRIES))
             setattr(done, outcome, getattr(done, outcome) + 1)
             if outcome == "sent" and _REPLY.search(claimed.raw.split(b"\n\n", 1)[0]):
                 done.replies += 1

@@ -5,9 +5,9 @@
 - A seat late at its deadline under the ``default`` timeout policy gets the game's
   ``default_order`` (a log entry of kind ``timeout``, everyone told).
 - A bot seat (or a seat a bot stands in for) plays as soon as it is to move, in the same
-  pass, at most ``Host.bot_moves_per_pass`` moves per game and pass: the rest wait for the
+  pass, at most ``host.bots.moves_per_pass`` moves per game and pass: the rest wait for the
   next pass, so a table of bots never holds other games' mail up for long.
-- All games' bots share one budget of CPU per clock pass (``Host.bot_seconds_per_pass``):
+- All games' bots share one budget of CPU per clock pass (``host.bots.seconds_per_pass``):
   once it is spent the pass starts no bot move (:mod:`pbem.pipeline.clock` then serves the
   games round robin over passes).
 
@@ -100,14 +100,14 @@ def play_bot(session: Session, rules: GameRules, game: Game, state: Any, seat: S
     index = queries.next_log_index(session, game.id or 0)
     rng = random.Random(f"{game.seed}/{index}/bot")
     started = time.process_time()
-    text = bot_order(rules, state, seat.index, rng, level, host.bot_seconds_per_move)
+    text = bot_order(rules, state, seat.index, rng, level, host.bots.seconds_per_move)
     took = time.process_time() - started
     tally.add(tally.BOT_CPU_SECONDS, took)
     if budget is not None:
         budget.spend(took)
-    if took > 2 * host.bot_seconds_per_move:  # the game's strategy overran its budget
+    if took > 2 * host.bots.seconds_per_move:  # the game's strategy overran its budget
         log.warning("the %s bot of %s took %.1f s of CPU for one move (budget %.1f s)",
-                    rules.name, game.tag, took, host.bot_seconds_per_move)
+                    rules.name, game.tag, took, host.bots.seconds_per_move)
     applied, record = play(rules, state, seat.index, text, f"{game.seed}/{index}")
     # The seat reads the order in its own words, as it would have written it.
     told = [Event.of("bot_order_shown", msg("The bot standing in for you played: {order}",
@@ -115,7 +115,7 @@ def play_bot(session: Session, rules: GameRules, game: Game, state: Any, seat: S
                      {seat.index})] if stands_in(seat) else []
     record_move(session, rules, game, index=index, kind=BOT, seat=seat.index, text=text,
                 record=record, state=applied.state, told=told, created=now,
-                rate_bots=host.bot_games_rated)
+                rate_bots=host.bots.rated)
     return applied.state, text
 
 
@@ -125,7 +125,7 @@ def settle(session: Session, rules: GameRules, game: Game, before: Any, after: A
            budget: BotBudget | None = None) -> Autoplay:
     """After an entry moved ``before`` to ``after``: restart the clock if a new wait began,
     then play for resigned seats, bot seats (and the ``late`` ones) whose turn it is,
-    repeatedly: bots at most ``host.bot_moves_per_pass`` times (the rest next pass).
+    repeatedly: bots at most ``host.bots.moves_per_pass`` times (the rest next pass).
 
     Call inside the transaction that logged the entry. A default order the game rejects
     pauses the game (see :attr:`Autoplay.failed`) rather than losing the entry; a bot's
@@ -151,7 +151,7 @@ def settle(session: Session, rules: GameRules, game: Game, before: Any, after: A
             break
         seat = due[0]
         level = bot_level(seat)
-        if level is not None and (bot_moves >= host.bot_moves_per_pass
+        if level is not None and (bot_moves >= host.bots.moves_per_pass
                                   or (budget is not None and budget.spent)):
             break  # the next pass goes on: a bot seat to move makes the clock look at once
         pending.discard(seat.index)
@@ -178,7 +178,7 @@ def settle(session: Session, rules: GameRules, game: Game, before: Any, after: A
                    "for them.", name=seat.name))
         try:
             new, text = play_default(session, rules, game, result.state, seat, why, now,
-                                     host.bot_games_rated)
+                                     host.bots.rated)
         except (OrderSyntaxError, IllegalOrder, ValueError) as exc:
             log.exception("default order failed in game %s", game.tag)
             result.failed.append((seat, msg("the game's default order failed: {error}",

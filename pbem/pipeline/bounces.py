@@ -51,9 +51,9 @@ def record(session: Session, host: Host, mail: IncomingMail) -> tuple[str, list[
             first = seat.bounced_at is None
             seat.bounced_at, seat.bounce_reason = host.clock(), why[:300]
             session.add(seat)
-            if first and host.operator_address:
+            if first and host.mail.operator_address:
                 queued.append(mails.queue_notice(
-                    session, host, to=host.operator_address, kind="operator", game=game,
+                    session, host, to=host.mail.operator_address, kind="operator", game=game,
                     subj=mails.subject(game, "a player's address bounces"), lines=[
                         f"Mail to {seat.name} <{seat.address}>, seat {seat.index + 1} of "
                         f"[{game.tag}], bounced: {why}.",

@@ -1,7 +1,7 @@
 """The mail pipeline, top to bottom: each handler either decides what becomes of the mail
 (and the chain stops) or notes what it found and hands the mail on. One module each, in
-``pbem.pipeline.handlers``; the mail commands in ``pbem.pipeline.commands``, the lobby's in
-``pbem.pipeline.lobby``."""
+``pbem.pipeline.handlers``; the mail commands (a seat's, a profile's, the lobby's), one shape
+(``pbem.pipeline.commands.base``), in one registry (``pbem.pipeline.command_registry``)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from pbem.pipeline.handlers import (
     tagless,
     unreadable,
     verified,
+    watch,
 )
 from pbem.pipeline.replies import close
 
@@ -40,6 +41,7 @@ CHAIN: tuple[Handler, ...] = (
     unreadable.handle,    # too large, or its structure unreadable: a note
     # identify and authenticate
     body.handle,          # the body read: game line, secret, command, talk, orders
+    watch.handle,         # watch, unwatch, a reply to a watch mail (any game, any sender)
     lobby.handle,         # no game named: games, new, join, leave, start, invite, confirm
     tagless.handle,       # no game named: the sender's profile, a game's standings
     game.handle,          # the game it names (subject tag, else "game" line), locked

@@ -18,7 +18,7 @@ The rules:
   in for its player (pbem.pipeline.controllers), which plays this turn and the later ones
   until the player mails ``back``.
 - The host plays for resigned, dropped and bot seats (pbem.pipeline.autoplay). All games'
-  bots share one budget of CPU per clock pass (``Host.bot_seconds_per_pass``): once it is
+  bots share one budget of CPU per clock pass (``host.bots.seconds_per_pass``): once it is
   spent, a game that played takes its turn again after every game that waited longer (round
   robin over passes), so a hundred tables of bots make each pass short and a player's mail is
   answered in the next one.
@@ -79,9 +79,6 @@ __all__ = [
     "when",
 ]
 
-POLICIES = ("default", "pause", "bot")
-
-
 # --- the periodic pass ------------------------------------------------------------------------
 
 
@@ -121,12 +118,12 @@ def run_clocks(factory: SessionFactory, host: Host, now: datetime | None = None
     Each game is handled in its own transaction with the game row locked, like an order, so a
     pass never races the mail pipeline. Called once per ``pbem process`` pass (and so every
     pass of ``pbem serve``). The games due longest go first, and all their bots share
-    ``host.bot_seconds_per_pass``: a game whose bots played and have more to play is due
+    ``host.bots.seconds_per_pass``: a game whose bots played and have more to play is due
     again at ``now``, after the games still waiting from before (round robin over passes).
     """
     now = now or host.clock()
     report = ClockReport()
-    budget = BotBudget(host.bot_seconds_per_pass)
+    budget = BotBudget(host.bots.seconds_per_pass)
     with factory() as session:  # only games with something due: an indexed range
         due = [(aware(at), i) for i, at in session.exec(due_games(now))
                if i is not None and at is not None]
@@ -199,7 +196,7 @@ def tick(session: Session, host: Host, game_id: int, now: datetime,
     if late and game.timeout_policy == "bot":  # a bot takes over: no default order
         taken = [s for s in seats if s.index in late]
         for seat in taken:
-            stand_in.take_over(session, rules, game, state, seat, host.bot_stand_in_level,
+            stand_in.take_over(session, rules, game, state, seat, host.bots.stand_in_level,
                                msg("{name} sent no orders by the deadline; a bot plays for "
                                    "them from now on, until they come back.",
                                    name=seat.name))
@@ -376,9 +373,9 @@ def pause_mails(session: Session, host: Host, rules: GameRules, game: Game, stat
     (``skip_seat``: but the one the caller answers itself; ``news``: first in their mail)."""
     queued: list[Any] = []
     names = ", ".join(s.name for s in late)
-    if host.operator_address:
+    if host.mail.operator_address:
         queued.append(mails.queue_notice(
-            session, host, to=host.operator_address, kind="operator", game=game,
+            session, host, to=host.mail.operator_address, kind="operator", game=game,
             subj=mails.subject(game, f"{rules.title}: paused"), lines=[
                 f"Game [{game.tag}] ({rules.title}) was paused at {when(now)}: {reason}.",
                 f"Seats concerned: {names}.",

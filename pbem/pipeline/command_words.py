@@ -57,6 +57,9 @@ WORDS = [
     cmsg("host command", "strong"),
     cmsg("host command", "name"),
     cmsg("host command", "standings"),
+    cmsg("host command", "watch"),
+    cmsg("host command", "unwatch"),
+    cmsg("host command", "history"),
 ]
 ENGLISH_WORDS = frozenset(w.id for w in WORDS)
 

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import re
-
 from sqlmodel import Session
 
 from pbem.pipeline.letter import Letter
 from pbem.pipeline.seat_secrets import check_secret
+from pbem.pipeline.tags import TAG_RE
 from pbem.store import queries
 from pbem.store.tables import Game, Seat
 
-TAG_RE = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.-]*)\]")
 SECRET_MAX = 200  # a secret is 22 characters: a longer one is wrong without hashing it
 
 

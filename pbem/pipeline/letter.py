@@ -8,8 +8,15 @@ from dataclasses import dataclass, field
 
 from pbem.i18n.wordforms import fold
 from pbem.pipeline import command_words as words
+from pbem.pipeline.command_registry import in_scope
+from pbem.pipeline.commands.base import Scope
 from pbem.pipeline.courtesy import GREETINGS, SIGN_OFFS
 
+# The commands a mail to a game or to the host itself starts with: the chain's own (help,
+# status), then the registry's, alone on their line or followed by the rest of it.
+_HEARD = in_scope(Scope.SEAT, Scope.PROFILE, Scope.PUBLIC)
+ALONE = ("help", "status", *dict.fromkeys(c.word for c in _HEARD if c.form == "alone"))
+WITH_ARGUMENT = tuple(dict.fromkeys(c.word for c in _HEARD if c.form == "argument"))
 GAME_LINE_MAX = 100  # what a "game" line may name: a tag is at most 40 (operator_input)
 
 
@@ -111,14 +118,14 @@ def _host_line(letter: Letter, line: str) -> bool:
             line.lower() == "preview" or words.is_word(line, "check")):
         letter.command = "check"
     elif free and not rest.strip() and (
-            command := next((c for c in ("help", "status", "waiting", "resign", "back", "log",
-                                         "forget")
-                             if words.is_word(line, c)), None)):
+            command := next((c for c in ALONE if words.is_word(line, c)), None)):
         letter.command = command
-    elif free and (command := next((c for c in ("vacation", "log", "mail", "language",
-                                                "timezone", "name", "standings")
-                                    if words.is_word(word, c)), None)):
+    elif free and (command := next((c for c in WITH_ARGUMENT if words.is_word(word, c)),
+                                   None)):
         letter.command, letter.argument = command, rest.strip()
+        if command == "history" and letter.argument and letter.game_tag is None:
+            # "history TAG" names its game as a "game" line does (a subject's tag first).
+            letter.game_tag = letter.argument[:GAME_LINE_MAX]
     else:
         return False
     return True

@@ -47,5 +47,21 @@ def unsubscribe_link(host: Host, address: str) -> str:
     """The ``List-Unsubscribe`` value for mail to ``address``: a mail client sends its mail
     as it is (subject only), and that mail is a proven ``never``. No
     ``List-Unsubscribe-Post``: the host has no web endpoint to take it."""
-    return (f"<mailto:{host.from_address}?subject="
+    return (f"<mailto:{host.mail.from_address}?subject="
             f"{quote('never ' + never_code(host, address))}>")
+
+
+# A watch's codes: four groups of five (100 bits), a shape no lobby code has (CODE_RE wants
+# groups of four), so a reply carrying one is never read as a lobby confirmation.
+WATCH_CODE_RE = re.compile(r"(?<![A-Za-z0-9-])((?:[A-HJ-NP-Za-hj-np-z2-9]{5}-){3}"
+                           r"[A-HJ-NP-Za-hj-np-z2-9]{5})(?![A-Za-z0-9-])")
+
+
+def watch_code(host: Host, purpose: str, game_id: int, address: str) -> str:
+    """The code that proves a ``watch`` (``purpose`` "watch every", "watch digest"...) or an
+    ``unwatch`` of game ``game_id`` comes from whoever reads ``address``'s mail."""
+    digest = hmac.new(host.key or _PROCESS_KEY,
+                      f"pbem watch {purpose} {game_id} {address.strip().lower()}".encode(),
+                      hashlib.sha256).digest()
+    letters = "".join(CODE_ALPHABET[b % len(CODE_ALPHABET)] for b in digest[:20])
+    return "-".join(letters[i:i + 5] for i in range(0, 20, 5))

@@ -20,9 +20,11 @@ from pbem.i18n import LANGUAGES, Msg, msg
 from pbem.pipeline import controllers, game_options, operator_input
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.autoplay import settle
-from pbem.pipeline.clock import POLICIES, tell_autoplay
+from pbem.pipeline.clock import tell_autoplay
+from pbem.pipeline.guide_link import guide_line
 from pbem.pipeline.reply_tokens import REPLY_NEEDS_NO_SECRET
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
+from pbem.settings.config import TIMEOUT_POLICIES, Deadlines
 from pbem.settings.host import Host
 from pbem.store import players, queries
 from pbem.store.tables import Game, LogEntry, Seat, Snapshot, utcnow
@@ -35,12 +37,12 @@ class ClockSettings:
 
     deadline_hours: int | None = None
     reminder_hours: int | None = None
-    timeout_policy: str = "default"
-    vacation_days: int = 14
+    timeout_policy: str = Deadlines.timeout
+    vacation_days: int = Deadlines.vacation_days
 
     def check(self) -> None:
-        if self.timeout_policy not in POLICIES:
-            raise ValueError(f"timeout policy must be one of {', '.join(POLICIES)}, "
+        if self.timeout_policy not in TIMEOUT_POLICIES:
+            raise ValueError(f"timeout policy must be one of {', '.join(TIMEOUT_POLICIES)}, "
                              f"not {self.timeout_policy!r}")
         if self.deadline_hours is not None and self.deadline_hours <= 0:
             raise ValueError("deadline hours must be positive (or none for no deadline)")
@@ -159,7 +161,8 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
                                       msg("Keep it private: put it in every mail you send."),
                                       REPLY_NEEDS_NO_SECRET,
                                       # a game translates its about text in its catalogue
-                                      *([Msg(rules.about)] if rules.about else [])],
+                                      *([Msg(rules.about)] if rules.about else []),
+                                      *guide_line(host.site.url, rules.name, seat.language)],
                                kind="welcome")
     return game, secrets
 

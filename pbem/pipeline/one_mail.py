@@ -140,7 +140,7 @@ def _already_handled(session: Session, row: InboundMessage, raw: bytes) -> str |
 
 def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | None) -> Result:
     """The pipeline proper, inside the caller's transaction."""
-    mail = read_message(raw, max_bytes=host.max_message_bytes)
+    mail = read_message(raw, max_bytes=host.limits.max_message_bytes)
     mid = mail.message_id or synthetic_message_id(raw)
     # The reply address it was sent to: whatever becomes of it, its token is not kept.
     found = found_in(host, raw, mail.parsed)
@@ -165,7 +165,7 @@ def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | 
         session.flush()
         if conflict:
             assert seen is not None
-            seal(row, raw, None, None, limit=host.max_message_bytes, also=found.tokens,
+            seal(row, raw, None, None, limit=host.limits.max_message_bytes, also=found.tokens,
                  parsed=mail.parsed)
             return finish(row, "quarantined", f"conflicting duplicate: message {seen.id} "
                            "has this Message-ID with a different body", [])
@@ -178,9 +178,9 @@ def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | 
     result = chain.run(ctx)
     # In this same transaction: the secret as written is never committed. The mail as
     # parsed above is blanked, not parsed again.
-    seal(row, raw, ctx.verified, ctx.secret, limit=host.max_message_bytes,
+    seal(row, raw, ctx.verified, ctx.secret, limit=host.limits.max_message_bytes,
          also=[*ctx.said.secrets, *ctx.tokens], parsed=mail.parsed)
-    # The mail's outcome and the mail it queued go in one flush (it was one each).
+    # The mail's outcome and the mail it queued go in one flush.
     session.flush()
     result.queued = [q.id for q in result.rows if q.id is not None]
     result.rows = []  # a pass keeps its results: not the ~70 kB of each mail

@@ -15,14 +15,15 @@ from pbem.drawing.pictures import Picture, inline_pictures
 from pbem.engine.contract import Event, GameRules, Outcome, localise_order, view_turn
 from pbem.i18n import LANGUAGES, Msg, Translator, msg, nmsg, translator
 from pbem.i18n.translate import ENGLISH
-from pbem.mail.compose import clean_header, compose_bytes, list_id, with_reply_to
+from pbem.mail.compose import Attachment, clean_header, compose_bytes, list_id, with_reply_to
 from pbem.mail.redact import MARK
+from pbem.pipeline import reply_tokens
 from pbem.pipeline.controllers import is_bot_seat, stands_in
 from pbem.pipeline.deadlines import autoplayed, aware, deadline_of, waiting_label
 from pbem.pipeline.history import MOVE_KINDS
 from pbem.pipeline.lobby_codes import never_code, unsubscribe_link
 from pbem.pipeline.one_tap import one_tap_links
-from pbem.pipeline.reply_tokens import ReplyAddress, reply_address, sent_copy
+from pbem.pipeline.reply_tokens import ReplyAddress, reply_address, seat_reply_address
 from pbem.pipeline.seat_language import Line, footer, render, render_lines, seat_tr
 from pbem.rendering import (
     PublicView,
@@ -163,8 +164,10 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
           html: str | None = None, kind: str, game_id: int | None,
           in_reply_to: str | None = None, references: list[str] | None = None,
           auto_reply: bool = True, secret: str | None = None,
-          tag: str | None = None, unsubscribe: bool = False,
-          language: str | None = None, reply_to: ReplyAddress | None = None) -> OutboundMessage:
+          tag: str | None = None, unsubscribe: bool | str = False,
+          language: str | None = None, codes: Sequence[str] = (),
+          attachment: Attachment | None = None,
+          reply_to: ReplyAddress | None = None) -> OutboundMessage:
     """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
     sent (pbem.outbox.delivery), so the secret is at rest only while the mail waits; the
     subject kept on the row never shows it. ``unsubscribe``: mail to someone who holds no
@@ -173,35 +176,36 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
     An HTML body's SVG pictures travel as PNG parts (pbem.drawing.pictures). Mail to an
     address that answered "never" (pbem.pipeline.lobby) is dropped by the outbox, never
     sent (pbem.outbox.delivery). A game's mail (``tag``) carries the game's List-Id, the
-    same in every one of its mails, for players' filters. ``reply_to``: a seat's reply
-    address (pbem.pipeline.reply_tokens), its token blanked once sent, as a secret."""
+    same in every one of its mails, for players' filters. ``unsubscribe`` may be the header's
+    own value (a watcher's ``unwatch``) and ``codes`` what it carries, blanked likewise, as
+    is the token of ``reply_to``, a seat's reply address (pbem.pipeline.reply_tokens)."""
     pictures: list[Picture] = []
     if html is not None:
-        html, pictures = inline_pictures(html, host.message_id_domain)
-    # The reply address's token in its text (one-tap orders' links), not only in Reply-To.
-    token_shown = reply_to is not None and (reply_to.token in text or (
-        html is not None and reply_to.token in html))
+        html, pictures = inline_pictures(html, host.mail.message_id_domain)
+    token_shown = reply_to is not None and reply_to.shown_in(text, html)
     # No secret nor token in its text: its lines may be kept.
     raw = compose_bytes(keep_lines=secret is None and not token_shown,
-                        from_addr=host.from_address, from_name=host.from_name, to_addr=to,
+                        from_addr=host.mail.from_address, from_name=host.mail.from_name,
+                        to_addr=to,
                         to_name=to_name, subject=subj,
                         text=text, html=html, in_reply_to=in_reply_to, references=references,
-                        auto_reply=auto_reply, message_id_domain=host.message_id_domain,
+                        auto_reply=auto_reply, message_id_domain=host.mail.message_id_domain,
                         pictures=pictures,
-                        list_id=list_id(tag, host.message_id_domain) if tag else None,
-                        list_unsubscribe=unsubscribe_link(host, to) if unsubscribe else None,
-                        language=language)
-    hidden = [secret] if secret else []
+                        list_id=list_id(tag, host.mail.message_id_domain) if tag else None,
+                        list_unsubscribe=unsubscribe if isinstance(unsubscribe, str) else
+                        unsubscribe_link(host, to) if unsubscribe else None,
+                        language=language, attachment=attachment)
+    hidden = [*([secret] if secret else []), *codes]
     if reply_to is not None:
         raw = with_reply_to(raw, reply_to.address)
         hidden.append(reply_to.token)
-    if unsubscribe:
+    if unsubscribe is True:
         hidden.append(never_code(host, to))
     # The subject as its header reads, so listing the outbox never loads the bytes.
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
                           subject=clean_header(_without(subj, hidden), 250),
                           message_id=message_id_of(raw),
-                          raw_once_sent=sent_copy(raw, hidden, None if token_shown else reply_to))
+                          raw_once_sent=reply_tokens.sent_copy(raw, hidden, reply_to, token_shown))
     session.add(row)
     return row
 
@@ -444,7 +448,8 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
                  secret: str | None = None, seat: Seat | None = None,
                  rules: GameRules | None = None,
                  tr: Translator | None = None, names: list[str] | None = None,
-                 unsubscribe: bool = False) -> OutboundMessage | None:
+                 unsubscribe: bool = False,
+                 attachment: Attachment | None = None) -> OutboundMessage | None:
     """A short note. To a ``seat`` it is in the seat's language (``tr`` overrides) and ends
     with the language footer; otherwise English (a stranger's language is unknown). None to
     a bot seat (:func:`unmailed`)."""
@@ -458,9 +463,8 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
     return queue(session, host, to=to, to_name="", subj=subj, text=text, kind=kind,
                  game_id=game.id if game else None, in_reply_to=in_reply_to,
                  references=references, secret=secret, tag=game.tag if game else None,
-                 unsubscribe=unsubscribe, language=tr.lang,
-                 reply_to=reply_address(host, game, seat)
-                 if game is not None and seat is not None and to == seat.address else None)
+                 unsubscribe=unsubscribe, language=tr.lang, attachment=attachment,
+                 reply_to=seat_reply_address(host, game, seat, to))
 
 
 # Answers to mail that proved no seat's secret ("fault": a mail the host failed on; "lobby":
@@ -482,15 +486,15 @@ def may_answer(session: Session, host: Host, address: str, kind: str) -> bool:
     proven secret are never limited.
     """
     hour = timedelta(hours=1)
-    if queries.recent_replies(session, None, SHARED, hour) >= host.replies_per_hour_total:
+    if queries.recent_replies(session, None, SHARED, hour) >= host.limits.replies_per_hour_total:
         return False
     if kind == "stranger":
         sent = queries.recent_replies(session, address, ("stranger",), timedelta(days=1))
-        return sent < host.stranger_replies_per_day
+        return sent < host.limits.stranger_replies_per_day
     if kind == "fault":  # counted apart: a host's fault must not use up a player's help
         return queries.recent_replies(session, address, ("fault",), hour) \
-            < host.unverified_replies_per_hour
+            < host.limits.unverified_replies_per_hour
     if kind == "invite":  # per address by the lobby (pbem.pipeline.lobby.invite)
         return True
     sent = queries.recent_replies(session, address, ("help", "auth", "lobby"), hour)
-    return sent < host.unverified_replies_per_hour
+    return sent < host.limits.unverified_replies_per_hour

@@ -62,7 +62,8 @@ def quarantine(factory: SessionFactory, raw: bytes, reason: str,
             key = synthetic_message_id(raw)
             row = session.exec(select(InboundMessage).where(
                 InboundMessage.message_id == key)).first()
-            row = row or InboundMessage(message_id=key, raw=kept_bytes(raw, host.max_message_bytes))
+            row = row or InboundMessage(message_id=key,
+                                        raw=kept_bytes(raw, host.limits.max_message_bytes))
             row.status, row.processed_at = "quarantined", utcnow()
             row.reason = safe_reason(f"{reason} (recorded after: {first})")
             session.add(row)
@@ -78,7 +79,7 @@ def quarantine(factory: SessionFactory, raw: bytes, reason: str,
 
 def _quarantine(factory: SessionFactory, raw: bytes, reason: str, inbound_id: int | None,
                 host: Host) -> Result:
-    limit = host.max_message_bytes
+    limit = host.limits.max_message_bytes
     with factory() as session:
         row = session.get(InboundMessage, inbound_id) if inbound_id is not None else None
         if row is None:
@@ -168,7 +169,7 @@ def answer_fault(factory: SessionFactory, raw: bytes, host: Host) -> None:
     of the sender's seat (else the game's, else their client's), with a fixed subject, limited
     like every answer to unproven mail. A robot is never answered; a failure here is logged."""
     try:
-        mail = read_message(raw, max_bytes=host.max_message_bytes)
+        mail = read_message(raw, max_bytes=host.limits.max_message_bytes)
         sender = (mail.from_addr or "").lower()
         if mail.bounces or mail.automatic or not deliverable(sender):
             return

@@ -71,16 +71,28 @@ class ReplyAddress:
     address: str
     token: str
 
+    def shown_in(self, text: str, html: str | None) -> bool:
+        """Whether a mail's text shows the token (one-tap orders' links), not only its
+        Reply-To line."""
+        return self.token in text or (html is not None and self.token in html)
+
 
 def reply_address(host: Host, game: Game, seat: Seat) -> ReplyAddress:
     """The address a reply to the seat's mail goes to: the host's, plus the seat's token."""
-    local, _, domain = host.from_address.rpartition("@")
+    local, _, domain = host.mail.from_address.rpartition("@")
     made = token(host, game, seat)
     return ReplyAddress(f"{local}+{made}@{domain}", made)
 
 
+def seat_reply_address(host: Host, game: Game | None, seat: Seat | None,
+                       to: str) -> ReplyAddress | None:
+    """The reply address of a mail to ``to``: the seat's, when ``to`` is its address."""
+    return reply_address(host, game, seat) if game is not None and seat is not None \
+        and to == seat.address else None
+
+
 def _tokens_re(host: Host) -> re.Pattern[str]:
-    local, _, domain = host.from_address.rpartition("@")
+    local, _, domain = host.mail.from_address.rpartition("@")
     return re.compile(rf"(?<![\w.+-]){re.escape(local)}\+([a-z2-7]{{31}}|{re.escape(MARK)})"
                       rf"@{re.escape(domain)}(?![\w.-])", re.IGNORECASE)
 
@@ -116,7 +128,7 @@ class Check:
 def valid_days(host: Host, game: Game) -> int:
     """How many days a token proves its seat: the host's ``reply_days``, and never less
     than the game's deadline and a day (a reply on the deadline's last hour still plays)."""
-    return max(host.reply_days, -(-(game.deadline_hours or 0) // 24) + 1)
+    return max(host.secrets.reply_days, -(-(game.deadline_hours or 0) // 24) + 1)
 
 
 def check(host: Host, game: Game, candidates: list[Seat], tokens: tuple[str, ...]) -> Check:
@@ -140,14 +152,15 @@ def check(host: Host, game: Game, candidates: list[Seat], tokens: tuple[str, ...
     return Check(None, expired)
 
 
-def sent_copy(raw: bytes, hidden: list[str], reply_to: ReplyAddress | None) -> bytes | None:
+def sent_copy(raw: bytes, hidden: list[str], reply_to: ReplyAddress | None,
+              shown: bool) -> bytes | None:
     """The copy of ``raw`` kept once it is sent (None: ``raw`` itself, nothing to hide).
-    ``reply_to``: the reply address when its token shows in the Reply-To line only: a mail
-    that hides nothing else has it blanked there, in its bytes, and is parsed only if its
+    A mail whose only hidden word is ``reply_to``'s token, in its Reply-To line alone (not
+    ``shown`` in its text), has it blanked there, in its bytes, and is parsed only if its
     text reads as holding a secret (a player's own words echoed back: see redact)."""
     if not hidden:
         return None
-    if reply_to is not None and hidden == [reply_to.token]:
+    if reply_to is not None and not shown and hidden == [reply_to.token]:
         token = reply_to.token.encode("ascii")
         return redact(raw.replace(token, MARK.encode("ascii"), 1))
     return redact(raw, hidden)

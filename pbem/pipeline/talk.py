@@ -154,7 +154,7 @@ def say(session: Session, host: Host, game: Game, speaker: Seat, lines: list[str
             out.lines += [msg("Not sent: your talk line {number}, \"{say} {text}\".",
                               number=number, say=word("say", speaker.language),
                               text=_quoted(typed, seats, secret)), err.message]
-    limit = host.talk_chars_per_mail
+    limit = host.limits.talk_chars_per_mail
     # Blanked before the exact cut, on a bounded stretch: a secret across the cut is whole.
     _, cut = _cut(parsed, limit)
     kept, _ = _cut(parsed, limit + 64)
@@ -166,10 +166,10 @@ def say(session: Session, host: Host, game: Game, speaker: Seat, lines: list[str
             "read it. If it was yours, send a mail with the line \"{rotate}\" to get a new "
             "one.", mark=MARK, rotate=f"{word('secret', speaker.language)} "
             f"{word('new', speaker.language)}"))
-    if _sent_today(session, host, game, speaker) >= host.talk_mails_per_day:
+    if _sent_today(session, host, game, speaker) >= host.limits.talk_mails_per_day:
         out.lines.append(msg(
             "Your table talk was not sent: a seat may send talk in {count} mails a day, and "
-            "you have. Try again tomorrow.", count=host.talk_mails_per_day))
+            "you have. Try again tomorrow.", count=host.limits.talk_mails_per_day))
         return out
     if cut is not None:
         line, chars = cut

@@ -39,7 +39,7 @@ def ehlo_name(cfg: Config) -> str:
     if name:
         return name
     try:
-        return cfg.message_id_domain.encode("idna").decode("ascii")
+        return cfg.mail.message_id_domain.encode("idna").decode("ascii")
     except UnicodeError:
         return "localhost"
 

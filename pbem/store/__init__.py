@@ -1,6 +1,6 @@
 """Storage: SQLModel tables, migrations and the queries the pipeline needs."""
 
-from pbem.store import clockdue  # noqa: F401  (registers the flush hook)
+from pbem.store import clockdue, mailparts  # noqa: F401  (register their flush hooks)
 from pbem.store.db import SessionFactory, init, make_engine, migrate, session_factory
 from pbem.store.tables import (
     Game,

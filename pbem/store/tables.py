@@ -15,11 +15,22 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Column, ForeignKey, Index, Integer, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import (
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import QueryableAttribute, lazyload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.interfaces import LoaderOption
 from sqlmodel import Field, Relationship, SQLModel
+
+from pbem.store.packing import Deflated
 
 
 def utcnow() -> datetime:
@@ -40,7 +51,7 @@ class Game(SQLModel, table=True):
     seed: str
     status: str = "active"  # active | paused | finished | archived
     created: datetime = Field(default_factory=utcnow)
-    # Clocks (issue 5): hours per turn (None: no deadline), reminder lead time, what a timeout
+    # Clocks: hours per turn (None: no deadline), reminder lead time, what a timeout
     # does ("default": play the game's safe default order; "pause": pause and tell the operator).
     deadline_hours: int | None = None
     reminder_hours: int | None = None
@@ -150,6 +161,25 @@ class NeverMail(SQLModel, table=True):
 
     address_hash: str = Field(primary_key=True)
     created: datetime = Field(default_factory=utcnow)
+
+
+class Watch(SQLModel, table=True):
+    """An address that watches a game: it gets the spectators' view (never a seat's) as
+    ``mode`` says. Made only once the address answered the confirmation mailed to it; ended
+    by ``unwatch``, ``never``, ``player forget`` or the game's end."""
+
+    __table_args__ = (UniqueConstraint("game_id", "address"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    address: str = Field(index=True)  # lower-cased
+    mode: str = "every"  # every | turn | digest, as a seat's mail setting
+    language: str = "en"  # of its mails: the watcher's, when the watch was confirmed
+    created: datetime = Field(default_factory=utcnow)
+    # The last log entry its mail told (-1: none yet), the turn it showed, and when it was
+    # last mailed (a digest goes once a day).
+    told_index: int = -1
+    told_turn: int = -1
+    mailed_at: datetime | None = None
 
 
 class Player(SQLModel, table=True):
@@ -282,10 +312,30 @@ class OutboundBytes(SQLModel, table=True):
 
     id: int | None = Field(default=None, sa_column=Column(
         Integer, ForeignKey("outboundmessage.id"), primary_key=True, autoincrement=False))
-    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    # Compressed, its pictures kept once in ``mailpart`` (pbem.store.packing): read through
+    # the ORM or pbem.store.mailparts.whole, it is the mail as composed.
+    raw: bytes = Field(sa_column=Column(Deflated, nullable=False))
     # The same mail with its secret blanked (welcome mails, new secrets): it replaces ``raw``
     # once sent, so no secret stays at rest. None when the mail holds no secret.
-    raw_once_sent: bytes | None = Field(default=None, sa_column=Column(LargeBinary))
+    raw_once_sent: bytes | None = Field(default=None, sa_column=Column(Deflated))
+
+
+class MailPart(SQLModel, table=True):
+    """A long run of base64 (a picture) that sent mails carry, stored once by its SHA-256.
+    ``last_used`` is when a mail last took it: the sweep leaves a part so used lately."""
+
+    digest: str = Field(primary_key=True)
+    body: bytes = Field(sa_column=Column(Deflated, nullable=False))
+    last_used: datetime = Field(default_factory=utcnow, index=True)
+
+
+class MailPartUse(SQLModel, table=True):
+    """Which stored mail needs which part, so a part nothing needs can go."""
+
+    outbound_id: int = Field(sa_column=Column(
+        Integer, ForeignKey("outboundmessage.id"), primary_key=True, autoincrement=False))
+    digest: str = Field(sa_column=Column(
+        String, ForeignKey("mailpart.digest"), primary_key=True, index=True))
 
 
 class OutboundMessage(SQLModel, table=True):

@@ -28,7 +28,7 @@ from pbem.ops import api
 from pbem.ops.archive import Viewer, build, render_page
 from pbem.ops.site import build_site
 from pbem.pipeline.one_mail import Result
-from pbem.settings.config import Lobby
+from pbem.settings.config import Lobby, MailConfig
 from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from pbem.store.tables import OutboundMessage
@@ -119,8 +119,9 @@ def test_a_lobby_welcome_mail_has_no_serious_violation(
         factory: SessionFactory, browser: Any, tmp_path: Path) -> None:  # noqa: F811
     axe_source()
     game = GAMES[0]
-    post = Post(factory, Host(from_address="games@host.test", from_name="Test Host",
-                              lobby=Lobby(enabled=True), operator_address="op@host.test"))
+    post = Post(factory, Host(mail=MailConfig(from_address="games@host.test", from_name="Test Host",
+                                              operator_address="op@host.test"),
+                              lobby=Lobby(enabled=True)))
     codes = []
     for who, name, words in (("ann@players.test", "Ann", f"new {game} players 2"),
                              ("ben@players.test", "Ben", f"join {game}")):
@@ -151,4 +152,19 @@ def test_an_archive_page_and_the_site_index_have_no_serious_violation(
     found = violations(browser, "archive")
     browser.get((tmp_path / "site" / "index.html").as_uri())
     found += violations(browser, "site index")
+    assert not found, "\n".join(found)
+
+
+def test_the_players_guide_pages_have_no_serious_violation(
+        browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    axe_source()
+    from pbem.ops.guide import write_guides
+    from pbem.ops.site import _write
+
+    _, pages = write_guides(tmp_path, _write)
+    assert len(pages) == len(GAMES) * len(LANGUAGES)
+    found = []
+    for page in pages:
+        browser.get(page.as_uri())
+        found += violations(browser, page.relative_to(tmp_path).as_posix())
     assert not found, "\n".join(found)

@@ -39,9 +39,11 @@ def seats(tag: str) -> None:
     from pbem.engine import registry
     from pbem.engine.contract import localise_order
     from pbem.ops import api
+    from pbem.ops.services import start
     from pbem.settings.config import load
     from pbem.store import queries
 
+    start()  # the services `pbem` sets up before any command
     with api.connect(load(Path(os.environ["PBEM_CONFIG"])).database_url)() as s:
         game = api.get_game(s, tag)
         rules = registry.get(game.game_type)

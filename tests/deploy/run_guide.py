@@ -1,4 +1,5 @@
-"""Run deploy/README.md's commands, as written, on a fresh Debian 12 without systemd.
+"""Run the deploy guide's commands (docs/operators/deploy.md), as written, on a fresh Debian 12
+without systemd.
 
     python -m tests.deploy.run_guide sqlite|postgresql [--keep] [--cache DIR]
     python -m tests.deploy.run_guide sqlite|postgresql --podman podman [--systemd]
@@ -45,7 +46,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "deploy/README.md"
+README = ROOT / "docs/operators/deploy.md"
 PLAYER = Path(__file__).with_name("guide_player.py")
 MAILCHECK = Path(__file__).with_name("guide_mailcheck.py")
 MIRROR = "http://deb.debian.org/debian"

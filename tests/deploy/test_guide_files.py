@@ -30,7 +30,7 @@ def test_supervisor_runs_the_units_command() -> None:
 
 
 def test_guide_names_the_shipped_files() -> None:
-    script = run_guide.guide_script((DEPLOY / "README.md").read_text(),
+    script = run_guide.guide_script(run_guide.README.read_text(),
                                     {"sqlite", "no-systemd"}, "/somewhere/pbem.git")
     assert "REPO=/somewhere/pbem.git" in script
     assert "cp deploy/supervisor/pbem-serve.conf /etc/supervisor/conf.d/" in script

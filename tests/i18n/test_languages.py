@@ -23,6 +23,7 @@ from pbem.ops import api
 from pbem.ops.api import ClockSettings
 from pbem.ops.bots import NONSENSE_ORDER, play_out
 from pbem.pipeline.deadlines import deadline_of
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import SessionFactory, queries
 from pbem.store.tables import InboundMessage, LogEntry, Seat
@@ -111,7 +112,7 @@ def test_language_names_are_understood_in_every_language(factory: SessionFactory
 
 
 def test_the_timezone_command_and_dates_in_the_seats_zone(factory: SessionFactory) -> None:
-    clock_host = Host(from_address="games@host.test")
+    clock_host = Host(mail=MailConfig(from_address="games@host.test"))
     with factory() as s:
         game, secrets = api.create_game(s, "testcards", [("Ann", "ann@players.test"),
                                                           ("Ben", "ben@players.test")],
@@ -211,7 +212,7 @@ def test_an_unknown_seat_language_is_refused_when_the_game_is_made(
 @pytest.mark.slow
 def test_bots_in_two_languages_play_a_whole_game_over_imap_and_smtp(
         factory: SessionFactory, imap_server: Any, smtp_server: Any) -> None:
-    host = Host(from_address="games@host.test")
+    host = Host(mail=MailConfig(from_address="games@host.test"))
     seats = [("Ann", "ann@players.test"), ("Ben", "ben@players.test"),
              ("Cy", "cy@players.test")]
     with factory() as s:
@@ -333,7 +334,7 @@ def test_reminders_and_the_hosts_notices_in_the_seats_language(
     from pbem.ops import admin
     from pbem.pipeline.clock import run_clocks
 
-    host = Host(from_address="games@host.test")
+    host = Host(mail=MailConfig(from_address="games@host.test"))
     with factory() as s:
         game, secrets = api.create_game(
             s, "testcards", [("Ann", "ann@players.test"), ("Ben", "ben@players.test")],
@@ -372,7 +373,7 @@ def test_a_french_digest_and_table_talk(factory: SessionFactory) -> None:
 
     from pbem.pipeline.digest import send_digests
 
-    host = Host(from_address="games@host.test")
+    host = Host(mail=MailConfig(from_address="games@host.test"))
     table = seat_table(factory, "testcards")
     result, reply = table.send(1, "langue fr\n")
     result, reply = table.send(1, "courrier résumé")  # "mail digest", in French

@@ -15,7 +15,7 @@ from sqlmodel import col, select
 
 from pbem.engine import registry
 from pbem.pipeline.one_mail import Result, process_raw
-from pbem.settings.config import Lobby
+from pbem.settings.config import Lobby, MailConfig
 from pbem.settings.host import Host
 from pbem.store import OutboundMessage, SessionFactory
 from tests.support.testgame import GAME
@@ -53,9 +53,9 @@ def clock() -> Clock:
 
 @pytest.fixture
 def host(clock: Clock) -> Host:
-    return Host(from_address="games@host.test", from_name="Test Host",
-                lobby=Lobby(enabled=True), clock=clock, operator_address="op@host.test",
-                key=bytes(range(32)))
+    return Host(mail=MailConfig(from_address="games@host.test", from_name="Test Host",
+                                operator_address="op@host.test"),
+                lobby=Lobby(enabled=True), clock=clock, key=bytes(range(32)))
 
 
 def mail(frm: str, body: str, subject: str = "hello", *, name: str = "",

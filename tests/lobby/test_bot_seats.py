@@ -145,7 +145,8 @@ def test_bot_seats_in_every_language(post: Post, factory: SessionFactory, lang: 
                                      line: str, level: str, says: str) -> None:
     assert post.send(ANN, line, lang=lang, name="Ann").status == "applied"
     assert (table(factory).bots, table(factory).bot_level) == (2, level)
-    mine = Post(factory, dataclasses.replace(post.host, unverified_replies_per_hour=50))
+    limits = dataclasses.replace(post.host.limits, unverified_replies_per_hour=50)
+    mine = Post(factory, dataclasses.replace(post.host, limits=limits))
     _, body = mine.answer(mine.send(BEN, "games", lang=lang))
     assert says in " ".join(body.split()), body
 

@@ -247,7 +247,8 @@ def test_an_unknown_game_lists_the_hosts_games(post: Post) -> None:
 def test_a_sender_has_at_most_three_open_tables(post: Post, factory: SessionFactory) -> None:
     for _ in range(3):
         post.send(BEN, "new testcards")
-    host = dataclasses.replace(post.host, unverified_replies_per_hour=10)
+    limits = dataclasses.replace(post.host.limits, unverified_replies_per_hour=10)
+    host = dataclasses.replace(post.host, limits=limits)
     again = Post(factory, host).send(BEN, "new testcards")
     assert again.status == "rejected"
     _, body = Post(factory, host).answer(again)
@@ -404,7 +405,8 @@ def test_leave(post: Post, factory: SessionFactory) -> None:
 
 
 def test_leave_start_and_invite_need_the_seats_code(post: Post, factory: SessionFactory) -> None:
-    post = Post(factory, dataclasses.replace(post.host, unverified_replies_per_hour=50))
+    limits = dataclasses.replace(post.host.limits, unverified_replies_per_hour=50)
+    post = Post(factory, dataclasses.replace(post.host, limits=limits))
     ann = opened(post)
     confirm(post, ANN, ann)
     ben, _ = post.seat(BEN, "join testcards-t1")
@@ -526,7 +528,8 @@ def test_games_shows_ones_games_with_whose_turn(post: Post) -> None:
     ben, _ = post.seat(BEN, "join testcards-t1", name="Ben")
     confirm(post, ANN, code)
     post.send(BEN, f"confirm {ben}")
-    host = dataclasses.replace(post.host, unverified_replies_per_hour=50)
+    limits = dataclasses.replace(post.host.limits, unverified_replies_per_hour=50)
+    host = dataclasses.replace(post.host, limits=limits)
     mine = Post(post.factory, host)
     _, body = mine.answer(mine.send(BEN, "games"))
     assert "Your games:" in body
@@ -738,15 +741,20 @@ def test_a_new_host_key_gives_a_waiting_seat_a_new_code_once(post: Post, clock: 
 
 
 def test_a_pass_over_the_mail_reads_the_host_key_lobby_or_not(tmp_path: Path) -> None:
-    """The lobby's codes come from the host's key, and so does every seat's reply address
-    (pbem.pipeline.reply_tokens): a host without the lobby reads it too."""
+    """The lobby's and the watchers' codes come from the host's key, and so does every
+    seat's reply address (pbem.pipeline.reply_tokens): a host without either reads it too."""
     from pbem.ops import hostkey
     from pbem.settings.config import from_dict
 
     on = from_dict({"data_dir": str(tmp_path), "lobby": {"enabled": True}})
     assert hostkey.mail_host(on).key == hostkey.load(on.host_key_path).secret
-    (tmp_path / "off").mkdir()
-    off = from_dict({"data_dir": str(tmp_path / "off")})
+    # Watching (on by default, for players) derives its codes from the key too.
+    watching = from_dict({"data_dir": str(tmp_path / "watching")})
+    watching.host_key_path.parent.mkdir(parents=True)
+    assert hostkey.mail_host(watching).key == hostkey.load(watching.host_key_path).secret
+    # With neither, the seats' reply addresses still need it.
+    off = from_dict({"data_dir": str(tmp_path / "off"), "watch": {"open": "off"}})
+    off.host_key_path.parent.mkdir(parents=True)
     key = hostkey.mail_host(off).key
     assert key is not None and key == hostkey.load(off.host_key_path).secret
-    assert key != hostkey.mail_host(on).key  # each host its own
+    assert len({key, hostkey.mail_host(on).key, hostkey.mail_host(watching).key}) == 3

@@ -43,7 +43,7 @@ class Door:
     def write(self, frm: str, body: str, subject: str = "a game") -> None:
         msg = EmailMessage()
         msg["From"] = frm
-        msg["To"] = self.host.from_address
+        msg["To"] = self.host.mail.from_address
         msg["Subject"] = subject
         msg["Message-ID"] = make_msgid(domain="players.test")
         msg.set_content(body + "\n")
@@ -85,7 +85,7 @@ def test_a_forged_never_from_a_seated_address_silences_no_one(door: Door) -> Non
         s.commit()
     assert len(door.run()) == 2  # the welcome mails
     door.write(f"Ann <{ANN}>", "never")
-    door.write(door.host.operator_address or "", "never")
+    door.write(door.host.mail.operator_address or "", "never")
     sent = door.run()
     (answer,) = to(sent, ANN)
     assert answer["Subject"] == "This address still gets the host's mail"

@@ -42,7 +42,7 @@ class Lobbyist:
     def write(self, body: str, subject: str = "a game") -> None:
         msg = EmailMessage()
         msg["From"] = f"{self.name} <{self.address}>"
-        msg["To"] = HOST.from_address
+        msg["To"] = HOST.mail.from_address
         msg["Subject"] = subject
         msg["Message-ID"] = make_msgid(domain="players.test")
         msg.set_content(body + "\n")

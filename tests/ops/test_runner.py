@@ -18,7 +18,7 @@ from pbem.ops import api, heartbeat
 from pbem.ops.metrics import Metrics
 from pbem.ops.runner import Backoff, Notice, Runner
 from pbem.settings import config
-from pbem.settings.config import Config, ConfigError
+from pbem.settings.config import Config, ConfigError, MailConfig
 from pbem.settings.host import Host
 from pbem.store import InboundMessage, init, session_factory
 from pbem.store.db import SessionFactory
@@ -51,7 +51,8 @@ def an_order_waiting(factory: SessionFactory, cfg: Config) -> None:
     """A game of two, and Alice's legal order in the inbox."""
     with factory() as s:
         game, secrets = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)],
-                                        seed="runner", host=Host(from_address="games@host.test"))
+                                        seed="runner",
+                                        host=Host(mail=MailConfig(from_address="games@host.test")))
         s.commit()
         card = sorted(api.current_state(s, game).hands[0])[0]
         tag = game.tag

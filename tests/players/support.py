@@ -10,6 +10,7 @@ from sqlmodel import col, select
 
 from pbem.engine import registry
 from pbem.ops import admin, api
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from pbem.store.tables import Player, Rating
@@ -29,7 +30,7 @@ def testcards() -> Iterator[None]:
 
 
 def host() -> Host:
-    return Host(from_address="games@host.test", from_name="Test Host")
+    return Host(mail=MailConfig(from_address="games@host.test", from_name="Test Host"))
 
 
 def new_game(factory: SessionFactory, addresses: list[str], seed: str) -> int:

@@ -14,6 +14,7 @@ from sqlmodel import col, select
 
 from pbem.ops import api
 from pbem.pipeline import controllers, standings
+from pbem.settings.config import Bots
 from pbem.settings.host import Host
 from pbem.store import SessionFactory, players, ratings
 from pbem.store.tables import GameResult, Player, Rating
@@ -55,7 +56,7 @@ def test_a_game_with_a_bot_seat_rates_no_one_by_default(
 
 def test_rated_bot_games_rate_each_level_as_its_own_player(
         factory: SessionFactory, imap_server: Any, smtp_server: Any) -> None:
-    server = dataclasses.replace(host(), bot_games_rated=True)
+    server = dataclasses.replace(host(), bots=Bots(rated=True))
     wire = Wire(factory, server, imap_server, smtp_server)
     play_against_bots(factory, server, wire, {1: "random"}, "b1")
     play_against_bots(factory, server, wire, {1: "strong", 2: "random"}, "b2")

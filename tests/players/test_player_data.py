@@ -190,7 +190,7 @@ def _asked_at(factory: SessionFactory) -> object:
 
 
 def test_a_player_asks_by_mail_and_the_operator_confirms(factory: SessionFactory) -> None:
-    host = replace(HOST, operator_address=OPERATOR)
+    host = replace(HOST, mail=replace(HOST.mail, operator_address=OPERATOR))
     tag, secrets = _zelda_at_a_table(factory, host)
     status, _ = _ask(factory, host, tag, "not-her-secret")
     assert status != "applied" and _asked_at(factory) is None  # no proof, no request
@@ -214,7 +214,8 @@ def test_a_player_asks_by_mail_and_the_operator_confirms(factory: SessionFactory
 
 def test_with_after_games_the_host_forgets_them_once_their_games_end(
         factory: SessionFactory, tmp_path: Path) -> None:
-    host = replace(HOST, operator_address=OPERATOR, forget_by_mail="after_games")
+    host = replace(HOST, mail=replace(HOST.mail, operator_address=OPERATOR),
+                   retention=replace(HOST.retention, forget_by_mail="after_games"))
     tag, secrets = _zelda_at_a_table(factory, host)
     status, texts = _ask(factory, host, tag, secrets[0])
     assert status == "applied"

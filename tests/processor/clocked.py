@@ -14,6 +14,7 @@ from sqlmodel import col, select
 from pbem.ops import api
 from pbem.ops.api import ClockSettings
 from pbem.pipeline.one_mail import Result, process_raw
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import OutboundMessage, SessionFactory
 from pbem.store.tables import LogEntry
@@ -43,8 +44,8 @@ class FakeClock:
 
 
 def clocked_host(clock: FakeClock) -> Host:
-    return Host(from_address="games@host.test", from_name="Test Host",
-                operator_address=OPERATOR, clock=clock)
+    return Host(mail=MailConfig(from_address="games@host.test", from_name="Test Host",
+                                operator_address=OPERATOR), clock=clock)
 
 
 def new_game(factory: SessionFactory, host: Host, **settings: object) -> Table:

@@ -13,6 +13,7 @@ import pytest
 from sqlmodel import col, select
 
 from pbem.engine import registry
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import OutboundMessage, SessionFactory
 from tests.support.testgame import GAME
@@ -35,7 +36,7 @@ def testcards() -> Iterator[None]:
 
 @pytest.fixture
 def host() -> Host:
-    return Host(from_address="games@host.test", from_name="Test Host")
+    return Host(mail=MailConfig(from_address="games@host.test", from_name="Test Host"))
 
 
 @dataclass

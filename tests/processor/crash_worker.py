@@ -36,7 +36,9 @@ from pbem.mail.inbound import Claim, FetchedMail, Inbox, MaildirInbox
 from pbem.mail.outbound import MaildirSender, Sender, SmtpSender
 from pbem.mail.settings import SmtpSettings
 from pbem.ops import api
+from pbem.ops.services import start
 from pbem.pipeline.one_mail import Result
+from pbem.settings.config import Limits, MailConfig
 from pbem.settings.host import Host
 from pbem.store import init, session_factory
 from tests.processor.pairing import Once
@@ -104,6 +106,7 @@ def stall(result: Result) -> None:
 
 def main(argv: list[str]) -> None:
     url, inbox_path, outbox = argv[:3]
+    start()  # the services `pbem` sets up before any command
     registry.register(GAME)
     crash = Crash(os.environ.get("PBEM_CRASH_AT", ""))
     opened = session_factory(init(url))
@@ -131,7 +134,8 @@ def main(argv: list[str]) -> None:
     # crash tests restart one worker at once and set PBEM_TEST_LEASE=0 not to wait for it.
     lease = int(os.environ.get("PBEM_TEST_LEASE", "300"))
     done = api.process_inbox(factory, inbox, sending,
-                             Host(from_address="games@host.test", send_lease_seconds=lease),
+                             Host(mail=MailConfig(from_address="games@host.test"),
+                                  limits=Limits(send_lease_seconds=lease)),
                              after_commit=committed)
     print("DONE", [r.status for r in done.results], done.delivery.sent, flush=True)
 

@@ -8,6 +8,7 @@ from pbem.ops import api
 from pbem.ops.api import ClockSettings
 from pbem.pipeline import controllers
 from pbem.pipeline.one_mail import Result, process_raw
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from tests.processor.clocked import flat
@@ -15,7 +16,7 @@ from tests.processor.conftest import ALICE, BOB, mail
 from tests.processor.test_subjects import sent
 from tests.support.english_left import english_words
 
-HOST = Host(from_address="games@host.test", from_name="Test Host")
+HOST = Host(mail=MailConfig(from_address="games@host.test", from_name="Test Host"))
 CAROL = "carol@players.test"
 REEF = "reef-2018"
 

@@ -15,6 +15,7 @@ from pbem.i18n import msg
 from pbem.ops import api
 from pbem.ops.api import ClockSettings
 from pbem.pipeline import controllers, stand_in
+from pbem.settings.config import Bots
 from pbem.store import SessionFactory
 from pbem.store.tables import LogEntry, Seat
 from tests.processor.clocked import FakeClock, clocked_host
@@ -37,7 +38,7 @@ def test_bots_share_one_budget_per_pass_in_turn_and_a_players_order_is_answered_
         factory: SessionFactory, imap_server: Any, smtp_server: Any) -> None:
     clock = FakeClock()
     # A budget the first bot move of a pass spends: one move per pass, the rest wait.
-    host = dataclasses.replace(clocked_host(clock), bot_seconds_per_pass=1e-9)
+    host = dataclasses.replace(clocked_host(clock), bots=Bots(seconds_per_pass=1e-9))
     bots = {1: "strong", 2: "strong", 3: "strong"}
     tables = []
     with factory() as s:

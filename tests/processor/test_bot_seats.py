@@ -17,13 +17,14 @@ from pbem.ops.api import ClockSettings
 from pbem.pipeline import controllers
 from pbem.pipeline.clock import run_clocks
 from pbem.pipeline.one_mail import Result, process_raw
+from pbem.settings.config import Bots, MailConfig
 from pbem.settings.host import Host
 from pbem.store import OutboundMessage, SessionFactory
 from pbem.store.tables import LogEntry, Seat
 from tests.processor.clocked import FakeClock, clocked_host, flat
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail
 
-HOST = Host(from_address="games@host.test", from_name="Test Host")
+HOST = Host(mail=MailConfig(from_address="games@host.test", from_name="Test Host"))
 
 
 def bot_table(factory: SessionFactory, host: Host, bots: dict[int, str], players: int = 3,
@@ -117,7 +118,8 @@ def test_a_game_with_a_bot_seat_ends_and_replays_and_never_mails_the_bot(
 def test_a_table_of_bots_plays_at_most_moves_per_pass_then_goes_on_next_pass(
         factory: SessionFactory) -> None:
     clock = FakeClock()
-    host = Host(from_address="games@host.test", bot_moves_per_pass=2, clock=clock)
+    host = Host(mail=MailConfig(from_address="games@host.test"), bots=Bots(moves_per_pass=2),
+                clock=clock)
     table = bot_table(factory, host, {0: "random", 1: "random", 2: "normal"})
     assert len(entries(factory, table)) == 1 + 2  # setup, then the bound
     run_clocks(factory, host, clock.advance(seconds=1))
@@ -228,7 +230,8 @@ def test_a_bot_seat_secret_never_checks() -> None:
 
 def test_a_reminder_is_never_due_for_a_seat_a_bot_plays(factory: SessionFactory) -> None:
     clock = FakeClock()
-    host = Host(from_address="games@host.test", bot_moves_per_pass=1, clock=clock)
+    host = Host(mail=MailConfig(from_address="games@host.test"), bots=Bots(moves_per_pass=1),
+                clock=clock)
     table = bot_table(factory, host, {0: "random", 1: "random", 2: "random"},
                       deadline_hours=24, reminder_hours=12)
     run_clocks(factory, host, clock.advance(hours=13))

@@ -16,6 +16,7 @@ from pbem.mail.outbound import SmtpSender
 from pbem.ops import api
 from pbem.ops.api import ClockSettings
 from pbem.ops.bots import TAG_RE, Bot, play_out
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from tests.processor.clocked import FakeClock, flat
@@ -26,7 +27,7 @@ from tests.support.botmail import ServerMailroom
 @pytest.mark.timeout(300)
 def test_two_players_and_a_bot_seat_play_a_whole_game_by_mail(
         factory: SessionFactory, imap_server: Any, smtp_server: Any) -> None:
-    host = Host(from_address="games@host.test", from_name="Test Host")
+    host = Host(mail=MailConfig(from_address="games@host.test", from_name="Test Host"))
     with factory() as s:
         game, _ = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB),
                                                    ("Bot 3", "")],
@@ -58,7 +59,8 @@ def test_two_players_and_a_bot_seat_play_a_whole_game_by_mail(
 def test_a_player_stops_answering_and_a_bot_finishes_the_game_for_them_by_mail(
         factory: SessionFactory, imap_server: Any, smtp_server: Any) -> None:
     clock = FakeClock()
-    host = Host(from_address="games@host.test", from_name="Test Host", clock=clock)
+    host = Host(mail=MailConfig(from_address="games@host.test", from_name="Test Host"),
+                clock=clock)
     rules = registry.get("testcards")
     with factory() as s:
         game, _ = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)],

@@ -246,7 +246,7 @@ def test_config_reads_the_operator_and_clock_defaults(tmp_path: Path) -> None:
                     '[deadlines]\nturn_hours = 24\nreminder_hours = 6\ntimeout = "pause"\n'
                     'vacation_days = 7\n')
     cfg = load(path)
-    assert cfg.operator_address == "op@example.org"
+    assert cfg.mail.operator_address == "op@example.org"
     assert (cfg.deadlines.turn_hours, cfg.deadlines.reminder_hours, cfg.deadlines.timeout,
             cfg.deadlines.vacation_days) == (24, 6, "pause", 7)
     path.write_text('[deadlines]\ntimeout = "never"\n')

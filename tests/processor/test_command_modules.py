@@ -43,7 +43,7 @@ def context(s: Session, host: Host, table: Table, address: str = ALICE) -> Conte
     seat = s.exec(select(Seat).where(Seat.address == address)).one()
     rules = registry.get(game.game_type)
     state = rules.from_json(json.loads(queries.latest_snapshot(s, table.game_id).state_json))
-    return Context(s, host, rules, game, state, seat)
+    return Context.for_seat(s, host, rules, game, state, seat)
 
 
 def said(reply: Reply, ctx: Context) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from pbem.ops import api
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from tests.processor.conftest import ALICE, BOB, mail
@@ -55,7 +56,7 @@ def test_whole_game_over_imap_and_smtp(request: pytest.FixtureRequest,
     from pbem.mail.inbound import ImapInbox
     from pbem.mail.outbound import SmtpSender
 
-    host = Host(from_address="games@host.test")
+    host = Host(mail=MailConfig(from_address="games@host.test"))
     with factory() as s:
         game, _ = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)], host=host)
         s.commit()

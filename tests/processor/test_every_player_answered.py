@@ -105,7 +105,7 @@ def test_a_tagless_mail_from_a_player_of_one_game_plays_there_and_names_its_tag(
 def test_a_tagless_mail_without_its_secret_is_told_so_and_which_game_it_was_read_for(
         reef1: SessionFactory, host: Host, tmp_path: Path) -> None:
     answered = []
-    for n in range(host.unverified_replies_per_hour + 1):
+    for n in range(host.limits.unverified_replies_per_hour + 1):
         raw = (EML / "players" / "tagless-no-secret.eml").read_bytes().replace(
             b"<tagless-no-secret@", f"<tagless-no-secret-{n}@".encode())
         (tmp_path / f"no-secret-{n}.eml").write_bytes(raw)
@@ -117,7 +117,7 @@ def test_a_tagless_mail_without_its_secret_is_told_so_and_which_game_it_was_read
         assert result.status == "rejected" and result.reason.startswith("no secret")
         answered.append(len(result.queued))
     # Unproven mail keeps its hourly limit: the player's address is not a mail cannon.
-    assert answered == [1] * host.unverified_replies_per_hour + [0]
+    assert answered == [1] * host.limits.unverified_replies_per_hour + [0]
     assert hands(reef1)[1] == HANDS[1]
     with reef1() as s:
         first = s.exec(select(OutboundMessage).order_by(col(OutboundMessage.id))).first()

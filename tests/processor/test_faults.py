@@ -27,6 +27,7 @@ from pbem.mail.outbound import MaildirSender, SmtpSender
 from pbem.ops import api
 from pbem.outbox.delivery import deliver_outbox
 from pbem.pipeline.one_mail import Result
+from pbem.settings.config import Limits, MailConfig
 from pbem.settings.host import Host
 from pbem.store import InboundMessage, LogEntry, OutboundMessage, SessionFactory
 from pbem.store.tables import utcnow
@@ -101,7 +102,8 @@ def test_kill_9_at_each_step_then_restart(crash: str, db_url: str, factory: Sess
 def test_smtp_down_then_back_drains_the_queue(factory: SessionFactory, table: Table,
                                               make_smtp_server: Callable[..., SmtpTestServer],
                                               ) -> None:
-    host = Host(from_address="games@host.test", retry_base_seconds=60)
+    host = Host(mail=MailConfig(from_address="games@host.test"),
+                limits=Limits(retry_base_seconds=60))
     smtp = make_smtp_server(auth=False)
     sender = SmtpSender(smtp.settings)
     card = hand(factory, table, 0)[0]

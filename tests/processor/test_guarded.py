@@ -22,6 +22,7 @@ from pbem.mail.outbound import SmtpSender
 from pbem.ops import api, archive, exchange
 from pbem.ops.api import Pass
 from pbem.ops.hostkey import HostKey
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import InboundMessage, OutboundMessage, Seat, SessionFactory, Snapshot
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail
@@ -202,7 +203,7 @@ def dsn(recipient: str, original_id: str, n: int, kind: str = "text/rfc822-heade
 def test_only_a_report_about_a_mail_we_sent_marks_a_seat(
         factory: SessionFactory, table: Table, imap_server: PymapServer,
         smtp_server: SmtpTestServer, caplog: pytest.LogCaptureFixture, kind: str) -> None:
-    host = Host(from_address="games@host.test", operator_address="op@host.test")
+    host = Host(mail=MailConfig(from_address="games@host.test", operator_address="op@host.test"))
     run_pass(factory, host, imap_server, smtp_server,  # a status mail to Bob goes out
              mail(BOB, f"Re: [{table.tag}] x", f"status\nsecret {table.secrets[1]}"))
     (ours,) = [str(m["Message-ID"]) for m in sent_to(smtp_server, BOB)]

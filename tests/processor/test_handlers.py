@@ -13,7 +13,8 @@ import pytest
 from sqlmodel import Session, col, select
 
 from pbem.mail.reading import read_message
-from pbem.pipeline import chain
+from pbem.pipeline import chain, command_registry
+from pbem.pipeline.commands.base import Scope
 from pbem.pipeline.context import MailContext, Result
 from pbem.pipeline.handlers import (
     authenticate,
@@ -33,6 +34,7 @@ from pbem.pipeline.handlers import (
 )
 from pbem.pipeline.letter import read_letter
 from pbem.pipeline.one_mail import process_raw
+from pbem.settings.config import Limits, MailConfig
 from pbem.settings.host import Host
 from pbem.store import InboundMessage, OutboundMessage, Seat, SessionFactory
 from pbem.store.tables import LogEntry
@@ -54,7 +56,7 @@ def session(factory: SessionFactory) -> Iterator[Session]:
 
 
 def context(s: Session, host: Host, raw: bytes) -> MailContext:
-    read = read_message(raw, max_bytes=host.max_message_bytes)
+    read = read_message(raw, max_bytes=host.limits.max_message_bytes)
     row = InboundMessage(message_id=read.message_id, from_addr=read.from_addr)
     s.add(row)
     s.flush()
@@ -88,7 +90,7 @@ def sent(s: Session) -> list[tuple[str, str]]:
 
 def test_the_chain_lists_every_handler_once_and_ends_with_the_orders() -> None:
     modules = [h.__module__.rsplit(".", 1)[1] for h in chain.CHAIN]
-    assert len(set(modules)) == len(modules) == 18
+    assert len(set(modules)) == len(modules) == 19
     # what is set aside is known once the seat is proved, and before talk or orders are read
     assert modules.index("aside") == modules.index("authenticate") + 1 < modules.index("say")
     # a banned sender is never answered: not even a note on an unreadable mail
@@ -114,7 +116,8 @@ def test_automatic_mail_is_kept_and_never_answered(session: Session, host: Host)
 
 
 def test_unreadable_answers_a_mail_too_large(session: Session, table: Table) -> None:
-    small = Host(from_address="games@host.test", max_message_bytes=2000)
+    small = Host(mail=MailConfig(from_address="games@host.test"),
+                 limits=Limits(max_message_bytes=2000))
     result = unreadable.handle(context(session, small, order(table, 0, "x" * 3000)))
     assert result is not None and (result.status, result.reason) == ("rejected", "too large")
     ((to, text),) = sent(session)
@@ -170,12 +173,13 @@ def test_help_is_answered_without_a_secret(session: Session, host: Host, table: 
 
 def test_verified_refuses_a_sender_the_trusted_server_does_not_vouch_for(
         session: Session, table: Table) -> None:
-    strict = Host(from_address="games@host.test", trusted_authserv_id="mx.host.test")
+    strict = Host(mail=MailConfig(from_address="games@host.test",
+                                  trusted_authserv_id="mx.host.test"))
     result = verified.handle(after(context(session, strict, order(table, 0, "play 1")),
                                    *BEFORE_AUTH))
     assert result is not None and result.status == "rejected"
     assert result.reason.startswith("sender not verified: ")
-    lax = Host(from_address="games@host.test")
+    lax = Host(mail=MailConfig(from_address="games@host.test"))
     assert verified.handle(after(context(session, lax, order(table, 0, "play 1")),
                                  *BEFORE_AUTH)) is None
 
@@ -222,8 +226,9 @@ def test_command_runs_each_command_the_letter_reads(session: Session, host: Host
     read = {read_letter(line).command for line in (
         "help", "check", "status", "log", "waiting", "resign", "back", "vacation off",
         "mail turn", "language fr", "timezone UTC", "secret new", "name Ann", "standings x",
-        "forget")}
-    assert read == {"help", "check", "status"} | set(command.COMMANDS)
+        "forget", "history")}
+    assert read == {"help", "check", "status"} | {
+        c.word for c in command_registry.in_scope(Scope.SEAT)}
     result = command.handle(after(context(session, host, order(table, 0, "timezone UTC")),
                                   *BEFORE_PLAY))
     assert result is not None and (result.status, result.reason) == ("applied", "timezone UTC")

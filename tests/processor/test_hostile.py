@@ -1,4 +1,4 @@
-"""Issue 10, finding by finding: one hostile mail never stops the host, and no valid order is
+"""Hostile mail, case by case: one hostile mail never stops the host, and no valid order is
 lost to a fault. Each test reproduces a finding through the real pipeline (real SMTP server,
 real database on each backend)."""
 
@@ -28,6 +28,7 @@ from pbem.pipeline import outgoing as mails
 from pbem.pipeline.one_mail import process_raw, reprocess
 from pbem.pipeline.quarantine import quarantine
 from pbem.pipeline.stored import message_key
+from pbem.settings.config import Limits, MailConfig
 from pbem.settings.host import Host
 from pbem.store import (
     InboundMessage,
@@ -78,7 +79,7 @@ def test_a_mail_the_sender_cannot_send_fails_alone_and_the_queue_goes_on(
     smtp = make_smtp_server(auth=False)
     with factory() as s:  # a note queued before addresses were checked, then two welcomes
         s.add(OutboundMessage(to_addr=LONG_LOCAL, kind="stranger", raw=bytes(compose(
-            from_addr=host.from_address, to_addr=LONG_LOCAL, subject="note", text="hello"))))
+            from_addr=host.mail.from_address, to_addr=LONG_LOCAL, subject="note", text="hello"))))
         api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)], host=host)
         s.commit()
     done = deliver_outbox(factory, SmtpSender(smtp.settings), host)
@@ -135,7 +136,8 @@ def test_a_transient_fault_leaves_the_mail_in_the_inbox(
     card = hand(factory, Table(game.id or 0, game.tag, secrets), 0)[0]
     box = mailbox.Maildir(tmp_path / "inbox", create=True)
     box.add(mail(ALICE, f"[{game.tag}]", f"play {card}\nsecret {secrets[0]}"))
-    host = dataclasses.replace(host, transient_backoff_seconds=0.01)  # the count matters here
+    host = dataclasses.replace(  # the count matters here
+        host, limits=dataclasses.replace(host.limits, transient_backoff_ms=10))
     faults = DbFaults(engine)
     try:
         faults.next(4, kind)  # the first try and the three retries (Host default) all fail
@@ -156,8 +158,8 @@ def test_a_transient_fault_leaves_the_mail_in_the_inbox(
 def test_a_persisting_fault_mails_the_operator_once(tmp_path: Path) -> None:
     from pbem.ops.alerts import FaultWatch
 
-    host = Host(from_address="games@host.test", operator_address="op@host.test",
-                fault_alert_after=3)
+    host = Host(mail=MailConfig(from_address="games@host.test", operator_address="op@host.test"),
+                limits=Limits(fault_alert_after=3))
     watch = FaultWatch(tmp_path / "faults.json", host)
     sender = MaildirSender(tmp_path / "out")
     sent = lambda: len(mailbox.Maildir(tmp_path / "out"))  # noqa: E731
@@ -183,7 +185,7 @@ def test_no_database_lock_is_held_while_smtp_sends(
         game = api.get_game(s, table.game_id)
         api.reissue_secret(s, game, 1)  # nothing to do with sending: just a queued mail below
         s.add(OutboundMessage(to_addr=BOB, kind="status", raw=bytes(compose(
-            from_addr=host.from_address, to_addr=BOB, subject="s", text="t"))))
+            from_addr=host.mail.from_address, to_addr=BOB, subject="s", text="t"))))
         s.commit()
     card = hand(factory, table, 0)[0]
     during: list[tuple[str, float]] = []
@@ -263,7 +265,8 @@ def test_forged_help_gets_the_hourly_answers_only_and_never_its_subject(
 
 def test_answers_to_unproven_mail_have_a_global_hourly_cap(
         factory: SessionFactory, table: Table) -> None:
-    host = Host(from_address="games@host.test", replies_per_hour_total=2)
+    host = Host(mail=MailConfig(from_address="games@host.test"),
+                limits=Limits(replies_per_hour_total=2))
     for n in range(5):
         process_raw(factory, mail(f"victim{n}@forged.test", f"Re: [{table.tag}] SPAM",
                                   "CHEAP PILLS"), host)
@@ -294,7 +297,7 @@ def test_a_forger_cannot_use_up_a_players_error_replies(
 def test_a_bounce_marks_the_seat_tells_the_operator_and_shows_in_game_show(
         factory: SessionFactory, table: Table, db_url: str, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    host = Host(from_address="games@host.test", operator_address="op@host.test")
+    host = Host(mail=MailConfig(from_address="games@host.test", operator_address="op@host.test"))
     with factory() as s:  # the corpus DSN names reef-12's Bob: give this table that tag
         game = api.get_game(s, table.game_id)
         game.tag = "reef-12"

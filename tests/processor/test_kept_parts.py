@@ -15,7 +15,7 @@ def test_the_part_is_kept_by_every_value_it_reads() -> None:
     assert reads is not None  # the seat's language's _ and pgettext too, not only globals
     assert {"tag", "secret", "mail_mode", "footer", "_", "pgettext"} <= set(reads)
     assert render._reads(render.environment(REEF), "layout.txt.j2") is None  # includes
-    render._kept.clear()
+    render.TEMPLATES.kept.clear()
     state = states()[2]
     seen: dict[tuple[str, str], tuple[str, str]] = {}
     for lang in ("en", "fr", "en"):
@@ -23,7 +23,7 @@ def test_the_part_is_kept_by_every_value_it_reads() -> None:
             m = mail(state, 1, lang, shared=True)
             m.mail_mode = mode
             got = render_status(REEF, m)
-            render._kept.clear()
+            render.TEMPLATES.kept.clear()
             assert render_status(REEF, m) == got  # drawn afresh: the same
             render_status(REEF, m)
             seen.setdefault((lang, mode), got)
@@ -33,14 +33,14 @@ def test_the_part_is_kept_by_every_value_it_reads() -> None:
 
 
 def test_a_mail_holding_a_secret_shows_it_and_is_kept_nowhere() -> None:
-    render._kept.clear()
+    render.TEMPLATES.kept.clear()
     state = states()[2]
     m: StatusMail = mail(state, 0, "en", shared=True)
     m.secret = SECRET
     text, html = render_status(REEF, m)
     assert f"secret {SECRET}" in text and SECRET in html
-    assert not render._kept
+    assert not render.TEMPLATES.kept
     m.secret = None
     text, html = render_status(REEF, m)
     assert SECRET not in text + html and "secret <your secret>" in text
-    assert len(render._kept) == 2  # the text's part and the HTML's
+    assert len(render.TEMPLATES.kept) == 2  # the text's part and the HTML's

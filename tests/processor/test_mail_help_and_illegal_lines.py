@@ -19,6 +19,7 @@ from pbem.games.riff.state import area_row
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
 from pbem.ops import api
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from tests.games.test_help_examples import examples
@@ -27,7 +28,7 @@ from tests.processor.test_end_to_end import as_message, servers, text_of
 
 pytestmark = pytest.mark.slow
 
-HOST = Host(from_address="games@host.test")
+HOST = Host(mail=MailConfig(from_address="games@host.test"))
 PLAYERS = [("Ann", "ann@players.test"), ("Ben", "ben@players.test"),
            ("Cy", "cy@players.test")]
 
@@ -143,7 +144,7 @@ def test_three_bad_lines_answered_once_with_steps_in_their_line_and_nearest_cell
                 if f"{board}:{c}{r}" not in rock_cells()[board])
     empty = next(k for k in rock_cells()[board] if k not in state.polyps
                  and k not in state.shrimps).replace(":", "")
-    colour = sorted(c for c, n in state.seats[seat].larva.items() if n)[0]
+    colour = sorted(c for c, n in state.players[seat].larva.items() if n)[0]
     take = rules.default_order(state, seat).strip().splitlines()[-1]
     body = ("Hello all, my move!\n\norders\n"
             f"shrimp new {missing}D5\n"                # line 4: a board not in this game
@@ -177,7 +178,7 @@ def test_the_step_counts_within_the_line_the_player_wrote(reef3: Served) -> None
     reef3.past_setup()
     state = reef3.state()
     seat = state.to_move
-    colour = sorted(c for c, n in state.seats[seat].larva.items() if n)[0]
+    colour = sorted(c for c, n in state.players[seat].larva.items() if n)[0]
     rules = reef3.rules
     take = rules.default_order(state, seat).strip().splitlines()[-1]
     growth = next(k.replace(":", "") for b in state.boards for k in rock_cells()[b]

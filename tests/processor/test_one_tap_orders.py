@@ -25,6 +25,7 @@ from pbem.ops import api
 from pbem.pipeline.one_mail import process_raw
 from pbem.pipeline.one_tap import ONE_TAP_MAX, one_tap_orders
 from pbem.settings.host import Host
+from pbem.settings.sections import MailConfig
 from pbem.store import SessionFactory
 from pbem_testkit.imap import PymapServer
 from pbem_testkit.smtp import SmtpTestServer
@@ -33,7 +34,7 @@ from tests.support.browser import browser  # noqa: F401  (fixture)
 from tests.support.phone import measure, phone, write_mail_page
 
 GAME = "reef-encounter"
-HOST = Host(from_address="games@host.test", from_name="Test Host")
+HOST = Host(mail=MailConfig(from_address="games@host.test", from_name="Test Host"))
 TAP_LINKS = """return Array.from(document.querySelectorAll('a.tap')).map(a => {
   const r = a.getBoundingClientRect();
   return [a.textContent.trim(), a.getAttribute('href'), r.left, r.right, r.height];

@@ -13,6 +13,7 @@ from sqlalchemy import event
 from pbem.mail.outbound import MaildirSender, SendError
 from pbem.ops import api
 from pbem.outbox.delivery import deliver_outbox
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from pbem.store.tables import utcnow
@@ -64,7 +65,7 @@ def test_transient_failure_backs_off_then_sends(factory: SessionFactory, host: H
         waiting = api.outbox_list(s, "queued")
         assert [r.last_error for r in waiting] == ["451 try again later"]
     assert deliver_outbox(factory, flaky, host).sent == 0  # not due yet
-    later = utcnow() + timedelta(seconds=host.retry_base_seconds + 1)
+    later = utcnow() + timedelta(seconds=host.limits.retry_base_seconds + 1)
     assert deliver_outbox(factory, flaky, host, now=later).sent == 1
     assert len(sent_files(tmp_path / "out")) == 2
 
@@ -149,7 +150,8 @@ def test_an_sqlite_without_returning_claims_each_mail_once(
     # Their leases hold them: a pass now sends nothing; after the lease, each mail once.
     sender = MaildirSender(tmp_path / "out")
     assert deliver_outbox(factory, sender, host).sent == 0
-    later = Host(from_address=host.from_address, clock=lambda: utcnow() + timedelta(hours=1))
+    later = Host(mail=MailConfig(from_address=host.mail.from_address),
+                 clock=lambda: utcnow() + timedelta(hours=1))
     monkeypatch.setattr(outbox, "utcnow", later.clock)
     assert deliver_outbox(factory, sender, host).sent == 6
     assert len(sent_files(tmp_path / "out")) == 6
@@ -174,12 +176,12 @@ def test_a_batch_whose_sends_eat_half_its_lease_leaves_the_rest_to_a_later_claim
 
     class Slow:  # each send takes a third of the lease
         def send(self, msg: Any) -> None:
-            clock[0] += host.send_lease_seconds / 3
+            clock[0] += host.limits.send_lease_seconds / 3
             target.send(msg)
 
     first = deliver_outbox(factory, Slow(), host)
     assert first.sent == 2  # the third would start past half the lease
     assert deliver_outbox(factory, Slow(), host).sent == 0  # still leased
-    later = utcnow() + timedelta(seconds=host.send_lease_seconds + 1)
+    later = utcnow() + timedelta(seconds=host.limits.send_lease_seconds + 1)
     assert deliver_outbox(factory, target, host, now=later).sent == 4
     assert len(sent_files(tmp_path / "out")) == 6

@@ -7,6 +7,7 @@ from sqlmodel import col, select
 from pbem.mail.redact import redact
 from pbem.ops import api
 from pbem.pipeline.one_mail import process_raw
+from pbem.settings.config import Limits, MailConfig
 from pbem.settings.host import Host
 from pbem.store import InboundMessage, LogEntry, SessionFactory, Snapshot
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail, queued
@@ -222,7 +223,8 @@ def hand_from_json(state_json: str) -> int:
 
 
 def test_too_large_mail_is_refused_politely(factory: SessionFactory, table: Table) -> None:
-    small = Host(from_address="games@host.test", max_message_bytes=2000)
+    small = Host(mail=MailConfig(from_address="games@host.test"),
+                 limits=Limits(max_message_bytes=2000))
     raw = mail(ALICE, f"[{table.tag}]", f"secret {table.secrets[0]}\nplay 1\n" + "x" * 5000)
     result = process_raw(factory, raw, small)
     assert (result.status, result.reason) == ("rejected", "too large")

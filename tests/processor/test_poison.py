@@ -1,4 +1,4 @@
-"""Poison mail: each hostile mail of issue 10 in front of valid mail, over real IMAP (pymap,
+"""Poison mail: each hostile mail of test_hostile in front of valid mail, over real IMAP (pymap,
 and Debian's Dovecot) and SMTP (aiosmtpd), through the real ``pbem process`` command, on each
 database backend.
 
@@ -26,6 +26,7 @@ from pbem.mail.redact import redact
 from pbem.ops import api
 from pbem.pipeline.one_mail import process_raw
 from pbem.pipeline.seat_secrets import hash_secret
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import InboundMessage, Seat, SessionFactory
 from tests.processor.conftest import ALICE, BOB, mail
@@ -103,7 +104,7 @@ def test_hostile_mail_in_front_of_valid_mail_never_stops_the_pass(
     hostile = [(name, status) for name, status in HOSTILE
                if server != "pymap" or name not in PYMAP_CANNOT_STORE]
     smtp = make_smtp_server(auth=False)
-    host = Host(from_address="games@host.test")
+    host = Host(mail=MailConfig(from_address="games@host.test"))
     with factory() as s:
         game, _ = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)],
                                   {"rounds": 2}, seed="corpus", tag="reef-12")

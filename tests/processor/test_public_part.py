@@ -33,7 +33,7 @@ def mail(state: State, seat: int, lang: str, shared: bool) -> StatusMail:
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_each_seats_mail_reads_as_if_it_drew_the_shared_part_itself(lang: str) -> None:
-    render._public.clear()
+    render.TEMPLATES.public.clear()
     for state in states():  # one after another: a part kept from the last state must not show
         for seat in (2, 0, 1):
             assert render_status(REEF, mail(state, seat, lang, shared=True)) == \
@@ -41,14 +41,14 @@ def test_each_seats_mail_reads_as_if_it_drew_the_shared_part_itself(lang: str) -
 
 
 def test_the_shared_part_is_kept_by_its_view_and_language() -> None:
-    render._public.clear()
+    render.TEMPLATES.public.clear()
     first, second = states()[1:3]
     for state in (first, second):
         render_status(REEF, mail(state, 0, "en", shared=True))
     render_status(REEF, mail(first, 1, "fr", shared=True))
-    assert len(render._public) == 3
+    assert len(render.TEMPLATES.public) == 3
     render_status(REEF, mail(second, 2, "en", shared=True))
-    assert len(render._public) == 3  # the same board for another seat: drawn once
+    assert len(render.TEMPLATES.public) == 3  # the same board for another seat: drawn once
 
 
 def test_a_view_whose_key_is_written_once_draws_and_keeps_the_same_part() -> None:
@@ -59,12 +59,12 @@ def test_a_view_whose_key_is_written_once_draws_and_keeps_the_same_part() -> Non
         written = mail(state, 0, "fr", shared=True)
         assert written.public is not None
         written.public = render.PublicView(written.public)
-        render._public.clear()
+        render.TEMPLATES.public.clear()
         drawn = render_status(REEF, written)
-        assert len(render._public) == 1
+        assert len(render.TEMPLATES.public) == 1
         render_status(REEF, plain)
-        assert len(render._public) == 1  # found by the plain view's JSON too
-        render._public.clear()
+        assert len(render.TEMPLATES.public) == 1  # found by the plain view's JSON too
+        render.TEMPLATES.public.clear()
         assert render_status(REEF, plain) == drawn
 
 
@@ -109,7 +109,7 @@ def test_a_slot_mark_the_inliner_copies_sends_the_mail_the_long_way(
         return done.replace(render._SLOT, render._SLOT * 2)
 
     monkeypatch.setattr(render, "styled", copying)
-    render._public.clear()
+    render.TEMPLATES.public.clear()
     got = render_status(REEF, mail(state, 1, "en", shared=True))
     assert got[1].count(render._SLOT) == 0
     assert got == expected
@@ -120,7 +120,7 @@ def test_the_kept_part_says_you_to_no_seat_and_each_mail_to_its_own_seat_only() 
     """The players' table is in the shared part: " — you" stays in it as a mark per seat,
     so the part kept for the move names no reader, and each mail settles the marks for its
     own seat (its row says " — you", no other row does, no mark is left)."""
-    render._public.clear()
+    render.TEMPLATES.public.clear()
     state = states()[2]
     for seat in (0, 1, 2):
         text, html = render_status(REEF, mail(state, seat, "en", shared=True))
@@ -128,7 +128,7 @@ def test_the_kept_part_says_you_to_no_seat_and_each_mail_to_its_own_seat_only() 
         assert text.count(" — you") == html.count(" — you") == 1, seat
         assert own in text and own in html
         assert render.MARK not in text + html and "\ue002" not in text + html
-    (part,) = render._public.values()
+    (part,) = render.TEMPLATES.public.values()
     kept = part["public_txt"] + part["public_html"] + "".join(part["public_parts"].values())
     assert " — you" not in kept.replace("\ue001 — you\ue002", "")
     for seat in (0, 1, 2):  # a mark for every row, in the text, the HTML and its styled copy
@@ -161,14 +161,14 @@ def test_a_players_words_cannot_forge_a_readers_mark() -> None:
 def test_in_the_setup_step_a_seats_own_picks_stay_in_its_own_mail() -> None:
     """While the setup is answered, a seat's larva picks are its own: the players' table is
     then drawn per seat, not in the shared part."""
-    render._public.clear()
+    render.TEMPLATES.public.clear()
     answered = states()[1]
     assert answered.phase == "setup"
     picks = REEF.view(answered, 0)["players"][0]["larvae"]
     assert picks and not REEF.view(answered, 1)["players"][0]["larvae"]
     ann = render_status(REEF, mail(answered, 0, "en", shared=True))
     ben = render_status(REEF, mail(answered, 1, "en", shared=True))
-    (part,) = render._public.values()
+    (part,) = render.TEMPLATES.public.values()
     assert "THE PLAYERS" not in part["public_txt"] and "The players" not in part["public_html"]
     assert "THE PLAYERS" in ann[0] and "THE PLAYERS" in ben[0]
     assert ann[0] != ben[0]

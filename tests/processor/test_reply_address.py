@@ -22,6 +22,7 @@ from pbem.mail.outbound import SmtpSender
 from pbem.ops import api
 from pbem.pipeline.one_mail import process_raw
 from pbem.settings.host import Host
+from pbem.settings.sections import MailConfig
 from pbem.store import InboundMessage, OutboundMessage, SessionFactory
 from pbem.store.tables import Snapshot
 from pbem_testkit.imap import PymapServer
@@ -105,7 +106,7 @@ class Table:
 def table(factory: SessionFactory, imap_server: PymapServer,
           smtp_server: SmtpTestServer) -> Table:
     now = Now(datetime.now(UTC))
-    host = Host(from_address="games@host.test", from_name="Test Host", clock=now)
+    host = Host(mail=MailConfig(from_address="games@host.test", from_name="Test Host"), clock=now)
     with factory() as s:
         game, made = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)],
                                      seed="fixed-seed", host=host, now=now())
@@ -213,7 +214,8 @@ def test_the_token_is_read_where_the_receiving_server_writes_it(table: Table) ->
 
 
 def test_with_a_trusted_authserv_id_the_verdict_still_applies(table: Table) -> None:
-    table.host = replace(table.host, trusted_authserv_id="mx.host.test")
+    table.host = replace(table.host, mail=replace(table.host.mail,
+                                                   trusted_authserv_id="mx.host.test"))
     address, card = table.reply_to(ALICE), table.card(ALICE)
     assert table.reply(ALICE, address, f"play {card}") == ["rejected"]
     assert "could not be verified as sent from" in " ".join(table.text(ALICE).split())

@@ -14,6 +14,7 @@ import pytest
 
 from pbem.ops import api, archive
 from pbem.ops.api import ClockSettings
+from pbem.settings.config import Bots
 from pbem.store import SessionFactory
 from tests.processor.clocked import OPERATOR, FakeClock, clocked_host, flat
 from tests.processor.conftest import ALICE, BOB, Table, hand, mail
@@ -27,7 +28,7 @@ def test_a_resign_mails_its_sender_once_and_no_later_pass_says_your_move(
         factory: SessionFactory, imap_server: Any, smtp_server: Any) -> None:
     clock = FakeClock()
     # One bot move per game and pass: the stand-in's later moves come in later passes.
-    host = dataclasses.replace(clocked_host(clock), bot_moves_per_pass=1)
+    host = dataclasses.replace(clocked_host(clock), bots=Bots(moves_per_pass=1))
     with factory() as s:
         game, secrets = api.create_game(
             s, "testcards", [("Alice", ALICE), ("Bob", BOB), ("Cy", CY)], seed="resign",

@@ -236,7 +236,7 @@ def test_over_real_imap_and_smtp_no_secret_stays_in_the_database(
     from tests.processor.test_end_to_end import latest_to, servers
 
     imap, smtp = servers(request)
-    strict = replace(host, trusted_authserv_id="mx.host.test")
+    strict = replace(host, mail=replace(host.mail, trusted_authserv_id="mx.host.test"))
     with factory() as s:
         game, secrets = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)],
                                         host=strict)

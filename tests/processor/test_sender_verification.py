@@ -21,7 +21,7 @@ def order(table: Table, card: int, *auth_headers: str) -> bytes:
 
 
 def test_a_verified_order_is_played(factory: SessionFactory, host: Host, table: Table) -> None:
-    strict = replace(host, trusted_authserv_id="mx.host.test")
+    strict = replace(host, mail=replace(host.mail, trusted_authserv_id="mx.host.test"))
     card = hand(factory, table, 0)[0]
     result = process_raw(factory, order(table, card, RSPAMD_PASS), strict)
     assert result.status == "applied", result.reason
@@ -29,7 +29,7 @@ def test_a_verified_order_is_played(factory: SessionFactory, host: Host, table: 
 
 def test_an_unverified_order_is_refused_with_the_reason(factory: SessionFactory, host: Host,
                                                         table: Table) -> None:
-    strict = replace(host, trusted_authserv_id="mx.host.test")
+    strict = replace(host, mail=replace(host.mail, trusted_authserv_id="mx.host.test"))
     card = hand(factory, table, 0)[0]
     forged = order(table, card, FAIL, RSPAMD_PASS)  # a pass forged below our server's fail
     result = process_raw(factory, forged, strict)
@@ -54,7 +54,7 @@ def test_without_the_option_the_secret_alone_decides(factory: SessionFactory, ho
 
 def test_the_option_comes_from_the_config_file(tmp_path: Path) -> None:
     (tmp_path / "pbem.toml").write_text('[mail]\ntrusted_authserv_id = " mx.host.test "\n')
-    assert Host.from_config(config.load(tmp_path / "pbem.toml")).trusted_authserv_id == \
+    assert Host.from_config(config.load(tmp_path / "pbem.toml")).mail.trusted_authserv_id == \
         "mx.host.test"
     (tmp_path / "pbem.toml").write_text('[mail]\nfrom_address = "g@host.test"\n')
-    assert Host.from_config(config.load(tmp_path / "pbem.toml")).trusted_authserv_id is None
+    assert Host.from_config(config.load(tmp_path / "pbem.toml")).mail.trusted_authserv_id is None

@@ -9,6 +9,7 @@ import pytest
 from pbem.mail.reading import read_message
 from pbem.ops import api
 from pbem.pipeline.one_mail import process_raw
+from pbem.settings.config import Limits, MailConfig
 from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from tests.processor.conftest import ALICE, BOB, mail, plain_text, queued_mails
@@ -67,7 +68,8 @@ def test_a_mail_naming_no_game_is_answered_in_the_language_its_client_declares(
 
 def test_an_oversized_mail_is_refused_in_its_declared_language(
         factory: SessionFactory) -> None:
-    small = Host(from_address="games@host.test", max_message_bytes=600)
+    small = Host(mail=MailConfig(from_address="games@host.test"),
+                 limits=Limits(max_message_bytes=600))
     raw = declaring(mail("someone@players.test", "hello", "x" * 2000), "fr")
     assert process_raw(factory, raw, small).reason == "too large"
     [(_, text)] = sent(factory)

@@ -32,7 +32,7 @@ def pictures(html: str) -> list[str]:
 
 @pytest.mark.parametrize("shared", [True, False])
 def test_player_text_shaped_as_marks_or_pictures_moves_no_picture(shared: bool) -> None:
-    render._public.clear()
+    render.TEMPLATES.public.clear()
     for state in states():
         for seat in (0, 1):
             plain = render_status(REEF, written_by(mail(state, seat, "en", shared), "x"))[1]

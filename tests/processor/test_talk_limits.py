@@ -17,6 +17,7 @@ from sqlmodel import col, select
 from pbem.mail.inbound import ImapInbox
 from pbem.mail.outbound import SmtpSender
 from pbem.ops import api, archive
+from pbem.settings.config import Limits, MailConfig
 from pbem.settings.host import Host
 from pbem.store import InboundMessage, LogEntry, OutboundMessage, SessionFactory
 from tests.processor.conftest import ALICE, BOB, mail
@@ -61,7 +62,8 @@ def text_of(msg: EmailMessage) -> str:
 @pytest.fixture
 def trio(factory: SessionFactory, imap_server: PymapServer,
          smtp_server: SmtpTestServer) -> Trio:
-    host = Host(from_address="games@host.test", talk_mails_per_day=3)
+    host = Host(mail=MailConfig(from_address="games@host.test"),
+                limits=Limits(talk_mails_per_day=3))
     with factory() as s:
         game, secrets = api.create_game(
             s, "testcards", [("Alice", ALICE), ("Bob", BOB), ("Carol", CAROL)], seed="talk")
@@ -183,7 +185,8 @@ def test_a_5000_character_language_argument_is_not_echoed_whole(trio: Trio) -> N
 
 
 def test_each_talk_mail_adds_its_text_to_the_archive_page_not_a_board(trio: Trio) -> None:
-    trio.host = dataclasses.replace(trio.host, talk_mails_per_day=50)
+    limits = dataclasses.replace(trio.host.limits, talk_mails_per_day=50)
+    trio.host = dataclasses.replace(trio.host, limits=limits)
 
     def page() -> str:
         with trio.factory() as s:

@@ -22,6 +22,7 @@ from sqlmodel import col, func, select
 from pbem.mail.inbound import MaildirInbox
 from pbem.mail.outbound import MaildirSender
 from pbem.ops import api
+from pbem.settings.config import Limits, MailConfig
 from pbem.settings.host import Host
 from pbem.store import InboundMessage, LogEntry, OutboundMessage, init, session_factory
 from tests.processor.conftest import ALICE, BOB, mail
@@ -40,8 +41,8 @@ def test_transient_faults_at_every_step_lose_and_repeat_nothing(db_url: str,
     engine = init(db_url)
     factory = session_factory(engine)
     # One quick retry inside a pass; a fault that hits the retry too ends the pass.
-    host = Host(from_address="games@host.test", transient_retries=1,
-                transient_backoff_seconds=0.0)
+    host = Host(mail=MailConfig(from_address="games@host.test"),
+                limits=Limits(transient_retries=1, transient_backoff_ms=0))
     box = mailbox.Maildir(tmp_path / "inbox", create=True)
     with factory() as s:
         games = [api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)],

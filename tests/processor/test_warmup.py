@@ -16,13 +16,15 @@ SCRIPT = textwrap.dedent("""
     from pbem.pipeline.seat_language import footer
     from pbem.pipeline.warmup import warm_up
     from pbem.pipeline.command_words import canonical
+    from pbem.ops.services import start
 
+    start()  # as `pbem serve` does before its first pass
     assert gc.get_freeze_count() == 0
     warm_up()
     frozen = gc.get_freeze_count()
     compiled = translate._mo.cache_info().misses
-    kept = set(translate._translators)
-    templates = {k: len(e.cache) for k, e in render._environments.items()}
+    kept = translate.catalogues().made()
+    templates = {k: len(e.cache) for k, e in render.TEMPLATES.environments.items()}
 
     # What a first pass asks for: every seat's language with every game's words, the footer,
     # a command word in French, every game's mail templates and the host's notice.
@@ -37,8 +39,8 @@ SCRIPT = textwrap.dedent("""
     assert canonical("vérifier") == "check"
 
     assert translate._mo.cache_info().misses == compiled, "a catalogue compiled after warm-up"
-    assert set(translate._translators) == kept, "a translator made after warm-up"
-    after = {k: len(e.cache) for k, e in render._environments.items()}
+    assert translate.catalogues().made() == kept, "a translator made after warm-up"
+    after = {k: len(e.cache) for k, e in render.TEMPLATES.environments.items()}
     assert after == templates, ("a template compiled after warm-up", templates, after)
     print(frozen, compiled, len(kept), sum(templates.values()))
 """)

@@ -29,6 +29,7 @@ from pbem.engine import registry
 from pbem.ops import api, heartbeat
 from pbem.ops.metrics import Metrics
 from pbem.pipeline import controllers
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import SessionFactory, init, session_factory
 from pbem.store.tables import InboundMessage, OutboundMessage, utcnow
@@ -101,7 +102,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
         game, secrets = api.create_game(
             s, "reef-encounter", [("Ann", "ann@players.test"),
                                   (controllers.bot_name(1, "normal"), "")],
-            host=Host(from_address="games@host.test"), bots={1: "normal"})
+            host=Host(mail=MailConfig(from_address="games@host.test")), bots={1: "normal"})
         s.commit()
     (data / "ann.json").write_text(json.dumps({"tag": game.tag, "secret": secrets[0]}))
     post(data, player_mail("stranger@players.test", "hello?", "<same@players.test>"))

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from pbem.ops import api
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import init, session_factory
 from tests.processor.conftest import ALICE, BOB, mail
@@ -61,7 +62,7 @@ def game_tag(tmp_path: Path) -> str:
         factory = session_factory(init(f"sqlite:///{tmp_path / 'pbem.sqlite'}"))
         with factory() as s:
             game, _ = api.create_game(s, "testcards", [("Alice", ALICE), ("Bob", BOB)],
-                                      host=Host(from_address="games@host.test"))
+                                      host=Host(mail=MailConfig(from_address="games@host.test")))
             s.commit()
             return game.tag
     finally:

@@ -60,10 +60,10 @@ def test_the_bots_settings_reach_the_host(tmp_path: Path) -> None:
         'seconds_per_pass = 45\nrated = true\n[deadlines]\ntimeout = "bot"\n')
     cfg = config.load(tmp_path / "pbem.toml")
     host = Host.from_config(cfg)
-    assert (host.bot_seconds_per_move, host.bot_moves_per_pass, host.bot_stand_in_level) == (
+    assert (host.bots.seconds_per_move, host.bots.moves_per_pass, host.bots.stand_in_level) == (
         2.0, 5, "strong")
-    assert (host.bot_seconds_per_pass, host.bot_games_rated) == (45.0, True)
-    assert (Host().bot_seconds_per_pass, Host().bot_games_rated) == (30.0, False)
+    assert (host.bots.seconds_per_pass, host.bots.rated) == (45.0, True)
+    assert (Host().bots.seconds_per_pass, Host().bots.rated) == (30.0, False)
     assert cfg.deadlines.timeout == "bot"
     assert config.from_dict({}).bots == config.Bots(1.0, 12, "normal")
 
@@ -114,6 +114,10 @@ def test_unknown_limit_is_refused(tmp_path: Path) -> None:
     ('[dns]\nnameserver = "127.0.0.1:99999"\n',
      "dns.nameserver must be an IP address or IP:PORT, not '127.0.0.1:99999'"),
     ('[dns]\nselector = "pbem"\n', "unknown setting 'selector' in [dns]"),
+    ('[site]\nurl = "games.example.org"\n',
+     "site.url must be the site's address, like \"https://games.example.org/\", not "
+     "'games.example.org'"),
+    ('[site]\naddress = "https://games.example.org/"\n', "unknown setting 'address' in [site]"),
 ])
 def test_wrong_values_are_named(tmp_path: Path, toml: str, message: str) -> None:
     (tmp_path / "pbem.toml").write_text(toml)
@@ -166,3 +170,20 @@ def test_the_dns_and_tls_settings_reach_the_host(tmp_path: Path) -> None:
     assert cfg.dns.nameserver_endpoint == ("::1", 5353)
     assert config.DnsConfig(nameserver="192.0.2.53").nameserver_endpoint == ("192.0.2.53", 53)
     assert config.DnsConfig().nameserver_endpoint is None
+
+
+def test_the_host_holds_the_configs_sections_themselves() -> None:
+    from pbem.settings.host import Host
+
+    cfg = config.from_dict({"mail": {"from_address": "g@host.test", "operator_address":
+                                     "op@host.test"},
+                            "limits": {"transient_backoff_ms": 250, "talk_mails_per_day": 7},
+                            "bots": {"rated": True}, "lobby": {"enabled": True},
+                            "retention": {"forget_by_mail": "after_games"},
+                            "deadlines": {"vacation_days": 3}})
+    host = Host.from_config(cfg)
+    for section in ("mail", "limits", "bots", "lobby", "retention", "deadlines"):
+        assert getattr(host, section) is getattr(cfg, section), section
+    assert host.limits.transient_backoff_seconds == 0.25
+    assert host.mail.message_id_domain == "host.test"
+    assert Host().limits == config.Limits() and Host().mail == config.MailConfig()

@@ -26,6 +26,7 @@ from sqlalchemy.pool import NullPool
 from sqlmodel import SQLModel
 
 from pbem.store import SessionFactory, init, make_engine, session_factory
+from pbem.store.packing import inflate
 from pbem_testkit.databases import database_url, run_as_admin, scratch_database
 
 PG_ENV = "PBEM_TEST_POSTGRES_URL"
@@ -152,6 +153,7 @@ def every_stored_byte(factory: SessionFactory) -> bytes:
     with factory() as s:
         for table in SQLModel.metadata.sorted_tables:  # every one: none can be forgotten
             for row in s.connection().execute(text(f"SELECT * FROM {table.name}")):
-                for value in row:
-                    out.append(value if isinstance(value, bytes) else str(value).encode())
+                for value in row:  # compressed as stored, as anyone can read it
+                    out.append(inflate(value) if isinstance(value, bytes)
+                               else str(value).encode())
     return b"\n".join(out)

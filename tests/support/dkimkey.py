@@ -1,6 +1,6 @@
-"""A DKIM key made as deploy/README.md makes it: ``opendkim-genkey`` (2048-bit RSA) for the
-signer, ``openssl pkey -pubout`` for the public half pbem reads. Where opendkim-tools is
-absent, openssl makes the same kind of key."""
+"""A DKIM key made as the deploy guide (docs/operators/deploy.md) makes it:
+``opendkim-genkey`` (2048-bit RSA) for the signer, ``openssl pkey -pubout`` for the public
+half pbem reads. Where opendkim-tools is absent, openssl makes the same kind of key."""
 
 from __future__ import annotations
 

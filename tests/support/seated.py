@@ -25,11 +25,12 @@ from pbem.engine.contract import localise_order
 from pbem.engine.hashing import canonical_json
 from pbem.ops import api
 from pbem.pipeline.one_mail import Result, process_raw
+from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import SessionFactory, queries
 from pbem.store.tables import OutboundMessage, Snapshot
 
-HOST = Host(from_address="games@host.test", from_name="Test Host")
+HOST = Host(mail=MailConfig(from_address="games@host.test", from_name="Test Host"))
 ANN, BEN, CY, DI = "ann@players.test", "ben@players.test", "cy@players.test", "di@players.test"
 PLAYERS = [("Ann", ANN), ("Ben", BEN), ("Cy", CY), ("Di", DI)]
 
@@ -67,7 +68,7 @@ class Table:
         player of PLAYERS); the result and the reply's text."""
         msg = EmailMessage()
         msg["From"] = sender or PLAYERS[seat][1]
-        msg["To"] = HOST.from_address
+        msg["To"] = HOST.mail.from_address
         msg["Subject"] = f"Re: [{self.tag}] {self.rules.title}"
         msg["Message-ID"] = make_msgid(domain="players.test")
         msg.set_content(f"{body}\nsecret {secret or self.secrets[seat]}\n")

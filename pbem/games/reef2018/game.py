@@ -9,12 +9,14 @@ from typing import Any, ClassVar
 
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Applied, Game, Outcome, Seat, View
-from pbem.games.reef2018 import bot, keywords, rules
+from pbem.games.reef2018 import bot, keywords, rules, strategy
 from pbem.games.reef2018.help import help_text
 from pbem.games.reef2018.orders import Order
 from pbem.games.reef2018.parse import ORDER_WORDS, parse_order
+from pbem.games.reef2018.redeal import redeal
 from pbem.games.reef2018.render import template_helpers
 from pbem.games.reef2018.scoring import final_outcome
+from pbem.games.reef2018.setup import setup
 from pbem.games.reef2018.state import State
 from pbem.games.reef2018.view import view
 from pbem.i18n.msg import N_, Msg, msg
@@ -52,11 +54,11 @@ class Reef(Game[State, Order]):
         problems = self.check_options(options)
         if problems:
             raise ValueError(str(problems[0]))
-        return rules.setup(seats, bool(options.get("advanced", False)), chance)
+        return setup(seats, options, chance)
 
     def waiting_for(self, state: State) -> frozenset[Seat]:
         if state.phase == "setup":
-            return frozenset(i for i, s in enumerate(state.seats) if not s.answered_setup)
+            return frozenset(i for i, s in enumerate(state.players) if not s.answered_setup)
         if state.phase == "over":
             return frozenset()
         return _ONLY[state.to_move]
@@ -65,7 +67,7 @@ class Reef(Game[State, Order]):
         return parse_order(text)
 
     def apply(self, state: State, seat: Seat, order: Order, chance: Chance) -> Applied[State]:
-        new, events = rules.apply_order(state, seat, order)
+        new, events = rules.apply_order(state, seat, order, chance)
         return Applied(new, events)
 
     def view(self, state: State, seat: Seat | None) -> View:
@@ -91,14 +93,14 @@ class Reef(Game[State, Order]):
         return bot.one_tap_orders(state, seat)
 
     def redeal(self, state: State, seat: Seat, rng: random.Random) -> State:
-        return bot.redeal(state, seat, rng)
+        return redeal(state, seat, rng)
 
     def bot_order(self, state: State, seat: Seat, rng: random.Random, level: str,
                   budget: float) -> str:
-        return bot.bot_order(state, seat, rng, level, budget)
+        return strategy.bot_order(state, seat, rng, level, budget)
 
     def help_text(self, state: State | None = None, lang: str = "en") -> str:
-        return help_text(lang, state)
+        return help_text(state, lang)
 
     def canonical_order(self, state: State, seat: Seat, text: str, lang: str) -> str:
         return keywords.canonical_order(text, lang)

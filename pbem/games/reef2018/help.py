@@ -42,7 +42,7 @@ def examples(state: State | None = None) -> tuple[str, ...]:
             f"take deck, token on {token}", f"take deck paying {token}", *EXAMPLES[6:])
 
 
-def help_text(lang: str = "en", state: State | None = None) -> str:
+def help_text(state: State | None = None, lang: str = "en") -> str:
     tr = translator(lang, GAME_NAME)
     shown = examples(state)
 

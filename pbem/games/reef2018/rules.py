@@ -1,113 +1,49 @@
-"""Setup and turns: every rule of the French rulebook (see RULINGS-ADDENDUM.md for the gaps).
+"""Turns: every rule of the French rulebook (see RULINGS-ADDENDUM.md for the gaps).
 
 Each function takes a state it may not change and returns a new one with the events, or raises
 :class:`IllegalOrder` saying which rule the order breaks. A turn is one order (one take or one
 play, however many lines it is written on), so there are no independent later lines to check:
 the one reason is the whole answer, and an error has no step within a line to count.
 
-The same predicates that refuse an order (:func:`can_take`, :func:`can_pay_deck`,
-:func:`cheapest`, :func:`has_room`, :func:`pieces_due`) produce the legal ones at the end of
-this module: whole orders (:func:`legal_orders`) or step by step, for the bots to choose from.
+Every rule is a check of its own (:func:`check_turn`, :func:`start_colour_fits`,
+:func:`start_square_fits`, :func:`check_take_market`, :func:`deck_token`,
+:func:`check_in_hand`, :func:`pieces_due`, :func:`has_room`): the order's effects call them,
+and legal.py keeps the candidate steps they accept, so each rule is written once.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from functools import partial
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder
-from pbem.games.reef2018 import ledger
-from pbem.games.reef2018.cards import (
-    CENTRE,
-    COLOURS,
-    MAX_HEIGHT,
-    SIZE,
-    SQUARES,
-    cards,
-    square_name,
-)
+from pbem.games.reef2018 import terms
+from pbem.games.reef2018.cards import CENTRE, COLOURS, MAX_HEIGHT, SIZE, cards, square_name
 from pbem.games.reef2018.orders import Order, Play, Start, TakeDeck, TakeMarket
 from pbem.games.reef2018.scoring import score_card, score_in_hand
-from pbem.games.reef2018.state import Seat, State
+from pbem.games.reef2018.state import State
+from pbem.games.reef2018.terms import colour as colour_word
+from pbem.games.reef2018.terms import colours_and, either, numbers
 from pbem.i18n.msg import Msg, SeatRef, cmsg, msg, nmsg
 
-SUPPLY = {2: 18, 3: 24, 4: 28}  # pieces of each colour in play, by player count
-START_TOKENS = 3
 HAND_LIMIT = 4
-MARKET = 3
-OUTSIDE = tuple(s for s in range(SQUARES) if s not in CENTRE)  # the advanced variant's start
 
 Step = tuple[str, int]  # one coral placed: (colour, square)
 
 
-def colour_word(name: str) -> Msg:
-    return cmsg("colour", name)
-
-
-def colours_and(names: list[str]) -> Msg:
-    """'red', 'red and green' (a supply may run out of two colours with one card)."""
-    if len(names) == 1:
-        return colour_word(names[0])
-    return msg("{first} and {last}", first=[colour_word(c) for c in names[:-1]],
-               last=colour_word(names[-1]))
-
-
-def either(cards: list[int], word: str) -> Msg:
-    """'14 and 41', '14, 41 or 52': tied cards, listed as each language lists them."""
-    first = [str(c) for c in cards[:-1]]
-    if word == "and":
-        return msg("{first} and {last}", first=first, last=cards[-1])
-    return msg("{first} or {last}", first=first, last=cards[-1])
-
-
-def numbers(cards: list[int]) -> str:
-    return ", ".join(str(c) for c in cards)
-
-
-def setup(players: int, advanced: bool, chance: Chance) -> State:
-    """Supplies, 3 one-point tokens, 2 hidden cards each, the starfish board, the market."""
-    if players not in SUPPLY:
-        raise ValueError("Reef is for 2 to 4 players")
-    deck = chance.shuffle("deck", sorted(cards()))
-    seats = []
-    for _ in range(players):
-        seat = Seat()
-        seat.add_points(START_TOKENS, ledger.START)
-        seat.hand = sorted(deck[:2])
-        del deck[:2]
-        seats.append(seat)
-    start = chance.choice("starfish board", list(range(players)))
-    # Each player takes 1 piece of each colour for the starting corals, placed in the setup step.
-    supply = {c: SUPPLY[players] - players for c in COLOURS}
-    market = deck[:MARKET]
-    del deck[:MARKET]
-    return State(players, supply, deck, market, [0] * MARKET, seats, start_player=start,
-                 to_move=start, advanced=advanced)
-
-
-def apply_order(state: State, seat: int, order: Order) -> tuple[State, list[Event]]:
-    if state.phase == "over":
-        raise IllegalOrder(msg("the game is over"))
-    if state.phase == "setup":
-        if not isinstance(order, Start):
-            raise IllegalOrder(msg("first place your 4 starting corals, e.g. {example}",
-                                   example=_start_example(state.advanced)))
-        return _start(state, seat, order)
+def apply_order(state: State, seat: int, order: Order, chance: Chance
+                ) -> tuple[State, list[Event]]:
+    """The state after ``seat``'s order, and what happened; raises IllegalOrder, never
+    half-done. ``chance`` draws nothing here: the deck was shuffled at the setup, and a turn
+    takes its cards from the top."""
+    check_turn(state, seat, order)
     if isinstance(order, Start):
-        raise IllegalOrder(msg("the starting corals are already placed"))
-    if seat != state.to_move:
-        raise IllegalOrder(msg("it is {player}'s turn, not yours",
-                               player=SeatRef(state.to_move)))
+        return _start(state, seat, order)
     new = state.copy(only_seat=seat)
-    if isinstance(order, TakeMarket):
-        events = _take_market(new, seat, order.card)
-    elif isinstance(order, TakeDeck):
-        events = _take_deck(new, seat, order.token_on)
-    else:
-        events = _play(new, seat, order)
+    events = _ACTIONS[type(order)](new, seat, order)
     new.turn += 1
     events += _next(new, seat)
     return new, events
@@ -119,26 +55,55 @@ def _start_example(advanced: bool) -> Msg:
     return cmsg("order example", "start: red B2, yellow C2, green B3, purple C3")
 
 
+def check_turn(state: State, seat: int, order: Order) -> None:
+    """Refuse an order of this kind from ``seat`` now: the game's phase and whose turn it is."""
+    if state.phase == "over":
+        raise IllegalOrder(msg("the game is over"))
+    if state.phase == "setup":
+        if not isinstance(order, Start):
+            raise IllegalOrder(msg("first place your 4 starting corals, e.g. {example}",
+                                   example=_start_example(state.advanced)))
+        if state.players[seat].answered_setup:
+            raise IllegalOrder(msg("you have already placed your starting corals"))
+        return
+    if isinstance(order, Start):
+        raise IllegalOrder(msg("the starting corals are already placed"))
+    if seat != state.to_move:
+        raise IllegalOrder(msg("it is {player}'s turn, not yours",
+                               player=SeatRef(state.to_move)))
+
+
+def start_colour_fits(placed: Sequence[Step], colour: str) -> bool:
+    """Whether a starting coral of ``colour`` may follow ``placed``: one of each colour."""
+    return colour in COLOURS and all(c != colour for c, _ in placed)
+
+
+def start_square_fits(state: State, placed: Sequence[Step], square: int) -> bool:
+    """Whether a starting coral may go on ``square`` after ``placed``: outside the 4 central
+    squares in the advanced variant, else one on each central square."""
+    if state.advanced:
+        return square not in CENTRE
+    return square in CENTRE and all(s != square for _, s in placed)
+
+
 def _start(state: State, seat: int, order: Start) -> tuple[State, list[Event]]:
-    if state.seats[seat].answered_setup:
-        raise IllegalOrder(msg("you have already placed your starting corals"))
-    colours = sorted(c for c, _ in order.pieces)
-    if colours != sorted(COLOURS):
+    pieces = order.pieces
+    if len(pieces) != len(COLOURS) or not all(
+            start_colour_fits(pieces[:i], c) for i, (c, _) in enumerate(pieces)):
         raise IllegalOrder(msg("the 4 starting corals are one of each colour: {colours} (you "
                                "named {named})", colours=[colour_word(c) for c in COLOURS],
-                               named=[colour_word(c) for c, _ in order.pieces]))
-    squares = [s for _, s in order.pieces]
-    if state.advanced:
-        inside = [square_name(s) for s in squares if s in CENTRE]
-        if inside:
-            raise IllegalOrder(msg("in the advanced variant no starting coral goes on the 4 "
-                                   "central squares (B2, C2, B3, C3): {squares}",
-                                   squares=", ".join(inside)))
-    elif sorted(squares) != list(CENTRE):
+                               named=[colour_word(c) for c, _ in pieces]))
+    astray = [square_name(s) for i, (_, s) in enumerate(pieces)
+              if not start_square_fits(state, pieces[:i], s)]
+    if astray and state.advanced:
+        raise IllegalOrder(msg("in the advanced variant no starting coral goes on the 4 "
+                               "central squares (B2, C2, B3, C3): {squares}",
+                               squares=", ".join(astray)))
+    if astray:
         raise IllegalOrder(msg("the starting corals go one on each of the 4 central squares "
                                "B2, C2, B3, C3"))
     new = state.copy(only_seat=seat)
-    mine = new.seats[seat]
+    mine = new.players[seat]
     for colour, square in order.pieces:
         mine.place(square, colour)
     mine.answered_setup = True
@@ -146,7 +111,7 @@ def _start(state: State, seat: int, order: Start) -> tuple[State, list[Event]]:
               for c, s in order.pieces]
     events = [Event.of("start_placed", msg("You placed your starting corals: {pieces}.",
                                            pieces=placed), frozenset({seat}))]
-    if all(s.answered_setup for s in new.seats):
+    if all(s.answered_setup for s in new.players):
         new.phase = "play"
         new.to_move = new.start_player
         events.append(Event.of("reefs_started", msg(
@@ -162,12 +127,12 @@ def has_room(height: int) -> bool:
 
 def can_take(state: State, seat: int) -> bool:
     """Whether the seat's hand has room for a card (action A)."""
-    return len(state.seats[seat].hand) < HAND_LIMIT
+    return len(state.players[seat].hand) < HAND_LIMIT
 
 
 def can_pay_deck(state: State, seat: int) -> bool:
     """Whether the seat has the one-point token the deck's top card costs."""
-    return state.seats[seat].score >= 1
+    return state.players[seat].score >= 1
 
 
 def cheapest(state: State) -> list[int]:
@@ -182,19 +147,25 @@ def _check_hand_room(state: State, seat: int) -> None:
                                n=HAND_LIMIT))
 
 
-def _take_market(state: State, seat: int, card: int) -> list[Event]:
+def check_take_market(state: State, seat: int, card: int) -> None:
+    """Refuse taking ``card`` from the market (action A): a full hand, a card not there."""
     _check_hand_room(state, seat)
     if card not in state.market:
         raise IllegalOrder(msg("card {card} is not in the market; it holds {cards}",
                                card=card, cards=numbers(state.market)))
+
+
+def _take_market(state: State, seat: int, order: TakeMarket) -> list[Event]:
+    card = order.card
+    check_take_market(state, seat, card)
     slot = state.market.index(card)
-    mine = state.seats[seat]
+    mine = state.players[seat]
     tokens = state.market_tokens[slot]
     mine.hand.append(card)
     new_card = state.deck.pop(0)
     fields = {"player": SeatRef(seat), "card": card, "new": new_card}
     if tokens:
-        mine.add_points(tokens, ledger.tokens_on(tokens, card))
+        mine.add_points(tokens, terms.tokens_on(tokens, card))
         said = nmsg("{player} took card {card} from the market with the {n} point on it; "
                     "card {new} from the deck takes its place.",
                     "{player} took card {card} from the market with the {n} points on it; "
@@ -207,9 +178,11 @@ def _take_market(state: State, seat: int, card: int) -> list[Event]:
     return [Event.of("card_taken", said)]
 
 
-def _take_deck(state: State, seat: int, token_on: int | None) -> list[Event]:
+def deck_token(state: State, seat: int, token_on: int | None) -> int:
+    """The market card the token for the deck's top card goes on (action A), or refuse the
+    take: a full hand, no token to pay, a card that is not the cheapest (or several tie and
+    ``token_on`` is None)."""
     _check_hand_room(state, seat)
-    mine = state.seats[seat]
     if not can_pay_deck(state, seat):
         raise IllegalOrder(msg("taking the deck's top card costs a one-point token and you "
                                "have none: take a market card or play a card"))
@@ -227,9 +200,15 @@ def _take_deck(state: State, seat: int, token_on: int | None) -> list[Event]:
         raise IllegalOrder(msg("your token goes on the market card with the lowest printed "
                                "value: {cards}, not {card}",
                                cards=either(lowest, "or"), card=token_on))
+    return token_on
+
+
+def _take_deck(state: State, seat: int, order: TakeDeck) -> list[Event]:
+    token_on = deck_token(state, seat, order.token_on)
+    mine = state.players[seat]
     card = state.deck.pop(0)
     mine.hand.append(card)
-    mine.add_points(-1, ledger.token_onto(token_on))
+    mine.add_points(-1, terms.token_onto(token_on))
     state.market_tokens[state.market.index(token_on)] += 1
     return [Event.of("deck_taken", msg(
         "{player} took card {card} from the top of the deck, paying a one-point token onto "
@@ -246,20 +225,26 @@ def pieces_due(state: State, seat: int, card: int) -> list[str]:
             left[colour] -= 1
             due.append(colour)
     room = 0
-    for stack in state.seats[seat].reef:
+    for stack in state.players[seat].reef:
         room += MAX_HEIGHT - len(stack)
         if room >= len(due):
             return due
     return due[:room]
 
 
-def _play(state: State, seat: int, order: Play) -> list[Event]:
-    mine = state.seats[seat]
-    if order.card not in mine.hand:
+def check_in_hand(state: State, seat: int, card: int) -> None:
+    """Refuse playing ``card`` (action B) from a hand that does not hold it."""
+    hand = state.players[seat].hand
+    if card not in hand:
         raise IllegalOrder(msg("card {card} is not in your hand; you hold {cards}",
-                               card=order.card, cards=numbers(mine.hand)) if mine.hand else
+                               card=card, cards=numbers(hand)) if hand else
                            msg("card {card} is not in your hand; you hold no card (take a "
-                               "card first)", card=order.card))
+                               "card first)", card=card))
+
+
+def _play(state: State, seat: int, order: Play) -> list[Event]:
+    mine = state.players[seat]
+    check_in_hand(state, seat, order.card)
     card = cards()[order.card]
     due = pieces_due(state, seat, order.card)
     placed = _colours_for(order, due, card.corals)
@@ -288,7 +273,7 @@ def _play(state: State, seat: int, order: Play) -> list[Event]:
                     for c, n in sorted(short.items())])))
     scored = score_card(mine.reef, order.card)
     if scored.points:
-        mine.add_points(scored.points, ledger.card_scored(order.card, scored.times,
+        mine.add_points(scored.points, terms.card_scored(order.card, scored.times,
                                                            card.points))
         events.append(Event.of("card_scored", msg(
             "{player} scores {points} for card {card} ({times} × {value}, {where}).",
@@ -373,23 +358,23 @@ def _next(state: State, seat: int) -> list[Event]:
     next player to the left moves."""
     reason = ""
     if not state.deck:
-        reason = ledger.DECK_OUT
+        reason = terms.DECK_OUT
     elif state.last_round and seat == state.last_in_round():
-        reason = ledger.SUPPLY_OUT
+        reason = terms.SUPPLY_OUT
     if not reason:
-        state.to_move = (seat + 1) % state.players
+        state.to_move = (seat + 1) % len(state.players)
         return []
     state.phase = "over"
     state.end_reason = reason
-    state.seats = [s.copy() for s in state.seats]  # every seat's hand now scores
+    state.players = [s.copy() for s in state.players]  # every seat's hand now scores
     events = [Event.of("game_ends", msg(
         "The game ends: {reason}. Cards still in hand score their pattern once.",
-        reason=ledger.end_reason(reason)))]
-    for i, s in enumerate(state.seats):
+        reason=terms.end_reason(reason)))]
+    for i, s in enumerate(state.players):
         for card in sorted(s.hand):
             points = score_in_hand(s.reef, card)
             if points:
-                s.add_points(points, ledger.in_hand(card))
+                s.add_points(points, terms.in_hand(card))
             events.append(Event.of("hand_scored", nmsg(
                 "{player}'s card {card} in hand: {n} point.",
                 "{player}'s card {card} in hand: {n} points.", points, player=SeatRef(i),
@@ -399,77 +384,7 @@ def _next(state: State, seat: int) -> list[Event]:
     return events
 
 
-# --- the legal orders, as these rules produce them ---------------------------------------------
-# Bots choose among these; tests/games/reef2018/test_legal.py checks that apply accepts each
-# one and that every order apply accepts has the outcome of one of them.
-
-def start_steps(state: State, seat: int, placed: Sequence[Step]) -> list[Step]:
-    """The legal next starting corals after ``placed``: a colour not yet placed, on an outside
-    square (advanced variant) or on a central square still empty (basic)."""
-    if (state.phase != "setup" or state.seats[seat].answered_setup
-            or len(placed) >= len(COLOURS)):
-        return []
-    named = {c for c, _ in placed}
-    taken = {s for _, s in placed}
-    squares = OUTSIDE if state.advanced else tuple(s for s in CENTRE if s not in taken)
-    return [(c, s) for c in COLOURS if c not in named for s in squares]
-
-
-def legal_takes(state: State, seat: int) -> list[TakeMarket | TakeDeck]:
-    """Action A as the seat may take it now: each market card, and the deck's top card with
-    the token on each cheapest market card (if the seat can pay)."""
-    if state.phase != "play" or seat != state.to_move or not can_take(state, seat):
-        return []
-    takes: list[TakeMarket | TakeDeck] = [TakeMarket(card) for card in state.market]
-    if can_pay_deck(state, seat):
-        takes += [TakeDeck(card) for card in cheapest(state)]
-    return takes
-
-
-def playable(state: State, seat: int) -> list[int]:
-    """The cards the seat may play now (action B): its whole hand, on its turn."""
-    if state.phase != "play" or seat != state.to_move:
-        return []
-    return list(state.seats[seat].hand)
-
-
-def piece_steps(state: State, seat: int, card: int, placed: Sequence[Step]) -> list[Step]:
-    """The legal next corals of ``card`` after ``placed``: a piece the card gives now not yet
-    placed, on any stack with room (counting the pieces placed before it)."""
-    left = pieces_due(state, seat, card)
-    for colour, _ in placed:
-        left.remove(colour)
-    heights = [len(stack) for stack in state.seats[seat].reef]
-    for _, square in placed:
-        heights[square] += 1
-    free = [sq for sq, height in enumerate(heights) if has_room(height)]
-    return [(colour, sq) for colour in dict.fromkeys(left) for sq in free]
-
-
-def legal_orders(state: State, seat: int) -> Iterator[Order]:
-    """Every legal order of ``seat`` now, one per distinct outcome (orders placing the same
-    pieces on the same stacks in the same order count once): the starting corals in the setup
-    step, else the takes and then each card in hand with each way to place its corals."""
-    if state.phase == "setup":
-        if start_steps(state, seat, ()):
-            for pieces in _sequences(lambda placed: start_steps(state, seat, placed)):
-                yield Start(pieces)
-        return
-    yield from legal_takes(state, seat)
-    for card in playable(state, seat):
-        for pieces in _sequences(partial(piece_steps, state, seat, card)):
-            yield Play(card, pieces)
-
-
-def _sequences(steps: Callable[[tuple[Step, ...]], list[Step]],
-               placed: tuple[Step, ...] = ()) -> Iterator[tuple[Step, ...]]:
-    """Every whole sequence of steps, squares in rising order: pieces on different squares
-    may go in any order to the same outcome, so each outcome is made once."""
-    after = steps(placed)
-    if not after:
-        yield placed
-        return
-    lowest = placed[-1][1] if placed else 0
-    for step in after:
-        if step[1] >= lowest:
-            yield from _sequences(steps, (*placed, step))
+_ACTIONS: dict[type, Callable[[State, int, Any], list[Event]]] = {
+    TakeMarket: _take_market, TakeDeck: _take_deck, Play: _play}
+"""Each action of a turn (A: a take, B: a play) by the kind of order; the setup step's
+starting corals are :func:`_start`'s."""

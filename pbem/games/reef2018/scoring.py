@@ -164,9 +164,9 @@ TIE_BREAKERS = (msg("most covered squares"), msg("most stacks 4 high"))
 
 def final_outcome(state: State) -> Outcome:
     """Scores (already including the hand cards), ranking with tie-breakers, and words."""
-    seats = list(range(state.players))
-    scores = {i: state.seats[i].score for i in seats}
-    breakers = {i: (covered(state.seats[i].reef), full_stacks(state.seats[i].reef))
+    seats = list(range(len(state.players)))
+    scores = {i: state.players[i].score for i in seats}
+    breakers = {i: (covered(state.players[i].reef), full_stacks(state.players[i].reef))
                 for i in seats}
     lines: list[str | Msg] = [nmsg(
         "{player}: {points} points; {covered} squares covered, {n} stack 4 high.",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.reef2018 import bot, ledger
+from pbem.games.reef2018 import bot, terms
 from pbem.games.reef2018.cards import COLOURS, SIZE, cards
 from pbem.games.reef2018.scoring import covered, full_stacks, score_in_hand
 from pbem.games.reef2018.state import State
@@ -51,7 +51,7 @@ def reef_view(reef: list[list[str]]) -> list[list[dict[str, Any]]]:
 def view(state: State, seat: int | None) -> dict[str, Any]:
     over = state.phase == "over"
     players = []
-    for i, s in enumerate(state.seats):
+    for i, s in enumerate(state.players):
         hidden_setup = state.phase == "setup" and i != seat
         p: dict[str, Any] = {
             "seat": i,
@@ -65,7 +65,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         }
         if over:
             p["hand"] = [card_view(c) | {"scored": score_in_hand(s.reef, c)} for c in s.hand]
-            p["ledger"] = [{"points": int(n), "why": str(why), "reason": _json(ledger.why(why))}
+            p["ledger"] = [{"points": int(n), "why": str(why), "reason": _json(terms.why(why))}
                            for n, why in s.ledger]
         players.append(p)
     result: dict[str, Any] = {
@@ -76,7 +76,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "advanced": state.advanced,
         "last_round": state.last_round,
         "end_reason": state.end_reason,
-        "end": _json(ledger.end_reason(state.end_reason)) if state.end_reason else None,
+        "end": _json(terms.end_reason(state.end_reason)) if state.end_reason else None,
         "supply": {c: state.supply[c] for c in COLOURS},
         "deck_count": len(state.deck),
         "deck_top": card_view(state.deck[0]) if state.deck else None,
@@ -85,7 +85,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "players": players,
     }
     if seat is not None:
-        mine = state.seats[seat]
+        mine = state.players[seat]
         to_move = (not mine.answered_setup if state.phase == "setup"
                    else state.phase == "play" and state.to_move == seat)
         you: dict[str, Any] = {"seat": seat, "hand": [card_view(c) for c in mine.hand],

@@ -2,11 +2,12 @@
 
 ``GAME`` is what the host discovers. Modules by topic: components/state/setup (the box and a
 position), board (cells, corals, coral tiles), placement/attack/shrimps/algae/parrotfish/opensea
-(the actions), supply (bag, bonus polyps), rules (one order = one turn), legal (the legal
-steps of a turn, from the rules), bot (bots: random, default; botplay the strategy, botredeal
-what a seat cannot see drawn afresh), orders/parse (orders as text),
-keywords (order words in each language), terms (colours as messages), view/render (what a
-seat may see, drawn), help, templates/ (its mails), locale/ (its catalogues).
+(the actions), supply (bag, bonus polyps), context (what a turn remembers), rules (one order =
+one turn), steps (each step's check and effect), ending (how the game ends), legal (the legal
+steps of a turn, from the rules), scoring (the end), bot (random and default turns), strategy
+(the computer player), redeal (what a seat cannot see drawn afresh), orders/parse (orders as
+text), keywords (order words in each language), terms (colours as messages), view/render
+(what a seat may see, drawn), help, templates/ (its mails), locale/ (its catalogues).
 
 Where every component lives in a State (for invariants; colours are full names):
 - polyps (40 per colour): ``polyps`` (cell -> colour), ``bag``, ``bonus``, ``open_sea[i]

@@ -30,7 +30,7 @@ def _flip_showing(state: State, alga: str, but: int | None) -> list[int]:
 
 
 def check_alga(state: State, turn: Turn, colour: str, tile: int | None, paid: str) -> None:
-    me = state.seats[turn.seat]
+    me = state.players[turn.seat]
     if me.consumed.get(paid, 0) < 1:
         raise Refused(msg("you have no consumed {colour} polyp in front of your screen to pay "
                           "with", colour=hue(paid)))
@@ -57,7 +57,7 @@ def check_alga(state: State, turn: Turn, colour: str, tile: int | None, paid: st
 
 def play_alga(state: State, turn: Turn, colour: str, tile: int | None, paid: str) -> None:
     check_alga(state, turn, colour, tile, paid)
-    remove(state.seats[turn.seat].consumed, paid)
+    remove(state.players[turn.seat].consumed, paid)
     to_bag(state, paid)
     remove(state.alga_supply, colour)
     if tile is None:

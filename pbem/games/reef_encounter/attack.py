@@ -47,7 +47,7 @@ def check_attack(state: State, cell_key: str, colour: str) -> str:
     guard = protector(state, cell_key)
     if guard is not None:
         owner = state.shrimps[guard]
-        g = {"owner": hue(state.seats[owner].colour),
+        g = {"owner": hue(state.players[owner].colour),
              "seat": seat_ref(owner), "guard": name(guard), **f}
         raise Refused(msg("the {target} polyp on {cell} is protected by {owner}'s shrimp on it",
                           **g) if guard == cell_key else

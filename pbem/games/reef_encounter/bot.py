@@ -1,4 +1,4 @@
-"""Computer players: a random whole turn, the safe default turn, and (botplay.py) a strategy.
+"""Computer players: a random whole turn and the safe default turn (the strategy: strategy.py).
 
 Every bot chooses among the legal steps the rules produce (legal.py: a turn built step by step,
 each step checked by the rules themselves), so no rule is written twice. The random bot leans
@@ -191,7 +191,7 @@ def default_order(state: State, seat: int) -> str:
     commonest larva cubes in the supply. In a final turn: pass.
     """
     if state.phase == "setup":
-        screen, supply = state.seats[seat].screen, state.larva_supply
+        screen, supply = state.players[seat].screen, state.larva_supply
         return setup_text(max(legal_setup_answers(state, seat), key=lambda a: (
             screen[a.parrotfish], supply[a.larvae[0]], a.larvae[0] != a.larvae[1],
             supply[a.larvae[1]])))

@@ -35,7 +35,7 @@ class Turn:
 
 def who(state: State, seat: int) -> Msg:
     """A player as events name them: their colour, capitalised ("Purple"), translated."""
-    return cmsg("player", state.seats[seat].colour.capitalize())
+    return cmsg("player", state.players[seat].colour.capitalize())
 
 
 def seat_ref(seat: int) -> SeatRef:

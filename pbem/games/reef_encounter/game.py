@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from pbem.engine.chance import Chance, Draw
 from pbem.engine.contract import Applied, Game, Outcome, Seat, View
-from pbem.games.reef_encounter import bot, botplay
+from pbem.games.reef_encounter import bot, strategy
 from pbem.games.reef_encounter.components import components
 from pbem.games.reef_encounter.help import help_text
 from pbem.games.reef_encounter.keywords import LINE_WORDS, canonical_order, localise_order
@@ -53,13 +53,11 @@ class ReefEncounter(Game[State, Order]):
         problems = self.check_options(options)
         if problems:
             raise ValueError(str(problems[0]))
-        state = setup(seats, chance)
-        state.advanced = bool(options.get("advanced", False))
-        return state
+        return setup(seats, options, chance)
 
     def waiting_for(self, state: State) -> frozenset[Seat]:
         if state.phase == "setup":
-            return frozenset(i for i, s in enumerate(state.seats) if not s.answered_setup)
+            return frozenset(i for i, s in enumerate(state.players) if not s.answered_setup)
         if state.phase == "over":
             return frozenset()
         return frozenset({state.to_move})
@@ -104,8 +102,8 @@ class ReefEncounter(Game[State, Order]):
 
     def bot_order(self, state: State, seat: Seat, rng: random.Random, level: str,
                   budget: float) -> str:
-        """A computer player's whole turn at ``level`` (botplay.py), within ``budget``."""
-        return botplay.bot_order(state, seat, rng, level, budget)
+        """A computer player's whole turn at ``level`` (strategy.py), within ``budget``."""
+        return strategy.bot_order(state, seat, rng, level, budget)
 
     def default_order(self, state: State, seat: Seat) -> str:
         return bot.default_order(state, seat)

@@ -6,6 +6,9 @@ colour, every tile, ...) that the rules' own check accepts (``rules.check_step``
 legal when the rules would also let the turn end with it (``rules.check_finish``), and a larva
 cube when at least one polyp can then be placed (the rules require one before anything else).
 Nothing here says what is legal: bots choose among these steps.
+
+As every game's legal.py offers them: :func:`start` (a turn before its first step),
+:func:`next_steps` (every legal next step) and :func:`play` (the turn after one of them).
 """
 
 from __future__ import annotations
@@ -35,8 +38,9 @@ from pbem.games.reef_encounter.orders import (
     Take,
 )
 from pbem.games.reef_encounter.parse import format_order
-from pbem.games.reef_encounter.rules import check_finish, check_step, do_step, finish_turn
+from pbem.games.reef_encounter.rules import check_finish, finish_turn
 from pbem.games.reef_encounter.state import State
+from pbem.games.reef_encounter.steps import check_step, do_step
 
 K = TypeVar("K")
 KINDS: tuple[type, ...] = (Eat, Larva, Place, NewShrimp, MoveShrimp, ConsumedForLarva, Alga,
@@ -181,3 +185,23 @@ class TurnInPlay:
         """The state after the turn (action 10's polyps and refill drawn through ``chance``)."""
         finish_turn(self.state, self.turn, chance)
         return self.state
+
+
+def start(state: State, seat: int) -> TurnInPlay:
+    """``seat``'s turn before its first step (the state is copied, never changed)."""
+    return TurnInPlay(state, seat)
+
+
+def next_steps(progress: TurnInPlay) -> list[Step]:
+    """Every legal next step of the turn, kind by kind (see :meth:`TurnInPlay.all_legal`)."""
+    return progress.all_legal()
+
+
+def play(progress: TurnInPlay, step: Step, chance: Chance) -> TurnInPlay:
+    """The turn after ``step`` (a legal next step), played by the rules on a copy; the turn
+    given is left as it was."""
+    after = progress.copy()
+    after.turn.events = list(progress.turn.events)
+    do_step(after.state, after.turn, step, chance)
+    after.steps.append(step)
+    return after

@@ -50,7 +50,7 @@ def take(state: State, turn: Turn, colour: str, chance: Chance) -> bool:
     state.open_sea = sea
     if space is None or not space["larva"]:
         space = check_take(state, colour)  # refuses, with the reason
-    me = state.seats[turn.seat]
+    me = state.players[turn.seat]
     polyps: list[str] = space["polyps"]
     space["larva"] = 0
     space["polyps"] = []

@@ -43,12 +43,12 @@ def check_eat(state: State, seat: int, cell_key: str) -> list[str]:
         owner = state.shrimps[holder]
         raise Refused(msg("the {colour} coral on {cell} is guarded by {owner}'s shrimp, not "
                           "yours", colour=hue(colour), cell=where,
-                          owner=hue(state.seats[owner].colour), seat=seat_ref(owner)))
+                          owner=hue(state.players[owner].colour), seat=seat_ref(owner)))
     return polyps
 
 
 def eats_shrimps(state: State, seat: int) -> int:
-    s = state.seats[seat]
+    s = state.players[seat]
     return (1 if s.sea_shrimp else 0) + s.fish_shrimps
 
 
@@ -57,7 +57,7 @@ def eat(state: State, turn: Turn, cell_key: str) -> None:
     colour = state.polyps[cell_key]
     holder = coral_shrimp(state, polyps)
     assert holder is not None
-    me = state.seats[turn.seat]
+    me = state.players[turn.seat]
     back = min(len(polyps), to_bag_count(state, turn.final))
     for k in polyps:
         del state.polyps[k]

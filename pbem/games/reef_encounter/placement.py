@@ -50,7 +50,7 @@ def put_polyp(state: State, turn: Turn, cell_key: str, colour: str, target: str 
     what check_place returned."""
     state.polyps[cell_key] = colour
     if target is not None:
-        add(state.seats[turn.seat].consumed, target)
+        add(state.players[turn.seat].consumed, target)
     seat = turn.seat
     turn.say("polyp_placed" if target is None else "polyp_attacked",
              _placed(state, seat, cell_key, colour, target))

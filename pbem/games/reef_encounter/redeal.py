@@ -33,7 +33,7 @@ def redeal(state: State, seat: int, rng: random.Random) -> State:
     new = state.copy()
     if state.phase == "over":  # every screen and parrotfish is turned over for all
         return new
-    others = [s for i, s in enumerate(new.seats) if i != seat]
+    others = [s for i, s in enumerate(new.players) if i != seat]
     pool = _pool(new.bag)
     for s in others:
         pool += _pool(s.screen) + s.parrotfish[:1]
@@ -53,7 +53,7 @@ def redeal(state: State, seat: int, rng: random.Random) -> State:
 def _redeal_picks(state: State, seat: int, rng: random.Random) -> None:
     """The larva cubes the others picked in the secret setup step, drawn again from the
     supply as ``seat`` sees it (the real supply plus those picks)."""
-    picked = [s for i, s in enumerate(state.seats) if i != seat and s.answered_setup]
+    picked = [s for i, s in enumerate(state.players) if i != seat and s.answered_setup]
     seen = dict(state.larva_supply)
     for s in picked:
         for c, n in s.larva.items():

@@ -47,7 +47,7 @@ FILL = {
 }
 SAND, ROCK, SEA = "#ecdcae", "#dcd6c8", "#cfe8f3"  # light rock: grey polyps stand out
 CELL = 26
-GRID = "#8f8979"  # a whole-pixel line of this is as light as the old half-pixel #7a7466
+GRID = "#8f8979"  # a whole-pixel line of this reads as light as a half-pixel line of #7a7466
 GROWTH = "#9e2a1e"  # an extra-growth space's star: 4.5:1 and more on sand and on rock
 
 

@@ -17,69 +17,43 @@ without placements, placements without a larva cube). A later line that fails fo
 something a bad step would have done (a shrimp it would have moved, a cube it would have
 traded) is still reported, marked as checked without the bad steps. Nothing of an order with an
 illegal step is ever applied.
+
+Each kind of step's check and effect is steps.py's; how the game ends, ending.py's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
 from pbem.engine.errors import IllegalOrder, IllegalOrders, step_in_line
-from pbem.games.reef_encounter.algae import all_covered, check_alga, play_alga
-from pbem.games.reef_encounter.board import (
-    Refused,
-    key,
-    name,
-    rock_cells,
-)
+from pbem.games.reef_encounter.board import Refused, key, name
 from pbem.games.reef_encounter.context import Turn, seat_ref, who
+from pbem.games.reef_encounter.ending import SEA_EMPTY, game_over, next_final
 from pbem.games.reef_encounter.nearest import nearest
-from pbem.games.reef_encounter.opensea import check_take, take
+from pbem.games.reef_encounter.opensea import take
 from pbem.games.reef_encounter.orders import (
-    Alga,
     Cell,
-    ConsumedForLarva,
     Eat,
     Larva,
-    LarvaForPolyp,
     MoveShrimp,
     NewShrimp,
     Order,
-    Pass,
     Place,
     SetupAnswer,
     Step,
-    Take,
 )
-from pbem.games.reef_encounter.parrotfish import check_eat, eat, eats_shrimps
 from pbem.games.reef_encounter.parse import format_step
-from pbem.games.reef_encounter.placement import check_place, put_polyp
 from pbem.games.reef_encounter.setup_answer import apply_setup_answer
-from pbem.games.reef_encounter.shrimps import (
-    check_move_shrimp,
-    check_new_shrimp,
-    move_shrimp,
-    new_shrimp,
-    shrimps_on_bare_rock,
-)
+from pbem.games.reef_encounter.shrimps import shrimps_on_bare_rock
 from pbem.games.reef_encounter.state import State
-from pbem.games.reef_encounter.supply import add, remove, take_from_bag, to_bag, use_bonus
+from pbem.games.reef_encounter.steps import OutOfPlace, do_step, larva_closed
 from pbem.games.reef_encounter.terms import colour as hue
 from pbem.games.reef_encounter.terms import colours, vowel
 from pbem.i18n.msg import Msg, cmsg, msg, nmsg
 
-MAX_FROM_SCREEN = 4
-SHRIMPS = 4
 SETUP_EXAMPLE = cmsg("order example", "parrotfish pink; larvae white yellow")
-# Why a game ends (the state keeps the English text; view.end_message turns it back into data).
-ALL_COVERED = msg("all ten coral tiles are covered by algae")
-ROCK_FULL = msg("no polyp can be placed anywhere: every rock space is taken")
-SEA_EMPTY = msg("the open sea cannot be refilled (not enough polyps or larva cubes)")
-ENDED = msg("the game ended earlier in this turn; nothing more may be done")
-FINAL_ONLY = msg("in your final turn the only action is action 1: eat a coral (or pass)")
 STEP = msg("step {n} ({step}): {why}")
 LATER_STEP = msg("step {n} ({step}): {why} (checked without the steps above that break a rule)")
 # A polyp a larva line places ("larva white: 2F3"): the player wrote one step, not two.
@@ -88,11 +62,6 @@ LATER_PLACING = msg("the polyp on {cell}: {why} (checked without the steps above
                     "rule)")
 MAX_ERRORS = 12  # as many bad lines as a reply lists
 SUGGESTED = 3  # at most this many cells suggested for a bad cell
-
-
-class OutOfPlace(Refused):
-    """A step out of the turn's structure around larva actions: when the later lines are
-    checked without a bad one, this may come from the leaving out, so the check stops."""
 
 
 class _Failed(Exception):
@@ -259,7 +228,7 @@ def _setup_answer(state: State, seat: int, order: Order) -> tuple[State, list[Ev
     if new.phase == "play":
         cubes = [msg("{player}: {cubes}", player=who(new, i), seat=seat_ref(i),
                      cubes=colours([c for c, n in sorted(s.larva.items()) for _ in range(n)]))
-                 for i, s in enumerate(new.seats)]
+                 for i, s in enumerate(new.players)]
         events.append(Event.of("setup_done", msg("Everyone has answered. Larva cubes taken — "
                                                  "{cubes}.", cubes=_semicolons(cubes))))
         events.append(Event.of("game_begins", msg("The game begins: {player} plays first.",
@@ -268,278 +237,9 @@ def _setup_answer(state: State, seat: int, order: Order) -> tuple[State, list[Ev
     return new, events
 
 
-def _may_act(turn: Turn, action: int) -> None:
-    """Refuse an action that is out of place (turn-structure rules other than action 5)."""
-    if turn.ended:
-        raise Refused(ENDED)
-    if turn.final and action not in (1, 9):
-        raise Refused(FINAL_ONLY)
-    if action in (1, 2, 3, 4, 10) and action in turn.done:
-        once = {1: msg("you may eat with the parrotfish (action 1) only once per turn"),
-                4: msg("you may put in a new shrimp (action 4) only once per turn"),
-                10: msg("you may take from the open sea (action 10) only once per turn")}
-        raise Refused(once.get(action) or msg("you may do that only once per turn"))
-
-
-def _larva_closed(turn: Turn) -> None:
-    """Refuse to end the open larva action (if one is open) before it placed a polyp."""
-    if turn.larva_action is not None and turn.placed == 0:
-        raise OutOfPlace(msg("the {colour} larva cube of action {action} must be followed by at "
-                             "least one polyp placement before any other action",
-                             colour=hue(turn.larva_colour), action=turn.larva_action))
-
-
-def _begin(turn: Turn, action: int) -> None:
-    """A new action (not action 5) begins: the open larva action is over."""
-    turn.larva_action = None
-    turn.done.add(action)
-
-
-def check_step(state: State, turn: Turn, step: Step) -> Any:
-    """Refuse ``step`` after the turn's steps so far, changing nothing; what the check found
-    is what :func:`do_step` needs (the colour a placement eats)."""
-    if turn.take is not None:
-        raise Refused(msg("action 10 (take) ends the turn; nothing may follow it"))
-    check = _CHECKS.get(type(step))
-    if check is None:
-        raise AssertionError(step)
-    return check(state, turn, step)
-
-
-def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
-    """Apply one step to ``state`` (a scratch copy) or raise Refused. Action 10 only marks the
-    turn's end: its polyps and the refill come when the turn is finished (finish_turn)."""
-    checked = check_step(state, turn, step)
-    _EFFECTS[type(step)](state, turn, step, checked)
-    turn.steps += 1
-
-
-def _check_move_shrimp(state: State, turn: Turn, step: MoveShrimp) -> None:
-    if turn.ended or turn.final:
-        _may_act(turn, 5)
-    check_move_shrimp(state, turn.seat, step.source.key,
-                      None if step.target is None else step.target.key)
-
-
-def _move_shrimp(state: State, turn: Turn, step: MoveShrimp, checked: None) -> None:
-    move_shrimp(state, turn, step.source.key, None if step.target is None else step.target.key)
-
-
-def _check_eat(state: State, turn: Turn, step: Eat) -> None:
-    if turn.steps > 0:
-        raise Refused(msg("action 1 (the parrotfish eats) may only be the first action of a "
-                          "turn"))
-    _may_act(turn, 1)
-    check_eat(state, turn.seat, step.cell.key)
-
-
-def _eat(state: State, turn: Turn, step: Eat, checked: None) -> None:
-    _begin(turn, 1)
-    eat(state, turn, step.cell.key)
-    if not turn.final and eats_shrimps(state, turn.seat) == SHRIMPS:
-        _end(state, turn, all_shrimps_eaten(state, turn.seat))
-
-
-def _check_larva(state: State, turn: Turn, step: Larva) -> int:
-    """Refuse a larva cube; return its action (2, or 3 if 2 was done)."""
-    _larva_closed(turn)
-    done = turn.done
-    action = 2 if 2 not in done else 3
-    if 3 in done:
-        raise Refused(msg("you have already played two larva cubes this turn (actions 2 "
-                          "and 3)"))
-    _may_act(turn, action)
-    seat = state.seats[turn.seat]
-    if seat.larva.get(step.colour, 0) < 1:
-        raise Refused(_no_larva(seat.larva, step.colour))
-    return action
-
-
-def _larva(state: State, turn: Turn, step: Larva, action: int) -> None:
-    _begin(turn, action)
-    colour = step.colour
-    remove(state.seats[turn.seat].larva, colour)
-    add(state.larva_supply, colour)
-    turn.larva_action, turn.larva_colour = action, colour
-    turn.from_screen = turn.placed = 0
-    turn.say("larva_played", _larva_played(state, turn.seat, step, action))
-
-
-def _check_new_shrimp(state: State, turn: Turn, step: NewShrimp) -> None:
-    _larva_closed(turn)
-    _may_act(turn, 4)
-    check_new_shrimp(state, turn.seat, step.cell.key)
-
-
-def _new_shrimp(state: State, turn: Turn, step: NewShrimp, checked: None) -> None:
-    _begin(turn, 4)
-    new_shrimp(state, turn, step.cell.key)
-
-
-def _check_consumed_for_larva(state: State, turn: Turn, step: ConsumedForLarva) -> None:
-    _larva_closed(turn)
-    _may_act(turn, 6)
-    if state.seats[turn.seat].consumed.get(step.colour, 0) < 1:
-        raise Refused(msg("you have no consumed {colour} polyp in front of your screen",
-                          colour=hue(step.colour)))
-    if state.larva_supply.get(step.colour, 0) < 1:
-        raise Refused(msg("no {colour} larva cube is left in the supply",
-                          colour=hue(step.colour)))
-
-
-def _consumed_for_larva(state: State, turn: Turn, step: ConsumedForLarva, checked: None
-                        ) -> None:
-    _begin(turn, 6)
-    seat = state.seats[turn.seat]
-    remove(seat.consumed, step.colour)
-    to_bag(state, step.colour)
-    remove(state.larva_supply, step.colour)
-    add(seat.larva, step.colour)
-    f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat),
-         "colour": hue(step.colour)}
-    turn.say("consumed_for_larva",
-             msg("{player} traded a consumed {colour} polyp for an {colour} larva cube.", **f)
-             if vowel(step.colour) else
-             msg("{player} traded a consumed {colour} polyp for a {colour} larva cube.", **f))
-
-
-def _check_alga(state: State, turn: Turn, step: Alga) -> None:
-    _larva_closed(turn)
-    _may_act(turn, 7)
-    check_alga(state, turn, step.colour, step.tile, step.paid)
-
-
-def _alga(state: State, turn: Turn, step: Alga, checked: None) -> None:
-    _begin(turn, 7)
-    play_alga(state, turn, step.colour, step.tile, step.paid)
-    if all_covered(state):
-        _end(state, turn, ALL_COVERED)
-
-
-def _check_larva_for_polyp(state: State, turn: Turn, step: LarvaForPolyp) -> None:
-    _larva_closed(turn)
-    _may_act(turn, 8)
-    if state.seats[turn.seat].larva.get(step.colour, 0) < 1:
-        raise Refused(_no_larva(state.seats[turn.seat].larva, step.colour))
-    if state.bag.get(step.colour, 0) < 1 and state.bonus.get(step.colour, 0) < 1:
-        raise Refused(msg("no {colour} polyp is left in the bag", colour=hue(step.colour)))
-
-
-def _larva_for_polyp(state: State, turn: Turn, step: LarvaForPolyp, checked: None) -> None:
-    _begin(turn, 8)
-    seat = state.seats[turn.seat]
-    if state.bag.get(step.colour, 0) > 0:
-        take_from_bag(state, step.colour)
-    else:
-        use_bonus(state, step.colour)
-    remove(seat.larva, step.colour)
-    add(state.larva_supply, step.colour)
-    add(seat.screen, step.colour)
-    f = {"player": who(state, turn.seat), "seat": seat_ref(turn.seat),
-         "colour": hue(step.colour)}
-    turn.say("larva_for_polyp",
-             msg("{player} traded an {colour} larva cube for an {colour} polyp.", **f)
-             if vowel(step.colour) else
-             msg("{player} traded a {colour} larva cube for a {colour} polyp.", **f))
-
-
-def _check_pass(state: State, turn: Turn, step: Pass) -> None:
-    _larva_closed(turn)
-    _may_act(turn, 9)
-
-
-def _pass(state: State, turn: Turn, step: Pass, checked: None) -> None:
-    _begin(turn, 9)
-
-
-def _check_setup_step(state: State, turn: Turn, step: SetupAnswer) -> None:
-    raise Refused(msg("the setup step is over"))
-
-
-def _check_take(state: State, turn: Turn, step: Take) -> None:
-    _larva_closed(turn)
-    _may_act(turn, 10)
-    check_take(state, step.colour)
-
-
-def _take(state: State, turn: Turn, step: Take, checked: None) -> None:
-    _begin(turn, 10)
-    turn.take = step.colour
-
-
-def _larva_played(state: State, seat: int, step: Larva, action: int) -> Msg:
-    f = {"player": who(state, seat), "seat": seat_ref(seat), "colour": hue(step.colour),
-         "action": action}
-    return (msg("{player} played an {colour} larva cube (action {action}).", **f)
-            if vowel(step.colour) else
-            msg("{player} played a {colour} larva cube (action {action}).", **f))
-
-
-def _check_place(state: State, turn: Turn, step: Place) -> str | None:
-    """Refuse a placement; return the colour it eats (None: growth on bare rock)."""
-    if turn.ended:
-        raise Refused(ENDED)
-    if turn.larva_action is None:
-        if turn.final:
-            raise Refused(FINAL_ONLY)
-        if 2 in turn.done:
-            raise OutOfPlace(msg("polyps are placed right after their larva cube; another "
-                                 "action came in between (only shrimp moves may)"))
-        raise OutOfPlace(msg("play a larva cube first, e.g. \"{example}\"",
-                             example=cmsg("order example", "larva white: 2F3")))
-    colour = turn.larva_colour
-    seat = state.seats[turn.seat]
-    if step.consumed:
-        if seat.consumed.get(colour, 0) < 1:
-            raise Refused(msg("you have no consumed {colour} polyp in front of your screen",
-                              colour=hue(colour)))
-    else:
-        if turn.from_screen >= MAX_FROM_SCREEN:
-            raise Refused(msg("at most four polyps from behind the screen per larva cube (write "
-                              "\"{consumed}\" before cells for polyps from in front of it)",
-                              consumed=cmsg("order example", "consumed")))
-        if seat.screen.get(colour, 0) < 1:
-            raise Refused(msg("you have no {colour} polyp left behind your screen",
-                              colour=hue(colour)))
-    return check_place(state, turn.seat, step.cell.key, colour)
-
-
-def _place(state: State, turn: Turn, step: Place, target: str | None) -> None:
-    """The polyp, its growth and attack, the source, the counts, the end."""
-    colour = turn.larva_colour
-    put_polyp(state, turn, step.cell.key, colour, target)
-    seat = state.seats[turn.seat]
-    if step.consumed:
-        remove(seat.consumed, colour)
-    else:
-        remove(seat.screen, colour)
-        turn.from_screen += 1
-    turn.placed += 1
-    # End condition 3 holds from this placement on: the game stops at once.
-    if _rock_full(state):
-        turn.ended = True
-        _over(state, turn, ROCK_FULL)
-
-
-def _rock_full(state: State) -> bool:
-    """Every rock cell of the boards in play holds a polyp."""
-    return all(k in state.polyps for b in state.boards for k in rock_cells()[b])
-
-
-def _end(state: State, turn: Turn, reason: Msg) -> None:
-    """End condition 1 or 2: the game ends at once; the others get a final turn each."""
-    turn.ended = True
-    state.end_reason = str(reason)
-    n = state.players
-    state.final_turns = [(turn.seat + i) % n for i in range(1, n)]
-    turn.say("game_ends", msg("The game ends: {reason}. Every other player has one final turn, "
-                              "in which the only action is action 1 (the parrotfish eats).",
-                              reason=reason))
-
-
 def check_finish(state: State, turn: Turn) -> None:
     """Refuse to end the turn after its steps so far, changing nothing."""
-    _larva_closed(turn)
+    larva_closed(turn)
     if not turn.ended:
         stray = shrimps_on_bare_rock(state, turn.seat)
         if stray:
@@ -560,74 +260,30 @@ def _finish(state: State, turn: Turn, chance: Chance) -> None:
     if turn.ended:
         for k in shrimps_on_bare_rock(state, turn.seat):  # stranded shrimps go home
             del state.shrimps[k]
-            state.seats[turn.seat].shrimps_in_hand += 1
+            state.players[turn.seat].shrimps_in_hand += 1
     state.turn += 1
     if turn.final:
         state.final_turns.pop(0)
         turn.say("final_turn_played", msg("{player} has played their final turn.",
                                           player=who(state, turn.seat), seat=seat_ref(turn.seat)))
-        _next_final(state)
+        next_final(state)
         if state.phase == "over":
             turn.say("game_over", msg("The game is over: every final turn has been played."))
         return
     if turn.ended:
-        _next_final(state)
+        next_final(state)
         return
     assert turn.take is not None
     if not take(state, turn, turn.take, chance):
-        _over(state, turn, SEA_EMPTY)
+        game_over(state, turn, SEA_EMPTY)
         return
-    state.to_move = (turn.seat + 1) % state.players
+    state.to_move = (turn.seat + 1) % len(state.players)
 
 
 def finish_turn(state: State, turn: Turn, chance: Chance) -> None:
     """End the turn played step by step on ``state`` (a scratch copy): action 10's polyps and
     the refill, the next player or the end. Raises Refused if the turn may not end so."""
     _finish(state, turn, chance)
-
-
-def _next_final(state: State) -> None:
-    if state.final_turns:
-        state.phase = "final"
-        state.to_move = state.final_turns[0]
-    else:
-        state.phase = "over"
-
-
-def all_shrimps_eaten(state: State, seat: int) -> Msg:
-    """End condition 2, naming the player whose parrotfish ate its fourth shrimp."""
-    return msg("{player}'s parrotfish has eaten all four of {player}'s shrimps",
-               player=who(state, seat), seat=seat_ref(seat))
-
-
-def end_message(state: State) -> Msg | None:
-    """Why the game ended, as a message (the state keeps its English text)."""
-    if not state.end_reason:
-        return None
-    for reason in (ALL_COVERED, ROCK_FULL, SEA_EMPTY):
-        if state.end_reason == str(reason):
-            return reason
-    for seat in range(len(state.seats)):
-        if state.end_reason == str(all_shrimps_eaten(state, seat)):
-            return all_shrimps_eaten(state, seat)
-    return msg(state.end_reason)  # an older English text: shown as stored
-
-
-def _over(state: State, turn: Turn, reason: Msg) -> None:
-    state.phase = "over"
-    state.end_reason = str(reason)
-    state.final_turns = []
-    turn.say("game_ends", msg("The game ends: {reason}.", reason=reason))
-
-
-def _no_larva(larvae: dict[str, int], colour: str) -> Msg:
-    """In the status's words: larva cubes are public, listed for every player."""
-    have = [c for c, n in sorted(larvae.items()) for _ in range(n)]
-    if not have:
-        return msg("you have no {colour} larva cube (your larva cubes, as your status lists "
-                   "them: none)", colour=hue(colour))
-    return msg("you have no {colour} larva cube (your larva cubes, as your status lists them: "
-               "{have})", colour=hue(colour), have=colours(have))
 
 
 def _semicolons(parts: list[Msg]) -> Msg:
@@ -637,15 +293,3 @@ def _semicolons(parts: list[Msg]) -> Msg:
     return msg("{first}; {rest}", first=parts[0], rest=_semicolons(parts[1:]))
 
 
-# Each kind of step's check (refuses, changes nothing) and effect (once checked).
-_CHECKS: dict[type, Callable[[State, Turn, Any], Any]] = {
-    Place: _check_place, Larva: _check_larva, MoveShrimp: _check_move_shrimp,
-    NewShrimp: _check_new_shrimp, Eat: _check_eat, LarvaForPolyp: _check_larva_for_polyp,
-    ConsumedForLarva: _check_consumed_for_larva, Alga: _check_alga, Pass: _check_pass,
-    SetupAnswer: _check_setup_step, Take: _check_take,
-}
-_EFFECTS: dict[type, Callable[[State, Turn, Any, Any], None]] = {
-    Place: _place, Larva: _larva, MoveShrimp: _move_shrimp, NewShrimp: _new_shrimp, Eat: _eat,
-    LarvaForPolyp: _larva_for_polyp, ConsumedForLarva: _consumed_for_larva, Alga: _alga,
-    Pass: _pass, Take: _take,
-}

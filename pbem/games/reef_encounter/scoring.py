@@ -35,7 +35,7 @@ def coral_values(state: State) -> dict[str, int]:
 
 def parrotfish_score(state: State, seat: int, values: dict[str, int]) -> int:
     """Points for the polyps in this seat's parrotfish."""
-    return sum(values[c] for c in state.seats[seat].parrotfish)
+    return sum(values[c] for c in state.players[seat].parrotfish)
 
 
 def protected_polyps(state: State, seat: int) -> int:
@@ -45,7 +45,7 @@ def protected_polyps(state: State, seat: int) -> int:
 
 def tie_breaker_values(state: State, seat: int) -> tuple[int, int, int, int]:
     """The four tie-breaker counts, in the rulebook's order."""
-    s = state.seats[seat]
+    s = state.players[seat]
     return (sum(s.consumed.values()), sum(s.larva.values()), sum(s.screen.values()),
             protected_polyps(state, seat))
 
@@ -53,7 +53,7 @@ def tie_breaker_values(state: State, seat: int) -> tuple[int, int, int, int]:
 def final_outcome(state: State) -> Outcome:
     """Scores, ranking (tied seats grouped, best first) and the explanation as messages."""
     values = coral_values(state)
-    seats = range(len(state.seats))
+    seats = range(len(state.players))
     scores = {i: parrotfish_score(state, i, values) for i in seats}
     breakers = {i: tie_breaker_values(state, i) for i in seats}
     lines: list[Msg] = [
@@ -98,7 +98,7 @@ def _break_ties(state: State, tied: list[int], k: int,
 
 
 def _breakdown(state: State, seat: int, values: dict[str, int], score: int) -> Msg:
-    fish = state.seats[seat].parrotfish
+    fish = state.players[seat].parrotfish
     parts = [msg("{n} {colour} x {value} = {points}", n=fish.count(c), colour=colour(c),
                  value=v, points=fish.count(c) * v)
              for c, v in values.items() if c in fish]

@@ -5,11 +5,13 @@ Every random draw goes through pbem.engine.Chance so the setup replays exactly.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
 from pbem.engine.chance import Chance
 from pbem.games.reef_encounter.components import components
-from pbem.games.reef_encounter.state import Seat, State
+from pbem.games.reef_encounter.state import Player, State
 from pbem.games.reef_encounter.supply import bag_pool
 
 
@@ -34,14 +36,15 @@ def _starting_polyps(board_id: int) -> tuple[tuple[str, str], ...]:
     return tuple(components().board(board_id).starting_polyps().items())
 
 
-def setup(players: int, chance: Chance) -> State:
-    """A fresh game up to the simultaneous secret step (phase "setup")."""
+def setup(seats: int, options: Mapping[str, Any], chance: Chance) -> State:
+    """A fresh game up to the simultaneous secret step (phase "setup"); the option
+    ``advanced`` plays the advanced game."""
     comp = components()
-    if players not in (2, 3, 4):
+    if seats not in (2, 3, 4):
         raise ValueError("Reef Encounter is for 2 to 4 players")
     per_colour = int(comp.counts["polyp_tiles_per_colour"])
-    board_ids = chance.sample("boards", [b.id for b in comp.boards], players)
-    state = State(players=players, boards=board_ids)
+    board_ids = chance.sample("boards", [b.id for b in comp.boards], seats)
+    state = State(boards=board_ids)
     bag = {c: per_colour for c in comp.coral_colours}
     # A polyp on every starting space, then one bonus polyp of each colour; the rest is the bag.
     for board_id in board_ids:
@@ -69,20 +72,21 @@ def setup(players: int, chance: Chance) -> State:
         for _ in range(count):
             space["polyps"].append(next(drawn))
     # Seats keep their order; the start player is drawn and takes the smallest hand.
-    state.start_player = chance.randint("start player", 0, players - 1)
+    state.start_player = chance.randint("start player", 0, seats - 1)
     state.to_move = state.start_player
     shrimps = int(comp.counts["shrimps_per_player"])
-    state.seats = [
-        Seat(colour, shrimps_in_hand=shrimps) for colour in comp.player_colours[:players]
+    state.players = [
+        Player(colour, shrimps_in_hand=shrimps) for colour in comp.player_colours[:seats]
     ]
-    hands = [(state.seats[(state.start_player + order) % players], count)
-             for order, count in enumerate(comp.starting_polyps(players))]
-    drawn = iter(_deal(state, chance, [f"seat {seat.colour} polyps"
-                                       for seat, count in hands for _ in range(count)]))
-    for seat, count in hands:
+    hands = [(state.players[(state.start_player + order) % seats], count)
+             for order, count in enumerate(comp.starting_polyps(seats))]
+    drawn = iter(_deal(state, chance, [f"seat {player.colour} polyps"
+                                       for player, count in hands for _ in range(count)]))
+    for player, count in hands:
         for _ in range(count):
             colour = next(drawn)
-            seat.screen[colour] = seat.screen.get(colour, 0) + 1
+            player.screen[colour] = player.screen.get(colour, 0) + 1
+    state.advanced = bool(options.get("advanced", False))
     return state
 
 

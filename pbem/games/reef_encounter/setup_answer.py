@@ -17,7 +17,7 @@ def check_setup_answer(state: State, seat: int, answer: SetupAnswer) -> None:
     """Refuse an illegal setup answer, changing nothing."""
     if state.phase != "setup":
         raise IllegalOrder(msg("the setup step is over"), step=1)
-    mine = state.seats[seat]
+    mine = state.players[seat]
     if mine.answered_setup:
         raise IllegalOrder(msg("you have already answered the setup step"), step=1)
     if mine.screen.get(answer.parrotfish, 0) < 1:
@@ -57,7 +57,7 @@ def apply_setup_answer(state: State, seat: int, answer: SetupAnswer) -> State:
     """A new state with `seat`'s answer applied; play begins once every seat has answered."""
     check_setup_answer(state, seat, answer)
     new = state.copy()
-    me = new.seats[seat]
+    me = new.players[seat]
     me.screen[answer.parrotfish] -= 1
     if me.screen[answer.parrotfish] == 0:
         del me.screen[answer.parrotfish]
@@ -66,6 +66,6 @@ def apply_setup_answer(state: State, seat: int, answer: SetupAnswer) -> State:
         new.larva_supply[colour] -= n
         me.larva[colour] = me.larva.get(colour, 0) + n
     me.answered_setup = True
-    if all(s.answered_setup for s in new.seats):
+    if all(s.answered_setup for s in new.players):
         new.phase = "play"
     return new

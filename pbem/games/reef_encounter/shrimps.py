@@ -34,7 +34,7 @@ def _check_target(state: State, seat: int, cell_key: str, moving_from: str | Non
             raise Refused(msg("the {colour} coral on {cell} already has a shrimp ({owner}'s, on "
                               "{holder}); one shrimp per coral",
                               colour=hue(state.polyps[cell_key]), cell=name(cell_key),
-                              owner=hue(state.seats[owner].colour), seat=seat_ref(owner),
+                              owner=hue(state.players[owner].colour), seat=seat_ref(owner),
                               holder=name(holder)))
     board = board_of(cell_key)
     mine = seat_shrimps_on_board(state, seat, board)
@@ -47,7 +47,7 @@ def _check_target(state: State, seat: int, cell_key: str, moving_from: str | Non
 
 def check_new_shrimp(state: State, seat: int, cell_key: str) -> None:
     """Refuse an illegal action 4 onto ``cell_key``."""
-    me = state.seats[seat]
+    me = state.players[seat]
     if me.shrimps_in_hand < 1:
         raise Refused(msg("you have no shrimp left behind your screen"))
     if cell_key not in state.polyps:
@@ -60,7 +60,7 @@ def check_new_shrimp(state: State, seat: int, cell_key: str) -> None:
 def new_shrimp(state: State, turn: Turn, cell_key: str) -> None:
     """Action 4: a shrimp from behind the screen onto a polyp of a coral without a shrimp."""
     check_new_shrimp(state, turn.seat, cell_key)
-    state.seats[turn.seat].shrimps_in_hand -= 1
+    state.players[turn.seat].shrimps_in_hand -= 1
     state.shrimps[cell_key] = turn.seat
     seat, colour = turn.seat, state.polyps[cell_key]
     turn.say("shrimp_placed", _shrimp_placed(state, seat, colour, cell_key))
@@ -88,7 +88,7 @@ def move_shrimp(state: State, turn: Turn, source: str, target: str | None) -> No
     check_move_shrimp(state, turn.seat, source, target)
     del state.shrimps[source]
     if target is None:
-        state.seats[turn.seat].shrimps_in_hand += 1
+        state.players[turn.seat].shrimps_in_hand += 1
         turn.say("shrimp_home", msg("{player} took the shrimp on {cell} back behind the "
                                     "screen.", player=who(state, turn.seat),
                                     seat=seat_ref(turn.seat), cell=name(source)))

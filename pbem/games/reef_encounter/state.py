@@ -13,8 +13,9 @@ FORMAT = 1
 
 
 @dataclass
-class Seat:
-    """What one player owns; `screen` and `parrotfish` are secret (see RULINGS.md)."""
+class Player:
+    """What one player owns (the seat is its index in :attr:`State.players`); `screen` and
+    `parrotfish` are secret (see RULINGS.md)."""
 
     colour: str
     screen: dict[str, int] = field(default_factory=dict)  # coral colour -> polyps behind screen
@@ -27,8 +28,8 @@ class Seat:
     sea_shrimp: bool = False  # first shrimp eaten by the parrotfish, on the open-sea board
     fish_shrimps: int = 0  # later shrimps eaten, inside the parrotfish
 
-    def copy(self) -> Seat:
-        return Seat(self.colour, dict(self.screen), list(self.parrotfish), dict(self.larva),
+    def copy(self) -> Player:
+        return Player(self.colour, dict(self.screen), list(self.parrotfish), dict(self.larva),
                     dict(self.consumed), dict(self.algae), self.shrimps_in_hand,
                     self.answered_setup, self.sea_shrimp, self.fish_shrimps)
 
@@ -44,7 +45,6 @@ class Seat:
 class State:
     """Everything about one game; `bag` and the seats' secrets never reach another seat."""
 
-    players: int
     boards: list[int]  # board ids in table order
     polyps: dict[str, str] = field(default_factory=dict)  # "board:cell" -> coral colour
     shrimps: dict[str, int] = field(default_factory=dict)  # "board:cell" -> seat index
@@ -56,7 +56,8 @@ class State:
     larva_supply: dict[str, int] = field(default_factory=dict)
     alga_supply: dict[str, int] = field(default_factory=dict)
     bag: dict[str, int] = field(default_factory=dict)  # coral colour -> polyps in the bag
-    seats: list[Seat] = field(default_factory=list)
+    # By seat; stored as "seats", with their count as "players".
+    players: list[Player] = field(default_factory=list)
     to_move: int = 0
     phase: str = "setup"  # "setup" (simultaneous secret step), "play", "final", "over"
     start_player: int = 0
@@ -70,14 +71,14 @@ class State:
     def to_dict(self) -> dict[str, Any]:
         """The state as plain JSON data (what to_json serialises), built without deepcopy."""
         return {
-            "format": FORMAT, "players": self.players, "boards": list(self.boards),
+            "format": FORMAT, "players": len(self.players), "boards": list(self.boards),
             "polyps": dict(self.polyps), "shrimps": dict(self.shrimps),
             "bonus": dict(self.bonus), "coral_face": self.coral_face,
             "flipped_tiles": list(self.flipped_tiles),
             "open_sea": [{"colour": s["colour"], "polyps": list(s["polyps"]),
                           "larva": s["larva"]} for s in self.open_sea],
             "larva_supply": dict(self.larva_supply), "alga_supply": dict(self.alga_supply),
-            "bag": dict(self.bag), "seats": [s.to_dict() for s in self.seats],
+            "bag": dict(self.bag), "seats": [p.to_dict() for p in self.players],
             "to_move": self.to_move, "phase": self.phase, "start_player": self.start_player,
             "advanced": self.advanced, "alga_space": self.alga_space,
             "cylinders": dict(self.cylinders), "final_turns": list(self.final_turns),
@@ -90,8 +91,9 @@ class State:
         raw = json.loads(json.dumps(data))
         if raw.pop("format", None) != FORMAT:
             raise ValueError("unknown Reef Encounter state format")
-        seats = [Seat(**s) for s in raw.pop("seats")]
-        return cls(seats=seats, **raw)
+        del raw["players"]  # the count, kept in the JSON beside the seats
+        players = [Player(**p) for p in raw.pop("seats")]
+        return cls(players=players, **raw)
 
     def to_json(self) -> str:
         """Canonical JSON (sorted keys) so equal states give equal text and hashes."""
@@ -107,32 +109,32 @@ class State:
 
         Written out by hand: deepcopy is far too slow for the rules' hot path.
         """
-        return self._copy([s.copy() for s in self.seats], self._sea())
+        return self._copy([p.copy() for p in self.players], self._sea())
 
     def copy_for(self, seat: int) -> State:
         """A copy for one seat's turn: only that seat's holdings are copied, the others and the
         open sea shared.
 
-        A turn changes no other seat's holdings (every rule writes to ``seats[turn.seat]``
+        A turn changes no other seat's holdings (every rule writes to ``players[turn.seat]``
         only), only action 10 writes to the open sea and it copies the sea first (take, in
         opensea.py), and no state is changed once an order has been applied to it, so sharing
         them is safe and saves copying what most of a turn never touches.
         """
-        seats = list(self.seats)
-        seats[seat] = seats[seat].copy()
-        return self._copy(seats, self.open_sea)
+        players = list(self.players)
+        players[seat] = players[seat].copy()
+        return self._copy(players, self.open_sea)
 
     def _sea(self) -> list[dict[str, Any]]:
         return [{"colour": s["colour"], "polyps": list(s["polyps"]), "larva": s["larva"]}
                 for s in self.open_sea]
 
-    def _copy(self, seats: list[Seat], open_sea: list[dict[str, Any]]) -> State:
+    def _copy(self, players: list[Player], open_sea: list[dict[str, Any]]) -> State:
         return State(
-            self.players, list(self.boards), dict(self.polyps), dict(self.shrimps),
+            list(self.boards), dict(self.polyps), dict(self.shrimps),
             dict(self.bonus), self.coral_face, list(self.flipped_tiles),
             open_sea,
             dict(self.larva_supply), dict(self.alga_supply), dict(self.bag),
-            seats, self.to_move, self.phase, self.start_player,
+            players, self.to_move, self.phase, self.start_player,
             self.advanced, self.alga_space, dict(self.cylinders), list(self.final_turns),
             self.end_reason, self.turn,
         )

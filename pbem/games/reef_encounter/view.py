@@ -13,7 +13,7 @@ from typing import Any
 from pbem.games.reef_encounter import bot, scoring
 from pbem.games.reef_encounter.board import tile_side
 from pbem.games.reef_encounter.components import COLUMNS, ROWS, components
-from pbem.games.reef_encounter.rules import end_message
+from pbem.games.reef_encounter.ending import end_message
 from pbem.games.reef_encounter.state import State
 
 
@@ -71,10 +71,10 @@ def _tiles(state: State) -> list[dict[str, Any]]:
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
-    """The view for `seat` (index into state.seats) or the public view when seat is None."""
+    """The view for `seat` (index into state.players) or the public view when seat is None."""
     over = state.phase == "over"
     players: list[dict[str, Any]] = []
-    for i, s in enumerate(state.seats):
+    for i, s in enumerate(state.players):
         p: dict[str, Any] = {
             "seat": i,
             "colour": s.colour,
@@ -91,7 +91,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     tiles = _tiles(state)
     values = scoring.coral_values(state)
     if over:  # the end: every screen and parrotfish is turned over for all to see
-        for p, s in zip(players, state.seats, strict=True):
+        for p, s in zip(players, state.players, strict=True):
             p["polyps"] = dict(s.screen)
             p["parrotfish"] = sorted(s.parrotfish)
             p["fish_shrimps"] = s.fish_shrimps
@@ -120,7 +120,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "players": players,
     }
     if seat is not None:
-        mine = state.seats[seat]
+        mine = state.players[seat]
         result["you"] = {
             "seat": seat,
             "colour": mine.colour,
@@ -140,7 +140,7 @@ def _larva_supply_seen(state: State, seat: int | None) -> dict[str, int]:
     seats have already taken still count as in the supply."""
     supply = dict(state.larva_supply)
     if state.phase == "setup":
-        for i, s in enumerate(state.seats):
+        for i, s in enumerate(state.players):
             if i != seat:
                 for colour, n in s.larva.items():
                     supply[colour] = supply.get(colour, 0) + n
@@ -152,7 +152,7 @@ def _example(state: State, seat: int, supply: dict[str, int]) -> str:
     only from what this seat may see (the real supply would betray others' secret picks)."""
     if state.phase != "setup":
         return bot.default_order(state, seat).strip()
-    screen = state.seats[seat].screen
+    screen = state.players[seat].screen
     fish = max(sorted(screen), key=lambda c: screen[c])
     cubes = sorted(supply, key=lambda c: -supply[c])
     return f"parrotfish {fish}; larvae {cubes[0]} {cubes[1] if len(cubes) > 1 else cubes[0]}"
@@ -160,5 +160,5 @@ def _example(state: State, seat: int, supply: dict[str, int]) -> str:
 
 def _to_move(state: State, seat: int) -> bool:
     if state.phase == "setup":
-        return not state.seats[seat].answered_setup
+        return not state.players[seat].answered_setup
     return state.phase in ("play", "final") and state.to_move == seat

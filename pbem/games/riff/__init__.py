@@ -2,9 +2,12 @@
 
 ``GAME`` is what the host discovers. Modules: components (the box, the reconstructed card
 mix and the options), state, setup, area (turning cards, the water, the refill), worms (dice,
-preferences, paying), breeding (parents, crosses), rules (one order = one turn), parse and
-orders (orders as text), keywords (order words in each language), terms (names as messages),
-bot (bots, defaults), view/render (what a seat may see, drawn), help, templates/, locale/.
+preferences, paying), breeding (parents, crosses), buying (cards and boats), context (what a
+turn remembers), rules (one order = one turn), legal (the legal next steps, from the rules),
+scoring (the end), parse and orders (orders as text), keywords (order words in each
+language), terms (names as messages), bot (random and default orders), strategy (the
+computer player), redeal (what a seat may see, for its bot), view/render (what a seat may
+see, drawn), help, templates/, locale/.
 
 Where every component lives in a State (for invariants):
 - reef cards (60): ``area`` slots, ``pile``, ``discard``, and per player ``fish`` (unattached),

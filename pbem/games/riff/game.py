@@ -9,18 +9,20 @@ from typing import Any, ClassVar
 
 from pbem.engine.chance import Chance, Draw
 from pbem.engine.contract import Applied, Game, Outcome, Seat, View
-from pbem.games.riff import bot
+from pbem.games.riff import bot, strategy
 from pbem.games.riff.components import OptionError, default_options, option_alternatives, resolve
 from pbem.games.riff.help import help_text
 from pbem.games.riff.keywords import LINE_WORDS, canonical_order, localise_order
 from pbem.games.riff.orders import Order
 from pbem.games.riff.parse import parse_order
+from pbem.games.riff.redeal import redeal
 from pbem.games.riff.render import template_helpers
-from pbem.games.riff.rules import apply_order, end_reason
+from pbem.games.riff.rules import apply_order
+from pbem.games.riff.scoring import final_outcome
 from pbem.games.riff.setup import setup
 from pbem.games.riff.state import State
 from pbem.games.riff.view import view
-from pbem.i18n.msg import N_, Msg, SeatRef, msg
+from pbem.i18n.msg import N_, Msg
 
 PUBLIC_DRAWS = frozenset({"die 1", "die 2", "start player"})
 
@@ -55,9 +57,7 @@ class Riff(Game[State, Order]):
         return []
 
     def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> State:
-        if seats != 2:
-            raise ValueError("Das Riff is a game for 2 players")
-        return setup(options, chance)
+        return setup(seats, options, chance)
 
     def waiting_for(self, state: State) -> frozenset[Seat]:
         return frozenset() if state.phase == "over" else frozenset({state.to_move})
@@ -93,19 +93,7 @@ class Riff(Game[State, Order]):
         return view(state, seat)
 
     def outcome(self, state: State) -> Outcome | None:
-        if state.phase != "over":
-            return None
-        scores = {i: p.crosses() for i, p in enumerate(state.players)}
-        words: list[str | Msg]
-        if state.winner is None:
-            ranking = [[0, 1]]
-            words = [msg("A draw: {reason}, with {n} completed crosses each.",
-                         reason=end_reason(state), n=scores[0])]
-        else:
-            ranking = [[state.winner], [1 - state.winner]]
-            words = [msg("{player} wins: {reason}.", player=SeatRef(state.winner),
-                         reason=end_reason(state))]
-        return Outcome(scores, ranking, [*words, msg("Scores are completed crosses.")])
+        return final_outcome(state) if state.phase == "over" else None
 
     def to_json(self, state: State) -> dict[str, Any]:
         return state.to_dict()
@@ -117,13 +105,13 @@ class Riff(Game[State, Order]):
         return bot.random_order(state, seat, rng)
 
     def redeal(self, state: State, seat: Seat, rng: random.Random) -> State:
-        """The state as ``seat`` may know it (the contract's Strategy; see bot.redeal)."""
-        return bot.redeal(state, seat, rng)
+        """The state as ``seat`` may know it (redeal.py)."""
+        return redeal(state, seat, rng)
 
     def bot_order(self, state: State, seat: Seat, rng: random.Random, level: str,
                   budget: float) -> str:
-        """The computer player's order (the contract's Strategy; see bot.py)."""
-        return bot.bot_order(state, seat, rng, level, budget)
+        """The computer player's order (strategy.py)."""
+        return strategy.bot_order(state, seat, rng, level, budget)
 
     def default_order(self, state: State, seat: Seat) -> str:
         return bot.default_order(state, seat)

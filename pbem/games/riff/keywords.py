@@ -1,4 +1,4 @@
-"""The order language in each seat's language: colours, row words, commands (issue 16).
+"""The order language in each seat's language: colours, row words, commands.
 
 Each English word of the order language has a msgid with context "order keyword" in the game's
 catalogue; its msgstr lists that language's words for it, separated by "|" (the first is the

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from pbem.engine.chance import Chance
+from pbem.games.riff.buying import COST, do_flip
+from pbem.games.riff.context import QuietTurn, RuleError, Turn
 from pbem.games.riff.orders import (
     Attach,
     Boat,
@@ -30,8 +32,8 @@ from pbem.games.riff.orders import (
     SharkOwn,
     Step,
 )
-from pbem.games.riff.rules import COST, QuietTurn, RuleError, Turn, do_flip, do_step
-from pbem.games.riff.state import COLUMNS, ROW_OF, State
+from pbem.games.riff.rules import do_step
+from pbem.games.riff.state import COLUMNS, Slot, State
 from pbem.games.riff.worms import CannotPay
 
 T = TypeVar("T")
@@ -80,12 +82,13 @@ def play(progress: Progress, step: Step, chance: Chance) -> Progress:
 def _hidden_buy(progress: Progress, step: Step) -> bool:
     if not isinstance(step, Buy):
         return False
-    slot = _slot(progress, step.place)
-    return slot is not None and not slot["up"]
+    card = slot(progress, step.place)
+    return card is not None and not card["up"]
 
 
-def _slot(progress: Progress, place: Place) -> dict[str, str] | None:
-    return progress.state.area[ROW_OF[progress.turn.seat][place.distance]][place.column]
+def slot(progress: Progress, place: Place) -> Slot:
+    """The area slot ``place`` names for the seat whose turn it is (None: no card there)."""
+    return progress.state.slot_at(progress.turn.seat, place)
 
 
 def written(progress: Progress) -> Iterator[Step]:
@@ -93,7 +96,7 @@ def written(progress: Progress) -> Iterator[Step]:
     :func:`next_steps` tries."""
     state, seat = progress.state, progress.turn.seat
     for place, steps in _AREA_STEPS:
-        if _slot(progress, place) is not None:
+        if slot(progress, place) is not None:
             yield from steps
     yield _BOAT
     # The fish a step names are the seat's own: the ones it holds, on a coral or not.

@@ -15,8 +15,9 @@ do not otherwise depend on each other before the water flows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import ClassVar
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
 from pbem.engine.chance import Chance
 from pbem.engine.contract import Event
@@ -24,7 +25,8 @@ from pbem.engine.errors import IllegalOrder, IllegalOrders, step_in_line
 from pbem.games.riff import area, worms
 from pbem.games.riff import terms as w
 from pbem.games.riff.breeding import colour_fits_a_cross, complete, fits, open_crosses
-from pbem.games.riff.components import known
+from pbem.games.riff.buying import COST, card_slot, do_boat, do_buy, do_flip
+from pbem.games.riff.context import QuietTurn, RuleError, Turn
 from pbem.games.riff.orders import (
     Attach,
     Boat,
@@ -38,66 +40,11 @@ from pbem.games.riff.orders import (
     SharkOwn,
     Step,
 )
-from pbem.games.riff.state import COLUMNS, ROW_OF, Coral, State, area_row
+from pbem.games.riff.state import COLUMNS, Coral, State
 from pbem.games.riff.worms import CannotPay
 from pbem.i18n.msg import Msg, msg, nmsg
 
-COST = (1, 2, 2, 3)  # by distance from the player: near, the two middle rows, far
-BOAT_COST = 3
 WIN = 5  # completed crosses
-
-
-class RuleError(ValueError):
-    """A line breaks a rule; the message is written for the player. Rendered only when read:
-    the bot's tries fail often, and nobody reads those."""
-
-    def __init__(self, message: Msg) -> None:
-        super().__init__()
-        self.message = message
-
-    def __str__(self) -> str:
-        return str(self.message)
-
-
-@dataclass
-class Turn:
-    seat: int
-    flipped: set[tuple[int, int]] = field(default_factory=set)  # paid turns, this turn
-    revealed: bool = False  # a hidden card was turned: later failures are skipped
-    # Pearls and sharks bought this turn: kept to play on a later turn.
-    fresh_pearls: int = 0
-    fresh_sharks: int = 0
-    events: list[Event] = field(default_factory=list)
-    # False for a turn whose events nobody reads (the bot's scratch tries, a suggested place):
-    # the rules then build no message for them.
-    loud: ClassVar[bool] = True
-
-    def say(self, kind: str, message: Msg) -> None:
-        self.events.append(Event.of(kind, message))
-
-    def tell(self, events: list[Event]) -> None:
-        self.events += events
-
-
-class QuietTurn(Turn):
-    """A turn whose events nobody reads (the bot's scratch tries, a suggested place): none
-    are made or kept."""
-
-    loud: ClassVar[bool] = False
-
-    def say(self, kind: str, message: Msg) -> None:
-        pass
-
-    def tell(self, events: list[Event]) -> None:
-        pass
-
-
-def max_corals() -> int:
-    return int(known()["max_corals_per_player"])
-
-
-def max_boats_each() -> int:
-    return COLUMNS
 
 
 def apply_order(state: State, seat: int, order: Order,
@@ -113,7 +60,7 @@ def apply_order(state: State, seat: int, order: Order,
                     "It is not your turn: only \"prefer\" lines (your worm colours, most "
                     "wanted first) are read from you now."), step=step_in_line(order.lines, n),
                     line=order.lines[n] if n < len(order.lines) else None)
-            do_prefer(new, turn, step)
+            do_prefer(new, turn, step, chance)
         return new, turn.events
     turn.tell(worms.opponent_pick(new))
     errors: list[IllegalOrder] = []
@@ -163,7 +110,7 @@ def _places_instead(state: State, turn: Turn, step: Step) -> list[Msg]:
                     key=lambda p: abs(p.column - typed.column) + abs(p.distance - typed.distance))
     found: list[Msg] = []
     for other in places:
-        slot = state.area[area_row(turn.seat, other.distance)][other.column]
+        slot = state.slot_at(turn.seat, other)
         if other == typed or slot is None or slot["up"] == isinstance(step, Flip):
             continue
         trial = QuietTurn(turn.seat, set(turn.flipped), turn.revealed, turn.fresh_pearls,
@@ -210,197 +157,14 @@ def end_turn(state: State, turn: Turn, chance: Chance) -> None:
 
 
 def do_step(state: State, turn: Turn, step: Step, chance: Chance) -> None:
-    if isinstance(step, Buy):  # the commonest first (the kinds are apart)
-        do_buy(state, turn, step, chance)
-    elif isinstance(step, Attach):
-        do_attach(state, turn, step, chance)
-    elif isinstance(step, Boat):
-        do_boat(state, turn, step)
-    elif isinstance(step, Prefer):
-        do_prefer(state, turn, step)
-    elif isinstance(step, Flip):
-        do_flip(state, turn, step.place, step.paying, chance)
-    elif isinstance(step, SharkArea):
-        do_shark_area(state, turn, step)
-    elif isinstance(step, SharkOwn):
-        do_shark_own(state, turn, step)
-    elif isinstance(step, Pass):
-        pass
+    _STEPS[type(step)](state, turn, step, chance)
 
 
-def do_prefer(state: State, turn: Turn, step: Prefer) -> None:
+def do_prefer(state: State, turn: Turn, step: Prefer, chance: Chance) -> None:
     state.players[turn.seat].prefer = list(step.colours)
     if turn.loud:
         turn.say("preference_set", msg("{player} now prefers {colours} worms.",
                                        player=w.seat(turn.seat), colours=w.colours(step.colours)))
-
-
-def _slot(state: State, turn: Turn, place: Place, *, need_boat: bool = True) -> dict[str, str]:
-    if need_boat and place.column >= state.players[turn.seat].boats:
-        boats = state.players[turn.seat].boats
-        if boats == 1:
-            raise RuleError(msg("{place}: you have no boat in column {column} (your only boat "
-                                "lies under column 1)", place=w.place(place),
-                                column=place.column + 1))
-        raise RuleError(msg("{place}: you have no boat in column {column} (your boats lie "
-                            "under columns 1-{boats})", place=w.place(place),
-                            column=place.column + 1, boats=boats))
-    slot = state.area[ROW_OF[turn.seat][place.distance]][place.column]
-    if slot is None:
-        raise RuleError(msg("{place}: there is no card there", place=w.place(place)))
-    return slot
-
-
-def do_flip(state: State, turn: Turn, place: Place, paying: tuple[str, ...] | None,
-            chance: Chance) -> str:
-    _check_middle_row(place)
-    slot = _slot(state, turn, place)
-    if slot["up"]:
-        raise RuleError(msg("{place}: the card is already face up ({card})",
-                            place=w.place(place), card=w.card(slot["card"])))
-    return _turn_over(state, turn, place, paying, chance)
-
-
-def _check_middle_row(place: Place) -> None:
-    """Only the two middle rows hold face-down cards to turn."""
-    if place.distance not in (1, 2):
-        raise RuleError(msg("{place}: only cards of the two middle rows are face down",
-                            place=w.place(place)))
-
-
-def _turn_over(state: State, turn: Turn, place: Place, paying: tuple[str, ...] | None,
-               chance: Chance) -> str:
-    """Pay one worm and turn the face-down card on ``place`` (checked by the caller)."""
-    worms.pay(state, turn.seat, 1, None, paying,
-              lambda: msg("turning {place}", place=w.place(place)), turn.fresh_pearls)
-    row = ROW_OF[turn.seat][place.distance]
-    card = area.reveal(state, row, place.column, chance)
-    turn.flipped.add((row, place.column))
-    turn.revealed = True
-    if turn.loud:
-        turn.events.append(_card_turned(turn.seat, place.column, place.distance, card))
-    return card
-
-
-def _card_turned(seat: int, column: int, distance: int, card: str) -> Event:
-    return Event.of("card_turned", msg("{player} turned {place}: a {card}.", player=w.seat(seat),
-                                       place=w.place(Place(column, distance)),
-                                       card=w.card(card)))
-
-
-def _card_bought(seat: int, card: str, column: int, distance: int, coral: int) -> Event:
-    """``coral``: the number of the coral bought (0 for any other card)."""
-    place = Place(column, distance)
-    if coral:
-        return Event.of("card_bought", msg(
-            "{player} bought the {card} on {place} as coral {number}.", player=w.seat(seat),
-            card=w.card(card), place=w.place(place), number=coral))
-    return Event.of("card_bought", msg("{player} bought the {card} on {place}.",
-                                       player=w.seat(seat), card=w.card(card),
-                                       place=w.place(place)))
-
-
-def do_buy(state: State, turn: Turn, step: Buy, chance: Chance) -> str | None:
-    """Buy the card on the step's place; returns it, or None if the step's condition left it.
-    Every check is made before anything changes, except that a face-down card is turned
-    (and its worm paid) before the checks of what it shows."""
-    place = step.place
-    slot = _slot(state, turn, place)
-    row = ROW_OF[turn.seat][place.distance]
-    paying = step.paying
-    if not slot["up"]:  # a middle card face down: the first worm turns it
-        _check_middle_row(place)  # do_flip's one check not passed already
-        card = _turn_over(state, turn, place, None if paying is None else paying[:1], chance)
-        paying = None if paying is None else paying[1:]
-    else:
-        card = slot["card"]
-    if step.condition is not None and not any(d.matches(card) for d in step.condition):
-        if turn.loud:
-            turn.say("card_left", msg("{player} left the {card} on {place} (not what the order "
-                                      "asked for).", player=w.seat(turn.seat), card=w.card(card),
-                                      place=w.place(place)))
-        return None
-    cost = 1 if (row, place.column) in turn.flipped else COST[place.distance]
-    _may_own(state, turn.seat, card, place)
-    colour = fish_colour(card)
-    worms.pay(state, turn.seat, cost, colour, paying,
-              lambda: msg("the {card} on {place}", card=w.card(card), place=w.place(place)),
-              turn.fresh_pearls)
-    take_card(state, turn, place, card, colour)
-    return card
-
-
-def take_card(state: State, turn: Turn, place: Place, card: str, colour: str | None) -> None:
-    """The mover takes the (paid) ``card`` from ``place``; ``colour``: a fish's colour."""
-    state.area[ROW_OF[turn.seat][place.distance]][place.column] = None
-    player = state.players[turn.seat]
-    if colour is not None:
-        player.fish.append(card[5:])  # "fish:red:m" -> "red:m"
-    elif card == "coral":
-        player.corals.append(Coral())
-    elif card == "pearl":
-        player.pearls += 1
-        turn.fresh_pearls += 1
-    elif card == "shark":
-        player.sharks += 1
-        turn.fresh_sharks += 1
-    if turn.loud:
-        turn.events.append(_card_bought(turn.seat, card, place.column, place.distance,
-                                        len(player.corals) if card == "coral" else 0))
-
-
-def fish_colour(card: str) -> str | None:
-    """The colour of a fish card ("fish:red:m" -> "red"), None for any other card."""
-    return card.split(":")[1] if card.startswith("fish:") else None
-
-
-def _may_own(state: State, seat: int, card: str, place: Place) -> None:
-    refusal = refusal_to_own(state, seat, card)
-    if refusal == "water":
-        raise RuleError(msg("{place}: a water card shows nothing to fish", place=w.place(place)))
-    if refusal == "corals":
-        raise RuleError(msg("{place}: you hold {n} corals already, the most allowed",
-                            place=w.place(place), n=max_corals()))
-    if refusal == "free_coral":
-        raise RuleError(msg("{place}: you need a coral without a completed cross before you "
-                            "buy fish (option may_buy_fish_without_a_free_coral)",
-                            place=w.place(place)))
-
-
-def refusal_to_own(state: State, seat: int, card: str) -> str | None:
-    """Why ``seat`` may not take ``card`` (a paid buy aside): "water", "corals" (the most
-    allowed) or "free_coral" (a fish wants one, by option); None if it may."""
-    corals = state.players[seat].corals
-    if card == "water":
-        return "water"
-    if card == "coral":
-        held = (len(corals) if state.options["completed_corals_count_toward_limit"]
-                else [c.cross for c in corals].count(None))
-        if held >= max_corals():
-            return "corals"
-    elif (card.startswith("fish:") and not state.options["may_buy_fish_without_a_free_coral"]
-            and None not in [c.cross for c in corals]):  # no free coral
-        return "free_coral"
-    return None
-
-
-def do_boat(state: State, turn: Turn, step: Boat) -> None:
-    player = state.players[turn.seat]
-    if state.boats_left <= 0:
-        raise RuleError(msg("all 15 boats are in play"))
-    if player.boats >= max_boats_each():
-        raise RuleError(msg("you have a boat under every one of the {n} columns", n=COLUMNS))
-    worms.pay(state, turn.seat, BOAT_COST, None, step.paying, lambda: msg("a boat"),
-              turn.fresh_pearls)
-    state.boats_left -= 1
-    player.boats += 1
-    if turn.loud:
-        turn.events.append(_boat_bought(turn.seat, player.boats))
-
-
-def _boat_bought(seat: int, column: int) -> Event:
-    return Event.of("boat_bought", msg("{player} bought a boat, under column {column}.",
-                                       player=w.seat(seat), column=column))
 
 
 def _fish_attached(seat: int, fish: tuple[tuple[str, str], ...], number: int) -> Event:
@@ -458,15 +222,14 @@ def _shark_to_play(sharks: int, turn: Turn) -> None:
                             "on a later turn)") if sharks else msg("you have no shark to play"))
 
 
-def do_shark_area(state: State, turn: Turn, step: SharkArea) -> None:
+def do_shark_area(state: State, turn: Turn, step: SharkArea, chance: Chance) -> None:
     player = state.players[turn.seat]
     _shark_to_play(player.sharks, turn)
-    slot = _slot(state, turn, step.place, need_boat=False)
+    slot = card_slot(state, turn, step.place, need_boat=False)
     if not slot["up"]:
         raise RuleError(msg("{place}: a shark chases only face-up cards",
                             place=w.place(step.place)))
-    row = ROW_OF[turn.seat][step.place.distance]
-    state.area[row][step.place.column] = None
+    state.clear_slot(turn.seat, step.place)
     state.discard += [slot["card"], "shark"]
     player.sharks -= 1
     if turn.loud:
@@ -475,7 +238,7 @@ def do_shark_area(state: State, turn: Turn, step: SharkArea) -> None:
                                           place=w.place(step.place)))
 
 
-def do_shark_own(state: State, turn: Turn, step: SharkOwn) -> None:
+def do_shark_own(state: State, turn: Turn, step: SharkOwn, chance: Chance) -> None:
     player = state.players[turn.seat]
     name = w.fish(step.colour, step.sex)
     _shark_to_play(player.sharks, turn)
@@ -505,3 +268,18 @@ def end_reason(state: State) -> Msg:
     if state.winner is not None and state.players[state.winner].crosses() >= WIN:
         return msg("{player} completed {n} crosses", player=w.seat(state.winner), n=WIN)
     return msg("the turn limit ({n} turns) was reached", n=state.options["turn_limit"])
+
+
+def _flip(state: State, turn: Turn, step: Flip, chance: Chance) -> None:
+    do_flip(state, turn, step.place, step.paying, chance)
+
+
+def _pass(state: State, turn: Turn, step: Pass, chance: Chance) -> None:
+    """Nothing: a turn of no step."""
+
+
+_STEPS: dict[type, Callable[[State, Turn, Any, Chance], object]] = {
+    Buy: do_buy, Attach: do_attach, Boat: do_boat, Prefer: do_prefer, Flip: _flip,
+    SharkArea: do_shark_area, SharkOwn: do_shark_own, Pass: _pass}
+"""Each kind of step's rule, by the step's type: every one takes the state, the turn, the step
+and the chance (for the cards it may turn), checks and then changes the state."""

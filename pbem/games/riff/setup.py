@@ -14,10 +14,12 @@ from pbem.games.riff.state import COLUMNS, ROWS, Player, Slot, State
 BREEDING_OFFER = 4
 
 
-def setup(options: Mapping[str, Any], chance: Chance) -> State:
+def setup(seats: int, options: Mapping[str, Any], chance: Chance) -> State:
     """60 reef cards shuffled, 32 dealt in 4 rows of 8 (outer rows face up), the rest the
     pile; 4 breeding cards face up; one boat and one worm of each colour per player; a start
     player, and the dice rolled for the first turn."""
+    if seats != 2:
+        raise ValueError("Das Riff is a game for 2 players")
     opts = resolve(options)
     k = known()
     colours: list[str] = opts["colour_names"]

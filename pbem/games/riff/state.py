@@ -14,6 +14,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from pbem.games.riff.orders import Place
+
 FORMAT = 1
 ROWS = 4
 COLUMNS = 8
@@ -119,6 +121,16 @@ class State:
             list(self.breeding_pile), self.boats_left, dict(self.worm_supply),
             [p.copy() for p in self.players], self.to_move, self.turn, list(self.dice),
             list(self.taken), self.phase, self.winner, self.end_reason)
+
+    def slot_at(self, seat: int, place: Place) -> Slot:
+        """The area slot a place names from ``seat``'s side (its column, and its row counted
+        from that seat: near, middle, far middle, far); None where no card lies."""
+        return self.area[ROW_OF[seat][place.distance]][place.column]
+
+    def clear_slot(self, seat: int, place: Place) -> None:
+        """The card on a place (seen from ``seat``'s side) gone from the area: bought, or
+        chased by a shark."""
+        self.area[ROW_OF[seat][place.distance]][place.column] = None
 
     def copy_for(self, seat: int) -> State:
         """A copy for changes to ``seat``'s holdings and the table only (the mover's steps):

@@ -10,9 +10,10 @@ from typing import Any
 
 from pbem.engine.contract import View
 from pbem.games.riff import worms
+from pbem.games.riff.buying import COST
 from pbem.games.riff.components import card_name, cross_colours, cross_name
 from pbem.games.riff.orders import ROW_WORDS
-from pbem.games.riff.rules import COST, WIN
+from pbem.games.riff.rules import WIN
 from pbem.games.riff.state import COLUMNS, State, area_row
 
 

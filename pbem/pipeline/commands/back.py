@@ -3,10 +3,16 @@ the game's ``bot`` timeout policy) plays it again; everyone is told."""
 
 from __future__ import annotations
 
-from pbem.i18n import msg
+from pbem.i18n import Translator, msg
 from pbem.pipeline import clock, stand_in
-from pbem.pipeline.commands.base import Context, Reply, status_word, tell_others
+from pbem.pipeline.commands.base import Context, Reply, help_row, status_word, tell_others, words_of
 from pbem.pipeline.controllers import stands_in
+
+
+def usage(tr: Translator) -> list[str]:
+    return [help_row(words_of(tr)("back"), msg(
+        "play your seat yourself again after a bot took it over (a missed deadline, or "
+        "resign)"), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:

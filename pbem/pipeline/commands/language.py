@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from pbem.i18n import LANGUAGES, msg
-from pbem.pipeline.commands.base import Context, Reply
+from pbem.i18n import LANGUAGES, Translator, msg
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.pipeline.seat_language import known_language, language_name
+
+
+def usage(tr: Translator) -> list[str]:
+    return [help_row(f"{words_of(tr)('language')} XX", msg(
+        "the language of your mails: {codes}", codes=", ".join(LANGUAGES)), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:

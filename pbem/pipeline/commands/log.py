@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from pbem.i18n import msg
+from pbem.i18n import Translator, msg
 from pbem.pipeline import autoplay
-from pbem.pipeline.commands.base import Context, Reply
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.pipeline.history import BOT, TALK, revoked
 from pbem.pipeline.seat_language import Line
 from pbem.store import queries
 
 LOG_DEFAULT = 10  # entries a bare "log" shows
 LOG_MAX = 50
+
+
+def usage(tr: Translator) -> list[str]:
+    return [help_row(f"{words_of(tr)('log')} [N]", msg(
+        "the last N moves (default {count}), as you may see them", count=LOG_DEFAULT), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
-from pbem.i18n import msg
+from pbem.i18n import Translator, msg
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.command_words import is_word
-from pbem.pipeline.commands.base import Context, Reply
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 
 
 def mode_of(typed: str) -> str | None:
     """The mail setting a player wrote (``digest``, ``übersicht``), if it is one."""
     return next((m for m in mails.MAIL_MODES if is_word(typed.strip(), m)), None)
+
+
+def usage(tr: Translator) -> list[str]:
+    w = words_of(tr)
+    return [
+        help_row(f"{w('mail')} {w('every')}", msg("a full status after every move (the "
+                                                  "default)"), tr),
+        help_row(f"{w('mail')} {w('turn')}", msg("full status only when it is your move; a "
+                                                 "line on other moves"), tr),
+        help_row(f"{w('mail')} {w('digest')}", msg("full status when it is your move; one "
+                                                   "summary a day besides"), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:

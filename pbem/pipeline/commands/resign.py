@@ -4,14 +4,19 @@
 from __future__ import annotations
 
 from pbem.engine.contract import Event
-from pbem.i18n import msg
+from pbem.i18n import Translator, msg
 from pbem.pipeline import autoplay, clock, stand_in
 from pbem.pipeline import outgoing as mails
-from pbem.pipeline.commands.base import Context, Reply, status_word, tell_others
+from pbem.pipeline.commands.base import Context, Reply, help_row, status_word, tell_others, words_of
 from pbem.pipeline.movelog import log_admin
 from pbem.pipeline.seat_language import Line
 from pbem.pipeline.stand_in import RESIGNED
 from pbem.store.tables import OutboundMessage
+
+
+def usage(tr: Translator) -> list[str]:
+    return [help_row(words_of(tr)("resign"), msg(
+        "leave the game; from then on it plays for you (its default orders, or a bot)"), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:
@@ -28,7 +33,7 @@ def run(ctx: Context, argument: str) -> Reply:
     # Logged like an operator's action: visible in `game log`, checked by `game replay`.
     if by_bot:
         stand_in.take_over(ctx.session, ctx.rules, game, ctx.state, seat,
-                           ctx.host.bot_stand_in_level, msg(
+                           ctx.host.bots.stand_in_level, msg(
                                "{name} resigned; a bot plays for them from now on.",
                                name=seat.name), kind=RESIGNED)
     else:
@@ -73,9 +78,9 @@ def run(ctx: Context, argument: str) -> Reply:
 
 
 def _tell_operator(ctx: Context, lines: list[Line]) -> list[OutboundMessage]:
-    if not ctx.host.operator_address:
+    if not ctx.host.mail.operator_address:
         return []
     note = mails.queue_notice(
-        ctx.session, ctx.host, to=ctx.host.operator_address, kind="operator", game=ctx.game,
+        ctx.session, ctx.host, to=ctx.host.mail.operator_address, kind="operator", game=ctx.game,
         subj=mails.subject(ctx.game, f"{ctx.rules.title}: a seat resigned"), lines=lines)
     return [note] if note is not None else []

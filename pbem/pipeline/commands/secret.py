@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from pbem.i18n import msg
-from pbem.pipeline.commands.base import Context, Reply
+from pbem.i18n import Translator, msg
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
+
+
+def usage(tr: Translator) -> list[str]:
+    w = words_of(tr)
+    return [help_row(f"{w('secret')} {w('new')}", msg(
+        "a new secret, mailed to your registered address; the old one stops working (do it "
+        "if a mail of yours may have been seen)"), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pbem.i18n import msg
+from pbem.i18n import Translator, msg
 from pbem.i18n.translate import valid_zone
-from pbem.pipeline.commands.base import Context, Reply
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 
 
 def zone_of(typed: str) -> str | None:
@@ -14,6 +14,11 @@ def zone_of(typed: str) -> str | None:
     if not typed or ("/" not in typed and typed.upper() != "UTC") or not valid_zone(typed):
         return None
     return "UTC" if typed.upper() == "UTC" else typed
+
+
+def usage(tr: Translator) -> list[str]:
+    return [help_row(f"{words_of(tr)('timezone')} Europe/Paris", msg(
+        "the time zone of the dates in your mails (an IANA name; UTC by default)"), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:

@@ -7,12 +7,20 @@ from datetime import UTC, date, datetime, timedelta
 
 from babel.dates import parse_date
 
-from pbem.i18n import msg, nmsg
+from pbem.i18n import Translator, msg, nmsg
 from pbem.pipeline import clock
 from pbem.pipeline.command_words import is_word
-from pbem.pipeline.commands.base import Context, Reply, tell_others
+from pbem.pipeline.commands.base import Context, Reply, tell_others, words_of
 from pbem.pipeline.seat_language import Line
 from pbem.store.tables import Game, Seat
+
+
+def usage(tr: Translator) -> list[str]:
+    w = words_of(tr)
+    # Its own spacing: the row is wider than the others' column.
+    return [f"  {w('vacation')} {w('until')} YYYY-MM-DD   " + tr(msg(
+        "pause your clock until that day ({off}: back early)",
+        off=f"{w('vacation')} {w('off')}"))]
 
 
 def run(ctx: Context, argument: str) -> Reply:
@@ -95,7 +103,7 @@ def _vacation_off(ctx: Context, now: datetime, today: date) -> Reply:
     if due is not None and seat.index in ctx.rules.waiting_for(ctx.state):
         lines.append(msg("Your orders are due by {when}.",
                          when=ctx.tr.datetime(due, seat.timezone)))
-    return Reply("applied", "vacation off", lines, queued, point=msg("Back from vacation"))
+    return Reply("applied", "vacation off", lines, queued, subject=msg("Back from vacation"))
 
 
 def _day(typed: str, lang: str) -> date | None:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from pbem.i18n import msg
+from pbem.i18n import Translator, msg
 from pbem.pipeline import clock
-from pbem.pipeline.commands.base import GAME_STATUS, Context, Reply
+from pbem.pipeline.commands.base import GAME_STATUS, Context, Reply, help_row, words_of
 from pbem.pipeline.seat_language import Line
 from pbem.store import queries
+
+
+def usage(tr: Translator) -> list[str]:
+    return [help_row(words_of(tr)("waiting"), msg("who the game is waiting for, and until when"),
+                     tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:

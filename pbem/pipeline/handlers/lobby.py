@@ -4,28 +4,23 @@ sender's language, no game tag needed. Mail naming a game goes on down the chain
 
 from __future__ import annotations
 
-from pbem.i18n import LANGUAGES, msg, translator
+import dataclasses
+
+from pbem.i18n import LANGUAGES, msg
 from pbem.mail.redact import blank
+from pbem.pipeline import command_registry
+from pbem.pipeline.commands.base import Context, Reply, Scope
 from pbem.pipeline.context import MailContext, Result, finish
-from pbem.pipeline.handlers.help import lobby_lines
-from pbem.pipeline.identify import TAG_RE
-from pbem.pipeline.lobby import (
-    confirm,
-    games,
-    invite,
-    join,
-    leave,
-    never,
-    new,
-    start,
-)
+from pbem.pipeline.handlers.help import lobby_lines, watch_lines
+from pbem.pipeline.lobby import never, new
 from pbem.pipeline.lobby.answer import answer
-from pbem.pipeline.lobby.base import Context, Reply
 from pbem.pipeline.lobby.profile import profile_for
 from pbem.pipeline.lobby.read import PROVED_BY_CODE, LobbyMail, read_lobby
 from pbem.pipeline.lobby.tables import known, refresh
+from pbem.pipeline.tags import TAG_RE
 from pbem.store import queries
 
+LOBBY_WORDS = tuple(c.word for c in command_registry.in_scope(Scope.LOBBY))
 ARGUMENT_MAX = 200  # a lobby line: a game, a few options; longer is cut before it is read
 
 
@@ -33,20 +28,22 @@ def handle(ctx: MailContext) -> Result | None:
     letter = ctx.letter
     if letter.game_tag:
         return None
-    read = read_lobby(ctx.mail.subject or "", ctx.mail.body_text or "")
+    read = read_lobby(ctx.mail.subject or "", ctx.mail.body_text or "", LOBBY_WORDS)
     # (A game's mail has no lobby command: the one look-up below is for lobby mail only.)
     if (read is None and letter.command != "help") or _names_a_game(ctx):
         return None
     lobby = ctx.host.lobby
-    if not lobby.enabled:
+    # "never" works with the lobby off too: a watch's mail carries its link.
+    if not lobby.enabled and not _never(ctx, read):
         if read is None:
             return None  # help with no game: answered as before
         return _answer(ctx, _context(ctx), Reply(
-            "rejected", "lobby: disabled", msg("About your mail to the game host"),
+            "rejected", "lobby: disabled",
             [msg("This game host does not open tables by mail: its operator starts each "
                  "game. Please ask the operator for a game."),
              msg("If you play here already, reply to one of your game's mails, keeping its "
-                 "tag such as [name-12] in the subject.")]))
+                 "tag such as [name-12] in the subject.")],
+            subject=msg("About your mail to the game host")))
     lctx = _context(ctx)
     domain = ctx.sender.rpartition("@")[2]
     if profile_for(ctx.session, ctx.sender).banned or (
@@ -57,8 +54,9 @@ def handle(ctx: MailContext) -> Result | None:
     # Decided as the mail comes: leaving a table must not make its answer an unproven one.
     proven = known(ctx.session, ctx.sender)
     if read is None:  # help
-        reply = Reply("ignored", "lobby: help", msg("How to find a game here"),
-                      [*lobby_lines(lctx.tr), "", new.games_line()])
+        reply = Reply("ignored", "lobby: help",
+                      [*lobby_lines(lctx.tr), *watch_lines(lctx.tr), "", new.games_line()],
+                      subject=msg("How to find a game here"))
     else:
         if read.code:  # blanked in the mail as stored, like a secret
             ctx.secret = read.code
@@ -74,21 +72,17 @@ def handle(ctx: MailContext) -> Result | None:
 
 
 def run(ctx: Context, read: LobbyMail) -> Reply:
-    argument = read.argument[:ARGUMENT_MAX]
-    # A reply to the mail that asks before a "never" carries the address's never code.
-    if read.command == "never" or (read.command == "confirm"
-                                   and never.is_never_code(ctx, read.code)):
-        return never.run(ctx, read.code)
-    if read.command == "confirm":
-        return confirm.run(ctx, read.code)
-    if read.command == "invite":
-        return invite.run(ctx, argument, [m[:ARGUMENT_MAX] for m in read.more], read.code)
-    if read.command == "leave":
-        return leave.run(ctx, argument, read.code)
-    if read.command == "start":
-        return start.run(ctx, argument, read.code)
-    commands = {"games": games.run, "new": new.run, "join": join.run}
-    return commands[read.command](ctx, argument)
+    command = command_registry.find(Scope.LOBBY, read.command)
+    assert command is not None, "read_lobby reads the registry's lobby commands alone"
+    ctx.code, ctx.more = read.code, [m[:ARGUMENT_MAX] for m in read.more]
+    reply = command.run(ctx, read.argument[:ARGUMENT_MAX])
+    return reply if reply.subject is not None else dataclasses.replace(
+        reply, subject=command.subject)
+
+
+def _never(ctx: MailContext, read: LobbyMail | None) -> bool:
+    return read is not None and (read.command == "never" or (
+        read.command == "confirm" and never.is_never_code(_context(ctx), read.code)))
 
 
 def _names_a_game(ctx: MailContext) -> bool:
@@ -100,8 +94,8 @@ def _context(ctx: MailContext) -> Context:
     profile = profile_for(ctx.session, ctx.sender)
     lang = next((lang for lang in (profile.language, ctx.mail.language) if lang in LANGUAGES),
                 "en")
-    return Context(ctx.session, ctx.host, ctx.sender, ctx.mail.from_name or "",
-                   translator(lang), ctx.host.clock())
+    return Context(ctx.session, ctx.host, ctx.sender, lang,
+                   sender_name=ctx.mail.from_name or "")
 
 
 def _answer(ctx: MailContext, lctx: Context, reply: Reply, proven: bool = False) -> Result:

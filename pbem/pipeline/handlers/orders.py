@@ -70,7 +70,7 @@ def handle(ctx: MailContext) -> Result | None:
     seats = ctx.seats
     record_move(ctx.session, rules, game, index=index, kind="order", seat=seat.index,
                 text=text, record=record, state=applied.state,
-                source_message_id=ctx.row.id, rate_bots=ctx.host.bot_games_rated)
+                source_message_id=ctx.row.id, rate_bots=ctx.host.bots.rated)
     # The clock restarts for a new wait; resigned and bot seats whose turn came are played
     # for (the mails below show the state after them).
     settled = autoplay.settle(ctx.session, rules, game, state, applied.state, ctx.host.clock(),

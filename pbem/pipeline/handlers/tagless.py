@@ -13,68 +13,55 @@ from sqlmodel import col, select
 
 from pbem.i18n import msg
 from pbem.mail.redact import MARK
+from pbem.pipeline import command_registry
 from pbem.pipeline import command_words as words
 from pbem.pipeline import outgoing as mails
-from pbem.pipeline.commands.base import Reply, too_long
+from pbem.pipeline.commands.base import Context, Scope, perform
 from pbem.pipeline.context import MailContext, Result, finish
-from pbem.pipeline.echo import clip
 from pbem.pipeline.identify import identify_game, secret_seat
-from pbem.pipeline.profile import language, mail, name, standings, timezone
-from pbem.pipeline.profile.base import ProfileCommand, ProfileContext
 from pbem.pipeline.replies import stranger
 from pbem.pipeline.seat_language import Line
 from pbem.store import players
 from pbem.store.tables import Player, Seat
 
-# Those that change the profile need a seat's secret; the standings do not.
-PROFILE: dict[str, ProfileCommand] = {
-    "name": name.run,
-    "language": language.run,
-    "timezone": timezone.run,
-    "mail": mail.run,
-}
-PUBLIC: dict[str, ProfileCommand] = {"standings": standings.run}
 # The seats whose secrets a profile command is checked against: the address's newest.
 SEATS_CHECKED = 20
 
 
 def handle(ctx: MailContext) -> Result | None:
-    command = ctx.letter.command
-    if command not in PROFILE and command not in PUBLIC:
+    # Those that change the profile need a seat's secret; the public ones do not.
+    public = command_registry.find(Scope.PUBLIC, ctx.letter.command)
+    command = public or command_registry.find(Scope.PROFILE, ctx.letter.command)
+    if command is None:
         return None
     if identify_game(ctx.session, ctx.mail.subject or "", ctx.letter) is not None:
         return None  # a game's mail: its seat's commands (handlers.command)
-    assert command is not None
     known = players.find(ctx.session, ctx.sender)
     ctx.profile_language = (known.language if known is not None else None) or _seat_language(ctx)
     lang = ctx.tr.lang
-    if command in PUBLIC:
-        pctx = ProfileContext(ctx.session, ctx.host, known or Player(address=ctx.sender), lang)
-        reply = _run(pctx, PUBLIC[command], command, ctx.letter.argument)
-        named = standings.game_of(ctx.letter.argument)
-        subject = msg("Standings: {title}", title=named.title) if named else msg("Standings")
-        return stranger(ctx, reply.status, reply.reason, reply.lines, None, subject,
-                        kind="help")
+    if public is not None:
+        pctx = Context(ctx.session, ctx.host, ctx.sender, lang,
+                       profile=known or Player(address=ctx.sender))
+        reply = perform(public, pctx, ctx.letter.argument)
+        return stranger(ctx, reply.status, reply.reason, reply.lines, None,
+                        reply.subject or public.subject or "", kind="help")
     seat = _proved(ctx)
     if seat is None:
         return _unproved(ctx)
     ctx.game_id, ctx.verified = seat.game_id, seat.index  # which seat's secret proved it
-    pctx = ProfileContext(ctx.session, ctx.host, players.ensure(ctx.session, ctx.sender), lang)
-    reply = _run(pctx, PROFILE[command], command, ctx.letter.argument)
+    pctx = Context(ctx.session, ctx.host, ctx.sender, lang,
+                   profile=players.ensure(ctx.session, ctx.sender))
+    reply = perform(command, pctx, ctx.letter.argument)
     ctx.profile_language = pctx.lang  # a new language speaks in its reply already
     lines: list[Line] = list(reply.lines)
     if ctx.letter.orders:
         lines += ["", msg("The other lines of your mail were not read: a mail without a "
                           "game's tag carries one command to the host.")]
     q = mails.queue_notice(ctx.session, ctx.host, to=ctx.sender,
-                           subj=ctx.tr(msg("Your profile")), lines=lines, kind="reply",
+                           subj=ctx.tr(reply.subject or command.subject or ""), lines=lines,
+                           kind="reply",
                            in_reply_to=ctx.mid, references=ctx.refs, tr=ctx.tr)
     return finish(ctx.row, reply.status, reply.reason, [q])
-
-
-def _run(pctx: ProfileContext, run: ProfileCommand, command: str, argument: str) -> Reply:
-    refused = too_long(command, argument, pctx.w(command))
-    return refused or run(pctx, clip(argument))
 
 
 def _seats(ctx: MailContext) -> list[Seat]:

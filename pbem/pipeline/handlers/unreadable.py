@@ -13,7 +13,7 @@ def handle(ctx: MailContext) -> Result | None:
         return stranger(ctx, "rejected", "too large", [
             msg("Your message is larger than {limit} bytes, so it was not read. Please "
                 "send your orders as plain text, without attachments.",
-                limit=ctx.host.max_message_bytes),
+                limit=ctx.host.limits.max_message_bytes),
         ], None, msg("Your mail was too large to read"))
     if mail.unreadable:
         return stranger(ctx, "rejected", f"unreadable: {mail.unreadable}", [

@@ -10,9 +10,9 @@ from pbem.pipeline.replies import stranger
 
 
 def handle(ctx: MailContext) -> Result | None:
-    if not ctx.host.trusted_authserv_id:
+    if not ctx.host.mail.trusted_authserv_id:
         return None
-    checked = authresults.verdict(ctx.raw, ctx.sender, ctx.host.trusted_authserv_id)
+    checked = authresults.verdict(ctx.raw, ctx.sender, ctx.host.mail.trusted_authserv_id)
     if checked.ok:
         return None
     return stranger(ctx, "rejected", f"sender not verified: {checked.why}", [

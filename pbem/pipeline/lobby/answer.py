@@ -13,7 +13,7 @@ from sqlmodel import Session
 
 from pbem.mail.addresses import deliverable
 from pbem.pipeline import outgoing as mails
-from pbem.pipeline.lobby.base import Context, Reply
+from pbem.pipeline.commands.base import Context, Reply
 from pbem.pipeline.lobby.never import ASK_KIND
 from pbem.store import lobby as store
 from pbem.store import queries
@@ -40,7 +40,7 @@ def why_not(session: Session, ctx: Context, proven: bool, kind: str | None = Non
         return None if sent < ctx.host.lobby.replies_per_hour else "lobby reply limit reached"
     sent = queries.recent_replies(session, ctx.sender, ("help", "auth", UNPROVEN_KIND, ASK_KIND),
                                   HOUR)
-    if sent >= ctx.host.unverified_replies_per_hour:
+    if sent >= ctx.host.limits.unverified_replies_per_hour:
         return "reply limit reached"
     domain = ctx.sender.rpartition("@")[2]
     if store.replies_to_domain(session, domain, (UNPROVEN_KIND, ASK_KIND), utcnow() - HOUR) \
@@ -58,10 +58,11 @@ def answer(ctx: Context, reply: Reply, proven: bool, in_reply_to: str, reference
     if blocked is not None:
         return f"{reply.reason}; no answer: {blocked}", []
     kind = reply.kind or (KNOWN_KIND if proven else UNPROVEN_KIND)
-    subject = ctx.tr(reply.subject) if not isinstance(reply.subject, str) else reply.subject
+    said = reply.subject or ""
+    subject = ctx.tr(said) if not isinstance(said, str) else said
     q = mails.queue_notice(ctx.session, ctx.host, to=ctx.sender, kind=kind, tr=ctx.tr,
                            subj=f"[{reply.tag}] {subject}" if reply.tag else subject,
                            lines=reply.lines, in_reply_to=in_reply_to, references=references,
-                           secret=reply.code,
+                           secret=reply.secret,
                            unsubscribe=not store.games_in_play(ctx.session, ctx.sender))
     return reply.reason, [q] if q is not None else []

@@ -1,56 +1,20 @@
-"""What every lobby command is given and gives back, and the lines several of them share."""
+"""What several lobby commands share: their refusals, and the lines that show a table.
+
+Every lobby command has the one shape of :mod:`pbem.pipeline.commands.base`: it reads the
+lobby mail's code and further lines from its :class:`Context` (``code``, ``more``)."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session
-
 from pbem.engine import registry
-from pbem.i18n import Translator, msg
-from pbem.pipeline.command_words import word
+from pbem.i18n import msg
+from pbem.pipeline.commands.base import Context, Reply
 from pbem.pipeline.seat_language import Line
-from pbem.settings.host import Host
 from pbem.store import lobby as store
-from pbem.store.tables import LobbyTable, OutboundMessage
-
-
-@dataclass
-class Context:
-    """One lobby mail: who sent it (unproven: anyone can write any From), in which language
-    the answer goes, and when."""
-
-    session: Session
-    host: Host
-    sender: str  # lower-cased
-    sender_name: str  # the From name, as written (may be empty)
-    tr: Translator
-    now: datetime
-
-    def w(self, english: str) -> str:
-        """A command word as this sender is told to write it."""
-        return word(english, self.tr.lang)
-
-
-@dataclass
-class Reply:
-    """A command's answer: the mail's status and reason, the reply's subject and lines."""
-
-    status: str  # applied | rejected | ignored
-    reason: str
-    subject: Line
-    lines: list[Line]
-    tag: str | None = None  # the table the reply is about (its subject starts [tag])
-    code: str | None = None  # a confirmation code the reply carries (blanked once sent)
-    send: bool = True  # False: no answer at all (never; a start's welcome mail answers)
-    queued: list[OutboundMessage] = field(default_factory=list)  # invitations, welcomes
-    # For a command that acts for a seat (leave, start, invite): whether the mail carried
-    # the seat's code. Without it the answer counts as one to an unproven sender.
-    proved: bool = False
-    kind: str | None = None  # an answer counted apart from the lobby's others (see answer)
+from pbem.store.tables import LobbyTable
 
 
 class Refused(Exception):
@@ -62,7 +26,7 @@ class Refused(Exception):
 
 
 def refused(reason: str, subject: Line, exc: Refused, proved: bool = False) -> Reply:
-    return Reply("rejected", f"{reason}: {exc.reason}", subject, exc.lines, tag=exc.tag,
+    return Reply("rejected", f"{reason}: {exc.reason}", exc.lines, subject=subject, tag=exc.tag,
                  proved=proved)
 
 

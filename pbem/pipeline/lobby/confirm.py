@@ -3,8 +3,10 @@ from now on; the table starts when all its seats are confirmed."""
 
 from __future__ import annotations
 
-from pbem.i18n import msg
-from pbem.pipeline.lobby.base import Context, Refused, Reply, refused
+from pbem.i18n import Translator, msg
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
+from pbem.pipeline.lobby import never
+from pbem.pipeline.lobby.base import Refused, refused
 from pbem.pipeline.lobby.tables import (
     Unplayable,
     close_unplayable,
@@ -18,7 +20,17 @@ from pbem.store import lobby as store
 SUBJECT = msg("Your seat was not confirmed")
 
 
-def run(ctx: Context, code: str | None) -> Reply:
+def usage(tr: Translator) -> list[str]:
+    return [help_row(f"{words_of(tr)('confirm')} CODE", msg(
+        "confirm your seat (or just reply to the join mail)"), tr)]
+
+
+def run(ctx: Context, argument: str) -> Reply:
+    del argument  # the code is read off the line or the subject (ctx.code)
+    code = ctx.code
+    # A reply to the mail that asks before a "never" carries the address's never code.
+    if never.is_never_code(ctx, code):
+        return never.run(ctx, "")
     seat = unconfirmed_seat(ctx.session, ctx.sender, code) if code else None
     table = store.lock_table(ctx.session, seat.table_id) if seat is not None else None
     if table is not None and code:  # once locked: the first confirmations take the seats
@@ -39,11 +51,10 @@ def run(ctx: Context, code: str | None) -> Reply:
         except Unplayable as exc:
             return close_unplayable(ctx, table, exc.problems, "confirm")
         # Its welcome mail (with the secret) answers this mail: one mail, not two.
-        return Reply("applied", f"confirm: table full, game {game.tag} started",
-                     "game started", [], tag=table.tag, send=False, queued=welcomes)
+        return Reply("applied", f"confirm: table full, game {game.tag} started", [],
+                     subject="game started", tag=table.tag, send=False, queued=welcomes)
     return Reply("applied", "confirm: seat confirmed",
-                 msg("Your seat is confirmed"),
                  [msg("Your seat at [{tag}] is confirmed.", tag=table.tag), "",
                   *describe(ctx, table), "",
                   msg("You will get the game's first mail, with your secret, when it starts.")],
-                 tag=table.tag)
+                 subject=msg("Your seat is confirmed"), tag=table.tag)

@@ -6,14 +6,20 @@ from __future__ import annotations
 import json
 
 from pbem.engine import registry
-from pbem.i18n import msg
-from pbem.pipeline.lobby.base import Context, Reply, table_line
+from pbem.i18n import Translator, msg
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
+from pbem.pipeline.lobby.base import table_line
 from pbem.pipeline.lobby.tables import describe
 from pbem.pipeline.seat_language import Line
 from pbem.store import lobby as store
 from pbem.store import queries
 
 LISTED = 30  # open tables listed (the oldest first)
+
+
+def usage(tr: Translator) -> list[str]:
+    return [help_row(words_of(tr)("games"), msg("the open tables, and your own tables and games"),
+                     tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:
@@ -47,6 +53,6 @@ def run(ctx: Context, argument: str) -> Reply:
             lines.append(msg("[{tag}] {title}: waiting for {names}", tag=game.tag,
                              title=rules.title, names=", ".join(
                                  s.name for s in seats if s.index in waited) or "—"))
-    return Reply("ignored", "games", msg("Open tables and your games"), lines)
+    return Reply("ignored", "games", lines)
 
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pbem.i18n import msg, translator
+from pbem.i18n import Translator, msg, translator
 from pbem.mail.addresses import deliverable
 from pbem.pipeline import outgoing as mails
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.pipeline.lobby.base import (
-    Context,
     Refused,
-    Reply,
     code_needed,
     join_hint,
     refused,
@@ -29,9 +28,14 @@ SUBJECT = msg("No invitation was sent")
 LISTED = 10  # addresses named in the answer; more are counted
 
 
-def run(ctx: Context, argument: str, more: list[str] | None = None,
-        code: str | None = None) -> Reply:
-    lines = [argument, *(more or [])]
+def usage(tr: Translator) -> list[str]:
+    return [help_row(f"{words_of(tr)('invite')} TAG ADDRESS CODE", msg(
+        "mail someone an invitation to your table"), tr)]
+
+
+def run(ctx: Context, argument: str) -> Reply:
+    code = ctx.code
+    lines = [argument, *ctx.more]
     first = argument.split()
     mine: LobbySeat | None = None
     try:
@@ -68,8 +72,8 @@ def run(ctx: Context, argument: str, more: list[str] | None = None,
             addresses=_listed(skipped), count=allowed,
             line=f"{ctx.w('invite')} {table.tag} name@example.org"))
     return Reply("applied" if sent else "rejected", f"invite: {len(sent)} sent, "
-                 f"{len(skipped)} not", msg("Your invitations"), answer, tag=table.tag,
-                 queued=queued, proved=True)
+                 f"{len(skipped)} not", answer, subject=msg("Your invitations"),
+                 tag=table.tag, queued=queued, proved=True)
 
 
 def _listed(addresses: list[str]) -> str:
@@ -109,7 +113,7 @@ def _may_invite(ctx: Context, table: LobbyTable, address: str) -> bool:
     return (not store.said_never(ctx.session, address)
             and not store.invited(ctx.session, table.id or 0, address)
             and queries.recent_replies(ctx.session, address, ("invite",), timedelta(days=1))
-            < ctx.host.stranger_replies_per_day
+            < ctx.host.limits.stranger_replies_per_day
             and mails.may_answer(ctx.session, ctx.host, address, "invite"))
 
 
@@ -117,7 +121,7 @@ def _invitation(ctx: Context, table: LobbyTable, inviter: str, address: str
                 ) -> OutboundMessage | None:
     """In the table's language: the invitee's is not known."""
     tr = translator(table.language)
-    join = type(ctx)(ctx.session, ctx.host, address, "", tr, ctx.now)
+    join = Context(ctx.session, ctx.host, address, table.language)
     code = never_code(ctx.host, address)  # only mail to the address carries it
     return mails.queue_notice(
         ctx.session, ctx.host, to=address, kind="invite", tr=tr,

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pbem.i18n import msg
+from pbem.i18n import Translator, msg
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.pipeline.deadlines import aware
 from pbem.pipeline.lobby import new
-from pbem.pipeline.lobby.base import Context, Refused, Reply, refused
+from pbem.pipeline.lobby.base import Refused, refused
 from pbem.pipeline.lobby.profile import profile_for
 from pbem.pipeline.lobby.seat_mail import seat_reply
 from pbem.pipeline.lobby.tables import (
@@ -30,6 +31,13 @@ from pbem.store.tables import LobbySeat, LobbyTable
 RESEND_AFTER = timedelta(days=1)
 
 SUBJECT = msg("You did not get a seat")
+
+
+def usage(tr: Translator) -> list[str]:
+    w = words_of(tr)
+    return [help_row(f"{w('join')} TAG", msg("take a free seat at that table"), tr),
+            help_row(f"{w('join')} GAME", msg("the first free seat of that game (or a new "
+                                              "table)"), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:
@@ -76,14 +84,13 @@ def again(ctx: Context, table: LobbyTable, mine: LobbySeat) -> Reply:
     not make the mail the holder has useless), at most once a day."""
     sent = aware(mine.code_sent_at or mine.joined_at)
     if ctx.now - sent < RESEND_AFTER:
-        return Reply("applied", "join: seat held, its code mailed already today",
-                     msg("Your seat waits for confirmation"), [
+        return Reply("applied", "join: seat held, its code mailed already today", [
                          msg("You already hold a seat at [{tag}]. Its code was mailed to this "
                              "address on {time}; the host mails it again at most once a day, "
                              "the same code each time.", tag=table.tag,
                              time=ctx.tr.datetime(sent, "UTC")),
                          msg("To confirm the seat, reply to that mail keeping its subject.")],
-                     tag=table.tag)
+                     subject=msg("Your seat waits for confirmation"), tag=table.tag)
     code = seat_code(ctx.host, mine)
     if not proves(mine, code):  # the host's key changed since: the seat takes today's code
         mine.code_hash = hash_secret(code, mine.code_salt)

@@ -7,17 +7,24 @@ from typing import Any
 
 from pbem.engine import registry
 from pbem.engine.contract import BOT_LEVELS, GameRules, option_alternatives, option_problems
-from pbem.i18n import msg, translator
+from pbem.i18n import Translator, msg, translator
 from pbem.pipeline import command_words as words
 from pbem.pipeline import game_options
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.pipeline.controllers import DEFAULT_LEVEL
-from pbem.pipeline.lobby.base import Context, Refused, Reply, refused
+from pbem.pipeline.lobby.base import Refused, refused
 from pbem.pipeline.lobby.profile import profile_for
 from pbem.pipeline.lobby.seat_mail import seat_reply
 from pbem.pipeline.lobby.tables import check_may_open, open_table, seat_name, take_seat
 from pbem.pipeline.seat_language import Line
 
 SUBJECT = msg("Your new table was not opened")
+
+
+def usage(tr: Translator) -> list[str]:
+    w = words_of(tr)
+    return [help_row(f"{w('new')} GAME {w('players')} N [option=value ...]", msg(
+        "open a table; you take its first seat"), tr)]
 
 
 def run(ctx: Context, argument: str) -> Reply:

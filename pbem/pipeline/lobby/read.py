@@ -5,35 +5,36 @@ a reply to the mail that asks before a "never" (or the mail ``List-Unsubscribe``
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pbem.pipeline import command_words as words
-from pbem.pipeline.identify import TAG_RE
 from pbem.pipeline.lobby_codes import CODE_RE
+from pbem.pipeline.tags import TAG_RE
 
 # Commands that act for a seat: a forged From must not, so they carry the seat's code, on
 # their line or in the subject of a reply to the seat's mail (its [tag] then names the table).
 PROVED_BY_CODE = ("leave", "start", "invite")
 CODE_WORD = re.compile(CODE_RE.pattern.replace("(?<![A-Za-z0-9])", "^") + "$")
 
-COMMANDS = ("games", "new", "join", "leave", "start", "invite", "never", "confirm")
 LINES_READ = 2000  # of one mail's invite lines: the rest are not even read
 
 
 @dataclass
 class LobbyMail:
-    command: str  # one of COMMANDS
+    command: str  # the English word of one of the lobby's commands
     argument: str = ""  # the rest of its first line
     more: list[str] = field(default_factory=list)  # the arguments of further lines alike
     code: str | None = None  # a seat's code, from the command's line or the subject
 
 
-def read_lobby(subject: str, body: str) -> LobbyMail | None:
-    """The lobby command of a mail, or None when it has none (it is then no lobby mail)."""
+def read_lobby(subject: str, body: str, commands: Sequence[str]) -> LobbyMail | None:
+    """The lobby command of a mail (one of ``commands``, the English words of the lobby's),
+    or None when it has none (it is then no lobby mail)."""
     stripped = body.lstrip()
     first = stripped[:stripped.find("\n")] if "\n" in stripped else stripped
     head, _, rest = first.strip().partition(" ")
-    command = next((c for c in COMMANDS if words.is_word(head.rstrip(":"), c)), None)
+    command = next((c for c in commands if words.is_word(head.rstrip(":"), c)), None)
     if command is None:
         # A reply to a join mail, whatever its own words ("yes", "count me in").
         code = CODE_RE.search(subject or "")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from pbem.i18n import msg
-from pbem.pipeline.lobby.base import Context, Reply, title
+from pbem.pipeline.commands.base import Context, Reply
+from pbem.pipeline.lobby.base import title
 from pbem.pipeline.lobby.tables import describe
 from pbem.pipeline.seat_language import Line
 from pbem.store.tables import LobbySeat, LobbyTable
@@ -13,8 +14,6 @@ def seat_reply(ctx: Context, reason: str, table: LobbyTable, seat: LobbySeat, co
                intro: list[Line]) -> Reply:
     assert seat.expires_at is not None
     return Reply("applied", reason,
-                 msg("Confirm your seat at {title}: code {code}", title=title(table),
-                     code=code),
                  [*intro,
                   msg("To confirm your seat, reply to this mail keeping its subject, or send "
                       "a mail with the line: {line}", line=f"{ctx.w('confirm')} {code}"),
@@ -29,4 +28,6 @@ def seat_reply(ctx: Context, reason: str, table: LobbyTable, seat: LobbySeat, co
                       leave=ctx.w("leave"), start=ctx.w("start"),
                       invite=f"{ctx.w('invite')} name@example.org",
                       coded=f"{ctx.w('leave')} {table.tag} {code}")],
-                 tag=table.tag, code=code)
+                 subject=msg("Confirm your seat at {title}: code {code}", title=title(table),
+                             code=code),
+                 tag=table.tag, secret=code)

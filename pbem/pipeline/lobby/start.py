@@ -6,8 +6,9 @@ from __future__ import annotations
 import dataclasses
 
 from pbem.engine import registry
-from pbem.i18n import msg
-from pbem.pipeline.lobby.base import Context, Refused, Reply, code_needed, refused
+from pbem.i18n import Translator, msg
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
+from pbem.pipeline.lobby.base import Refused, code_needed, refused
 from pbem.pipeline.lobby.tables import (
     Unplayable,
     close_unplayable,
@@ -23,7 +24,12 @@ from pbem.store import lobby as store
 SUBJECT = msg("The table did not start")
 
 
-def run(ctx: Context, argument: str, code: str | None = None) -> Reply:
+def usage(tr: Translator) -> list[str]:
+    return [help_row(f"{words_of(tr)('start')} TAG CODE", msg(
+        "the opener starts the game before the table is full"), tr)]
+
+
+def run(ctx: Context, argument: str) -> Reply:
     proved = False
     try:
         if not argument.split():
@@ -36,7 +42,7 @@ def run(ctx: Context, argument: str, code: str | None = None) -> Reply:
                 "Only the player who opened [{tag}] starts it early, once their own seat is "
                 "confirmed. It starts by itself when all its seats are confirmed.",
                 tag=table.tag)], tag=table.tag)
-        if not proves(mine, code):
+        if not proves(mine, ctx.code):
             raise code_needed(ctx, table.tag, f"{ctx.w('start')} {table.tag}")
         proved = True
         rules = registry.get(table.game_type)
@@ -54,6 +60,6 @@ def run(ctx: Context, argument: str, code: str | None = None) -> Reply:
         closed = close_unplayable(ctx, table, exc.problems, "start")
         return dataclasses.replace(closed, proved=True)
     # Every player's welcome mail (the opener's too) answers this mail.
-    return Reply("applied", f"start: game {game.tag} started with {len(ready)} players",
-                 "game started", [], tag=table.tag, send=False, queued=welcomes,
+    return Reply("applied", f"start: game {game.tag} started with {len(ready)} players", [],
+                 subject="game started", tag=table.tag, send=False, queued=welcomes,
                  proved=True)

@@ -19,8 +19,9 @@ from pbem.engine.hashing import canonical_json
 from pbem.i18n import Msg, msg, translator
 from pbem.pipeline import controllers, operator_input, outgoing
 from pbem.pipeline.command_words import word
+from pbem.pipeline.commands.base import Context, Reply
 from pbem.pipeline.controllers import DEFAULT_LEVEL
-from pbem.pipeline.lobby.base import Context, Refused, Reply, title
+from pbem.pipeline.lobby.base import Refused, title
 from pbem.pipeline.lobby_codes import seat_code
 from pbem.pipeline.new_game import create_game, default_clocks
 from pbem.pipeline.seat_language import Line
@@ -83,7 +84,7 @@ def known(session: Session, address: str) -> bool:
 def check_may_open(ctx: Context) -> None:
     """The [lobby] rule on who opens tables, and the caps on tables opened."""
     lobby = ctx.host.lobby
-    operator = ctx.sender == (ctx.host.operator_address or "").lower()
+    operator = ctx.sender == (ctx.host.mail.operator_address or "").lower()
     if lobby.open == "operator" and not operator:
         raise Refused("only the operator opens tables", [msg(
             "On this host only its operator opens tables. You can join an open table: send "
@@ -242,8 +243,9 @@ def start(session: Session, host: Host, table: LobbyTable) -> tuple[Game, list[O
     if waiting:
         session.exec(delete(LobbySeat).where(
             col(LobbySeat.id).in_(waiting)))
-    clocks = default_clocks(host.turn_hours, host.reminder_hours, host.timeout,
-                            host.vacation_days)
+    deadlines = host.deadlines
+    clocks = default_clocks(deadlines.turn_hours, deadlines.reminder_hours, deadlines.timeout,
+                            deadlines.vacation_days)
     # The bots take the seats after the people's, named as `pbem game new --seat bot` names
     # them; they speak the table's language.
     bots = {len(players) + i: table.bot_level for i in range(table.bots)}
@@ -297,7 +299,8 @@ def close_unplayable(ctx: Context, table: LobbyTable, problems: list[Msg], comma
 
     told = close(ctx.session, ctx.host, table, ctx.now, why, sparing=ctx.sender)
     return Reply("applied", f"{command}: table closed, its game refuses its options",
-                 msg("The table was closed"), why(ctx.tr.lang), tag=table.tag, queued=told)
+                 why(ctx.tr.lang), subject=msg("The table was closed"), tag=table.tag,
+                 queued=told)
 
 
 def describe(ctx: Context, table: LobbyTable) -> list[Any]:

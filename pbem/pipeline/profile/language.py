@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from pbem.i18n import LANGUAGES, msg
-from pbem.pipeline.commands.base import Reply
-from pbem.pipeline.profile.base import ProfileContext
+from pbem.pipeline.commands.base import Context, Reply
 from pbem.pipeline.seat_language import known_language, language_name
 
 
-def run(ctx: ProfileContext, argument: str) -> Reply:
+def run(ctx: Context, argument: str) -> Reply:
     typed = argument.strip()
     code = known_language(typed) if typed else None
     command = ctx.w("language")
@@ -22,7 +21,7 @@ def run(ctx: ProfileContext, argument: str) -> Reply:
               if kept else [])])
     ctx.player.language = code
     ctx.session.add(ctx.player)
-    ctx.lang = code  # the reply speaks it already
+    ctx.language = code  # the reply speaks it already
     return Reply("applied", f"profile language {code}", [msg(
         "Your profile's language is now {language}: the games you join from now on write to "
         "you in it. Your seats in games under way keep theirs (\"{command} {code}\" in a mail "

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pbem.i18n import msg
 from pbem.pipeline import outgoing as mails
-from pbem.pipeline.commands.base import Reply
+from pbem.pipeline.commands.base import Context, Reply
 from pbem.pipeline.commands.mail_setting import mode_of
-from pbem.pipeline.profile.base import ProfileContext
 
 
-def run(ctx: ProfileContext, argument: str) -> Reply:
+def run(ctx: Context, argument: str) -> Reply:
     typed = argument.strip()
     mode = mode_of(typed)
     mail = ctx.w("mail")

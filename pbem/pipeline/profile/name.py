@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from pbem.i18n import msg
-from pbem.pipeline.commands.base import Reply
-from pbem.pipeline.profile.base import ProfileContext
+from pbem.i18n import Translator, msg
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.store.players import NAME_MAX, usable_name
 
 
-def run(ctx: ProfileContext, argument: str) -> Reply:
+def usage(tr: Translator) -> list[str]:
+    return [help_row(f"{words_of(tr)('name')} Ann Example", msg(
+        "the name the standings and the game pages show you by (never your address)"), tr)]
+
+
+def run(ctx: Context, argument: str) -> Reply:
     typed = " ".join(argument.split())
     name = usable_name(typed) if len(typed) <= NAME_MAX else None
     command = ctx.w("name")

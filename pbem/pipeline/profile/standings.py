@@ -6,9 +6,8 @@ from babel.numbers import format_decimal
 
 from pbem.engine import registry
 from pbem.engine.contract import GameRules
-from pbem.i18n import msg, nmsg
-from pbem.pipeline.commands.base import Reply
-from pbem.pipeline.profile.base import ProfileContext
+from pbem.i18n import Translator, msg, nmsg
+from pbem.pipeline.commands.base import Context, Reply, help_row, words_of
 from pbem.pipeline.seat_language import Line
 from pbem.store.ratings import standings
 
@@ -25,8 +24,14 @@ def game_of(typed: str) -> GameRules | None:
         return None
 
 
-def run(ctx: ProfileContext, argument: str) -> Reply:
-    typed = argument.strip()
+def usage(tr: Translator) -> list[str]:
+    return [help_row(f"{words_of(tr)('standings')} GAME", msg(
+        "the top of that game's standings and your place (no secret needed)"), tr)]
+
+
+def run(ctx: Context, argument: str) -> Reply:
+    # In a game's mail, that game's standings unless the line names another.
+    typed = argument.strip() or (ctx.game.game_type if ctx.seated is not None else "")
     rules = game_of(typed)
     command = ctx.w("standings")
     if rules is None:
@@ -36,10 +41,12 @@ def run(ctx: ProfileContext, argument: str) -> Reply:
                 command=command, typed=typed) if typed else
             msg("Write the game after \"{command}\", one of:", command=command),
             *(f"  {command} {name}   {game.title}" for name, game in sorted(known.items()))])
-    return Reply("ignored", f"standings {rules.name}", lines(ctx, rules))
+    # A game's mail is answered under its game's subject; one to the host itself names the game.
+    named = None if ctx.seated is not None else msg("Standings: {title}", title=rules.title)
+    return Reply("ignored", f"standings {rules.name}", lines(ctx, rules), subject=named)
 
 
-def lines(ctx: ProfileContext, rules: GameRules) -> list[Line]:
+def lines(ctx: Context, rules: GameRules) -> list[Line]:
     """The reply: the top :data:`TOP` players, then the sender's place."""
     title = rules.title
     table = standings(ctx.session, rules.name)

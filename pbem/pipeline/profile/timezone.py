@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from pbem.i18n import msg
-from pbem.pipeline.commands.base import Reply
+from pbem.pipeline.commands.base import Context, Reply
 from pbem.pipeline.commands.timezone import zone_of
-from pbem.pipeline.profile.base import ProfileContext
 
 
-def run(ctx: ProfileContext, argument: str) -> Reply:
+def run(ctx: Context, argument: str) -> Reply:
     typed = argument.strip()
     command = ctx.w("timezone")
     zone = zone_of(typed)

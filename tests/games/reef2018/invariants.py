@@ -7,7 +7,8 @@ import re
 from collections import Counter
 
 from pbem.games.reef2018.cards import COLOURS, MAX_HEIGHT, cards
-from pbem.games.reef2018.rules import HAND_LIMIT, MARKET, SUPPLY
+from pbem.games.reef2018.rules import HAND_LIMIT
+from pbem.games.reef2018.setup import MARKET, SUPPLY
 from pbem.games.reef2018.state import State
 
 _TAKEN = re.compile(r"[0-9]+ tokens? on card [0-9]+")
@@ -30,12 +31,12 @@ def violations(state: State) -> list[str]:
 
 def _pieces(state: State) -> list[str]:
     found: Counter[str] = Counter(state.supply)
-    for seat in state.seats:
+    for seat in state.players:
         for stack in seat.reef:
             found.update(stack)
         if not seat.answered_setup:  # the 4 starting corals wait in front of the player
             found.update(COLOURS)
-    per = SUPPLY[state.players]
+    per = SUPPLY[len(state.players)]
     out = [f"{found[c]} {c} pieces instead of {per}" for c in COLOURS if found[c] != per]
     out += [f"pieces of unknown colour {c!r}" for c in found if c not in COLOURS]
     out += [f"{n} {c} in the supply" for c, n in state.supply.items() if n < 0]
@@ -44,19 +45,19 @@ def _pieces(state: State) -> list[str]:
 
 def _stacks(state: State) -> list[str]:
     return [f"seat {i}: a stack {len(stack)} high on square {sq}"
-            for i, seat in enumerate(state.seats) for sq, stack in enumerate(seat.reef)
+            for i, seat in enumerate(state.players) for sq, stack in enumerate(seat.reef)
             if len(stack) > MAX_HEIGHT] + [
-        f"seat {i} has {len(seat.reef)} squares" for i, seat in enumerate(state.seats)
+        f"seat {i} has {len(seat.reef)} squares" for i, seat in enumerate(state.players)
         if len(seat.reef) != 16]
 
 
 def _cards(state: State) -> list[str]:
-    where = state.deck + state.market + [c for s in state.seats for c in s.hand + s.played]
+    where = state.deck + state.market + [c for s in state.players for c in s.hand + s.played]
     out = []
     if sorted(where) != sorted(cards()):
         twice = sorted(c for c, n in Counter(where).items() if n > 1)
         out.append(f"cards not each once: {len(where)} cards, twice: {twice}")
-    out += [f"seat {i} holds {len(s.hand)} cards" for i, s in enumerate(state.seats)
+    out += [f"seat {i} holds {len(s.hand)} cards" for i, s in enumerate(state.players)
             if len(s.hand) > HAND_LIMIT]
     if len(state.market) != MARKET or len(state.market_tokens) != MARKET:
         out.append(f"a market of {len(state.market)} cards")
@@ -66,7 +67,7 @@ def _cards(state: State) -> list[str]:
 def _points(state: State) -> list[str]:
     out = []
     paid = taken = 0
-    for i, seat in enumerate(state.seats):
+    for i, seat in enumerate(state.players):
         if seat.score != sum(p for p, _ in seat.ledger):
             out.append(f"seat {i}: score {seat.score} is not the sum of its ledger")
         if seat.score < 0:
@@ -85,9 +86,9 @@ def _turn(state: State) -> list[str]:
     out = []
     if state.phase not in ("setup", "play", "over"):
         out.append(f"unknown phase {state.phase!r}")
-    if not 0 <= state.to_move < state.players:
+    if not 0 <= state.to_move < len(state.players):
         out.append(f"seat {state.to_move} to move")
-    if state.phase != "setup" and not all(s.answered_setup for s in state.seats):
+    if state.phase != "setup" and not all(s.answered_setup for s in state.players):
         out.append("play began before every reef was started")
     if state.phase == "over" and state.deck and not state.last_round:
         out.append("over with cards in the deck and every supply left")

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 
 from pbem.games.reef2018.cards import COLOURS, cards
-from pbem.games.reef2018.rules import SUPPLY
-from pbem.games.reef2018.state import Seat, State
+from pbem.games.reef2018.setup import SUPPLY
+from pbem.games.reef2018.state import Player, State
 
 LETTER = {c[0].upper(): c for c in COLOURS}
 
@@ -39,7 +39,7 @@ def build(reefs: list[str], *, hands: list[list[int]] | None = None,
     seats = []
     on_reefs: Counter[str] = Counter()
     for i, picture in enumerate(reefs):
-        seat = Seat(reef=reef(picture), hand=list(hands[i]), answered_setup=True)
+        seat = Player(reef=reef(picture), hand=list(hands[i]), answered_setup=True)
         score = 3 if scores is None else scores[i]
         if score:
             seat.add_points(score, "test position")
@@ -48,7 +48,7 @@ def build(reefs: list[str], *, hands: list[list[int]] | None = None,
         seats.append(seat)
     if supply is None:
         supply = {c: SUPPLY[players] - on_reefs[c] for c in COLOURS}
-    return State(players, dict(supply), list(deck or []) + rest, market,
+    return State(dict(supply), list(deck or []) + rest, market,
                  list(tokens or [0, 0, 0]), seats, start_player=start_player, to_move=to_move,
                  phase="play", last_round=last_round)
 

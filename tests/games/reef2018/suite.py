@@ -21,7 +21,7 @@ CONFIGS = suite.both_ways("advanced", (2, 3, 4), "reef2018")
 
 def check_end(state: State, outcome: Outcome) -> None:
     assert outcome == final_outcome(state)
-    assert outcome.scores == {i: sum(p for p, _ in s.ledger) for i, s in enumerate(state.seats)}
+    assert outcome.scores == {i: sum(p for p, _ in s.ledger) for i, s in enumerate(state.players)}
 
 
 def check_played(config: suite.Config, played: list[suite.Played]) -> None:
@@ -123,7 +123,7 @@ FRENCH_CASES = [suite.ErrorCase(*case) for case in [
 
 def full_hand() -> State:
     state = position()
-    state.seats[0].hand = [17, 33, 2, 5]
+    state.players[0].hand = [17, 33, 2, 5]
     state.deck.remove(2)
     state.deck.remove(5)
     return state
@@ -131,13 +131,13 @@ def full_hand() -> State:
 
 def no_points() -> State:
     state = position()
-    state.seats[0].ledger = []
-    state.seats[0].score = 0
+    state.players[0].ledger = []
+    state.players[0].score = 0
     return state
 
 
 def _played(state: State) -> None:
-    assert state.seats[0].hand == [17, 33, 25]
+    assert state.players[0].hand == [17, 33, 25]
 
 
 ERRORS = suite.Errors(
@@ -226,17 +226,17 @@ def hidden_twin(state: State, seat: int, rng: random.Random) -> State | None:
     if state.phase == "over" or len(state.deck) < 3:
         return None
     twin = state.copy()
-    others = [i for i, s in enumerate(twin.seats) if i != seat and s.hand]
+    others = [i for i, s in enumerate(twin.players) if i != seat and s.hand]
     if others:
-        hand = twin.seats[rng.choice(others)].hand
+        hand = twin.players[rng.choice(others)].hand
         k, d = rng.randrange(len(hand)), rng.randrange(1, len(twin.deck))
         hand[k], twin.deck[d] = twin.deck[d], hand[k]
     below = twin.deck[1:]
     rng.shuffle(below)
     twin.deck[1:] = below
-    placed = [i for i, s in enumerate(twin.seats) if i != seat and s.answered_setup]
+    placed = [i for i, s in enumerate(twin.players) if i != seat and s.answered_setup]
     if state.phase == "setup" and placed:
-        other = twin.seats[rng.choice(placed)]
+        other = twin.players[rng.choice(placed)]
         other.reef = [list(reversed(stack)) for stack in reversed(other.reef)]
     return twin if twin.to_dict() != state.to_dict() else None
 

@@ -1,4 +1,4 @@
-"""Pins the engine's whole observable behaviour across speed work (issue 15): seeded games of
+"""Pins the engine's whole observable behaviour across speed work: seeded games of
 bot orders and default orders for 2, 3 and 4 players, basic and advanced, with each order's
 text, parse, events (kind, message as data, English text), the exact ``to_json`` text (key
 order included), some views, and now and then a few refused orders' answers (message and

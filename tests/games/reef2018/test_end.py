@@ -53,16 +53,16 @@ def test_deck_running_out_ends_at_once() -> None:
     state = build([EMPTY] * 2, hands=[[], []], market=[1, 2, 3], deck=[4])
     state.deck = [4]
     others = [c for c in range(5, 61)]
-    state.seats[1].played = others  # the rest of the cards, out of the way
+    state.players[1].played = others  # the rest of the cards, out of the way
     state = play(state, "take 2")
     assert state.market == [1, 4, 3] and state.deck == []
     assert state.phase == "over" and state.end_reason == "the deck ran out"
     # ... and taking the deck's last card ends it the same way.
     state = build([EMPTY] * 2, hands=[[], []], market=[1, 2, 3], deck=[4])
     state.deck = [4]
-    state.seats[1].played = others
+    state.players[1].played = others
     state = play(state, "take deck")  # the token goes on card 2 (4 points, the cheapest)
-    assert state.seats[0].hand == [4] and state.phase == "over"
+    assert state.players[0].hand == [4] and state.phase == "over"
 
 
 def test_hand_cards_score_once_at_the_end() -> None:
@@ -72,7 +72,7 @@ def test_hand_cards_score_once_at_the_end() -> None:
                   start_player=0)
     state = play(state, "play 17: purple A1, purple A2")  # purple gone; seat 1 closes round
     assert state.phase == "over"
-    me = state.seats[0]
+    me = state.players[0]
     assert me.ledger[-2:] == [[1, "card 7 in hand at the end"], [6, "card 8 in hand at the end"]]
     assert me.score == 3 + 1 + 6  # card 1 (a red square) is not there: nothing
     assert GAME.outcome(state) is not None
@@ -142,5 +142,5 @@ def test_then_shared() -> None:
 def test_the_score_is_the_sum_of_its_ledger() -> None:
     state = build([EMPTY, EMPTY], hands=[[48], []], tokens=[1, 0, 0])
     state = play(state, f"take {state.market[0]}")
-    for seat in state.seats:
+    for seat in state.players:
         assert seat.score == sum(points for points, _ in seat.ledger)

@@ -46,7 +46,7 @@ POSITIONS = _positions()
 def test_any_text_is_answered_and_a_refusal_changes_nothing(words: list[str], index: int,
                                                             seat: int) -> None:
     state = POSITIONS[index]
-    seat %= state.players
+    seat %= len(state.players)
     before = GAME.to_json(state)
     try:
         order = GAME.parse(state, seat, " ".join(words))

@@ -1,4 +1,4 @@
-"""The legal orders the rules produce (rules.legal_orders and its steps): each is accepted by
+"""The legal orders the rules produce (legal.legal_orders and its steps): each is accepted by
 ``apply``, no two have the same outcome, and every order ``apply`` accepts, however written
 (colours left out, pieces in another order, a single cheapest card's token not named), has the
 outcome of one of them. Checked over positions of seeded random games, both variants, 2-4
@@ -14,8 +14,17 @@ from pbem.engine.chance import Chance
 from pbem.engine.errors import IllegalOrder
 from pbem.games.reef2018 import GAME
 from pbem.games.reef2018.cards import COLOURS, SQUARES
+from pbem.games.reef2018.legal import (
+    Progress,
+    legal_orders,
+    next_steps,
+    piece_steps,
+    play,
+    start,
+    start_steps,
+)
 from pbem.games.reef2018.orders import Order, Play, Start, TakeDeck, TakeMarket
-from pbem.games.reef2018.rules import apply_order, legal_orders, piece_steps, start_steps
+from pbem.games.reef2018.rules import apply_order
 from pbem.games.reef2018.state import State
 from tests.games.reef2018.positions import build
 
@@ -39,14 +48,15 @@ def positions(games: int, seed: str, every: int) -> Iterator[tuple[State, int]]:
             if n % every == 0:
                 yield state, seat
             state = apply_order(state, seat, GAME.parse(
-                state, seat, GAME.random_order(state, seat, rng)))[0]
+                state, seat, GAME.random_order(state, seat, rng)), Chance("play"))[0]
             n += 1
 
 
 def outcome(state: State, seat: int, order: Order) -> str | None:
     """The state an order leads to (JSON), None if the rules refuse it."""
     try:
-        return json.dumps(apply_order(state, seat, order)[0].to_dict(), sort_keys=True)
+        return json.dumps(apply_order(state, seat, order, Chance("outcome"))[0].to_dict(),
+                          sort_keys=True)
     except IllegalOrder:
         return None
 
@@ -64,7 +74,7 @@ def produced(state: State, seat: int) -> dict[str, Order]:
 
 def random_orders(state: State, seat: int, rng: random.Random) -> Iterator[Order]:
     """Orders of every form, mostly illegal: any card, colours named or not, in any order."""
-    hand = state.seats[seat].hand
+    hand = state.players[seat].hand
     for _ in range(40):
         card = rng.choice(hand) if hand and rng.random() < 0.8 else rng.randint(1, 60)
         pieces = tuple((rng.choice([*COLOURS, None]), rng.randrange(SQUARES))
@@ -99,14 +109,14 @@ def test_the_setup_steps_are_the_legal_starting_corals() -> None:
         starts = set(legal_orders(state, 1))
         assert len(starts) == (32760 if advanced else 24)
         for order in rng.sample(sorted(starts, key=repr), min(50, len(starts))):
-            assert apply_order(state, 1, order)[0].seats[1].answered_setup
+            assert apply_order(state, 1, order, Chance("start"))[0].players[1].answered_setup
         for _ in range(300):
             squares = rng.sample(range(SQUARES), 4) if rng.random() < 0.5 else [
                 rng.randrange(SQUARES) for _ in COLOURS]
             order = Start(tuple(zip(rng.sample(COLOURS, 4), squares, strict=True)))
             canonical = Start(tuple(sorted(order.pieces, key=lambda piece: piece[1])))
             assert (outcome(state, 1, order) is not None) == (canonical in starts), order
-        answered = apply_order(state, 1, next(iter(starts)))[0]
+        answered = apply_order(state, 1, next(iter(starts)), Chance("start"))[0]
         assert list(legal_orders(answered, 1)) == [] and start_steps(answered, 1, ()) == []
 
 
@@ -138,3 +148,30 @@ def test_the_edges_produce_exactly_the_legal_orders() -> None:
     assert piece_steps(cases[2], 0, 17, (("purple", 0),)) == []  # the supply's last purple
     assert piece_steps(cases[3], 0, 17, ()) == [("purple", 15)]  # room for one piece: D4
     assert piece_steps(cases[3], 0, 17, (("purple", 15),)) == []
+
+
+def _written(progress: Progress) -> Iterator[Order]:
+    """Every whole order a step-by-step walk of the legal next steps writes."""
+    steps = next_steps(progress)
+    if not steps and progress.order is not None:
+        yield progress.order
+    for step in steps:
+        yield from _written(play(progress, step, Chance("write")))
+
+
+def test_the_steps_one_by_one_write_every_legal_order_and_only_those() -> None:
+    """The step-by-step walk every game's legal.py offers gives Reef's legal orders: the same
+    outcomes as the whole orders, each accepted by the rules."""
+    walked = 0
+    for state, seat in positions(2, "steps", 9):
+        if state.phase == "setup" and state.advanced:
+            continue  # 32,760 starts: the whole orders are checked above
+        whole = produced(state, seat)
+        outcomes = {outcome(state, seat, order) for order in _written(start(state, seat))}
+        assert None not in outcomes
+        assert outcomes == set(whole)
+        walked += 1
+    assert walked > 5
+    over = build([FULL, FULL])
+    over.phase = "over"
+    assert next_steps(start(over, 0)) == []

@@ -71,7 +71,7 @@ def test_a_french_order_is_played_and_logged_in_english(french: Table,
     assert result.status == "applied", reply
     assert ("  - Ann a pris la carte 25 de l'offre ; la carte 52 de la pioche la remplace."
             in reply)
-    assert french.state().seats[0].hand == [17, 33, 25]
+    assert french.state().players[0].hand == [17, 33, 25]
     with factory() as s:
         last = queries.last_entry(s, french.game_id)
     assert last.text.strip() == "take the card 25 from the market"  # the canonical words

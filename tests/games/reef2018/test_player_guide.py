@@ -1,4 +1,5 @@
-"""The Reef section of the README's player guide teaches orders the game really reads."""
+"""The Reef page of the players' guide (docs/games/reef-2018.md) teaches orders the game
+really reads."""
 
 from __future__ import annotations
 
@@ -9,18 +10,20 @@ import pytest
 
 from pbem.games.reef2018.parse import parse_order
 
-README = Path(__file__).parents[3] / "README.md"
+README = Path(__file__).parents[3] / "docs" / "games" / "reef-2018.md"
 
 
 def guide() -> str:
-    text = README.read_text(encoding="utf-8")
-    start = text.index("### Writing Reef orders")
-    end = re.search(r"\n##", text[start + 4:])
-    return text[start:start + 4 + end.start()] if end else text[start:]
+    return README.read_text(encoding="utf-8")
+
+
+def without_blocks(text: str) -> str:
+    """The page without its fenced blocks (their fences would pair with inline code)."""
+    return re.sub(r"```.*?```", "", text, flags=re.S)
 
 
 def examples() -> list[str]:
-    return [c for c in re.findall(r"`([^`]+)`", guide())
+    return [c for c in re.findall(r"`([^`]+)`", without_blocks(guide()))
             if re.match(r"(take|play|start)\b", c)]
 
 
@@ -34,3 +37,16 @@ def test_the_guide_has_an_example_of_every_form() -> None:
 @pytest.mark.parametrize("order", examples())
 def test_every_example_in_the_guide_parses(order: str) -> None:
     parse_order(order)
+
+
+def test_every_example_on_the_guide_pages_reads_in_its_language(tmp_path: Path) -> None:
+    from pbem.games.reef2018 import GAME
+    from pbem.games.reef2018.help import EXAMPLES
+    from pbem.games.reef2018.keywords import canonical_order
+    from tests.support.guide_pages import game_help_on_pages
+
+    for lang, text in game_help_on_pages(tmp_path, GAME.name).items():
+        for english in EXAMPLES:
+            local = GAME.localise_order(english, lang)
+            assert local in text, (lang, local)
+            assert parse_order(canonical_order(local, lang)) == parse_order(english)

@@ -27,7 +27,7 @@ def test_supplies_by_player_count_less_the_starting_corals(players: int,
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_three_one_point_tokens_and_two_hidden_cards_each(players: int) -> None:
     state = new(players)
-    for i, seat in enumerate(state.seats):
+    for i, seat in enumerate(state.players):
         assert seat.score == 3 and seat.ledger == [[3, "3 one-point tokens at the start"]]
         assert len(seat.hand) == 2
         others = GAME.view(state, (i + 1) % players)
@@ -43,7 +43,7 @@ def test_the_market_holds_three_face_up_cards_and_the_deck_shows_its_top(players
     shown = GAME.view(state, None)
     assert shown["deck_top"]["id"] == state.deck[0] and shown["deck_count"] == len(state.deck)
     assert [m["card"]["id"] for m in shown["market"]] == state.market
-    every = state.deck + state.market + [c for s in state.seats for c in s.hand]
+    every = state.deck + state.market + [c for s in state.players for c in s.hand]
     assert sorted(every) == list(range(1, 61))
 
 
@@ -64,7 +64,7 @@ def test_starting_corals_go_on_the_four_central_squares_in_any_order() -> None:
     state = new(2)
     assert GAME.waiting_for(state) == {0, 1}
     state = _start(state, 0, "start: purple B2, green C2, yellow B3, red C3")
-    assert [state.seats[0].reef[s] for s in (5, 6, 9, 10)] == [["purple"], ["green"],
+    assert [state.players[0].reef[s] for s in (5, 6, 9, 10)] == [["purple"], ["green"],
                                                                 ["yellow"], ["red"]]
     assert GAME.waiting_for(state) == {1} and state.phase == "setup"
     state = _start(state, 1, "start: red B2, yellow C2, green B3, purple C3")
@@ -89,7 +89,7 @@ def test_basic_starting_corals_break_no_rule(text: str, reason: str) -> None:
 def test_advanced_variant_anywhere_but_the_centre_stacking_allowed() -> None:
     state = new(2, advanced=True)
     state = _start(state, 0, "start: red A1, yellow A1, green A1, purple D4")
-    assert state.seats[0].reef[0] == ["red", "yellow", "green"]
+    assert state.players[0].reef[0] == ["red", "yellow", "green"]
     with pytest.raises(IllegalOrder) as err:
         _start(state, 1, "start: red A1, yellow B2, green D4, purple C3")
     assert str(err.value) == ("in the advanced variant no starting coral goes on the 4 "

@@ -45,7 +45,7 @@ def position(**kw: object) -> State:
 def test_take_a_market_card_with_its_tokens_and_refill_from_the_deck() -> None:
     state = position(tokens=[2, 0, 1])
     after = play(state, "take 25")
-    me = after.seats[0]
+    me = after.players[0]
     assert me.hand == [17, 33, 25] and me.score == 3 + 2
     assert me.ledger[-1] == [2, "2 tokens on card 25"]
     assert after.market == [52, 14, 41] and after.market_tokens == [0, 0, 1]
@@ -55,7 +55,7 @@ def test_take_a_market_card_with_its_tokens_and_refill_from_the_deck() -> None:
 def test_take_the_deck_paying_a_token_onto_the_cheapest_market_card() -> None:
     state = position(market=[25, 14, 45])  # 14 (1 point) is the only cheapest
     after = play(state, "take deck")
-    me = after.seats[0]
+    me = after.players[0]
     assert me.hand == [17, 33, 52] and me.score == 2
     assert me.ledger[-1] == [-1, "a token onto card 14 for the deck's top card"]
     assert after.market == [25, 14, 45] and after.market_tokens == [0, 1, 0]
@@ -79,7 +79,7 @@ def test_taking_the_deck_needs_a_point() -> None:
     assert refused(state, "take deck, token on 14") == (
         "taking the deck's top card costs a one-point token and you have none: take a market "
         "card or play a card")
-    assert play(state, "take 14").seats[0].hand == [17, 33, 14]  # the market is still open
+    assert play(state, "take 14").players[0].hand == [17, 33, 14]  # the market is still open
 
 
 def test_the_hand_limit_is_four_cards() -> None:
@@ -87,7 +87,7 @@ def test_the_hand_limit_is_four_cards() -> None:
     message = "you already hold 4 cards, the limit: play a card instead"
     assert refused(state, "take 25") == message
     assert refused(state, "take deck, token on 14") == message
-    assert play(state, "play 2: green A1, green A2").seats[0].hand == [17, 33, 5]
+    assert play(state, "play 2: green A1, green A2").players[0].hand == [17, 33, 5]
 
 
 def test_take_only_what_the_market_holds() -> None:
@@ -97,7 +97,7 @@ def test_take_only_what_the_market_holds() -> None:
 def test_play_a_card_places_its_two_corals_from_the_supply() -> None:
     state = position()
     after = play(state, "play 17: purple A1, purple D4")  # card 17 gives purple + purple
-    me = after.seats[0]
+    me = after.players[0]
     assert me.reef[0] == ["purple"] and me.reef[15] == ["purple"]
     assert me.hand == [33] and me.played == [17]
     assert after.supply["purple"] == state.supply["purple"] - 2
@@ -105,16 +105,16 @@ def test_play_a_card_places_its_two_corals_from_the_supply() -> None:
 
 def test_a_coral_goes_on_an_empty_square_or_on_a_stack() -> None:
     after = play(position(), "play 33: red B2, green A4")  # card 33 gives red + green
-    assert after.seats[0].reef[5] == ["red", "red"] and after.seats[0].reef[12] == ["green"]
+    assert after.players[0].reef[5] == ["red", "red"] and after.players[0].reef[12] == ["green"]
 
 
 def test_both_corals_on_one_stack_in_either_order() -> None:
     one = play(position(), "play 33: green A1, red A1")
     other = play(position(), "play 33: red A1, green A1")
-    assert one.seats[0].reef[0] == ["green", "red"]
-    assert other.seats[0].reef[0] == ["red", "green"]
+    assert one.players[0].reef[0] == ["green", "red"]
+    assert other.players[0].reef[0] == ["red", "green"]
     unnamed = play(position(), "play 33: A1 A1")  # printed order: red then green
-    assert unnamed.seats[0].reef[0] == ["red", "green"]
+    assert unnamed.players[0].reef[0] == ["red", "green"]
 
 
 def test_no_stack_above_four() -> None:
@@ -129,7 +129,7 @@ def test_no_stack_above_four() -> None:
         "the stack on A1 is already 4 high: no piece may go on it")
     assert refused(state, "play 33: red A2, green A2") == (
         "the stack on A2 is already 4 high: no piece may go on it")
-    assert play(state, "play 33: red A2, green B1").seats[0].reef[4] == [
+    assert play(state, "play 33: red A2, green B1").players[0].reef[4] == [
         "red", "red", "yellow", "red"]
 
 
@@ -149,9 +149,9 @@ def test_a_play_changes_no_earlier_state_not_even_when_refused_half_way() -> Non
     after = play(state, "play 33: red A2, green B1")
     later = play(play(after, "take 1", seat=1), "play 17: purple B1, purple A1")
     assert GAME.to_json(state) == before
-    assert after.seats[0].reef[4] == ["red", "red", "yellow", "red"]
-    assert after.seats[0].reef[1] == ["green"]
-    assert later.seats[0].reef[1] == ["green", "purple"]
+    assert after.players[0].reef[4] == ["red", "red", "yellow", "red"]
+    assert after.players[0].reef[1] == ["green"]
+    assert later.players[0].reef[1] == ["green", "purple"]
 
 
 def test_the_corals_are_the_cards_own() -> None:
@@ -175,17 +175,17 @@ def test_playing_scores_the_pattern_times_its_occurrences() -> None:
     """
     state = build([two_pairs, EMPTY], hands=[[48], []])
     after = play(state, "play 48: red D4, red D3")
-    assert after.seats[0].score == 3 + 6
-    assert after.seats[0].ledger[-1] == [6, "card 48: 2 × 3"]
+    assert after.players[0].score == 3 + 6
+    assert after.players[0].ledger[-1] == [6, "card 48: 2 × 3"]
     # The corals are placed before scoring: covering a green leaves one pair.
     covered = play(state, "play 48: red A1, red D3")
-    assert covered.seats[0].ledger[-1] == [3, "card 48: 1 × 3"]
+    assert covered.players[0].ledger[-1] == [3, "card 48: 1 × 3"]
 
 
 def test_a_pattern_not_on_the_reef_scores_nothing() -> None:
     state = position(hands=[[1], []])  # a 2x2 red square
     after = play(state, "play 1: purple A1, purple A2")
-    assert after.seats[0].score == 3 and len(after.seats[0].ledger) == 1
+    assert after.players[0].score == 3 and len(after.players[0].ledger) == 1
 
 
 def test_turns_pass_to_the_left_and_only_the_mover_may_order() -> None:
@@ -203,16 +203,16 @@ def test_a_short_supply_gives_what_is_left_and_the_turn_goes_on() -> None:
         "card 17 gives purple and purple but only 1 of its corals can be placed (purple): "
         "name 1 square")
     after = play(state, "play 17: purple A1")
-    assert after.supply["purple"] == 0 and after.seats[0].reef[0] == ["purple"]
+    assert after.supply["purple"] == 0 and after.players[0].reef[0] == ["purple"]
     assert after.phase == "play" and after.to_move == 1 and after.last_round
     none_left = position(supply={"red": 10, "yellow": 10, "green": 10, "purple": 0})
     after = play(none_left, "play 17")
-    assert after.seats[0].played == [17] and after.phase == "play"
+    assert after.players[0].played == [17] and after.phase == "play"
 
 
 def test_a_single_coral_can_be_named_by_colour_when_the_supply_is_short() -> None:
     state = position(hands=[[33], []], supply={"red": 0, "yellow": 5, "green": 5, "purple": 5})
-    assert play(state, "play 33: green D1").seats[0].reef[3] == ["green"]
+    assert play(state, "play 33: green D1").players[0].reef[3] == ["green"]
     assert refused(state, "play 33: red D1") == (
         "card 33 gives red and green, and the red is named twice or not in the supply")
 
@@ -230,13 +230,13 @@ def test_a_full_reef_leaves_the_corals_it_cannot_hold_in_the_supply() -> None:
         "card 33 gives red and green but only 1 of its corals can be placed (red): "
         "name 1 square")
     after = play(state, "play 33: red D4")
-    assert after.seats[0].reef[15] == ["green"] * 3 + ["red"]
+    assert after.players[0].reef[15] == ["green"] * 3 + ["red"]
     assert after.supply["green"] == state.supply["green"]  # the green stays in the supply
     # With no room at all, the card is still played, placing nothing.
     full_reef = "\n".join(["RRRR RRRR RRRR RRRR"] * 4)
     state = build([full_reef, EMPTY], hands=[[33], []], supply=plenty)
     after = play(state, "play 33")
-    assert after.seats[0].played == [33] and after.supply == state.supply
+    assert after.players[0].played == [33] and after.supply == state.supply
 
 
 def test_the_default_order_is_legal_and_never_costs_a_point() -> None:
@@ -246,9 +246,9 @@ def test_the_default_order_is_legal_and_never_costs_a_point() -> None:
         state = GAME.setup(2 + i % 3, {"advanced": i % 2 == 1}, Chance(f"default-{i}"))
         while waiting := GAME.waiting_for(state):
             seat = min(waiting)
-            before = state.seats[seat].score
+            before = state.players[seat].score
             after = play(state, GAME.default_order(state, seat), seat)  # raises if illegal
-            assert after.seats[seat].score >= before
+            assert after.players[seat].score >= before
             checked += 1
             state = play(state, GAME.random_order(state, seat, rng), seat)
     assert checked > 300

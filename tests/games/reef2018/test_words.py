@@ -1,4 +1,4 @@
-"""Reef's orders in the player's language (issue 16): canonical_order/localise_order, the
+"""Reef's orders in the player's language: canonical_order/localise_order, the
 catalogue's order words and examples, the help in every language, errors rendered per seat."""
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ def polyp_locations(state: State) -> Counter[str]:
     found.update(state.bonus)
     for space in state.open_sea:
         found.update(space["polyps"])
-    for seat in state.seats:
+    for seat in state.players:
         found.update(seat.screen)
         found.update(seat.consumed)
         found.update(seat.parrotfish)
@@ -73,7 +73,7 @@ def larvae_accounted(state: State) -> list[str]:
     found: Counter[str] = Counter(state.larva_supply)
     for space in state.open_sea:
         found[space["colour"]] += space["larva"]
-    for seat in state.seats:
+    for seat in state.players:
         found.update(seat.larva)
     out = [f"{found[c]} {c} larva cubes instead of {per}" for c in comp.coral_colours
            if found[c] != per]
@@ -88,13 +88,13 @@ def cylinders_accounted(state: State) -> list[str]:
     found.update(state.cylinders.values())
     if state.alga_space is not None:
         found[state.alga_space] += 1
-    for seat in state.seats:
+    for seat in state.players:
         found.update(seat.algae)
     out = [f"{found[c]} {c} cylinders instead of {per}" for c in comp.alga_colours
            if found[c] != per]
     out += [f"cylinders of unknown colour {c!r}" for c in found if c not in comp.alga_colours]
     # A cylinder bought with action 7 is played at once; nobody keeps one.
-    out += [f"seat {i} keeps alga cylinders {dict(s.algae)}" for i, s in enumerate(state.seats)
+    out += [f"seat {i} keeps alga cylinders {dict(s.algae)}" for i, s in enumerate(state.players)
             if any(s.algae.values())]
     return out
 
@@ -103,14 +103,14 @@ def shrimps_accounted(state: State) -> list[str]:
     per = int(components().counts["shrimps_per_player"])
     on_reef = Counter(state.shrimps.values())
     out = []
-    for i, seat in enumerate(state.seats):
+    for i, seat in enumerate(state.players):
         total = on_reef[i] + seat.shrimps_in_hand + int(seat.sea_shrimp) + seat.fish_shrimps
         if total != per:
             out.append(f"seat {i} has {total} shrimps instead of {per}")
         if seat.fish_shrimps and not seat.sea_shrimp:
             out.append(f"seat {i}: shrimps in the parrotfish but none on the open-sea board")
     out += [f"shrimp of unknown seat {s} on {k}" for k, s in state.shrimps.items()
-            if not 0 <= s < len(state.seats)]
+            if not 0 <= s < len(state.players)]
     return out
 
 
@@ -135,14 +135,14 @@ def _counts_are_valid(state: State) -> list[str]:
     piles: list[tuple[str, Mapping[str, int]]] = [
         ("bag", state.bag), ("bonus", state.bonus), ("larva supply", state.larva_supply),
         ("alga supply", state.alga_supply)]
-    for i, seat in enumerate(state.seats):
+    for i, seat in enumerate(state.players):
         piles += [(f"seat {i} screen", seat.screen), (f"seat {i} larva", seat.larva),
                   (f"seat {i} consumed", seat.consumed), (f"seat {i} algae", seat.algae)]
     out = [f"{where}: {n!r} {c}" for where, pile in piles for c, n in pile.items()
            if not isinstance(n, int) or n < 0]
     out += [f"{n} bonus {c} polyps (at most one per colour)" for c, n in state.bonus.items()
             if n > 1]
-    for i, seat in enumerate(state.seats):
+    for i, seat in enumerate(state.players):
         if seat.shrimps_in_hand < 0 or seat.fish_shrimps < 0:
             out.append(f"seat {i}: negative shrimps")
     return out
@@ -165,7 +165,7 @@ def _places_are_valid(state: State) -> list[str]:
     if state.flipped_tiles != sorted(set(state.flipped_tiles)) or not set(
             map(str, state.flipped_tiles)) <= tiles:
         out.append(f"flipped tiles malformed: {state.flipped_tiles}")
-    if len(state.seats) != state.players or len(set(state.boards)) != state.players:
+    if len(set(state.boards)) != len(state.players):
         out.append("seats or boards do not match the player count")
     return out
 
@@ -174,12 +174,12 @@ def _turn_fields(state: State) -> list[str]:
     out = []
     if state.phase not in PHASES:
         out.append(f"unknown phase {state.phase!r}")
-    if not 0 <= state.to_move < state.players:
-        out.append(f"seat {state.to_move} to move in a {state.players}-player game")
+    if not 0 <= state.to_move < len(state.players):
+        out.append(f"seat {state.to_move} to move in a {len(state.players)}-player game")
     if state.phase == "final" and (not state.final_turns or state.final_turns[0] != state.to_move):
         out.append("a final turn for a seat not owed one")
-    if state.phase != "setup" and _fish_empty(state.seats[i].parrotfish for i in range(
-            len(state.seats))):
+    if state.phase != "setup" and _fish_empty(state.players[i].parrotfish for i in range(
+            len(state.players))):
         out.append("the game runs with an empty parrotfish (setup feeds every one)")
     return out
 

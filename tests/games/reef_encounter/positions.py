@@ -17,7 +17,7 @@ from pbem.engine.contract import Applied
 from pbem.engine.errors import IllegalOrder
 from pbem.games.reef_encounter import GAME
 from pbem.games.reef_encounter.components import COLUMNS, LETTER_TO_CORAL, components
-from pbem.games.reef_encounter.state import Seat, State
+from pbem.games.reef_encounter.state import Player, State
 
 EMPTY = "\n".join([". . . . . . ."] * 6)
 
@@ -64,23 +64,23 @@ def build(
 ) -> State:
     """A position in play: pictured boards, seats' belongings, the rest balanced into supplies.
 
-    ``seats`` maps a seat index to Seat fields (screen, larva, consumed, parrotfish, ...).
+    ``seats`` maps a seat index to Player fields (screen, larva, consumed, parrotfish, ...).
     Missing boards (up to ``players``) are taken empty from the remaining board ids.
     """
     ids = list(boards)
     for b in components().boards:
         if len(ids) < players and b.id not in ids:
             ids.append(b.id)
-    state = State(players=players, boards=ids, coral_face=face, phase="play", to_move=to_move)
+    state = State(boards=ids, coral_face=face, phase="play", to_move=to_move)
     for board_id in ids:
         polyps, shrimps = board_picture(board_id, boards.get(board_id, sand_template(board_id)))
         state.polyps.update(polyps)
         state.shrimps.update(shrimps)
     colours = components().player_colours
-    state.seats = [Seat(colours[i], answered_setup=True) for i in range(players)]
+    state.players = [Player(colours[i], answered_setup=True) for i in range(players)]
     for i, data in (seats or {}).items():
         for name, value in data.items():
-            setattr(state.seats[i], name, value)
+            setattr(state.players[i], name, value)
     sea = open_sea or {}
     state.open_sea = [
         {"colour": c, "polyps": list(sea.get(c, [])), "larva": 1}
@@ -107,11 +107,11 @@ def balance(state: State) -> None:
     count(state.bonus)
     for space in state.open_sea:
         count(space["polyps"])
-    for s in state.seats:
+    for s in state.players:
         count(s.screen)
         count(s.consumed)
         count(s.parrotfish)
-        on_reef = sum(1 for owner in state.shrimps.values() if owner == state.seats.index(s))
+        on_reef = sum(1 for owner in state.shrimps.values() if owner == state.players.index(s))
         s.shrimps_in_hand = 4 - on_reef - (1 if s.sea_shrimp else 0) - s.fish_shrimps
     state.bag = {c: per - used.get(c, 0) for c in components().coral_colours
                  if per - used.get(c, 0)}
@@ -119,7 +119,7 @@ def balance(state: State) -> None:
     cubes: dict[str, int] = {}
     for space in state.open_sea:
         cubes[space["colour"]] = cubes.get(space["colour"], 0) + space["larva"]
-    for s in state.seats:
+    for s in state.players:
         for c, n in s.larva.items():
             cubes[c] = cubes.get(c, 0) + n
     state.larva_supply = {c: 10 - cubes.get(c, 0) for c in components().coral_colours}

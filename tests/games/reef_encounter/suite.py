@@ -318,7 +318,7 @@ def bot_twin(state: State, seat: int, rng: random.Random) -> State | None:
     places: list[tuple[dict[str, int] | list[str], str]] = []  # (container, colour)
     for c, n in sorted(twin.bag.items()):
         places += [(twin.bag, c)] * n
-    for i, s in enumerate(twin.seats):
+    for i, s in enumerate(twin.players):
         if i != seat:
             for c, n in sorted(s.screen.items()):
                 places += [(s.screen, c)] * n
@@ -337,7 +337,7 @@ def bot_twin(state: State, seat: int, rng: random.Random) -> State | None:
                 del where[gone]
             where[new] = where.get(new, 0) + 1
     if state.phase == "setup":
-        for i, s in enumerate(twin.seats):
+        for i, s in enumerate(twin.players):
             picks = [c for c, n in s.larva.items() if n]
             spare = [c for c, n in twin.larva_supply.items() if n and c not in picks]
             if i != seat and s.answered_setup and picks and spare:

@@ -29,7 +29,7 @@ def test_an_alga_on_the_alga_space_flips_every_uncovered_tile_showing_its_large_
 def test_the_paying_consumed_polyp_goes_into_the_bag() -> None:
     state = _state()
     new = play(state, 0, "alga blue on space paying pink\ntake white").state
-    assert new.seats[0].consumed == {"pink": 1, "orange": 1}
+    assert new.players[0].consumed == {"pink": 1, "orange": 1}
     assert new.alga_supply["blue"] == 4
 
 
@@ -111,7 +111,7 @@ def test_the_last_uncovered_tile_needs_two_polyps_in_the_parrotfish() -> None:
     covered = {"1": "green", "2": "red", "3": "purple", "4": "green", "5": "red",
                "6": "blue", "8": "purple", "9": "blue", "10": "green"}
     state = _state(cylinders=covered)
-    state.seats[0].parrotfish = ["grey"]
+    state.players[0].parrotfish = ["grey"]
     err = refused(state, 0, "alga blue on tile 7 paying pink\ntake white")
     assert str(err) == ("step 1 (alga blue on tile 7 paying pink): coral tile 7 is the last "
                         "uncovered one: covering it ends the game, which needs at least two "

@@ -26,7 +26,7 @@ def test_an_attack_eats_an_adjacent_dominated_unprotected_polyp() -> None:
     applied = play(state, 0, "larva white: 2D2\ntake white")
     new = applied.state
     assert new.polyps["2:D2"] == "white"
-    assert new.seats[0].consumed == {"orange": 1}  # in front of the attacker's screen
+    assert new.players[0].consumed == {"orange": 1}  # in front of the attacker's screen
     assert coral(new, "2:B2") == ["2:B2", "2:C2", "2:D2"]
     assert ("Purple placed a white polyp on 2D2, eating the orange polyp there (now in front of "
             "Purple's screen).") in texts(applied)
@@ -150,7 +150,7 @@ def test_anyone_may_grow_another_players_coral_and_attack_with_it() -> None:
 """
     state = build({2: picture}, seats=_me())
     new = play(state, 0, "larva white: 2C2 2D2\ntake white").state
-    assert new.polyps["2:D2"] == "white" and new.seats[0].consumed == {"orange": 1}
+    assert new.polyps["2:D2"] == "white" and new.players[0].consumed == {"orange": 1}
 
 
 def test_extra_growth_follows_an_attack_too() -> None:

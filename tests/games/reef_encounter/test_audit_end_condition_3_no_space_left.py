@@ -32,7 +32,7 @@ def test_end_condition_3_stops_the_game_at_the_placement_taking_the_last_rock_sp
     new = applied.state
     assert (new.phase, new.end_reason, new.final_turns) == ("over", REASON, [])
     assert f"The game ends: {REASON}." in texts(applied)
-    assert new.seats[0].larva == {}  # no action 10 was taken
+    assert new.players[0].larva == {}  # no action 10 was taken
 
 
 def test_end_condition_3_refuses_the_rest_of_the_turn_even_action_10() -> None:

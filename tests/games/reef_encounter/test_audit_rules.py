@@ -63,7 +63,7 @@ W W . . ~ . .
 """
     new = play(_with(picture, larva={"white": 1}, screen={"white": 1}), 0,
                "larva white: 2A2\ntake white").state
-    assert new.polyps["2:A2"] == "white" and new.seats[0].consumed == {"yellow": 1}
+    assert new.polyps["2:A2"] == "white" and new.players[0].consumed == {"yellow": 1}
 
 
 def test_a_polyp_merges_two_corals_when_only_one_holds_a_shrimp() -> None:
@@ -116,7 +116,7 @@ W W Y1 . . . ~
         refused(state, 0, "larva white: 2C2\ntake white"))
     new = play(state, 0, "move shrimp 2C2 2C3\nlarva white: 2C2\nmove shrimp 2C3 2C2\n"
                          "take white").state
-    assert new.polyps["2:C2"] == "white" and new.seats[0].consumed == {"yellow": 1}
+    assert new.polyps["2:C2"] == "white" and new.players[0].consumed == {"yellow": 1}
     assert new.shrimps == {"2:C2": 0}
 
 
@@ -149,7 +149,7 @@ def test_a_refill_that_cannot_be_made_refills_nothing_and_gives_no_final_round()
     assert chance.draws == []  # nothing drawn: nothing refilled
     sea = {s["colour"]: (s["polyps"], s["larva"]) for s in new.open_sea}
     assert sea["pink"] == ([], 0) and sea["grey"] == (["grey"], 1)
-    assert new.seats[0].screen == {"white": 1}  # the take itself happened
+    assert new.players[0].screen == {"white": 1}  # the take itself happened
 
 
 def test_the_enders_shrimp_left_on_bare_rock_goes_back_behind_the_screen() -> None:
@@ -166,10 +166,10 @@ W1 W W W W W ~
     state = build({2: picture}, players=3, cylinders=dict(NINE_COVERED),
                   seats={0: {"consumed": {"pink": 1}, "sea_shrimp": True,
                              "parrotfish": ["grey", "white"]}})
-    hand = state.seats[0].shrimps_in_hand
+    hand = state.players[0].shrimps_in_hand
     new = play(state, 0, "move shrimp 2A2 2A3\nalga blue on tile 7 paying pink").state
     assert new.phase == "final" and new.shrimps == {}
-    assert new.seats[0].shrimps_in_hand == hand + 1
+    assert new.players[0].shrimps_in_hand == hand + 1
 
 
 def test_in_the_advanced_game_action_8_may_still_take_a_bonus_polyp() -> None:
@@ -177,9 +177,9 @@ def test_in_the_advanced_game_action_8_may_still_take_a_bonus_polyp() -> None:
     # the reserve action 8 may take from ("ou prenez le polype dans la réserve des polypes de
     # bonus") when the bag has none of that colour.
     state = build({}, seats={0: {"larva": {"grey": 1}}, 1: {}}, advanced=True)
-    state.seats[1].screen = {"grey": state.bag.pop("grey")}
+    state.players[1].screen = {"grey": state.bag.pop("grey")}
     new = play(state, 0, "larva grey for polyp\ntake white").state
-    assert new.seats[0].screen.get("grey") == 1 and "grey" not in new.bonus
+    assert new.players[0].screen.get("grey") == 1 and "grey" not in new.bonus
 
 
 def test_nothing_may_follow_the_meal_that_eats_a_players_fourth_shrimp() -> None:

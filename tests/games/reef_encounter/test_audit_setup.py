@@ -15,7 +15,7 @@ def test_the_open_sea_deal_starts_with_three_polyps_on_the_drawn_colours_space()
     seen = set()
     for seed in range(12):
         chance = Chance(f"deal-{seed}")
-        state = setup(2, chance)
+        state = setup(2, {}, chance)
         (drawn,) = [d.shown for d in chance.draws if d.label == "first open-sea space"]
         seen.add(drawn)
         first = clockwise.index(drawn)
@@ -27,7 +27,7 @@ def test_the_open_sea_deal_starts_with_three_polyps_on_the_drawn_colours_space()
 
 def test_the_polyp_drawn_to_choose_the_first_space_goes_back_into_the_bag() -> None:
     chance = Chance("deal-back")
-    state = setup(2, chance)
+    state = setup(2, {}, chance)
     # The bag gave 12 polyps to the open sea and 15 to the seats; the drawn one came back.
     assert sum(state.bag.values()) == 200 - 2 * 5 - 5 - 12 - (6 + 9)
 
@@ -41,6 +41,6 @@ def test_the_advanced_game_still_sets_the_five_bonus_polyps_aside() -> None:
 
 
 def test_each_seat_gets_four_shrimps_and_nothing_else_before_the_secret_step() -> None:
-    state = setup(4, Chance("seats"))
-    for seat in state.seats:
+    state = setup(4, {}, Chance("seats"))
+    for seat in state.players:
         assert (seat.shrimps_in_hand, seat.larva, seat.consumed, seat.parrotfish) == (4, {}, {}, [])

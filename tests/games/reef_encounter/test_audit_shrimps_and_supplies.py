@@ -67,7 +67,7 @@ def test_the_larva_cube_played_goes_to_the_supply_by_the_open_sea() -> None:
     state = build({}, seats={0: {"larva": {"grey": 1}, "screen": {"grey": 1}}})
     new = play(state, 0, "larva grey: 2A2\ntake white").state
     assert new.larva_supply["grey"] == state.larva_supply["grey"] + 1
-    assert new.seats[0].larva == {"white": 1}  # only the cube taken by action 10
+    assert new.players[0].larva == {"white": 1}  # only the cube taken by action 10
 
 
 def test_action_6_puts_the_consumed_polyp_into_the_bag() -> None:
@@ -76,4 +76,4 @@ def test_action_6_puts_the_consumed_polyp_into_the_bag() -> None:
     new = play(state, 0, "consumed pink for larva\ntake white").state
     refill = sum(new.bag.values()) - sum(state.bag.values())
     assert refill == 1 - 5  # one polyp in, one drawn for each of the five open-sea spaces
-    assert new.seats[0].larva == {"pink": 1, "white": 1}
+    assert new.players[0].larva == {"pink": 1, "white": 1}

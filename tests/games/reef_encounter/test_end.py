@@ -58,9 +58,9 @@ def test_in_the_final_turn_the_only_action_is_action_1() -> None:
 
 def test_in_the_final_turn_five_polyps_go_back_into_the_bag() -> None:
     new = play(_covering(), 0, "alga blue on tile 7 paying pink").state
-    fish = list(new.seats[1].parrotfish)
+    fish = list(new.players[1].parrotfish)
     over = play(new, 1, "eat 2A2").state
-    assert over.seats[1].parrotfish == [*fish, "white"]  # 6 polyps: 5 to the bag, 1 eaten
+    assert over.players[1].parrotfish == [*fish, "white"]  # 6 polyps: 5 to the bag, 1 eaten
     assert over.phase == "over"
 
 
@@ -68,7 +68,7 @@ def test_in_the_advanced_game_six_polyps_go_back_in_the_final_round() -> None:
     picture = SIX_WHITES.replace(". . . . ~ . .", "W . . . ~ . .")
     new = play(_covering(picture=picture, advanced=True), 0, "alga blue on tile 7 paying pink")
     over = play(new.state, 1, "eat 2A2").state
-    assert over.seats[1].parrotfish.count("white") == 1  # 7 polyps: 6 to the bag
+    assert over.players[1].parrotfish.count("white") == 1  # 7 polyps: 6 to the bag
 
 
 def test_end_when_a_parrotfish_has_eaten_all_four_of_its_players_shrimps() -> None:
@@ -78,7 +78,7 @@ def test_end_when_a_parrotfish_has_eaten_all_four_of_its_players_shrimps() -> No
     state.to_move = 0
     applied = play(state, 0, "eat 2A2")
     new = applied.state
-    assert new.seats[0].fish_shrimps == 3
+    assert new.players[0].fish_shrimps == 3
     assert new.end_reason == "Purple's parrotfish has eaten all four of Purple's shrimps"
     assert (new.phase, new.final_turns) == ("final", [1, 2])
 
@@ -103,14 +103,14 @@ def test_end_when_action_10_cannot_be_refilled_for_lack_of_a_larva_cube() -> Non
     new = play(state, 0, "take pink").state
     assert new.phase == "over"
     assert new.end_reason == "the open sea cannot be refilled (not enough polyps or larva cubes)"
-    assert new.seats[0].larva["pink"] == 10  # the take itself happened
+    assert new.players[0].larva["pink"] == 10  # the take itself happened
 
 
 def test_end_when_action_10_cannot_be_refilled_for_lack_of_polyps() -> None:
     state = build({})
-    state.seats[1].screen = dict(state.bag)
+    state.players[1].screen = dict(state.bag)
     state.bag = {"grey": 1}
-    state.seats[1].screen["grey"] -= 1
+    state.players[1].screen["grey"] -= 1
     new = play(state, 0, "take pink").state  # five spaces need a polyp: 1 + 5 bonus is enough
     assert new.phase == "play"
     new.to_move = 0

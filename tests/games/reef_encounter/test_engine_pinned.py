@@ -1,6 +1,6 @@
 """The rules and the bot, pinned: one digest of everything seeded random games produce.
 
-Speed work on the engine (issue 15) must not change behaviour by a single byte. The digest
+Speed work on the engine must not change behaviour by a single byte. The digest
 covers, for every order of 24 seeded bot games (2-4 players, both options): the bot's order
 text (so its random calls stay the same calls with the same results), the default order, the
 events and their audiences, ``to_json`` of every state, that the old state is left untouched,
@@ -61,7 +61,7 @@ def _outcome(state: State, seat: int, order: Order, chance: Chance) -> Any:
 
 def _event(e: Event) -> dict[str, Any]:
     """An event as the digest was pinned on: its English text and audience (kind and msg,
-    added with issue 16, are pinned by DATA_PINNED)."""
+    added with the translations, are pinned by DATA_PINNED)."""
     return {"text": e.text, "visible_to": None if e.visible_to is None else sorted(e.visible_to)}
 
 

@@ -128,7 +128,7 @@ def attempts(draw: st.DrawFn) -> tuple[State, int, str]:
     if waiting and draw(st.integers(0, 9)) > 0:
         seat = draw(st.sampled_from(waiting))
     else:
-        seat = draw(st.integers(0, state.players - 1))
+        seat = draw(st.integers(0, len(state.players) - 1))
     if draw(st.booleans()) and state.phase != "over" and seat in waiting:
         legal = GAME.random_order(state, seat, random.Random(draw(st.integers(0, 2**32))))
         text = _mutate(draw, state, legal)
@@ -158,4 +158,4 @@ def test_orders_never_corrupt_the_state(attempt: tuple[State, int, str], seed: i
 
 def test_positions_cover_every_phase() -> None:
     assert {s.phase for s in positions()} == {"setup", "play", "final", "over"}
-    assert {len(s.seats) for s in positions()} == {2, 3, 4}
+    assert {len(s.players) for s in positions()} == {2, 3, 4}

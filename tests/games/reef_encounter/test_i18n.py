@@ -81,7 +81,7 @@ def test_a_french_rule_error_names_colours_in_french() -> None:
     state = _playing_state()
     seat = state.to_move
     colour = next(c for c in ("grey", "orange", "pink", "white", "yellow")
-                  if state.seats[seat].larva.get(c, 0) == 0)
+                  if state.players[seat].larva.get(c, 0) == 0)
     word = alternatives("fr", colour)[0]
     order = parse_order(canonical_order(f"larve {word} : 2F3\nprendre rose", "fr"))
     with pytest.raises(IllegalOrder) as caught:

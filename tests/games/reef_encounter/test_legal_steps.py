@@ -10,7 +10,7 @@ import pytest
 
 from pbem.engine.chance import Chance
 from pbem.engine.errors import IllegalOrder
-from pbem.games.reef_encounter import GAME
+from pbem.games.reef_encounter import GAME, legal
 from pbem.games.reef_encounter.board import Refused
 from pbem.games.reef_encounter.bot import random_turn
 from pbem.games.reef_encounter.legal import KINDS, TurnInPlay
@@ -145,3 +145,25 @@ def test_the_setup_answers_are_exactly_those_the_rules_accept() -> None:
                     else:
                         assert answer in legal
         assert (legal == []) == (seat == 1)
+
+
+def test_the_steps_as_every_games_legal_offers_them() -> None:
+    """start, next_steps and play (the names every game's legal.py gives): the legal steps of
+    the turn so far, and the turn after one of them on a copy, the turn given unchanged."""
+    checked = 0
+    for state, turn in _positions("every game", 3):
+        if checked == 0:
+            fresh = legal.start(state, turn.seat)
+            assert legal.next_steps(fresh) == TurnInPlay(state, turn.seat).all_legal()
+        steps = legal.next_steps(turn)
+        assert steps == turn.all_legal()
+        if not steps:
+            continue
+        before = turn.state.to_json()
+        after = legal.play(turn, steps[0], Chance("next"))
+        assert turn.state.to_json() == before and after.steps == [*turn.steps, steps[0]]
+        in_place = turn.copy()
+        in_place.play(steps[0])
+        assert after.state.to_json() == in_place.state.to_json()
+        checked += 1
+    assert checked > 5

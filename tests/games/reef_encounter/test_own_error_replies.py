@@ -43,8 +43,8 @@ def test_alga_on_a_tile_of_the_wrong_colour(factory: SessionFactory) -> None:
 
 def _with_sea_shrimp() -> State:
     state = position()
-    state.seats[0].sea_shrimp = True
-    state.seats[0].shrimps_in_hand -= 1
+    state.players[0].sea_shrimp = True
+    state.players[0].shrimps_in_hand -= 1
     return state
 
 

@@ -25,8 +25,8 @@ def test_a_polyp_goes_on_empty_bare_rock_and_starts_a_coral() -> None:
     new = play(state, 0, "larva grey: 2F5\ntake white").state
     assert new.polyps["2:F5"] == "grey"
     assert coral(new, "2:F5") == ["2:F5"]
-    assert new.seats[0].screen == {"grey": 5}
-    assert new.seats[0].larva.get("grey", 0) == 0
+    assert new.players[0].screen == {"grey": 5}
+    assert new.players[0].larva.get("grey", 0) == 0
 
 
 def test_a_polyp_never_goes_on_sand() -> None:
@@ -82,7 +82,7 @@ def test_a_polyp_may_not_connect_two_corals_of_its_colour_that_both_hold_a_shrim
 def test_up_to_four_polyps_from_behind_the_screen_plus_any_consumed_ones() -> None:
     state = build({2: GREY_PAIR}, seats=_me(consumed={"grey": 2}))
     new = play(state, 0, "larva grey: 2A2 2A3 2B3 2C3 consumed 2D3 2A4\ntake white").state
-    assert new.seats[0].screen == {"grey": 2} and new.seats[0].consumed == {}
+    assert new.players[0].screen == {"grey": 2} and new.players[0].consumed == {}
     err = refused(state, 0, "larva grey: 2A2 2A3 2B3 2C3 2D3\ntake white")
     assert str(err) == ("the polyp on 2D3: at most four polyps from behind the screen per larva "
                         "cube "
@@ -109,7 +109,7 @@ def test_a_larva_cube_must_be_followed_by_at_least_one_placement() -> None:
     assert str(err) == ("step 1 (take white): the grey larva cube of action 2 must be followed "
                         "by at least one polyp placement before any other action")
     err = refused(state, 0, "larva grey\nlarva white: 2F5\ntake white")
-    assert (err.line, err.step) == (2, 1)  # steps count within their line (issue 13)
+    assert (err.line, err.step) == (2, 1)  # steps count within their line
 
 
 def test_a_placement_needs_a_larva_cube_first() -> None:
@@ -145,7 +145,7 @@ def test_extra_growth_does_not_count_towards_the_four_polyp_limit() -> None:
     state = build({2: STARFISH}, seats=_me())
     new = play(state, 0, "larva grey: 2D3 2D2 2C2 2B2\ntake white").state
     assert sum(1 for c in new.polyps.values() if c == "grey") == 5
-    assert new.seats[0].screen == {"grey": 2}
+    assert new.players[0].screen == {"grey": 2}
 
 
 def test_extra_growth_comes_before_anything_else_so_a_polyp_cannot_go_there_next() -> None:
@@ -175,7 +175,7 @@ def test_no_extra_growth_if_it_would_join_two_shrimp_held_corals() -> None:
 
 def test_no_extra_growth_without_a_polyp_of_that_colour_in_the_bonus_polyps_or_the_bag() -> None:
     state = build({2: STARFISH}, seats=_me(), bonus={"white": 1})
-    state.seats[1].screen = {"grey": state.bag.pop("grey")}
+    state.players[1].screen = {"grey": state.bag.pop("grey")}
     new = play(state, 0, "larva grey: 2D3\ntake white").state
     assert "2:D4" not in new.polyps
 
@@ -222,8 +222,8 @@ def test_the_starfish_space_grows_again_once_it_is_empty_again() -> None:
 def test_when_the_bag_is_empty_the_five_bonus_polyps_go_into_it() -> None:
     state = build({2: STARFISH}, seats=_me(larva={"grey": 2, "white": 1}))
     # Empty the bag but for one grey, which action 8 then takes: the bag is empty.
-    state.seats[1].screen = dict(state.bag)
-    state.seats[1].screen["grey"] -= 1
+    state.players[1].screen = dict(state.bag)
+    state.players[1].screen["grey"] -= 1
     state.bag = {"grey": 1}
     new = play(state, 0, "larva grey for polyp\nlarva grey: 2A2\ntake orange").state
     assert new.bonus == {}

@@ -1,4 +1,4 @@
-"""The redeal (redeal.py) and the computer player (botplay.py) on Reef Encounter positions."""
+"""The redeal (redeal.py) and the computer player (strategy.py) on Reef Encounter positions."""
 
 from __future__ import annotations
 
@@ -26,15 +26,15 @@ def _positions(seed: str) -> list[tuple[int, State]]:
 def test_a_redeal_keeps_what_each_seat_sees_and_redraws_the_rest() -> None:
     changed = 0
     for n, state in _positions("redeal"):
-        for seat in range(state.players):
+        for seat in range(len(state.players)):
             seen = GAME.redeal(state, seat, random.Random(n))
             assert GAME.view(seen, seat) == GAME.view(state, seat)
             assert not violations(seen, between_turns=True)  # every polyp and cube accounted
-            mine, theirs = seen.seats[seat], state.seats[seat]
+            mine, theirs = seen.players[seat], state.players[seat]
             assert (mine.screen, mine.parrotfish, mine.larva) == (
                 theirs.screen, theirs.parrotfish, theirs.larva)
-            others = [(s.screen, s.parrotfish[:1]) for i, s in enumerate(seen.seats) if i != seat]
-            real = [(s.screen, s.parrotfish[:1]) for i, s in enumerate(state.seats) if i != seat]
+            others = [(s.screen, s.parrotfish[:1]) for i, s in enumerate(seen.players) if i != seat]
+            real = [(s.screen, s.parrotfish[:1]) for i, s in enumerate(state.players) if i != seat]
             changed += others != real
             assert GAME.to_json(GAME.redeal(state, seat, random.Random(n))) == GAME.to_json(seen)
     assert changed > 20  # the others' secrets really are drawn afresh
@@ -43,15 +43,15 @@ def test_a_redeal_keeps_what_each_seat_sees_and_redraws_the_rest() -> None:
 def test_in_the_setup_step_the_others_picks_are_drawn_again_from_the_supply_seen() -> None:
     state = GAME.setup(3, {}, Chance("redeal-setup"))
     state = GAME.apply(state, 1, GAME.parse(state, 1, "parrotfish " + min(
-        state.seats[1].screen) + "; larvae pink pink"), Chance("x")).state
+        state.players[1].screen) + "; larvae pink pink"), Chance("x")).state
     picks = set()
     for k in range(20):
         seen = GAME.redeal(state, 0, random.Random(k))
         assert GAME.view(seen, 0) == GAME.view(state, 0)
-        picks.add(tuple(sorted(seen.seats[1].larva.items())))
-        assert sum(seen.seats[1].larva.values()) == 2
+        picks.add(tuple(sorted(seen.players[1].larva.items())))
+        assert sum(seen.players[1].larva.values()) == 2
     assert len(picks) > 3
-    assert GAME.redeal(state, 1, random.Random(0)).seats[1].larva == {"pink": 2}
+    assert GAME.redeal(state, 1, random.Random(0)).players[1].larva == {"pink": 2}
 
 
 def test_the_bot_plays_legal_turns_at_every_level_and_is_deterministic() -> None:
@@ -84,7 +84,7 @@ W1 W W W W . ~
     hungry = build({2: picture})  # nothing to grow it with: it eats
     text = GAME.bot_order(hungry, 0, random.Random(0), "normal", 1.0)
     assert text.startswith("eat 2"), text
-    assert len(play(hungry, 0, text).state.seats[0].parrotfish) == 3  # 7 polyps: 4 to the bag
+    assert len(play(hungry, 0, text).state.players[0].parrotfish) == 3  # 7 polyps: 4 to the bag
     growing = build({2: picture}, seats={0: {"screen": {"white": 4}, "larva": {"white": 1}}})
     text = GAME.bot_order(growing, 0, random.Random(0), "normal", 1.0)
     after = play(growing, 0, text).state

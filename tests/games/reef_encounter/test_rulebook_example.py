@@ -60,7 +60,7 @@ def test_reds_turn_from_the_rulebook() -> None:
     assert {k: v for k, v in new.polyps.items() if k.startswith("2:")} == {
         k: v for k, v in expected.polyps.items() if k.startswith("2:")}
     assert new.shrimps == expected.shrimps
-    me = new.seats[RED]
+    me = new.players[RED]
     # Three of the four oranges and the pink lie in front of Red's screen.
     assert me.consumed == {"orange": 3, "pink": 1}
     assert me.screen == {"pink": 1, "white": 1}  # taken with the grey cube

@@ -16,7 +16,7 @@ def _all_polyps(state: State) -> Counter[str]:
     total.update(state.bonus)
     for space in state.open_sea:
         total.update(space["polyps"])
-    for seat in state.seats:
+    for seat in state.players:
         total.update(seat.screen)
     return total
 
@@ -25,7 +25,7 @@ def _all_polyps(state: State) -> Counter[str]:
 def test_as_many_distinct_boards_as_players_each_with_its_five_starting_polyps(
     players: int,
 ) -> None:
-    state = setup(players, Chance(f"boards-{players}"))
+    state = setup(players, {}, Chance(f"boards-{players}"))
     assert len(state.boards) == len(set(state.boards)) == players
     assert len(state.polyps) == 5 * players
     for board_id in state.boards:
@@ -35,18 +35,18 @@ def test_as_many_distinct_boards_as_players_each_with_its_five_starting_polyps(
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_all_200_polyps_are_accounted_for(players: int) -> None:
-    state = setup(players, Chance(f"count-{players}"))
+    state = setup(players, {}, Chance(f"count-{players}"))
     assert _all_polyps(state) == {c: 40 for c in components().coral_colours}
 
 
 def test_one_bonus_polyp_of_each_colour() -> None:
-    state = setup(2, Chance("bonus"))
+    state = setup(2, {}, Chance("bonus"))
     assert state.bonus == {c: 1 for c in components().coral_colours}
 
 
 def test_open_sea_gets_3_3_3_2_1_clockwise_and_one_larva_cube_per_space() -> None:
     for seed in range(10):
-        state = setup(2, Chance(f"sea-{seed}"))
+        state = setup(2, {}, Chance(f"sea-{seed}"))
         sizes = [len(s["polyps"]) for s in state.open_sea]
         first = sizes.index(1) - 4  # the 1-space is the fifth, clockwise from the drawn colour
         assert [sizes[(first + i) % 5] for i in range(5)] == [3, 3, 3, 2, 1]
@@ -58,29 +58,30 @@ def test_open_sea_gets_3_3_3_2_1_clockwise_and_one_larva_cube_per_space() -> Non
 def test_starting_polyps_grow_clockwise_from_the_start_player(
     players: int, hands: list[int]
 ) -> None:
-    state = setup(players, Chance(f"hands-{players}"))
+    state = setup(players, {}, Chance(f"hands-{players}"))
     got = [
-        sum(state.seats[(state.start_player + i) % players].screen.values()) for i in range(players)
+        sum(state.players[(state.start_player + i) % players].screen.values())
+        for i in range(players)
     ]
     assert got == hands
     assert state.to_move == state.start_player
     assert state.phase == "setup"
-    assert all(seat.shrimps_in_hand == 4 for seat in state.seats)
+    assert all(seat.shrimps_in_hand == 4 for seat in state.players)
 
 
 def test_coral_tile_toss_lands_on_both_faces_over_many_seeds() -> None:
-    faces = {setup(2, Chance(f"toss-{seed}")).coral_face for seed in range(30)}
+    faces = {setup(2, {}, Chance(f"toss-{seed}")).coral_face for seed in range(30)}
     assert faces == {"a", "b"}
 
 
 def test_replaying_the_recorded_draws_gives_the_same_setup() -> None:
     chance = Chance("replay")
-    state = setup(4, chance)
-    again = setup(4, Chance.replaying(chance.draws))
+    state = setup(4, {}, chance)
+    again = setup(4, {}, Chance.replaying(chance.draws))
     assert again.to_json() == state.to_json()
     assert State.from_json(state.to_json()) == state
 
 
 def test_five_players_are_refused() -> None:
     with pytest.raises(ValueError, match="Reef Encounter is for 2 to 4 players"):
-        setup(5, Chance("five"))
+        setup(5, {}, Chance("five"))

@@ -11,21 +11,21 @@ from pbem.games.reef_encounter.state import State
 
 
 def _state() -> State:
-    state = setup(2, Chance("answer"))
-    state.seats[0].screen = {"pink": 1, "white": 5}
-    state.seats[1].screen = {"grey": 9}
+    state = setup(2, {}, Chance("answer"))
+    state.players[0].screen = {"pink": 1, "white": 5}
+    state.players[1].screen = {"grey": 9}
     return state
 
 
 def test_answer_moves_a_polyp_to_the_parrotfish_and_takes_two_larvae() -> None:
     state = _state()
     new = apply_setup_answer(state, 0, SetupAnswer("pink", ("white", "white")))
-    assert new.seats[0].screen == {"white": 5}
-    assert new.seats[0].parrotfish == ["pink"]
-    assert new.seats[0].larva == {"white": 2}
+    assert new.players[0].screen == {"white": 5}
+    assert new.players[0].parrotfish == ["pink"]
+    assert new.players[0].larva == {"white": 2}
     assert new.larva_supply["white"] == state.larva_supply["white"] - 2
     assert new.phase == "setup"
-    assert state.seats[0].parrotfish == []  # the original is untouched
+    assert state.players[0].parrotfish == []  # the original is untouched
 
 
 def test_play_begins_when_every_seat_has_answered() -> None:

@@ -22,7 +22,7 @@ def test_action_4_puts_a_new_shrimp_on_any_polyp_of_a_coral_without_a_shrimp() -
     state = build({2: CORALS}, seats=_me())
     applied = play(state, 0, "shrimp new 2B2\ntake white")
     assert applied.state.shrimps == {"2:B2": 0}
-    assert applied.state.seats[0].shrimps_in_hand == 3
+    assert applied.state.players[0].shrimps_in_hand == 3
     assert "Purple put a new shrimp on the white coral at 2B2." in texts(applied)
 
 
@@ -90,7 +90,7 @@ def test_action_5_moves_a_shrimp_to_another_polyp_of_its_coral_or_of_another_cor
 def test_action_5_takes_a_shrimp_home_behind_the_screen() -> None:
     picture = CORALS.replace(". W W . G . ~", ". W1 W . G . ~")
     new = play(build({2: picture}, seats=_me()), 0, "move shrimp 2B2 home\ntake white").state
-    assert new.shrimps == {} and new.seats[0].shrimps_in_hand == 4
+    assert new.shrimps == {} and new.players[0].shrimps_in_hand == 4
 
 
 def test_only_ones_own_shrimp_moves() -> None:

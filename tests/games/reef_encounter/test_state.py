@@ -2,18 +2,17 @@
 
 import pytest
 
-from pbem.games.reef_encounter.state import Seat, State
+from pbem.games.reef_encounter.state import Player, State
 
 
 def _sample() -> State:
     return State(
-        players=2,
         boards=[2, 4],
         polyps={"2:D2": "grey", "4:B4": "white"},
         shrimps={"2:D2": 1},
         open_sea=[{"colour": "white", "polyps": ["grey", "pink"], "larva": 1}],
         bag={"grey": 38, "white": 39},
-        seats=[Seat("purple", screen={"pink": 2}, parrotfish=["grey"]), Seat("green")],
+        players=[Player("purple", screen={"pink": 2}, parrotfish=["grey"]), Player("green")],
     )
 
 
@@ -33,9 +32,9 @@ def test_unknown_format_is_refused() -> None:
 def test_copy_is_independent_of_the_original() -> None:
     state = _sample()
     other = state.copy()
-    other.seats[0].screen["pink"] = 5
+    other.players[0].screen["pink"] = 5
     other.polyps["2:A2"] = "pink"
-    assert state.seats[0].screen == {"pink": 2}
+    assert state.players[0].screen == {"pink": 2}
     assert "2:A2" not in state.polyps
 
 
@@ -43,9 +42,9 @@ def test_copy_for_a_turn_copies_that_seat_and_shares_the_others() -> None:
     state = _sample()
     turn = state.copy_for(1)
     assert turn == state
-    assert turn.seats[0] is state.seats[0]  # a turn never writes to another seat
-    assert turn.seats[1] is not state.seats[1]
-    turn.seats[1].screen["white"] = 3
+    assert turn.players[0] is state.players[0]  # a turn never writes to another seat
+    assert turn.players[1] is not state.players[1]
+    turn.players[1].screen["white"] = 3
     turn.polyps["4:C4"] = "pink"
     assert turn.open_sea is state.open_sea  # only action 10 writes it, to a copy (take)
-    assert state.seats[1].screen == {} and "4:C4" not in state.polyps
+    assert state.players[1].screen == {} and "4:C4" not in state.polyps

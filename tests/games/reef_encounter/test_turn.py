@@ -28,7 +28,7 @@ def _state(**fields: Any) -> State:
 def test_action_10_takes_the_larva_cube_and_its_polyps() -> None:
     state = _state()
     applied = play(state, 0, "take pink")
-    me = applied.state.seats[0]
+    me = applied.state.players[0]
     assert me.larva == {"white": 2, "grey": 1, "pink": 1}
     assert me.screen == {"white": 7, "grey": 3}
     assert ("Purple took the pink larva cube and grey, white from the open sea."
@@ -84,7 +84,7 @@ def test_once_action_3_places_a_polyp_no_more_polyps_of_action_2_may_be_placed()
 def test_action_6_trades_a_consumed_polyp_for_a_larva_cube_of_its_colour() -> None:
     state = _state()
     applied = play(state, 0, "consumed pink for larva\ntake white")
-    me = applied.state.seats[0]
+    me = applied.state.players[0]
     assert me.consumed == {} and me.larva["pink"] == 1
     assert "Purple traded a consumed pink polyp for a pink larva cube." in texts(applied)
     err = refused(state, 0, "consumed white for larva\ntake white")
@@ -103,17 +103,17 @@ def test_action_8_trades_a_larva_cube_for_a_polyp_of_its_colour_from_the_bag() -
     state = _state()
     applied = play(state, 0, "larva grey for polyp\ntake white")
     new = applied.state
-    assert new.seats[0].screen["grey"] == 3 and "grey" not in new.seats[0].larva
+    assert new.players[0].screen["grey"] == 3 and "grey" not in new.players[0].larva
     assert new.larva_supply["grey"] == state.larva_supply["grey"] + 1
 
 
 def test_action_8_takes_the_bonus_polyp_when_the_bag_has_none_of_that_colour() -> None:
     state = _state()
-    state.seats[1].screen = {"grey": state.bag.pop("grey")}
+    state.players[1].screen = {"grey": state.bag.pop("grey")}
     new = play(state, 0, "larva grey for polyp\ntake white").state
-    assert new.seats[0].screen["grey"] == 3 and "grey" not in new.bonus
+    assert new.players[0].screen["grey"] == 3 and "grey" not in new.bonus
     state.bonus.pop("grey")
-    state.seats[1].screen["grey"] += 1
+    state.players[1].screen["grey"] += 1
     err = refused(state, 0, "larva grey for polyp\ntake white")
     assert str(err) == "step 1 (larva grey for polyp): no grey polyp is left in the bag"
 
@@ -158,15 +158,15 @@ def test_the_setup_step_comes_first() -> None:
 
 def test_setup_answers_are_secret_until_everyone_has_answered() -> None:
     state = GAME.setup(2, GAME.default_options(), Chance("setup"))
-    fish = sorted(state.seats[0].screen)[0]
+    fish = sorted(state.players[0].screen)[0]
     first = play(state, 0, f"parrotfish {fish}; larvae white yellow")
     assert texts(first) == ["Purple has answered the setup step."]
     assert GAME.waiting_for(first.state) == frozenset({1})
-    fish = sorted(state.seats[1].screen)[0]
+    fish = sorted(state.players[1].screen)[0]
     second = play(first.state, 1, f"parrotfish {fish}; larvae pink pink")
     assert texts(second)[1:] == [
         "Everyone has answered. Larva cubes taken — Purple: white, yellow; Green: pink, pink.",
-        f"The game begins: {second.state.seats[state.start_player].colour.capitalize()} "
+        f"The game begins: {second.state.players[state.start_player].colour.capitalize()} "
         "plays first."]
     assert GAME.waiting_for(second.state) == frozenset({state.start_player})
 
@@ -198,7 +198,7 @@ larva grey for polyp
 take white
 """
     new = play(state, 0, order).state
-    me = new.seats[0]
+    me = new.players[0]
     assert new.shrimps == {"2:F3": 0}
     assert me.consumed == {}
     assert me.larva == {"white": 2, "pink": 2}
@@ -208,7 +208,7 @@ take white
 
 def test_setup_picks_do_not_show_in_other_seats_views_until_all_have_answered() -> None:
     state = GAME.setup(2, GAME.default_options(), Chance("secret"))
-    fish = sorted(state.seats[0].screen)[0]
+    fish = sorted(state.players[0].screen)[0]
     answered = play(state, 0, f"parrotfish {fish}; larvae white white").state
     for seat in (1, None):
         assert GAME.view(answered, seat) == GAME.view(_as_answered(state), seat)
@@ -219,9 +219,9 @@ def test_setup_picks_do_not_show_in_other_seats_views_until_all_have_answered() 
 def _as_answered(state: State) -> State:
     """The state with seat 0 marked as answered but nothing visible to others changed."""
     other = state.copy()
-    other.seats[0].answered_setup = True
-    fish = sorted(state.seats[0].screen)[0]
-    other.seats[0].screen[fish] -= 1
-    if not other.seats[0].screen[fish]:
-        del other.seats[0].screen[fish]
+    other.players[0].answered_setup = True
+    fish = sorted(state.players[0].screen)[0]
+    other.players[0].screen[fish] -= 1
+    if not other.players[0].screen[fish]:
+        del other.players[0].screen[fish]
     return other

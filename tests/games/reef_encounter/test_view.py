@@ -10,16 +10,16 @@ from pbem.games.reef_encounter.view import view
 
 
 def _state() -> State:
-    state = setup(3, Chance("view"))
-    state.seats[1].parrotfish = ["pink"]
+    state = setup(3, {}, Chance("view"))
+    state.players[1].parrotfish = ["pink"]
     return state
 
 
 def test_views_differing_only_in_one_screen_are_identical_for_the_other_seats() -> None:
     state = _state()
-    state.seats[1].screen = {"pink": 5, "white": 2}
+    state.players[1].screen = {"pink": 5, "white": 2}
     other = state.copy()
-    other.seats[1].screen = {"grey": 7}  # same count behind the screen, other colours
+    other.players[1].screen = {"grey": 7}  # same count behind the screen, other colours
     for seat in (0, 2, None):
         assert view(state, seat) == view(other, seat)
     assert view(state, 1) != view(other, 1)
@@ -28,7 +28,7 @@ def test_views_differing_only_in_one_screen_are_identical_for_the_other_seats() 
 def test_another_seats_parrotfish_is_never_shown() -> None:
     state = _state()
     other = state.copy()
-    other.seats[1].parrotfish = ["white"]
+    other.players[1].parrotfish = ["white"]
     for seat in (0, 2, None):
         assert view(state, seat) == view(other, seat)
     assert view(state, 1)["you"]["parrotfish"] == ["pink"]
@@ -45,12 +45,12 @@ def test_the_bag_is_never_shown() -> None:
 
 def test_polyp_and_shrimp_counts_behind_screens_and_larvae_are_public() -> None:
     state = _state()
-    state.seats[2].larva = {"white": 1, "yellow": 1}
+    state.players[2].larva = {"white": 1, "yellow": 1}
     state.phase = "play"  # during the secret setup step the picks are hidden (test_turn.py)
     public = view(state, None)
     assert "you" not in public
     assert [p["polyps_behind"] for p in public["players"]] == [
-        sum(s.screen.values()) for s in state.seats
+        sum(s.screen.values()) for s in state.players
     ]
     assert public["players"][2]["larvae"] == {"white": 1, "yellow": 1}
     assert all(p["shrimps_behind"] == 4 for p in public["players"])
@@ -58,7 +58,7 @@ def test_polyp_and_shrimp_counts_behind_screens_and_larvae_are_public() -> None:
 
 def test_own_view_shows_own_screen_colours() -> None:
     state = _state()
-    assert view(state, 0)["you"]["polyps"] == state.seats[0].screen
+    assert view(state, 0)["you"]["polyps"] == state.players[0].screen
 
 
 def test_view_has_the_layout_render_reads_and_is_json() -> None:
@@ -98,7 +98,7 @@ def test_at_the_end_every_screen_and_parrotfish_is_shown_to_all() -> None:
     state.phase = "over"
     for seat in (0, 2, None):
         ben = view(state, seat)["players"][1]
-        assert ben["parrotfish"] == ["pink"] and ben["polyps"] == state.seats[1].screen
+        assert ben["parrotfish"] == ["pink"] and ben["polyps"] == state.players[1].screen
         assert ben["score"] == view(state, seat)["coral_values"]["pink"]
 
 
@@ -106,7 +106,7 @@ def test_only_the_seat_to_move_gets_an_example_order() -> None:
     state = _state()
     assert all(view(state, s)["you"]["to_move"] for s in range(3))  # setup: all answer
     assert "parrotfish" in view(state, 0)["you"]["example"]
-    for seat in state.seats:
+    for seat in state.players:
         seat.answered_setup = True
     state.phase, state.to_move = "play", 2
     assert [view(state, s)["you"]["to_move"] for s in range(3)] == [False, False, True]

@@ -188,7 +188,7 @@ def preference_first(factory: SessionFactory, tag: str, secrets: list[str], imap
     with factory() as s:
         other = 1 - api.current_state(s, api.get_game(s, tag)).to_move
     note = EmailMessage()
-    note["From"], note["To"] = PLAYERS[other][1], HOST.from_address
+    note["From"], note["To"] = PLAYERS[other][1], HOST.mail.from_address
     note["Subject"], note["Message-ID"] = f"Re: [{tag}] Das Riff", make_msgid()
     note.set_content(f"prefer purple pink\nsecret {secrets[other]}\n")
     imap.deliver(bytes(note))

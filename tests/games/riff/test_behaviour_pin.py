@@ -1,4 +1,4 @@
-"""Pins the engine's whole observable behaviour across speed work (issue 15): seeded games of
+"""Pins the engine's whole observable behaviour across speed work: seeded games of
 bot orders, default orders and out-of-turn preferences, with each order's text, parse, draws,
 events, the exact ``to_json`` text (key order included) and both seats' views folded into one
 digest. The digest was taken from the engine before any speed work; a change to the rules,
@@ -18,12 +18,12 @@ FLIPPED = {"face_down_at_sea_edge_counts_as_water": True,
            "completed_corals_count_toward_limit": False,
            "may_buy_fish_without_a_free_coral": False}
 GAMES = 12
-# Retaken for issue 16 (events carry a kind and their message as data, the view adds
+# Retaken when events came to carry a kind and their message as data (the view adds
 # discard_cards, ended_by_limit and each coral's cross_colours, the explanation is messages):
 # with those additions taken out, the games still give the digest taken before the speed work,
 # 19d56cb944700f1b8d574e91d600a5cc8f0ccc34b5b499a2b17fc077119142d0.
-# Retaken for issue 15 goal 4: the bot picks its candidates by weight with one random call and
-# draws its scratch cards from its own generator (the rules are held exact by test_corpus.py,
+# Retaken when the bot came to pick its candidates by weight with one random call and
+# to draw its scratch cards from its own generator (the rules are held exact by test_corpus.py,
 # which replays recorded orders; before that bot change the digest was
 # 14fff349fe67a0b3ecd13bf54132893147f41afe4857e1f30be9d0f36918095d).
 # Retaken when the random bot came to choose among the steps the rules list as legal

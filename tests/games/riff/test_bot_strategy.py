@@ -1,6 +1,6 @@
-"""The computer player (pbem/games/riff/bot.py, bot_order; judged by judge.py): legal orders
-at every level, the same order for the same generator, within its budget, and better than
-the random bot. It is always handed a redeal (pbem.engine.contract.bot_order)."""
+"""The computer player (pbem/games/riff/strategy.py: bot_order, judged by worth): legal
+orders at every level, the same order for the same generator, within its budget, and better
+than the random bot. It is always handed a redeal (pbem.engine.contract.bot_order)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pbem.engine.contract import bot_order
 from pbem.engine.errors import IllegalOrder
 from pbem.games.riff import GAME
 from pbem.games.riff.area import face_down_places
-from pbem.games.riff.bot import redeal
+from pbem.games.riff.redeal import redeal
 from pbem.games.riff.state import State
 from tests.games.riff.played import positions
 

@@ -1,6 +1,6 @@
 """The rules replay a pinned sample of bot games byte for byte: every draw, event and state
 JSON after every order (tests/games/riff/corpus.py; the sample was recorded before the speed
-work of issue 15 goal 4 and holds the orders, so it stands whatever the bot now chooses).
+speed work and holds the orders, so it stands whatever the bot now chooses).
 The full corpus (300 games) is checked the same way with ``corpus check``."""
 
 from __future__ import annotations

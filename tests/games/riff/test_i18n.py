@@ -1,4 +1,4 @@
-"""Das Riff in five languages (issue 16): orders in the seat's words, replies and help in them.
+"""Das Riff in five languages: orders in the seat's words, replies and help in them.
 
 The order words come from the game's catalogue (context "order keyword"); these tests read
 them through the same translator the host uses, so a catalogue edit that breaks the order

@@ -83,7 +83,7 @@ def test_the_seat_not_to_move_may_send_nothing_else(table: Table) -> None:
 def test_after_a_turned_card_lines_are_skipped_and_the_reply_says_why(table: Table) -> None:
     result, reply = table.send(0, "buy 1 middle paying red blue\nbuy 1 near")
     assert result.status == "applied", reply
-    assert "  - Ann turned 1 middle: a " in reply  # events name the players (issue 16)
+    assert "  - Ann turned 1 middle: a " in reply  # events name the players
     assert "  - Ann's line 2 could not be played after the turned card, so it was " \
            "skipped." in reply
     assert "  - Why: the red female fish on 1 near costs 1 red worm (a pearl" in reply

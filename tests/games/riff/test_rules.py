@@ -1,4 +1,4 @@
-"""A rule test for every sentence of the rules (seed 003, as summed up in issue 12).
+"""A rule test for every sentence of the rules (seed 003).
 
 Positions are drawn as seat 0 sees the area (far row first); see positions.py.
 """
@@ -29,7 +29,7 @@ RICH = {"red": 3, "yellow": 3, "blue": 3, "green": 3, "pink": 3, "purple": 3}
 
 
 def test_setup_deals_32_cards_outer_rows_face_up_middle_face_down_rest_the_pile() -> None:
-    state = setup({}, Chance("s"))
+    state = setup(2, {}, Chance("s"))
     assert [[s is not None for s in r] for r in state.area] == [[True] * 8] * 4
     assert [{s["up"] for s in r if s} for r in state.area] == [{True}, {False}, {False},
                                                                  {True}]
@@ -40,7 +40,7 @@ def test_setup_deals_32_cards_outer_rows_face_up_middle_face_down_rest_the_pile(
 
 
 def test_setup_opens_four_breeding_cards_one_boat_and_one_worm_of_each_colour_each() -> None:
-    state = setup({}, Chance("s"))
+    state = setup(2, {}, Chance("s"))
     assert len([c for c in state.breeding_open if c]) == 4 and len(state.breeding_pile) == 17
     assert [p.boats for p in state.players] == [1, 1] and state.boats_left == 13
     mover = state.to_move
@@ -49,9 +49,9 @@ def test_setup_opens_four_breeding_cards_one_boat_and_one_worm_of_each_colour_ea
 
 
 def test_setup_picks_a_start_player_who_rolls_and_takes_both_worms() -> None:
-    starts = {setup({}, Chance(f"s{i}")).to_move for i in range(20)}
+    starts = {setup(2, {}, Chance(f"s{i}")).to_move for i in range(20)}
     assert starts == {0, 1}
-    state = setup({}, Chance("s"))
+    state = setup(2, {}, Chance("s"))
     mover = state.players[state.to_move]
     assert len(state.dice) == 2 and state.taken == state.dice
     assert sum(mover.worms.values()) == 8
@@ -493,7 +493,7 @@ def test_the_dice_faces_are_an_option_checked_against_the_box() -> None:
     reds = ["red", "red", "red", "red", "yellow", "yellow"]
     opts = resolve({"die_faces": [reds, colours]})
     assert opts["die_faces"] == [reds, colours]
-    state = setup({"die_faces": [["red"] * 6, ["blue"] * 6]}, Chance("dice"))
+    state = setup(2, {"die_faces": [["red"] * 6, ["blue"] * 6]}, Chance("dice"))
     assert state.dice == ["red", "blue"]
     for bad in ([colours], [colours, colours[:5]], [colours, [*colours[:5], "orange"]]):
         with pytest.raises(OptionError, match="option die_faces must list 2 dice of 6 faces, "
@@ -509,7 +509,7 @@ def test_per_colour_fish_counts_and_own_colour_names_are_options() -> None:
     names = ["red", "yellow", "blue", "green", "orange", "violet"]
     opts = resolve({"colour_names": names})
     assert "orange+violet" in opts["breeding_cards"]
-    state = setup({"colour_names": names}, Chance("c"))
+    state = setup(2, {"colour_names": names}, Chance("c"))
     assert violations(state) == []
     # As the host hands them over, every option at its default but the colours: the shipped
     # breeding cards follow the game's own colours, as when they are not given.

@@ -16,6 +16,7 @@ from sqlmodel import select
 from pbem.engine.contract import BOT_LEVELS
 from pbem.ops import api
 from pbem.pipeline.clock import run_clocks
+from pbem.settings.config import Bots, MailConfig
 from pbem.settings.host import Host
 from pbem.store import SessionFactory, init, session_factory
 from pbem.store.tables import OutboundMessage, utcnow
@@ -41,8 +42,8 @@ def test_bot_seats_alone_play_the_game_to_its_end_and_it_replays(
     players = game.min_players
     levels = {i: BOT_LEVELS[i % len(BOT_LEVELS)] for i in range(players)}
     now = utcnow()
-    host = Host(from_address="games@host.test", bot_seconds_per_move=0.05,
-                bot_moves_per_pass=50, clock=lambda: now)
+    host = Host(mail=MailConfig(from_address="games@host.test"),
+                bots=Bots(seconds_per_move=0.05, moves_per_pass=50), clock=lambda: now)
     with sqlite_factory() as s:
         row, _ = api.create_game(s, name, [(f"Bot {i + 1}", "") for i in range(players)],
                                  seed=f"bot-seats-{name}", host=host, bots=levels)

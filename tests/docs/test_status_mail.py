@@ -1,23 +1,26 @@
-"""The README's player guide shows a real status mail: the golden plain-text part of a Reef
-status, which tests/games/reef2018/test_render_game.py checks against the mail sent today."""
+"""The players' guide shows a real status mail: the golden plain-text part of a Reef status,
+which tests/games/reef2018/test_render_game.py checks against the mail sent today; and the
+same status in French, on the page about languages."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
+PLAYING = ROOT / "docs" / "players" / "index.md"
+LANGUAGE = ROOT / "docs" / "players" / "language.md"
 GOLDEN = ROOT / "tests/games/reef2018/golden/game2_turn6_status_to_other.txt"
 
 
-def test_the_readme_shows_the_status_mail_the_host_sends() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_guide_shows_the_status_mail_the_host_sends() -> None:
+    readme = PLAYING.read_text(encoding="utf-8")
     mail = GOLDEN.read_text(encoding="utf-8").rstrip("\n").split("\n")
     shown = "\n".join(f"    {line}" if line else "" for line in mail)
-    assert shown in readme, "README's status mail is stale: paste the golden file again"
+    assert shown in readme, f"{PLAYING}'s status mail is stale: paste the golden file again"
     assert "It is your turn." in mail[1] and "Your mail setting: mail every." in mail[-1]
 
 
-FRENCH_START = "<!-- a French status mail: tests/test_readme_status.py writes it -->\n"
+FRENCH_START = "<!-- a French status mail: tests/docs/test_status_mail.py writes it -->\n"
 FRENCH_END = "<!-- end of the French status mail -->\n"
 
 
@@ -51,10 +54,10 @@ def french_status_mail(tmp: Path) -> str:
         engine.dispose()
 
 
-def test_the_readme_shows_a_french_status_mail(tmp_path: Path) -> None:
+def test_the_guide_shows_a_french_status_mail(tmp_path: Path) -> None:
     import os
 
-    readme_path = ROOT / "README.md"
+    readme_path = LANGUAGE
     readme = readme_path.read_text(encoding="utf-8")
     mail = french_status_mail(tmp_path).rstrip("\n").split("\n")
     shown = "".join(f"    {line}\n" if line else "\n" for line in mail)
@@ -65,6 +68,17 @@ def test_the_readme_shows_a_french_status_mail(tmp_path: Path) -> None:
         readme_path.write_text(f"{before}{FRENCH_START}\n{shown}\n{FRENCH_END}{after}",
                                encoding="utf-8")
         current = f"\n{shown}\n"
-    assert current == f"\n{shown}\n", ("README's French status mail is stale: run "
-                                      "PBEM_UPDATE_GOLDEN=1 pytest tests/test_readme_status.py")
+    assert current == f"\n{shown}\n", ("the guide's French status mail is stale: run "
+                                      "PBEM_UPDATE_GOLDEN=1 pytest tests/docs/test_status_mail.py")
     assert "    C'est votre tour." in shown or "    En attente de" in shown
+
+
+def test_the_readme_and_the_home_page_show_a_picture_of_a_status_mail() -> None:
+    from PIL import Image
+
+    picture = ROOT / "docs" / "images" / "status-mail.png"
+    with Image.open(picture) as image:  # made by python -m tests.docs.status_picture
+        assert image.format == "PNG" and image.width == 390 and image.height > 600
+    assert 'src="docs/images/status-mail.png"' in (ROOT / "README.md").read_text("utf-8")
+    assert "](images/status-mail.png)" in (ROOT / "docs" / "index.md").read_text("utf-8")
+    assert len((ROOT / "README.md").read_text("utf-8").splitlines()) <= 300

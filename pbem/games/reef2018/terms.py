@@ -1,5 +1,5 @@
-"""The words a state keeps: each score change's reason (a seat's ``ledger``) and why the game
-ended (``end_reason``), and their messages for every language.
+"""Reef's words as messages: colours, lists of cards, and the words a state keeps (each score
+change's reason in a player's ``ledger``, why the game ended), for every language.
 
 The state stores them in English, as it always has (so stored games, their hashes and replays
 are unchanged); :func:`why` reads a stored reason back into its message for the view.
@@ -9,7 +9,32 @@ from __future__ import annotations
 
 import re
 
-from pbem.i18n.msg import Msg, msg, nmsg
+from pbem.i18n.msg import Msg, cmsg, msg, nmsg
+
+
+def colour(name: str) -> Msg:
+    return cmsg("colour", name)
+
+
+def colours_and(names: list[str]) -> Msg:
+    """'red', 'red and green' (a supply may run out of two colours with one card)."""
+    if len(names) == 1:
+        return colour(names[0])
+    return msg("{first} and {last}", first=[colour(c) for c in names[:-1]],
+               last=colour(names[-1]))
+
+
+def either(cards: list[int], word: str) -> Msg:
+    """'14 and 41', '14, 41 or 52': tied cards, listed as each language lists them."""
+    first = [str(c) for c in cards[:-1]]
+    if word == "and":
+        return msg("{first} and {last}", first=first, last=cards[-1])
+    return msg("{first} or {last}", first=first, last=cards[-1])
+
+
+def numbers(cards: list[int]) -> str:
+    return ", ".join(str(c) for c in cards)
+
 
 START = "3 one-point tokens at the start"
 DECK_OUT = "the deck ran out"

@@ -62,7 +62,7 @@ def bot_order(state: State, seat: int, rng: random.Random, level: str, budget: f
 def _setup_value(state: State, seat: int, fish: str, larvae: tuple[str, str]) -> float:
     """The parrotfish's polyp scores at the end (the colour worth most now); larva cubes are
     worth most in the colours most polyps behind the screen have."""
-    screen = state.seats[seat].screen
+    screen = state.players[seat].screen
     values = coral_values(state)
     left = dict(screen)
     left[fish] -= 1
@@ -109,7 +109,7 @@ def greedy_turn(state: State, seat: int, rng: random.Random, k: int, known: Know
 def _grow(play: TurnInPlay, rng: random.Random, values: dict[str, int], known: Known) -> bool:
     """A larva cube of a colour behind the screen, then its polyps, best cells first (polyps
     from behind the screen before consumed ones, which buy cubes and algae)."""
-    screen = play.state.seats[play.seat].screen
+    screen = play.state.players[play.seat].screen
     cubes = _legal(play, Larva, known)
     if not cubes:
         return False
@@ -183,12 +183,12 @@ def evaluate(state: State, seat: int) -> float:
         return (WIN if seat in top and len(top) == 1 else WIN / 2 if seat in top else 0.0) + (
             mine - best_other)
     values = coral_values(state)
-    worth = [_seat_value(state, i, values) for i in range(state.players)]
+    worth = [_seat_value(state, i, values) for i in range(len(state.players))]
     return worth[seat] - max(w for i, w in enumerate(worth) if i != seat)
 
 
 def _seat_value(state: State, seat: int, values: dict[str, int]) -> float:
-    me = state.seats[seat]
+    me = state.players[seat]
     value = float(sum(values[c] for c in me.parrotfish))
     for cell, owner in state.shrimps.items():
         if owner == seat and cell in state.polyps:
