@@ -316,7 +316,7 @@ def has_public_part(game: GameRules) -> bool:
 class PublicView(dict[str, Any]):
     """A spectator's view with the JSON :func:`public_parts` keeps its part by, written once:
     a move's mails all show the same view, and writing it cost a tenth of a millisecond a
-    mail. Made from a view no one changes afterwards (pbem.pipeline.outgoing.public_view)."""
+    mail. Made from a view no one changes afterwards (pbem.pipeline.move_mails)."""
 
     def __init__(self, view: dict[str, Any]) -> None:
         super().__init__(view)

@@ -63,9 +63,9 @@ class Stages:
         from sqlalchemy import event
 
         from pbem.outbox import delivery as outbox
+        from pbem.pipeline import move_mails, stored
         from pbem.pipeline import one_mail as pipeline
         from pbem.pipeline import outgoing as mails
-        from pbem.pipeline import stored
 
         engine = factory().get_bind()
         t0: list[float] = []
@@ -87,7 +87,8 @@ class Stages:
             (ImapInbox, "mark_processed", "fetch"), (ImapInbox, "mark_all_processed", "fetch"),
             (pipeline, "read_message", "parse"), (rules, "parse", "parse"),
             (rules, "apply", "rules"),
-            (mails, "render_status", "render"), (mails, "render_notice", "render"),
+            (mails, "render_status", "render"), (move_mails, "render_status", "render"),
+            (mails, "render_notice", "render"),
             (mails, "inline_pictures", "pictures"),
             (mails, "compose", "compose"), (mails, "mail_bytes", "compose"),
             (mails, "compose_bytes", "compose"), (outbox, "as_email", "compose"),

@@ -1,4 +1,7 @@
-"""Composing outgoing emails: threaded, marked automatic, safe against header injection."""
+"""Composing outgoing emails: threaded, marked automatic, safe against header injection.
+
+:func:`compose` is the one writer of every mail pbem sends; it returns the bytes with their
+Message-ID (:class:`Composed`)."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from email import policy
+from email import message_from_bytes, policy
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
@@ -23,11 +26,6 @@ def clean_header(value: str, limit: int = 200) -> str:
     return " ".join(_UNSAFE.sub(" ", value).split())[:limit]
 
 
-def _address(name: str, addr: str) -> Address:
-    local, _, domain = clean_header(addr).rpartition("@")
-    return Address(display_name=clean_header(name), username=local, domain=domain)
-
-
 def _threadable(message_id: str) -> bool:
     return 0 < len(clean_header(message_id, 1000)) <= 250
 
@@ -36,8 +34,7 @@ def _thread_headers(in_reply_to: str | None, references: list[str] | None,
                     auto_reply: bool, list_id: str | None = None,
                     list_unsubscribe: str | None = None) -> list[tuple[str, str]]:
     """In-Reply-To, References (the last 20, the replied-to id last), Auto-Submitted,
-    List-Id and List-Unsubscribe, in that order, for both writers (:func:`compose`,
-    :func:`compose_bytes`)."""
+    List-Id and List-Unsubscribe, in that order."""
     headers = []
     # An id longer than a header line can hold is left out: cut short, it would name nothing.
     refs = [clean_header(r) for r in (references or []) if _threadable(r)]
@@ -69,6 +66,18 @@ def list_id(tag: str, domain: str) -> str:
     return f"{label} <{label}.{host or 'pbem.invalid'}>"
 
 
+def ascii_domain(domain: str) -> str:
+    """``domain`` as a Message-ID or Content-ID may carry it: one line, and a name beyond
+    ASCII in its IDNA form (``xn--...``), since those ids are never encoded."""
+    host = clean_header(domain)
+    if host.isascii():
+        return host
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return "pbem.invalid"
+
+
 _TAG = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*")
 
 
@@ -82,114 +91,14 @@ def game_subject(title: str, tag: str) -> str:
     return clean_header(f"[{tag}] {title}")
 
 
-@dataclass(frozen=True)
-class Attachment:
-    """A page a mail carries beside its text (an HTML file: a game's history)."""
-
-    filename: str  # ASCII letters, digits, "-", "_" and "." only: it goes in a header as is
-    data: bytes
-
-
-def compose(
-    *,
-    from_addr: str,
-    to_addr: str,
-    subject: str,
-    text: str,
-    to_name: str = "",
-    from_name: str = "",
-    html: str | None = None,
-    in_reply_to: str | None = None,
-    references: list[str] | None = None,
-    auto_reply: bool = False,
-    message_id_domain: str = "pbem.invalid",
-    pictures: Sequence[Picture] = (),
-    list_id: str | None = None,
-    list_unsubscribe: str | None = None,
-    language: str | None = None,
-    attachment: Attachment | None = None,
-) -> EmailMessage:
-    """A plain-text email (with an HTML alternative if given).
-
-    Every email pbem sends is machine-made, so it always carries Auto-Submitted: replies to a
-    player's email are ``auto-replied``, everything else ``auto-generated`` (RFC 3834).
-    ``language``: the reader's language tag, as Content-Language (RFC 3282), which screen
-    readers and translating clients go by.
-    """
-    msg = EmailMessage()
-    msg["From"] = _address(from_name, from_addr)
-    msg["To"] = _address(to_name, to_addr)
-    msg["Subject"] = clean_header(subject, 250)
-    msg["Date"] = formatdate(localtime=False)
-    msg["Message-ID"] = make_msgid(domain=clean_header(message_id_domain))
-    for name, value in _thread_headers(in_reply_to, references, auto_reply, list_id,
-                                       list_unsubscribe):
-        msg[name] = value
-    msg.set_content(text)
-    if html is not None:
-        msg.add_alternative(html, subtype="html")
-        if pictures:  # multipart/related: the HTML's cid: images travel with it
-            part = msg.get_body(("html",))
-            assert isinstance(part, EmailMessage)
-            for n, pic in enumerate(pictures, start=1):
-                # The headers as for the PNG itself; the body is its base64, encoded once
-                # for every seat's mail (the content manager would encode it per mail).
-                part.add_related(b"", maintype="image", subtype="png", cid=f"<{pic.cid}>",
-                                 disposition="inline", filename=f"board{n}.png")
-                related = part.get_payload()
-                assert isinstance(related, list)
-                image = related[-1]
-                assert isinstance(image, EmailMessage)
-                image.set_payload(base64_lines(pic.png, msg.policy.max_line_length or 78))
-    if attachment is not None:
-        msg.add_attachment(attachment.data, maintype="text", subtype="html",
-                           filename=attachment.filename)
-    if language:  # after the content: setting it drops a Content-Language set before
-        msg["Content-Language"] = _language(language)
-    return msg
-
-
-SPLICE_MIN = 4096  # a base64 body shorter than this is not worth splicing
-
-
-def mail_bytes(msg: EmailMessage) -> bytes:
-    """``bytes(msg)``, byte for byte, without the generator walking big base64 bodies.
-
-    The generator writes a body line by line (a 100 kB picture is ~1,300 writes), then the
-    whole text is encoded; each such body is swapped for a one-line token while the rest is
-    written, then put back in place. Only bodies it would write unchanged (base64 text
-    with \n line ends, under a \n line separator) are spliced."""
-    if msg.policy.linesep != "\n":
-        return bytes(msg)
-    swapped: list[tuple[EmailMessage, str, bytes]] = []
-    try:
-        for part in msg.walk():
-            payload = None if part.is_multipart() else part.get_payload()
-            if (not isinstance(payload, str) or len(payload) < SPLICE_MIN
-                    or str(part.get("Content-Transfer-Encoding", "")).lower() != "base64"
-                    or not payload.isascii() or "\r" in payload):
-                continue
-            mark = f"pbem-splice-{len(swapped)}-{id(part):x}" + (
-                "\n" if payload.endswith("\n") else "")
-            part.set_payload(mark)
-            swapped.append((part, payload, mark.encode("ascii")))
-        raw = bytes(msg)
-    finally:
-        for swapped_part, payload, _ in swapped:
-            swapped_part.set_payload(payload)
-    for _, payload, token in swapped:
-        if raw.count(token) != 1:  # never guess (a body quoting the token): the plain way
-            return bytes(msg)
-        head, _, tail = raw.partition(token)
-        raw = head + payload.encode("ascii") + tail
-    return raw
-
-
-# -- the same mail, written directly -----------------------------------------------------------
-# Names, addresses and ids this simple go into a header as they are; anything else (a name
-# with a comma, quotes or accents, a long References line) is folded by the email package,
-# always 7-bit: text beyond ASCII becomes RFC 2047 encoded words, as the generator writes
-# them, since a header's raw UTF-8 is allowed only where SMTPUTF8 was negotiated.
+# -- the mail written directly ------------------------------------------------------------------
+# Building an EmailMessage parses every header it is given and walks every part (8 ms of a
+# status mail's 9, bench/pipeline): the mail is written as the email package's generator would
+# write it instead, the same headers, parts and contents. Names, addresses and ids this simple
+# go into a header as they are; anything else (a name with a comma, quotes or accents, a long
+# References line) is folded by the email package, always 7-bit: text beyond ASCII becomes
+# RFC 2047 encoded words, as the generator writes them, since a header's raw UTF-8 is allowed
+# only where SMTPUTF8 was negotiated.
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~ -]*")
 _PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+")
 _LINE = 78  # policy.default's max_line_length
@@ -316,7 +225,62 @@ def _multipart(subtype: str, parts: Sequence[Part]) -> Part:
             inner + f"--{boundary}--\n".encode("ascii"))
 
 
-def compose_bytes(
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A part that follows the body: ``content_type`` as its header reads (parameters
+    included, e.g. ``text/calendar; charset="utf-8"; method=REQUEST``), its bytes (written
+    base64), and a file name (letters, digits, ``.``, ``_`` and ``-``; others become ``_``).
+    ``inline``: shown in the mail where the client can, else offered as a file."""
+
+    content_type: str
+    data: bytes
+    filename: str = ""
+    inline: bool = False
+
+
+@dataclass(frozen=True)
+class Composed:
+    """A mail as :func:`compose` wrote it: its bytes, and the Message-ID they carry (minted
+    by the writer; nothing reads it back out of the bytes)."""
+
+    raw: bytes
+    message_id: str
+
+    def message(self) -> EmailMessage:
+        """The mail parsed, for a reader that wants its headers and parts as objects."""
+        msg = message_from_bytes(self.raw, policy=policy.default)
+        assert isinstance(msg, EmailMessage)
+        return msg
+
+
+# The headers the writer itself writes: an extra header may not stand in for one of them.
+_OWN_HEADERS = frozenset({
+    "from", "to", "subject", "date", "message-id", "in-reply-to", "references",
+    "auto-submitted", "list-id", "list-unsubscribe", "mime-version", "content-language"})
+_FIELD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,75}")
+_FILE_CUT = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def _extra_header(name: str, value: str) -> str:
+    if not _FIELD_NAME.fullmatch(name) or name.lower() in _OWN_HEADERS \
+            or name.lower().startswith("content-"):
+        raise ValueError(f"{name!r} is not a header an extra header may set")
+    return _header(name, clean_header(value, 998))
+
+
+def _attachment_part(attachment: Attachment) -> Part:
+    shown = "inline" if attachment.inline else "attachment"
+    name = _FILE_CUT.sub("_", attachment.filename)[:100]
+    return (_header("Content-Type", clean_header(attachment.content_type, 500))
+            + "Content-Transfer-Encoding: base64\n"
+            + (f'Content-Disposition: {shown}; filename="{name}"\n' if name
+               else f"Content-Disposition: {shown}\n"),
+            base64_lines(attachment.data, _LINE).encode("ascii"))
+
+
+def compose(
     *,
     from_addr: str,
     to_addr: str,
@@ -334,32 +298,54 @@ def compose_bytes(
     list_id: str | None = None,
     list_unsubscribe: str | None = None,
     language: str | None = None,
-    attachment: Attachment | None = None,
-) -> bytes:
-    """The mail :func:`compose` makes, as the bytes :func:`mail_bytes` would give (the same
-    headers, parts and contents; fresh boundaries, Message-ID and Date; text parts written
-    7bit, 8bit or quoted-printable), written directly: building an EmailMessage parses every
-    header it is given and walks every part, 8 ms of a status mail's 9 (bench/pipeline.py).
+    extra_headers: Sequence[tuple[str, str]] = (),
+    attachments: Sequence[Attachment] = (),
+) -> Composed:
+    """The one mail writer: a plain-text mail (with an HTML alternative if given), as bytes,
+    with the Message-ID it minted.
 
-    A cid or domain the writer would have to encode (not ASCII) takes the EmailMessage way.
-    ``keep_lines``: the texts' long lines may be kept encoded for the next mails (a mail
-    holding no secret: see :func:`_qp`)."""
-    if not all((p.cid + message_id_domain).isascii() for p in pictures) or \
-            not message_id_domain.isascii():
-        return mail_bytes(compose(
-            from_addr=from_addr, to_addr=to_addr, subject=subject, text=text, to_name=to_name,
-            from_name=from_name, html=html, in_reply_to=in_reply_to, references=references,
-            auto_reply=auto_reply, message_id_domain=message_id_domain, pictures=pictures,
-            list_id=list_id, list_unsubscribe=list_unsubscribe, language=language,
-            attachment=attachment))
+    Every email pbem sends is machine-made, so it always carries Auto-Submitted: replies to a
+    player's email are ``auto-replied``, everything else ``auto-generated`` (RFC 3834).
+    ``language``: the reader's language tag, as Content-Language (RFC 3282), which screen
+    readers and translating clients go by. Every header is 7-bit (RFC 2047 encoded words
+    for text beyond ASCII) and no line is longer than 78 bytes; text parts are 7bit, 8bit or
+    quoted-printable, line ends ``\\n``.
+
+    The layout, outermost first::
+
+        multipart/mixed                 only with attachments
+          multipart/alternative         only with html
+            text/plain
+            multipart/related           only with pictures
+              text/html
+              image/png ...             pictures: Content-ID <cid>, the HTML's cid: images
+          attachment ...                attachments, in order
+
+    Where more goes:
+
+    - ``extra_headers``: (name, value) pairs written after the threading and list headers,
+      in order (e.g. ``("Reply-To", ...)``). A value is cleaned to one line and folded as
+      any header; a name the writer writes itself (From, To, Subject, Date, Message-ID,
+      In-Reply-To, References, Auto-Submitted, List-*, MIME-Version, Content-*) raises
+      ValueError.
+    - ``attachments``: parts after the body (:class:`Attachment`), e.g. a ``text/calendar``
+      invitation; with any, the body and they go in a ``multipart/mixed``.
+    - ``pictures``: the PNGs the HTML shows by ``cid:`` (pbem.drawing.pictures).
+
+    ``keep_lines``: the texts' long lines may be kept encoded for the next mails (only for a
+    mail holding no secret: see :func:`_qp`).
+    """
+    domain = ascii_domain(message_id_domain)
+    message_id = make_msgid(domain=domain)
     head = [_address_header("From", from_name, from_addr),
             _address_header("To", to_name, to_addr),
             _header("Subject", clean_header(subject, 250)),
             _header("Date", formatdate(localtime=False)),
-            _header("Message-ID", make_msgid(domain=clean_header(message_id_domain)))]
+            _header("Message-ID", message_id)]
     head += [_header(name, value)
              for name, value in _thread_headers(in_reply_to, references, auto_reply, list_id,
                                                 list_unsubscribe)]
+    head += [_extra_header(name, value) for name, value in extra_headers]
     head.append("MIME-Version: 1.0\n")
     if language:
         head.append(_header("Content-Language", _language(language)))
@@ -369,28 +355,12 @@ def compose_bytes(
         if pictures:  # multipart/related: the HTML's cid: images travel with it
             images = [(f"Content-Type: image/png\nContent-Transfer-Encoding: base64\n"
                        f'Content-Disposition: inline; filename="board{n}.png"\n'
-                       f"Content-ID: <{pic.cid}>\n",
+                       f"Content-ID: <{clean_header(pic.cid, 250)}>\n",
                        base64_lines(pic.png, _LINE).encode("ascii"))
                       for n, pic in enumerate(pictures, start=1)]
             shown = _multipart("related", [shown, *images])
         part = _multipart("alternative", [part, shown])
-    if attachment is not None:  # multipart/mixed: the text, then the file beside it
-        part = _multipart("mixed", [part, (
-            f'Content-Type: text/html; charset="utf-8"\nContent-Transfer-Encoding: base64\n'
-            f'Content-Disposition: attachment; filename="{attachment.filename}"\n',
-            base64_lines(attachment.data, _LINE).encode("ascii"))])
+    if attachments:
+        part = _multipart("mixed", [part, *map(_attachment_part, attachments)])
     part_head, body = part
-    return "".join([*head, part_head, "\n"]).encode("utf-8") + body
-
-
-# -- the reply address, added to a mail already written ------------------------------------
-
-
-def with_reply_to(raw: bytes, address: str) -> bytes:
-    """``raw`` with a ``Reply-To: address`` header (first, before the others), the rest byte
-    for byte: the seat's reply address (pbem.pipeline.reply_tokens), added after the mail is
-    written, whichever writer wrote it."""
-    line = _address_header("Reply-To", "", address)
-    if raw.partition(b"\n")[0].endswith(b"\r"):  # a mail written with CRLF line ends
-        line = line.replace("\n", "\r\n")
-    return line.encode("ascii") + raw
+    return Composed("".join([*head, part_head, "\n"]).encode("utf-8") + body, message_id)

@@ -24,6 +24,7 @@ from pbem.pipeline import autoplay, clock, history, operator_input, standings
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.controllers import HUMAN, STAND_IN, controller
 from pbem.pipeline.guide_link import guide_line
+from pbem.pipeline.move_mails import MoveMails
 from pbem.pipeline.movelog import log_admin, record_move
 from pbem.pipeline.reply_tokens import REPLY_NEEDS_NO_SECRET
 from pbem.pipeline.seat_language import Line, seat_tr
@@ -60,8 +61,10 @@ def _state(session: Session, rules: GameRules, game: Game) -> Any:
 
 def _status_all(session: Session, host: Host, rules: GameRules, game: Game, state: Any,
                 intro: Sequence[Line], skip: int | None = None) -> list[OutboundMessage]:
-    out = [mails.queue_status(session, host, rules, game, state, s, intro=intro)
-           for s in queries.seats(session, game.id or 0) if s.index != skip]
+    seats = queries.seats(session, game.id or 0)
+    move = MoveMails.read(session, rules, game, state, seats=seats,
+                          mailed=[s.index for s in seats if s.index != skip])
+    out = [move.queue_status(host, s, intro=intro) for s in seats if s.index != skip]
     session.flush()
     return [q for q in out if q is not None]
 
@@ -125,14 +128,15 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
               [Event.of("seat_taken_over", msg("{name} takes over from {old_name}.",
                                                name=name, old_name=old_name))],
               seat=seat.index)  # players know seats by name
-    mails.queue_status(session, host, rules, game, state, seat, secret=secret, kind="welcome",
-                       intro=[msg("Welcome to {title} [{tag}]! You take over the seat of "
-                                  "{old_name}.", title=rules.title, tag=game.tag,
-                                  old_name=old_name),
-                              msg("Your secret is: {secret}", secret=secret),
-                              msg("Keep it private: put it in every mail you send."),
-                              *guide_line(host.site.url, rules.name, seat.language),
-                              REPLY_NEEDS_NO_SECRET])
+    move = MoveMails.read(session, rules, game, state, mailed=[seat.index])
+    move.queue_status(host, seat, secret=secret, kind="welcome",
+                      intro=[msg("Welcome to {title} [{tag}]! You take over the seat of "
+                                 "{old_name}.", title=rules.title, tag=game.tag,
+                                 old_name=old_name),
+                             msg("Your secret is: {secret}", secret=secret),
+                             msg("Keep it private: put it in every mail you send."),
+                             *guide_line(host.site.url, rules.name, seat.language),
+                             REPLY_NEEDS_NO_SECRET])
     if old_address and old_address != address:  # a bot seat had no address to tell
         # The seat's language, as its old player chose it.
         mails.queue_notice(session, host, to=old_address, kind="notice", game=game,

@@ -15,7 +15,7 @@ import logging
 from pathlib import Path
 
 from pbem.mail.compose import compose
-from pbem.mail.outbound import Sender, SendError
+from pbem.mail.outbound import Sender, SendError, send_bytes
 from pbem.settings.host import Host
 from pbem.store.tables import utcnow
 
@@ -57,7 +57,7 @@ class FaultWatch:
         log.error("%d passes in a row failed since %s: %s", count, since, fault)
         if sender is None or not self.host.mail.operator_address:
             return False
-        msg = compose(
+        mail = compose(
             from_addr=self.host.mail.from_address, from_name=self.host.mail.from_name,
             to_addr=self.host.mail.operator_address,
             subject="pbem: the database or disk keeps failing",
@@ -67,7 +67,7 @@ class FaultWatch:
                   "Check the database server, the disk space and the logs.\n"),
             message_id_domain=self.host.mail.message_id_domain)
         try:
-            sender.send(msg)
+            send_bytes(sender, mail.raw)
         except SendError as exc:
             log.error("could not mail the operator about the fault: %s", exc)
             return False

@@ -22,9 +22,9 @@ from pbem.mail.inbound import Inbox
 from pbem.mail.outbound import Sender
 from pbem.outbox.delivery import Delivery, deliver_outbox
 from pbem.pipeline import history
-from pbem.pipeline import outgoing as mails
 from pbem.pipeline.clock import ClockReport, run_clocks
 from pbem.pipeline.digest import send_digests
+from pbem.pipeline.move_mails import MoveMails, spectator_mail
 
 # Game creation lives in the pipeline (a lobby table that fills creates its game too).
 from pbem.pipeline.new_game import ClockSettings as ClockSettings
@@ -84,11 +84,11 @@ def show_game(session: Session, game: Game, seat_index: int | None) -> tuple[str
     rules = registry.get(game.game_type)
     state = current_state(session, game)
     if seat_index is None:
-        return render_status(rules, mails.spectator_mail(session, rules, game, state))
+        return render_status(rules, spectator_mail(session, rules, game, state))
     seat = next((s for s in queries.seats(session, game.id or 0) if s.index == seat_index), None)
     if seat is None:
         raise LookupError(f"game {game.tag} has no seat {seat_index + 1}")
-    mail = mails.status_mail(session, rules, game, state, seat)
+    mail = MoveMails.read(session, rules, game, state, mailed=[seat.index]).status_mail(seat)
     return render_status(rules, mail)
 
 

@@ -27,7 +27,7 @@ from pbem.engine.hashing import canonical_json, state_hash
 from pbem.engine.replay import ReplayMismatch, SetupRecord, draws_from_json, replay
 from pbem.ops.hostkey import HostKey
 from pbem.pipeline import controllers, history, operator_input, standings
-from pbem.pipeline import outgoing as mails
+from pbem.pipeline.move_mails import MoveMails
 from pbem.pipeline.reply_tokens import REPLY_NEEDS_NO_SECRET
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.host import Host
@@ -296,14 +296,15 @@ def import_game(session: Session, data: Any, *, key: HostKey, trust_foreign: boo
         standings.game_finished(session, rules, game, final, entries[-1].created,
                                 host is not None and host.bots.rated)
     if host is not None:
-        for seat, secret in zip(queries.seats(session, game.id), secrets, strict=True):
+        seats = queries.seats(session, game.id)
+        move = MoveMails.read(session, rules, game, final, seats=seats)
+        for seat, secret in zip(seats, secrets, strict=True):
             if not secret:
                 continue  # a bot seat
-            mails.queue_status(session, host, rules, game, final, seat, secret=secret,
-                               kind="welcome", intro=[
-                                   f"[{game.tag}] ({rules.title}) has moved to this host and "
-                                   "goes on from where it was.",
-                                   f"Your new secret is: {secret}",
-                                   "Keep it private: put it in every mail you send.",
-                                   REPLY_NEEDS_NO_SECRET])
+            move.queue_status(host, seat, secret=secret, kind="welcome", intro=[
+                f"[{game.tag}] ({rules.title}) has moved to this host and "
+                "goes on from where it was.",
+                f"Your new secret is: {secret}",
+                "Keep it private: put it in every mail you send.",
+                REPLY_NEEDS_NO_SECRET])
     return game, secrets

@@ -6,7 +6,7 @@ then each marked right after its send, most by one statement that commits itself
 database lock is ever held while SMTP talks: a slow server cannot stall the workers applying
 orders. A crash between a send and its mark resends that one mail after the lease, with the
 same Message-ID (the one window SMTP itself cannot close). Marks are not batched: that would
-widen the window to a batch (the kill -9 tests, tests/processor/test_faults.py, fail when
+widen the window to a batch (the kill -9 tests, tests/pipeline/test_faults.py, fail when
 they are).
 
 A mark's commit does not wait for the disk (pbem.store.db.commit_unsynced; it was an fsync

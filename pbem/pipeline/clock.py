@@ -56,6 +56,7 @@ from pbem.pipeline.deadlines import (
     waiting_lines,
     when,
 )
+from pbem.pipeline.move_mails import MoveMails
 from pbem.pipeline.seat_language import Line, seat_tr
 from pbem.settings.host import Host
 from pbem.store import queries
@@ -306,6 +307,9 @@ def tell_autoplay(session: Session, host: Host, rules: GameRules, game: Game, re
     played_for = {s.index: text for s, text in result.played}
     taken = {s.index for s in result.taken_over}
     seats = queries.seats(session, game.id or 0)
+    move = MoveMails.read(session, rules, game, result.state, seats=seats,
+                          mover=mails.movers([s.name for s, _ in result.played], result.start),
+                          mailed=[s.index for s in seats if s.index != skip_seat])
     for seat in seats:
         if seat.index == skip_seat:
             continue
@@ -316,10 +320,7 @@ def tell_autoplay(session: Session, host: Host, rules: GameRules, game: Game, re
                  [msg("Your deadline passed, so the game played for you: {order}",
                       order=localise_order(rules, played_for[seat.index], seat.language))]
                  if seat.index in played_for and not autoplayed(seat) else [])
-        update = mails.queue_update(session, host, rules, game, result.state, seat,
-                                    mover=mails.movers([s.name for s, _ in result.played],
-                                                       result.start),
-                                    intro=[*news, *intro], seats=seats)
+        update = move.queue_update(host, seat, intro=[*news, *intro])
         queued += [update] if update is not None else []
     session.flush()
     return queued
@@ -335,12 +336,15 @@ def remind(session: Session, host: Host, rules: GameRules, game: Game, state: An
             else None
         if at is not None and at <= now and (last is None or last < at):
             due.append(seat)
+    move = MoveMails.read(session, rules, game, state, seats=seats,
+                          mailed=[s.index for s in due]) if due else None
     for seat in due:
+        assert move is not None
         deadline = deadline_of(game, seat)
         assert deadline is not None
         hours = max(0, int((deadline - now).total_seconds() // 3600))
         tr = seat_tr(seat, rules)
-        mails.queue_status(session, host, rules, game, state, seat, kind="reminder", intro=[
+        move.queue_status(host, seat, kind="reminder", intro=[
             nmsg("Reminder: your orders for [{tag}] are due by {when} (in about {n} hour).",
                  "Reminder: your orders for [{tag}] are due by {when} (in about {n} hours).",
                  hours, tag=game.tag, when=tr.datetime(deadline, seat.timezone)),

@@ -21,9 +21,9 @@ from pbem.pipeline.commands import (
 )
 from pbem.pipeline.commands.base import Command, Scope
 from pbem.pipeline.lobby import confirm, games, invite, join, leave, never, new, start
+from pbem.pipeline.profile import calendar, name, standings
 from pbem.pipeline.profile import language as profile_language
 from pbem.pipeline.profile import mail as profile_mail
-from pbem.pipeline.profile import name, standings
 from pbem.pipeline.profile import timezone as profile_timezone
 
 SEAT, PROFILE, PUBLIC, LOBBY = Scope.SEAT, Scope.PROFILE, Scope.PUBLIC, Scope.LOBBY
@@ -47,6 +47,8 @@ COMMANDS: tuple[Command, ...] = (
             usage=mail_setting.usage),
     Command("language", SEAT, msg("Language changed"), language.run, usage=language.usage),
     Command("timezone", SEAT, msg("Time zone changed"), timezone.run, usage=timezone.usage),
+    Command("calendar", SEAT, msg("Calendar setting changed"), calendar.run,
+            usage=calendar.usage),
     Command("name", SEAT, msg("Your profile"), name.run, usage=name.usage),
     Command("standings", SEAT, msg("Standings"), standings.run, usage=standings.usage),
     # To the host itself, naming no game: the profile (a seat's secret proves the address)...
@@ -54,6 +56,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("language", PROFILE, msg("Your profile"), profile_language.run),
     Command("timezone", PROFILE, msg("Your profile"), profile_timezone.run),
     Command("mail", PROFILE, msg("Your profile"), profile_mail.run),
+    Command("calendar", PROFILE, msg("Your profile"), calendar.run),
     # ... and what anyone may ask.
     Command("standings", PUBLIC, msg("Standings"), standings.run),
     # The lobby's, to the host itself by anyone (a seat's code proves the seat); None: its

@@ -41,6 +41,7 @@ WORDS = [
     cmsg("host command", "game"),
     cmsg("host command", "language"),
     cmsg("host command", "timezone"),
+    cmsg("host command", "calendar"),
     # the lobby's
     cmsg("host command", "games"),
     cmsg("host command", "join"),

@@ -27,7 +27,7 @@ class Letter:
     game_tag: str | None = None
     secret: str | None = None
     # check | help | status | log | waiting | vacation | resign | back | secret (new) | mail |
-    # language | timezone | name | standings
+    # language | timezone | calendar | name | standings
     command: str | None = None
     argument: str = ""  # the rest of a command's line ("until 2026-12-24" for vacation)
     orders: list[tuple[int, str]] = field(default_factory=list)  # (line number in body, text)

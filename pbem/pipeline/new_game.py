@@ -18,10 +18,10 @@ from pbem.engine.hashing import canonical_json
 from pbem.engine.replay import draws_to_json, start
 from pbem.i18n import LANGUAGES, Msg, msg
 from pbem.pipeline import controllers, game_options, operator_input
-from pbem.pipeline import outgoing as mails
 from pbem.pipeline.autoplay import settle
 from pbem.pipeline.clock import tell_autoplay
 from pbem.pipeline.guide_link import guide_line
+from pbem.pipeline.move_mails import MoveMails
 from pbem.pipeline.reply_tokens import REPLY_NEEDS_NO_SECRET
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.config import TIMEOUT_POLICIES, Deadlines
@@ -152,18 +152,19 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
         if played.failed and host is not None:
             tell_autoplay(session, host, rules, game, played, game.turn_started_at or utcnow())
     if host is not None:
-        for seat, secret in zip(queries.seats(session, game.id), secrets, strict=True):
+        seated = queries.seats(session, game.id)
+        move = MoveMails.read(session, rules, game, state, seats=seated)
+        for seat, secret in zip(seated, secrets, strict=True):
             if not secret:
                 continue  # a bot seat
-            mails.queue_status(session, host, rules, game, state, seat, secret=secret,
-                               intro=[msg("Welcome to {title}! Your secret is: {secret}",
-                                          title=rules.title, secret=secret),
-                                      msg("Keep it private: put it in every mail you send."),
-                                      REPLY_NEEDS_NO_SECRET,
-                                      # a game translates its about text in its catalogue
-                                      *([Msg(rules.about)] if rules.about else []),
-                                      *guide_line(host.site.url, rules.name, seat.language)],
-                               kind="welcome")
+            move.queue_status(host, seat, secret=secret, kind="welcome", intro=[
+                msg("Welcome to {title}! Your secret is: {secret}", title=rules.title,
+                    secret=secret),
+                msg("Keep it private: put it in every mail you send."),
+                REPLY_NEEDS_NO_SECRET,
+                # a game translates its about text in its catalogue
+                *([Msg(rules.about)] if rules.about else []),
+                *guide_line(host.site.url, rules.name, seat.language)])
     return game, secrets
 
 

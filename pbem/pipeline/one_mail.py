@@ -1,7 +1,8 @@
 """One inbound email, start to finish, in ONE database transaction.
 
-Intake: the mail is read (parsed once), recorded under its Message-ID (a mail delivered twice
-is handled once), and sent down the chain of handlers (``pbem.pipeline.chain``: identify the
+Intake: the mail is read once (every step, the failure path's too, takes it as read:
+``pbem.pipeline.stored.Arrived``), recorded under its Message-ID (a mail delivered twice is
+handled once), and sent down the chain of handlers (``pbem.pipeline.chain``: identify the
 game, authenticate the seat, talk, a command or the orders, the replies and notices). Then it
 is stored with its secret blanked, in the same transaction. Whatever cannot be handled is
 quarantined with its reason (``pbem.pipeline.quarantine``) and can be reprocessed; nothing is
@@ -28,14 +29,7 @@ from pbem.pipeline.quarantine import (
     unrecorded,
 )
 from pbem.pipeline.reply_tokens import found_in
-from pbem.pipeline.stored import (
-    conflict_key,
-    message_id_of,
-    message_key,
-    same_mail,
-    seal,
-    synthetic_message_id,
-)
+from pbem.pipeline.stored import Arrived, conflict_key, same_mail, seal
 from pbem.settings.host import Host
 from pbem.store.db import SessionFactory
 from pbem.store.faults import TransientFault, describe, is_transient
@@ -53,17 +47,20 @@ def process_raw(factory: SessionFactory, raw: bytes, host: Host) -> Result:
     the message's (locked, full, disconnected): nothing was recorded, and the mail must stay
     in the inbox to be tried again.
     """
+    mail = None
     try:
+        mail = read_message(raw, max_bytes=host.limits.max_message_bytes)
         with factory() as session:
-            result = handle(session, raw, host, existing=None)
+            result = handle(session, Arrived(raw, mail), host, existing=None)
             session.commit()
             return result
     except Exception as exc:
         if is_transient(exc):
             raise TransientFault(describe(exc)) from exc
         failure = exc
+    arrived = Arrived(raw, mail)  # mail None: reading it was what failed
     try:
-        if isinstance(failure, IntegrityError) and recorded(factory, raw):
+        if isinstance(failure, IntegrityError) and recorded(factory, arrived):
             # Usually another worker recorded the same Message-ID first. Any other
             # constraint (say two log entries with one index) must not pass for a duplicate:
             # the mail would leave the inbox unapplied. It is quarantined instead.
@@ -73,11 +70,11 @@ def process_raw(factory: SessionFactory, raw: bytes, host: Host) -> Result:
         if is_transient(exc):
             raise TransientFault(describe(exc)) from exc
         log_fault("duplicate check failed", exc)
-    fresh = unrecorded(factory, raw)
+    fresh = unrecorded(factory, arrived)
     log_fault("a mail could not be handled; kept for the operator", failure)
-    result = quarantine(factory, raw, fault_reason(failure), inbound_id=None, host=host)
+    result = quarantine(factory, arrived, fault_reason(failure), inbound_id=None, host=host)
     if fresh and result.status == "quarantined":  # the sender is told once, not per delivery
-        answer_fault(factory, raw, host)
+        answer_fault(factory, arrived, host)
     return result
 
 
@@ -92,7 +89,9 @@ def reprocess(factory: SessionFactory, inbound_id: int, host: Host) -> Result:
         if row.status != "quarantined":
             raise ValueError(f"message {inbound_id} is {row.status}, not quarantined")
         raw = row.raw
+    mail = None
     try:
+        mail = read_message(raw, max_bytes=host.limits.max_message_bytes)
         with factory() as session:
             # SKIP LOCKED (PostgreSQL): two operators reprocessing at once handle it once.
             row = session.exec(select(InboundMessage)
@@ -101,31 +100,32 @@ def reprocess(factory: SessionFactory, inbound_id: int, host: Host) -> Result:
                                .with_for_update(skip_locked=True)).first()
             if row is None:
                 return Result("duplicate", "being reprocessed elsewhere", inbound_id)
-            done = _already_handled(session, row, raw)
+            done = _already_handled(session, row, Arrived(raw, mail))
             if done is not None:
                 row.status, row.reason = "ignored", f"duplicate: {done}"
                 row.processed_at = utcnow()
                 session.add(row)
                 session.commit()
                 return Result("duplicate", done, inbound_id)
-            result = handle(session, raw, host, existing=row)
+            result = handle(session, Arrived(raw, mail), host, existing=row)
             session.commit()
             return result
     except Exception as exc:
         if is_transient(exc):
             raise TransientFault(describe(exc)) from exc
         log_fault(f"message {inbound_id} quarantined again", exc)
-        return quarantine(factory, raw, fault_reason(exc), inbound_id=inbound_id, host=host)
+        return quarantine(factory, Arrived(raw, mail), fault_reason(exc), inbound_id=inbound_id,
+                          host=host)
 
 
-def _already_handled(session: Session, row: InboundMessage, raw: bytes) -> str | None:
+def _already_handled(session: Session, row: InboundMessage, arrived: Arrived) -> str | None:
     """Why reprocessing ``row`` would handle its mail twice, or None: its own row fed the log,
     or (for a conflicting duplicate) the first mail of its Message-ID was applied."""
     entry = session.exec(select(LogEntry.index).where(
         LogEntry.source_message_id == row.id)).first()
     if entry is not None:
         return f"it is already log entry {entry}"
-    key = message_key(message_id_of(raw))
+    key = arrived.key
     first = None if key == row.message_id else session.exec(
         select(InboundMessage).where(InboundMessage.message_id == key)
         .options(INBOUND_WITHOUT_BYTES)).first()
@@ -138,14 +138,17 @@ def _already_handled(session: Session, row: InboundMessage, raw: bytes) -> str |
 
 
 
-def handle(session: Session, raw: bytes, host: Host, existing: InboundMessage | None) -> Result:
-    """The pipeline proper, inside the caller's transaction."""
-    mail = read_message(raw, max_bytes=host.limits.max_message_bytes)
-    mid = mail.message_id or synthetic_message_id(raw)
+def handle(session: Session, arrived: Arrived, host: Host,
+           existing: InboundMessage | None) -> Result:
+    """The pipeline proper, inside the caller's transaction, on a mail read (``arrived.mail``
+    is not None)."""
+    raw, mail = arrived.raw, arrived.mail
+    assert mail is not None
+    mid = arrived.message_id
     # The reply address it was sent to: whatever becomes of it, its token is not kept.
     found = found_in(host, raw, mail.parsed)
     if existing is None:
-        key = message_key(mid)
+        key = arrived.key
         # (Its bytes only if the digest cannot tell: see same_mail.)
         seen = session.exec(select(InboundMessage).where(InboundMessage.message_id == key)
                             .options(INBOUND_WITHOUT_BYTES)).first()

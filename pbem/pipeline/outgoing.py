@@ -1,8 +1,8 @@
-"""Building and queueing the emails a game sends: every seat's status, notes to strangers."""
+"""Building and queueing the emails a game sends: subjects, notes, the queue itself, and the
+limits on answers to strangers. Every seat's status after a move: pbem.pipeline.move_mails."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -12,26 +12,19 @@ from typing import Any
 from sqlmodel import Session
 
 from pbem.drawing.pictures import Picture, inline_pictures
-from pbem.engine.contract import Event, GameRules, Outcome, localise_order, view_turn
-from pbem.i18n import LANGUAGES, Msg, Translator, msg, nmsg, translator
+from pbem.engine.contract import Event, GameRules, Outcome
+from pbem.i18n import Msg, Translator, msg, nmsg
 from pbem.i18n.translate import ENGLISH
-from pbem.mail.compose import Attachment, clean_header, compose_bytes, list_id, with_reply_to
+from pbem.mail.calendar_part import Part, with_calendar
+from pbem.mail.compose import Attachment, ascii_domain, clean_header, compose, list_id
 from pbem.mail.redact import MARK
-from pbem.pipeline import reply_tokens
 from pbem.pipeline.controllers import is_bot_seat, stands_in
-from pbem.pipeline.deadlines import autoplayed, aware, deadline_of, waiting_label
+from pbem.pipeline.deadlines import autoplayed, aware
 from pbem.pipeline.history import MOVE_KINDS
 from pbem.pipeline.lobby_codes import never_code, unsubscribe_link
-from pbem.pipeline.one_tap import one_tap_links
-from pbem.pipeline.reply_tokens import ReplyAddress, reply_address, seat_reply_address
+from pbem.pipeline.reply_tokens import ReplyAddress, seat_reply_address, sent_copy
 from pbem.pipeline.seat_language import Line, footer, render, render_lines, seat_tr
-from pbem.rendering import (
-    PublicView,
-    StatusMail,
-    has_public_part,
-    render_notice,
-    render_status,
-)
+from pbem.rendering import StatusMail, render_notice
 from pbem.settings.host import Host
 from pbem.store import queries
 from pbem.store.tables import Game, LogEntry, OutboundMessage, Seat
@@ -85,10 +78,6 @@ class Moves:
 
     names: tuple[str, ...]  # who moved, in order, one name per move
     start: Any  # the game's state before the first of them
-
-    def first_turn(self, rules: GameRules, seat: int, moves: int) -> int:
-        """The turn the first of them was played in, as ``seat``'s mails name turns."""
-        return shown_turn(rules.view(self.start, seat), moves - len(self.names))
 
 
 def moved(turn: int, mover: str | Moves, first: int | None = None) -> Msg:
@@ -166,8 +155,9 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
           auto_reply: bool = True, secret: str | None = None,
           tag: str | None = None, unsubscribe: bool | str = False,
           language: str | None = None, codes: Sequence[str] = (),
-          attachment: Attachment | None = None,
-          reply_to: ReplyAddress | None = None) -> OutboundMessage:
+          extra_headers: Sequence[tuple[str, str]] = (),
+          attachments: Sequence[Attachment] = (),
+          calendar: Part | None = None, reply_to: ReplyAddress | None = None) -> OutboundMessage:
     """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
     sent (pbem.outbox.delivery), so the secret is at rest only while the mail waits; the
     subject kept on the row never shows it. ``unsubscribe``: mail to someone who holds no
@@ -177,35 +167,37 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
     address that answered "never" (pbem.pipeline.lobby) is dropped by the outbox, never
     sent (pbem.outbox.delivery). A game's mail (``tag``) carries the game's List-Id, the
     same in every one of its mails, for players' filters. ``unsubscribe`` may be the header's
-    own value (a watcher's ``unwatch``) and ``codes`` what it carries, blanked likewise, as
-    is the token of ``reply_to``, a seat's reply address (pbem.pipeline.reply_tokens)."""
+    own value (a watcher's ``unwatch``) and ``codes`` what it carries, blanked likewise.
+    ``extra_headers`` and ``attachments`` go to the writer as they are
+    (pbem.mail.compose.compose says where); a ``calendar`` part (a deadline's event,
+    pbem.pipeline.calendar) is attached after the mail's own body. ``reply_to``: a seat's
+    reply address (pbem.pipeline.reply_tokens), its token blanked once sent, as a secret."""
     pictures: list[Picture] = []
-    if html is not None:
-        html, pictures = inline_pictures(html, host.mail.message_id_domain)
+    if html is not None:  # the pictures' Content-IDs are ids as the Message-ID is
+        html, pictures = inline_pictures(html, ascii_domain(host.mail.message_id_domain))
     token_shown = reply_to is not None and reply_to.shown_in(text, html)
-    # No secret nor token in its text: its lines may be kept.
-    raw = compose_bytes(keep_lines=secret is None and not token_shown,
-                        from_addr=host.mail.from_address, from_name=host.mail.from_name,
-                        to_addr=to,
-                        to_name=to_name, subject=subj,
-                        text=text, html=html, in_reply_to=in_reply_to, references=references,
-                        auto_reply=auto_reply, message_id_domain=host.mail.message_id_domain,
-                        pictures=pictures,
-                        list_id=list_id(tag, host.mail.message_id_domain) if tag else None,
-                        list_unsubscribe=unsubscribe if isinstance(unsubscribe, str) else
-                        unsubscribe_link(host, to) if unsubscribe else None,
-                        language=language, attachment=attachment)
-    hidden = [*([secret] if secret else []), *codes]
     if reply_to is not None:
-        raw = with_reply_to(raw, reply_to.address)
-        hidden.append(reply_to.token)
+        extra_headers = [("Reply-To", reply_to.address), *extra_headers]
+    # No secret nor token in its text: its lines may be kept.
+    mail = compose(keep_lines=secret is None and not token_shown,
+                   from_addr=host.mail.from_address, from_name=host.mail.from_name,
+                   to_addr=to, to_name=to_name, subject=subj,
+                   text=text, html=html, in_reply_to=in_reply_to, references=references,
+                   auto_reply=auto_reply, message_id_domain=host.mail.message_id_domain,
+                   pictures=pictures,
+                   list_id=list_id(tag, host.mail.message_id_domain) if tag else None,
+                   list_unsubscribe=unsubscribe if isinstance(unsubscribe, str) else
+                   unsubscribe_link(host, to) if unsubscribe else None,
+                   language=language, extra_headers=extra_headers, attachments=attachments)
+    raw = mail.raw if calendar is None else with_calendar(mail.raw, calendar)
+    hidden = [*([secret] if secret else []), *codes, *([reply_to.token] if reply_to else [])]
     if unsubscribe is True:
         hidden.append(never_code(host, to))
     # The subject as its header reads, so listing the outbox never loads the bytes.
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
                           subject=clean_header(_without(subj, hidden), 250),
-                          message_id=message_id_of(raw),
-                          raw_once_sent=reply_tokens.sent_copy(raw, hidden, reply_to, token_shown))
+                          message_id=mail.message_id,
+                          raw_once_sent=sent_copy(raw, hidden, reply_to, token_shown))
     session.add(row)
     return row
 
@@ -214,16 +206,6 @@ def _without(text: str, hidden: Sequence[str]) -> str:
     for token in hidden:
         text = text.replace(token, MARK)
     return text
-
-
-_MESSAGE_ID = re.compile(rb"^Message-ID:[ \t]*(<[^>\r\n]{1,250}>)", re.IGNORECASE | re.MULTILINE)
-
-
-def message_id_of(raw: bytes) -> str | None:
-    """The Message-ID a composed mail carries (in its headers, before the first blank line)."""
-    head = raw.split(b"\n\n", 1)[0]
-    found = _MESSAGE_ID.search(head)
-    return found.group(1).decode("ascii", "replace") if found else None
 
 
 def ranking_lines(outcome: Outcome, seats: list[Seat]) -> list[str]:
@@ -268,178 +250,11 @@ def _event_text(event: Event, tr: Translator, names: tuple[str, ...]) -> str:
     return event.render(tr, names)
 
 
-def status_mail(session: Session, rules: GameRules, game: Game, state: Any, seat: Seat,
-                intro: Sequence[Line] | None = None, secret: str | None = None,
-                seats: list[Seat] | None = None, public: dict[str, Any] | None = None,
-                log: list[LogEntry] | None = None) -> StatusMail:
-    """``seats``: the game's seats when the caller has read them (one read per move, not
-    one per mail); ``public``: the spectator's view, ``rules.view(state, None)``, likewise;
-    ``log``: every seat's log since its last move, :func:`queries.moves_and_log_since`."""
-    all_seats = seats if seats is not None else queries.seats(session, game.id or 0)
-    waiting = rules.waiting_for(state)
-    outcome = rules.outcome(state)
-    tr = seat_tr(seat, rules)
-    names = [s.name for s in all_seats]
-    return StatusMail(
-        title=rules.title, tag=game.tag, seat=seat.index, seat_name=seat.name,
-        view=rules.view(state, seat.index), intro=render_lines(intro or [], tr, names),
-        events=events_since_last_turn(
-            log if log is not None else
-            queries.log_since_last_order(session, game.id or 0, seat.index, MOVE_KINDS),
-            seat.index, tr, names),
-        waiting=[waiting_label(game, s, tr, seat.timezone) for s in all_seats
-                 if s.index in waiting],
-        waiting_names=[s.name for s in all_seats if s.index in waiting],
-        your_turn=seat.index in waiting and not played_for(seat),
-        deadline=tr.datetime(due, seat.timezone) if seat.index in waiting
-        and not played_for(seat) and (due := deadline_of(game, seat)) else None,
-        outcome=ranking_lines(outcome, all_seats) if outcome is not None else [],
-        explanation=render_lines(outcome.explanation, tr, names) if outcome is not None
-        else [],
-        secret=secret, names=names, mail_mode=seat.mail_mode,
-        example_order=_example_order(rules, state, seat.index, tr.lang)
-        if seat.index in waiting and not played_for(seat) and outcome is None else None,
-        lang=tr.lang, timezone=seat.timezone or "UTC", footer=footer(tr),
-        public=public_view(rules, state) if public is None else public,
-        bots=bot_labels(all_seats, tr),
-    )
-
-
-def spectator_mail(session: Session, rules: GameRules, game: Game, state: Any) -> StatusMail:
-    """The game as a spectator sees it now (the operator's ``game show`` without a seat),
-    in the game's language: the spectator's view, whom it waits for, the outcome."""
-    seats = queries.seats(session, game.id or 0)
-    waiting, outcome = rules.waiting_for(state), rules.outcome(state)
-    tr = translator(game.language if game.language in LANGUAGES else "en", rules.name)
-    names = [s.name for s in seats]
-    return StatusMail(
-        title=rules.title, tag=game.tag, seat=None, seat_name=tr(msg("spectators")),
-        view=rules.view(state, None),
-        waiting=[waiting_label(game, s, tr) for s in seats if s.index in waiting],
-        waiting_names=[s.name for s in seats if s.index in waiting],
-        outcome=ranking_lines(outcome, seats) if outcome is not None else [],
-        explanation=render_lines(outcome.explanation, tr, names) if outcome is not None
-        else [], names=names, lang=tr.lang, public=public_view(rules, state))
-
-
-def public_view(rules: GameRules, state: Any) -> dict[str, Any] | None:
-    """The spectator's view, which the public part of every seat's status is drawn from (None
-    when the game's status has no such part)."""
-    return PublicView(rules.view(state, None)) if has_public_part(rules) else None
-
-
-def _example_order(rules: GameRules, state: Any, seat: int, lang: str = "en") -> str | None:
-    """An order to copy (in the seat's words), shown at the top of the mover's mail: the
-    game's ``example_order`` where it has one (a turn that does something), else its safe
-    default order. Only its first line: the mail shows it inline."""
-    try:
-        return localise_order(rules, rules.example_order(state, seat).strip().splitlines()[0],
-                              lang)
-    except Exception:  # a courtesy line must never stop a status mail
-        return None
-
-
-def queue_status(session: Session, host: Host, rules: GameRules, game: Game, state: Any, seat: Seat,
-                 *, intro: Sequence[Line] | None = None, secret: str | None = None,
-                 in_reply_to: str | None = None, references: list[str] | None = None,
-                 kind: str = "status", mover: str | Moves | None = None,
-                 point: Line | None = None, seats: list[Seat] | None = None,
-                 moves: int | None = None, public: dict[str, Any] | None = None,
-                 log: list[LogEntry] | None = None) -> OutboundMessage | None:
-    """One seat's status mail (none to a bot seat: :func:`unmailed`). ``mover`` names who
-    just moved (others' subjects say so); ``point`` replaces the subject's lead, e.g.
-    ``Orders accepted`` in the reply to a move;
-    ``seats``, ``moves`` and ``public`` (the game's seats, how many moves it has made, the
-    spectator's view: :func:`public_view`) and ``log`` (:func:`status_mail`), if the caller
-    has them: a move's mails make them once."""
-    if unmailed(seat):
-        return None
-    if moves is None:
-        moves = queries.moves_made(session, game.id or 0, MOVE_KINDS)
-    seats = seats if seats is not None else queries.seats(session, game.id or 0)
-    mail = status_mail(session, rules, game, state, seat, intro, secret, seats, public, log)
-    subj = status_subject(
-        game, mail, turn=shown_turn(mail.view, moves), kind=kind,
-        mover=mover, point=point,
-        due=deadline_of(game, seat) if mail.your_turn else None, outcome=rules.outcome(state),
-        seats=seats, tr=seat_tr(seat, rules), played=played_by(seat),
-        first_turn=mover.first_turn(rules, seat.index, moves)
-        if isinstance(mover, Moves) else None)
-    reply_to = reply_address(host, game, seat)
-    if mail.your_turn:
-        mail.one_tap = one_tap_links(rules, state, seat, mail.lang, reply_to, subj)
-    text, html = render_status(rules, mail)
-    return queue(session, host, to=seat.address, to_name=seat.name,
-                 subj=subj, text=text, html=html, kind=kind,
-                 game_id=game.id, in_reply_to=in_reply_to, references=references,
-                 auto_reply=in_reply_to is not None, secret=secret, tag=game.tag,
-                 language=mail.lang, reply_to=reply_to)
-
-
-def shown_turn(view: Any, moves: int) -> int:
-    """The turn a mail names, now to be played: the game's own count where its view gives one
-    (``turn``, from 0), as its status shows it; else the moves made so far plus one (setup
-    answers are moves in the log, not turns on the board, so the game's count comes first)."""
-    turn = view_turn(view)
-    return moves + 1 if turn is None else turn + 1
-
-
 MAIL_MODES = {
     "every": msg("a full status after every move"),
     "turn": msg("a full status when it is your move; a one-line note on the others' moves"),
     "digest": msg("a full status when it is your move; one summary a day of everything else"),
 }
-
-
-def queue_update(session: Session, host: Host, rules: GameRules, game: Game, state: Any, seat: Seat,
-                 *, mover: str | Moves | None = None, intro: Sequence[Line] | None = None,
-                 seats: list[Seat] | None = None, moves: int | None = None,
-                 public: dict[str, Any] | None = None,
-                 log: list[LogEntry] | None = None,
-                 talk: Sequence[Line] = ()) -> OutboundMessage | None:
-    """What ``seat`` gets after someone else's move, as its mail setting says; ``talk``: the
-    table talk it is owed from the mover's mail, at the head of a full status or after a note.
-
-    Its own move, the end of the game and mail to ``every`` seats are full statuses; a
-    ``turn`` seat gets a one-line note, a ``digest`` seat nothing now (the day's digest
-    tells it, see pbem.pipeline.digest), a bot seat nothing ever.
-    """
-    if unmailed(seat):
-        return None
-    waiting = rules.waiting_for(state)
-    to_move = seat.index in waiting and not played_for(seat)
-    if (seat.mail_mode == "every" or to_move or rules.outcome(state) is not None
-            or intro):  # an intro says something to this seat (e.g. its default was played)
-        return queue_status(session, host, rules, game, state, seat, mover=mover,
-                            intro=[*(intro or []), *talk], seats=seats, moves=moves,
-                            public=public, log=log)
-    if seat.mail_mode == "digest":
-        return None
-    seats = seats if seats is not None else queries.seats(session, game.id or 0)
-    made = moves if moves is not None else queries.moves_made(session, game.id or 0, MOVE_KINDS)
-    turn = shown_turn(rules.view(state, seat.index), made)
-    tr = seat_tr(seat, rules)
-    names = ", ".join(s.name for s in seats if s.index in waiting) or tr(msg("nobody"))
-    if isinstance(mover, Moves):
-        first = mover.first_turn(rules, seat.index, made)
-        what = moved(turn, mover, first)
-        said = msg("{what}, by {movers}. Waiting for: {names}.", what=what,
-                   movers=", ".join(dict.fromkeys(mover.names)), names=names)
-    else:
-        who = mover or tr(msg("The game"))
-        what = moved(turn, who)
-        said = msg("Turn {turn}: {mover} moved. Waiting for: {names}.", turn=turn, mover=who,
-                   names=names)
-    return queue_notice(
-        session, host, to=seat.address, kind="status", game=game, seat=seat, rules=rules,
-        names=[s.name for s in seats],
-        subj=subject(game, with_played(what, played_by(seat)), tr),
-        lines=[said,
-               "",
-               msg("Your mail setting is \"mail turn\": full status mails come when it is your "
-                   "move. Send \"status\" for the board now, or \"mail every\" for a full "
-                   "status after every move."),
-               *([""] if talk else []), *talk])
 
 
 def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Sequence[Line],
@@ -463,7 +278,8 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
     return queue(session, host, to=to, to_name="", subj=subj, text=text, kind=kind,
                  game_id=game.id if game else None, in_reply_to=in_reply_to,
                  references=references, secret=secret, tag=game.tag if game else None,
-                 unsubscribe=unsubscribe, language=tr.lang, attachment=attachment,
+                 unsubscribe=unsubscribe, language=tr.lang,
+                 attachments=[attachment] if attachment is not None else [],
                  reply_to=seat_reply_address(host, game, seat, to))
 
 

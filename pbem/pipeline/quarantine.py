@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 
 from pbem.i18n import LANGUAGES, msg, translator
 from pbem.mail.addresses import deliverable
-from pbem.mail.reading import IncomingMail, read_message, text_safe
+from pbem.mail.reading import IncomingMail, text_safe
 from pbem.mail.redact import blank
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline import reply_tokens
@@ -21,10 +21,9 @@ from pbem.pipeline.identify import identify_game, secret_seat
 from pbem.pipeline.letter import Letter, read_letter
 from pbem.pipeline.reply_tokens import found_in
 from pbem.pipeline.stored import (
+    Arrived,
     conflict_key,
     kept_bytes,
-    message_id_of,
-    message_key,
     safe_reason,
     same_mail,
     seal,
@@ -39,19 +38,22 @@ from pbem.store.tables import Game, InboundMessage, utcnow
 log = logging.getLogger(__name__)
 
 
-def quarantine(factory: SessionFactory, raw: bytes, reason: str,
+def quarantine(factory: SessionFactory, mail: Arrived | bytes, reason: str,
                inbound_id: int | None, host: Host | None = None) -> Result:
     """Keep a mail that cannot be handled, with the reason. Never touches a row that has an
     outcome already (applied, rejected...): that mail was handled, this is its duplicate.
+    ``mail``: as the pipeline read it, or bytes no one has read yet (read here, once).
 
     The record holds nothing parsed from the message but its bounded key, so it cannot fail
     on the message's content; should it fail anyway, a last record under a digest of the
     bytes is tried. Raises :class:`TransientFault` when the database itself is failing.
     """
     reason = safe_reason(reason)
-    host = host or Host()
+    limit = (host or Host()).limits.max_message_bytes
+    arrived = mail if isinstance(mail, Arrived) else Arrived.read(mail, limit)
+    raw = arrived.raw
     try:
-        return _quarantine(factory, raw, reason, inbound_id, host)
+        return _quarantine(factory, arrived, reason, inbound_id, host or Host())
     except Exception as exc:
         if is_transient(exc):
             raise TransientFault(describe(exc)) from exc
@@ -62,8 +64,7 @@ def quarantine(factory: SessionFactory, raw: bytes, reason: str,
             key = synthetic_message_id(raw)
             row = session.exec(select(InboundMessage).where(
                 InboundMessage.message_id == key)).first()
-            row = row or InboundMessage(message_id=key,
-                                        raw=kept_bytes(raw, host.limits.max_message_bytes))
+            row = row or InboundMessage(message_id=key, raw=kept_bytes(raw, limit))
             row.status, row.processed_at = "quarantined", utcnow()
             row.reason = safe_reason(f"{reason} (recorded after: {first})")
             session.add(row)
@@ -77,13 +78,14 @@ def quarantine(factory: SessionFactory, raw: bytes, reason: str,
         return Result("quarantined", f"{reason} (not recorded: {describe(exc)})")
 
 
-def _quarantine(factory: SessionFactory, raw: bytes, reason: str, inbound_id: int | None,
-                host: Host) -> Result:
+def _quarantine(factory: SessionFactory, arrived: Arrived, reason: str,
+                inbound_id: int | None, host: Host) -> Result:
     limit = host.limits.max_message_bytes
+    raw = arrived.raw
     with factory() as session:
         row = session.get(InboundMessage, inbound_id) if inbound_id is not None else None
         if row is None:
-            key = message_key(message_id_of(raw))
+            key = arrived.key
             row = session.exec(
                 select(InboundMessage).where(InboundMessage.message_id == key)).first()
             if row is not None and not same_mail(row, raw):
@@ -91,8 +93,8 @@ def _quarantine(factory: SessionFactory, raw: bytes, reason: str, inbound_id: in
                 row = session.exec(
                     select(InboundMessage).where(InboundMessage.message_id == key)).first()
             if row is None:
-                tokens = found_in(host, raw).tokens  # its reply address's: never kept
-                seen = _verdict(session, raw, host, tokens)
+                tokens = found_in(host, arrived.raw).tokens  # its reply address's: never kept
+                seen = _verdict(session, arrived.mail, host, tokens)
                 row = InboundMessage(message_id=key, from_addr=seen.sender,
                                      subject=seen.subject, game_id=seen.game_id)
                 seal(row, raw, seen.seat, seen.secret, limit=limit,  # its bytes, blanked
@@ -118,13 +120,16 @@ class _Verdict:
     game_id: int | None = None
 
 
-def _verdict(session: Session, raw: bytes, host: Host, tokens: tuple[str, ...]) -> _Verdict:
+def _verdict(session: Session, mail: IncomingMail | None, host: Host,
+             tokens: tuple[str, ...]) -> _Verdict:
     """Who sent a mail quarantined before it was read, what it is about, whose secret (or
     reply address: ``tokens``) it carries: the quarantine row names its sender and subject,
-    never just bytes."""
+    never just bytes. (None: a mail that could not be read: only the blanking of its bytes
+    applies.)"""
     found = _Verdict()
+    if mail is None:
+        return found
     try:
-        mail = read_message(raw)
         found.sender = text_safe(mail.from_addr or "")[:320]
         found.subject = text_safe(mail.subject or "")[:500]
         letter = read_letter(mail.body_text or "")
@@ -154,22 +159,26 @@ def log_fault(what: str, exc: BaseException) -> None:
     log.debug("%s", what, exc_info=exc)
 
 
-def unrecorded(factory: SessionFactory, raw: bytes) -> bool:
-    """Whether no row holds ``raw``'s Message-ID (False when that cannot be told)."""
+def unrecorded(factory: SessionFactory, arrived: Arrived) -> bool:
+    """Whether no row holds the mail's Message-ID (False when that cannot be told)."""
     try:
-        return not recorded(factory, raw)
+        return not recorded(factory, arrived)
     except Exception as exc:
         if is_transient(exc):
             raise TransientFault(describe(exc)) from exc
         return False  # unknown: better no answer than a second one
 
 
-def answer_fault(factory: SessionFactory, raw: bytes, host: Host) -> None:
+def answer_fault(factory: SessionFactory, arrived: Arrived, host: Host) -> None:
     """Tell the sender of a mail the host failed on that the operator has it: in the language
     of the sender's seat (else the game's, else their client's), with a fixed subject, limited
-    like every answer to unproven mail. A robot is never answered; a failure here is logged."""
+    like every answer to unproven mail. A robot, or a mail that could not be read, is never
+    answered; a failure here is logged."""
+    mail = arrived.mail
+    if mail is None:
+        log.error("the sender of a failed mail could not be told: the mail cannot be read")
+        return
     try:
-        mail = read_message(raw, max_bytes=host.limits.max_message_bytes)
         sender = (mail.from_addr or "").lower()
         if mail.bounces or mail.automatic or not deliverable(sender):
             return
@@ -181,7 +190,7 @@ def answer_fault(factory: SessionFactory, raw: bytes, host: Host) -> None:
             tr = translator(lang)
             subj = (mails.subject(game, msg("about your mail"), tr) if game
                     else tr(msg("About your mail to the game host")))
-            mid = mail.message_id or synthetic_message_id(raw)
+            mid = arrived.message_id
             mails.queue_notice(session, host, to=sender, subj=subj, kind="fault", game=game,
                                in_reply_to=mid, references=[*mail.references, mid], tr=tr,
                                lines=[msg("Your mail could not be handled: the game host ran "
@@ -211,9 +220,9 @@ def _sender_game(session: Session, mail: IncomingMail, sender: str) -> tuple[Gam
     return game, next((lang for lang in langs if lang in LANGUAGES), "en")
 
 
-def recorded(factory: SessionFactory, raw: bytes) -> bool:
-    """Whether a row holds ``raw``'s Message-ID."""
-    mid = message_key(message_id_of(raw))
+def recorded(factory: SessionFactory, arrived: Arrived) -> bool:
+    """Whether a row holds the mail's Message-ID."""
+    mid = arrived.key
     with factory() as session:
         q = select(InboundMessage.id).where(InboundMessage.message_id == mid)
         return session.exec(q).first() is not None

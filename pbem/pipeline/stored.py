@@ -4,12 +4,16 @@ blanked), and whether a mail arriving is one already kept."""
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from email.message import Message
 
-from pbem.mail.reading import read_message, text_safe
+from pbem.mail.reading import IncomingMail, read_message, text_safe
 from pbem.mail.redact import blank, redact
 from pbem.store.tables import InboundMessage
+
+log = logging.getLogger(__name__)
 
 
 def synthetic_message_id(raw: bytes) -> str:
@@ -60,14 +64,34 @@ def kept_bytes(raw: bytes, limit: int) -> bytes:
     return raw[:head + limit]
 
 
+@dataclass(frozen=True)
+class Arrived:
+    """A mail as it came in: its bytes and what they say, read once (``mail`` None: they
+    could not be read). The pipeline and its failure path (duplicate check, quarantine, the
+    note to the sender) all take this, so none of them parses the mail again."""
 
-def message_id_of(raw: bytes) -> str:
-    """The Message-ID of ``raw`` (a digest of its bytes if it has none or cannot be read)."""
-    try:
-        mid = read_message(raw).message_id
-    except Exception:
-        mid = None
-    return mid or synthetic_message_id(raw)
+    raw: bytes
+    mail: IncomingMail | None
+
+    @classmethod
+    def read(cls, raw: bytes, max_bytes: int) -> Arrived:
+        """``raw`` read; a mail that cannot be read is kept as bytes (``mail`` None)."""
+        try:
+            return cls(raw, read_message(raw, max_bytes=max_bytes))
+        except Exception:  # the caller keeps the mail whatever it holds
+            log.debug("a mail cannot be read", exc_info=True)
+            return cls(raw, None)
+
+    @property
+    def message_id(self) -> str:
+        """Its Message-ID (a digest of its bytes if it has none or cannot be read)."""
+        return (self.mail.message_id if self.mail is not None else "") \
+            or synthetic_message_id(self.raw)
+
+    @property
+    def key(self) -> str:
+        """Its Message-ID as stored and indexed (:func:`message_key`)."""
+        return message_key(self.message_id)
 
 
 def safe_reason(reason: str) -> str:

@@ -17,6 +17,16 @@ from sqlalchemy.orm.util import identity_key
 
 from pbem.store.tables import CLOCK_CHECK_NOW, Game, LogEntry, Seat
 
+# A seat's columns that decide no reminder or deadline: the calendar entry its mails keep
+# (pbem.pipeline.calendar), written by the very mails a clock pass sends.
+NO_CLOCK = frozenset({"calendar_uid", "calendar_sequence", "calendar_due"})
+
+
+def _decides_times(seat: Seat) -> bool:
+    state = inspect(seat)
+    return state.pending or any(attr.history.has_changes() for attr in state.attrs
+                                if attr.key not in NO_CLOCK)
+
 
 def _sets_due(game: Game) -> bool:
     return bool(inspect(game).attrs.clock_due_at.history.has_changes())
@@ -29,7 +39,8 @@ def _recheck_touched(session: Session, _context: Any, _instances: Any) -> None:
         if isinstance(obj, Game):
             if obj.id is not None and not _sets_due(obj):
                 obj.clock_due_at = CLOCK_CHECK_NOW
-        elif isinstance(obj, Seat | LogEntry) and obj.game_id:
+        elif (isinstance(obj, Seat) and obj.game_id and _decides_times(obj)) \
+                or (isinstance(obj, LogEntry) and obj.game_id):
             touched.add(obj.game_id)
     for game_id in touched:
         game = session.identity_map.get(identity_key(Game, game_id))

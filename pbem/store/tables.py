@@ -101,6 +101,11 @@ class Seat(SQLModel, table=True):
     # "stand-in:<level>" (a bot playing for a player who timed out or resigned under the
     # game's "bot" timeout policy; the player gets the seat back by mailing "back").
     controller: str = "human"
+    # The deadline event the seat's calendar holds from its mails (pbem.pipeline.calendar):
+    # its UID, the SEQUENCE last sent and the deadline it showed; None once withdrawn.
+    calendar_uid: str | None = None
+    calendar_sequence: int = 0
+    calendar_due: datetime | None = None
 
 
 class LobbyTable(SQLModel, table=True):
@@ -193,6 +198,8 @@ class Player(SQLModel, table=True):
     language: str | None = None
     timezone: str | None = None
     mail_mode: str | None = None  # every | turn | digest
+    # "calendar off": their "your move" mails carry no deadline event (pbem.pipeline.calendar)
+    calendar_off: bool = False
     banned_at: datetime | None = None
     ban_reason: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
     created: datetime = Field(default_factory=utcnow)

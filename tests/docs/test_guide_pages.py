@@ -26,7 +26,7 @@ from pbem.settings.config import ConfigError, MailConfig, Site, from_dict
 from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from pbem.store.tables import OutboundMessage
-from tests.archive_support import Played
+from tests.ops.archive_support import Played
 from tests.support.seated import ANN, BEN
 
 SITE = "https://games.example.org/pbem/"

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
-from email.utils import make_msgid
 
 import pytest
 from sqlmodel import col, select
@@ -18,6 +17,7 @@ from pbem.pipeline.one_mail import Result, process_raw
 from pbem.settings.config import Lobby, MailConfig
 from pbem.settings.host import Host
 from pbem.store import OutboundMessage, SessionFactory
+from tests.support.playermail import mail
 from tests.support.testgame import GAME
 
 ANN = "ann@players.test"
@@ -58,27 +58,16 @@ def host(clock: Clock) -> Host:
                 lobby=Lobby(enabled=True), clock=clock, key=bytes(range(32)))
 
 
-def mail(frm: str, body: str, subject: str = "hello", *, name: str = "",
-         lang: str = "") -> bytes:
-    msg = EmailMessage()
-    msg["From"] = f"{name} <{frm}>" if name else frm
-    msg["To"] = "games@host.test"
-    msg["Subject"] = subject
-    msg["Message-ID"] = make_msgid(domain="players.test")
-    msg.set_content(body)
-    if lang:  # after set_content, which drops it
-        msg["Content-Language"] = lang
-    return bytes(msg)
-
-
 class Post:
     """Mail the host and read what it queued in answer."""
 
     def __init__(self, factory: SessionFactory, host: Host) -> None:
         self.factory, self.host = factory, host
 
-    def send(self, frm: str, body: str, subject: str = "hello", **kw: str) -> Result:
-        return process_raw(self.factory, mail(frm, body, subject, **kw), self.host)
+    def send(self, frm: str, body: str, subject: str = "hello", *, name: str = "",
+             lang: str = "") -> Result:
+        return process_raw(self.factory, mail(frm, subject, body, name=name, lang=lang),
+                           self.host)
 
     def answers(self, result: Result) -> list[tuple[str, EmailMessage]]:
         with self.factory() as s:

@@ -10,7 +10,7 @@ from email.parser import BytesHeaderParser
 import pytest
 from aiosmtplib.email import extract_recipients, extract_sender
 
-from pbem.mail.compose import compose_bytes
+from pbem.mail.compose import compose
 from pbem.mail.outbound import _simple_envelope, envelope
 
 
@@ -77,8 +77,8 @@ def test_anything_else_goes_to_the_full_parser(raw: bytes) -> None:
 
 @pytest.mark.parametrize("name", ["Ann", "Zoë Müller", "Lee, Ann", 'Ann "the" Lee', "李"])
 def test_every_mail_pbem_composes_is_read_quickly_and_alike(name: str) -> None:
-    raw = compose_bytes(from_addr="games@host.test", from_name="Game Host",
-                        to_addr="ann@players.test", to_name=name,
-                        subject="[reef-1] Turn 3 — Bob moved", text="t")
+    raw = compose(from_addr="games@host.test", from_name="Game Host",
+                  to_addr="ann@players.test", to_name=name,
+                  subject="[reef-1] Turn 3 — Bob moved", text="t").raw
     assert _simple_envelope(raw.partition(b"\n\n")[0]) is not None
     assert envelope(raw) == parsed(raw) == ("games@host.test", ["ann@players.test"])

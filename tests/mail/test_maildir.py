@@ -36,7 +36,8 @@ def test_inbox_limit_and_wait(tmp_path: Path) -> None:
 
 def test_outbox_writes_readable_mail(tmp_path: Path) -> None:
     sender = MaildirSender(tmp_path / "out")
-    sender.send(compose(from_addr="g@h.test", to_addr="a@p.test", subject="s", text="hello"))
+    sender.send(compose(from_addr="g@h.test", to_addr="a@p.test", subject="s",
+                        text="hello").message())
     box = mailbox.Maildir(tmp_path / "out", create=False)
     (key,) = list(box.iterkeys())
     assert b"hello" in box.get_bytes(key)

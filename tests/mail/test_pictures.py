@@ -21,7 +21,7 @@ from PIL import Image, ImageChops
 from pbem.drawing import pictures
 from pbem.drawing.pictures import PICTURE, SCALE, band, font_files, png_of, svg_size
 from pbem.engine import registry
-from pbem.pipeline.outgoing import status_mail
+from pbem.pipeline.move_mails import MoveMails
 from pbem.rendering import render_status
 from pbem.store import OutboundMessage, SessionFactory, queries
 from tests.support.bands import banded_pictures, origin, worst_difference
@@ -63,8 +63,8 @@ def a_status_mail(factory: SessionFactory, game: str) -> tuple[EmailMessage, str
         game_row = queries.game_by_tag(s, table.tag)
         assert game_row is not None
         seats = queries.seats(s, game_row.id or 0)
-        drawn = render_status(table.rules, status_mail(s, table.rules, game_row, table.state(),
-                                                       seats[1]))[1]
+        drawn = render_status(table.rules, MoveMails.read(
+            s, table.rules, game_row, table.state(), mailed=[1]).status_mail(seats[1]))[1]
     return msg, drawn
 
 
@@ -330,8 +330,8 @@ def statuses_drawn(factory: SessionFactory, game: str, moves: int) -> list[str]:
             game_row = queries.game_by_tag(s, table.tag)
             assert game_row is not None
             seats = queries.seats(s, game_row.id or 0)
-            drawn.append(render_status(table.rules, status_mail(
-                s, table.rules, game_row, table.state(), seats[1]))[1])
+            drawn.append(render_status(table.rules, MoveMails.read(
+                s, table.rules, game_row, table.state(), mailed=[1]).status_mail(seats[1]))[1])
     return drawn
 
 

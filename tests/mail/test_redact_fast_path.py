@@ -6,7 +6,7 @@ from __future__ import annotations
 from email.message import EmailMessage
 
 from pbem.drawing.pictures import inline_pictures
-from pbem.mail.compose import compose, mail_bytes
+from pbem.mail.compose import compose
 from pbem.mail.redact import (
     _BASE64_LINES,
     MARK,
@@ -21,8 +21,15 @@ SECRET = "Zq8v-LmN3xTr0pQa7sWd1e"
 
 
 def mail(text: str, html: str | None = None) -> bytes:
-    return bytes(compose(from_addr="games@host.test", to_addr="ann@players.test",
-                         to_name="Ann", subject="[g-1] Test", text=text, html=html))
+    """A mail as the email package writes it (whose content manager writes a text mostly
+    beyond ASCII in base64, unlike pbem's writer: redact must read both)."""
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "games@host.test", "Ann <ann@players.test>", \
+        "[g-1] Test"
+    msg.set_content(text)
+    if html is not None:
+        msg.add_alternative(html, subtype="html")
+    return bytes(msg)
 
 
 def test_a_status_mail_naming_no_secret_is_returned_as_it_is() -> None:
@@ -51,8 +58,8 @@ def picture_mail(text: str) -> bytes:
     svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200">'
            '<rect width="90" height="40" fill="#3a7"/></svg>')
     html, pictures = inline_pictures(f"<p>{text}</p>{svg}", "host.test")
-    return mail_bytes(compose(from_addr="games@host.test", to_addr="ann@players.test",
-                              subject="[g-1] Test", text=text, html=html, pictures=pictures))
+    return compose(from_addr="games@host.test", to_addr="ann@players.test",
+                   subject="[g-1] Test", text=text, html=html, pictures=pictures).raw
 
 
 def test_a_pictures_base64_is_not_read_but_the_text_around_it_is() -> None:

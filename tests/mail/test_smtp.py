@@ -19,7 +19,7 @@ def status_mail(to: str = "alice@players.test") -> EmailMessage:
                    to_name="Alice", subject=game_subject("Test Cards", "cards-1"),
                    text="It is your turn.\nYour hand: 3, 5\n", html="<p>It is your turn.</p>",
                    in_reply_to="<orders-1@players.test>", references=[], auto_reply=True,
-                   message_id_domain="host.test")
+                   message_id_domain="host.test").message()
 
 
 def test_sent_mail_arrives_whole_and_reads_back(smtp_server: SmtpTestServer) -> None:

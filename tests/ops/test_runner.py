@@ -22,8 +22,9 @@ from pbem.settings.config import Config, ConfigError, MailConfig
 from pbem.settings.host import Host
 from pbem.store import InboundMessage, init, session_factory
 from pbem.store.db import SessionFactory
-from tests.processor.conftest import ALICE, BOB, mail
+from tests.pipeline.conftest import ALICE, BOB
 from tests.support.dbfaults import DbFaults
+from tests.support.playermail import mail
 from tests.support.testgame import GAME
 
 INTERVAL = 60.0

@@ -20,7 +20,7 @@ from pbem.store import SessionFactory, players, ratings
 from pbem.store.tables import GameResult, Player, Rating
 from tests.players.support import ANN, BEN, CY, ONE_ROUND, host, new_game, testcards
 from tests.players.support import ratings as stored
-from tests.processor.conftest import mail
+from tests.support.playermail import mail
 from tests.support.wire import Wire
 
 __all__ = ["testcards"]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.archive_support import Played, play
+from tests.ops.archive_support import Played, play
 from tests.players.support import testcards
 
 __all__ = ["testcards"]

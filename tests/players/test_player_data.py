@@ -32,8 +32,8 @@ from pbem.store.tables import (
     Rating,
     Seat,
 )
-from tests.processor.conftest import mail
-from tests.processor.test_secrets_at_rest import every_stored_byte
+from tests.pipeline.test_secrets_at_rest import every_stored_byte
+from tests.support.playermail import mail
 from tests.support.seated import HOST, play_moves
 from tests.support.testgame import GAME
 

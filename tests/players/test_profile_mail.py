@@ -13,9 +13,9 @@ from pbem.pipeline.one_mail import Result, process_raw
 from pbem.settings.host import Host
 from pbem.store import SessionFactory
 from pbem.store.tables import Player, Seat
+from tests.pipeline.clocked import Sent, flat, last_id, outbound
 from tests.players.support import ANN, BEN, CY, finish, host, testcards
-from tests.processor.clocked import Sent, flat, last_id, outbound
-from tests.processor.conftest import mail
+from tests.support.playermail import mail
 
 __all__ = ["testcards"]
 
@@ -112,11 +112,9 @@ def test_the_profile_is_the_default_of_later_seats_only(factory: SessionFactory,
     with factory() as s:
         game, _ = api.create_game(s, "testcards", [("Ann", ANN), ("Cy", CY)], seed="later")
         s.commit()
-        seats = {x.address: x for x in s.exec(select(Seat))
-                 if x.game_id == game.id or x.address == ANN}
+        new = list(s.exec(select(Seat).where(Seat.game_id == game.id)))
         old = s.exec(select(Seat).where(Seat.address == ANN, Seat.game_id != game.id)).one()
     assert (old.language, old.timezone, old.mail_mode) == ("en", "UTC", "every")
-    new = [x for x in seats.values() if x.game_id == game.id]
     ann = next(x for x in new if x.address == ANN)
     cy = next(x for x in new if x.address == CY)
     assert (ann.language, ann.timezone, ann.mail_mode) == ("fr", "Europe/Paris", "digest")

@@ -17,8 +17,9 @@ from pbem.ops import api
 from pbem.settings.config import MailConfig
 from pbem.settings.host import Host
 from pbem.store import init, session_factory
-from tests.processor.conftest import ALICE, BOB, mail
+from tests.pipeline.conftest import ALICE, BOB
 from tests.support.mailservers import PymapServer, SmtpTestServer
+from tests.support.playermail import mail
 from tests.support.testgame import GAME
 
 pytestmark = pytest.mark.slow

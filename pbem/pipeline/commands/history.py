@@ -47,4 +47,5 @@ def run(ctx: Context, argument: str) -> Reply:
     return Reply("ignored", "history", [
         msg("The history of [{tag}] as your seat saw it is attached: one page, to open in a "
             "web browser.", tag=tag)],
-        attachment=Attachment(f"{SAFE_NAME.sub('-', tag)}-history.html", page))
+        attachment=Attachment('text/html; charset="utf-8"', page,
+                              f"{SAFE_NAME.sub('-', tag)}-history.html"))

@@ -1,5 +1,6 @@
 """A seat's mail command (``log``, ``waiting``, ``vacation``, ``resign``, ``back``, ``secret
-new``, ``mail``, ``language``, ``timezone``; the profile's ``name`` and the ``standings``: the
+new``, ``mail``, ``language``, ``timezone``; the profile's ``name`` and ``calendar`` and the
+``standings``: the
 registry's ``SEAT`` commands) run for the proved seat, its reply threaded to the seat's
 registered address."""
 

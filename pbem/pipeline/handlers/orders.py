@@ -4,9 +4,8 @@ snapshot, the clock restarted, every seat's mail of the move; a refusal explaine
 from __future__ import annotations
 
 import secrets as pysecrets
-from typing import Any
 
-from pbem.engine.contract import GameRules, canonical_order, view_turn
+from pbem.engine.contract import canonical_order
 from pbem.engine.errors import IllegalOrder, IllegalOrders, OrderSyntaxError
 from pbem.engine.every_error import every_syntax_error
 from pbem.engine.replay import play
@@ -16,7 +15,7 @@ from pbem.pipeline import command_words as words
 from pbem.pipeline import outgoing as mails
 from pbem.pipeline.context import MailContext, Result, finish
 from pbem.pipeline.echo import clip
-from pbem.pipeline.history import MOVE_KINDS
+from pbem.pipeline.move_mails import MoveMails
 from pbem.pipeline.movelog import record_move
 from pbem.pipeline.order_errors import error_lines, refusal
 from pbem.pipeline.replies import notice
@@ -76,44 +75,36 @@ def handle(ctx: MailContext) -> Result | None:
     settled = autoplay.settle(ctx.session, rules, game, state, applied.state, ctx.host.clock(),
                               seats=seats, host=ctx.host)
     applied.state = settled.state
+    # The clock pass after this one need not look at the game just to find nothing due:
+    # its next event goes in the flush that writes the entry (which wrote "look now"
+    # there, and the event in another UPDATE at the end). Should the mails below change
+    # the game, a seat or the log after all, that flush makes it "look now" again.
+    clock.schedule_move(ctx.session, game, clock.Looked(settled.state, seats), with_entry=True)
+    move = MoveMails.read(ctx.session, rules, game, applied.state, before=state, seats=seats,
+                          mover=mails.movers([seat.name, *(s.name for s, _ in settled.played)],
+                                             state))
     # An answer to a step other seats still owe answers to, within one turn of the game's own
     # count (a setup choice): only its sender is mailed. The others' mail would name the same
     # turn again; those still to answer hold their "your move", those done wait for the
     # step's end, when each gets one mail of all of it (every event since its own last move).
     before = rules.waiting_for(state)
     shared = seat.index in before and rules.outcome(applied.state) is None and bool(
-        (before & rules.waiting_for(applied.state)) - {seat.index}) \
-        and same_turn(rules, state, applied.state)
-    # The clock pass after this one need not look at the game just to find nothing due:
-    # its next event goes in the flush that writes the entry (which wrote "look now"
-    # there, and the event in another UPDATE at the end). Should the mails below change
-    # the game, a seat or the log after all, that flush makes it "look now" again.
-    clock.schedule_move(ctx.session, game, clock.Looked(settled.state, seats), with_entry=True)
+        (before & rules.waiting_for(applied.state)) - {seat.index}) and move.same_turn
     queued = []
-    moves, since = queries.moves_and_log_since(ctx.session, game.id or 0,
-                                               [s.index for s in seats], MOVE_KINDS)
-    public = mails.public_view(rules, applied.state)  # the board all seats see alike
     for other in seats:
         if other.id == seat.id:
-            queued.append(mails.queue_status(
-                ctx.session, ctx.host, rules, game, applied.state, other, kind="reply",
+            queued.append(move.queue_status(
+                ctx.host, other, kind="reply",
                 intro=[msg("Done. Your orders were played:"), *echo, *(
                     [nmsg("({n} line outside \"{orders}\" ... \"{end}\" was left unread.)",
                           "({n} lines outside \"{orders}\" ... \"{end}\" were left unread.)",
                           letter.ignored, orders=words.word("orders", tr.lang),
                           end=words.word("end", tr.lang))]
                     if letter.ignored else []), *ctx.asides],
-                in_reply_to=ctx.mid,
-                references=ctx.refs, point=msg("Orders accepted"), seats=seats,
-                moves=moves, public=public, log=since))
+                in_reply_to=ctx.mid, references=ctx.refs, point=msg("Orders accepted")))
         elif not shared:
-            update = mails.queue_update(ctx.session, ctx.host, rules, game, applied.state,
-                                        other, seats=seats,
-                                        mover=mails.movers([seat.name, *(
-                                            s.name for s, _ in settled.played)], state),
-                                        moves=moves, public=public, log=since,
-                                        talk=ctx.said.note(other, game)
-                                        if ctx.said.owed(other) else ())
+            update = move.queue_update(ctx.host, other, talk=ctx.said.note(other, game)
+                                       if ctx.said.owed(other) else ())
             if update is not None:
                 queued.append(update)
                 ctx.told.add(other.index)
@@ -121,11 +112,3 @@ def handle(ctx: MailContext) -> Result | None:
                                   autoplay.Autoplay(settled.state, failed=settled.failed),
                                   ctx.host.clock())
     return finish(ctx.row, "applied", f"log entry {index}", queued)
-
-
-
-def same_turn(rules: GameRules, before: Any, after: Any) -> bool:
-    """Whether the game counts its own turns (its view's ``turn``, as mails name them) and
-    this move did not advance it. A game that does not count them makes each move a turn."""
-    turn = view_turn(rules.view(before, None))
-    return turn is not None and turn == view_turn(rules.view(after, None))

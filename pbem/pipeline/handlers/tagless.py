@@ -1,5 +1,5 @@
 """Commands to the host itself, in a mail that names no game: a player's profile (``name``,
-``language``, ``timezone``, ``mail``) and a game's ``standings``.
+``language``, ``timezone``, ``mail``, ``calendar``) and a game's ``standings``.
 
 The standings are public, so anyone may ask (answered as help is: a limited note). A profile
 changes only for a mail carrying the secret of one of the sender's seats, in any game: a

@@ -24,6 +24,7 @@ from pbem.pipeline.command_words import word
 from pbem.pipeline.deadlines import aware
 from pbem.pipeline.history import MOVE_KINDS, TALK
 from pbem.pipeline.lobby_codes import watch_code
+from pbem.pipeline.move_mails import shown_turn, spectator_mail
 from pbem.pipeline.seat_language import Line, render_lines
 from pbem.pipeline.watch.base import WATCH_KIND
 from pbem.rendering import render_notice, render_status
@@ -76,7 +77,7 @@ def game_now(session: Session, game: Game) -> Now:
     made = queries.moves_made(session, game.id or 0, MOVE_KINDS)
     return Now(game, rules, state, queries.seats(session, game.id or 0),
                queries.log(session, game.id or 0),
-               mails.shown_turn(rules.view(state, None), made),
+               shown_turn(rules.view(state, None), made),
                rules.outcome(state) is not None or game.status in ("finished", "archived"))
 
 
@@ -134,7 +135,7 @@ def unwatch_line(current: Now, watch: Watch) -> Line:
 def queue_status(session: Session, host: Host, current: Now, watch: Watch,
                  ended: bool = False) -> None:
     tr = translator(watch.language, current.rules.name)
-    spectator = mails.spectator_mail(session, current.rules, current.game, current.state)
+    spectator = spectator_mail(session, current.rules, current.game, current.state)
     names = [s.name for s in current.seats]
     events = events_since(current, watch.told_index, tr)
     intro: list[Line] = [msg("The game has ended, so you no longer watch it.") if ended

@@ -1,7 +1,7 @@
 """mail parts: the pictures of sent mails stored once, and which mail uses which
 
 Revision ID: 0022_mail_parts
-Revises: 0020_watchers
+Revises: 0021_calendar
 """
 import re
 import zlib
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0022_mail_parts'
-down_revision = '0020_watchers'
+down_revision = '0021_calendar'
 branch_labels = None
 depends_on = None
 
