@@ -163,6 +163,9 @@ class StatusMail:
     bots: list[str] = field(default_factory=list)
     # A watcher's mail: the spectators' view, with no word on replying with orders.
     watcher: bool = False
+    # One-tap orders: (the order in the seat's words, a mailto: link that opens a reply to
+    # the seat's reply address with it written in), in this seat's mail only.
+    one_tap: list[tuple[str, str]] = field(default_factory=list)
 
 
 # A reader's words in a part drawn for every seat: mark, seat number, words, end. Private-use

@@ -47,7 +47,7 @@ def _run(game: str, action: Callable[[Session, Host, Game], str]) -> None:
     cfg = load_config()
     with session_factory(cfg)() as session:
         try:
-            message = action(session, Host.from_config(cfg), api.get_game(session, game))
+            message = action(session, hostkey.mail_host(cfg), api.get_game(session, game))
         except (LookupError, admin.AdminError) as exc:
             raise fail(str(exc), fix=ADMIN_FIX) from exc
         except (ReplayMismatch, BadAdminEntry) as exc:
@@ -208,7 +208,7 @@ def game_import(
     with session_factory(cfg)() as session:
         try:
             row, _ = exchange.import_game(session, data, key=key, trust_foreign=trust_foreign,
-                                          tag=tag, host=Host.from_config(cfg))
+                                          tag=tag, host=hostkey.mail_host(cfg))
         except exchange.ImportRefused as exc:
             raise fail(f"import refused: {exc}", fix=IMPORT_FIX) from exc
         session.commit()

@@ -29,10 +29,10 @@ from pbem.engine import registry
 from pbem.engine.contract import option_alternatives
 from pbem.engine.replay import ReplayMismatch
 from pbem.ops import api, overview
+from pbem.ops.hostkey import mail_host
 from pbem.pipeline.history import BadAdminEntry, revoked
 from pbem.pipeline.new_game import default_clocks
 from pbem.settings.config import Config
-from pbem.settings.host import Host
 
 # A game's seats, options or clocks the command could not take.
 NEW_FIX = ("`pbem game new --help` shows how seats, options and clocks are written; "
@@ -106,7 +106,7 @@ def game_new(
     with factory() as session:
         try:
             game, secrets = api.create_game(session, rules.name, seats, options, seed,
-                                            host=Host.from_config(cfg),
+                                            host=mail_host(cfg),
                                             clocks=_clock_settings(cfg, deadline_hours,
                                                                    reminder_hours, timeout,
                                                                    vacation_days),

@@ -338,6 +338,13 @@ class Game(Protocol[S, Ord]):
         turn that does something teaches more."""
         return self.default_order(state, seat)
 
+    def one_tap_orders(self, state: S, seat: Seat) -> Sequence[str]:
+        """The whole orders ``seat`` may give now, when they are few enough to choose from (a
+        colour to take, a pass, a setup answer): each a complete canonical order, offered in
+        the seat's own HTML status as a link that opens a reply with it written in. Default:
+        none (a turn of many possible orders is typed)."""
+        return ()
+
     # --- Languages (optional) --------------------------------------------------------------
 
     def canonical_order(self, state: S, seat: Seat, text: str, lang: str) -> str:

@@ -26,6 +26,7 @@ from pbem.pipeline.controllers import HUMAN, STAND_IN, controller
 from pbem.pipeline.guide_link import guide_line
 from pbem.pipeline.move_mails import MoveMails
 from pbem.pipeline.movelog import log_admin, record_move
+from pbem.pipeline.reply_tokens import REPLY_NEEDS_NO_SECRET
 from pbem.pipeline.seat_language import Line, seat_tr
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.host import Host
@@ -134,7 +135,8 @@ def takeover(session: Session, host: Host, game: Game, seat_index: int, name: st
                                  old_name=old_name),
                              msg("Your secret is: {secret}", secret=secret),
                              msg("Keep it private: put it in every mail you send."),
-                             *guide_line(host.site.url, rules.name, seat.language)])
+                             *guide_line(host.site.url, rules.name, seat.language),
+                             REPLY_NEEDS_NO_SECRET])
     if old_address and old_address != address:  # a bot seat had no address to tell
         # The seat's language, as its old player chose it.
         mails.queue_notice(session, host, to=old_address, kind="notice", game=game,

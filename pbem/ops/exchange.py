@@ -28,6 +28,7 @@ from pbem.engine.replay import ReplayMismatch, SetupRecord, draws_from_json, rep
 from pbem.ops.hostkey import HostKey
 from pbem.pipeline import controllers, history, operator_input, standings
 from pbem.pipeline.move_mails import MoveMails
+from pbem.pipeline.reply_tokens import REPLY_NEEDS_NO_SECRET
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.host import Host
 from pbem.store import players, queries
@@ -304,5 +305,6 @@ def import_game(session: Session, data: Any, *, key: HostKey, trust_foreign: boo
                 f"[{game.tag}] ({rules.title}) has moved to this host and "
                 "goes on from where it was.",
                 f"Your new secret is: {secret}",
-                "Keep it private: put it in every mail you send."])
+                "Keep it private: put it in every mail you send.",
+                REPLY_NEEDS_NO_SECRET])
     return game, secrets

@@ -103,9 +103,9 @@ def load(path: Path) -> HostKey:
 
 
 def mail_host(cfg: Config) -> Host:
-    """The settings a pass over the mail needs, the seats' history pages (``history``)
-    among them; with the lobby or watching on, this host's key too, from which their codes
-    derive (pbem.pipeline.lobby_codes)."""
+    """The settings a pass over the mail (or a command that mails seats) needs, the seats'
+    history pages (``history``) among them, and this host's key: every seat's reply address
+    derives from it (pbem.pipeline.reply_tokens), and the lobby's and watchers' codes
+    (pbem.pipeline.lobby_codes)."""
     host = replace(Host.from_config(cfg), archive_page=seat_page)
-    coded = cfg.lobby.enabled or cfg.watch.open != "off"
-    return replace(host, key=load(cfg.host_key_path).secret) if coded else host
+    return replace(host, key=load(cfg.host_key_path).secret)

@@ -58,7 +58,11 @@ class MailContext:
     stored: bool = False  # a kept mail run again: its secret was blanked when stored
     letter: Letter = field(default_factory=Letter)  # its body, read (handlers.body)
     secret: str | None = None  # the secret as written, blanked when the mail is kept
-    verified: int | None = None  # the seat whose secret the mail carries
+    verified: int | None = None  # the seat whose secret (or reply address) the mail carries
+    # The reply-address tokens its recipient headers show (pbem.pipeline.reply_tokens),
+    # blanked when the mail is kept, as its secret is.
+    tokens: tuple[str, ...] = ()
+    token_blanked: bool = False  # a kept mail whose token was blanked (it proved its seat)
     game: Game | None = None  # the game it names, once known (handlers.game)
     seats: list[Seat] = field(default_factory=list)  # its seats, read once (handlers.sender)
     candidates: list[Seat] = field(default_factory=list)  # the sender's seats in it

@@ -16,6 +16,7 @@ from pbem.i18n import LANGUAGES, Msg, msg, translator
 from pbem.pipeline.calendar import deadline_calendar
 from pbem.pipeline.deadlines import deadline_of, waiting_label
 from pbem.pipeline.history import MOVE_KINDS
+from pbem.pipeline.one_tap import one_tap_links
 from pbem.pipeline.outgoing import (
     Moves,
     bot_labels,
@@ -31,6 +32,7 @@ from pbem.pipeline.outgoing import (
     unmailed,
     with_played,
 )
+from pbem.pipeline.reply_tokens import reply_address
 from pbem.pipeline.seat_language import Line, footer, render_lines, seat_tr
 from pbem.rendering import PublicView, StatusMail, has_public_part, render_status
 from pbem.settings.host import Host
@@ -166,7 +168,6 @@ class MoveMails:
         if unmailed(seat):
             return None
         mail = self.status_mail(seat, intro, secret)
-        text, html = render_status(self.rules, mail)
         turn = shown_turn(mail.view, self.moves)
         due = deadline_of(self.game, seat) if mail.your_turn else None
         tr = seat_tr(seat, self.rules)
@@ -174,6 +175,11 @@ class MoveMails:
             self.game, mail, turn=turn, kind=kind, mover=self.mover, point=point, due=due,
             outcome=self.rules.outcome(self.state), seats=self.seats, tr=tr,
             played=played_by(seat), first_turn=self.first_turn)
+        reply_to = reply_address(host, self.game, seat)
+        if mail.your_turn:  # the links carry this seat's reply address: its mail alone
+            mail.one_tap = one_tap_links(self.rules, self.state, seat, mail.lang, reply_to,
+                                         subj)
+        text, html = render_status(self.rules, mail)
         return queue(self.session, host, to=seat.address, to_name=seat.name,
                      subj=subj, text=text, html=html, kind=kind,
                      game_id=self.game.id, in_reply_to=in_reply_to, references=references,
@@ -181,7 +187,8 @@ class MoveMails:
                      language=mail.lang,
                      calendar=deadline_calendar(self.session, host, self.game, seat,
                                                 title=self.rules.title, turn=turn, due=due,
-                                                tr=tr))
+                                                tr=tr),
+                     reply_to=reply_to)
 
     def queue_update(self, host: Host, seat: Seat, *, intro: Sequence[Line] = (),
                      talk: Sequence[Line] = ()) -> OutboundMessage | None:

@@ -22,6 +22,7 @@ from pbem.pipeline.autoplay import settle
 from pbem.pipeline.clock import tell_autoplay
 from pbem.pipeline.guide_link import guide_line
 from pbem.pipeline.move_mails import MoveMails
+from pbem.pipeline.reply_tokens import REPLY_NEEDS_NO_SECRET
 from pbem.pipeline.seat_secrets import hash_secret, new_salt, new_secret
 from pbem.settings.config import TIMEOUT_POLICIES, Deadlines
 from pbem.settings.host import Host
@@ -160,6 +161,7 @@ def create_game(session: Session, game_type: str, seats: Sequence[tuple[str, str
                 msg("Welcome to {title}! Your secret is: {secret}", title=rules.title,
                     secret=secret),
                 msg("Keep it private: put it in every mail you send."),
+                REPLY_NEEDS_NO_SECRET,
                 # a game translates its about text in its catalogue
                 *([Msg(rules.about)] if rules.about else []),
                 *guide_line(host.site.url, rules.name, seat.language)])

@@ -28,6 +28,7 @@ from pbem.pipeline.quarantine import (
     recorded,
     unrecorded,
 )
+from pbem.pipeline.reply_tokens import found_in
 from pbem.pipeline.stored import Arrived, conflict_key, same_mail, seal
 from pbem.settings.host import Host
 from pbem.store.db import SessionFactory
@@ -144,6 +145,8 @@ def handle(session: Session, arrived: Arrived, host: Host,
     raw, mail = arrived.raw, arrived.mail
     assert mail is not None
     mid = arrived.message_id
+    # The reply address it was sent to: whatever becomes of it, its token is not kept.
+    found = found_in(host, raw, mail.parsed)
     if existing is None:
         key = arrived.key
         # (Its bytes only if the digest cannot tell: see same_mail.)
@@ -165,19 +168,21 @@ def handle(session: Session, arrived: Arrived, host: Host,
         session.flush()
         if conflict:
             assert seen is not None
-            seal(row, raw, None, None, limit=host.limits.max_message_bytes, parsed=mail.parsed)
+            seal(row, raw, None, None, limit=host.limits.max_message_bytes, also=found.tokens,
+                 parsed=mail.parsed)
             return finish(row, "quarantined", f"conflicting duplicate: message {seen.id} "
                            "has this Message-ID with a different body", [])
     else:
         row = existing
         row.from_addr = mail.from_addr[:320]
         row.subject = blank(mail.subject)[:500]
-    ctx = MailContext(session, host, mail, row, mid, raw=raw, stored=existing is not None)
+    ctx = MailContext(session, host, mail, row, mid, raw=raw, stored=existing is not None,
+                      tokens=found.tokens, token_blanked=found.blanked)
     result = chain.run(ctx)
     # In this same transaction: the secret as written is never committed. The mail as
     # parsed above is blanked, not parsed again.
     seal(row, raw, ctx.verified, ctx.secret, limit=host.limits.max_message_bytes,
-         also=ctx.said.secrets, parsed=mail.parsed)
+         also=[*ctx.said.secrets, *ctx.tokens], parsed=mail.parsed)
     # The mail's outcome and the mail it queued go in one flush.
     session.flush()
     result.queued = [q.id for q in result.rows if q.id is not None]

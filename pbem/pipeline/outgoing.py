@@ -17,11 +17,12 @@ from pbem.i18n import Msg, Translator, msg, nmsg
 from pbem.i18n.translate import ENGLISH
 from pbem.mail.calendar_part import Part, with_calendar
 from pbem.mail.compose import Attachment, ascii_domain, clean_header, compose, list_id
-from pbem.mail.redact import MARK, redact
+from pbem.mail.redact import MARK
 from pbem.pipeline.controllers import is_bot_seat, stands_in
 from pbem.pipeline.deadlines import autoplayed, aware
 from pbem.pipeline.history import MOVE_KINDS
 from pbem.pipeline.lobby_codes import never_code, unsubscribe_link
+from pbem.pipeline.reply_tokens import ReplyAddress, seat_reply_address, sent_copy
 from pbem.pipeline.seat_language import Line, footer, render, render_lines, seat_tr
 from pbem.rendering import StatusMail, render_notice
 from pbem.settings.host import Host
@@ -156,7 +157,7 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
           language: str | None = None, codes: Sequence[str] = (),
           extra_headers: Sequence[tuple[str, str]] = (),
           attachments: Sequence[Attachment] = (),
-          calendar: Part | None = None) -> OutboundMessage:
+          calendar: Part | None = None, reply_to: ReplyAddress | None = None) -> OutboundMessage:
     """Queue one mail. One holding a ``secret`` keeps a blanked copy that replaces it once
     sent (pbem.outbox.delivery), so the secret is at rest only while the mail waits; the
     subject kept on the row never shows it. ``unsubscribe``: mail to someone who holds no
@@ -169,11 +170,16 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
     own value (a watcher's ``unwatch``) and ``codes`` what it carries, blanked likewise.
     ``extra_headers`` and ``attachments`` go to the writer as they are
     (pbem.mail.compose.compose says where); a ``calendar`` part (a deadline's event,
-    pbem.pipeline.calendar) is attached after the mail's own body."""
+    pbem.pipeline.calendar) is attached after the mail's own body. ``reply_to``: a seat's
+    reply address (pbem.pipeline.reply_tokens), its token blanked once sent, as a secret."""
     pictures: list[Picture] = []
     if html is not None:  # the pictures' Content-IDs are ids as the Message-ID is
         html, pictures = inline_pictures(html, ascii_domain(host.mail.message_id_domain))
-    mail = compose(keep_lines=secret is None,  # no secret: its lines may be kept
+    token_shown = reply_to is not None and reply_to.shown_in(text, html)
+    if reply_to is not None:
+        extra_headers = [("Reply-To", reply_to.address), *extra_headers]
+    # No secret nor token in its text: its lines may be kept.
+    mail = compose(keep_lines=secret is None and not token_shown,
                    from_addr=host.mail.from_address, from_name=host.mail.from_name,
                    to_addr=to, to_name=to_name, subject=subj,
                    text=text, html=html, in_reply_to=in_reply_to, references=references,
@@ -184,14 +190,14 @@ def queue(session: Session, host: Host, *, to: str, to_name: str, subj: str, tex
                    unsubscribe_link(host, to) if unsubscribe else None,
                    language=language, extra_headers=extra_headers, attachments=attachments)
     raw = mail.raw if calendar is None else with_calendar(mail.raw, calendar)
-    hidden = [*([secret] if secret else []), *codes]
+    hidden = [*([secret] if secret else []), *codes, *([reply_to.token] if reply_to else [])]
     if unsubscribe is True:
         hidden.append(never_code(host, to))
     # The subject as its header reads, so listing the outbox never loads the bytes.
     row = OutboundMessage(to_addr=to.lower(), kind=kind, raw=raw, game_id=game_id,
                           subject=clean_header(_without(subj, hidden), 250),
                           message_id=mail.message_id,
-                          raw_once_sent=redact(raw, hidden) if hidden else None)
+                          raw_once_sent=sent_copy(raw, hidden, reply_to, token_shown))
     session.add(row)
     return row
 
@@ -273,7 +279,8 @@ def queue_notice(session: Session, host: Host, *, to: str, subj: str, lines: Seq
                  game_id=game.id if game else None, in_reply_to=in_reply_to,
                  references=references, secret=secret, tag=game.tag if game else None,
                  unsubscribe=unsubscribe, language=tr.lang,
-                 attachments=[attachment] if attachment is not None else [])
+                 attachments=[attachment] if attachment is not None else [],
+                 reply_to=seat_reply_address(host, game, seat, to))
 
 
 # Answers to mail that proved no seat's secret ("fault": a mail the host failed on; "lobby":

@@ -15,9 +15,11 @@ from pbem.mail.addresses import deliverable
 from pbem.mail.reading import IncomingMail, text_safe
 from pbem.mail.redact import blank
 from pbem.pipeline import outgoing as mails
+from pbem.pipeline import reply_tokens
 from pbem.pipeline.context import Result
 from pbem.pipeline.identify import identify_game, secret_seat
 from pbem.pipeline.letter import Letter, read_letter
+from pbem.pipeline.reply_tokens import found_in
 from pbem.pipeline.stored import (
     Arrived,
     conflict_key,
@@ -51,7 +53,7 @@ def quarantine(factory: SessionFactory, mail: Arrived | bytes, reason: str,
     arrived = mail if isinstance(mail, Arrived) else Arrived.read(mail, limit)
     raw = arrived.raw
     try:
-        return _quarantine(factory, arrived, reason, inbound_id, limit)
+        return _quarantine(factory, arrived, reason, inbound_id, host or Host())
     except Exception as exc:
         if is_transient(exc):
             raise TransientFault(describe(exc)) from exc
@@ -77,7 +79,8 @@ def quarantine(factory: SessionFactory, mail: Arrived | bytes, reason: str,
 
 
 def _quarantine(factory: SessionFactory, arrived: Arrived, reason: str,
-                inbound_id: int | None, limit: int) -> Result:
+                inbound_id: int | None, host: Host) -> Result:
+    limit = host.limits.max_message_bytes
     raw = arrived.raw
     with factory() as session:
         row = session.get(InboundMessage, inbound_id) if inbound_id is not None else None
@@ -90,10 +93,12 @@ def _quarantine(factory: SessionFactory, arrived: Arrived, reason: str,
                 row = session.exec(
                     select(InboundMessage).where(InboundMessage.message_id == key)).first()
             if row is None:
-                seen = _verdict(session, arrived.mail)
+                tokens = found_in(host, arrived.raw).tokens  # its reply address's: never kept
+                seen = _verdict(session, arrived.mail, host, tokens)
                 row = InboundMessage(message_id=key, from_addr=seen.sender,
                                      subject=seen.subject, game_id=seen.game_id)
-                seal(row, raw, seen.seat, seen.secret, limit=limit)  # its bytes, blanked
+                seal(row, raw, seen.seat, seen.secret, limit=limit,  # its bytes, blanked
+                     also=tokens)
         if row.id is not None and row.status != "quarantined":
             return Result("duplicate", f"already {row.status}", row.id)
         row.status = "quarantined"
@@ -115,10 +120,12 @@ class _Verdict:
     game_id: int | None = None
 
 
-def _verdict(session: Session, mail: IncomingMail | None) -> _Verdict:
-    """Who sent a mail quarantined before it was read, what it is about, whose secret it
-    carries: the quarantine row names its sender and subject, never just bytes. (None: a
-    mail that could not be read: only the blanking of its bytes applies.)"""
+def _verdict(session: Session, mail: IncomingMail | None, host: Host,
+             tokens: tuple[str, ...]) -> _Verdict:
+    """Who sent a mail quarantined before it was read, what it is about, whose secret (or
+    reply address: ``tokens``) it carries: the quarantine row names its sender and subject,
+    never just bytes. (None: a mail that could not be read: only the blanking of its bytes
+    applies.)"""
     found = _Verdict()
     if mail is None:
         return found
@@ -137,8 +144,9 @@ def _verdict(session: Session, mail: IncomingMail | None) -> _Verdict:
         if game is None:
             return found
         found.game_id = game.id
-        seat = secret_seat(queries.seat_by_address(session, game.id or 0, mail.from_addr),
-                           letter.secret)
+        held = queries.seat_by_address(session, game.id or 0, mail.from_addr)
+        seat = secret_seat(held, letter.secret) or (
+            reply_tokens.check(host, game, held, tokens).seat if tokens else None)
         found.seat = seat.index if seat is not None else None
     except Exception:  # a courtesy for a later reprocess; quarantining must go on
         log.debug("no verdict for a quarantined mail", exc_info=True)

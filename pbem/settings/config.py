@@ -33,6 +33,7 @@ from pbem.settings.sections import (
     MailConfig,
     OutboundConfig,
     Retention,
+    Secrets,
     Site,
     SmtpConfig,
     Watch,
@@ -57,6 +58,7 @@ __all__ = [
     "PasswordFileError",
     "Retention",
     "Secret",
+    "Secrets",
     "Site",
     "SmtpConfig",
     "default_data_dir",
@@ -79,6 +81,7 @@ class Config:
     bots: Bots = field(default_factory=Bots)
     lobby: Lobby = field(default_factory=Lobby)
     retention: Retention = field(default_factory=Retention)
+    secrets: Secrets = field(default_factory=Secrets)
     watch: Watch = field(default_factory=Watch)
     # The key that signs game exports (pbem.ops.hostkey); None: <data_dir>/host.key.
     host_key_file: Path | None = None
@@ -128,7 +131,8 @@ def _build(raw: dict[str, Any], base: Path) -> Config:
             outbound=OutboundConfig(smtp=smtp, maildir=out_maildir),
             mail=reader.mail(raw.get("mail", {})),
             limits=reader.limits(raw.get("limits", {})),
-            deadlines=reader.deadlines(raw.get("deadlines", {})),
+            deadlines=(clocks := reader.deadlines(raw.get("deadlines", {}))),
+            secrets=reader.secrets(raw.get("secrets", {}), clocks),
             bots=reader.bots(raw.get("bots", {})),
             lobby=reader.lobby(raw.get("lobby", {})),
             retention=reader.retention(raw.get("retention", {})),

@@ -22,6 +22,7 @@ from pbem.settings.sections import (
     Lobby,
     MailConfig,
     Retention,
+    Secrets,
     Site,
     Watch,
 )
@@ -41,6 +42,7 @@ class Host:
     deadlines: Deadlines = field(default_factory=Deadlines)
     site: Site = field(default_factory=Site)  # [site]: the mails link to the players' guide
     watch: Watch = field(default_factory=Watch)  # [watch]: games watched by mail
+    secrets: Secrets = field(default_factory=Secrets)  # [secrets]: reply addresses' days
     # This host's own key (pbem.ops.hostkey), from which the lobby derives its codes, so a
     # code can be mailed again without being kept; None: a key of this process only.
     key: bytes | None = field(default=None, repr=False)
@@ -54,4 +56,4 @@ class Host:
     def from_config(cls, cfg: Config) -> Host:
         return cls(mail=cfg.mail, limits=cfg.limits, bots=cfg.bots, lobby=cfg.lobby,
                    retention=cfg.retention, deadlines=cfg.deadlines, site=cfg.site,
-                   watch=cfg.watch)
+                   watch=cfg.watch, secrets=cfg.secrets)

@@ -30,6 +30,7 @@ from pbem.settings.sections import (
     Lobby,
     MailConfig,
     Retention,
+    Secrets,
     Site,
     SmtpConfig,
     Watch,
@@ -290,4 +291,14 @@ def site(section: dict[str, Any]) -> Site:
     if result.url and not re.match(r"https?://[^/\s]+", result.url):
         raise ConfigError(f"site.url must be the site's address, like "
                           f"\"https://games.example.org/\", not {result.url!r}")
+    return result
+
+
+def secrets(section: dict[str, Any], deadlines: Deadlines) -> Secrets:
+    result = Secrets(**_values(Secrets, section, "secrets"))
+    if result.reply_days * 24 < max(deadlines.turn_hours, 24):
+        raise ConfigError(f"secrets.reply_days must be at least the turn deadline "
+                          f"([deadlines] turn_hours = {deadlines.turn_hours}: "
+                          f"{-(-deadlines.turn_hours // 24)} days) and 1, not "
+                          f"{result.reply_days}")
     return result

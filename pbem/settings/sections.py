@@ -223,6 +223,16 @@ FORGET_BY_MAIL = ("operator", "after_games")
 
 
 @dataclass(frozen=True)
+class Secrets:
+    """``[secrets]``: how a seat's mail is proved besides its secret."""
+
+    # Days the reply address of a seat's mail proves the seat (a reply to it needs no secret
+    # line; pbem.pipeline.reply_tokens); at least the turn deadline, so a reply in the
+    # deadline's last hour plays.
+    reply_days: int = 30
+
+
+@dataclass(frozen=True)
 class Site:
     """``[site]``: where the host's web pages (`pbem site build`) are published."""
 

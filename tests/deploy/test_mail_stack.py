@@ -5,7 +5,9 @@ as they are (only paths and ports rendered; see tests/support/mailstack.py) to D
 Postfix, OpenDKIM and Dovecot on 127.0.0.1. ``pbem doctor`` must pass on them; then ``pbem
 serve`` hosts a short game played by real mail: each player submits through Postfix SMTP and
 reads the replies from their own Dovecot mailbox, and every handled mail ends in the processed
-folder. A status mail is checked on arrival as a receiving provider would check it: DKIM and
+folder. The second round's orders are replies, sent to the plus address (games+<token>@) of
+the mail they answer, with no secret: Postfix and Dovecot take them into the same mailbox.
+A status mail is checked on arrival as a receiving provider would check it: DKIM and
 SPF against a real DNS server (NSD) serving what ``pbem dns`` printed, DMARC alignment, and TLS
 on the hop from pbem to Postfix.
 """
@@ -108,9 +110,13 @@ class Player:
 
     def mail_with(self, text: str) -> str:
         """The newest mail in this player's own mailbox that says ``text``."""
-        def probe() -> str | None:
-            bodies = [plain_text(m) for m in self.inbox() if "[testcards-1]" in str(m["Subject"])]
-            return next((b for b in reversed(bodies) if text in b), None)
+        return plain_text(self.message_with(text))
+
+    def message_with(self, text: str) -> EmailMessage:
+        """The newest mail in this player's own mailbox that says ``text``, whole."""
+        def probe() -> EmailMessage | None:
+            mails = [m for m in self.inbox() if "[testcards-1]" in str(m["Subject"])]
+            return next((m for m in reversed(mails) if text in plain_text(m)), None)
         return wait_for(f"{text!r} in {self.address}'s mailbox", probe, self.stack)
 
     def newer_than(self, seen: int, saying: str = "") -> str | None:
@@ -118,10 +124,10 @@ class Player:
         text = "\n".join(plain_text(m) for m in self.inbox()[seen:])
         return text if text and saying in text else None
 
-    def send(self, text: str) -> None:
+    def send(self, text: str, to: str = GM) -> None:
         """Through Postfix, as the player's mail program would."""
         msg = EmailMessage()
-        msg["From"], msg["To"] = self.address, GM
+        msg["From"], msg["To"] = self.address, to
         msg["Subject"] = "Re: [testcards-1] Test Cards"
         msg["Message-ID"] = make_msgid(domain="players.test")
         msg.set_content(text)
@@ -151,11 +157,18 @@ def test_a_game_by_real_mail_on_the_shipped_stack(stack: MailStack, tmp_path: Pa
         replies: list[float] = []
         for round_ in (1, 2):
             for p in players:
-                hand = found(r"Your hand: ([\d, ]+)", p.mail_with(f"Round {round_} of 2."))
+                status = p.message_with(f"Round {round_} of 2.")
+                hand = found(r"Your hand: ([\d, ]+)", plain_text(status))
                 card = min(int(c) for c in hand.split(","))
                 before = len(p.inbox())
                 start = time.monotonic()
-                p.send(f"secret {p.secret}\nplay {card}\n")
+                if round_ == 1:  # a new mail, to the host's address: the secret proves the seat
+                    p.send(f"secret {p.secret}\nplay {card}\n")
+                else:  # a reply: its plus address (games+<token>@) proves the seat
+                    reply_to = str(status["Reply-To"])
+                    local, _, domain = GM.partition("@")
+                    assert re.fullmatch(rf"{local}\+[a-z2-7]+@{re.escape(domain)}", reply_to)
+                    p.send(f"play {card}\n", to=reply_to)
                 # The other player's move may still be mailing this one its status: wait for
                 # the mail that answers this order, not for any newer mail.
                 wait_for(f"the reply to play {card}",

@@ -740,7 +740,9 @@ def test_a_new_host_key_gives_a_waiting_seat_a_new_code_once(post: Post, clock: 
     assert confirm(rekeyed, BEN, new)[0] == "[testcards-t1] Your seat is confirmed"
 
 
-def test_a_pass_over_the_mail_reads_the_host_key_when_the_lobby_is_on(tmp_path: Path) -> None:
+def test_a_pass_over_the_mail_reads_the_host_key_lobby_or_not(tmp_path: Path) -> None:
+    """The lobby's and the watchers' codes come from the host's key, and so does every
+    seat's reply address (pbem.pipeline.reply_tokens): a host without either reads it too."""
     from pbem.ops import hostkey
     from pbem.settings.config import from_dict
 
@@ -750,6 +752,9 @@ def test_a_pass_over_the_mail_reads_the_host_key_when_the_lobby_is_on(tmp_path: 
     watching = from_dict({"data_dir": str(tmp_path / "watching")})
     watching.host_key_path.parent.mkdir(parents=True)
     assert hostkey.mail_host(watching).key == hostkey.load(watching.host_key_path).secret
+    # With neither, the seats' reply addresses still need it.
     off = from_dict({"data_dir": str(tmp_path / "off"), "watch": {"open": "off"}})
-    assert hostkey.mail_host(off).key is None
-    assert not off.host_key_path.exists()  # no key made for a host without the lobby
+    off.host_key_path.parent.mkdir(parents=True)
+    key = hostkey.mail_host(off).key
+    assert key is not None and key == hostkey.load(off.host_key_path).secret
+    assert len({key, hostkey.mail_host(on).key, hostkey.mail_host(watching).key}) == 3

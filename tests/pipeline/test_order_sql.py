@@ -83,13 +83,16 @@ def test_a_sent_mail_is_marked_without_reading_or_rewriting_its_bytes(
     assert done.sent == len(result.queued)
     marks = [s for s in sql if re.match(r"UPDATE outboundmessage SET .*\bsent_at\s*=", s, re.I)]
     assert len(marks) == done.sent  # one mark per mail, each in its own commit
-    assert not [s for s in marks if re.search(r"[ ,]raw\s*=", s)]  # nothing to blank: kept
+    assert not [s for s in marks if re.search(r"[ ,]raw\s*=", s)]  # the small row alone
     claims = [s for s in sql if re.match(r"SELECT .* FROM outboundmessage", s, re.I)]
     assert len(claims) == 2  # one batch claimed, then an empty claim ends the pass
-    # Only sending reads the bytes (once per batch); no claim or mark selects or writes them.
+    # Only sending reads the bytes (once per batch); no claim or mark selects them. Each
+    # seat's mail is written once more, as its copy without its reply address's token.
     touching = [s for s in sql if re.search(r"\braw(_once_sent)?\b", s)]
-    assert [s.split()[0] for s in touching] == ["SELECT"], touching
+    assert [s.split()[0] for s in touching] == ["SELECT"] + ["UPDATE"] * done.sent, touching
     assert re.match(r"SELECT .* FROM outboundbytes WHERE outboundbytes.id IN", touching[0])
+    assert all(re.match(r"UPDATE outboundbytes SET raw=.*, raw_once_sent=", s)
+               for s in touching[1:]), touching
     # the batch claimed by one UPDATE (it was one per mail)
     assert len([s for s in sql if re.match(r"UPDATE outboundmessage SET next_attempt_at", s,
                                            re.I)]) == 1
@@ -98,6 +101,21 @@ def test_a_sent_mail_is_marked_without_reading_or_rewriting_its_bytes(
             row = s.get(OutboundMessage, q)
             assert row is not None and row.status == "sent" and row.attempts == 1
             assert row.sent_at is not None and row.raw_once_sent is None
+
+
+def test_a_sent_mail_with_nothing_to_blank_keeps_its_bytes(factory: SessionFactory,
+                                                           tmp_path: Path) -> None:
+    """A mail holding no secret and no reply address (a note to someone with no seat): its
+    mark updates the small row alone; its bytes are neither read back nor written again."""
+    with factory() as s:
+        row = queue(s, HOST, to="ann@example.org", to_name="Ann", subj="Standings",
+                    text="board\n", kind="help", game_id=None)
+        s.commit()
+        assert row.raw_once_sent is None
+    with statements(factory) as sql:
+        assert deliver_outbox(factory, MaildirSender(tmp_path / "out"), HOST).sent == 1
+    touching = [s for s in sql if re.search(r"\braw(_once_sent)?\b", s)]
+    assert [s.split()[0] for s in touching] == ["SELECT"], touching
 
 
 def test_a_sent_secret_is_blanked_in_the_bytes_table_alone(factory: SessionFactory,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import email
 import json
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email import policy
@@ -86,8 +87,11 @@ class Table:
         return out
 
     def bodies(self, result: Result) -> dict[str, tuple[str, str]]:
-        """Each queued mail's (plain text, HTML) by recipient."""
-        return {to: tuple("" if p is None else str(p.get_content())  # type: ignore[misc]
+        """Each queued mail's (plain text, HTML) by recipient, its reply address's token
+        (one-tap links) written as ``<token>``: a credential of the seat, drawn from its
+        secret, not from the game, so two twin tables' differ."""
+        return {to: tuple("" if p is None else REPLY_TOKEN.sub(  # type: ignore[misc]
+                              "+<token>@", str(p.get_content()))
                           for p in (m.get_body(("plain",)), m.get_body(("html",))))
                 for to, m in self._parsed(result)}
 
@@ -104,6 +108,10 @@ class Table:
         with self.factory() as s:
             return len(s.exec(select(Snapshot).where(Snapshot.game_id == self.game_id)
                               .order_by(col(Snapshot.id))).all())
+
+
+# A reply address's token (pbem.pipeline.reply_tokens), as the one-tap links write it.
+REPLY_TOKEN = re.compile(r"\+[a-z2-7]{31}@")
 
 
 def seat_table(factory: SessionFactory, game_name: str, position: Callable[[], Any] | None = None,

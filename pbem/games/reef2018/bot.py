@@ -44,6 +44,12 @@ def walk(steps: Callable[[tuple[Step, ...]], list[Step]],
     return placed
 
 
+def one_tap_orders(state: State, seat: int) -> list[str]:
+    """The whole turns a player may choose with one tap: each card it may take (action A),
+    from the market or the deck; playing a card takes a choice of squares, so it is typed."""
+    return [format_order(take) for take in legal_takes(state, seat)]
+
+
 def default_order(state: State, seat: int) -> str:
     """Setup: the colours in order on the free squares; then the market card with the most
     tokens while the hand has room (it costs nothing), else the first card in hand, each coral

@@ -88,6 +88,10 @@ class Reef(Game[State, Order]):
     def default_order(self, state: State, seat: Seat) -> str:
         return bot.default_order(state, seat)
 
+    def one_tap_orders(self, state: State, seat: Seat) -> Sequence[str]:
+        """Each card the seat may take (action A), a whole turn (bot.py)."""
+        return bot.one_tap_orders(state, seat)
+
     def redeal(self, state: State, seat: Seat, rng: random.Random) -> State:
         return redeal(state, seat, rng)
 

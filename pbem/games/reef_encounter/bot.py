@@ -171,6 +171,19 @@ _EXTRAS: tuple[tuple[Callable[[TurnInPlay, random.Random], None], float], ...] =
 )
 
 
+def one_tap_orders(state: State, seat: int) -> list[str]:
+    """The whole turns a player may choose with one tap: in a final turn, pass; in a turn,
+    take each open-sea colour the rules let the seat take (no action before it); in the
+    setup step, each answer (a larva pair once, in one order), where they are few."""
+    if state.phase == "setup":
+        return sorted({setup_text(a).strip() for a in legal_setup_answers(state, seat)
+                       if a.larvae[0] <= a.larvae[1]})
+    if state.phase == "final":
+        return ["pass"]
+    takes = {t.colour for t in TurnInPlay(state, seat).legal(Take)}
+    return [f"take {s['colour']}" for s in state.open_sea if s["colour"] in takes]
+
+
 def default_order(state: State, seat: int) -> str:
     """The safe turn for a seat out of time: no action, then take the richest open-sea space.
 

@@ -108,6 +108,10 @@ class ReefEncounter(Game[State, Order]):
     def default_order(self, state: State, seat: Seat) -> str:
         return bot.default_order(state, seat)
 
+    def one_tap_orders(self, state: State, seat: Seat) -> Sequence[str]:
+        """A colour to take, a pass, a setup answer (bot.py)."""
+        return bot.one_tap_orders(state, seat)
+
     def help_text(self, state: State | None = None, lang: str = "en") -> str:
         return help_text(state, lang)
 

@@ -16,6 +16,7 @@ from pbem.pipeline.commands.base import Scope, help_row
 from pbem.pipeline.context import MailContext, Result
 from pbem.pipeline.guide_link import guide_line
 from pbem.pipeline.replies import stranger
+from pbem.pipeline.reply_tokens import REPLY_NEEDS_NO_SECRET
 from pbem.pipeline.seat_language import Line
 from pbem.settings.host import Host
 from pbem.store import queries
@@ -43,6 +44,7 @@ def how_to_reply(tr: Translator) -> list[Line]:
     return [
         msg("Write your orders one per line, with a line \"{secret}\".",
             secret=f"{words.word('secret', tr.lang)} " + tr(msg("<your secret>"))),
+        REPLY_NEEDS_NO_SECRET,
         msg("Start the mail with \"{check}\" to see what would happen without "
             "playing.", check=words.word("check", tr.lang)),
     ]
