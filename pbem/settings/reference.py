@@ -137,6 +137,8 @@ def tables() -> tuple[Table, ...]:
         Table("bots", _about(c.Bots), settings_of(c.Bots)),
         Table("lobby", _about(c.Lobby), settings_of(c.Lobby)),
         Table("retention", _about(c.Retention), settings_of(c.Retention)),
+        Table("watch", _about(c.Watch), settings_of(c.Watch)),
+        Table("secrets", _about(c.Secrets), settings_of(c.Secrets)),
         Table("dns", _about(c.DnsConfig), settings_of(c.DnsConfig)),
         Table("site", _about(c.Site), settings_of(c.Site)),
     )

@@ -38,7 +38,7 @@ def test_the_reference_names_every_setting_the_reader_takes() -> None:
     raw = {"inbound": {"imap": {"host": "imap.test"}, "maildir": {}},
            "outbound": {"smtp": {"host": "smtp.test"}, "maildir": {}},
            "database": {}, "mail": {}, "limits": {}, "deadlines": {}, "bots": {}, "lobby": {},
-           "retention": {}, "dns": {}, "site": {}}
+           "retention": {}, "watch": {}, "secrets": {}, "dns": {}, "site": {}}
     assert documented() == _asked(raw)
 
 

@@ -129,7 +129,8 @@ def final_hashes(name: str, count: int) -> list[str]:
 def test_games_do_not_depend_on_string_hashing(name: str, game: Any, hooks: Hooks) -> None:
     # A log must replay on another machine: set order (PYTHONHASHSEED) must never matter.
     count = max(6, 2 * len(configs(game, hooks)))
-    code = ("from tests.games.suite.test_conformance import final_hashes; "
+    code = ("from pbem.ops.services import start; start(); "
+            "from tests.games.suite.test_conformance import final_hashes; "
             f"print(' '.join(final_hashes({name!r}, {count})))")
     root = Path(__file__).resolve().parents[3]
     runs = [subprocess.run([sys.executable, "-c", code], cwd=root, check=True, text=True,
