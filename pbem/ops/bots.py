@@ -139,6 +139,9 @@ class Bot:
     rng: random.Random
     lang: str = "en"  # the seat's language: the bot reads and writes it
     secret: str | None = None
+    # Whether its replies carry the secret line; without it, the reply address of the mail
+    # it answers proves the seat, as for a player who just replies.
+    types_secret: bool = True
     last: Mail | None = None  # the newest mail, the one to reply to
     unanswered: bool = False  # a mail arrived since the bot last wrote
     received: list[Mail] = field(default_factory=list)
@@ -153,13 +156,13 @@ class Bot:
 
     def reply(self, body_lines: list[str], domain: str = "bots.invalid") -> EmailMessage:
         """A reply to the newest mail, quoting it below the orders as mail clients do."""
-        if self.last is None or self.secret is None:
+        if self.last is None or (self.types_secret and self.secret is None):
             raise BotGameError(f"{self.name} has no mail with a secret to answer")
         original = self.last.message
         subject = str(original["Subject"] or "")
         msg = EmailMessage()
         msg["From"] = f"{self.name} <{self.address}>"
-        msg["To"] = str(original["From"])
+        msg["To"] = str(original["Reply-To"] or original["From"])  # as mail clients answer
         msg["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"
         msg["Date"] = formatdate()
         msg["Message-ID"] = make_msgid(domain=domain)
@@ -168,7 +171,8 @@ class Bot:
             refs = str(original["References"] or "").split()
             msg["References"] = " ".join([*refs, str(original["Message-ID"])][-10:])
         quoted = "\n".join(f"> {line}".rstrip() for line in self.last.text.splitlines()[:40])
-        msg.set_content("\n".join([*body_lines, f"{word('secret', self.lang)} {self.secret}", "",
+        secret = [f"{word('secret', self.lang)} {self.secret}"] if self.types_secret else []
+        msg.set_content("\n".join([*body_lines, *secret, "",
                                    f"On {original['Date']}, {original['From']} wrote:", quoted])
                         + "\n")
         return msg
@@ -195,7 +199,7 @@ class _Expect:
 
 def play_out(factory: SessionFactory, tag: str, inbox: Inbox, sender: Sender,
              mailroom: Mailroom, host: Host, *, seed: str = "bots", max_rounds: int = 5000,
-             showcase: bool = False, level: str = "random",
+             showcase: bool = False, level: str = "random", type_secret: bool = True,
              on_round: Callable[[int], None] | None = None) -> Played:
     """Play game ``tag`` to its end with a bot in every seat, through the mail path only.
 
@@ -203,14 +207,15 @@ def play_out(factory: SessionFactory, tag: str, inbox: Inbox, sender: Sender,
     first bot to move also sends a ``check`` dry run and an unreadable order first, so the
     mail shows both kinds of reply. ``level``: how the bots choose (``random``: the game's
     random order; else the engine's ``bot_order`` at that level, from what the seat may
-    see). Seats the host plays itself (bot seats: no address) are left to the host.
+    see). Seats the host plays itself (bot seats: no address) are left to the host. Without
+    ``type_secret`` the bots only reply, as a player may: no secret line after the welcome.
     """
     with factory() as s:
         game = api.get_game(s, tag)
         rules: GameRules = registry.get(game.game_type)
         seats = [(seat.index, seat.name, seat.address, seat.language)
                  for seat in queries.seats(s, game.id or 0)]
-    bots = {i: Bot(i, name, addr, random.Random(f"{seed}/{i}"), lang)
+    bots = {i: Bot(i, name, addr, random.Random(f"{seed}/{i}"), lang, types_secret=type_secret)
             for i, name, addr, lang in seats}
     by_address = {b.address: b for b in bots.values()}
     mails: list[Mail] = []
