@@ -77,7 +77,7 @@ def test_the_language_command_turns_every_later_mail_french(factory: SessionFact
     assert result.reason == "status"
     assert "C'est votre tour." in status and "Votre état, comme demandé." in status
     assert "Pour répondre : répondez à ce courriel en gardant" in status
-    assert "et une ligne « secret <votre secret> »." in status
+    assert "demande une ligne « secret <votre secret> »." in status
     assert english_left(status, "fr") == [], english_left(status, "fr")
     # Ben (English) is untouched; his mails are as before.
     _, ben = table.send(1, "status")

@@ -97,6 +97,13 @@ def emails_fr(emails_in: Callable[[str], Mails]) -> Mails:
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_the_emails_match_the_golden_files(emails: Mails, name: str) -> None:
+    text, html = emails[name]
+    check_golden(f"game2_{name}.txt", text)
+    check_golden(f"game2_{name}.html", html)
+
+
+@pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("lang", OTHER_LANGUAGES)
 def test_a_seats_emails_in_its_language_match_the_golden_files(
         emails_in: Callable[[str], Mails], lang: str, name: str) -> None:
