@@ -75,6 +75,9 @@ class _Claimed:
     id: int
     raw: bytes  # empty: the row has no bytes (it fails alone)
     once_sent: bytes | None = None  # the blanked copy, read with the bytes at the claim
+    # That copy as it is stored (its pictures kept apart, pbem.store.mailparts): what the row
+    # keeps once sent, written back as it was read.
+    once_stored: bytes | None = None
     to_addr: str = ""
 
 
@@ -145,8 +148,8 @@ def _claim_batch(factory: SessionFactory, now: datetime, skip: set[int], lease: 
                 # (a claim committed first would leave its mails leased but never sent).
                 stored = _bytes_of(session, [r.id for r in rows])
                 session.commit()
-                claimed = (_Claimed(r.id, *stored.get(r.id, (b"", None)), to_addr=r.to_addr)
-                           for r in rows)
+                claimed = (_Claimed(r.id, *stored.get(r.id, (b"", None, None)),
+                                    to_addr=r.to_addr) for r in rows)
                 return sorted(claimed, key=lambda c: c.id)  # RETURNING promises no order
             session.commit()  # the mails it dropped, if any
             skip.update(i for i in ids if i is not None)
@@ -170,15 +173,17 @@ def _without_never(session: Session, rows: Sequence[Row[Any]]) -> list[Row[Any]]
     return [r for r in rows if r.to_addr not in refused]
 
 
-def _bytes_of(session: Session, ids: list[int]) -> dict[int, tuple[bytes, bytes | None]]:
-    """What sending needs of the claimed mails: their bytes and blanked copies."""
+def _bytes_of(session: Session, ids: list[int]
+              ) -> dict[int, tuple[bytes, bytes | None, bytes | None]]:
+    """What sending needs of the claimed mails: their bytes and blanked copies (as composed,
+    and the copies as stored)."""
     rows = session.execute(select(col(OutboundBytes.id), col(OutboundBytes.raw),
                                   col(OutboundBytes.raw_once_sent))
                            .where(col(OutboundBytes.id).in_(ids))).all()
     composed = iter(mailparts.wholes(session, [b for r in rows for b in (r.raw, r.raw_once_sent)
                                                if b is not None]))
-    return {r.id: (next(composed), None if r.raw_once_sent is None else next(composed))
-            for r in rows}
+    return {r.id: (next(composed), None if r.raw_once_sent is None else next(composed),
+                   r.raw_once_sent) for r in rows}
 
 
 # A sent mail's mark, built once: a statement built per mail cost more than running it.
@@ -202,6 +207,8 @@ def _sent(claimed: _Claimed) -> list[tuple[Update, dict[str, object]]]:
     mark: dict[str, object] = {"mark_id": claimed.id, "mark_at": utcnow()}
     if kept == claimed.raw and claimed.once_sent is None:
         return [(_MARK_SENT, mark)]
+    if claimed.once_sent is not None and claimed.once_stored is not None:
+        kept = claimed.once_stored  # the copy as stored: its pictures stay where they are
     return [(_MARK_SENT, mark), (_BLANK_SENT, {"mark_id": claimed.id, "mark_raw": kept})]
 
 

@@ -212,3 +212,20 @@ def test_going_back_before_0022_puts_every_mail_back_whole(db_url: str) -> None:
         rows = s.execute(select(OutboundMessage).order_by(col(OutboundMessage.id))).scalars()
         assert [r.raw for r in rows] == mails
     again.dispose()
+
+
+def test_a_mail_blanked_once_sent_keeps_its_pictures_apart(factory: SessionFactory,
+                                                            tmp_path: Path) -> None:
+    raw = status_mail("ann@players.test", picture(1)).replace(b"Your move", b"secret S3CR3T")
+    blanked = raw.replace(b"S3CR3T", b"[secret-removed]")
+    with factory() as s:
+        row = OutboundMessage(to_addr="ann@players.test", raw=raw, raw_once_sent=blanked)
+        s.add(row)
+        s.commit()
+    assert deliver_outbox(factory, MaildirSender(tmp_path / "out")).sent == 1
+    assert [f.read_bytes() for f in (tmp_path / "out" / "new").iterdir()] == [raw]
+    with factory() as s:
+        again = s.get(OutboundMessage, row.id)
+        assert again is not None and (again.raw, again.raw_once_sent) == (blanked, None)
+        held = s.execute(select(func.length(OutboundBytes.raw))).scalar_one()
+        assert held < 1000  # the blanked copy as stored: its picture stays in mailpart
