@@ -62,6 +62,7 @@ def as_email(raw: bytes) -> EmailMessage:
 def config(tmp_path: Path, db_url: str, imap: PymapServer | DovecotServer,
            smtp: SmtpTestServer) -> Path:
     path = tmp_path / "pbem.toml"
+    (tmp_path / "data").mkdir(exist_ok=True)  # as `pbem init` leaves it: the host key goes here
     path.write_text(f"""data_dir = "{tmp_path / 'data'}"
 [database]
 url = "{db_url}"
