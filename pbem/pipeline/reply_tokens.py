@@ -27,6 +27,7 @@ from email.parser import BytesHeaderParser
 from pbem.i18n import msg
 from pbem.mail.redact import MARK, redact
 from pbem.settings.host import Host
+from pbem.store.packing import join, split
 from pbem.store.tables import Game, Seat
 
 MAC_BYTES = 16  # 128 bits
@@ -160,8 +161,11 @@ def sent_copy(raw: bytes, hidden: list[str], reply_to: ReplyAddress | None,
     text reads as holding a secret (a player's own words echoed back: see redact)."""
     if not hidden:
         return None
+    # Redaction reads text: a mail's pictures (most of its bytes) are set aside while it
+    # looks, and put back as they were.
+    skeleton, pictures = split(raw)
     if reply_to is not None and not shown and hidden == [reply_to.token]:
         token = reply_to.token.encode("ascii")
-        return redact(raw.replace(token, MARK.encode("ascii"), 1))
-    return redact(raw, hidden)
+        return join(redact(skeleton.replace(token, MARK.encode("ascii"), 1)), pictures)
+    return join(redact(skeleton, hidden), pictures)
 
