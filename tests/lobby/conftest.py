@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import email
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from email import policy
 from email.message import EmailMessage
 
 import pytest
-from sqlmodel import col, select
+from sqlmodel import select
 
 from pbem.engine import registry
-from pbem.pipeline.one_mail import Result, process_raw
+from pbem.pipeline.one_mail import Result
 from pbem.settings.config import Lobby, MailConfig
 from pbem.settings.host import Host
 from pbem.store import OutboundMessage, SessionFactory
-from tests.support.playermail import mail
+from tests.support.hostpost import HostPost, plain_text
 from tests.support.testgame import GAME
 
 ANN = "ann@players.test"
@@ -58,28 +56,8 @@ def host(clock: Clock) -> Host:
                 lobby=Lobby(enabled=True), clock=clock, key=bytes(range(32)))
 
 
-class Post:
+class Post(HostPost):
     """Mail the host and read what it queued in answer."""
-
-    def __init__(self, factory: SessionFactory, host: Host) -> None:
-        self.factory, self.host = factory, host
-
-    def send(self, frm: str, body: str, subject: str = "hello", *, name: str = "",
-             lang: str = "") -> Result:
-        return process_raw(self.factory, mail(frm, subject, body, name=name, lang=lang),
-                           self.host)
-
-    def answers(self, result: Result) -> list[tuple[str, EmailMessage]]:
-        with self.factory() as s:
-            rows = s.exec(select(OutboundMessage).where(col(OutboundMessage.id).in_(
-                result.queued)).order_by(col(OutboundMessage.id))).all()
-            return [(r.to_addr, _parsed(r.raw)) for r in rows]
-
-    def answer(self, result: Result) -> tuple[str, str]:
-        """The one answer's subject and text."""
-        got = self.answers(result)
-        assert len(got) == 1, (result, [m["Subject"] for _, m in got])
-        return str(got[0][1]["Subject"]), text(got[0][1])
 
     def seat(self, frm: str, body: str, **kw: str) -> tuple[str, str]:
         """Send a new/join mail; returns the code and the answer's subject."""
@@ -101,16 +79,8 @@ class Post:
             return len(s.exec(select(OutboundMessage.id)).all())
 
 
-def _parsed(raw: bytes) -> EmailMessage:
-    msg = email.message_from_bytes(raw, policy=policy.default)
-    assert isinstance(msg, EmailMessage)
-    return msg
-
-
 def text(msg: EmailMessage) -> str:
-    body = msg.get_body(("plain",))
-    assert body is not None
-    return str(body.get_content())
+    return plain_text(msg)
 
 
 @pytest.fixture

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import email
 import re
-from email import policy
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -29,6 +27,7 @@ from pbem.store import OutboundMessage, SessionFactory
 from pbem.store.tables import LobbySeat, LobbyTable, NeverMail
 from tests.lobby.conftest import ANN, BEN, text
 from tests.support.db import every_stored_byte
+from tests.support.hostpost import parsed
 
 CODE = re.compile(r"[A-Z2-9]{4}-[A-Z2-9]{4}")  # the shape of every lobby code
 
@@ -57,13 +56,7 @@ class Door:
                 pass
         got = self.smtp.messages[self.read:]
         self.read = len(self.smtp.messages)
-        return [_parsed(raw) for raw in got]
-
-
-def _parsed(raw: bytes) -> EmailMessage:
-    msg = email.message_from_bytes(raw, policy=policy.default)
-    assert isinstance(msg, EmailMessage)
-    return msg
+        return [parsed(raw) for raw in got]
 
 
 def to(mails: list[EmailMessage], address: str) -> list[EmailMessage]:

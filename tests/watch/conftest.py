@@ -3,22 +3,20 @@ mail to it from a stranger, and the watchers' pass."""
 
 from __future__ import annotations
 
-import email
 import re
 from collections.abc import Iterator
-from email import policy
 from email.message import EmailMessage
-from email.utils import make_msgid
 
 import pytest
 from sqlmodel import col, select
 
 from pbem.engine import registry
-from pbem.pipeline.one_mail import Result, process_raw
+from pbem.pipeline.one_mail import Result
 from pbem.pipeline.watch.mail import send_watch_mail
 from pbem.settings.config import MailConfig, Watch
 from pbem.settings.host import Host
 from pbem.store import OutboundMessage, SessionFactory
+from tests.support.hostpost import HostPost, parsed, plain_text
 from tests.support.seated import Table, seat_table
 from tests.support.testgame import GAME
 
@@ -45,47 +43,20 @@ def table(factory: SessionFactory) -> Table:
     return seat_table(factory, GAME.name)
 
 
-def parsed(raw: bytes) -> EmailMessage:
-    msg = email.message_from_bytes(raw, policy=policy.default)
-    assert isinstance(msg, EmailMessage)
-    return msg
-
-
 def text(msg: EmailMessage) -> str:
-    body = msg.get_body(("plain",))
-    assert body is not None
-    return " ".join(str(body.get_content()).split())
+    """The plain text, its words on one line."""
+    return " ".join(plain_text(msg).split())
 
 
-class Post:
+class Post(HostPost):
     """Mail the host as anyone, and read what it queued."""
 
     def __init__(self, factory: SessionFactory, host: Host) -> None:
-        self.factory, self.host = factory, host
+        super().__init__(factory, host)
         self.seen = 0
 
-    def send(self, frm: str, body: str, subject: str = "hello", lang: str = "") -> Result:
-        msg = EmailMessage()
-        msg["From"] = frm
-        msg["To"] = self.host.mail.from_address
-        msg["Subject"] = subject
-        msg["Message-ID"] = make_msgid(domain="players.test")
-        msg.set_content(body + "\n")
-        if lang:
-            msg["Content-Language"] = lang
-        return process_raw(self.factory, bytes(msg), self.host)
-
-    def answers(self, result: Result) -> list[tuple[str, EmailMessage]]:
-        with self.factory() as s:
-            rows = s.exec(select(OutboundMessage).where(col(OutboundMessage.id).in_(
-                result.queued)).order_by(col(OutboundMessage.id))).all()
-            return [(r.to_addr, parsed(r.raw)) for r in rows]
-
-    def answer(self, result: Result) -> tuple[str, str]:
-        """The one answer's subject and text (its words on one line)."""
-        got = self.answers(result)
-        assert len(got) == 1, (result, [m["Subject"] for _, m in got])
-        return str(got[0][1]["Subject"]), text(got[0][1])
+    def text(self, msg: EmailMessage) -> str:
+        return text(msg)
 
     def watch(self, frm: str, line: str, lang: str = "") -> Result:
         """``line`` sent, then the confirmation's subject replied to (with the body a phone's
