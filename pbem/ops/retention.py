@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, delete, exists, func, select, update
+from sqlalchemy import Engine, delete, func, select, update
 from sqlalchemy.sql import ColumnElement
 from sqlmodel import Session, col
 
@@ -150,10 +150,10 @@ def _cut(factory: SessionFactory, due: ColumnElement[bool], row: Any, stored: An
                                        .limit(BATCH)).scalars())
             if not ids:
                 return swept
-            for mail_id, kept, held in session.execute(
-                    select(stored.id, stored.raw, func.length(stored.raw))
-                    .where(col(stored.id).in_(ids))).all():
-                raw = mailparts.whole(session, kept)
+            rows = session.execute(select(stored.id, stored.raw, func.length(stored.raw))
+                                   .where(col(stored.id).in_(ids))).all()
+            composed = mailparts.wholes(session, [kept for _, kept, _ in rows])
+            for (mail_id, _, held), raw in zip(rows, composed, strict=True):
                 session.execute(update(stored).where(stored.id == mail_id)
                                 .values(raw=headers_of(raw)))
                 session.execute(update(row).where(row.id == mail_id)
@@ -182,8 +182,7 @@ def _parts_freed(session: Session, leaving: Any) -> Swept:
 def _sweep(factory: SessionFactory, now: datetime) -> Swept:
     """Drop the pictures no stored mail uses any more (and none took within a day)."""
     with factory() as session:
-        unused = ~exists().where(col(MailPartUse.digest) == col(MailPart.digest))
-        idle = select(col(MailPart.digest)).where(col(MailPart.last_used) < now - DAY, unused)
+        idle = select(col(MailPart.digest)).where(mailparts.idle(now - DAY))
         swept = _measure(session, idle, func.length(MailPart.body), col(MailPart.digest))
         if swept.count:
             mailparts.sweep(session, now - DAY)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, event, exists, select, update
+from sqlalchemy import ColumnElement, and_, delete, event, exists, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -55,10 +55,15 @@ def release(session: Session, outbound_ids: Iterable[int]) -> None:
                         .where(col(MailPartUse.outbound_id).in_(ids[start:start + 500])))
 
 
-def sweep(session: Session, used_before: datetime) -> int:
-    """Drop the parts no mail uses and none took since ``used_before``; how many went."""
+def idle(used_before: datetime) -> ColumnElement[bool]:
+    """The parts no mail uses and none took since ``used_before``: what :func:`sweep` drops."""
     unused = ~exists().where(col(MailPartUse.digest) == col(MailPart.digest))
-    done = session.execute(delete(MailPart).where(col(MailPart.last_used) < used_before, unused))
+    return and_(col(MailPart.last_used) < used_before, unused)
+
+
+def sweep(session: Session, used_before: datetime) -> int:
+    """Drop the :func:`idle` parts; how many went."""
+    done = session.execute(delete(MailPart).where(idle(used_before)))
     return int(getattr(done, "rowcount", 0) or 0)
 
 
